@@ -1,0 +1,201 @@
+"""``bastion check`` and ``bastion explain``: decide only — nothing is run or recorded."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from typing import Annotated, Any, TextIO
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from bastion.adapters.cli.common import (
+    CwdOption,
+    JsonOption,
+    NonInteractiveOption,
+    PolicyOption,
+    call_from_args,
+    fail,
+    make_gate,
+    policy_or_exit,
+    print_json,
+    resolve_cwd,
+)
+from bastion.call.model import ToolCall
+from bastion.errors import CallError
+from bastion.policy.decision import Decision, Evaluation, deny_for_error
+from bastion.policy.engine import Gate
+
+FamilyArg = Annotated[str | None, typer.Argument(help="Tool family: shell, read, write, fetch, …")]
+ValueArg = Annotated[str | None, typer.Argument(help="The call's value, or JSON of its arguments.")]
+BatchOption = Annotated[
+    str | None, typer.Option("--batch", help="JSON Lines of tool calls from FILE or - (stdin).")
+]
+
+_STYLE = {Decision.ALLOW: "bold green", Decision.ASK: "bold yellow", Decision.DENY: "bold red"}
+
+
+def register(app: typer.Typer) -> None:
+    app.command("check", help="Decide a tool call: exit 0 allow, 3 ask, 4 deny, 2 error.")(check)
+    app.command("explain", help="Show every stage of a decision, human-readable.")(explain)
+
+
+def _single(family: str | None, value: str | None, cwd: str, non_interactive: bool) -> ToolCall:
+    if family is None or value is None:
+        fail("give FAMILY and ARG (e.g. bastion check shell 'git status'), or --batch FILE")
+    try:
+        return call_from_args(family, value, cwd=cwd, interactive=not non_interactive)
+    except CallError as exc:
+        fail(str(exc))
+
+
+def check(
+    family: FamilyArg = None,
+    value: ValueArg = None,
+    policy: PolicyOption = None,
+    cwd: CwdOption = None,
+    non_interactive: NonInteractiveOption = False,
+    json_out: JsonOption = False,
+    batch: BatchOption = None,
+) -> None:
+    where = resolve_cwd(cwd)
+    loaded = policy_or_exit(policy, where)
+    gate = make_gate(loaded)
+    if batch is not None:
+        if family is not None:
+            fail("--batch takes no FAMILY/ARG")
+        run_batch(gate, batch, default_cwd=where)
+        return
+    evaluation = gate.evaluate(_single(family, value, where, non_interactive))
+    if json_out:
+        print_json(evaluation.to_json())
+    else:
+        render(evaluation, Console(highlight=False))
+    raise typer.Exit(evaluation.decision.exit_code)
+
+
+def explain(
+    family: FamilyArg = None,
+    value: ValueArg = None,
+    policy: PolicyOption = None,
+    cwd: CwdOption = None,
+    non_interactive: NonInteractiveOption = False,
+    json_out: JsonOption = False,
+) -> None:
+    where = resolve_cwd(cwd)
+    loaded = policy_or_exit(policy, where)
+    call = _single(family, value, where, non_interactive)
+    evaluation = make_gate(loaded).evaluate(call)
+    commands = _shell_commands(call)
+    if json_out:
+        print_json({**evaluation.to_json(), "trace": list(evaluation.trace), "commands": commands})
+    else:
+        console = Console(highlight=False)
+        console.print(f"[bold]call[/]: {call.tool} {json.dumps(dict(call.to_json()['args']))}")
+        if commands:
+            table = Table(title="shell parse", show_lines=False)
+            for column in ("command", "argv", "effects", "paths", "hosts"):
+                table.add_column(column, overflow="fold")
+            for c in commands:
+                table.add_row(
+                    c["text"],
+                    " ".join(c["argv"]),
+                    ", ".join(c["effects"]),
+                    ", ".join(f"{p['access']} {p['path'] or p['raw'] + ' (dynamic)'}" for p in c["paths"]),
+                    ", ".join(c["hosts"]),
+                )
+            console.print(table)
+        console.print("[bold]stages[/]:")
+        for line in evaluation.trace:
+            console.print(f"  {line}", markup=False)
+        render(evaluation, console)
+    raise typer.Exit(evaluation.decision.exit_code)
+
+
+def _shell_commands(call: ToolCall) -> list[dict[str, Any]]:
+    if call.tool != "shell" or not isinstance(call.args.get("command"), str):
+        return []
+    from bastion.shell import analyze
+
+    analysis = analyze(call.args["command"])
+    out: list[dict[str, Any]] = [
+        {
+            "text": c.text,
+            "argv": list(c.argv),
+            "program": c.program,
+            "effects": sorted(e.value for e in c.effects),
+            "paths": [
+                {"access": p.access.value, "path": p.path, "raw": p.raw, "why": p.why} for p in c.paths
+            ],
+            "hosts": list(c.hosts),
+            "wrappers": list(c.wrappers),
+            "notes": list(c.notes),
+        }
+        for c in analysis.commands
+    ]
+    out.extend(
+        {
+            "text": "",
+            "argv": [],
+            "program": None,
+            "effects": ["unknown"],
+            "paths": [],
+            "hosts": [],
+            "wrappers": [],
+            "notes": [e],
+        }
+        for e in analysis.errors
+    )
+    return out
+
+
+def render(evaluation: Evaluation, console: Console) -> None:
+    style = _STYLE[evaluation.decision]
+    marker = f" {evaluation.marker}" if evaluation.marker else ""
+    console.print(f"[{style}]{evaluation.decision.label.upper()}[/]{marker}")
+    table = Table(show_header=True, header_style="bold")
+    for column in ("decision", "rule", "source", "matched", "message"):
+        table.add_column(column, overflow="fold")
+    for r in evaluation.reasons:
+        table.add_row(r.decision.label, r.rule, r.source, r.matched, r.message)
+    console.print(table)
+    if evaluation.effects:
+        console.print("effects: " + ", ".join(e.value for e in evaluation.effects))
+
+
+def _lines(source: str) -> Iterator[str]:
+    if source == "-":
+        yield from sys.stdin
+        return
+    try:
+        with open(source, encoding="utf-8", errors="surrogateescape") as handle:
+            yield from handle
+    except OSError as exc:
+        fail(f"cannot read batch file {source}: {exc.strerror or exc}")
+
+
+def run_batch(gate: Gate, source: str, *, default_cwd: str, out: TextIO | None = None) -> int:
+    """JSON Lines in, one Evaluation per line out, in order. A bad line is a deny, not a stop."""
+    stream = out or sys.stdout
+    progress = sys.stderr.isatty()
+    count = 0
+    for line in _lines(source):
+        if not line.strip():
+            continue
+        count += 1
+        try:
+            call = ToolCall.from_json(line, default_cwd=default_cwd)
+            evaluation = gate.evaluate(call)
+        except CallError as exc:
+            evaluation = deny_for_error(f"line {count}: {exc}", rule="call.invalid")
+        except Exception as exc:  # one line never stops the batch, and never allows
+            evaluation = deny_for_error(exc)
+        stream.write(json.dumps(evaluation.to_json(), ensure_ascii=False) + "\n")
+        if progress and count % 500 == 0:
+            sys.stderr.write(f"\r{count} calls decided")
+    stream.flush()
+    if progress and count >= 500:
+        sys.stderr.write(f"\r{count} calls decided\n")
+    return count

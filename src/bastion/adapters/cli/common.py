@@ -1,0 +1,99 @@
+"""Shared CLI plumbing: options, loading the policy, building calls, printing errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from bastion.call.model import PRIMARY_ARGUMENT, Family, ToolCall
+from bastion.errors import BastionError, CallError, PolicyError
+from bastion.policy.compiled import Policy
+from bastion.policy.engine import Gate
+from bastion.policy.loader import load_policy
+from bastion.policy.network import SystemResolver
+
+#: Exit code for usage and policy errors (0 allow, 3 ask, 4 deny are decisions).
+EXIT_USAGE = 2
+
+PolicyOption = Annotated[
+    str | None, typer.Option("--policy", help="Policy file (replaces every other policy file).")
+]
+CwdOption = Annotated[
+    str | None, typer.Option("--cwd", help="Working directory of the call (default: here).")
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+NonInteractiveOption = Annotated[
+    bool, typer.Option("--non-interactive", help="Nobody can be asked: unmatched calls deny.")
+]
+
+stderr = Console(stderr=True, highlight=False)
+
+
+def fail(message: str, *, hint: str = "", code: int = EXIT_USAGE) -> NoReturn:
+    stderr.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    if hint:
+        stderr.print(f"[dim]hint:[/] {hint}", soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def policy_or_exit(path: str | None, cwd: str) -> Policy:
+    try:
+        return load_policy(path, cwd=cwd)
+    except PolicyError as exc:
+        fail(str(exc), hint="fix the file, then run 'bastion policy test' to check it")
+    except BastionError as exc:
+        fail(str(exc), hint=exc.hint)
+
+
+def resolve_cwd(cwd: str | None) -> str:
+    resolved = os.path.abspath(os.path.expanduser(cwd or os.getcwd()))
+    if not os.path.isdir(resolved):
+        fail(f"--cwd {resolved} is not a directory")
+    return resolved
+
+
+def sandbox_available() -> bool:
+    """Will code run inside bubblewrap here? Only then is ``code`` allowed without asking."""
+    try:
+        from bastion.exec.select import sandbox_available as probe
+    except ImportError:
+        return shutil.which("bwrap") is not None
+    return bool(probe())
+
+
+def make_gate(policy: Policy) -> Gate:
+    return Gate(policy, resolver=SystemResolver(), sandboxed=sandbox_available())
+
+
+def call_from_args(family: str, arg: str, *, cwd: str, interactive: bool) -> ToolCall:
+    """``FAMILY ARG``: ARG is the family's single value, or the JSON of its arguments."""
+    args: dict[str, Any]
+    known = Family(family) if family in Family.__members__.values() else None
+    primary = PRIMARY_ARGUMENT.get(known) if known else None
+    parsed: Any = None
+    if known is not Family.SHELL and arg.lstrip().startswith("{"):
+        try:
+            parsed = json.loads(arg)
+        except ValueError as exc:
+            if primary is None:
+                raise CallError(f"ARG for {family!r} must be the JSON of its arguments: {exc}") from exc
+    if isinstance(parsed, dict):
+        args = parsed
+    elif primary is not None:
+        args = {primary: arg}
+    else:
+        raise CallError(
+            f"ARG for {family!r} must be the JSON of its arguments, "
+            f'e.g. bastion check code \'{{"language": "python", "source": "print(1)"}}\''
+        )
+    return ToolCall(tool=family, args=args, cwd=cwd, interactive=interactive)
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")

@@ -1,0 +1,30 @@
+"""``bastion`` entry point. ``bastion hook …`` is dispatched before any CLI framework is
+imported (a hook runs once per tool call: start-up is its cost)."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["hook"]:
+        try:
+            from bastion.adapters.hooks.entry import run_hook
+        except ImportError as exc:  # a broken install must still block, never allow
+            sys.stderr.write(f"bastion hook: cannot start: {exc}\n")
+            return 2
+        return run_hook(args[1:])
+    from bastion.adapters.cli.app import build_app
+
+    app = build_app()
+    try:
+        app(args=args, prog_name="bastion", standalone_mode=True)
+    except SystemExit as exc:
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""``bastion policy test|trust``: a policy file checks itself, and a project file is trusted."""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from bastion.adapters.cli.common import JsonOption, fail, print_json
+from bastion.errors import PolicyError
+from bastion.policy.loader import (
+    find_project_file,
+    load_policy,
+    state_dir_from,
+    trust_policy_file,
+)
+from bastion.policy.rules import rule_matches_example
+
+FileArg = Annotated[str | None, typer.Argument(help="Policy file (default: the files that apply here).")]
+
+
+def register(app: typer.Typer) -> None:
+    group = typer.Typer(help="Validate and trust policy files.", no_args_is_help=True)
+    group.command("test", help="Validate a policy and run every match/not_match example.")(test)
+    group.command("trust", help="Trust a project policy file so it may loosen, not only tighten.")(trust)
+    app.add_typer(group, name="policy")
+
+
+def test(file: FileArg = None, json_out: JsonOption = False) -> None:
+    if file is not None and not os.path.isfile(file):
+        fail(f"{file}: no such policy file")
+    try:
+        policy = load_policy(file, cwd=os.getcwd())
+    except PolicyError as exc:
+        if json_out:
+            print_json({"ok": False, "error": str(exc), "file": exc.file, "line": exc.line, "key": exc.key})
+            raise typer.Exit(1) from exc
+        fail(str(exc), hint="every key is listed, with comments, in examples/policy.toml", code=1)
+    rows = []
+    for rule in policy.rules:
+        for kind, examples, expected in (("match", rule.match, True), ("not_match", rule.not_match, False)):
+            for example in examples:
+                ok = rule_matches_example(rule, example, policy) == expected
+                rows.append(
+                    {"rule": rule.rule_id, "source": rule.source, "kind": kind, "example": example, "ok": ok}
+                )
+    result = {
+        "ok": all(r["ok"] for r in rows),
+        "files": list(policy.sources),
+        "warnings": list(policy.warnings),
+        "examples": rows,
+    }
+    if json_out:
+        print_json(result)
+    else:
+        console = Console(highlight=False)
+        console.print(f"policy: {', '.join(policy.sources) or 'built-in defaults'} — mode {policy.mode}")
+        table = Table("rule", "source", "kind", "example", "result")
+        for r in rows:
+            table.add_row(
+                str(r["rule"]),
+                str(r["source"]),
+                str(r["kind"]),
+                str(r["example"]),
+                "[green]ok[/]" if r["ok"] else "[red]FAIL[/]",
+            )
+        console.print(table if rows else "no match/not_match examples in this policy")
+        for warning in policy.warnings:
+            console.print(f"[yellow]warning:[/] {warning}")
+        console.print("[green]policy is valid[/]" if result["ok"] else "[red]examples failed[/]")
+    raise typer.Exit(0 if result["ok"] else 1)
+
+
+def trust(file: Annotated[str | None, typer.Argument()] = None) -> None:
+    target = file or find_project_file(os.getcwd())
+    if target is None:
+        fail("no .bastion/policy.toml here or in a parent folder; name the file to trust")
+    try:
+        digest = trust_policy_file(target, state_dir_from(os.environ))
+    except PolicyError as exc:
+        fail(str(exc), hint="a file that does not load cannot be trusted")
+    except OSError as exc:
+        fail(f"cannot record trust: {exc}")
+    Console(highlight=False).print(
+        f"trusted {os.path.abspath(target)} (sha256 {digest[:16]}…); any change to it needs trust again"
+    )

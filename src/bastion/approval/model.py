@@ -1,0 +1,185 @@
+"""Values the approval queue stores and hands around: requests, grants, counters."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from bastion.approval.state import RequestState
+from bastion.policy.decision import Evaluation
+
+
+def new_id() -> str:
+    """An unguessable id (128 random bits, URL-safe)."""
+    return secrets.token_urlsafe(16)
+
+
+def iso(ts: float | None) -> str | None:
+    """ISO-8601 UTC with milliseconds, e.g. ``2024-05-01T12:00:00.123Z``."""
+    if ts is None:
+        return None
+    text = datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds")
+    return text.replace("+00:00", "Z")
+
+
+class Resolver(StrEnum):
+    """Who decided: the ledger's ``resolver`` column and the first reason's rule prefix."""
+
+    POLICY = "policy"
+    GRANT = "grant"
+    PERSON = "person"
+    TIMEOUT = "timeout"
+    CALLBACK = "callback"
+    LIMIT = "limit"
+    BREAKER = "breaker"
+    CANCEL = "cancel"
+
+
+class Scope(StrEnum):
+    PROJECT = "project"
+    SESSION = "session"
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalRequest:
+    """A parked call. ``summary`` and ``argv`` are redacted; raw arguments are never stored.
+
+    ``call_key`` is the keyed hash of the exact call (what an exact grant matches);
+    ``project`` is the project-scope value the requester computed (its policy file or cwd).
+    """
+
+    id: str
+    created: float
+    expires: float
+    tool: str
+    summary: str
+    reason: str
+    evaluation: Evaluation
+    call_key: str
+    project: str
+    session: str | None = None
+    agent: str | None = None
+    turn: str | None = None
+    argv: tuple[str, ...] | None = None
+    grantable: bool = True
+    suggested_pattern: str | None = None
+    state: RequestState = RequestState.PENDING
+    resolved_at: float | None = None
+    resolver: str | None = None
+    feedback: str | None = None
+    grant_id: str | None = None
+
+    @property
+    def offer(self) -> dict[str, Any]:
+        """The grant scope on offer: what ``approve --always`` may create, or why not."""
+        if not self.grantable:
+            return {"grantable": False, "scopes": [], "note": "hardline class: cannot be granted"}
+        scopes = [Scope.PROJECT.value] + ([Scope.SESSION.value] if self.session else [])
+        return {"grantable": True, "scopes": scopes, "exact": self.summary,
+                "suggested_pattern": self.suggested_pattern}
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``approvals list --json`` shape (plus detail keys after the contract ones)."""
+        return {
+            "id": self.id,
+            "state": self.state.value,
+            "tool": self.tool,
+            "summary": self.summary,
+            "reason": self.reason,
+            "created": iso(self.created),
+            "expires": iso(self.expires),
+            "session": self.session,
+            "agent": self.agent,
+            "offer": self.offer,
+            "resolved": iso(self.resolved_at),
+            "resolver": self.resolver,
+            "feedback": self.feedback,
+            "grant": self.grant_id,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """A standing "always allow": an exact call (``key``) or a command prefix (``pattern``)."""
+
+    id: str
+    tool: str
+    scope: Scope
+    scope_value: str
+    summary: str
+    created: float
+    key: str | None = None  # exact grants: the call's keyed hash
+    pattern: str | None = None  # prefix grants (shell only): "git push origin *"
+    request_id: str | None = None
+
+    @property
+    def kind(self) -> Literal["exact", "pattern"]:
+        return "exact" if self.pattern is None else "pattern"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "tool": self.tool,
+            "scope": self.scope.value,
+            "scope_value": self.scope_value,
+            "pattern": self.pattern,
+            "summary": self.summary,
+            "created": iso(self.created),
+            "request": self.request_id,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """A session's counters including the call being decided."""
+
+    turn_calls: int = 0
+    turn_started: float | None = None
+    minute_calls: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class FailureRecord:
+    """How often one exact call failed in a session, and how many of those were hard rejects."""
+
+    failures: int = 0
+    hard: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PermissionDecision:
+    """An ``on_permission`` callback's answer (seed 004): once, always, or reject + feedback."""
+
+    kind: Literal["once", "always", "reject"]
+    feedback: str | None = None
+    pattern: str | None = None
+    scope: Scope = Scope.PROJECT
+
+    @classmethod
+    def coerce(cls, value: object) -> PermissionDecision:
+        """Accept a PermissionDecision or a ``{"kind": …, "feedback": …}`` mapping."""
+        if isinstance(value, PermissionDecision):
+            return value
+        if isinstance(value, Mapping):
+            kind = value.get("kind")
+            if kind not in ("once", "always", "reject"):
+                raise ValueError(f"permission decision kind must be once, always or reject, not {kind!r}")
+            feedback = value.get("feedback")
+            pattern = value.get("pattern")
+            return cls(
+                kind=kind,
+                feedback=None if feedback is None else str(feedback),
+                pattern=None if pattern is None else str(pattern),
+                scope=Scope(str(value.get("scope", "project"))),
+            )
+        raise ValueError(f"a permission decision must be a mapping, not {type(value).__name__}")
+
+
+def evaluation_json(evaluation: Evaluation) -> str:
+    return json.dumps(evaluation.to_json(), sort_keys=True, ensure_ascii=False)

@@ -1,0 +1,50 @@
+"""Ceilings on one child: the ``nice``/``prlimit`` prefix, the wall clock, the group kill."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+
+from bastion.exec.runner import ExecError, Limits
+
+#: Where a sandboxed child finds the wrappers (the system dirs are mounted read-only).
+SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+
+def limit_prefix(limits: Limits) -> list[str]:
+    """``nice -n 10 [prlimit --as=… --cpu=…]`` to put in front of a command.
+
+    The memory and CPU ceilings are off (0) unless the policy's ``[exec]`` sets them: see
+    ``ExecConfig`` for why a default address-space cap does more harm than good.
+    """
+    nice = shutil.which("nice", path=SYSTEM_PATH)
+    if nice is None:
+        raise ExecError("'nice' (coreutils) not found in the system directories")
+    prefix = [nice, "-n", str(limits.nice)]
+    ceilings = []
+    if limits.max_memory_mb > 0:
+        ceilings.append(f"--as={limits.max_memory_mb * 1024 * 1024}")
+    if limits.max_cpu_seconds > 0:
+        ceilings.append(f"--cpu={limits.max_cpu_seconds}")
+    if ceilings:
+        prlimit = shutil.which("prlimit", path=SYSTEM_PATH)
+        if prlimit is None:
+            raise ExecError(
+                "[exec] sets a memory or CPU ceiling but 'prlimit' (util-linux) is not installed"
+            )
+        prefix += [prlimit, *ceilings, "--"]
+    return prefix
+
+
+def kill_group(pgid: int) -> None:
+    """SIGKILL a whole process group; a group already gone is fine."""
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def exit_code_of(returncode: int) -> int:
+    """A child killed by signal N reports ``128 + N``, as a shell would."""
+    return 128 - returncode if returncode < 0 else returncode

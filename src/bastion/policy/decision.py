@@ -1,0 +1,157 @@
+"""The decision value: an ordered enum combined strictest-wins, and the reasons behind it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
+from typing import Any
+
+#: Stable prefix of a permanent refusal by a rule or a hardline built-in.
+MARKER_DENIED = "[policy-denied]"
+#: Stable prefix of a permanent refusal by the mode, the ceiling or a tier.
+MARKER_BLOCKED = "[policy-blocked]"
+
+
+class Decision(IntEnum):
+    """ALLOW < ASK < DENY; combine with ``max`` (strictest wins)."""
+
+    ALLOW = 0
+    ASK = 1
+    DENY = 2
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Decision:
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(f"unknown decision {text!r}: expected allow, ask or deny") from None
+
+    @property
+    def exit_code(self) -> int:
+        """Exit code contract of ``bastion check``: 0 allow, 3 ask, 4 deny."""
+        return {Decision.ALLOW: 0, Decision.ASK: 3, Decision.DENY: 4}[self]
+
+
+def strictest(decisions: Iterable[Decision]) -> Decision:
+    """Combine decisions; an empty input is a programming error, not an allow."""
+    items = list(decisions)
+    if not items:
+        raise ValueError("strictest() of no decisions")
+    return max(items)
+
+
+class Effect(StrEnum):
+    """What a call does. The last five are hardline classes: never a standing grant."""
+
+    READ = "read"
+    WRITE = "write"
+    DELETE = "delete"
+    NETWORK = "network"
+    INSTALL = "install"
+    CODE = "code"
+    PRIVILEGE = "privilege"
+    DB_READ = "db-read"
+    DB_WRITE = "db-write"
+    DB_DELETE = "db-delete"
+    MCP = "mcp"
+    UNKNOWN = "unknown"
+    DESTRUCTIVE = "destructive"
+    SYSTEM = "system"
+    INFRASTRUCTURE = "infrastructure"
+    CREDENTIALS = "credentials"
+    SELF = "self"
+
+
+HARDLINE_EFFECTS: frozenset[Effect] = frozenset(
+    {Effect.DESTRUCTIVE, Effect.SYSTEM, Effect.INFRASTRUCTURE, Effect.CREDENTIALS, Effect.SELF}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why a decision was taken: which rule, where it is defined, what it matched."""
+
+    decision: Decision
+    rule: str
+    source: str
+    matched: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "source": self.source,
+            "matched": self.matched,
+            "message": self.message,
+            "decision": self.decision.label,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Reason:
+        return cls(
+            decision=Decision.parse(str(data.get("decision", "deny"))),
+            rule=str(data["rule"]),
+            source=str(data["source"]),
+            matched=str(data["matched"]),
+            message=str(data["message"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """A decision with the reasons that determined it, the effects found, and a marker.
+
+    ``reasons`` lists the reasons that carry the final decision first; ``trace`` keeps
+    every stage's note for ``explain`` (it is not part of the JSON contract).
+    """
+
+    decision: Decision
+    reasons: tuple[Reason, ...]
+    effects: tuple[Effect, ...] = ()
+    marker: str | None = None
+    trace: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def hardline(self) -> bool:
+        """True when a hardline class is involved: such a call can never be granted."""
+        return any(e in HARDLINE_EFFECTS for e in self.effects)
+
+    @property
+    def message(self) -> str:
+        """One line for an agent: marker first, then the deciding reasons."""
+        deciding = [r.message for r in self.reasons if r.decision == self.decision]
+        text = "; ".join(deciding or [r.message for r in self.reasons])
+        return f"{self.marker} {text}" if self.marker else text
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "decision": self.decision.label,
+            "reasons": [r.to_json() for r in self.reasons],
+            "effects": [e.value for e in self.effects],
+            "marker": self.marker,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Evaluation:
+        return cls(
+            decision=Decision.parse(str(data["decision"])),
+            reasons=tuple(Reason.from_json(r) for r in data.get("reasons", [])),
+            effects=tuple(Effect(e) for e in data.get("effects", [])),
+            marker=data.get("marker"),
+        )
+
+
+def deny_for_error(error: BaseException | str, *, rule: str = "internal-error") -> Evaluation:
+    """The fail-closed answer when something prevented a safe decision."""
+    text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
+    return Evaluation(
+        decision=Decision.DENY,
+        reasons=(Reason(Decision.DENY, rule, "built-in", "", f"cannot decide safely: {text}"),),
+        effects=(Effect.UNKNOWN,),
+        marker=MARKER_DENIED,
+    )

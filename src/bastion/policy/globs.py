@@ -1,0 +1,92 @@
+"""Gitignore-style path globs compiled once into one regex per list.
+
+Patterns are matched against absolute, normalised paths. ``~`` is expanded; a pattern with
+a slash that is neither absolute nor ``**/``-led is anchored at the policy file's folder;
+a pattern without a slash matches a name at any depth (as in .gitignore).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+
+
+class GlobError(ValueError):
+    """A glob that cannot be compiled; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Glob:
+    pattern: str  # as written
+    source: str  # file:line where it is defined
+    regex: re.Pattern[str]
+
+
+def _anchor(pattern: str, base: str, home: str) -> str:
+    if pattern == "~" or pattern.startswith("~/"):
+        return home.rstrip("/") + pattern[1:]
+    if pattern.startswith("/") or pattern.startswith("**"):
+        return pattern
+    if "/" in pattern.rstrip("/"):
+        return os.path.join(base, pattern)
+    return pattern
+
+
+def _to_regex(pattern: str) -> str:
+    if not pattern or pattern.isspace():
+        raise GlobError("empty glob")
+    if pattern.startswith("!"):
+        raise GlobError(f"negated glob {pattern!r} is not supported: list what to match instead")
+    if "\x00" in pattern:
+        raise GlobError("glob contains a NUL byte")
+    regex, include = GitIgnoreSpecPattern.pattern_to_regex(pattern)
+    if regex is None or not include:
+        raise GlobError(f"invalid glob {pattern!r}")
+    # Named groups would clash once several patterns are joined into one alternation.
+    body = str(regex).replace("(?P<ps_d>/)", "/")
+    if pattern.endswith("/**"):
+        # "dir/**" also covers "dir" itself: listing a protected folder is touching it.
+        body = f"(?:{body}|{_to_regex(pattern[:-3])})"
+    return body
+
+
+def compile_glob(pattern: str, *, source: str, base: str, home: str, ignore_case: bool = False) -> Glob:
+    anchored = _anchor(pattern, base, home)
+    try:
+        body = _to_regex(anchored)
+        if ignore_case:
+            body = f"(?i:{body})"
+        return Glob(pattern=pattern, source=source, regex=re.compile(body))
+    except re.error as exc:
+        raise GlobError(f"invalid glob {pattern!r}: {exc}") from exc
+
+
+@dataclass(frozen=True, slots=True)
+class GlobSet:
+    """Several globs behind one combined regex; ``first_match`` names the glob that hit."""
+
+    globs: tuple[Glob, ...]
+    combined: re.Pattern[str] | None
+
+    @classmethod
+    def of(cls, globs: tuple[Glob, ...] | list[Glob]) -> GlobSet:
+        items = tuple(globs)
+        if not items:
+            return cls((), None)
+        body = "|".join(f"(?:{g.regex.pattern})" for g in items)
+        return cls(items, re.compile(body))
+
+    def first_match(self, path: str) -> Glob | None:
+        """``path`` is absolute; matching is done on it without the leading slash."""
+        if self.combined is None:
+            return None
+        rel = path.lstrip("/")
+        if not self.combined.match(rel):
+            return None
+        return next((g for g in self.globs if g.regex.match(rel)), None)
+
+    def __add__(self, other: GlobSet) -> GlobSet:
+        return GlobSet.of(self.globs + other.globs)

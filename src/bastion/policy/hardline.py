@@ -1,0 +1,121 @@
+"""Hardline built-ins: locations no policy can open up.
+
+Credential locations are denied for read and write, in any letter case; system locations
+are denied for write; Bastion's own policy files and state are denied; agent permission
+files, shell rc files and git hooks ask and can never become a standing grant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bastion.policy.globs import GlobSet, compile_glob
+
+CREDENTIAL_GLOBS: tuple[str, ...] = (
+    ".ssh",
+    ".aws",
+    ".gnupg",
+    ".kube",
+    ".azure",
+    "**/.config/gcloud",
+    "**/.docker/config.json",
+    "**/Library/Keychains",
+    "*.keychain",
+    "*.keychain-db",
+    "**/.local/share/keyrings",
+    ".netrc",
+    "_netrc",
+    ".pypirc",
+    ".npmrc",
+    ".git-credentials",
+    "id_rsa*",
+    "id_dsa*",
+    "id_ecdsa*",
+    "id_ed25519*",
+    "*.pem",
+    "*.key",
+    ".env",
+    ".env.*",
+)
+
+SYSTEM_WRITE_GLOBS: tuple[str, ...] = (
+    "/etc",
+    "/boot",
+    "/sys",
+    "/proc",
+    "/dev",
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/var/lib",
+)
+
+#: Writable device nodes that are not a system write.
+HARMLESS_DEVICES = frozenset(
+    {"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/full"}
+)
+
+AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
+    "**/.claude/settings*.json",
+    "**/.claude/hooks",
+    ".codex",
+    ".gemini",
+    "**/.github/hooks",
+    "**/.qwen/settings*.json",
+    "**/.copilot",
+    "**/.mcp.json",
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".profile",
+    ".zshrc",
+    ".zprofile",
+    ".zshenv",
+    ".zlogin",
+    ".kshrc",
+    ".cshrc",
+    ".tcshrc",
+    "**/.config/fish/config.fish",
+    "**/.git/hooks",
+    "**/.git/config",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Hardline:
+    credentials: GlobSet  # read + write: deny
+    system_write: GlobSet  # write: deny
+    self_deny: GlobSet  # Bastion's own policy files and state: write deny, state read deny
+    self_state: GlobSet  # the state dir: read deny too
+    self_ask: GlobSet  # agent permission files, rc files, git hooks: write ask
+
+    @classmethod
+    def build(
+        cls, *, home: str, credentials_dir: str, policy_files: tuple[str, ...], state_dir: str
+    ) -> Hardline:
+        def gs(patterns: tuple[str, ...], ignore_case: bool) -> GlobSet:
+            return GlobSet.of(
+                [
+                    compile_glob(p, source="built-in", base="/", home=home, ignore_case=ignore_case)
+                    for p in patterns
+                ]
+            )
+
+        return cls(
+            credentials=gs((*CREDENTIAL_GLOBS, _exact(credentials_dir)), True),
+            system_write=gs(SYSTEM_WRITE_GLOBS, False),
+            self_deny=gs(tuple(_exact(p) for p in (*policy_files, state_dir)), False),
+            self_state=gs((_exact(state_dir),), False),
+            self_ask=gs(AGENT_PERMISSION_GLOBS, True),
+        )
+
+
+def _exact(path: str) -> str:
+    """An absolute path as an anchored glob that matches it and everything below it."""
+    escaped = "".join(f"[{c}]" if c in "*?[]!\\" else c for c in path.rstrip("/"))
+    return escaped or "/"

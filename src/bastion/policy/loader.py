@@ -1,0 +1,174 @@
+"""Find, read and validate policy files; build the immutable Policy.
+
+Which files apply: ``--policy FILE`` or ``BASTION_POLICY`` replaces all others; otherwise
+the built-in defaults, then ``~/.config/bastion/policy.toml``, then the nearest
+``.bastion/policy.toml`` in the cwd or its parents. A project file is untrusted (may only
+tighten) unless ``bastion policy trust FILE`` recorded its hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from bastion.errors import PolicyError
+from bastion.policy.compiled import Layer, Policy, compile_policy
+from bastion.policy.locate import KeyLocator
+from bastion.policy.model import PolicyFile
+from bastion.policy.rules import check_rule_examples
+
+TRUST_FILE = "trusted-policies.json"
+
+
+def state_dir_from(env: Mapping[str, str]) -> str:
+    default = os.path.join(_home(env), ".local", "state", "bastion")
+    return os.path.abspath(os.path.expanduser(env.get("BASTION_STATE_DIR") or default))
+
+
+def _home(env: Mapping[str, str]) -> str:
+    return env.get("HOME") or os.path.expanduser("~")
+
+
+def parse_policy_text(
+    text: str, *, path: str | None, trusted: bool = True, base_dir: str | None = None
+) -> Layer:
+    """Parse one file's text into a Layer; errors name file, line and key."""
+    name = path or "<policy>"
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        line = int(found.group(1)) if found else getattr(exc, "lineno", None)
+        raise PolicyError(f"not valid TOML: {getattr(exc, 'msg', exc)}", file=name, line=line) from exc
+    locator = KeyLocator(text)
+    try:
+        spec = PolicyFile.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors()
+        # For a union (e.g. a root as text or as a table), the deepest branch error says most.
+        first = max(
+            (e for e in errors if tuple(e["loc"])[:2] == tuple(errors[0]["loc"])[:2]),
+            key=lambda e: len(_clean_loc(tuple(e["loc"]))),
+        )
+        loc = tuple(first["loc"])
+        # Drop pydantic's union-branch labels (e.g. "str", "TrustedRoot") from the key path.
+        key_parts = [str(p) for p in _clean_loc(loc)]
+        message = first["msg"]
+        if first["type"] == "extra_forbidden":
+            message = "unknown key (check the spelling; see examples/policy.toml for every key)"
+        raise PolicyError(
+            message, file=name, line=locator.line_of(_clean_loc(loc)), key=".".join(key_parts)
+        ) from exc
+    return Layer(path=path, spec=spec, trusted=trusted, locator=locator, base_dir=base_dir)
+
+
+_UNION_TAGS = frozenset({"str", "int", "bool", "float", "list", "tuple", "dict"})
+
+
+def _clean_loc(loc: tuple[object, ...]) -> tuple[str | int, ...]:
+    """Drop pydantic's union-branch labels ("str", "TrustedRoot") from an error location."""
+    return tuple(
+        p
+        for p in loc
+        if isinstance(p, int) or (isinstance(p, str) and not p[:1].isupper() and p not in _UNION_TAGS)
+    )
+
+
+def read_policy_file(path: str, *, trusted: bool = True) -> Layer:
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise PolicyError(f"cannot read policy file: {exc.strerror or exc}", file=path) from exc
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PolicyError("policy file is not UTF-8", file=path) from exc
+    return parse_policy_text(text, path=os.path.abspath(path), trusted=trusted)
+
+
+def find_project_file(cwd: str) -> str | None:
+    current = Path(cwd).absolute()
+    for folder in (current, *current.parents):
+        candidate = folder / ".bastion" / "policy.toml"
+        if candidate.is_file():
+            return str(candidate)
+    return None
+
+
+def file_digest(path: str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def trusted_digests(state_dir: str) -> dict[str, str]:
+    try:
+        data = json.loads(Path(state_dir, TRUST_FILE).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def trust_policy_file(path: str, state_dir: str) -> str:
+    """Record a project file's hash so its loosenings apply; returns the digest."""
+    absolute = os.path.abspath(path)
+    read_policy_file(absolute)  # refuse to trust a file that does not load
+    digest = file_digest(absolute)
+    known = trusted_digests(state_dir)
+    known[absolute] = digest
+    os.makedirs(state_dir, mode=0o700, exist_ok=True)
+    target = Path(state_dir, TRUST_FILE)
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text(json.dumps(known, indent=2, sort_keys=True), "utf-8")
+    os.replace(tmp, target)
+    return digest
+
+
+def policy_layers(policy_path: str | None = None, *, cwd: str, env: Mapping[str, str]) -> list[Layer]:
+    layers = [Layer(path=None, spec=PolicyFile(), trusted=True)]
+    explicit = policy_path or env.get("BASTION_POLICY")
+    if explicit:
+        return [*layers, read_policy_file(explicit)]
+    user = os.path.join(_home(env), ".config", "bastion", "policy.toml")
+    if os.path.isfile(user):
+        layers.append(read_policy_file(user))
+    project = find_project_file(cwd)
+    if project and os.path.abspath(project) != os.path.abspath(user):
+        known = trusted_digests(state_dir_from(env))
+        trusted = known.get(os.path.abspath(project)) == file_digest(project)
+        layers.append(read_policy_file(project, trusted=trusted))
+    return layers
+
+
+def load_policy(
+    path: str | None = None,
+    *,
+    cwd: str | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Policy:
+    """Load and compile the policy that applies; raises PolicyError on any problem."""
+    env = os.environ if env is None else env
+    cwd = os.path.abspath(cwd or os.getcwd())
+    layers = policy_layers(path, cwd=cwd, env=env)
+    policy = compile_policy(layers, cwd=cwd, home=_home(env), state_dir=state_dir_from(env))
+    check_rule_examples(policy, layers)
+    return policy
+
+
+def load_policy_text(
+    text: str, *, cwd: str, env: Mapping[str, str] | None = None, path: str | None = None
+) -> Policy:
+    """Compile a policy from text alone (``POST /v1/policy/check``, tests)."""
+    env = os.environ if env is None else env
+    layers = [
+        Layer(path=None, spec=PolicyFile(), trusted=True),
+        parse_policy_text(text, path=path, base_dir=cwd),
+    ]
+    policy = compile_policy(layers, cwd=cwd, home=_home(env), state_dir=state_dir_from(env))
+    check_rule_examples(policy, layers)
+    return policy

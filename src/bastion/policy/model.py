@@ -1,0 +1,103 @@
+"""The policy file's schema: every section and key, strict (unknown keys are errors).
+
+These models describe one file as written. ``bastion.policy.compiled`` turns the layered
+files into the immutable ``Policy`` the engine evaluates against.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+
+Mode = Literal["read-only", "workspace", "full-access"]
+Action = Literal["allow", "deny", "ask", "classify"]
+ApprovalCeiling = Literal["ask_every_action", "ask_for_risky", "never_ask"]
+FilesystemCeiling = Literal["read_only", "workspace_write", "unrestricted"]
+NetworkCeiling = Literal["denied", "allowed"]
+
+MODE_ORDER: dict[str, int] = {"read-only": 0, "workspace": 1, "full-access": 2}
+APPROVAL_ORDER: dict[str, int] = {"ask_every_action": 0, "ask_for_risky": 1, "never_ask": 2}
+FILESYSTEM_ORDER: dict[str, int] = {"read_only": 0, "workspace_write": 1, "unrestricted": 2}
+NETWORK_ORDER: dict[str, int] = {"denied": 0, "allowed": 1}
+
+_DURATION = re.compile(r"^\s*(\d+)\s*([smh])\s*$")
+
+
+def parse_duration(text: str) -> float:
+    """``<int>s|m|h`` → seconds."""
+    found = _DURATION.match(text)
+    if not found:
+        raise ValueError(f"bad duration {text!r}: use <int>s, <int>m or <int>h (e.g. '5m')")
+    value, unit = int(found.group(1)), found.group(2)
+    return float(value * {"s": 1, "m": 60, "h": 3600}[unit])
+
+
+class Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TrustedRoot(Section):
+    path: str
+    rw: StrictBool = False
+
+
+class ApprovalSection(Section):
+    interactive_default: Literal["ask", "deny"] = "ask"
+    non_interactive_default: Literal["deny", "ask"] = "deny"
+    ttl: str = "5m"
+
+    @field_validator("ttl")
+    @classmethod
+    def _ttl(cls, value: str) -> str:
+        parse_duration(value)
+        return value
+
+
+class PathsSection(Section):
+    allow_read: tuple[str, ...] = ()
+    deny_read: tuple[str, ...] = ("~/.ssh/**", "**/*.pem", "**/*.key", "**/.env")
+    allow_write: tuple[str, ...] = ()
+    deny_write: tuple[str, ...] = ()
+
+
+class CommandsSection(Section):
+    allow: tuple[str, ...] = ()
+    deny: tuple[str, ...] = ()
+
+
+class NetworkSection(Section):
+    allow_hosts: tuple[str, ...] = ()
+    deny_hosts: tuple[str, ...] = ()
+    allow_private: StrictBool = False
+
+
+class RuleSpec(Section):
+    tool: str
+    pattern: str | None = None
+    action: Action
+    reason: str = ""
+    match: tuple[str, ...] = ()
+    not_match: tuple[str, ...] = ()
+
+
+class CeilingSection(Section):
+    """Fields left out of a present ``[ceiling]`` mean the strictest value."""
+
+    approval: ApprovalCeiling = "ask_every_action"
+    filesystem: FilesystemCeiling = "read_only"
+    network: NetworkCeiling = "denied"
+
+
+class PolicyFile(Section):
+    mode: Mode | None = None
+    workspace: tuple[str, ...] | None = None
+    trusted_roots: tuple[str | TrustedRoot, ...] = ()
+    credentials_dir: str | None = None
+    approval: ApprovalSection | None = None
+    paths: PathsSection | None = None
+    commands: CommandsSection | None = None
+    network: NetworkSection | None = None
+    rule: tuple[RuleSpec, ...] = Field(default=())
+    ceiling: CeilingSection | None = None

@@ -1,0 +1,261 @@
+"""Deciding a ``shell`` call: every simple command of the parse is a subject of its own.
+
+A shell call is allowed only when every simple command is a recognised pure reader (or
+matches an allow entry or rule) and every path and host it touches passes the path and
+network policy. Anything that could not be parsed or decided asks, and is never allowed.
+"""
+
+from __future__ import annotations
+
+from bastion.call.model import Family, ToolCall
+from bastion.policy.decision import Decision, Effect, Reason
+from bastion.policy.engine import WRITE_EFFECTS, Gate, install_subject
+from bastion.policy.network import decide_target
+from bastion.policy.paths import PathError, check_path, normalise
+from bastion.policy.verdict import Assembly, Subject
+from bastion.shell import analyze
+from bastion.shell.model import Access, ShellAnalysis, SimpleCommand
+
+#: Commands longer than this are denied outright (bytes of UTF-8).
+MAX_COMMAND_BYTES = 64 * 1024
+
+_FLOOR_CLASSES = {
+    Effect.SYSTEM: "system control changes the machine",
+    Effect.INFRASTRUCTURE: "infrastructure changes reach beyond this machine",
+    Effect.DESTRUCTIVE: "a destructive command",
+    Effect.PRIVILEGE: "runs with raised privileges",
+    Effect.CREDENTIALS: "touches credentials",
+}
+
+
+def decide_shell(gate: Gate, call: ToolCall, out: Assembly) -> None:
+    command = call.require_str("command")
+    if len(command.encode("utf-8", "surrogatepass")) > MAX_COMMAND_BYTES:
+        subject = out.add(Subject(label="shell (too long)", effects={Effect.UNKNOWN}))
+        subject.hard.append(
+            Reason(
+                Decision.DENY,
+                "shell.too-long",
+                "built-in",
+                f"{len(command)} chars",
+                f"commands over {MAX_COMMAND_BYTES // 1024} KiB are denied",
+            )
+        )
+        return
+    analysis = analyze(command)
+    decide_analysis(gate, call, out, analysis)
+
+
+def decide_analysis(gate: Gate, call: ToolCall, out: Assembly, analysis: ShellAnalysis) -> None:
+    policy = gate.policy
+    if not analysis.decidable:
+        subject = out.add(Subject(label="shell (unparsed part)", effects={Effect.UNKNOWN}))
+        message = "cannot be decided safely: " + "; ".join(analysis.errors)[:500]
+        if policy.mode == "read-only":
+            subject.hard.append(gate.mode_block("a command that cannot be parsed"))
+        else:
+            subject.hard.append(
+                Reason(Decision.ASK, "shell.undecidable", "built-in", analysis.source[:200], message)
+            )
+    cwds: tuple[str, ...] | None = (call.cwd,)
+    for cmd in analysis.commands:
+        _decide_command(gate, call, out, cmd, cwds)
+        cwds = _next_cwds(cmd, cwds, policy.home)
+
+
+def _next_cwds(cmd: SimpleCommand, cwds: tuple[str, ...] | None, home: str) -> tuple[str, ...] | None:
+    """Track ``cd``: later relative paths are checked against every directory they may mean."""
+    if cmd.program not in ("cd", "pushd", "popd") or cwds is None:
+        return cwds
+    targets = [a for a in cmd.argv[1:] if not a.startswith("-")]
+    if cmd.program == "popd" or not targets or any(p.path is None for p in cmd.paths):
+        return None if cmd.program == "popd" else (*cwds, home)
+    try:
+        moved = tuple(normalise(targets[0], cwd=c, home=home) for c in cwds)
+    except PathError:
+        return None
+    return tuple(dict.fromkeys((*cwds, *moved)))
+
+
+def _decide_command(
+    gate: Gate, call: ToolCall, out: Assembly, cmd: SimpleCommand, cwds: tuple[str, ...] | None
+) -> None:
+    policy = gate.policy
+    words = " ".join(cmd.argv) if cmd.argv else cmd.text
+    subject = out.add(Subject(label=f"$ {words}"[:300], effects=set(cmd.effects)))
+    subject.notes.extend(cmd.notes)
+    if cmd.wrappers:
+        subject.notes.append(f"looked through: {', '.join(cmd.wrappers)}")
+    if cmd.catastrophic:
+        subject.effects.add(Effect.DESTRUCTIVE)
+        subject.hard.append(
+            Reason(
+                Decision.DENY,
+                "hardline.destructive",
+                "built-in",
+                words[:200],
+                f"catastrophic: {cmd.catastrophic}",
+            )
+        )
+    for pattern in policy.command_deny:
+        if pattern.command.matches_deny(cmd):
+            subject.hard.append(
+                Reason(
+                    Decision.DENY,
+                    "commands.deny",
+                    pattern.source,
+                    pattern.text,
+                    f"'{words[:120]}' matches deny entry '{pattern.text}'",
+                )
+            )
+    for effect, why in _FLOOR_CLASSES.items():
+        if effect in cmd.effects:
+            subject.hard.append(
+                Reason(
+                    Decision.ASK,
+                    f"hardline.{effect.value}",
+                    "built-in",
+                    words[:200],
+                    f"{why}: a person must confirm (never a standing grant)",
+                )
+            )
+    if cmd.dynamic or not cmd.argv:
+        subject.hard.append(
+            Reason(
+                Decision.ASK,
+                "shell.dynamic",
+                "built-in",
+                cmd.spelling or cmd.text,
+                "what runs is only known at run time",
+            )
+        )
+    touched_ok = _paths(gate, out, subject, cmd, cwds) & _hosts(gate, subject, cmd)
+
+    # (3) allow entries, then rules: the last matching rule overrides.
+    for pattern in policy.command_allow:
+        if pattern.command.matches_allow(cmd):
+            subject.override = Reason(
+                Decision.ALLOW,
+                "commands.allow",
+                pattern.source,
+                pattern.text,
+                f"matches allow entry '{pattern.text}'",
+            )
+    rule = gate.last_rule(
+        Family.SHELL, lambda r: r.matcher.matches_command(cmd, allow=r.action in ("allow", "classify"))
+    )
+    if rule is not None:
+        verdict = None
+        if rule.action == "classify":
+            verdict = Decision.ALLOW if cmd.pure_reader else Decision.ASK
+        subject.override = gate.rule_reason(rule, words[:200], decision=verdict)
+    if subject.override is not None and subject.override.decision is Decision.ALLOW and not touched_ok:
+        subject.notes.append(
+            f"{subject.override.rule} matched, but a path or host it touches is not allowed: not allowed"
+        )
+        subject.override = None
+
+    if Effect.INSTALL in cmd.effects and cmd.install_manager:
+        install = install_subject(
+            gate,
+            out,
+            call,
+            cmd.install_manager,
+            cmd.install_packages,
+            label=f"$ {cmd.install_manager} install",
+        )
+        if subject.override is not None:
+            install.override = subject.override
+    # (4) the mode's default.
+    reader = cmd.pure_reader and touched_ok
+    if policy.mode == "read-only":
+        if not cmd.pure_reader:
+            out.caps.append(gate.mode_block(f"'{words[:120]}' (not a pure read)"))
+        elif reader:
+            subject.mode = Reason(
+                Decision.ALLOW, "mode.read-only", policy.mode_source, words[:200], "a recognised pure reader"
+            )
+    elif reader:
+        subject.mode = Reason(
+            Decision.ALLOW,
+            f"mode.{policy.mode}",
+            policy.mode_source,
+            words[:200],
+            "a recognised pure reader touching only allowed paths",
+        )
+    elif policy.mode == "full-access":
+        if Effect.DELETE in cmd.effects:
+            subject.mode = Reason(
+                Decision.ASK,
+                "mode.full-access",
+                policy.mode_source,
+                words[:200],
+                "deleting still asks in full-access mode",
+            )
+        else:
+            subject.mode = Reason(
+                Decision.ALLOW,
+                "mode.full-access",
+                policy.mode_source,
+                words[:200],
+                "full-access allows what is not denied",
+            )
+    if cmd.effects & WRITE_EFFECTS and policy.mode == "read-only":
+        out.caps.append(gate.mode_block(f"'{words[:120]}' writes"))
+
+
+def _paths(
+    gate: Gate, out: Assembly, subject: Subject, cmd: SimpleCommand, cwds: tuple[str, ...] | None
+) -> bool:
+    """Check every path the command touches; True when all are allowed for their access."""
+    policy = gate.policy
+    ok = True
+    for use in cmd.paths:
+        write = use.access is not Access.READ
+        if use.path is None:
+            ok = False
+            subject.notes.append(f"{use.raw} ({use.why or use.access.value}) is only known at run time")
+            if write and policy.ceiling is not None and policy.ceiling.filesystem != "unrestricted":
+                out.caps.append(
+                    Reason(
+                        Decision.DENY,
+                        "ceiling.filesystem",
+                        policy.ceiling.source,
+                        use.raw,
+                        "the ceiling limits writes and this target is unknown",
+                    )
+                )
+            continue
+        relative = not (use.path.startswith("/") or use.path.startswith("~"))
+        bases = cwds if (cwds is not None or not relative) else None
+        if bases is None:
+            ok = False
+            subject.notes.append(f"{use.path}: relative to a directory only known at run time")
+            continue
+        for base in bases if relative else bases[:1]:
+            verdict = check_path(policy, use.path, write=write, cwd=base, fs=gate.fs)
+            subject.effects |= verdict.effects
+            if verdict.decision in (Decision.DENY, Decision.ASK):
+                subject.hard.extend(verdict.reasons)
+            if write:
+                gate.ceiling_write_check(out, verdict)
+            if verdict.decision is not Decision.ALLOW and policy.mode != "full-access":
+                ok = False
+                subject.notes.extend(f"{r.message} ({use.why or use.access.value})" for r in verdict.reasons)
+            elif verdict.decision is Decision.DENY:
+                ok = False
+    return ok
+
+
+def _hosts(gate: Gate, subject: Subject, cmd: SimpleCommand) -> bool:
+    policy = gate.policy
+    ok = True
+    for host in cmd.hosts:
+        decision, reasons, _ = decide_target(host, policy.network, gate.resolver)
+        if decision is Decision.DENY:
+            subject.hard.extend(reasons)
+            ok = False
+        elif decision is None and policy.mode != "full-access":
+            ok = False
+            subject.notes.append(f"{host} is not in allow_hosts")
+    return ok

@@ -1,0 +1,118 @@
+"""Assemble subject decisions into one Evaluation: strictest wins, reasons kept, marker set.
+
+A *subject* is one thing the engine decided on its own: a path, a host, a simple command,
+or the call itself. Each is decided in the fixed order (hardline, deny lists, allow lists
+and rules, mode default, approval default); the call's decision is the strictest subject's,
+then capped by the mode and the ceiling.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bastion.policy.decision import (
+    MARKER_BLOCKED,
+    MARKER_DENIED,
+    Decision,
+    Effect,
+    Evaluation,
+    Reason,
+)
+
+#: Reasons from these rules are blocks by the mode or ceiling, not by a rule.
+BLOCK_PREFIXES = ("mode.", "ceiling.")
+#: Reasons from these rules are the approval default: no permanent marker.
+SOFT_PREFIXES = ("approval.",)
+
+
+@dataclass
+class Subject:
+    """One decided thing, built up stage by stage."""
+
+    label: str
+    effects: set[Effect] = field(default_factory=set)
+    hard: list[Reason] = field(default_factory=list)  # hardline + deny lists: DENY or ASK floors
+    override: Reason | None = None  # last matching allow entry / rule
+    mode: Reason | None = None  # the mode's default for this subject
+    notes: list[str] = field(default_factory=list)
+
+    def decide(self, approval_default: Reason) -> tuple[Decision, list[Reason]]:
+        denies = [r for r in self.hard if r.decision is Decision.DENY]
+        if denies:
+            return Decision.DENY, denies
+        chosen = self.override or self.mode or approval_default
+        # A hardline ASK is a floor; at equal strictness its reason is the more specific one.
+        floors = [r for r in self.hard if r.decision >= chosen.decision]
+        if floors:
+            top = max(r.decision for r in floors)
+            return top, [r for r in floors if r.decision is top]
+        return chosen.decision, [chosen]
+
+
+@dataclass
+class Assembly:
+    """Collects subjects, caps, and the trace that ``explain`` prints."""
+
+    approval_default: Reason
+    subjects: list[Subject] = field(default_factory=list)
+    caps: list[Reason] = field(default_factory=list)  # mode/ceiling blocks applied last
+    effects: set[Effect] = field(default_factory=set)
+    trace: list[str] = field(default_factory=list)
+    ask_every_action: Reason | None = None
+
+    def add(self, subject: Subject) -> Subject:
+        self.subjects.append(subject)
+        return subject
+
+    def finish(self) -> Evaluation:
+        decided: list[tuple[Decision, list[Reason]]] = []
+        for subject in self.subjects:
+            decision, reasons = subject.decide(self.approval_default)
+            self.effects |= subject.effects
+            decided.append((decision, reasons))
+            self.trace.append(f"{subject.label}: {decision.label} ({'; '.join(r.rule for r in reasons)})")
+            self.trace.extend(f"  {note}" for note in subject.notes)
+        if not decided:
+            # Nothing to decide is itself undecidable: fail closed.
+            decided.append(
+                (
+                    Decision.DENY,
+                    [
+                        Reason(
+                            Decision.DENY,
+                            "engine.empty",
+                            "built-in",
+                            "",
+                            "nothing in this call could be decided",
+                        )
+                    ],
+                )
+            )
+        final = max(d for d, _ in decided)
+        reasons = [r for d, rs in decided if d == final for r in rs]
+        if self.caps:
+            final = Decision.DENY
+            reasons = list(self.caps)
+            self.trace.extend(f"cap: {r.rule}: {r.message}" for r in self.caps)
+        elif final is Decision.ALLOW and self.ask_every_action is not None:
+            final = Decision.ASK
+            reasons = [self.ask_every_action]
+            self.trace.append(f"cap: {self.ask_every_action.rule}: {self.ask_every_action.message}")
+        return Evaluation(
+            decision=final,
+            reasons=tuple(dict.fromkeys(reasons)),
+            effects=tuple(sorted(self.effects, key=list(Effect).index)),
+            marker=_marker(final, reasons),
+            trace=tuple(self.trace),
+        )
+
+
+def _marker(decision: Decision, reasons: list[Reason]) -> str | None:
+    if decision is not Decision.DENY:
+        return None
+    firm = [r for r in reasons if not r.rule.startswith(SOFT_PREFIXES)]
+    if not firm:
+        return None
+    if all(r.rule.startswith(BLOCK_PREFIXES) for r in firm):
+        return MARKER_BLOCKED
+    return MARKER_DENIED

@@ -1,0 +1,270 @@
+"""Handlers for file programs whose meaning tables cannot express: rm, mv, chmod, tar, dd,
+mkfs, find, sed/awk scripts, and ``uniq in out``."""
+
+from __future__ import annotations
+
+import re
+
+from bastion.policy.decision import Effect
+from bastion.shell import paths as P
+from bastion.shell.ctx import Ctx
+from bastion.shell.flags import Parsed, parse_args
+from bastion.shell.model import Access, PathUse
+from bastion.shell.programs import Spec
+from bastion.shell.words import Word
+
+E = Effect
+
+
+def _targets(spec: Spec, parsed: Parsed, positionals: list[Word]) -> list[Word]:
+    return positionals[spec.lead :] if spec.lead else positionals
+
+
+def _root_reason(word: Word) -> str | None:
+    if word.value is not None:
+        return P.root_like(word.value)
+    return P.empty_variable_root(word)
+
+
+def rm(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    recursive = parsed.has("-r") or ctx.program == "rmdir"
+    forced = parsed.has("-f")
+    for word in positionals:
+        why = _root_reason(word)
+        if why and (recursive or forced or ctx.program == "shred"):
+            ctx.catastrophic = f"{ctx.program} of {why}"
+            ctx.add(E.DESTRUCTIVE, note=f"deletes {why}")
+        elif recursive and word.value is not None and P.workspace_like(word.value):
+            ctx.add(E.DESTRUCTIVE, note=f"recursive delete of {word.text!r} (cwd or parent)")
+        elif recursive and word.value is not None and word.value.startswith("~"):
+            ctx.add(E.DESTRUCTIVE, note=f"recursive delete under the home directory: {word.text}")
+    if recursive and forced:
+        ctx.note("recursive forced delete")
+    if ctx.program == "shred" and any(
+        w.value and P.is_block_device(P.normalise(w.value)) for w in positionals
+    ):
+        ctx.catastrophic = "shred of a block device"
+
+
+def mv(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    sources = positionals if parsed.has("-t") else positionals[:-1]
+    for word in sources:
+        why = _root_reason(word)
+        if why:
+            ctx.catastrophic = f"mv of {why}"
+            ctx.add(E.DESTRUCTIVE, note=f"moves away {why}")
+
+
+def chmod(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    if not parsed.has("-r"):
+        return
+    for word in _targets(spec, parsed, positionals):
+        why = _root_reason(word)
+        if why:
+            ctx.catastrophic = f"recursive {ctx.program} of {why}"
+            ctx.add(E.DESTRUCTIVE, E.SYSTEM, note=f"recursive {ctx.program} of {why}")
+
+
+_TAR_VALUES = frozenset({"-f", "-C", "--file", "--directory", "-T", "--files-from", "-X",
+                         "--exclude-from", "--to-command", "--use-compress-program", "-I",
+                         "--checkpoint-action", "-H", "--format", "--exclude", "-b", "-N",
+                         "--transform", "--xform", "--owner", "--group", "--mode", "-V"})
+_TAR_ALIASES = {"--file": "-f", "--directory": "-C", "--extract": "-x", "--get": "-x",
+                "--create": "-c", "--list": "-t", "--append": "-r", "--update": "-u",
+                "--files-from": "-T", "--use-compress-program": "-I", "--delete": "--delete"}
+
+
+def tar(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    args = [w for w in ctx.words[1:]]
+    if args and args[0].value and not args[0].value.startswith("-"):  # `tar xzf a.tgz`
+        first = args[0]
+        args = [Word("-" + first.text, "-" + first.value, "-" + first.value), *args[1:]]
+    parsed, _ = parse_args(args, frozenset(_TAR_VALUES), _TAR_ALIASES)
+    ctx.paths.clear()
+    ctx.effects.discard(E.WRITE)
+    archive = parsed.values("-f")
+    into = parsed.values("-C")
+    if parsed.has("--to-command", "-I", "--checkpoint-action") or any(
+        f.name == "--use-compress-program" for f in parsed.flags
+    ):
+        ctx.add(E.CODE, note="tar runs a program (--to-command / -I / --checkpoint-action)")
+    for w in parsed.values("-T", "-X"):
+        ctx.path(w, Access.READ, "tar file list")
+    if parsed.has("-t"):
+        ctx.add(E.READ)
+        ctx.reader = True
+        for w in archive:
+            ctx.path(w, Access.READ, "archive listed")
+    elif parsed.has("-x"):
+        ctx.add(E.WRITE, note="tar -x extracts files")
+        for w in archive:
+            ctx.path(w, Access.READ, "archive extracted")
+        if into:
+            for w in into:
+                ctx.path(w, Access.WRITE, "tar -C extraction directory")
+        else:
+            ctx.paths.append(PathUse(".", Access.WRITE, ".", "tar extracts into the cwd"))
+        for w in parsed.positionals:
+            ctx.path(w, Access.WRITE, "member extracted")
+    elif parsed.has("-c", "-r", "-u", "-A", "--delete"):
+        ctx.add(E.WRITE, note="tar writes an archive")
+        for w in archive:
+            ctx.path(w, Access.WRITE, "archive written")
+        for w in parsed.positionals:
+            ctx.path(w, Access.READ, "archived")
+    else:
+        ctx.add(E.UNKNOWN, note="tar mode not recognised")
+    if any(f.value is not None and f.value.value == "-" for f in parsed.flags):
+        ctx.paths[:] = [p for p in ctx.paths if p.path != "-"]
+
+
+def dd(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    for word in positionals:
+        key, eq, val = (word.value or "").partition("=")
+        if not eq:
+            continue
+        target = Word(val, val, val) if word.value is not None else Word(word.text, None, "\x00")
+        if key == "if":
+            ctx.path(target, Access.READ, "dd if=")
+        elif key == "of":
+            ctx.path(target, Access.WRITE, "dd of=")
+            if word.value is not None and P.is_block_device(P.normalise(val)):
+                ctx.catastrophic = f"dd to block device {val}"
+
+
+def disk(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    ctx.catastrophic = f"{ctx.program} destroys a filesystem"
+    for word in positionals:
+        ctx.path(word, Access.WRITE, f"device for {ctx.program}")
+
+
+_FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_FIND_WRITES = frozenset({"-fprint", "-fprint0", "-fprintf", "-fls"})
+_FIND_VALUE = frozenset({"-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-type",
+                         "-newer", "-user", "-group", "-perm", "-size", "-mtime", "-mmin",
+                         "-atime", "-amin", "-ctime", "-cmin", "-maxdepth", "-mindepth",
+                         "-printf", "-wholename", "-iwholename", "-lname", "-ilname", "-inum",
+                         "-links", "-uid", "-gid", "-samefile", "-used", "-fstype",
+                         "-regextype", "-context", "-newermt", "-anewer", "-cnewer", "-D",
+                         "-O", "-files0-from"})
+
+
+def find(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    ctx.paths.clear()
+    args = ctx.words[1:]
+    i = 0
+    while i < len(args) and args[i].value in ("-H", "-L", "-P"):
+        i += 1
+    starts: list[Word] = []
+    while i < len(args) and not (args[i].value or "x").startswith(("-", "(", "!")):
+        starts.append(args[i])
+        i += 1
+    for w in starts or [Word(".", ".", ".")]:
+        ctx.path(w, Access.READ, "find start")
+    deletes = False
+    while i < len(args):
+        tok = args[i].value
+        if tok is None:
+            i += 1
+            continue
+        if tok in _FIND_EXEC:
+            j = i + 1
+            while j < len(args) and args[j].value not in (";", "+"):
+                j += 1
+            inner = list(args[i + 1 : j])
+            ctx.add(E.CODE, note=f"find {tok} runs a command")
+            if inner:
+                ctx.inner.extend(ctx.run_words(ctx, inner, f"find {tok}"))
+            if j >= len(args):
+                ctx.errors.append(f"find {tok} without a terminating ';' or '+'")
+            i = j + 1
+            continue
+        if tok == "-delete":
+            deletes = True
+            ctx.add(E.DELETE, note="find -delete removes what matches")
+            for w in starts or [Word(".", ".", ".")]:
+                ctx.path(w, Access.DELETE, "find -delete")
+        elif tok in _FIND_WRITES and i + 1 < len(args):
+            ctx.add(E.WRITE, note=f"find {tok} writes a file")
+            ctx.path(args[i + 1], Access.WRITE, f"find {tok}")
+            i += 1
+        elif tok in _FIND_VALUE:
+            i += 1
+        i += 1
+    if deletes:
+        for w in starts:
+            why = _root_reason(w)
+            if why:
+                ctx.catastrophic = f"find -delete of {why}"
+    if ctx.reader and ctx.effects <= {E.READ}:
+        ctx.reader = True
+
+
+_SED_CMD = re.compile(r"(?:^|[;\n{}])\s*(?:\d+|\$|/(?:[^/\\]|\\.)*/)?(?:,\s*(?:\d+|\$|"
+                      r"/(?:[^/\\]|\\.)*/))?\s*!?\s*([ewWrR])(?:\s|$)")
+_SED_SUBST_FLAGS = re.compile(r"s(.)(?:(?!\1)[^\\]|\\.)*\1(?:(?!\1)[^\\]|\\.)*\1([a-zA-Z0-9]*)")
+
+
+def sed(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    scripts = parsed.values("-e")
+    if not scripts and positionals:
+        scripts = [positionals[0]]
+    for file_word in parsed.values("-f"):
+        ctx.path(file_word, Access.READ, "sed script file")
+        ctx.add(E.UNKNOWN, note="sed script from a file")
+    for word in scripts:
+        text = word.value
+        if text is None:
+            ctx.add(E.UNKNOWN, note="sed script only known at run time")
+            continue
+        for m in _SED_CMD.finditer(text):
+            _sed_effect(ctx, m.group(1))
+        for m in _SED_SUBST_FLAGS.finditer(text):
+            for flag in m.group(2):
+                _sed_effect(ctx, flag)
+
+
+def _sed_effect(ctx: Ctx, letter: str) -> None:
+    if letter == "e":
+        ctx.add(E.CODE, note="sed e runs a shell command")
+    elif letter in "wW":
+        ctx.add(E.WRITE, E.UNKNOWN, note="sed w writes a file")
+
+
+_AWK_RISK = re.compile(r"system\s*\(|\|\s*getline|\bgetline\b|print[f]?\b[^;}]*[|>]|"
+                       r"close\s*\(|fflush\s*\(|ENVIRON|@include|@load")
+
+
+def awk(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    if parsed.has("-f"):
+        ctx.add(E.CODE, note="awk program from a file")
+        return
+    program = positionals[0].value if positionals else None
+    if program is None:
+        ctx.add(E.UNKNOWN, note="awk program only known at run time")
+    elif _AWK_RISK.search(program):
+        ctx.add(E.CODE, note="awk program runs commands or writes files")
+
+
+def second_is_output(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """`uniq in out` and `xxd in out` write their second positional."""
+    if len(positionals) >= 2:
+        ctx.paths[:] = [p for p in ctx.paths if p.raw != positionals[1].text]
+        ctx.path(positionals[1], Access.WRITE, f"output of {ctx.program}")
+        ctx.add(E.WRITE)
+
+
+def positional_system(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """`hostname NAME`, `mount DEV DIR`, `ifconfig eth0 up`: any argument changes the system."""
+    if positionals or (parsed.flags and ctx.program == "mount"):
+        ctx.add(E.SYSTEM, note=f"{ctx.program} with arguments changes the system")
+    else:
+        ctx.reader = True
+        ctx.effects.discard(E.SYSTEM)
+        ctx.effects.add(E.READ)
+
+
+HANDLERS = {
+    "rm": rm, "mv": mv, "chmod": chmod, "tar": tar, "dd": dd, "disk": disk, "find": find,
+    "sed": sed, "awk": awk, "uniq": second_is_output, "positional_system": positional_system,
+}

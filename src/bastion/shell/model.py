@@ -1,0 +1,64 @@
+"""What the shell classifier hands the engine: every simple command, decoded and classified.
+
+This module is the contract between ``bastion.shell`` (parse + classify, no policy) and
+``bastion.policy`` (which decides). It holds values only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bastion.policy.decision import Effect
+
+
+class Access(StrEnum):
+    READ = "read"
+    WRITE = "write"
+    DELETE = "delete"
+
+
+@dataclass(frozen=True, slots=True)
+class PathUse:
+    """A path a command touches. ``path`` is the decoded literal (before normalisation,
+    ``~`` not yet expanded); ``None`` when its value is only known at run time."""
+
+    path: str | None
+    access: Access
+    raw: str
+    why: str = ""  # e.g. "redirection >", "argument of rm", "find -delete"
+
+
+@dataclass(frozen=True, slots=True)
+class SimpleCommand:
+    """One simple command after unwrapping wrappers (sudo, env, xargs, bash -c …)."""
+
+    text: str  # source text of the command as written
+    argv: tuple[str, ...]  # normalised: quotes removed, escapes decoded, wrappers stripped
+    program: str | None  # program name (basename of argv[0]); None when dynamic/unknown
+    spelling: str  # argv[0] as written: "/usr/bin/rm", "\\rm", "'r'm"
+    known: bool  # the program is in the knowledge base
+    dynamic: bool  # command word (or something that decides what runs) only known at run time
+    effects: frozenset[Effect]
+    paths: tuple[PathUse, ...] = ()
+    hosts: tuple[str, ...] = ()  # URLs or host names reached (network effect)
+    install_manager: str | None = None
+    install_packages: tuple[str, ...] = ()
+    wrappers: tuple[str, ...] = ()  # wrappers looked through, outermost first
+    pure_reader: bool = False  # a recognised pure reader/printer with no other effect
+    catastrophic: str | None = None  # why this must be denied outright (rm -rf /, mkfs, …)
+    notes: tuple[str, ...] = ()  # why each effect was assigned, for explain
+
+
+@dataclass(frozen=True, slots=True)
+class ShellAnalysis:
+    """A whole command string. ``errors`` lists parts that could not be decided
+    (parse errors, unknown node kinds, too long); any error makes the call undecidable."""
+
+    source: str
+    commands: tuple[SimpleCommand, ...]
+    errors: tuple[str, ...] = ()
+
+    @property
+    def decidable(self) -> bool:
+        return not self.errors

@@ -1,0 +1,115 @@
+"""Path facts the classifier needs: system dirs, root-like targets, devices, credentials."""
+
+from __future__ import annotations
+
+import fnmatch
+import posixpath
+import re
+
+from bastion.shell.words import DYN, Word
+
+STANDARD_BIN_DIRS = frozenset(
+    {"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin"}
+)
+SYSTEM_DIRS = frozenset({
+    "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc",
+    "/root", "/run", "/sbin", "/srv", "/sys", "/usr", "/var", "/home", "/Users", "/System",
+    "/Library", "/Applications", "/private", "/snap", "/mnt", "/media", "/usr/bin",
+    "/usr/lib", "/usr/local", "/usr/sbin", "/usr/share", "/var/lib", "/var/log", "/etc/ssh",
+})  # fmt: skip
+#: Targets that never count as writes (data sinks and already-open descriptors).
+HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty",
+                              "/dev/zero"})
+_FD = re.compile(r"^/dev/fd/\d+$|^/proc/self/fd/\d+$")
+_BLOCK_DEVICE = re.compile(
+    r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|loop\d|md\d|"
+    r"dm-\d|mapper/|nbd\d|sr\d|fd\d|mem$|kmem$|port$)"
+)
+#: Names (one path component) that hold secrets.
+_CREDENTIAL_NAMES = (
+    ".ssh", ".aws", ".gnupg", ".netrc", ".pypirc", ".npmrc", ".docker", ".kube", ".azure",
+    ".env", ".env.*", "*.env", "id_rsa*", "id_ed25519*", "id_ecdsa*", "id_dsa*", "*.pem",
+    "*.key", "*.p12", "*.pfx", "credentials", "credentials.json", ".git-credentials",
+    ".htpasswd", "*.keystore", "*.jks", ".vault-token", "secrets.*", "*.kdbx", "gcloud",
+    ".pgpass", ".my.cnf", "shadow", "gshadow", "master.key", "token.json", ".config/gh",
+)
+#: Names a glob must not be able to reach for it to be kept literal (credentials + self).
+_SENSITIVE_SAMPLES = (
+    ".ssh", ".aws", ".gnupg", ".netrc", ".pypirc", ".npmrc", ".env", ".env.local", "id_rsa",
+    "id_ed25519", "x.pem", "x.key", "credentials", ".git-credentials", ".bashrc", ".zshrc",
+    ".profile", ".bash_profile", ".claude", ".codex", ".gemini", ".git", "settings.json",
+    "settings.local.json", ".bastion", "hooks", "config", "shadow", ".kube", ".docker",
+    "token.json", ".vault-token", "secrets.yaml",
+)
+
+
+def is_harmless_target(path: str) -> bool:
+    return path in HARMLESS_TARGETS or bool(_FD.match(path))
+
+
+def is_block_device(path: str) -> bool:
+    return bool(_BLOCK_DEVICE.match(path))
+
+
+def normalise(path: str) -> str:
+    """Lexically tidy a literal path: collapse //, /./ and trailing slashes (keep `..`)."""
+    if not path:
+        return path
+    tidy = re.sub(r"/+", "/", path)
+    tidy = re.sub(r"(/\.)+(/|$)", "/", tidy)
+    if len(tidy) > 1:
+        tidy = tidy.rstrip("/") or "/"
+    if tidy.startswith("/"):
+        tidy = posixpath.normpath(tidy)
+        tidy = "/" + tidy.lstrip("/")
+    return tidy
+
+
+def root_like(path: str) -> str | None:
+    """Why deleting / recursively changing ``path`` would wreck the machine, or None."""
+    p = normalise(path)
+    if p in ("/", "/*", "/.*", "/.") or re.fullmatch(r"/+\.\.(/\.\.)*", p):
+        return "the root directory"
+    if p in ("~", "~/*", "~/.", "~/.*"):
+        return "the home directory"
+    base = p[:-2] if p.endswith("/*") else p
+    if base in SYSTEM_DIRS:
+        return f"system directory {base}"
+    return None
+
+
+def empty_variable_root(word: Word) -> str | None:
+    """``"$DIR"/*``, ``$X/``: when the variable is empty this is the root."""
+    if word.literal or not word.sketch.startswith(DYN):
+        return None
+    rest = word.sketch.lstrip(DYN)
+    if rest in ("/", "/*", "/.", "/.*") or (rest.startswith("/") and root_like(rest)):
+        return f"{word.text} is the root directory when the variable is empty"
+    return None
+
+
+def workspace_like(path: str) -> bool:
+    """The cwd, its parents, or everything in it."""
+    p = normalise(path)
+    return p in (".", "..", "*", ".*", "./*", "../*", "./.*") or bool(
+        re.fullmatch(r"\.\.(/\.\.)*(/\*)?", p)
+    )
+
+
+def looks_like_credential(path: str) -> bool:
+    parts = [c for c in normalise(path).split("/") if c not in ("", ".", "~")]
+    joined = "/".join(parts)
+    if ".config/gh" in joined or "gcloud" in parts:
+        return True
+    return any(fnmatch.fnmatchcase(c, pat) for c in parts for pat in _CREDENTIAL_NAMES) and not (
+        parts and parts[-1] in (".env.example", ".env.sample", ".env.template")
+    )
+
+
+def glob_is_safe(pattern: str) -> bool:
+    """A glob may stay literal when only its last component is a pattern and that pattern
+    cannot match a credential or agent-control name (see module docs of ``analyze``)."""
+    head, _, last = pattern.rpartition("/")
+    if any(ch in head for ch in "*?["):
+        return False
+    return not any(fnmatch.fnmatchcase(s, last) for s in _SENSITIVE_SAMPLES)

@@ -1,0 +1,45 @@
+"""The knowledge base: every program the classifier knows, one table per family."""
+
+from __future__ import annotations
+
+from bastion.shell.programs import (
+    build,
+    files,
+    infra,
+    interpreters,
+    network,
+    packages,
+    readers,
+    system,
+    vcs,
+)
+from bastion.shell.programs.spec import FlagRule, Spec
+from bastion.shell.programs.wrappers import WRAPPERS, Wrapper
+
+FAMILIES: dict[str, dict[str, Spec]] = {
+    "readers": readers.PROGRAMS,
+    "files": files.PROGRAMS,
+    "vcs": vcs.PROGRAMS,
+    "packages": packages.PROGRAMS,
+    "network": network.PROGRAMS,
+    "interpreters": interpreters.PROGRAMS,
+    "system": system.PROGRAMS,
+    "infra": infra.PROGRAMS,
+    "build": build.PROGRAMS,
+}
+
+PROGRAMS: dict[str, Spec] = {}
+for _table in FAMILIES.values():
+    PROGRAMS.update(_table)
+
+
+def lookup(program: str) -> Spec | None:
+    spec = PROGRAMS.get(program)
+    if spec is None and interpreters.is_python(program):
+        return PROGRAMS["python"] if "python" in PROGRAMS else Spec(handler="interpreter")
+    if spec is None and program.startswith("mkfs."):
+        return PROGRAMS["mkfs"]
+    return spec
+
+
+__all__ = ["FAMILIES", "PROGRAMS", "WRAPPERS", "FlagRule", "Spec", "Wrapper", "lookup"]

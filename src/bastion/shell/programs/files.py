@@ -1,0 +1,78 @@
+"""File writers, deleters and archivers."""
+
+from __future__ import annotations
+
+from bastion.policy.decision import Effect
+from bastion.shell.model import Access
+from bastion.shell.programs.spec import DELETE, WRITE, FlagRule, Spec, fs
+
+E = Effect
+_RM_ALIASES = {"-R": "-r", "--recursive": "-r", "--force": "-f", "--dir": "-d",
+               "--verbose": "-v", "--interactive": "-i"}  # fmt: skip
+_CP_VALUES = fs("-t", "--target-directory", "-S", "--suffix")
+_WRITE_T = {"-t": FlagRule(WRITE, value=Access.WRITE, note="-t names the destination")}
+
+PROGRAMS: dict[str, Spec] = {
+    "rm": Spec(DELETE, args=Access.DELETE, aliases=_RM_ALIASES, handler="rm"),
+    "rmdir": Spec(DELETE, args=Access.DELETE, aliases={"--parents": "-p"}, handler="rm"),
+    "unlink": Spec(DELETE, args=Access.DELETE, handler="rm"),
+    "shred": Spec(
+        frozenset({E.DELETE, E.DESTRUCTIVE}),
+        args=Access.DELETE,
+        takes_value=fs("-n", "-s", "--iterations", "--size", "--random-source"),
+        aliases={"--remove": "-u", "--force": "-f"},
+        handler="rm",
+    ),
+    "cp": Spec(WRITE, args=Access.READ, dest_last=True, takes_value=_CP_VALUES,
+               aliases={"--target-directory": "-t", "-R": "-r", "--recursive": "-r",
+                        "--force": "-f"}, flags=_WRITE_T),
+    "mv": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.DELETE, dest_last=True,
+               takes_value=_CP_VALUES, aliases={"--target-directory": "-t", "--force": "-f"},
+               flags=_WRITE_T, handler="mv"),
+    "ln": Spec(WRITE, dest_last=True, takes_value=_CP_VALUES,
+               aliases={"--target-directory": "-t", "--symbolic": "-s", "--force": "-f"},
+               flags=_WRITE_T),
+    "install": Spec(WRITE, args=Access.READ, dest_last=True,
+                    takes_value=fs("-m", "-o", "-g", "-t", "--mode", "--owner", "--group",
+                                   "--target-directory"),
+                    aliases={"--target-directory": "-t", "--directory": "-d"},
+                    flags={**_WRITE_T, "-d": FlagRule(args=Access.WRITE)}),
+    "mkdir": Spec(WRITE, args=Access.WRITE, takes_value=fs("-m", "--mode")),
+    "touch": Spec(WRITE, args=Access.WRITE, takes_value=fs("-d", "-t", "-r", "--date",
+                                                          "--reference")),
+    "tee": Spec(WRITE, args=Access.WRITE),
+    "truncate": Spec(WRITE, args=Access.WRITE, takes_value=fs("-s", "-r", "--size",
+                                                             "--reference")),
+    "chmod": Spec(WRITE, args=Access.WRITE, lead=1, takes_value=fs("--reference"),
+                  aliases={"-R": "-r", "--recursive": "-r"}, handler="chmod"),
+    "chown": Spec(WRITE, args=Access.WRITE, lead=1, takes_value=fs("--reference", "--from"),
+                  aliases={"-R": "-r", "--recursive": "-r"}, handler="chmod"),
+    "chgrp": Spec(WRITE, args=Access.WRITE, lead=1, takes_value=fs("--reference"),
+                  aliases={"-R": "-r", "--recursive": "-r"}, handler="chmod"),
+    "chattr": Spec(frozenset({E.WRITE, E.SYSTEM}), args=Access.WRITE, lead=1),
+    "setfacl": Spec(WRITE, args=Access.WRITE, takes_value=fs("-m", "-x", "-M", "-X")),
+    "dos2unix": Spec(WRITE, args=Access.WRITE),
+    "unix2dos": Spec(WRITE, args=Access.WRITE),
+    "patch": Spec(WRITE, takes_value=fs("-i", "-p", "-d", "-o", "--input", "--directory"),
+                  flags={"-i": FlagRule(value=Access.READ), "-o": FlagRule(value=Access.WRITE),
+                         "-d": FlagRule(value=Access.WRITE)},
+                  aliases={"--input": "-i", "--directory": "-d", "--output": "-o"},
+                  note="patch writes the files named inside the patch"),
+    "split": Spec(WRITE, args=Access.READ, takes_value=fs("-b", "-l", "-n", "-a")),
+    "mktemp": Spec(WRITE, takes_value=fs("-p", "--tmpdir", "--suffix")),
+    "mkfifo": Spec(WRITE, args=Access.WRITE, takes_value=fs("-m")),
+    "gzip": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.WRITE, takes_value=fs("-S")),
+    "gunzip": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.WRITE, takes_value=fs("-S")),
+    "bzip2": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.WRITE),
+    "bunzip2": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.WRITE),
+    "xz": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.WRITE),
+    "unxz": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.WRITE),
+    "zstd": Spec(WRITE, args=Access.WRITE, takes_value=fs("-o")),
+    "zip": Spec(WRITE, args=Access.READ, takes_value=fs("-x", "-i", "-P")),
+    "unzip": Spec(WRITE, args=Access.READ, takes_value=fs("-d", "-x", "-P"),
+                  flags={"-d": FlagRule(value=Access.WRITE, note="unzip -d extracts there")},
+                  note="unzip extracts into the current directory unless -d"),
+    "7z": Spec(WRITE, args=Access.WRITE),
+    "tar": Spec(WRITE, handler="tar"),
+    "dd": Spec(WRITE, handler="dd"),
+}

@@ -1,0 +1,124 @@
+"""Infrastructure tools: mutating verbs are hardline (Effect.INFRASTRUCTURE)."""
+
+from __future__ import annotations
+
+from bastion.policy.decision import Effect
+from bastion.shell.programs.spec import CODE, INFRA, NET, READ, WRITE, FlagRule, Spec
+
+E = Effect
+_R = Spec(READ, reader=True)
+_NET_READ = Spec(NET)
+_INFRA = Spec(frozenset({E.INFRASTRUCTURE, E.NETWORK}))
+_OPAQUE = Spec(frozenset({E.CODE, E.UNKNOWN, E.NETWORK}), note="opaque runner")
+_CREDS = Spec(frozenset({E.CREDENTIALS, E.NETWORK}), note="prints or stores credentials")
+
+_TF = Spec(frozenset({E.UNKNOWN}), subcommands={
+    **{n: Spec(frozenset({E.NETWORK, E.CODE})) for n in ("plan", "refresh", "console")},
+    **{n: _R for n in ("validate", "show", "output", "version", "providers", "graph",
+                       "-version", "--version", "help", "-help")},
+    "fmt": Spec(WRITE), "init": Spec(frozenset({E.NETWORK, E.WRITE, E.INSTALL})),
+    "get": Spec(frozenset({E.NETWORK, E.WRITE})), "workspace": Spec(WRITE, subcommands={
+        "list": _R, "show": _R}, other_sub=Spec(WRITE)),
+    "state": Spec(INFRA, subcommands={"list": _NET_READ, "show": _NET_READ,
+                                      "pull": _NET_READ}, other_sub=_INFRA),
+    **{n: _INFRA for n in ("apply", "destroy", "import", "taint", "untaint", "force-unlock")},
+})
+_KUBE_READ = ("get", "describe", "logs", "top", "explain", "version", "api-resources",
+              "api-versions", "cluster-info", "diff", "auth", "events", "wait", "completion")
+_KUBECTL = Spec(NET, subcommands={
+    **{n: _NET_READ for n in _KUBE_READ},
+    "config": Spec(WRITE, subcommands={n: _R for n in ("view", "get-contexts",
+                                                          "current-context", "get-clusters")},
+                   other_sub=Spec(WRITE)),
+    **{n: _INFRA for n in ("apply", "delete", "create", "replace", "patch", "scale", "drain",
+                           "cordon", "uncordon", "taint", "label", "annotate", "edit", "set",
+                           "rollout", "expose", "autoscale", "certificate")},
+    **{n: _OPAQUE for n in ("exec", "attach", "run", "debug", "port-forward", "proxy", "cp",
+                            "plugin")},
+}, other_sub=_OPAQUE, handler="kubectl")
+_HELM = Spec(NET, subcommands={
+    **{n: _NET_READ for n in ("list", "ls", "status", "get", "template", "show", "search",
+                              "history", "lint", "version", "env", "dependency")},
+    **{n: _INFRA for n in ("install", "upgrade", "uninstall", "delete", "rollback", "del")},
+    "repo": Spec(frozenset({E.NETWORK, E.WRITE}), subcommands={"list": _R}),
+    "plugin": _OPAQUE,
+})
+_DOCKER_READ = ("ps", "images", "logs", "inspect", "version", "info", "stats", "top",
+                "history", "port", "diff", "search", "events")
+_DOCKER = Spec(frozenset({E.UNKNOWN}), subcommands={
+    **{n: _R for n in _DOCKER_READ},
+    **{n: Spec(frozenset({E.INFRASTRUCTURE, E.DELETE})) for n in ("rm", "rmi")},
+    "system": Spec(READ, reader=True, subcommands={"df": _R, "info": _R, "events": _R},
+                   other_sub=Spec(frozenset({E.INFRASTRUCTURE, E.DELETE}))),
+    **{n: Spec(READ, reader=True, subcommands={"ls": _R, "list": _R, "inspect": _R},
+               other_sub=Spec(frozenset({E.INFRASTRUCTURE, E.DELETE})))
+       for n in ("volume", "image", "container", "network", "builder", "buildx", "context",
+                 "plugin", "secret", "config", "node", "service", "stack", "swarm")},
+    **{n: _OPAQUE for n in ("run", "exec", "attach", "cp", "commit", "create", "start",
+                            "restart")},
+    "build": Spec(frozenset({E.CODE, E.NETWORK}), note="runs the Dockerfile's steps"),
+    **{n: Spec(NET) for n in ("pull", "push", "tag", "save", "load", "import", "export")},
+    **{n: Spec(frozenset({E.CODE})) for n in ("stop", "kill", "pause", "unpause", "wait")},
+    "compose": Spec(frozenset({E.CODE}), subcommands={
+        **{n: _R for n in ("ps", "logs", "config", "ls", "images", "top", "version")},
+        "down": Spec(frozenset({E.CODE}), flags={
+            "-v": FlagRule(frozenset({E.DELETE}), note="removes volumes")},
+            aliases={"--volumes": "-v"}),
+        "rm": Spec(frozenset({E.DELETE})),
+        **{n: _OPAQUE for n in ("exec", "run")},
+    }, other_sub=Spec(frozenset({E.CODE}))),
+    "login": _CREDS, "logout": Spec(WRITE),
+})
+
+PROGRAMS: dict[str, Spec] = {
+    "terraform": _TF, "tofu": _TF, "terragrunt": _TF,
+    "pulumi": Spec(frozenset({E.UNKNOWN}), subcommands={
+        **{n: _INFRA for n in ("up", "update", "destroy", "import", "cancel", "refresh")},
+        **{n: Spec(frozenset({E.NETWORK, E.CODE})) for n in ("preview", "pre")},
+        **{n: _NET_READ for n in ("stack", "config", "whoami", "version", "about", "logs")},
+    }),
+    "kubectl": _KUBECTL, "oc": _KUBECTL, "k": _KUBECTL,
+    "helm": _HELM,
+    "docker": _DOCKER, "podman": _DOCKER, "nerdctl": _DOCKER,
+    "docker-compose": _DOCKER.subcommands["compose"] if _DOCKER.subcommands else _DOCKER,
+    "aws": Spec(NET, handler="cloud"), "gcloud": Spec(NET, handler="cloud"),
+    "az": Spec(NET, handler="cloud"), "gsutil": Spec(NET, handler="cloud"),
+    "doctl": Spec(NET, handler="cloud"), "flyctl": Spec(NET, handler="cloud"),
+    "fly": Spec(NET, handler="cloud"), "heroku": Spec(NET, handler="cloud"),
+    "vercel": Spec(NET, handler="cloud"), "netlify": Spec(NET, handler="cloud"),
+    "wrangler": Spec(NET, handler="cloud"), "eksctl": Spec(NET, handler="cloud"),
+    "ansible": Spec(frozenset({E.INFRASTRUCTURE, E.NETWORK, E.CODE})),
+    "ansible-playbook": Spec(frozenset({E.INFRASTRUCTURE, E.NETWORK, E.CODE})),
+    "vault": Spec(NET, handler="cloud"), "op": Spec(NET, handler="cloud"),
+    "devbox": Spec(CODE, subcommands={"run": Spec(frozenset({E.CODE, E.UNKNOWN}),
+                                                  handler="env_runner", note="opaque runner"),
+                                      "shell": _OPAQUE, "add": Spec(frozenset({E.INSTALL})),
+                                      "version": _R, "list": _R, "info": _R}),
+    "nix": Spec(CODE, subcommands={
+        "run": _OPAQUE, "shell": Spec(frozenset({E.CODE, E.UNKNOWN}), handler="env_runner",
+                                     note="opaque runner"),
+        "develop": Spec(frozenset({E.CODE, E.UNKNOWN}), handler="env_runner",
+                        note="opaque runner"),
+        "build": Spec(frozenset({E.CODE, E.NETWORK})), "eval": _R, "search": _NET_READ,
+        "profile": Spec(frozenset({E.INSTALL})), "flake": Spec(frozenset({E.NETWORK,
+                                                                         E.WRITE}))}),
+    "nix-shell": Spec(frozenset({E.CODE, E.UNKNOWN}), handler="env_runner",
+                      note="opaque runner"),
+    "nix-env": Spec(frozenset({E.INSTALL})),
+    "mise": Spec(CODE, subcommands={"exec": Spec(CODE, handler="env_runner"),
+                                    "x": Spec(CODE, handler="env_runner"),
+                                    "run": Spec(CODE), "install": Spec(frozenset({E.INSTALL})),
+                                    "ls": _R, "list": _R}),
+    "direnv": Spec(CODE, subcommands={"exec": Spec(CODE, handler="env_runner"),
+                                      "allow": Spec(frozenset({E.CODE, E.WRITE})),
+                                      "status": _R}),
+    "security": Spec(READ, subcommands={n: _CREDS for n in (
+        "find-generic-password", "find-internet-password", "dump-keychain", "export")},
+        other_sub=Spec(frozenset({E.UNKNOWN}))),
+    "pass": _CREDS, "secret-tool": _CREDS, "keyring": _CREDS,
+    "gpg": Spec(frozenset({E.READ}), flags={
+        "--export-secret-keys": FlagRule(frozenset({E.CREDENTIALS})),
+        "--export-secret-subkeys": FlagRule(frozenset({E.CREDENTIALS})),
+        "--delete-secret-keys": FlagRule(frozenset({E.CREDENTIALS, E.DELETE})),
+    }),
+}

@@ -1,0 +1,90 @@
+"""Network clients. Hosts come from URL and host:path arguments (``hosts=True``)."""
+
+from __future__ import annotations
+
+from bastion.policy.decision import Effect
+from bastion.shell.model import Access
+from bastion.shell.programs.spec import NET, WRITE, FlagRule, Spec, fs
+
+E = Effect
+_UPLOAD = FlagRule(value=Access.READ, note="uploads a local file")
+
+PROGRAMS: dict[str, Spec] = {
+    "curl": Spec(
+        NET,
+        hosts=True,
+        handler="curl",
+        takes_value=fs(
+            "-o", "-d", "-T", "-F", "-H", "-X", "-u", "-A", "-e", "-b", "-c", "-K", "-x",
+            "-w", "-m", "-r", "-E", "-U", "-y", "-Y", "-z", "-C", "-D", "-P", "-Q",
+            "--output", "--data", "--data-binary", "--data-raw", "--data-urlencode",
+            "--upload-file", "--form", "--header", "--request", "--user", "--user-agent",
+            "--referer", "--cookie", "--cookie-jar", "--config", "--proxy", "--write-out",
+            "--max-time", "--connect-timeout", "--retry", "--cert", "--key", "--cacert",
+            "--url", "--resolve", "--json", "--dump-header", "--output-dir", "--netrc-file",
+            "--trace", "--trace-ascii", "--stderr", "--data-ascii", "--form-string",
+            "--proxy-user", "--oauth2-bearer", "--range", "--limit-rate",
+        ),
+        aliases={"--output": "-o", "--upload-file": "-T", "--config": "-K",
+                 "--cookie-jar": "-c", "--dump-header": "-D", "--remote-name": "-O",
+                 "--remote-name-all": "-O", "--url": "--url"},
+        flags={
+            "-o": FlagRule(WRITE, value=Access.WRITE, note="curl -o writes the download"),
+            "-O": FlagRule(WRITE, note="curl -O writes the download in the cwd"),
+            "-T": FlagRule(value=Access.READ, note="curl -T uploads a local file"),
+            "-K": FlagRule(value=Access.READ),
+            "-c": FlagRule(WRITE, value=Access.WRITE),
+            "-D": FlagRule(WRITE, value=Access.WRITE),
+            "--output-dir": FlagRule(WRITE, value=Access.WRITE),
+            "--trace": FlagRule(WRITE, value=Access.WRITE),
+            "--netrc-file": FlagRule(value=Access.READ),
+            "--cert": FlagRule(value=Access.READ), "--key": FlagRule(value=Access.READ),
+        },
+    ),
+    "wget": Spec(frozenset({E.NETWORK, E.WRITE}), hosts=True, handler="wget",
+                         takes_value=fs("-O", "-o", "-P", "-a", "-i", "-U",
+                                        "--output-document", "--output-file",
+                                        "--directory-prefix", "--input-file", "--post-file",
+                                        "--body-file", "--header", "--user", "--password",
+                                        "--post-data", "--user-agent", "-e", "--execute"),
+                         aliases={"--output-document": "-O", "--directory-prefix": "-P",
+                                  "--input-file": "-i", "--output-file": "-o",
+                                  "--execute": "-e", "--post-file": "--body-file"},
+                         flags={"-O": FlagRule(value=Access.WRITE),
+                                "-P": FlagRule(value=Access.WRITE),
+                                "-o": FlagRule(value=Access.WRITE),
+                                "-i": FlagRule(value=Access.READ),
+                                "--body-file": _UPLOAD,
+                                "-e": FlagRule(frozenset({E.CODE}),
+                                               note="wget -e runs a wgetrc command")}),
+    "http": Spec(NET, hosts=True, takes_value=fs("-o", "--output", "-a", "--auth"),
+                 flags={"-o": FlagRule(WRITE, value=Access.WRITE),
+                        "-d": FlagRule(WRITE, note="httpie --download writes a file")},
+                 aliases={"--output": "-o", "--download": "-d"}),
+    "ssh": Spec(frozenset({E.NETWORK}), handler="ssh"),
+    "scp": Spec(frozenset({E.NETWORK}), handler="remote_copy",
+                takes_value=fs("-P", "-i", "-o", "-F", "-c", "-l", "-S", "-J")),
+    "sftp": Spec(frozenset({E.NETWORK, E.WRITE}), hosts=True,
+                 takes_value=fs("-P", "-i", "-o", "-F", "-b")),
+    "rsync": Spec(frozenset({E.WRITE}), handler="remote_copy",
+                  takes_value=fs("-e", "--rsh", "--exclude", "--include", "--filter",
+                                 "--rsync-path", "--exclude-from", "--include-from",
+                                 "--files-from", "-f", "--chmod", "--chown", "--port",
+                                 "--password-file", "--log-file", "-T", "--temp-dir"),
+                  aliases={"--rsh": "-e", "--delete-after": "--delete",
+                           "--delete-before": "--delete", "--delete-during": "--delete",
+                           "--delete-excluded": "--delete", "--remove-source-files": "--delete"},
+                  flags={"-e": FlagRule(frozenset({E.CODE}), note="rsync -e runs a program"),
+                         "--rsync-path": FlagRule(frozenset({E.CODE}),
+                                                  note="--rsync-path runs a remote program"),
+                         "--delete": FlagRule(frozenset({E.DELETE}),
+                                              note="rsync --delete removes files")}),
+    **{n: Spec(NET, handler="hosts_positional") for n in (
+        "ping", "ping6", "traceroute", "tracepath", "mtr", "dig", "nslookup", "host",
+        "whois", "telnet", "nc", "ncat", "netcat", "ftp", "socat", "nmap", "openssl",
+        "ab", "wrk", "hey", "grpcurl", "websocat",
+    )},
+    "aria2c": Spec(frozenset({E.NETWORK, E.WRITE}), hosts=True),
+    "ss": Spec(frozenset({E.READ}), reader=True), "netstat": Spec(frozenset({E.READ}),
+                                                                  reader=True),
+}

@@ -1,0 +1,132 @@
+"""Package managers: which subcommands install (Effect.INSTALL), which only read or run code.
+
+``INSTALLS`` maps a manager to its installing subcommands; the handler ``install`` records the
+manager and the packages named. Local paths, URLs and manifest installs also run build code.
+"""
+
+from __future__ import annotations
+
+from bastion.policy.decision import Effect
+from bastion.shell.programs.spec import CODE, NET, READ, WRITE, Spec, fs
+
+E = Effect
+INSTALL = frozenset({E.INSTALL, E.NETWORK})
+_R = Spec(READ, reader=True)
+_NETR = Spec(NET)
+_RUN = Spec(CODE, note="runs project code")
+_OPAQUE = Spec(frozenset({E.CODE, E.UNKNOWN}), note="opaque runner")
+_I = Spec(INSTALL, handler="install")
+
+#: Options that take a value, per manager (so values are not taken for package names).
+INSTALL_VALUES = fs(
+    "-r", "--requirement", "-c", "--constraint", "-i", "--index-url", "--extra-index-url",
+    "-t", "--target", "--prefix", "--root", "-f", "--find-links", "--registry", "--tag",
+    "--version", "--features", "--git", "--branch", "--rev", "--path", "--python", "-p",
+    "--group", "-G", "--extra", "--source", "-n", "--name", "-c", "--channel", "--filter",
+    "--save-prefix", "--index", "--target-dir", "--root-dir", "-e", "--editable",
+)
+
+PIP = Spec(_NETR.effects, subcommands={
+    "install": _I, "uninstall": _I, "download": Spec(frozenset({E.NETWORK, E.WRITE})),
+    **{n: _R for n in ("list", "show", "freeze", "check", "help", "--version", "-V",
+                       "debug", "inspect", "cache")},
+    "config": Spec(WRITE), "wheel": Spec(frozenset({E.CODE, E.WRITE, E.NETWORK})),
+    "index": _NETR, "search": _NETR,
+})
+_NODE_RUN = {n: _RUN for n in ("run", "run-script", "test", "t", "start", "restart", "stop",
+                               "build", "rebuild", "pack", "publish", "lint", "dev", "serve",
+                               "preview", "format", "typecheck", "check")}
+_NODE_READ = {n: _R for n in ("ls", "list", "outdated", "view", "info", "why", "explain",
+                              "help", "--version", "-v", "config", "root", "bin", "prefix",
+                              "doctor", "audit", "licenses")}
+NPM = Spec(frozenset({E.CODE, E.UNKNOWN}), subcommands={
+    **{n: _I for n in ("install", "i", "add", "ci", "update", "up", "upgrade", "uninstall",
+                       "remove", "rm", "un", "link", "install-test", "it", "isntall")},
+    **_NODE_RUN, **_NODE_READ,
+    "exec": _OPAQUE, "x": _OPAQUE, "dlx": _OPAQUE, "create": _OPAQUE, "init": Spec(WRITE),
+    "publish": Spec(frozenset({E.NETWORK, E.CODE})),
+    "token": Spec(frozenset({E.CREDENTIALS, E.NETWORK})),
+    "login": Spec(frozenset({E.CREDENTIALS, E.NETWORK})),
+}, other_sub=Spec(frozenset({E.CODE}), note="runs a package.json script"))
+
+PROGRAMS: dict[str, Spec] = {
+    "pip": PIP, "pip3": PIP,
+    "uv": Spec(frozenset({E.UNKNOWN}), subcommands={
+        "pip": PIP, "add": _I, "remove": _I, "sync": _I, "lock": Spec(frozenset({E.NETWORK,
+                                                                                 E.WRITE})),
+        "run": Spec(CODE, handler="env_runner"), "tool": Spec(INSTALL, subcommands={
+            "install": _I, "run": _OPAQUE, "list": _R, "uninstall": _I, "upgrade": _I},
+            other_sub=_OPAQUE),
+        "venv": Spec(WRITE), "init": Spec(WRITE), "tree": _R, "version": _R, "--version": _R,
+        "python": Spec(INSTALL), "build": Spec(CODE), "publish": Spec(NET), "export": _R,
+        "format": Spec(WRITE),
+    }),
+    "uvx": _OPAQUE, "npx": _OPAQUE, "bunx": _OPAQUE, "pnpx": _OPAQUE,
+    "pipx": Spec(INSTALL, subcommands={"install": _I, "inject": _I, "upgrade": _I,
+                                        "uninstall": _I, "run": _OPAQUE, "list": _R,
+                                        "upgrade-all": Spec(INSTALL)}, other_sub=_OPAQUE),
+    "npm": NPM, "pnpm": NPM, "yarn": NPM,
+    "bun": Spec(CODE, subcommands={**{n: _I for n in ("add", "install", "i", "remove",
+                                                     "rm", "update")},
+                                   "x": _OPAQUE, "run": _RUN, "test": _RUN, "build": _RUN,
+                                   "--version": _R}, other_sub=_RUN),
+    **{m: Spec(frozenset({E.INSTALL, E.NETWORK, E.PRIVILEGE}), subcommands={
+        **{n: _I for n in ("install", "reinstall", "remove", "purge", "autoremove", "upgrade",
+                           "full-upgrade", "dist-upgrade", "update", "erase", "downgrade",
+                           "groupinstall", "localinstall", "add", "del", "uninstall", "tap",
+                           "link", "unlink", "fix", "upgrade-all")},
+        **{n: _R for n in ("list", "search", "show", "info", "policy", "depends", "rdepends",
+                           "history", "check-update", "deps", "leaves", "outdated", "config",
+                           "doctor", "--version", "-v", "help", "whatprovides", "provides",
+                           "repolist", "madison", "showpkg", "home", "desc", "uses")},
+    }, other_sub=Spec(frozenset({E.INSTALL, E.UNKNOWN})))
+      for m in ("apt", "apt-get", "dnf", "yum", "apk", "brew", "zypper", "port", "snap",
+                "flatpak", "apt-cache", "pkg", "emerge", "xbps-install")},
+    "pacman": Spec(INSTALL, handler="pacman"),
+    "cargo": Spec(CODE, subcommands={
+        "install": _I, "add": _I, "remove": _I, "uninstall": _I,
+        **{n: _RUN for n in ("build", "b", "test", "t", "run", "r", "check", "c", "clippy",
+                             "bench", "doc", "publish", "package", "fix")},
+        **{n: _R for n in ("tree", "metadata", "--version", "version", "help", "search",
+                           "locate-project", "pkgid", "verify-project", "read-manifest")},
+        "fmt": Spec(WRITE), "clean": Spec(frozenset({E.DELETE})), "new": Spec(WRITE),
+        "init": Spec(WRITE), "update": Spec(frozenset({E.NETWORK, E.WRITE})),
+        "fetch": Spec(NET), "vendor": Spec(frozenset({E.NETWORK, E.WRITE})),
+    }, other_sub=Spec(frozenset({E.CODE, E.UNKNOWN}), note="cargo subcommand plugin")),
+    "go": Spec(CODE, subcommands={
+        "install": _I, "get": _I,
+        **{n: _RUN for n in ("build", "test", "run", "generate", "vet", "tool", "bug")},
+        **{n: _R for n in ("version", "env", "list", "doc", "help")},
+        "fmt": Spec(WRITE), "mod": Spec(frozenset({E.NETWORK, E.WRITE}), subcommands={
+            "graph": _R, "why": _R, "verify": _NETR}, other_sub=Spec(
+                frozenset({E.NETWORK, E.WRITE}))),
+        "clean": Spec(frozenset({E.DELETE})), "work": Spec(WRITE),
+    }),
+    "gem": Spec(INSTALL, subcommands={"install": _I, "uninstall": _I, "update": _I,
+                                       "list": _R, "search": _NETR, "env": _R, "which": _R}),
+    "bundle": Spec(INSTALL, subcommands={"install": _I, "add": _I, "update": _I,
+                                          "exec": Spec(CODE, handler="env_runner"),
+                                          "list": _R, "show": _R, "check": _R}),
+    "composer": Spec(INSTALL, subcommands={"require": _I, "install": _I, "update": _I,
+                                            "remove": _I, "show": _R, "run": _RUN,
+                                            "run-script": _RUN, "exec": _RUN}),
+    **{m: Spec(INSTALL, subcommands={"install": _I, "create": _I, "update": _I, "remove": _I,
+                                      "uninstall": _I, "list": _R, "info": _R, "search": _NETR,
+                                      "run": Spec(CODE, handler="env_runner"),
+                                      "activate": _R, "env": Spec(WRITE, subcommands={
+                                          "list": _R}, other_sub=Spec(WRITE))})
+       for m in ("conda", "mamba", "micromamba")},
+    "poetry": Spec(CODE, subcommands={"add": _I, "install": _I, "remove": _I, "update": _I,
+                                       "lock": Spec(frozenset({E.NETWORK, E.WRITE})),
+                                       "run": Spec(CODE, handler="env_runner"),
+                                       "show": _R, "check": _R, "version": _R,
+                                       "build": _RUN, "publish": Spec(NET), "env": _R}),
+    "pdm": Spec(CODE, subcommands={"add": _I, "install": _I, "remove": _I, "sync": _I,
+                                    "update": _I, "run": Spec(CODE, handler="env_runner"),
+                                    "list": _R, "show": _R}),
+    "pipenv": Spec(CODE, subcommands={"install": _I, "uninstall": _I, "sync": _I,
+                                       "run": Spec(CODE, handler="env_runner"),
+                                       "graph": _R}),
+    "hatch": Spec(CODE, subcommands={"run": Spec(CODE, handler="env_runner")}),
+    "easy_install": _I,
+}

@@ -1,0 +1,72 @@
+"""System control and disk-destroying programs (hardline: system / destructive)."""
+
+from __future__ import annotations
+
+from bastion.policy.decision import Effect
+from bastion.shell.programs.spec import READ, SYSTEM, FlagRule, Spec, fs
+
+E = Effect
+_R = Spec(READ, reader=True)
+_SYS = Spec(SYSTEM)
+_DISK = frozenset({E.SYSTEM, E.DESTRUCTIVE})
+
+
+def _verbs(readers: tuple[str, ...], default: Spec = _SYS, bare_reader: bool = True) -> Spec:
+    """A program whose listed verbs only read; any other verb is system control."""
+    return Spec(READ if bare_reader else SYSTEM, reader=bare_reader,
+                subcommands={v: _R for v in readers}, other_sub=default)
+
+
+PROGRAMS: dict[str, Spec] = {
+    **{n: _SYS for n in (
+        "shutdown", "reboot", "halt", "poweroff", "init", "telinit", "killall", "pkill",
+        "killall5", "useradd", "userdel", "usermod", "passwd", "groupadd", "groupdel",
+        "groupmod", "chpasswd", "adduser", "deluser", "addgroup", "delgroup", "visudo",
+        "modprobe", "insmod", "rmmod", "swapoff", "swapon", "update-grub", "grub-install",
+        "setenforce", "chsh", "chfn", "vipw", "pam-auth-update", "update-alternatives",
+        "sysrq", "kexec", "pivot_root", "chroot", "nsenter", "unshare", "ldconfig",
+        "ifdown", "ifup", "nmcli", "iwconfig", "at", "batch", "systemd-run", "loginctl",
+        "rfkill", "tc", "ethtool", "depmod", "update-rc.d", "chkconfig", "rc-service",
+        "csrutil", "spctl", "pmset", "scutil", "networksetup", "defaults", "dscl",
+    )},
+    **{n: Spec(_DISK, handler="disk") for n in (
+        "mkfs", "mke2fs", "mkswap", "wipefs", "blkdiscard", "mkntfs", "mkdosfs", "newfs",
+    )},
+    **{n: Spec(_DISK, flags={"-l": FlagRule(note="list only")}) for n in (
+        "fdisk", "sfdisk", "parted", "gdisk", "sgdisk", "cfdisk", "cryptsetup", "lvremove",
+        "vgremove", "pvremove", "mdadm", "zpool", "diskutil", "hdparm", "badblocks",
+    )},
+    "systemctl": _verbs(("status", "list-units", "list-unit-files", "is-active", "is-enabled",
+                         "is-failed", "show", "cat", "list-timers", "list-sockets",
+                         "list-dependencies", "list-jobs", "--version", "help", "get-default",
+                         "is-system-running", "list-machines")),
+    "service": Spec(SYSTEM, handler="service"),
+    "journalctl": Spec(READ, reader=True, flags={
+        "--vacuum-size": FlagRule(frozenset({E.SYSTEM, E.DELETE})),
+        "--vacuum-time": FlagRule(frozenset({E.SYSTEM, E.DELETE})),
+        "--vacuum-files": FlagRule(frozenset({E.SYSTEM, E.DELETE})),
+        "--rotate": FlagRule(SYSTEM), "--flush": FlagRule(SYSTEM),
+    }, takes_value=fs("-u", "-n", "--since", "--until", "-p", "-t", "-o", "--unit")),
+    "kill": Spec(frozenset({E.CODE}), handler="kill", note="signals a process"),
+    "mount": Spec(SYSTEM, handler="positional_system"),
+    "umount": _SYS,
+    "sysctl": Spec(READ, reader=True, handler="sysctl",
+                   flags={"-w": FlagRule(SYSTEM, note="sysctl -w changes the kernel"),
+                          "-p": FlagRule(SYSTEM), "--system": FlagRule(SYSTEM)},
+                   aliases={"--write": "-w", "--load": "-p"}),
+    **{n: Spec(SYSTEM, handler="firewall") for n in (
+        "iptables", "ip6tables", "nft", "ufw", "firewall-cmd", "iptables-restore",
+        "ip6tables-restore", "pfctl", "ipset", "ebtables",
+    )},
+    "crontab": Spec(SYSTEM, handler="crontab"),
+    "ip": Spec(SYSTEM, handler="ip"),
+    "ifconfig": Spec(READ, reader=True, handler="positional_system"),
+    "route": Spec(READ, reader=True, handler="positional_system"),
+    **{n: _verbs(("status", "show", "list", "--help", "-h")) for n in (
+        "hostnamectl", "timedatectl", "localectl", "resolvectl", "networkctl",
+    )},
+    "launchctl": _verbs(("list", "print", "print-disabled", "help", "version")),
+    "sudo": Spec(frozenset({E.PRIVILEGE})), "doas": Spec(frozenset({E.PRIVILEGE})),
+    "su": Spec(frozenset({E.PRIVILEGE, E.CODE}), handler="su"),
+    "pkexec": Spec(frozenset({E.PRIVILEGE})), "runuser": Spec(frozenset({E.PRIVILEGE})),
+}

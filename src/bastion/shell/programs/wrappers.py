@@ -1,0 +1,125 @@
+"""Wrappers: programs that run another program given in their arguments.
+
+Each is data: the options that take a value, how many positionals come before the command,
+and what the wrapper itself adds. ``env``, ``xargs``, shells, ``eval``, ``find`` and ``ssh``
+need code and are handled in ``bastion.shell.unwrap`` / ``handlers``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from bastion.policy.decision import Effect
+from bastion.shell.model import Access
+from bastion.shell.programs.spec import fs
+
+E = Effect
+
+
+@dataclass(frozen=True, slots=True)
+class Wrapper:
+    takes_value: frozenset[str] = frozenset()
+    skip: int = 0  # positionals before the command (timeout's duration, flock's lock file)
+    effects: frozenset[Effect] = frozenset()
+    no_command: frozenset[str] = frozenset()  # with these flags nothing is run (command -v)
+    shell_string: frozenset[str] = frozenset()  # flag whose value is a shell string (su -c)
+    shell_flags: frozenset[str] = frozenset()  # runs a login/interactive shell (sudo -s)
+    join_as_shell: bool = False  # the rest is joined and run by `sh -c` (watch)
+    value_paths: Mapping[str, Access] = field(default_factory=dict)
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    note: str = ""
+
+
+_PRIV = frozenset({E.PRIVILEGE})
+
+WRAPPERS: dict[str, Wrapper] = {
+    "sudo": Wrapper(
+        takes_value=fs("-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U", "--user",
+                       "--group", "--host", "--prompt", "--role", "--type", "--chdir",
+                       "--close-from", "--other-user", "--command-timeout"),
+        effects=_PRIV, no_command=fs("-l", "-v", "-k", "-K", "-V", "--list", "--validate",
+                                     "--version", "-e", "--edit"),
+        shell_flags=fs("-s", "-i", "--shell", "--login"),
+        note="runs as another user",
+    ),
+    "doas": Wrapper(takes_value=fs("-u", "-C"), effects=_PRIV, no_command=fs("-L"),
+                    shell_flags=fs("-s"), note="runs as another user"),
+    "pkexec": Wrapper(takes_value=fs("--user"), effects=_PRIV, note="runs as another user"),
+    "runuser": Wrapper(takes_value=fs("-u", "-g", "-G", "--user", "--group", "-w"),
+                       effects=_PRIV, shell_string=fs("-c", "--command")),
+    "sg": Wrapper(skip=1, shell_string=fs("-c"), effects=_PRIV),
+    "nice": Wrapper(takes_value=fs("-n", "--adjustment")),
+    "ionice": Wrapper(takes_value=fs("-c", "-n", "-p", "-P", "-u", "--class", "--classdata",
+                                     "--pid", "--pgid", "--uid")),
+    "renice": Wrapper(takes_value=fs("-n", "-p", "-g", "-u")),
+    "nohup": Wrapper(),
+    "timeout": Wrapper(takes_value=fs("-s", "-k", "--signal", "--kill-after"), skip=1),
+    "time": Wrapper(takes_value=fs("-f", "-o", "--format", "--output"),
+                    value_paths={"-o": Access.WRITE, "--output": Access.WRITE}),
+    "stdbuf": Wrapper(takes_value=fs("-i", "-o", "-e", "--input", "--output", "--error")),
+    "command": Wrapper(no_command=fs("-v", "-V")),
+    "builtin": Wrapper(),
+    "exec": Wrapper(takes_value=fs("-a")),
+    "setsid": Wrapper(),
+    "coproc": Wrapper(),
+    "watch": Wrapper(takes_value=fs("-n", "--interval", "-q", "--equexit", "--chgexit"),
+                     join_as_shell=True, note="watch runs its arguments with sh -c"),
+    "flock": Wrapper(takes_value=fs("-w", "-E", "--timeout", "--conflict-exit-code"), skip=1,
+                     shell_string=fs("-c", "--command")),
+    "chronic": Wrapper(), "unbuffer": Wrapper(), "catchsegv": Wrapper(), "nocache": Wrapper(),
+    "caffeinate": Wrapper(takes_value=fs("-t", "-w")),
+    "xvfb-run": Wrapper(takes_value=fs("-n", "-s", "-f", "-e", "-p", "--server-args")),
+    "dbus-run-session": Wrapper(), "systemd-inhibit": Wrapper(
+        takes_value=fs("--what", "--who", "--why", "--mode")),
+    "taskset": Wrapper(takes_value=fs("-c", "--cpu-list"), skip=1),
+    "chrt": Wrapper(skip=1), "numactl": Wrapper(takes_value=fs("-C", "-N", "-m", "-i")),
+    "faketime": Wrapper(skip=1),
+    "strace": Wrapper(takes_value=fs("-o", "-e", "-p", "-s", "-u", "-E", "-a", "-P", "-I"),
+                      value_paths={"-o": Access.WRITE}),
+    "ltrace": Wrapper(takes_value=fs("-o", "-e", "-p", "-s", "-u", "-n"),
+                      value_paths={"-o": Access.WRITE}),
+    "valgrind": Wrapper(), "proxychains": Wrapper(takes_value=fs("-f")),
+    "proxychains4": Wrapper(takes_value=fs("-f")), "torsocks": Wrapper(),
+    "entr": Wrapper(), "rlwrap": Wrapper(),
+}
+
+#: `env` options (handled in unwrap because of NAME=VALUE words and -S).
+ENV_VALUES = fs("-u", "--unset", "-C", "--chdir", "-S", "--split-string", "-P",
+                "--default-signal", "--ignore-signal", "--block-signal", "-a", "--argv0")
+ENV_ALIASES = {"--unset": "-u", "--chdir": "-C", "--split-string": "-S",
+               "--ignore-environment": "-i"}
+#: `xargs` options that take a value.
+XARGS_VALUES = fs("-n", "-I", "-L", "-P", "-d", "-E", "-s", "-a", "-e", "--max-args",
+                  "--replace", "--max-lines", "--max-procs", "--delimiter", "--eof",
+                  "--arg-file", "--max-chars", "--process-slot-var")
+XARGS_ALIASES = {"--replace": "-I", "--arg-file": "-a", "--max-args": "-n"}
+
+#: Environment variables that make a program run another program (program injection).
+INJECTION_VARS = fs(
+    "PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "LESSOPEN", "LESSCLOSE", "LD_PRELOAD",
+    "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "BASH_ENV",
+    "ENV", "PROMPT_COMMAND", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "NODE_OPTIONS",
+    "NODE_PATH", "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "EDITOR", "VISUAL",
+    "GIT_SSH", "GIT_SSH_COMMAND", "GIT_EDITOR", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS",
+    "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_PROXY_COMMAND", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR",
+    "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT", "PATH", "IFS", "SHELLOPTS", "BASHOPTS", "PS4", "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS", "CLASSPATH", "RUSTC_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER", "CC", "CXX",
+    "MAKEFLAGS", "NPM_CONFIG_SCRIPT_SHELL", "npm_config_script_shell", "BROWSER",
+    "HISTFILE", "TERMINFO", "GCONV_PATH", "HOSTALIASES", "OPENSSL_CONF", "GIT_DIR",
+    "GIT_WORK_TREE", "ZDOTDIR", "INPUTRC", "MALLOC_CONF", "GLIBC_TUNABLES",
+)
+#: Injection variables whose value is harmless when it is one of these literal values.
+SAFE_VALUES: Mapping[str, frozenset[str]] = {
+    "PAGER": fs("", "cat", "less", "more", "less -R", "less -FRX"),
+    "GIT_PAGER": fs("", "cat", "less", "more", "less -R", "less -FRX"),
+    "MANPAGER": fs("", "cat", "less", "more"), "SYSTEMD_PAGER": fs("", "cat"),
+    "EDITOR": fs("true", ":", "cat"), "GIT_EDITOR": fs("true", ":", "cat"),
+    "VISUAL": fs("true", ":", "cat"),
+}
+#: GIT_* variables that are plain data.
+SAFE_GIT_VARS = fs("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE",
+                   "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE",
+                   "GIT_TERMINAL_PROMPT", "GIT_TRACE", "GIT_CURL_VERBOSE", "GIT_OPTIONAL_LOCKS",
+                   "GIT_PAGER_IN_USE", "GIT_FLUSH", "GIT_MERGE_AUTOEDIT", "GIT_LFS_SKIP_SMUDGE")

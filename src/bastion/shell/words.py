@@ -1,0 +1,272 @@
+"""Decode one shell word (a tree-sitter node) to the value bash would see, or mark it dynamic.
+
+Quotes are removed, backslash escapes and ANSI-C strings decoded, line continuations joined.
+Anything only known at run time (expansions, substitutions, globs, brace expansion) makes
+the word dynamic; ``sketch`` keeps the literal parts with DYN in place of each dynamic part
+so callers can still see shapes such as ``"$DIR"/*`` (DYN + "/*").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from bastion.shell.parser import where
+
+DYN = "\x00"
+_HOME_VARS = frozenset({"HOME"})
+_SUBST_KINDS = frozenset({"command_substitution", "process_substitution"})
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    text: str  # source text as written
+    value: str | None  # decoded literal; None when only known at run time
+    sketch: str  # decoded, with DYN standing for each dynamic part
+    glob: bool = False  # unquoted glob characters (the literal pattern is in sketch)
+    procsub: bool = False  # the word is a process substitution (a /dev/fd pipe)
+    vars: tuple[str, ...] = ()  # variables it expands
+    prompt_expand: bool = False  # ${x@P}: prompt expansion can run command substitutions
+
+    @property
+    def literal(self) -> bool:
+        return self.value is not None
+
+
+@dataclass(slots=True)
+class _Builder:
+    chars: list[str] = field(default_factory=list)
+    unquoted: list[bool] = field(default_factory=list)  # per char: could be special to bash
+    dynamic: bool = False
+    procsub: bool = False
+    prompt: bool = False
+    vars: list[str] = field(default_factory=list)
+    subs: list[Node] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def add(self, text: str, unquoted: bool) -> None:
+        self.chars.extend(text)
+        self.unquoted.extend([unquoted] * len(text))
+
+    def dyn(self) -> None:
+        self.dynamic = True
+        self.add(DYN, False)
+
+
+_C_ESCAPES = {
+    "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
+    "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?",
+}  # fmt: skip
+_C_NUMERIC = re.compile(r"x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.")
+
+
+def decode_ansi_c(body: str) -> str:
+    """Decode the inside of ``$'…'`` as bash does."""
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch != "\\" or i + 1 >= len(body):
+            out.append(ch)
+            i += 1
+            continue
+        nxt = body[i + 1]
+        if nxt in _C_ESCAPES:
+            out.append(_C_ESCAPES[nxt])
+            i += 2
+            continue
+        m = _C_NUMERIC.match(body, i + 1)
+        if m is None:
+            out.append("\\" + nxt)
+            i += 2
+            continue
+        tok = m.group(0)
+        if tok[0] == "c":
+            out.append(chr(ord(tok[1]) & 0x1F))
+        elif tok[0] in "xuU":
+            out.append(chr(min(int(tok[1:], 16), 0x10FFFF)))
+        else:
+            out.append(chr(int(tok, 8) & 0xFF))
+        i += 1 + len(tok)
+    return "".join(out)
+
+
+def _unquoted_text(b: _Builder, text: str) -> None:
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text):
+            if text[i + 1] != "\n":  # backslash-newline is a line continuation: dropped
+                b.add(text[i + 1], False)
+            i += 2
+            continue
+        b.add(ch, True)
+        i += 1
+
+
+def _double_quoted_text(b: _Builder, text: str) -> None:
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text) and text[i + 1] in '$`"\\\n':
+            if text[i + 1] != "\n":
+                b.add(text[i + 1], False)
+            i += 2
+            continue
+        b.add(ch, False)
+        i += 1
+
+
+def _var_name(node: Node) -> str | None:
+    for child in node.named_children:
+        if child.type in ("variable_name", "special_variable_name"):
+            return (child.text or b"").decode()
+    return None
+
+
+def _expansion(b: _Builder, node: Node, at_start: bool) -> None:
+    name = _var_name(node)
+    if name:
+        b.vars.append(name)
+    simple = node.type == "simple_expansion" or (
+        node.named_child_count == 1 and node.child_count == 3  # ${NAME}
+    )
+    if name in _HOME_VARS and simple and at_start:
+        b.add("~", False)  # the engine expands ~ itself
+        return
+    text = (node.text or b"").decode()
+    if "@P" in text or "@E" in text:
+        b.prompt = True
+    for sub in _descendants(node, _SUBST_KINDS):
+        b.subs.append(sub)
+    b.dyn()
+
+
+def _descendants(node: Node, kinds: frozenset[str]) -> list[Node]:
+    found: list[Node] = []
+    stack = list(node.named_children)
+    while stack:
+        cur = stack.pop()
+        if cur.type in kinds:
+            found.append(cur)
+        else:
+            stack.extend(cur.named_children)
+    return found
+
+
+def _string(b: _Builder, node: Node, src: bytes) -> None:
+    pos = node.start_byte + 1
+    end = node.end_byte - 1
+    for child in node.children:
+        if not child.is_named:
+            continue
+        if child.start_byte > pos:
+            _double_quoted_text(b, src[pos : child.start_byte].decode("utf-8", "replace"))
+        if child.type == "string_content":
+            _double_quoted_text(b, (child.text or b"").decode("utf-8", "replace"))
+        else:
+            _part(b, child, src, quoted=True)
+        pos = max(pos, child.end_byte)
+    if end > pos:
+        _double_quoted_text(b, src[pos:end].decode("utf-8", "replace"))
+
+
+def _part(b: _Builder, node: Node, src: bytes, quoted: bool) -> None:
+    kind = node.type
+    text = (node.text or b"").decode("utf-8", "replace")
+    if kind in ("word", "number"):
+        if quoted:
+            _double_quoted_text(b, text)
+        else:
+            _unquoted_text(b, text)
+    elif kind == "raw_string":
+        b.add(text[1:-1], False)
+    elif kind == "ansi_c_string":
+        b.add(decode_ansi_c(text[2:-1]), False)
+    elif kind == "string":
+        _string(b, node, src)
+    elif kind == "translated_string":
+        for child in node.named_children:
+            _part(b, child, src, quoted)
+    elif kind in ("simple_expansion", "expansion"):
+        _expansion(b, node, at_start=not b.chars)
+    elif kind == "command_substitution":
+        b.subs.append(node)
+        b.dyn()
+    elif kind == "process_substitution":
+        b.subs.append(node)
+        b.procsub = True
+        b.dyn()
+    elif kind == "arithmetic_expansion":
+        b.subs.extend(_descendants(node, _SUBST_KINDS))
+        b.dyn()
+    elif kind in ("brace_expression", "extglob_pattern"):
+        b.dyn()
+    elif kind == "concatenation":
+        for child in node.children:
+            _part(b, child, src, quoted)
+    elif kind == "string_content":
+        _double_quoted_text(b, text)
+    elif not node.is_named and text == "$":
+        b.add("$", not quoted)
+    else:
+        b.errors.append(f"unsupported word part {kind!r} at {where(node)}")
+        b.dyn()
+
+
+def _has_glob(chars: list[str], unquoted: list[bool]) -> bool:
+    for i, ch in enumerate(chars):
+        if not unquoted[i]:
+            continue
+        if ch in "*?":
+            return True
+        if ch == "[" and any(c == "]" and u for c, u in zip(chars[i + 1 :], unquoted[i + 1 :])):
+            return True
+    return False
+
+
+def _has_brace(chars: list[str], unquoted: list[bool]) -> bool:
+    depth_open = -1
+    for i, ch in enumerate(chars):
+        if not unquoted[i]:
+            continue
+        if ch == "{":
+            depth_open = i
+        elif ch == "}" and depth_open >= 0:
+            inner = [c if u else "" for c, u in zip(chars[depth_open:i], unquoted[depth_open:i])]
+            joined = "".join(inner)
+            if "," in joined or ".." in joined:
+                return True
+    return False
+
+
+def decode(node: Node, src: bytes) -> tuple[Word, list[Node], list[str]]:
+    """Return the word, the substitution nodes inside it (to classify), and errors."""
+    b = _Builder()
+    _part(b, node, src, quoted=False)
+    sketch = "".join(b.chars)
+    glob = _has_glob(b.chars, b.unquoted)
+    brace = _has_brace(b.chars, b.unquoted)
+    tilde_user = sketch.startswith("~") and b.unquoted[:1] == [True] and not (
+        len(sketch) == 1 or sketch[1] == "/"
+    )
+    if tilde_user:  # ~user, ~+, ~- : depend on the system, not on the text
+        b.dynamic = True
+    value = None if (b.dynamic or brace) else sketch
+    word = Word(
+        text=(node.text or b"").decode("utf-8", "replace"),
+        value=value,
+        sketch=sketch,
+        glob=glob,
+        procsub=b.procsub,
+        vars=tuple(b.vars),
+        prompt_expand=b.prompt,
+    )
+    return word, b.subs, b.errors
+
+
+def literal_word(text: str) -> Word:
+    """A word that is already a decoded literal (from a split string, e.g. ``env -S``)."""
+    return Word(text=text, value=text, sketch=text)

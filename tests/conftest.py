@@ -1,0 +1,68 @@
+"""Shared fixtures: a throwaway HOME, a workspace inside it, and gates built from policy text."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bastion import Gate, ToolCall, load_policy_text
+from bastion.policy.compiled import Policy
+from bastion.policy.network import StaticResolver
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    path = tmp_path / "home"
+    (path / ".ssh").mkdir(parents=True)
+    (path / ".ssh" / "id_rsa").write_text("PRIVATE KEY")
+    return path
+
+
+@pytest.fixture
+def workspace(home: Path) -> Path:
+    path = home / "proj"
+    (path / "src").mkdir(parents=True)
+    (path / "README.md").write_text("# hi\n")
+    (path / "src" / "app.py").write_text("print(1)\n")
+    return path
+
+
+@pytest.fixture
+def env(home: Path, tmp_path: Path) -> dict[str, str]:
+    return {"HOME": str(home), "BASTION_STATE_DIR": str(tmp_path / "state")}
+
+
+PolicyFactory = Callable[..., Policy]
+GateFactory = Callable[..., Gate]
+
+
+@pytest.fixture
+def make_policy(workspace: Path, env: dict[str, str]) -> PolicyFactory:
+    def build(text: str = "", *, path: str | None = None) -> Policy:
+        return load_policy_text(text, cwd=str(workspace), env=env, path=path)
+
+    return build
+
+
+@pytest.fixture
+def make_gate(make_policy: PolicyFactory) -> GateFactory:
+    def build(text: str = "", *, sandboxed: bool = False, hosts: dict[str, list[str]] | None = None) -> Gate:
+        return Gate(make_policy(text), sandboxed=sandboxed, resolver=StaticResolver(hosts or {}))
+
+    return build
+
+
+@pytest.fixture
+def call(workspace: Path) -> Callable[..., ToolCall]:
+    def build(family: str, /, interactive: bool = True, cwd: str | None = None, **args: object) -> ToolCall:
+        return ToolCall(tool=family, args=args, cwd=cwd or str(workspace), interactive=interactive)
+
+    return build
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Tests must never read the developer's own policy files.
+    os.environ.pop("BASTION_POLICY", None)

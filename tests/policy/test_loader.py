@@ -1,0 +1,186 @@
+"""Loading policy files: errors name file, line and key; layers; trust; examples self-test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bastion import PolicyError, load_policy, load_policy_text
+from bastion.policy.loader import trust_policy_file
+
+
+def write(path: Path, text: str) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return str(path)
+
+
+def load_error(tmp_path: Path, text: str, env: dict[str, str]) -> PolicyError:
+    file = write(tmp_path / "p.toml", text)
+    with pytest.raises(PolicyError) as info:
+        load_policy(file, cwd=str(tmp_path), env=env)
+    return info.value
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "key"),
+    [
+        ('mode = "workspace"\nmodee = "x"\n', 2, "modee"),
+        ('mode = "yolo"\n', 1, "mode"),
+        ('[paths]\n\ndeny_read = ["a"]\nalow_write = []\n', 4, "paths.alow_write"),
+        ('[approval]\nttl = "5 minutes"\n', 2, "approval.ttl"),
+        ('[network]\nallow_private = "yes"\n', 2, "network.allow_private"),
+        ('[[rule]]\ntool = "shell"\naction = "allow"\n[[rule]]\ntool = "shell"\naction = "maybe"\n', 6, "rule.1.action"),
+        ('[[rule]]\ntool = "teleport"\naction = "allow"\n', 2, "rule[1].tool"),
+        ('[paths]\ndeny_read = ["!negated"]\n', 2, "paths.deny_read"),
+        ('[network]\nallow_hosts = ["http://x.com/"]\n', 2, "network.allow_hosts"),
+        ('[ceiling]\nnetwork = "sometimes"\n', 2, "ceiling.network"),
+        ("trusted_roots = [{ path = '/x', rw = 1 }]\n", 1, "trusted_roots.0.rw"),
+    ],
+)
+def test_load_errors_name_file_line_and_key(
+    tmp_path: Path, env: dict[str, str], text: str, line: int, key: str
+) -> None:
+    error = load_error(tmp_path, text, env)
+    assert (error.file, error.line, error.key) == (str(tmp_path / "p.toml"), line, key)
+    assert str(error).startswith(f"{tmp_path / 'p.toml'}:{line}: {key}: ")
+
+
+def test_invalid_toml_is_reported_with_its_line(tmp_path: Path, env: dict[str, str]) -> None:
+    error = load_error(tmp_path, 'mode = "workspace"\n[paths\n', env)
+    assert error.line == 2
+    assert "not valid TOML" in str(error)
+
+
+def test_a_failing_match_example_is_a_load_error(tmp_path: Path, env: dict[str, str]) -> None:
+    error = load_error(
+        tmp_path,
+        '[[rule]]\ntool = "fetch"\npattern = "*.github.com"\naction = "allow"\nmatch = ["github.com"]\n',
+        env,
+    )
+    assert error.line == 1
+    assert "match example 'github.com' does not match" in str(error)
+
+
+def test_a_failing_not_match_example_is_a_load_error(tmp_path: Path, env: dict[str, str]) -> None:
+    error = load_error(
+        tmp_path, '[[rule]]\ntool = "read"\npattern = "**/*.log"\naction = "deny"\nnot_match = ["x/a.log"]\n', env
+    )
+    assert "not_match example 'x/a.log' matches" in str(error)
+
+
+def test_a_missing_policy_file_is_a_clear_error(tmp_path: Path, env: dict[str, str]) -> None:
+    with pytest.raises(PolicyError, match="cannot read policy file"):
+        load_policy(str(tmp_path / "nope.toml"), cwd=str(tmp_path), env=env)
+
+
+def test_no_file_at_all_gives_the_documented_defaults(tmp_path: Path, env: dict[str, str]) -> None:
+    policy = load_policy(cwd=str(tmp_path), env=env)
+    assert (policy.mode, policy.workspace, policy.sources, policy.ceiling) == ("workspace", (str(tmp_path),), (), None)
+    assert (policy.interactive_default, policy.non_interactive_default, policy.ttl_seconds) == ("ask", "deny", 300.0)
+    assert policy.credentials_dir == env["HOME"] + "/.bastion/credentials"
+
+
+def test_relative_roots_anchor_at_the_files_folder(tmp_path: Path, env: dict[str, str]) -> None:
+    file = write(tmp_path / "conf" / "p.toml", 'workspace = [".", "../data"]\n')
+    policy = load_policy(file, cwd="/", env=env)
+    assert policy.workspace == (str(tmp_path / "conf"), str(tmp_path / "data"))
+
+
+def test_bastion_policy_env_replaces_every_other_file(tmp_path: Path, env: dict[str, str]) -> None:
+    write(Path(env["HOME"]) / ".config/bastion/policy.toml", 'mode = "full-access"\n')
+    chosen = write(tmp_path / "chosen.toml", 'mode = "read-only"\n')
+    policy = load_policy(cwd=str(tmp_path), env={**env, "BASTION_POLICY": chosen})
+    assert (policy.mode, policy.sources) == ("read-only", (chosen,))
+
+
+def test_an_untrusted_project_file_may_only_tighten(tmp_path: Path, env: dict[str, str]) -> None:
+    user = write(Path(env["HOME"]) / ".config/bastion/policy.toml", 'mode = "workspace"\n')
+    project = tmp_path / "repo"
+    proj_file = write(
+        project / ".bastion" / "policy.toml",
+        'mode = "full-access"\nworkspace = ["/"]\n[commands]\nallow = ["curl *"]\ndeny = ["git push *"]\n'
+        '[network]\nallow_private = true\n[[rule]]\ntool = "shell"\naction = "allow"\n'
+        '[[rule]]\ntool = "write"\npattern = "**/*.lock"\naction = "deny"\n',
+    )
+    policy = load_policy(cwd=str(project / "sub"), env=env)
+    assert policy.sources == (user, proj_file)
+    assert (policy.mode, policy.workspace) == ("workspace", (str(project / "sub"),))
+    assert [p.text for p in policy.command_allow] == []
+    assert [p.text for p in policy.command_deny] == ["git push *"]
+    assert [r.action for r in policy.rules] == ["deny"]
+    assert not policy.network.allow_private
+    assert len(policy.warnings) == 5
+    assert all("bastion policy trust" in w for w in policy.warnings)
+
+
+def test_a_trusted_project_file_may_loosen_until_it_changes(tmp_path: Path, env: dict[str, str]) -> None:
+    project = tmp_path / "repo"
+    proj_file = write(project / ".bastion" / "policy.toml", 'mode = "full-access"\nworkspace = ["."]\n')
+    trust_policy_file(proj_file, env["BASTION_STATE_DIR"])
+    policy = load_policy(cwd=str(project), env=env)
+    assert (policy.mode, policy.workspace, policy.warnings) == ("full-access", (str(project),), ())
+    Path(proj_file).write_text('mode = "full-access"\nworkspace = [".."]\n')
+    changed = load_policy(cwd=str(project), env=env)
+    assert changed.mode == "workspace"
+    assert changed.warnings
+
+
+def test_a_project_file_can_lower_but_never_raise_the_ceiling(tmp_path: Path, env: dict[str, str]) -> None:
+    write(Path(env["HOME"]) / ".config/bastion/policy.toml", '[ceiling]\napproval = "never_ask"\nfilesystem = "workspace_write"\nnetwork = "allowed"\n')
+    project = tmp_path / "repo"
+    write(project / ".bastion" / "policy.toml", '[ceiling]\napproval = "never_ask"\nfilesystem = "unrestricted"\nnetwork = "denied"\n')
+    policy = load_policy(cwd=str(project), env=env)
+    assert policy.ceiling is not None
+    assert policy.ceiling.as_tuple() == ("never_ask", "workspace_write", "denied")
+
+
+def test_fields_left_out_of_a_present_ceiling_are_the_strictest(tmp_path: Path) -> None:
+    policy = load_policy_text('[ceiling]\nnetwork = "allowed"\n', cwd=str(tmp_path), env={"HOME": str(tmp_path)})
+    assert policy.ceiling is not None
+    assert policy.ceiling.as_tuple() == ("ask_every_action", "read_only", "allowed")
+
+
+def test_rule_sources_point_at_their_header_line(tmp_path: Path, env: dict[str, str]) -> None:
+    file = write(tmp_path / "p.toml", 'mode = "workspace"\n\n[[rule]]\ntool = "shell"\naction = "ask"\n')
+    policy = load_policy(file, cwd=str(tmp_path), env=env)
+    assert policy.rules[0].source == f"{file}:3"
+
+
+def test_the_example_policy_file_loads_and_its_examples_pass(env: dict[str, str]) -> None:
+    example = Path(__file__).parents[2] / "examples" / "policy.toml"
+    policy = load_policy(str(example), cwd=str(example.parent), env=env)
+    assert policy.mode == "workspace"
+    assert policy.rules
+
+
+toml_values = st.recursive(
+    st.one_of(st.booleans(), st.integers(), st.text(max_size=20), st.floats(allow_nan=False)),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=10), children, max_size=3),
+    max_leaves=10,
+)
+KEYS = ["mode", "workspace", "trusted_roots", "credentials_dir", "approval", "paths", "commands", "network", "rule", "ceiling", "x"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(KEYS), toml_values, max_size=5))
+def test_the_loader_never_crashes_on_arbitrary_toml_data(data: dict[str, object]) -> None:
+    import tomli_w
+
+    text = tomli_w.dumps(data)
+    try:
+        load_policy_text(text, cwd="/tmp", env={"HOME": "/tmp/h"})
+    except PolicyError:
+        pass
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200))
+def test_the_loader_never_crashes_on_arbitrary_text(text: str) -> None:
+    try:
+        load_policy_text(text, cwd="/tmp", env={"HOME": "/tmp/h"})
+    except PolicyError:
+        pass
