@@ -59,11 +59,8 @@ def test_malformed_arguments_are_denied_never_allowed(
 
 def test_an_exception_inside_the_engine_is_a_denial(make_gate: GateFactory, call: Call) -> None:
     class Broken:
-        def realpath(self, path: str) -> str:
+        def resolve(self, path: str) -> str:
             raise RuntimeError("disk on fire")
-
-        def is_symlink_loop(self, resolved: str) -> bool:
-            return False
 
     gate = make_gate()
     gate.fs = Broken()
@@ -93,7 +90,12 @@ def test_an_exception_inside_the_engine_is_a_denial(make_gate: GateFactory, call
     ],
 )
 def test_file_families_follow_the_mode(
-    make_gate: GateFactory, call: Call, mode: str, tool: str, args: dict[str, Any], expected: tuple[str, list[str]]
+    make_gate: GateFactory,
+    call: Call,
+    mode: str,
+    tool: str,
+    args: dict[str, Any],
+    expected: tuple[str, list[str]],
 ) -> None:
     evaluation = make_gate(f'mode = "{mode}"').evaluate(call(tool, **args))
     assert (evaluation.decision.label, [r.rule for r in evaluation.reasons]) == expected
@@ -137,7 +139,11 @@ def test_fetch_follows_the_network_policy(
 ) -> None:
     gate = make_gate(
         '[network]\nallow_hosts = ["pypi.org", "*.github.com", "rebind.test"]\ndeny_hosts = ["evil.example"]',
-        hosts={"pypi.org": ["151.101.0.223"], "api.github.com": ["140.82.112.6"], "rebind.test": ["10.1.2.3"]},
+        hosts={
+            "pypi.org": ["151.101.0.223"],
+            "api.github.com": ["140.82.112.6"],
+            "rebind.test": ["10.1.2.3"],
+        },
     )
     evaluation = gate.evaluate(call("fetch", url=url))
     assert (evaluation.decision.label, [r.rule for r in evaluation.reasons]) == expected
@@ -173,20 +179,33 @@ def test_code_runs_only_when_sandboxed_and_never_in_read_only(
 
 
 def test_installs_ask_even_in_full_access(make_gate: GateFactory, call: Call) -> None:
-    evaluation = make_gate('mode = "full-access"').evaluate(call("install", manager="pip", packages=["requests"]))
-    assert summary(evaluation) == {"decision": "ask", "rules": ["install.confirm"], "effects": ["install"], "marker": None}
+    evaluation = make_gate('mode = "full-access"').evaluate(
+        call("install", manager="pip", packages=["requests"])
+    )
+    assert summary(evaluation) == {
+        "decision": "ask",
+        "rules": ["install.confirm"],
+        "effects": ["install"],
+        "marker": None,
+    }
 
 
 def test_a_non_interactive_install_is_denied(make_gate: GateFactory, call: Call) -> None:
-    evaluation = make_gate().evaluate(call("install", interactive=False, manager="npm", packages=["left-pad"]))
+    evaluation = make_gate().evaluate(
+        call("install", interactive=False, manager="npm", packages=["left-pad"])
+    )
     assert [r.rule for r in evaluation.reasons] == ["install.non-interactive"]
     assert evaluation.decision is Decision.DENY
 
 
-def test_an_install_rule_naming_the_manager_and_every_package_allows_it(make_gate: GateFactory, call: Call) -> None:
+def test_an_install_rule_naming_the_manager_and_every_package_allows_it(
+    make_gate: GateFactory, call: Call
+) -> None:
     gate = make_gate('[[rule]]\ntool = "install"\npattern = "pip requests*"\naction = "allow"\n')
     assert gate.evaluate(call("install", manager="pip", packages=["requests"])).decision is Decision.ALLOW
-    assert gate.evaluate(call("install", manager="pip", packages=["requests", "evil"])).decision is Decision.ASK
+    assert (
+        gate.evaluate(call("install", manager="pip", packages=["requests", "evil"])).decision is Decision.ASK
+    )
     assert gate.evaluate(call("install", manager="npm", packages=["requests"])).decision is Decision.ASK
 
 
@@ -216,7 +235,11 @@ def test_mcp_calls_ask_by_default_and_follow_server_tool_rules(make_gate: GateFa
     )
     assert gate.evaluate(call("mcp", server="files", tool="read_file")).decision is Decision.ALLOW
     denied = gate.evaluate(call("mcp", server="files", tool="delete_all"))
-    assert (denied.decision, denied.reasons[0].message, denied.marker) == (Decision.DENY, "no deleting", "[policy-denied]")
+    assert (denied.decision, denied.reasons[0].message, denied.marker) == (
+        Decision.DENY,
+        "no deleting",
+        "[policy-denied]",
+    )
     assert gate.evaluate(call("mcp", server="other", tool="x")).decision is Decision.ASK
 
 
@@ -224,5 +247,7 @@ def test_mcp_hints_only_tighten(make_gate: GateFactory, call: Call) -> None:
     gate = make_gate('mode = "full-access"')
     destructive = gate.evaluate(call("mcp", server="s", tool="t", annotations={"destructiveHint": True}))
     assert [r.rule for r in destructive.reasons] == ["mcp.destructive"]
-    read_only_hint = make_gate().evaluate(call("mcp", server="s", tool="t", annotations={"readOnlyHint": True}))
+    read_only_hint = make_gate().evaluate(
+        call("mcp", server="s", tool="t", annotations={"readOnlyHint": True})
+    )
     assert read_only_hint.decision is Decision.ASK

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from pathlib import Path
 
 import pytest
@@ -33,7 +35,11 @@ def load_error(tmp_path: Path, text: str, env: dict[str, str]) -> PolicyError:
         ('[paths]\n\ndeny_read = ["a"]\nalow_write = []\n', 4, "paths.alow_write"),
         ('[approval]\nttl = "5 minutes"\n', 2, "approval.ttl"),
         ('[network]\nallow_private = "yes"\n', 2, "network.allow_private"),
-        ('[[rule]]\ntool = "shell"\naction = "allow"\n[[rule]]\ntool = "shell"\naction = "maybe"\n', 6, "rule.1.action"),
+        (
+            '[[rule]]\ntool = "shell"\naction = "allow"\n[[rule]]\ntool = "shell"\naction = "maybe"\n',
+            6,
+            "rule.1.action",
+        ),
         ('[[rule]]\ntool = "teleport"\naction = "allow"\n', 2, "rule[1].tool"),
         ('[paths]\ndeny_read = ["!negated"]\n', 2, "paths.deny_read"),
         ('[network]\nallow_hosts = ["http://x.com/"]\n', 2, "network.allow_hosts"),
@@ -67,7 +73,9 @@ def test_a_failing_match_example_is_a_load_error(tmp_path: Path, env: dict[str, 
 
 def test_a_failing_not_match_example_is_a_load_error(tmp_path: Path, env: dict[str, str]) -> None:
     error = load_error(
-        tmp_path, '[[rule]]\ntool = "read"\npattern = "**/*.log"\naction = "deny"\nnot_match = ["x/a.log"]\n', env
+        tmp_path,
+        '[[rule]]\ntool = "read"\npattern = "**/*.log"\naction = "deny"\nnot_match = ["x/a.log"]\n',
+        env,
     )
     assert "not_match example 'x/a.log' matches" in str(error)
 
@@ -79,8 +87,17 @@ def test_a_missing_policy_file_is_a_clear_error(tmp_path: Path, env: dict[str, s
 
 def test_no_file_at_all_gives_the_documented_defaults(tmp_path: Path, env: dict[str, str]) -> None:
     policy = load_policy(cwd=str(tmp_path), env=env)
-    assert (policy.mode, policy.workspace, policy.sources, policy.ceiling) == ("workspace", (str(tmp_path),), (), None)
-    assert (policy.interactive_default, policy.non_interactive_default, policy.ttl_seconds) == ("ask", "deny", 300.0)
+    assert (policy.mode, policy.workspace, policy.sources, policy.ceiling) == (
+        "workspace",
+        (str(tmp_path),),
+        (),
+        None,
+    )
+    assert (policy.interactive_default, policy.non_interactive_default, policy.ttl_seconds) == (
+        "ask",
+        "deny",
+        300.0,
+    )
     assert policy.credentials_dir == env["HOME"] + "/.bastion/credentials"
 
 
@@ -130,16 +147,24 @@ def test_a_trusted_project_file_may_loosen_until_it_changes(tmp_path: Path, env:
 
 
 def test_a_project_file_can_lower_but_never_raise_the_ceiling(tmp_path: Path, env: dict[str, str]) -> None:
-    write(Path(env["HOME"]) / ".config/bastion/policy.toml", '[ceiling]\napproval = "never_ask"\nfilesystem = "workspace_write"\nnetwork = "allowed"\n')
+    write(
+        Path(env["HOME"]) / ".config/bastion/policy.toml",
+        '[ceiling]\napproval = "never_ask"\nfilesystem = "workspace_write"\nnetwork = "allowed"\n',
+    )
     project = tmp_path / "repo"
-    write(project / ".bastion" / "policy.toml", '[ceiling]\napproval = "never_ask"\nfilesystem = "unrestricted"\nnetwork = "denied"\n')
+    write(
+        project / ".bastion" / "policy.toml",
+        '[ceiling]\napproval = "never_ask"\nfilesystem = "unrestricted"\nnetwork = "denied"\n',
+    )
     policy = load_policy(cwd=str(project), env=env)
     assert policy.ceiling is not None
     assert policy.ceiling.as_tuple() == ("never_ask", "workspace_write", "denied")
 
 
 def test_fields_left_out_of_a_present_ceiling_are_the_strictest(tmp_path: Path) -> None:
-    policy = load_policy_text('[ceiling]\nnetwork = "allowed"\n', cwd=str(tmp_path), env={"HOME": str(tmp_path)})
+    policy = load_policy_text(
+        '[ceiling]\nnetwork = "allowed"\n', cwd=str(tmp_path), env={"HOME": str(tmp_path)}
+    )
     assert policy.ceiling is not None
     assert policy.ceiling.as_tuple() == ("ask_every_action", "read_only", "allowed")
 
@@ -159,10 +184,24 @@ def test_the_example_policy_file_loads_and_its_examples_pass(env: dict[str, str]
 
 toml_values = st.recursive(
     st.one_of(st.booleans(), st.integers(), st.text(max_size=20), st.floats(allow_nan=False)),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=10), children, max_size=3),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=10), children, max_size=3)
+    ),
     max_leaves=10,
 )
-KEYS = ["mode", "workspace", "trusted_roots", "credentials_dir", "approval", "paths", "commands", "network", "rule", "ceiling", "x"]
+KEYS = [
+    "mode",
+    "workspace",
+    "trusted_roots",
+    "credentials_dir",
+    "approval",
+    "paths",
+    "commands",
+    "network",
+    "rule",
+    "ceiling",
+    "x",
+]
 
 
 @settings(max_examples=200, deadline=None)
@@ -171,16 +210,12 @@ def test_the_loader_never_crashes_on_arbitrary_toml_data(data: dict[str, object]
     import tomli_w
 
     text = tomli_w.dumps(data)
-    try:
+    with contextlib.suppress(PolicyError):
         load_policy_text(text, cwd="/tmp", env={"HOME": "/tmp/h"})
-    except PolicyError:
-        pass
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=200))
 def test_the_loader_never_crashes_on_arbitrary_text(text: str) -> None:
-    try:
+    with contextlib.suppress(PolicyError):
         load_policy_text(text, cwd="/tmp", env={"HOME": "/tmp/h"})
-    except PolicyError:
-        pass

@@ -14,7 +14,9 @@ from tests.conftest import GateFactory
 Call = Callable[..., ToolCall]
 
 
-def decide(make_gate: GateFactory, call: Call, tool: str, path: str, text: str = "", **kw: object) -> Decision:
+def decide(
+    make_gate: GateFactory, call: Call, tool: str, path: str, text: str = "", **kw: object
+) -> Decision:
     return make_gate(text).evaluate(call(tool, path=path, **kw)).decision
 
 
@@ -48,13 +50,17 @@ def test_credential_locations_are_denied_for_read_however_spelled(
     assert evaluation.marker == "[policy-denied]"
 
 
-def test_credential_locations_are_denied_for_write_even_in_full_access(make_gate: GateFactory, call: Call) -> None:
+def test_credential_locations_are_denied_for_write_even_in_full_access(
+    make_gate: GateFactory, call: Call
+) -> None:
     evaluation = make_gate('mode = "full-access"').evaluate(call("write", path="~/.aws/credentials"))
     assert evaluation.decision is Decision.DENY
     assert [r.rule for r in evaluation.reasons] == ["hardline.credentials"]
 
 
-def test_a_symlink_inside_the_workspace_to_ssh_is_denied(make_gate: GateFactory, call: Call, workspace: Path, home: Path) -> None:
+def test_a_symlink_inside_the_workspace_to_ssh_is_denied(
+    make_gate: GateFactory, call: Call, workspace: Path, home: Path
+) -> None:
     (workspace / "innocent.txt").symlink_to(home / ".ssh" / "id_rsa")
     evaluation = make_gate().evaluate(call("read", path="innocent.txt"))
     assert evaluation.decision is Decision.DENY
@@ -103,26 +109,45 @@ def test_unicode_names_inside_the_workspace_are_ordinary_paths(make_gate: GateFa
     assert decide(make_gate, call, "write", "src/naïve-日本.py") is Decision.ALLOW
 
 
-@pytest.mark.parametrize("path", ["/etc/passwd", "/usr/bin/python3", "/boot/x", "/var/lib/dpkg/status", "/lib64/x"])
+@pytest.mark.parametrize(
+    "path", ["/etc/passwd", "/usr/bin/python3", "/boot/x", "/var/lib/dpkg/status", "/lib64/x"]
+)
 def test_system_locations_are_denied_for_write(make_gate: GateFactory, call: Call, path: str) -> None:
     evaluation = make_gate('mode = "full-access"').evaluate(call("write", path=path))
     assert evaluation.decision is Decision.DENY
     assert evaluation.reasons[0].rule == "hardline.system"
 
 
-def test_system_locations_may_be_read_outside_the_roots_only_by_asking(make_gate: GateFactory, call: Call) -> None:
+def test_system_locations_may_be_read_outside_the_roots_only_by_asking(
+    make_gate: GateFactory, call: Call
+) -> None:
     assert decide(make_gate, call, "read", "/etc/hostname") is Decision.ASK
 
 
-@pytest.mark.parametrize("path", [".claude/settings.json", ".claude/settings.local.json", ".git/hooks/pre-commit", "~/.bashrc", "~/.zshrc", ".gemini/settings.json", ".github/hooks/x.json"])
-def test_agent_permission_and_startup_files_ask_on_write(make_gate: GateFactory, call: Call, path: str) -> None:
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        ".git/hooks/pre-commit",
+        "~/.bashrc",
+        "~/.zshrc",
+        ".gemini/settings.json",
+        ".github/hooks/x.json",
+    ],
+)
+def test_agent_permission_and_startup_files_ask_on_write(
+    make_gate: GateFactory, call: Call, path: str
+) -> None:
     evaluation = make_gate('mode = "full-access"').evaluate(call("write", path=path))
     assert evaluation.decision is Decision.ASK
     assert evaluation.reasons[0].rule == "hardline.agent-config"
     assert evaluation.hardline
 
 
-def test_an_allow_rule_cannot_lower_an_agent_config_write_below_ask(make_gate: GateFactory, call: Call) -> None:
+def test_an_allow_rule_cannot_lower_an_agent_config_write_below_ask(
+    make_gate: GateFactory, call: Call
+) -> None:
     gate = make_gate('[[rule]]\ntool = "write"\naction = "allow"\n')
     assert gate.evaluate(call("write", path=".claude/settings.json")).decision is Decision.ASK
 
@@ -140,7 +165,9 @@ def test_bastions_own_policy_file_and_state_are_denied(
     assert gate.evaluate(call("read", path=os.path.join(state, "bastion.db"))).decision is Decision.DENY
 
 
-def test_the_credentials_dir_is_denied_wherever_it_is(make_gate: GateFactory, call: Call, tmp_path: Path) -> None:
+def test_the_credentials_dir_is_denied_wherever_it_is(
+    make_gate: GateFactory, call: Call, tmp_path: Path
+) -> None:
     creds = tmp_path / "vault"
     gate = make_gate(f'mode = "full-access"\ncredentials_dir = "{creds}"')
     evaluation = gate.evaluate(call("read", path=str(creds / "token.json")))
@@ -148,18 +175,24 @@ def test_the_credentials_dir_is_denied_wherever_it_is(make_gate: GateFactory, ca
     assert evaluation.reasons[0].rule == "hardline.credentials"
 
 
-def test_a_path_outside_every_root_is_never_allowed_by_the_roots(make_gate: GateFactory, call: Call, tmp_path: Path) -> None:
+def test_a_path_outside_every_root_is_never_allowed_by_the_roots(
+    make_gate: GateFactory, call: Call, tmp_path: Path
+) -> None:
     for spelled in (str(tmp_path / "x"), "../../x", "//tmp/../" + str(tmp_path / "x")):
         evaluation = make_gate().evaluate(call("write", path=spelled))
         assert evaluation.decision is Decision.ASK, spelled
 
 
-def test_a_workspace_prefix_lookalike_is_outside_the_workspace(make_gate: GateFactory, call: Call, workspace: Path) -> None:
+def test_a_workspace_prefix_lookalike_is_outside_the_workspace(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
     sibling = str(workspace) + "-evil/file"
     assert decide(make_gate, call, "write", sibling) is Decision.ASK
 
 
-def test_trusted_read_roots_allow_reads_but_not_writes(make_gate: GateFactory, call: Call, tmp_path: Path) -> None:
+def test_trusted_read_roots_allow_reads_but_not_writes(
+    make_gate: GateFactory, call: Call, tmp_path: Path
+) -> None:
     lib = tmp_path / "lib"
     lib.mkdir()
     gate = make_gate(f'trusted_roots = ["{lib}", {{ path = "{tmp_path / "rw"}", rw = true }}]')
@@ -176,7 +209,9 @@ def test_deny_read_globs_beat_the_workspace_root(make_gate: GateFactory, call: C
     assert evaluation.reasons[0].source.endswith(":2")
 
 
-def test_allow_write_globs_open_a_place_outside_the_roots(make_gate: GateFactory, call: Call, tmp_path: Path) -> None:
+def test_allow_write_globs_open_a_place_outside_the_roots(
+    make_gate: GateFactory, call: Call, tmp_path: Path
+) -> None:
     gate = make_gate(f'[paths]\nallow_write = ["{tmp_path}/out/**"]')
     evaluation = gate.evaluate(call("write", path=str(tmp_path / "out" / "f")))
     assert evaluation.decision is Decision.ALLOW

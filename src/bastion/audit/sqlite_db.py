@@ -32,6 +32,7 @@ def open_db(path: str) -> sqlite3.Connection:
     try:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
                                timeout=BUSY_TIMEOUT_MS / 1000)
+        conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         _retry_locked(lambda: conn.execute("PRAGMA journal_mode = WAL"))
         conn.execute("PRAGMA synchronous = FULL")
@@ -72,6 +73,9 @@ class Database:
                 raise StoreError(f"state database {self.path} is unavailable: {exc}") from exc
             try:
                 yield self.conn
+            except sqlite3.Error as exc:
+                self.conn.execute("ROLLBACK")
+                raise StoreError(f"state database {self.path} failed: {exc}") from exc
             except BaseException:
                 self.conn.execute("ROLLBACK")
                 raise
@@ -85,9 +89,7 @@ class Database:
     def read(self, sql: str, params: tuple[object, ...] = ()) -> list[sqlite3.Row]:
         with self.lock:
             try:
-                cursor = self.conn.execute(sql, params)
-                cursor.row_factory = sqlite3.Row
-                return list(cursor.fetchall())
+                return list(self.conn.execute(sql, params).fetchall())
             except sqlite3.Error as exc:
                 raise StoreError(f"cannot read {self.path}: {exc}") from exc
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -39,10 +40,8 @@ def limit_prefix(limits: Limits) -> list[str]:
 
 def kill_group(pgid: int) -> None:
     """SIGKILL a whole process group; a group already gone is fine."""
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def exit_code_of(returncode: int) -> int:

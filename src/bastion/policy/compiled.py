@@ -28,6 +28,7 @@ from bastion.policy.model import (
     parse_duration,
 )
 from bastion.policy.network import NetworkRules, host_pattern_error
+from bastion.policy.pathchecks import PathChecks, build_path_checks
 from bastion.policy.rules import RuleMatcher, compile_matcher
 
 if TYPE_CHECKING:
@@ -136,6 +137,7 @@ class Policy:
     rules: tuple[Rule, ...]
     ceiling: Ceiling | None
     hardline: Hardline
+    path_checks: PathChecks
     sources: tuple[str, ...]  # policy files applied, in order
     warnings: tuple[str, ...] = field(default=())
 
@@ -293,6 +295,13 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
         if spec.ceiling is not None:
             ceiling = _merge_ceiling(ceiling, spec.ceiling, layer.where("ceiling"))
 
+    hardline = Hardline.build(
+        home=home,
+        credentials_dir=credentials_dir,
+        policy_files=tuple(os.path.abspath(s) for s in sources),
+        state_dir=state_dir,
+    )
+    deny_read, deny_write = GlobSet.of(globs["deny_read"]), GlobSet.of(globs["deny_write"])
     read_roots = tuple(dict.fromkeys((*workspace, *trusted_ro, *trusted_rw)))
     write_roots = tuple(dict.fromkeys((*workspace, *trusted_rw)))
     return Policy(
@@ -309,9 +318,9 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
         approval_source=approval_source,
         ttl_seconds=ttl,
         allow_read=GlobSet.of(globs["allow_read"]),
-        deny_read=GlobSet.of(globs["deny_read"]),
+        deny_read=deny_read,
         allow_write=GlobSet.of(globs["allow_write"]),
-        deny_write=GlobSet.of(globs["deny_write"]),
+        deny_write=deny_write,
         command_allow=tuple(command_allow),
         command_deny=tuple(command_deny),
         network=NetworkRules(
@@ -322,12 +331,8 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
         ),
         rules=tuple(rules),
         ceiling=ceiling,
-        hardline=Hardline.build(
-            home=home,
-            credentials_dir=credentials_dir,
-            policy_files=tuple(os.path.abspath(s) for s in sources),
-            state_dir=state_dir,
-        ),
+        hardline=hardline,
+        path_checks=build_path_checks(hardline, deny_read, deny_write),
         sources=tuple(sources),
         warnings=tuple(warnings),
     )

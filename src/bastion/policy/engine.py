@@ -40,10 +40,32 @@ class Gate:
         self.resolver = resolver
         #: Will allowed code run inside the OS sandbox? Unsandboxed code always asks.
         self.sandboxed = sandboxed
+        self._ask_default = Reason(
+            Decision.parse(policy.interactive_default),
+            "approval.interactive_default",
+            policy.approval_source,
+            "",
+            "no rule decided this call; a person decides",
+        )
+        self._unattended_default = Reason(
+            Decision.parse(policy.non_interactive_default),
+            "approval.non_interactive_default",
+            policy.approval_source,
+            "",
+            "no rule decided this call and nobody can be asked",
+        )
 
     def evaluate(self, call: ToolCall) -> Evaluation:
+        """Decide ``call``. Never raises: an error is a DENY carrying the error as reason."""
+        return self._safe(call, trace=False)
+
+    def explain(self, call: ToolCall) -> Evaluation:
+        """Like ``evaluate``, with ``Evaluation.trace`` filled with every stage."""
+        return self._safe(call, trace=True)
+
+    def _safe(self, call: ToolCall, *, trace: bool) -> Evaluation:
         try:
-            return self._evaluate(call)
+            return self._evaluate(call, trace)
         except CallError as exc:
             return deny_for_error(str(exc), rule="call.invalid")
         except Exception as exc:  # fail closed: an engine error is never an allow
@@ -51,33 +73,17 @@ class Gate:
 
     # -- orchestration -------------------------------------------------------------------
 
-    def _evaluate(self, call: ToolCall) -> Evaluation:
+    def _evaluate(self, call: ToolCall, trace: bool) -> Evaluation:
         policy = self.policy
         family = call.family
         if family is None:
             return deny_for_error(f"unknown tool family {call.tool!r}", rule="call.unknown-family")
-        if call.interactive:
-            default = Reason(
-                Decision.parse(policy.interactive_default),
-                "approval.interactive_default",
-                policy.approval_source,
-                "",
-                "no rule decided this call; a person decides",
-            )
-        else:
-            default = Reason(
-                Decision.parse(policy.non_interactive_default),
-                "approval.non_interactive_default",
-                policy.approval_source,
-                "",
-                "no rule decided this call and nobody can be asked",
-            )
-        out = Assembly(approval_default=default)
-        out.trace.append(
-            f"policy: mode {policy.mode} ({policy.mode_source}); files: "
-            f"{', '.join(policy.sources) or 'built-in defaults only'}"
-        )
-        out.trace.extend(f"warning: {w}" for w in policy.warnings)
+        default = self._ask_default if call.interactive else self._unattended_default
+        out = Assembly(approval_default=default, trace=[] if trace else None)
+        if out.trace is not None:
+            files = ", ".join(policy.sources) or "built-in defaults only"
+            out.trace.append(f"policy: mode {policy.mode} ({policy.mode_source}); files: {files}")
+            out.trace.extend(f"warning: {w}" for w in policy.warnings)
         handler = _HANDLERS[family]
         handler(self, call, out)
         self._apply_ceiling(out)

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
+_ANYWHERE = "(?:^|/)"
+
 
 class GlobError(ValueError):
     """A glob that cannot be compiled; the message says why."""
@@ -20,9 +22,13 @@ class GlobError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Glob:
+    """Every regex is anchored (``^`` or ``(?:^|/)``): match with ``search``."""
+
     pattern: str  # as written
     source: str  # file:line where it is defined
     regex: re.Pattern[str]
+    anywhere: bool = False  # a name at any depth: ``inner`` follows "^" or a slash
+    inner: str = ""  # the regex without its anchor, flags applied
 
 
 def _anchor(pattern: str, base: str, home: str) -> str:
@@ -47,6 +53,9 @@ def _to_regex(pattern: str) -> str:
         raise GlobError(f"invalid glob {pattern!r}")
     # Named groups would clash once several patterns are joined into one alternation.
     body = str(regex).replace("(?P<ps_d>/)", "/")
+    # "a name at any depth" as a search anchored at a slash: one pass instead of backtracking.
+    if body.startswith("^(?:.+/)?"):
+        body = _ANYWHERE + body[len("^(?:.+/)?") :]
     if pattern.endswith("/**"):
         # "dir/**" also covers "dir" itself: listing a protected folder is touching it.
         body = f"(?:{body}|{_to_regex(pattern[:-3])})"
@@ -57,9 +66,13 @@ def compile_glob(pattern: str, *, source: str, base: str, home: str, ignore_case
     anchored = _anchor(pattern, base, home)
     try:
         body = _to_regex(anchored)
+        anywhere = body.startswith(_ANYWHERE)
+        # Strip the anchor; an alternation ("dir/**") keeps the anchors of its branches.
+        inner = body[len(_ANYWHERE) :] if anywhere else (body[1:] if body.startswith("^") else body)
         if ignore_case:
-            body = f"(?i:{body})"
-        return Glob(pattern=pattern, source=source, regex=re.compile(body))
+            inner = f"(?i:{inner})"
+        anchor = _ANYWHERE if anywhere else "^"
+        return Glob(pattern, source, re.compile(anchor + inner), anywhere, inner)
     except re.error as exc:
         raise GlobError(f"invalid glob {pattern!r}: {exc}") from exc
 
@@ -76,17 +89,24 @@ class GlobSet:
         items = tuple(globs)
         if not items:
             return cls((), None)
-        body = "|".join(f"(?:{g.regex.pattern})" for g in items)
-        return cls(items, re.compile(body))
+        # One anchor in front of all "anywhere" globs keeps the search a single cheap pass.
+        parts = []
+        anywhere = [g.inner for g in items if g.anywhere]
+        anchored = [g.inner for g in items if not g.anywhere]
+        if anywhere:
+            parts.append(_ANYWHERE + "(?:" + "|".join(anywhere) + ")")
+        if anchored:
+            parts.append("^(?:" + "|".join(anchored) + ")")
+        return cls(items, re.compile("|".join(parts)))
 
     def first_match(self, path: str) -> Glob | None:
         """``path`` is absolute; matching is done on it without the leading slash."""
         if self.combined is None:
             return None
         rel = path.lstrip("/")
-        if not self.combined.match(rel):
+        if not self.combined.search(rel):
             return None
-        return next((g for g in self.globs if g.regex.match(rel)), None)
+        return next((g for g in self.globs if g.regex.search(rel)), None)
 
     def __add__(self, other: GlobSet) -> GlobSet:
         return GlobSet.of(self.globs + other.globs)

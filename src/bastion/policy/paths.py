@@ -7,34 +7,45 @@ that does not exist yet resolves through its deepest existing ancestor.
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import dataclass
 from typing import Protocol
 
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Effect, Reason
-from bastion.policy.globs import GlobSet
-from bastion.policy.hardline import HARMLESS_DEVICES
 
 #: Longer paths than this are refused (PATH_MAX on Linux).
 MAX_PATH = 4096
 
 
+class SymlinkLoop(OSError):
+    """A path whose symlinks never resolve."""
+
+
 class FileSystem(Protocol):
     """The only I/O a path decision needs."""
 
-    def realpath(self, path: str) -> str: ...
-
-    def is_symlink_loop(self, resolved: str) -> bool: ...
+    def resolve(self, path: str) -> str:
+        """Resolve every symlink; a missing tail resolves through its deepest existing
+        ancestor. Raises SymlinkLoop for a loop."""
+        ...
 
 
 class OsFileSystem:
-    def realpath(self, path: str) -> str:
-        return os.path.realpath(path)
-
-    def is_symlink_loop(self, resolved: str) -> bool:
+    def resolve(self, path: str) -> str:
+        try:
+            return os.path.realpath(path, strict=True)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise SymlinkLoop(exc.errno, f"{path} is a symlink loop") from exc
+        resolved = os.path.realpath(path)
         # Non-strict realpath stops at a loop and returns a path that is still a link.
-        return os.path.islink(resolved)
+        if os.path.islink(resolved):
+            raise SymlinkLoop(errno.ELOOP, f"{path} is a symlink loop")
+        return resolved
 
 
 class PathError(ValueError):
@@ -81,91 +92,35 @@ def check_path(policy: Policy, path: str, *, write: bool, cwd: str, fs: FileSyst
     except PathError as exc:
         reason = Reason(Decision.DENY, "paths.invalid", "built-in", repr(path)[:200], str(exc))
         return PathVerdict(Decision.DENY, (reason,), frozenset({Effect.UNKNOWN}), path, path, False)
-    resolved = fs.realpath(lexical)
-    if fs.is_symlink_loop(resolved):
+    try:
+        resolved = fs.resolve(lexical)
+    except SymlinkLoop:
         reason = Reason(
             Decision.DENY, "paths.symlink-loop", "built-in", lexical, f"{lexical} is a symlink loop"
         )
-        return PathVerdict(Decision.DENY, (reason,), frozenset({Effect.UNKNOWN}), lexical, resolved, False)
+        return PathVerdict(Decision.DENY, (reason,), frozenset({Effect.UNKNOWN}), lexical, lexical, False)
     spellings = (lexical,) if resolved == lexical else (lexical, resolved)
-    hard = policy.hardline
+    checks = policy.path_checks
     denies: list[Reason] = []
     asks: list[Reason] = []
     effects: set[Effect] = {Effect.WRITE if write else Effect.READ}
     verb = "write" if write else "read"
-
-    def hit(
-        globs: GlobSet,
-        rule: str,
-        spelled: str,
-        message: str,
-        into: list[Reason],
-        decision: Decision,
-        effect: Effect | None = None,
-    ) -> None:
-        glob = globs.first_match(spelled)
-        if glob is not None:
-            into.append(Reason(decision, rule, glob.source, f"{spelled} ~ {glob.pattern}", message))
-            if effect is not None:
-                effects.add(effect)
-
+    guard = checks.write_guard if write else checks.read_guard
     for spelled in spellings:
+        if guard.first_match(spelled) is None:
+            continue  # the common case: nothing denies or asks about this spelling
         via = "" if spelled == lexical else f" (symlink target of {lexical})"
-        hit(
-            hard.credentials,
-            "hardline.credentials",
-            spelled,
-            f"{spelled}{via} is a credential location: never {verb} by an agent",
-            denies,
-            Decision.DENY,
-            Effect.CREDENTIALS,
-        )
-        hit(
-            hard.self_state if not write else hard.self_deny,
-            "hardline.self",
-            spelled,
-            f"{spelled}{via} is Bastion's own policy or state: an agent must not change its own rules",
-            denies,
-            Decision.DENY,
-            Effect.SELF,
-        )
-        if write:
-            if spelled not in HARMLESS_DEVICES:
-                hit(
-                    hard.system_write,
-                    "hardline.system",
-                    spelled,
-                    f"{spelled}{via} is a system location: never written by an agent",
-                    denies,
-                    Decision.DENY,
-                    Effect.SYSTEM,
-                )
-            hit(
-                hard.self_ask,
-                "hardline.agent-config",
-                spelled,
-                f"{spelled}{via} controls agent permissions or shell start-up: a person must confirm",
-                asks,
-                Decision.ASK,
-                Effect.SELF,
-            )
-            hit(
-                policy.deny_write,
-                "paths.deny_write",
-                spelled,
-                f"{spelled}{via} is in deny_write",
-                denies,
-                Decision.DENY,
-            )
-        else:
-            hit(
-                policy.deny_read,
-                "paths.deny_read",
-                spelled,
-                f"{spelled}{via} is in deny_read",
-                denies,
-                Decision.DENY,
-            )
+        for check in checks.write if write else checks.read:
+            if spelled in check.skip:
+                continue
+            glob = check.globs.first_match(spelled)
+            if glob is None:
+                continue
+            message = check.template.format(spelled=spelled, via=via, verb=verb)
+            reason = Reason(check.decision, check.rule, glob.source, f"{spelled} ~ {glob.pattern}", message)
+            (denies if check.decision is Decision.DENY else asks).append(reason)
+            if check.effect is not None:
+                effects.add(check.effect)
     if denies:
         return PathVerdict(Decision.DENY, tuple(denies), frozenset(effects), lexical, resolved, False)
     roots = policy.write_roots if write else policy.read_roots

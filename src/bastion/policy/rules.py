@@ -37,7 +37,7 @@ class RuleMatcher:
     words: tuple[re.Pattern[str], ...] = ()
 
     def matches_path(self, path: str) -> bool:
-        return self.glob is None or self.glob.regex.match(path.lstrip("/")) is not None
+        return self.glob is None or self.glob.regex.search(path.lstrip("/")) is not None
 
     def matches_command(self, cmd: SimpleCommand, *, allow: bool) -> bool:
         if self.command is None:

@@ -25,6 +25,9 @@ BLOCK_PREFIXES = ("mode.", "ceiling.")
 SOFT_PREFIXES = ("approval.",)
 
 
+_EFFECT_ORDER = {effect: index for index, effect in enumerate(Effect)}
+
+
 @dataclass
 class Subject:
     """One decided thing, built up stage by stage."""
@@ -57,7 +60,7 @@ class Assembly:
     subjects: list[Subject] = field(default_factory=list)
     caps: list[Reason] = field(default_factory=list)  # mode/ceiling blocks applied last
     effects: set[Effect] = field(default_factory=set)
-    trace: list[str] = field(default_factory=list)
+    trace: list[str] | None = None  # None: nobody will read it (only ``explain`` does)
     ask_every_action: Reason | None = None
 
     def add(self, subject: Subject) -> Subject:
@@ -70,8 +73,10 @@ class Assembly:
             decision, reasons = subject.decide(self.approval_default)
             self.effects |= subject.effects
             decided.append((decision, reasons))
-            self.trace.append(f"{subject.label}: {decision.label} ({'; '.join(r.rule for r in reasons)})")
-            self.trace.extend(f"  {note}" for note in subject.notes)
+            if self.trace is not None:
+                rules = "; ".join(r.rule for r in reasons)
+                self.trace.append(f"{subject.label}: {decision.label} ({rules})")
+                self.trace.extend(f"  {note}" for note in subject.notes)
         if not decided:
             # Nothing to decide is itself undecidable: fail closed.
             decided.append(
@@ -93,17 +98,19 @@ class Assembly:
         if self.caps:
             final = Decision.DENY
             reasons = list(self.caps)
-            self.trace.extend(f"cap: {r.rule}: {r.message}" for r in self.caps)
         elif final is Decision.ALLOW and self.ask_every_action is not None:
             final = Decision.ASK
             reasons = [self.ask_every_action]
-            self.trace.append(f"cap: {self.ask_every_action.rule}: {self.ask_every_action.message}")
+        if self.trace is not None:
+            self.trace.extend(f"cap: {r.rule}: {r.message}" for r in reasons if r in self.caps)
+            if final is Decision.ASK and reasons == [self.ask_every_action]:
+                self.trace.append(f"cap: {reasons[0].rule}: {reasons[0].message}")
         return Evaluation(
             decision=final,
             reasons=tuple(dict.fromkeys(reasons)),
-            effects=tuple(sorted(self.effects, key=list(Effect).index)),
+            effects=tuple(sorted(self.effects, key=_EFFECT_ORDER.__getitem__)),
             marker=_marker(final, reasons),
-            trace=tuple(self.trace),
+            trace=tuple(self.trace or ()),
         )
 
 

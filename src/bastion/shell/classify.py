@@ -43,6 +43,7 @@ def resolve_spec(ctx: Ctx, spec: Spec, args: list[Word], label: str) -> tuple[Sp
 
 def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handler]) -> None:
     ctx.reader = True  # ctx.add() of any non-read effect clears it
+    top = spec
     spec, args = resolve_spec(ctx, spec, args, ctx.program)
     ctx.reader = ctx.reader and spec.reader
     ctx.effects.update(spec.effects)
@@ -78,6 +79,8 @@ def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handl
             ctx.errors.append(f"internal: no handler {spec.handler!r}")
         else:
             handler(ctx, spec, parsed, positionals)
+    if top is not spec and top.handler is not None and top.handler in handlers:
+        handlers[top.handler](ctx, top, parsed, positionals)  # program-wide checks (kubectl)
 
 
 def _apply_flags(ctx: Ctx, spec: Spec, parsed: Parsed) -> None:
@@ -141,6 +144,7 @@ def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
         and not dynamic
         and ctx.effects <= {Effect.READ}
         and not ctx.errors
+        and all(use.path is not None for use in ctx.paths)  # an unknown path is not "pure"
     )
     return SimpleCommand(
         text=ctx.raw.text,
@@ -158,4 +162,5 @@ def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
         pure_reader=pure,
         catastrophic=ctx.catastrophic,
         notes=tuple(ctx.notes),
+        dynamic_words=tuple(i for i, w in enumerate(ctx.words) if not w.literal or w.glob),
     )

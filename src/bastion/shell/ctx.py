@@ -37,6 +37,8 @@ class Ctx:
     errors: list[str] = field(default_factory=list)
     extra_args: bool = False  # xargs appends arguments only known at run time
     known: bool = True
+    dynamic: bool = False  # what runs is only known at run time (bash -c "$X", eval $X)
+    replaced: bool = False  # a pure wrapper: only its inner commands are reported
     depth: int = 0
 
     @property

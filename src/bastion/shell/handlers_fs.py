@@ -75,10 +75,10 @@ _TAR_ALIASES = {"--file": "-f", "--directory": "-C", "--extract": "-x", "--get":
 
 
 def tar(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    args = [w for w in ctx.words[1:]]
-    if args and args[0].value and not args[0].value.startswith("-"):  # `tar xzf a.tgz`
-        first = args[0]
-        args = [Word("-" + first.text, "-" + first.value, "-" + first.value), *args[1:]]
+    args = list(ctx.words[1:])
+    mode = args[0].value if args else None
+    if mode and not mode.startswith("-"):  # `tar xzf a.tgz`: old-style bundled mode letters
+        args = [Word("-" + args[0].text, "-" + mode, "-" + mode), *args[1:]]
     parsed, _ = parse_args(args, frozenset(_TAR_VALUES), _TAR_ALIASES)
     ctx.paths.clear()
     ctx.effects.discard(E.WRITE)
@@ -171,7 +171,8 @@ def find(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
             j = i + 1
             while j < len(args) and args[j].value not in (";", "+"):
                 j += 1
-            inner = list(args[i + 1 : j])
+            inner = [w if "{}" not in (w.value or "") else Word(w.text, None, "\x00")
+                     for w in args[i + 1 : j]]  # {} is each file found: a run-time value
             ctx.add(E.CODE, note=f"find {tok} runs a command")
             if inner:
                 ctx.inner.extend(ctx.run_words(ctx, inner, f"find {tok}"))

@@ -48,6 +48,9 @@ class SimpleCommand:
     pure_reader: bool = False  # a recognised pure reader/printer with no other effect
     catastrophic: str | None = None  # why this must be denied outright (rm -rf /, mkfs, …)
     notes: tuple[str, ...] = ()  # why each effect was assigned, for explain
+    # Indexes into argv of words only known at run time (variables, substitutions, globs);
+    # an allow pattern may absorb them only with its final `*`.
+    dynamic_words: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

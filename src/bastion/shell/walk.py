@@ -161,8 +161,10 @@ def _children(
     redirs: tuple[Redirect, ...],
     pipeline: bool = False,
 ) -> None:
-    kids = node.children
+    kids = _flatten(node) if node.type == "list" else node.children
     for i, child in enumerate(kids):
+        if child.type in (";;", ";&", ";;&") and node.type != "case_item":
+            w.errors.append(f"unexpected {child.type!r} at {where(child)}")
         start = len(out)
         _stmt(w, child, ctx, out, redirs)
         background = i + 1 < len(kids) and kids[i + 1].type == "&"
@@ -175,6 +177,19 @@ def _children(
                         in_pipeline=item.in_pipeline or pipeline,
                         background=item.background or background,
                     )
+
+
+def _flatten(node: Node) -> list[Node]:
+    """`a && b && c …` nests lists to the left; flatten without recursion (long chains)."""
+    out: list[Node] = []
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if cur.type == "list":
+            stack.extend(reversed(cur.children))
+        else:
+            out.append(cur)
+    return out
 
 
 def _arith(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> None:
@@ -193,7 +208,8 @@ def _test(
 ) -> None:
     _arith(w, node, ctx, out)  # only substitutions inside a test run anything
     first = node.children[0].type if node.children else "["
-    out.append(RawCommand(_text(node), (), (), redirs, ctx, kind="test:" + first))
+    head = Word(first, first, first)
+    out.append(RawCommand(_text(node), (head,), (), redirs, ctx, kind="test"))
 
 
 def _assigns(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> list[tuple[str, Word]]:
@@ -328,6 +344,11 @@ def _redirected(
             if r is not None:
                 mine.append(r)
     all_redirs = (*redirs, *mine)
+    first_redirect = next((c for c in node.children if c.type.endswith("redirect")), None)
+    if body is not None and body.named_children and first_redirect is not None:
+        last = body.named_children[-1]
+        if last.type == "number" and last.end_byte == first_redirect.start_byte:
+            w.errors.append(f"ambiguous file-descriptor redirection at {where(first_redirect)}")
     start = len(out)
     if body is None:
         out.append(RawCommand(_text(node), (), (), all_redirs, ctx, kind="redirect"))
@@ -342,8 +363,8 @@ def _redirected(
             item = out[j]
             if isinstance(item, RawCommand):
                 out[j] = replace(item, in_pipeline=True)
-        for follow in after:
-            _stmt(w, follow, ctx, out, redirs)
+        for follow_node in after:
+            _stmt(w, follow_node, ctx, out, redirs)
 
 
 def _command(
@@ -377,7 +398,7 @@ def _command(
         else:
             words.append(_word(w, child, ctx, out))
         prev_end, prev_kind = child.end_byte, kind
-    _check_adjacent(w, node)
+    _check_adjacent(w, node, w.src)
     out.append(
         RawCommand(
             _text(node), (*words, *extra_words), tuple(assigns), (*redirs, *mine), ctx
@@ -385,17 +406,21 @@ def _command(
     )
 
 
-def _check_adjacent(w: Walk, node: Node) -> None:
-    """Two argument nodes with nothing between them are one word to bash (parser differential)."""
+def _check_adjacent(w: Walk, node: Node, src: bytes) -> None:
+    """Two argument nodes with nothing (or only a line continuation) between them are one
+    word to bash but two to tree-sitter: a parser differential, so undecidable."""
     prev: Node | None = None
     for child in node.named_children:
         if child.type in ("file_redirect", "herestring_redirect", "variable_assignment"):
             prev = None
             continue
-        if prev is not None and prev.end_byte == child.start_byte:
+        if prev is not None and _CONTINUATION.fullmatch(src[prev.end_byte : child.start_byte]):
             w.errors.append(f"ambiguous word boundary at {where(child)}")
             return
         prev = child
+
+
+_CONTINUATION = re.compile(rb"(\\\r?\n)*")
 
 
 def _function(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> None:

@@ -222,7 +222,7 @@ def _has_glob(chars: list[str], unquoted: list[bool]) -> bool:
             continue
         if ch in "*?":
             return True
-        if ch == "[" and any(c == "]" and u for c, u in zip(chars[i + 1 :], unquoted[i + 1 :])):
+        if ch == "[" and any(c == "]" and u for c, u in zip(chars[i + 1 :], unquoted[i + 1 :], strict=True)):
             return True
     return False
 
@@ -235,7 +235,7 @@ def _has_brace(chars: list[str], unquoted: list[bool]) -> bool:
         if ch == "{":
             depth_open = i
         elif ch == "}" and depth_open >= 0:
-            inner = [c if u else "" for c, u in zip(chars[depth_open:i], unquoted[depth_open:i])]
+            inner = [c if u else "" for c, u in zip(chars[depth_open:i], unquoted[depth_open:i], strict=True)]
             joined = "".join(inner)
             if "," in joined or ".." in joined:
                 return True

@@ -11,6 +11,7 @@ COMMAND_MODULES = (
     "bastion.adapters.cli.check",
     "bastion.adapters.cli.policy_cmd",
     "bastion.adapters.cli.doctor",
+    "bastion.adapters.cli.tools_cmd",
 )
 
 

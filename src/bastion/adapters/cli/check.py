@@ -9,7 +9,9 @@ from typing import Annotated, Any, TextIO
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from bastion.adapters.cli.common import (
     CwdOption,
@@ -87,13 +89,13 @@ def explain(
     where = resolve_cwd(cwd)
     loaded = policy_or_exit(policy, where)
     call = _single(family, value, where, non_interactive)
-    evaluation = make_gate(loaded).evaluate(call)
+    evaluation = make_gate(loaded).explain(call)
     commands = _shell_commands(call)
     if json_out:
         print_json({**evaluation.to_json(), "trace": list(evaluation.trace), "commands": commands})
     else:
         console = Console(highlight=False)
-        console.print(f"[bold]call[/]: {call.tool} {json.dumps(dict(call.to_json()['args']))}")
+        console.print(f"[bold]call[/]: {escape(call.tool)} {escape(json.dumps(call.to_json()['args']))}")
         if commands:
             table = Table(title="shell parse", show_lines=False)
             for column in ("command", "argv", "effects", "paths", "hosts"):
@@ -153,13 +155,13 @@ def _shell_commands(call: ToolCall) -> list[dict[str, Any]]:
 
 def render(evaluation: Evaluation, console: Console) -> None:
     style = _STYLE[evaluation.decision]
-    marker = f" {evaluation.marker}" if evaluation.marker else ""
+    marker = f" {escape(evaluation.marker)}" if evaluation.marker else ""
     console.print(f"[{style}]{evaluation.decision.label.upper()}[/]{marker}")
     table = Table(show_header=True, header_style="bold")
     for column in ("decision", "rule", "source", "matched", "message"):
         table.add_column(column, overflow="fold")
     for r in evaluation.reasons:
-        table.add_row(r.decision.label, r.rule, r.source, r.matched, r.message)
+        table.add_row(*(Text(x) for x in (r.decision.label, r.rule, r.source, r.matched, r.message)))
     console.print(table)
     if evaluation.effects:
         console.print("effects: " + ", ".join(e.value for e in evaluation.effects))

@@ -87,6 +87,8 @@ def call_from_args(family: str, arg: str, *, cwd: str, interactive: bool) -> Too
         args = parsed
     elif primary is not None:
         args = {primary: arg}
+    elif known is None:
+        args = {"value": arg}  # an unknown family is denied by the engine, with its reason
     else:
         raise CallError(
             f"ARG for {family!r} must be the JSON of its arguments, "

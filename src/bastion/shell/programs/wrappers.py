@@ -21,6 +21,7 @@ E = Effect
 class Wrapper:
     takes_value: frozenset[str] = frozenset()
     skip: int = 0  # positionals before the command (timeout's duration, flock's lock file)
+    skip_unless: frozenset[str] = frozenset()  # flags that replace those positionals
     effects: frozenset[Effect] = frozenset()
     no_command: frozenset[str] = frozenset()  # with these flags nothing is run (command -v)
     shell_string: frozenset[str] = frozenset()  # flag whose value is a shell string (su -c)
@@ -72,7 +73,8 @@ WRAPPERS: dict[str, Wrapper] = {
     "xvfb-run": Wrapper(takes_value=fs("-n", "-s", "-f", "-e", "-p", "--server-args")),
     "dbus-run-session": Wrapper(), "systemd-inhibit": Wrapper(
         takes_value=fs("--what", "--who", "--why", "--mode")),
-    "taskset": Wrapper(takes_value=fs("-c", "--cpu-list"), skip=1),
+    "taskset": Wrapper(takes_value=fs("-c", "--cpu-list"), skip=1,
+                       skip_unless=fs("-c", "--cpu-list", "-p")),
     "chrt": Wrapper(skip=1), "numactl": Wrapper(takes_value=fs("-C", "-N", "-m", "-i")),
     "faketime": Wrapper(skip=1),
     "strace": Wrapper(takes_value=fs("-o", "-e", "-p", "-s", "-u", "-E", "-a", "-P", "-I"),

@@ -1,0 +1,100 @@
+"""``bastion tool NAME --args JSON`` runs one reference tool; ``bastion tools`` lists them.
+
+A tool call goes gate → approval (from a shell nobody can be asked: ASK counts as a
+denial until the approvals adapter is plugged in) → sandbox → audit, and its result is
+printed as JSON. Exit codes: 0 the tool ran and succeeded, 1 it ran and failed, 3 it
+needed approval, 4 it was denied, 2 usage or policy error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from bastion.adapters.cli.common import (
+    CwdOption,
+    JsonOption,
+    PolicyOption,
+    fail,
+    policy_or_exit,
+    print_json,
+    resolve_cwd,
+)
+from bastion.errors import BastionError
+from bastion.exec.secrets import check_credentials_placement
+from bastion.policy.compiled import Policy
+from bastion.policy.decision import Decision
+from bastion.tools import Tool, registry
+
+NameArg = Annotated[
+    str, typer.Argument(help="Tool name: read, write, edit, list, glob, grep, exec, code, fetch.")
+]
+ArgsOption = Annotated[str, typer.Option("--args", help="The tool's arguments as a JSON object.")]
+
+
+def register(app: typer.Typer) -> None:
+    app.command("tool", help="Run one tool: gate, approval, sandbox, audit; prints JSON.")(tool)
+    app.command("tools", help="List the tools this policy enables, with their schemas.")(tools)
+
+
+def _tools(policy: Policy, cwd: str) -> list[Tool]:
+    problem = check_credentials_placement(policy)
+    if problem:
+        fail(problem)
+    try:
+        return registry(policy, cwd=cwd)
+    except BastionError as exc:
+        fail(str(exc), hint=exc.hint)
+
+
+def tool(name: NameArg, args: ArgsOption = "{}", policy: PolicyOption = None, cwd: CwdOption = None) -> None:
+    where = resolve_cwd(cwd)
+    loaded = policy_or_exit(policy, where)
+    found = {t.name: t for t in _tools(loaded, where)}
+    if name not in found:
+        fail(f"no tool {name!r} here", hint=f"enabled tools: {', '.join(sorted(found))}")
+    try:
+        parsed: Any = json.loads(args)
+    except ValueError as exc:
+        fail(f"--args is not valid JSON: {exc}")
+    result = asyncio.run(found[name].run(parsed, cwd=where))
+    print_json(result)
+    if result["ok"]:
+        raise typer.Exit(0)
+    decision = result["decision"]
+    if decision in ("ask", "deny"):
+        raise typer.Exit(Decision.parse(decision).exit_code)
+    raise typer.Exit(1)
+
+
+def tools(json_output: JsonOption = False, policy: PolicyOption = None, cwd: CwdOption = None) -> None:
+    where = resolve_cwd(cwd)
+    found = _tools(policy_or_exit(policy, where), where)
+    if json_output:
+        print_json([t.describe() for t in found])
+        return
+    table = Table(title="Enabled tools")
+    for column in ("tool", "family", "read-only", "destructive", "arguments"):
+        table.add_column(column)
+    for item in found:
+        schema = item.schema
+        required = set(schema.get("required", ()))
+        names = [n if n in required else f"[{n}]" for n in schema.get("properties", {})]
+        hints = item.annotations
+        table.add_row(
+            item.name,
+            item.family.value,
+            _yes(hints["readOnlyHint"]),
+            _yes(hints["destructiveHint"]),
+            " ".join(names),
+        )
+    Console().print(table)
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"

@@ -1,0 +1,126 @@
+"""The redaction table and call summaries: what the ledger and the approval queue show.
+
+The table is data (name, pattern, replacement), applied in order; tests walk it row by row.
+Summaries are one line, redacted, at most ``SUMMARY_LIMIT`` characters.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bastion.call.model import ToolCall, thaw
+
+MASK = "***"
+SUMMARY_LIMIT = 300
+
+_SECRET_WORD = r"(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key" \
+    r"|private[_-]?key|client[_-]?secret|credentials?|auth|session[_-]?key|cookie)"
+#: A value to mask; not one already masked, nor an auth scheme the next row keeps.
+_VALUE = r"(?!\*\*\*)(?!(?i:bearer|basic|token)\s)(?:\"[^\"]*\"|'[^']*'|[^\s&;,\"']+)"
+
+Replacement = str | Callable[[re.Match[str]], str]
+
+#: (name, pattern, replacement): the redaction table, applied top to bottom.
+REDACTIONS: tuple[tuple[str, re.Pattern[str], Replacement], ...] = (
+    ("pem-block", re.compile(r"-----BEGIN [A-Z0-9 ]+-----.*?(?:-----END [A-Z0-9 ]+-----|\Z)", re.S),
+     "[REDACTED PEM BLOCK]"),
+    ("url-credentials", re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s:@]+:[^/\s@]+@"), rf"\1{MASK}@"),
+    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,})"), MASK),
+    ("sk-key", re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"), MASK),
+    ("aws-access-key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), MASK),
+    ("slack-token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}"), MASK),
+    ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}"), MASK),
+    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+"), MASK),
+    ("auth-header", re.compile(r"(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/=-]{8,}"), rf"\1\2{MASK}"),
+    ("secret-flag", re.compile(rf"(?i)(--?[A-Za-z-]*{_SECRET_WORD}[A-Za-z-]*)(\s+|=){_VALUE}"),
+     rf"\1\2{MASK}"),
+    ("secret-assignment",
+     re.compile(rf"(?i)\b([A-Za-z0-9_.-]*{_SECRET_WORD}[A-Za-z0-9_.-]*)(\s*[=:]\s*){_VALUE}"),
+     rf"\1\2{MASK}"),
+    ("high-entropy", re.compile(r"[A-Za-z0-9+/_=-]{32,}"),
+     lambda m: MASK if _looks_random(m.group(0)) else m.group(0)),
+)
+
+_SECRET_KEY = re.compile(rf"(?i){_SECRET_WORD}")
+
+
+def _entropy(text: str) -> float:
+    counts = Counter(text)
+    return -sum(n / len(text) * math.log2(n / len(text)) for n in counts.values())
+
+
+def _looks_random(text: str) -> bool:
+    """Long, mixed letters and digits, more than hex's 4 bits per character."""
+    has_digit = any(c.isdigit() for c in text)
+    has_alpha = any(c.isalpha() for c in text)
+    return has_digit and has_alpha and _entropy(text) > 4.2
+
+
+def redact(text: str) -> str:
+    for _name, pattern, replacement in REDACTIONS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def redact_value(value: Any) -> Any:
+    """Redact a JSON-like value: values under secret-looking keys are masked whole."""
+    if isinstance(value, Mapping):
+        return {str(k): MASK if _SECRET_KEY.search(str(k)) and isinstance(v, str | int | float)
+                else redact_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact_value(v) for v in value]
+    if isinstance(value, str):
+        return redact(value)
+    return value
+
+
+def _one_line(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= SUMMARY_LIMIT else text[: SUMMARY_LIMIT - 1] + "…"
+
+
+def _describe(call: ToolCall) -> str:
+    args = call.args
+
+    def text(key: str) -> str:
+        return str(args.get(key, ""))
+
+    match call.tool:
+        case "shell":
+            return text("command")
+        case "read" | "list" | "glob" | "edit":
+            return text("path")
+        case "grep":
+            return f"{text('pattern')} in {text('path')}".strip()
+        case "write":
+            content = args.get("content")
+            size = f" ({len(content)} chars)" if isinstance(content, str) else ""
+            return f"{text('path')}{size}"
+        case "fetch":
+            method = args.get("method")
+            return f"{method} {text('url')}" if isinstance(method, str) else text("url")
+        case "code":
+            source = text("source").strip().splitlines()
+            first = source[0] if source else ""
+            more = f" (+{len(source) - 1} lines)" if len(source) > 1 else ""
+            return f"{text('language')}: {first}{more}"
+        case "install":
+            packages = args.get("packages")
+            names = " ".join(packages) if isinstance(packages, tuple) else str(packages or "")
+            return f"{text('manager')} {names}"
+        case "db":
+            return f"{text('operation')} {text('target')}"
+        case "mcp":
+            arguments = json.dumps(redact_value(thaw(args.get("arguments", {}))), sort_keys=True)
+            return f"{text('server')}/{text('tool')} {arguments}"
+    return json.dumps(redact_value(thaw(args)), sort_keys=True, default=str)
+
+
+def summarize(call: ToolCall) -> str:
+    """``"shell: git push https://***@host"``: one redacted line for people and the ledger."""
+    return _one_line(f"{call.tool}: {redact(_describe(call))}")

@@ -1,0 +1,315 @@
+"""The composition root: the engine's decision, standing grants, limits, the repeat-failure
+guard, the approval queue and the audit ledger, behind one object.
+
+``decide`` answers like ``bastion check`` (nothing written). ``request`` is the real thing:
+it decides, parks an ASK until someone answers (or resolves it at once when nobody can be
+asked), writes every decision to the ledger *before* returning, and returns the final
+Evaluation whose first reason says who decided.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import os
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from bastion.approval.clock import Clock, SystemClock
+from bastion.approval.config import LimitsConfig
+from bastion.approval.grants import find_grant, shell_argv, suggest_pattern
+from bastion.approval.guard import limit_reason, repeat_reason
+from bastion.approval.model import ApprovalRequest, PermissionDecision, Resolver, new_id
+from bastion.approval.outcome import (
+    confirmed,
+    granted,
+    non_interactive,
+    overridden,
+    resolved,
+    resolver_of,
+)
+from bastion.approval.queue import AnswerError, ApprovalQueue
+from bastion.approval.sqlite import SqliteStore
+from bastion.approval.store import Store
+from bastion.audit.config import AuditConfig
+from bastion.audit.events import EventKind, make_event
+from bastion.audit.keyed import ArgumentHasher, load_or_create_key
+from bastion.audit.ledger import Ledger
+from bastion.audit.redact import redact, summarize
+from bastion.audit.sqlite import SqliteLedgerStore
+from bastion.call.model import ToolCall
+from bastion.errors import BastionError
+from bastion.policy.compiled import Policy
+from bastion.policy.decision import Decision, Evaluation, deny_for_error
+from bastion.policy.engine import Gate
+from bastion.policy.loader import state_dir_from
+
+DB_FILE = "bastion.db"
+
+#: ``on_permission(request)`` answers a parked call in code: once, always or reject.
+Answer = PermissionDecision | Mapping[str, Any]
+PermissionCallback = Callable[[ApprovalRequest], Answer | Awaitable[Answer]]
+
+
+def _ttl_text(seconds: float) -> str:
+    for unit, size in (("h", 3600), ("m", 60)):
+        if seconds >= size and seconds % size == 0:
+            return f"{int(seconds // size)}{unit}"
+    return f"{seconds:g}s"
+
+
+def would_ask(evaluation: Evaluation) -> bool:
+    """An ASK, or the engine's soft non-interactive DENY of what would have been an ASK
+    (a standing grant may answer both); never a hardline call, never a real DENY."""
+    if evaluation.hardline:
+        return False
+    if evaluation.decision is Decision.ASK:
+        return True
+    deciding = [r for r in evaluation.reasons if r.decision is Decision.DENY]
+    return (evaluation.decision is Decision.DENY and evaluation.marker is None and bool(deciding)
+            and all(r.rule == "approval.non_interactive_default" for r in deciding))
+
+
+def limits_from(policy: Policy) -> LimitsConfig:
+    """The policy's ``[limits]`` once the loader provides ``policy.limits``; else defaults."""
+    value = getattr(policy, "limits", None)
+    return value if isinstance(value, LimitsConfig) else LimitsConfig()
+
+
+def audit_from(policy: Policy) -> AuditConfig:
+    value = getattr(policy, "audit", None)
+    return value if isinstance(value, AuditConfig) else AuditConfig()
+
+
+class Gatekeeper:
+    def __init__(
+        self,
+        gate: Gate,
+        *,
+        store: Store,
+        ledger: Ledger,
+        clock: Clock | None = None,
+        on_permission: PermissionCallback | None = None,
+        limits: LimitsConfig | None = None,
+        audit: AuditConfig | None = None,
+    ) -> None:
+        self.gate = gate
+        self.policy: Policy = gate.policy
+        self.store = store
+        self.ledger = ledger
+        self.clock: Clock = clock or SystemClock()
+        self.on_permission = on_permission
+        self.limits = limits or limits_from(gate.policy)
+        self.audit = audit or audit_from(gate.policy)
+        self.queue = ApprovalQueue(store, self.clock)
+        self._recent: OrderedDict[tuple[str | None, str], str] = OrderedDict()
+
+    @property
+    def hasher(self) -> ArgumentHasher:
+        return self.ledger.hasher
+
+    def project_of(self, call: ToolCall) -> str:
+        """The project scope: the most specific policy file, or the cwd without one."""
+        return self.policy.sources[-1] if self.policy.sources else call.cwd
+
+    # -- deciding ------------------------------------------------------------------------
+    def decide(self, call: ToolCall) -> Evaluation:
+        """Gate + standing grants + limits + repeat guard; writes nothing."""
+        return self._decide(call, self.clock.now(), admit=False)[0]
+
+    def _decide(self, call: ToolCall, now: float, *, admit: bool) -> tuple[Evaluation, Resolver]:
+        try:
+            evaluation = self.gate.evaluate(call)
+            key = self.hasher.digest(call)
+            if call.session is not None:
+                usage = (self.store.admit_call if admit else self.store.peek_usage)(
+                    call.session, call.turn, now)
+                halt = repeat_reason(self.store.failure_record(call.session, key),
+                                     matched=summarize(call))
+                if halt is not None:
+                    return overridden(evaluation, halt), Resolver.BREAKER
+                limit = limit_reason(usage, self.limits, now=now)
+                if limit is not None:
+                    return overridden(evaluation, limit), Resolver.LIMIT
+            if would_ask(evaluation):
+                grant = find_grant(self.store.grants_for(call.tool), call, call_key=key,
+                                   project=self.project_of(call))
+                if grant is not None:
+                    return granted(evaluation, grant), Resolver.GRANT
+            return evaluation, Resolver.POLICY
+        except Exception as exc:  # a store failure is never an allow
+            return deny_for_error(exc, rule="state.unavailable"), Resolver.POLICY
+
+    # -- requesting ----------------------------------------------------------------------
+    async def request(self, call: ToolCall, *, timeout: float | None = None,
+                      confirmed_by_person: bool = False,
+                      on_parked: Callable[[ApprovalRequest], None] | None = None) -> Evaluation:
+        """Decide, park an ASK until it is answered, record everything; the final Evaluation.
+
+        ``timeout`` can only shorten the policy's TTL. ``confirmed_by_person`` is a manual
+        confirmation given before the call was sent (``:run!``): it answers an ASK, and
+        never turns a DENY into anything else. ``on_parked`` is told the request once it
+        is persisted (the CLI prints its id)."""
+        now = self.clock.now()
+        decision_id = new_id()
+        evaluation, resolver = self._decide(call, now, admit=True)
+        if evaluation.decision is not Decision.ASK:
+            return self._finish(call, evaluation, resolver, decision_id, EventKind.DECIDED)
+        if confirmed_by_person:
+            return self._finish(call, confirmed(evaluation), Resolver.PERSON, decision_id,
+                                EventKind.DECIDED)
+        if not call.interactive:
+            answer = non_interactive(evaluation, self.policy.non_interactive_default,
+                                     self.policy.approval_source)
+            return self._finish(call, answer, Resolver.POLICY, decision_id, EventKind.DECIDED)
+        try:
+            return await self._park(call, evaluation, decision_id, now, timeout, on_parked)
+        except BastionError as exc:
+            return self._finish(call, deny_for_error(exc, rule="state.unavailable"),
+                                Resolver.POLICY, decision_id, EventKind.DECIDED)
+
+    def request_sync(self, call: ToolCall, *, timeout: float | None = None,
+                     confirmed_by_person: bool = False,
+                     on_parked: Callable[[ApprovalRequest], None] | None = None) -> Evaluation:
+        """``request`` for synchronous callers (the CLI); not for use inside an event loop."""
+        return asyncio.run(self.request(call, timeout=timeout, confirmed_by_person=confirmed_by_person,
+                                        on_parked=on_parked))
+
+    def build_request(self, call: ToolCall, evaluation: Evaluation, *, request_id: str,
+                      now: float, timeout: float | None) -> ApprovalRequest:
+        ttl = self.policy.ttl_seconds if timeout is None else min(timeout, self.policy.ttl_seconds)
+        argv = shell_argv(call)
+        redacted = None if argv is None else tuple(redact(word) for word in argv)
+        return ApprovalRequest(
+            id=request_id, created=now, expires=now + max(ttl, 0.0), tool=call.tool,
+            summary=summarize(call), reason=redact(evaluation.message)[:500],
+            evaluation=evaluation, call_key=self.hasher.digest(call), project=self.project_of(call),
+            session=call.session, agent=call.agent, turn=call.turn, argv=redacted,
+            grantable=not evaluation.hardline,
+            suggested_pattern=suggest_pattern(redacted) if not evaluation.hardline else None,
+        )
+
+    async def _park(self, call: ToolCall, evaluation: Evaluation, decision_id: str, now: float,
+                    timeout: float | None,
+                    on_parked: Callable[[ApprovalRequest], None] | None) -> Evaluation:
+        request = self.build_request(call, evaluation, request_id=decision_id, now=now,
+                                     timeout=timeout)
+        watch = self.queue.submit(request)
+        self._record(call, evaluation, Resolver.POLICY, decision_id, EventKind.REQUESTED)
+        if on_parked is not None:
+            on_parked(request)
+        task = None
+        if self.on_permission is not None:
+            task = asyncio.ensure_future(self._ask_callback(request))
+        try:
+            final = await self.queue.wait(request.id, request.expires, watch)
+        except asyncio.CancelledError:
+            gone = self.store.get_request(request.id)
+            if gone is not None and gone.state.final:
+                with contextlib.suppress(Exception):
+                    self._finish(call, resolved(gone, evaluation), Resolver.CANCEL, decision_id,
+                                 EventKind.RESOLVED)
+            raise
+        finally:
+            if task is not None:
+                task.cancel()
+        answer = resolved(final, evaluation, ttl_text=_ttl_text(request.expires - request.created))
+        return self._finish(call, answer, resolver_of(answer), decision_id, EventKind.RESOLVED)
+
+    async def _ask_callback(self, request: ApprovalRequest) -> None:
+        assert self.on_permission is not None
+        try:
+            reply = self.on_permission(request)
+            if inspect.isawaitable(reply):
+                reply = await reply
+            choice = PermissionDecision.coerce(reply)
+            always = choice.kind == "always" and request.grantable
+            self.queue.answer(request.id, approve=choice.kind != "reject", always=always,
+                              pattern=choice.pattern, scope=choice.scope,
+                              feedback=choice.feedback, resolver="callback")
+        except asyncio.CancelledError:
+            raise
+        except AnswerError:
+            return  # already resolved (expired or answered elsewhere): nothing to do
+        except Exception as exc:  # a failing callback is a denial, never an approval
+            try:
+                self.queue.answer(request.id, approve=False, resolver="callback",
+                                  feedback=f"on_permission failed: {type(exc).__name__}: {exc}")
+            except AnswerError:
+                return
+
+    # -- recording -----------------------------------------------------------------------
+    def _record(self, call: ToolCall, evaluation: Evaluation, resolver: Resolver, decision_id: str,
+                kind: EventKind, *, exit_code: int | None = None, duration: float | None = None) -> None:
+        self.ledger.append(make_event(
+            call, evaluation, kind=kind, decision_id=decision_id, resolver=resolver.value,
+            time=self.clock.now(), hasher=self.hasher, config=self.audit, exit_code=exit_code,
+            duration=duration))
+
+    def _finish(self, call: ToolCall, evaluation: Evaluation, resolver: Resolver,
+                decision_id: str, kind: EventKind) -> Evaluation:
+        """Record durably, then update the guard; a ledger failure turns the answer into DENY."""
+        try:
+            self._record(call, evaluation, resolver, decision_id, kind)
+        except Exception as exc:
+            return deny_for_error(f"the audit ledger cannot record this call ({exc})",
+                                  rule="audit.unavailable")
+        key = self.hasher.digest(call)
+        self._remember(call.session, key, decision_id)
+        if call.session is not None and evaluation.decision is Decision.DENY \
+                and resolver is not Resolver.LIMIT:
+            with contextlib.suppress(BastionError):  # the denial stands; only the guard forgets
+                self.store.note_outcome(call.session, key, failed=True,
+                                        hard=evaluation.marker is not None, at=self.clock.now())
+        return evaluation
+
+    def _remember(self, session: str | None, key: str, decision_id: str) -> None:
+        self._recent[(session, key)] = decision_id
+        self._recent.move_to_end((session, key))
+        while len(self._recent) > 4096:
+            self._recent.popitem(last=False)
+
+    def record_execution(self, call: ToolCall, evaluation: Evaluation, exit_code: int,
+                         duration: float, *, decision_id: str | None = None) -> None:
+        """Record an executed call's exit status and duration (durable when it returns).
+        A failure counts toward the repeat guard; a success clears the call's record."""
+        key = self.hasher.digest(call)
+        linked = decision_id or self._recent.get((call.session, key)) or new_id()
+        self._record(call, evaluation, resolver_of(evaluation), linked, EventKind.EXECUTED,
+                     exit_code=exit_code, duration=duration)
+        if call.session is not None:
+            self.store.note_outcome(call.session, key, failed=exit_code != 0, hard=False,
+                                    at=self.clock.now())
+
+    def close(self) -> None:
+        self.store.close()
+        self.ledger.close()
+
+    def __enter__(self) -> Gatekeeper:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_gatekeeper(
+    policy: Policy,
+    env: Mapping[str, str] | None = None,
+    *,
+    gate: Gate | None = None,
+    clock: Clock | None = None,
+    on_permission: PermissionCallback | None = None,
+    limits: LimitsConfig | None = None,
+    audit: AuditConfig | None = None,
+) -> Gatekeeper:
+    """A Gatekeeper over ``<state_dir>/bastion.db`` (dir created 0700, key and db 0600)."""
+    state_dir = policy.state_dir if env is None else state_dir_from(env)
+    os.makedirs(state_dir, mode=0o700, exist_ok=True)
+    path = os.path.join(state_dir, DB_FILE)
+    hasher = ArgumentHasher(load_or_create_key(state_dir))
+    return Gatekeeper(
+        gate or Gate(policy), store=SqliteStore(path), ledger=Ledger(SqliteLedgerStore(path), hasher=hasher),
+        clock=clock, on_permission=on_permission, limits=limits, audit=audit,
+    )

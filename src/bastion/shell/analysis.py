@@ -1,0 +1,162 @@
+"""``analyze``: parse a command string and classify every simple command in it.
+
+Fail-closed: anything that cannot be decided (parse errors, unknown constructs, internal
+errors, over-long input) is listed in ``ShellAnalysis.errors``.
+
+Globs: a glob path argument keeps its literal text (``PathUse.why`` ends with "(glob)") when
+only its last component is a pattern and that pattern cannot match a credential or
+agent-control name (``paths.glob_is_safe``); otherwise its ``path`` is None (unknown).
+
+``cd DIR`` moves later relative paths: they are reported joined to DIR (``cd`` to a
+run-time value makes later relative paths unknown).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import replace
+
+from bastion.policy.decision import Effect
+from bastion.shell.model import PathUse, ShellAnalysis, SimpleCommand
+from bastion.shell.parser import MAX_COMMAND_BYTES, error_nodes, parse
+from bastion.shell.unwrap import Classifier
+from bastion.shell.walk import FunctionDef, Item, RawCommand, walk
+
+
+def analyze(command: str) -> ShellAnalysis:
+    """Classify ``command``. Pure, never raises: failures become ``errors``."""
+    try:
+        data = command.encode("utf-8", "surrogatepass")
+    except Exception:
+        return ShellAnalysis(command, (), ("command is not valid text",))
+    if len(data) > MAX_COMMAND_BYTES:
+        return ShellAnalysis(command, (), (f"command too long ({len(data)} bytes > "
+                                           f"{MAX_COMMAND_BYTES})",))
+    try:
+        commands, errors = _analyze_source(data, (), frozenset(), 0)
+        commands = _follow_cd(commands)
+    except Exception as exc:
+        return ShellAnalysis(command, (), (f"internal error: {type(exc).__name__}: {exc}",))
+    if "\x00" in command:
+        errors.append("command contains a NUL byte")
+    return ShellAnalysis(command, tuple(commands), tuple(dict.fromkeys(errors)))
+
+
+def _analyze_source(
+    data: bytes, wrappers: tuple[str, ...], inherit: frozenset[Effect], depth: int
+) -> tuple[list[SimpleCommand], list[str]]:
+    tree = parse(data)
+    errors = error_nodes(tree.root_node)
+    items, walk_errors = walk(tree.root_node, data)
+    errors.extend(walk_errors)
+
+    def recurse(
+        source: str, wraps: tuple[str, ...], inh: frozenset[Effect], d: int
+    ) -> tuple[list[SimpleCommand], list[str]]:
+        if len(source.encode("utf-8", "surrogatepass")) > MAX_COMMAND_BYTES:
+            return [], ["nested command too long"]
+        return _analyze_source(source.encode("utf-8", "surrogatepass"), wraps, inh, d)
+
+    classifier = Classifier(recurse)
+    commands = _items(classifier, items, list(wrappers), inherit, depth, errors)
+    return commands, errors
+
+
+def _items(
+    c: Classifier,
+    items: list[Item] | tuple[Item, ...],
+    wrappers: list[str],
+    inherit: frozenset[Effect],
+    depth: int,
+    errors: list[str],
+) -> list[SimpleCommand]:
+    out: list[SimpleCommand] = []
+    for item in items:
+        if isinstance(item, FunctionDef):
+            body = _items(c, item.body, wrappers, inherit, depth, errors)
+            out.extend(body)
+            c.functions[item.name] = _summary(item, body)
+            continue
+        words = list(item.words)
+        cmds = c.command(item, words, list(wrappers), inherit, depth)
+        out.extend(_with_context(cmd, item) for cmd in cmds)
+    errors.extend(c.errors)
+    c.errors.clear()
+    return out
+
+
+def _with_context(cmd: SimpleCommand, raw: RawCommand) -> SimpleCommand:
+    extra = tuple(n for n in raw.context if n not in cmd.notes)
+    if raw.background:
+        extra += ("runs in the background",)
+    return replace(cmd, notes=cmd.notes + extra) if extra else cmd
+
+
+def _self_calls(items: tuple[Item, ...], name: str) -> bool:
+    for item in items:
+        if isinstance(item, FunctionDef):
+            if _self_calls(item.body, name):
+                return True
+        elif (
+            item.words
+            and item.words[0].value == name
+            and (item.in_pipeline or item.background)
+        ):
+            return True
+    return False
+
+
+def _summary(fn: FunctionDef, body: list[SimpleCommand]) -> SimpleCommand:
+    effects: set[Effect] = set()
+    paths: list[PathUse] = []
+    notes: list[str] = [f"shell function {fn.name}"]
+    catastrophic = next((b.catastrophic for b in body if b.catastrophic), None)
+    if _self_calls(fn.body, fn.name):
+        catastrophic = f"fork bomb: function {fn.name} calls itself in a pipeline/background"
+        effects.update({Effect.DESTRUCTIVE, Effect.SYSTEM})
+    for b in body:
+        effects.update(b.effects)
+        paths.extend(b.paths)
+        notes.extend(n for n in b.notes if n not in notes)
+    if not effects:
+        effects.add(Effect.READ)
+    return SimpleCommand(
+        text=fn.text, argv=(fn.name,), program=fn.name, spelling=fn.name, known=True,
+        dynamic=any(b.dynamic for b in body), effects=frozenset(effects), paths=tuple(paths),
+        hosts=tuple(h for b in body for h in b.hosts), pure_reader=all(
+            b.pure_reader for b in body) and not catastrophic, catastrophic=catastrophic,
+        notes=tuple(notes),
+    )
+
+
+def _follow_cd(commands: list[SimpleCommand]) -> list[SimpleCommand]:
+    prefix: str | None = ""
+    out: list[SimpleCommand] = []
+    for cmd in commands:
+        if prefix != "" and cmd.paths:
+            cmd = replace(cmd, paths=tuple(_moved(p, prefix) for p in cmd.paths))
+        out.append(cmd)
+        if cmd.program in ("cd", "pushd", "popd") or (cmd.dynamic and cmd.argv[:1] == ("cd",)):
+            args = [a for a in cmd.argv[1:] if not a.startswith("-") or a == "-"]
+            if cmd.program == "popd" or args[:1] == ["-"] or cmd.dynamic:
+                prefix = None
+            elif not args:
+                prefix = "~"
+            else:
+                target = cmd.paths[0].path if cmd.paths else None
+                prefix = None if target is None or prefix is None else _join(prefix, target)
+    return out
+
+
+def _join(prefix: str, path: str) -> str:
+    if path.startswith(("/", "~")) or not prefix:
+        return path
+    return posixpath.join(prefix, path)
+
+
+def _moved(use: PathUse, prefix: str | None) -> PathUse:
+    if use.path is None or use.path.startswith(("/", "~")):
+        return use
+    if prefix is None:
+        return replace(use, path=None, why=f"{use.why} (after cd to an unknown directory)")
+    return replace(use, path=_join(prefix, use.path), why=f"{use.why} (after cd {prefix})")

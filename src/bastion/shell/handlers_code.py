@@ -1,0 +1,361 @@
+"""Handlers for code runners: interpreters, shells, eval/source, package installs, env
+runners (uv run, bundle exec…), and system tools whose verbs decide (kill, crontab, ip…)."""
+
+from __future__ import annotations
+
+import re
+
+from bastion.policy.decision import Effect
+from bastion.shell.ctx import Ctx
+from bastion.shell.flags import Parsed, parse_args
+from bastion.shell.hosts import url_host
+from bastion.shell.model import Access
+from bastion.shell.programs import Spec, interpreters
+from bastion.shell.programs.packages import INSTALL_VALUES
+from bastion.shell.words import Word, literal_word
+
+E = Effect
+_STRING = re.compile(r"""(?P<q>['"])((?:(?!(?P=q))[^\\\n]|\\.){1,4096})(?P=q)|(~/[^\s'";)]+)""")
+_PATHISH = re.compile(r"^(/|~/|\.{1,2}/)|(^|/)(\.ssh|\.aws|\.env|id_rsa|\.netrc|\.gnupg|"
+                      r"\.npmrc|\.pypirc|credentials)")
+
+
+def scan_inline_code(ctx: Ctx, code: str, label: str) -> None:
+    """Path and URL literals in inline code, so read rules still apply to `python -c`."""
+    for m in _STRING.finditer(code):
+        text = m.group(2) if m.group(2) is not None else m.group(4)
+        if not text:
+            continue
+        host = url_host(text)
+        if host:
+            ctx.host(host)
+            ctx.add(E.NETWORK, note=f"{label} contacts {host}")
+        elif _PATHISH.search(text) and " " not in text.strip():
+            ctx.path(literal_word(text), Access.READ, "path literal in inline code")
+
+
+def _stdin_code(ctx: Ctx, label: str, shell: bool) -> None:
+    data = ctx.stdin_data
+    if data is None:
+        ctx.add(E.CODE, E.UNKNOWN, note=f"{label} reads its program from stdin")
+        return
+    ctx.add(E.CODE, note=f"{label} runs a heredoc / here-string as code")
+    if data.body is None or not data.body_literal:
+        ctx.dynamic = True
+        ctx.note("the code fed on stdin is only known at run time")
+    elif shell:
+        ctx.inner.extend(ctx.run_source(ctx, data.body, f"{ctx.program} <<"))
+    else:
+        scan_inline_code(ctx, data.body, ctx.program)
+
+
+def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    fam = interpreters.family(ctx.program) or ctx.program
+    inline = interpreters.INLINE_CODE_FLAGS.get(fam, frozenset())
+    values = interpreters.VALUE_FLAGS.get(fam, frozenset())
+    ctx.paths.clear()
+    args = ctx.words[1:]
+    i = 0
+    info_only = True
+    while i < len(args):
+        w = args[i]
+        v = w.value
+        if v is None or not v.startswith("-") or v == "-":
+            break
+        i += 1
+        head = v[:2] if fam == "python" and not v.startswith("--") else v
+        if head in inline or v in inline:
+            code = v[2:] if head != v and fam == "python" else None
+            word = literal_word(code) if code else (args[i] if i < len(args) else None)
+            i += 0 if code else 1
+            ctx.add(E.CODE, note=f"{ctx.program} {head} runs inline code")
+            if word is None or word.value is None:
+                ctx.dynamic = word is not None
+                return
+            scan_inline_code(ctx, word.value, f"{ctx.program} {head}")
+            return
+        if fam == "python" and v.startswith("-m"):
+            module = v[2:] or (args[i].value if i < len(args) else None)
+            i += 0 if v[2:] else 1
+            _python_module(ctx, module, list(args[i:]))
+            return
+        if v in values or (fam == "python" and v[:2] in values):
+            i += 0 if len(v) > 2 and fam == "python" else 1
+        if v not in interpreters.INFO_FLAGS:
+            info_only = False
+    if fam == "deno" and i < len(args) and args[i].value == "eval":
+        ctx.add(E.CODE, note="deno eval runs inline code")
+        if i + 1 < len(args) and args[i + 1].value is not None:
+            scan_inline_code(ctx, args[i + 1].value or "", "deno eval")
+        return
+    if i < len(args):
+        if fam == "deno" and args[i].value in ("run", "test", "task", "serve") and i + 1 < len(
+            args
+        ):
+            i += 1
+        ctx.add(E.CODE, note=f"{ctx.program} runs a script")
+        ctx.path(args[i], Access.READ, f"script run by {ctx.program}")
+        return
+    if info_only and args:
+        ctx.effects.discard(E.CODE)
+        ctx.effects.add(E.READ)
+        ctx.reader = True
+        return
+    _stdin_code(ctx, ctx.program, shell=False)
+
+
+def _python_module(ctx: Ctx, module: str | None, rest: list[Word]) -> None:
+    if module is None:
+        ctx.dynamic = True
+        return
+    if module in interpreters.PYTHON_MODULES_INSTALL:
+        sub = rest[0].value if rest else None
+        if sub in ("install", "uninstall") or module == "ensurepip":
+            ctx.effects.discard(E.CODE)
+            install_from(ctx, "pip", rest[1:])
+            return
+        ctx.note(f"python -m {module} {sub or ''}".strip())
+        return
+    if module in interpreters.PYTHON_MODULES_READ:
+        ctx.effects.discard(E.CODE)
+        ctx.add(E.READ)
+        ctx.reader = True
+        for w in rest:
+            if not (w.value or "-").startswith("-"):
+                ctx.path(w, Access.READ, f"argument of python -m {module}")
+        return
+    if module == "http.server":
+        ctx.add(E.NETWORK, note="python -m http.server serves the cwd")
+    ctx.add(E.CODE, note=f"python -m {module} runs a module")
+
+
+def install_from(ctx: Ctx, manager: str, args: list[Word]) -> None:
+    parsed, _ = parse_args(args, INSTALL_VALUES, {"--requirement": "-r", "--editable": "-e"})
+    ctx.add(E.INSTALL, E.NETWORK)
+    ctx.install_manager = manager
+    for w in parsed.values("-r", "-c"):
+        ctx.path(w, Access.READ, f"{manager} requirements file")
+        ctx.note(f"packages listed in {w.text}")
+    local = [*parsed.values("-e")]
+    for w in parsed.positionals:
+        v = w.value
+        if v is None:
+            ctx.install_packages.append(w.text)
+            ctx.note(f"package name only known at run time: {w.text}")
+            continue
+        ctx.install_packages.append(v)
+        if v.startswith((".", "/", "~")) or v.endswith((".whl", ".tar.gz", ".zip", ".tgz")):
+            local.append(w)
+        if url_host(v) or v.startswith(("git+", "git@")):
+            ctx.note(f"installs from a URL: {v}")
+    for w in local:
+        ctx.path(w, Access.READ, f"local package installed by {manager}")
+        ctx.add(E.CODE, note="installing a local package runs its build code")
+    if not parsed.positionals and not local and not parsed.values("-r"):
+        ctx.add(E.CODE, note=f"{manager} installs from the project manifest (runs its scripts)")
+
+
+def install(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    manager = {"pip3": "pip"}.get(ctx.program, ctx.program)
+    sub_at = next((i for i, w in enumerate(ctx.words[1:], 1) if w.value in _INSTALL_SUBS), None)
+    rest = ctx.words[sub_at + 1 :] if sub_at is not None else list(positionals)
+    if ctx.program == "uv" and any(w.value == "pip" for w in ctx.words[1:3]):
+        manager = "uv"
+    install_from(ctx, manager, list(rest))
+
+
+_INSTALL_SUBS = frozenset({
+    "install", "i", "add", "ci", "update", "up", "upgrade", "uninstall", "remove", "rm", "un",
+    "reinstall", "purge", "autoremove", "full-upgrade", "dist-upgrade", "erase", "downgrade",
+    "groupinstall", "localinstall", "del", "require", "get", "inject", "sync", "create",
+    "isntall", "link", "unlink", "tap", "fix", "upgrade-all", "install-test", "it",
+})
+
+
+def pacman(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    ops = "".join((w.value or "")[1:] for w in ctx.words[1:] if (w.value or "").startswith("-")
+                  and not (w.value or "").startswith("--"))
+    if "Q" in ops or ("S" in ops and any(c in ops for c in "silgp")) or "F" in ops:
+        ctx.effects.clear()
+        ctx.add(E.READ)
+        ctx.reader = True
+        return
+    install_from(ctx, "pacman", list(positionals))
+
+
+def shell(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    if ctx.program in interpreters.FOREIGN_SHELLS:
+        ctx.add(E.CODE, E.UNKNOWN, note=f"{ctx.program} syntax is not parsed (opaque)")
+        return
+    ctx.paths.clear()
+    args = ctx.words[1:]
+    i = 0
+    string_next = False
+    while i < len(args):
+        v = args[i].value
+        if v is None or not v.startswith(("-", "+")) or v in ("-", "--"):
+            i += 1 if v == "--" else 0
+            break
+        i += 1
+        if v in interpreters.SHELL_VALUE_FLAGS:
+            if v in ("--rcfile", "--init-file") and i < len(args):
+                ctx.path(args[i], Access.READ, f"{ctx.program} {v}")
+            i += 1
+        elif not v.startswith("--") and "c" in v[1:]:
+            string_next = True
+    if string_next:
+        ctx.add(E.CODE)
+        if i >= len(args):
+            ctx.errors.append(f"{ctx.program} -c without a command string")
+            return
+        word = args[i]
+        if word.value is None:
+            ctx.dynamic = True
+            ctx.note(f"{ctx.program} -c string only known at run time")
+            return
+        ctx.inner.extend(ctx.run_source(ctx, word.value, f"{ctx.program} -c"))
+        ctx.replaced = True
+        return
+    if i < len(args):
+        ctx.add(E.CODE, note=f"{ctx.program} runs a script")
+        ctx.path(args[i], Access.READ, f"script run by {ctx.program}")
+        return
+    _stdin_code(ctx, ctx.program, shell=True)
+
+
+def eval_(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    args = ctx.words[1:]
+    if any(w.value is None for w in args):
+        ctx.dynamic = True
+        ctx.note("eval of a string only known at run time")
+        return
+    ctx.inner.extend(ctx.run_source(ctx, " ".join(w.value or "" for w in args), "eval"))
+    ctx.replaced = True
+
+
+def source(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    ctx.paths.clear()
+    if ctx.words[1:]:
+        ctx.path(ctx.words[1], Access.READ, "sourced script")
+    ctx.note("runs a file in this shell")
+
+
+_RUNNER_VALUES = frozenset({"-n", "--name", "-p", "--prefix", "--with", "--python", "-e",
+                            "--env", "--project", "--directory", "--group", "--extra",
+                            "--package", "-C", "--config", "--cwd", "--env-file", "-E",
+                            "--from", "-i", "--index", "--frozen-lockfile"})
+
+
+def env_runner(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """uv run / poetry run / bundle exec / devbox run / nix-shell --run …: classify the
+    command they run too (the runner's own effects stay on this command)."""
+    ctx.paths.clear()
+    args = list(ctx.words[1:])
+    label = ctx.program
+    for flag in ("--run", "--command", "-c"):
+        for i, w in enumerate(args[:-1]):
+            if w.value == flag and ctx.program in ("nix-shell",):
+                nxt = args[i + 1]
+                if nxt.value is None:
+                    ctx.dynamic = True
+                else:
+                    ctx.inner.extend(ctx.run_source(ctx, nxt.value, f"{label} {flag}"))
+                return
+    if any(w.value == "--" for w in args):
+        cut = next(i for i, w in enumerate(args) if w.value == "--")
+        inner = args[cut + 1 :]
+    else:
+        sub_at = next((i for i, w in enumerate(args) if w.value in ("run", "exec", "x",
+                                                                    "develop", "shell")), -1)
+        if ctx.program == "direnv":
+            sub_at += 1  # `direnv exec DIR cmd`
+        p, stop = parse_args(args[sub_at + 1 :], _RUNNER_VALUES, stop_at_positional=True)
+        if ctx.program == "nix" and stop < len(args[sub_at + 1 :]):
+            stop += 1  # the flake reference
+        inner = args[sub_at + 1 + stop :]
+        if ctx.program == "nix":
+            vals = p.values("-c", "--command")
+            inner = vals + inner[1:] if vals else []
+    if inner:
+        ctx.inner.extend(ctx.run_words(ctx, inner, f"{label} run"))
+
+
+def service(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    verbs = [w.value for w in ctx.words[1:]]
+    if "--status-all" in verbs or (len(verbs) > 1 and verbs[1] == "status"):
+        ctx.effects.discard(E.SYSTEM)
+        ctx.add(E.READ)
+        ctx.reader = True
+
+
+def kill(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    vals = [w.value for w in ctx.words[1:]]
+    if vals[:1] in (["-l"], ["-L"], ["--list"]):
+        ctx.effects.discard(E.CODE)
+        ctx.add(E.READ)
+        ctx.reader = True
+        return
+    if "-1" in vals[1:] or (vals == ["-1"]) or "1" in vals or ("--" in vals and "-1" in vals):
+        ctx.add(E.SYSTEM, note="kill -1 / PID 1 signals every process or init")
+        if len(vals) > 1 and "-1" in vals[1:]:
+            ctx.add(E.DESTRUCTIVE, note="kill ... -1 kills every process you own")
+    if any(v is None for v in vals):
+        ctx.note("target process only known at run time")
+
+
+def sysctl(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    if any("=" in (w.value or "=") for w in positionals):
+        ctx.add(E.SYSTEM, note="sysctl NAME=VALUE changes the kernel")
+
+
+def firewall(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    vals = {w.value for w in ctx.words[1:]}
+    listing = {"-L", "-S", "--list", "--list-rules", "status", "list", "-nL", "-nvL",
+               "--state", "--list-all", "show"}
+    if vals & listing and not vals & {"-A", "-D", "-I", "-F", "-X", "-P", "-N", "flush",
+                                      "add", "delete", "enable", "disable", "reset"}:
+        ctx.effects.discard(E.SYSTEM)
+        ctx.add(E.READ)
+        ctx.reader = True
+
+
+def crontab(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    if parsed.has("-l") and not parsed.has("-r", "-e", "-i"):
+        ctx.effects.discard(E.SYSTEM)
+        ctx.add(E.READ)
+        ctx.reader = True
+        return
+    for w in positionals:
+        ctx.path(w, Access.READ, "crontab file installed")
+
+
+_IP_READ = frozenset({"show", "list", "ls", "lst", "get", "sh", "s", "l", "help"})
+
+
+def ip(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    words = [w.value for w in positionals]
+    if len(words) < 2 or words[1] in _IP_READ:
+        ctx.effects.discard(E.SYSTEM)
+        ctx.add(E.READ)
+        ctx.reader = True
+
+
+def su(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    args = ctx.words[1:]
+    for i, w in enumerate(args[:-1]):
+        if w.value in ("-c", "--command"):
+            nxt = args[i + 1]
+            if nxt.value is None:
+                ctx.dynamic = True
+            else:
+                ctx.inner.extend(ctx.run_source(ctx, nxt.value, "su -c"))
+            return
+    ctx.note("su without -c starts a shell")
+
+
+HANDLERS = {
+    "interpreter": interpreter, "install": install, "pacman": pacman, "shell": shell,
+    "eval": eval_, "source": source, "env_runner": env_runner, "service": service,
+    "kill": kill, "sysctl": sysctl, "firewall": firewall, "crontab": crontab, "ip": ip,
+    "su": su,
+}

@@ -1,0 +1,132 @@
+"""git: global options (-C, -c, --config-env), config-based program injection, and the
+subcommand tables of ``programs.vcs``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bastion.policy.decision import Effect
+from bastion.shell.classify import Handler, apply_spec
+from bastion.shell.ctx import Ctx
+from bastion.shell.flags import Parsed, parse_args
+from bastion.shell.hosts import any_host
+from bastion.shell.model import Access, PathUse
+from bastion.shell.programs import Spec
+from bastion.shell.programs import vcs as V
+from bastion.shell.words import Word
+
+E = Effect
+
+
+def config_key_runs_code(key: str, value: str | None) -> bool:
+    """Whether setting ``key`` (to ``value``) can make git run a program."""
+    k = key.lower()
+    if k.startswith(V.GIT_PAGER_KEYS):
+        return value is None or value.strip() not in V.SAFE_PAGERS
+    return not k.startswith(V.GIT_SAFE_CONFIG_PREFIXES)
+
+
+def _check_config(ctx: Ctx, pairs: list[Word], how: str) -> None:
+    for w in pairs:
+        if w.value is None:
+            ctx.add(E.CODE, note=f"git {how} only known at run time")
+            continue
+        key, eq, value = w.value.partition("=")
+        if config_key_runs_code(key, value if eq else None):
+            ctx.add(E.CODE, note=f"program injection: git {how} {key} can run a program")
+
+
+def git(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word], handlers: dict[str,
+        Handler]) -> None:
+    args = ctx.words[1:]
+    top, stop = parse_args(args, V.GIT_GLOBAL_VALUES, stop_at_positional=True)
+    _check_config(ctx, top.values("-c"), "-c")
+    for w in top.values("--config-env"):
+        key = (w.value or "").partition("=")[0]
+        if config_key_runs_code(key, None):
+            ctx.add(E.CODE, note=f"program injection: git --config-env {key}")
+    if top.has("--exec-path") and top.values("--exec-path"):
+        ctx.add(E.CODE, note="git --exec-path runs programs from another directory")
+    for w in top.values("-C"):
+        ctx.note(f"runs in {w.text}")
+    if stop >= len(args):
+        ctx.add(E.READ)
+        ctx.reader = True
+        return
+    sub_word = args[stop]
+    sub = V.GIT_SUBCOMMANDS.get(sub_word.value or "")
+    if sub is None:
+        ctx.add(E.UNKNOWN, E.CODE, note=f"unknown git subcommand {sub_word.text!r} "
+                                        "(may be an alias running a program)")
+        return
+    was = set(ctx.effects)
+    sub = replace(sub, takes_value=sub.takes_value | V.GIT_SUB_VALUES)
+    inner_ctx_program = ctx.program
+    apply_spec(ctx, sub, list(args[stop + 1 :]), handlers)
+    ctx.program = inner_ctx_program
+    if was - {E.READ}:
+        ctx.reader = False
+
+
+def git_listing(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    listing = parsed.has("-l", "--list", "-a", "--all", "-r", "--remotes", "-v", "-vv",
+                         "--contains", "--merged", "--no-merged", "--show-current",
+                         "--points-at", "-n")
+    if positionals and not listing:
+        ctx.add(E.WRITE, note="creates a branch / tag")
+
+
+def git_config(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    reading = parsed.has("--get", "--get-all", "--get-regexp", "--list", "-l",
+                         "--get-urlmatch", "--get-color", "--get-colorbool")
+    if reading or (len(positionals) == 1 and not parsed.has("--unset", "--unset-all",
+                                                              "--remove-section",
+                                                              "--rename-section", "-e",
+                                                              "--edit")):
+        return
+    ctx.add(E.WRITE, note="git config writes configuration")
+    if positionals:
+        key = positionals[0].value
+        value = positionals[1].value if len(positionals) > 1 else None
+        if key is None or config_key_runs_code(key, value):
+            ctx.add(E.CODE, note=f"program injection: git config {positionals[0].text}")
+    if parsed.has("--global"):
+        ctx.paths.append(PathUse("~/.gitconfig", Access.WRITE, "--global", "git config --global"))
+    if parsed.has("-e", "--edit"):
+        ctx.add(E.CODE, note="git config --edit runs an editor")
+
+
+def git_clean(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    if parsed.has("-n", "--dry-run") and not parsed.has("-f", "--force"):
+        ctx.effects.discard(E.DELETE)
+        ctx.add(E.READ)
+        ctx.reader = True
+        return
+    ctx.add(E.DELETE, note="git clean deletes untracked files")
+    for w in positionals or [Word(".", ".", ".")]:
+        ctx.path(w, Access.DELETE, "git clean")
+    if parsed.has("-x", "-X"):
+        ctx.note("including ignored files")
+
+
+def git_push(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    if parsed.has("-f") or any((w.value or "").startswith("+") for w in positionals[1:]):
+        ctx.note("force push rewrites remote history")
+    if parsed.has("-d") or any((w.value or "").startswith(":") for w in positionals[1:]):
+        ctx.add(E.DELETE, note="deletes a remote branch")
+    if positionals and not any_host(positionals[0].value or ""):
+        ctx.note(f"remote {positionals[0].text!r}")
+
+
+def git_clone(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    _check_config(ctx, parsed.values("-c", "--config"), "clone -c")
+    if len(positionals) >= 2:
+        ctx.path(positionals[1], Access.WRITE, "clone destination")
+    else:
+        ctx.note("clones into a new directory in the cwd")
+
+
+HANDLERS: dict[str, Handler] = {
+    "git_listing": git_listing, "git_config": git_config, "git_clean": git_clean,
+    "git_push": git_push, "git_clone": git_clone,
+}

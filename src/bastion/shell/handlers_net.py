@@ -1,0 +1,189 @@
+"""Handlers for network clients and cloud CLIs: hosts, uploads (exfiltration), remote exec."""
+
+from __future__ import annotations
+
+import re
+
+from bastion.policy.decision import Effect
+from bastion.shell.ctx import Ctx
+from bastion.shell.flags import Parsed, parse_args
+from bastion.shell.hosts import any_host, bare_host, scp_host, url_host
+from bastion.shell.model import Access
+from bastion.shell.programs import Spec
+from bastion.shell.words import Word
+
+E = Effect
+
+
+def _at_file(ctx: Ctx, word: Word, why: str) -> None:
+    """curl -d @file / -F name=@file / --json @file upload a local file."""
+    value = word.value
+    if value is None:
+        return
+    m = re.search(r"(?:^|=)[@<]([^;]+)", value)
+    if m and m.group(1) != "-":
+        path = m.group(1)
+        ctx.path(Word(path, path, path), Access.READ, why)
+        ctx.note(f"uploads local file {path}")
+
+
+def curl(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    for flag in parsed.flags:
+        if flag.value is None:
+            continue
+        if flag.name in ("-d", "--data", "--data-binary", "--data-urlencode", "--json",
+                         "--data-ascii", "-F", "--form"):
+            _at_file(ctx, flag.value, f"curl {flag.name} upload")
+        if flag.name == "--url":
+            host = url_host(flag.value.value or "")
+            if host:
+                ctx.host(host)
+    for word in positionals:
+        value = word.value or ""
+        if not url_host(value) and value and word.literal:
+            host = bare_host(value.split("/")[0])
+            if host:
+                ctx.host(host)
+    if not ctx.hosts:
+        ctx.note("destination only known at run time")
+
+
+def wget(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    if not parsed.has("-O", "-P"):
+        ctx.note("wget writes the download in the cwd")
+    curl(ctx, spec, Parsed((), ()), positionals)
+
+
+_SSH_VALUES = frozenset({"-p", "-i", "-o", "-F", "-l", "-J", "-L", "-R", "-D", "-W", "-b",
+                         "-c", "-E", "-e", "-I", "-m", "-O", "-Q", "-S", "-w", "-B"})
+
+
+def ssh(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    parsed, _ = parse_args(ctx.words[1:], _SSH_VALUES)
+    for flag in parsed.flags:
+        if flag.name == "-o" and flag.value is not None:
+            opt = (flag.value.value or "").lower().replace(" ", "=")
+            if opt.startswith(("proxycommand", "localcommand", "permitlocalcommand",
+                               "knownhostscommand", "match")):
+                ctx.add(E.CODE, note="ssh -o option runs a local program")
+        if flag.name == "-i" and flag.value is not None:
+            ctx.path(flag.value, Access.READ, "ssh identity file")
+        if flag.name == "-F" and flag.value is not None:
+            ctx.path(flag.value, Access.READ, "ssh config file")
+        if flag.name in ("-L", "-R", "-D", "-w"):
+            ctx.add(E.NETWORK, note=f"ssh {flag.name} opens a tunnel")
+    if not parsed.positionals:
+        return
+    target = parsed.positionals[0]
+    host = bare_host(target.value or "") or (target.value or "").rpartition("@")[2]
+    if target.value is None:
+        ctx.add(E.UNKNOWN, note="ssh destination only known at run time")
+    elif host:
+        ctx.host(host)
+    remote = parsed.positionals[1:]
+    if remote:
+        ctx.add(E.CODE, note="remote exec: runs a command on " + (host or "the remote host"))
+        ctx.note("the remote command is not classified locally")
+
+
+def remote_copy(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """scp / rsync: `host:path` operands are remote; local sources are read, a local
+    destination is written."""
+    ctx.paths.clear()
+    if not positionals:
+        return
+    *sources, dest = positionals if len(positionals) > 1 else (positionals[0], positionals[0])
+    remote_dest = scp_host(dest.value or "") or url_host(dest.value or "")
+    for word in [*sources, dest]:
+        host = any_host(word.value or "")
+        if host:
+            ctx.host(host)
+            ctx.add(E.NETWORK)
+    for word in sources:
+        if not any_host(word.value or ""):
+            ctx.path(word, Access.READ, f"{ctx.program} source")
+            if remote_dest:
+                ctx.note(f"uploads {word.text} to {remote_dest}")
+    if remote_dest:
+        return
+    ctx.add(E.WRITE)
+    ctx.path(dest, Access.WRITE, f"{ctx.program} destination")
+    if parsed.has("--delete"):
+        ctx.path(dest, Access.DELETE, f"{ctx.program} --delete")
+
+
+def hosts_positional(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    for word in positionals:
+        value = word.value or ""
+        host = url_host(value) or bare_host(value)
+        if host:
+            ctx.host(host)
+    if ctx.program in ("nc", "ncat", "netcat", "socat") and (
+        parsed.has("-e", "-c", "--exec", "--sh-exec") or any("EXEC" in (w.value or "")
+                                                            for w in positionals)
+    ):
+        ctx.add(E.CODE, note=f"{ctx.program} runs a program on the connection")
+    if ctx.program in ("nc", "ncat", "netcat") and parsed.has("-l"):
+        ctx.add(E.NETWORK, note="listens for connections")
+
+
+_READ_VERB = re.compile(r"^(describe|list|get|show|ls|info|whoami|version|search|status|"
+                        r"help|--version|logs|tail|lookup|head|cat|read-config|inspect)")
+_CRED_WORDS = ("print-access-token", "print-identity-token", "get-access-token",
+               "export-credentials", "get-login-password", "auth:token", "token", "configure",
+               "get-secret-value", "secrets", "kv", "read")
+
+
+def cloud(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """aws/gcloud/az/…: describe*/list*/get* are network reads, anything else mutates."""
+    words = [w.value or "" for w in positionals]
+    if not words:
+        return
+    if any(w in _CRED_WORDS for w in words[:4]):
+        ctx.add(E.CREDENTIALS, note=f"{ctx.program} {' '.join(words[:3])} handles credentials")
+    verbs = words[:3] if ctx.program != "gsutil" else words[:1]
+    s3 = ctx.program == "aws" and words[0] == "s3" and len(words) > 1
+    if s3 and words[1] in ("cp", "mv", "sync"):
+        dest = words[-1]
+        if dest.startswith("s3://"):
+            ctx.add(E.INFRASTRUCTURE, note="uploads to S3")
+        else:
+            ctx.add(E.WRITE, note="downloads from S3")
+            ctx.path(positionals[-1], Access.WRITE, "aws s3 destination")
+        for w in positionals[2:-1]:
+            if not (w.value or "").startswith("s3://"):
+                ctx.path(w, Access.READ, "aws s3 upload source")
+        return
+    if any(_READ_VERB.match(v) for v in verbs[1:] or verbs):
+        ctx.note(f"{ctx.program}: read-only verb")
+        return
+    ctx.add(E.INFRASTRUCTURE, note=f"{ctx.program}: mutating verb {' '.join(verbs)}")
+
+
+def gh(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    words = [w.value or "" for w in positionals]
+    ctx.host("github.com")
+    if words[:2] == ["auth", "token"] or (words[:2] == ["auth", "status"] and parsed.has(
+        "-t", "--show-token"
+    )):
+        ctx.add(E.CREDENTIALS, note="gh prints a token")
+    elif words[:1] == ["api"] or (len(words) > 1 and words[1] in (
+        "create", "merge", "close", "edit", "delete", "comment", "review", "reopen", "ready",
+        "run", "set", "upload", "sync", "fork", "clone", "rerun", "cancel", "enable",
+        "disable", "lock", "unlock", "transfer", "archive", "rename", "add",
+    )):
+        ctx.add(E.WRITE, note="gh changes state on GitHub")
+    elif words[:1] in (["extension"], ["ext"]) or words[:2] == ["codespace", "ssh"]:
+        ctx.add(E.CODE, E.UNKNOWN, note="opaque runner")
+
+
+def kubectl(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    words = [w.value or "" for w in ctx.words[1:] if not (w.value or "-").startswith("-")]
+    if len(words) > 1 and words[0] in ("get", "describe") and words[1].startswith("secret"):
+        ctx.add(E.CREDENTIALS, note="kubectl reads secrets")
+
+
+HANDLERS = {
+    "curl": curl, "wget": wget, "ssh": ssh, "remote_copy": remote_copy,
+    "hosts_positional": hosts_positional, "cloud": cloud, "gh": gh, "kubectl": kubectl,
+}

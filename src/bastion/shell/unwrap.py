@@ -1,0 +1,345 @@
+"""Turn one raw command into SimpleCommands: look through wrappers (sudo, env, xargs, nice…),
+resolve the program, apply its knowledge-base entry, and recurse into inner commands."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bastion.policy.decision import Effect
+from bastion.shell import paths as P
+from bastion.shell.classify import Handler, apply_spec, finish, redirect_paths
+from bastion.shell.ctx import Ctx
+from bastion.shell.flags import parse_args
+from bastion.shell.handlers_code import HANDLERS as CODE_HANDLERS
+from bastion.shell.handlers_fs import HANDLERS as FS_HANDLERS
+from bastion.shell.handlers_git import HANDLERS as GIT_HANDLERS
+from bastion.shell.handlers_git import git
+from bastion.shell.handlers_net import HANDLERS as NET_HANDLERS
+from bastion.shell.model import Access, PathUse, SimpleCommand
+from bastion.shell.programs import WRAPPERS, lookup
+from bastion.shell.programs import wrappers as W
+from bastion.shell.walk import RawCommand
+from bastion.shell.words import Word, literal_word
+
+E = Effect
+MAX_DEPTH = 8
+_SECRET = re.compile(r"TOKEN|SECRET|PASS(WORD|WD)?$|PASSWORD|API_?KEY|PRIVATE_?KEY|CREDENTIAL|"
+                     r"^AWS_|ACCESS_?KEY|AUTH|SESSION|COOKIE|DATABASE_URL|_DSN$|^GH_|"
+                     r"^GITHUB_|^NPM_TOKEN|^OPENAI|^ANTHROPIC", re.IGNORECASE)
+_PRINTERS = frozenset({"echo", "printf", "printenv", "print"})
+_RESERVED = frozenset({"done", "fi", "esac", "then", "else", "elif", "do", "}", "in", "{",
+                       "if", "while", "until", "for", "case", "function", "select", "!"})
+
+
+def secret_name(name: str) -> bool:
+    return bool(_SECRET.search(name))
+
+
+def _handlers() -> dict[str, Handler]:
+    table: dict[str, Handler] = {**FS_HANDLERS, **NET_HANDLERS, **CODE_HANDLERS, **GIT_HANDLERS}
+    table["git"] = lambda c, s, p, w: git(c, s, p, w, table)
+    return table
+
+
+HANDLERS = _handlers()
+#: Parse + classify a nested shell string: (source, wrappers, inherited effects, depth).
+Recurse = Callable[[str, tuple[str, ...], frozenset[Effect], int], tuple[list[SimpleCommand],
+                                                                       list[str]]]
+
+
+@dataclass(slots=True)
+class Classifier:
+    recurse: Recurse
+    functions: dict[str, SimpleCommand] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+    # -- callbacks handed to handlers -------------------------------------------------
+    def run_words(self, ctx: Ctx, words: list[Word], label: str) -> list[SimpleCommand]:
+        return self.command(
+            ctx.raw, words, [*ctx.wrappers, label], _inherit(ctx), ctx.depth + 1,
+            extra_args=ctx.extra_args,
+        )
+
+    def run_source(self, ctx: Ctx, source: str, label: str) -> list[SimpleCommand]:
+        if ctx.depth + 1 > MAX_DEPTH:
+            ctx.errors.append(f"nested shell strings deeper than {MAX_DEPTH}")
+            return []
+        cmds, errors = self.recurse(
+            source, (*ctx.wrappers, label), _inherit(ctx), ctx.depth + 1
+        )
+        ctx.errors.extend(f"in {label}: {e}" for e in errors)
+        return cmds
+
+    # -- the main entry -----------------------------------------------------------------
+    def command(
+        self,
+        raw: RawCommand,
+        words: list[Word],
+        wrappers: list[str],
+        inherit: frozenset[Effect],
+        depth: int,
+        extra_args: bool = False,
+    ) -> list[SimpleCommand]:
+        ctx = Ctx(raw, list(words), "", self.run_words, self.run_source, wrappers=list(wrappers))
+        ctx.effects.update(inherit)
+        ctx.depth = depth
+        ctx.extra_args = extra_args
+        if depth == 0 or not words:
+            _assignments(ctx, raw.assigns)
+            redirect_paths(ctx, raw.redirects)
+        if not words and raw.kind in ("assign", "unset") and ctx.effects <= {E.READ} and not (
+            ctx.paths
+        ):
+            return []  # a plain shell-variable assignment runs nothing
+        result = [self._no_program(ctx)] if not words else self._unwrap(ctx)
+        self.errors.extend(ctx.errors)
+        return result
+
+    def _no_program(self, ctx: Ctx) -> SimpleCommand:
+        kind = ctx.raw.kind
+        ctx.known = True
+        if ctx.effects <= {E.READ}:
+            ctx.reader = True
+        ctx.note(f"{kind} without a program")
+        cmd = finish(ctx, "", dynamic=False)
+        return cmd
+
+    def _unwrap(self, ctx: Ctx) -> list[SimpleCommand]:
+        while True:
+            if not ctx.words:
+                ctx.add(E.UNKNOWN, note="wrapper without a command")
+                return [*ctx.inner, finish(ctx, "", dynamic=False)]
+            head = ctx.words[0]
+            if head.value is None or head.glob or head.prompt_expand:
+                ctx.add(E.UNKNOWN, note=f"command word {head.text!r} only known at run time")
+                ctx.known = False
+                return [*ctx.inner, finish(ctx, head.text, dynamic=True)]
+            name = head.value
+            if name in _RESERVED and head.text == name:
+                ctx.errors.append(f"reserved word {name!r} in command position")
+            if "/" in name:
+                folder = posixpath.dirname(P.normalise(name))
+                ctx.program = posixpath.basename(name.rstrip("/"))
+                if folder not in P.STANDARD_BIN_DIRS:
+                    return self._foreign(ctx, name, head.text)
+            else:
+                ctx.program = name
+            if ctx.program in self.functions and "/" not in name:
+                return [*ctx.inner, self._call(ctx, self.functions[ctx.program])]
+            if ctx.program in WRAPPERS:
+                if not self._wrapper(ctx, WRAPPERS[ctx.program]):
+                    break
+                continue
+            if ctx.program == "env":
+                if not self._env(ctx):
+                    break
+                continue
+            if ctx.program == "xargs":
+                self._xargs(ctx)
+                continue
+            break
+        return self._classify(ctx, ctx.words[0].text)
+
+    def _foreign(self, ctx: Ctx, name: str, spelling: str) -> list[SimpleCommand]:
+        ctx.known = False
+        ctx.add(E.UNKNOWN, note=f"program given by a path outside the system bin dirs: {name}")
+        if not name.startswith("/"):
+            ctx.add(E.CODE, note="runs a local script or binary")
+        ctx.paths.append(PathUse(name, Access.READ, spelling, "program run"))
+        return [*ctx.inner, finish(ctx, spelling, dynamic=False)]
+
+    def _classify(self, ctx: Ctx, spelling: str) -> list[SimpleCommand]:
+        spec = lookup(ctx.program)
+        if spec is None:
+            ctx.known = False
+            ctx.add(E.UNKNOWN, note=f"unknown program {ctx.program!r}")
+        else:
+            apply_spec(ctx, spec, ctx.words[1:], HANDLERS)
+            _credentials(ctx)
+        if ctx.replaced and not ctx.paths and not ctx.dynamic:
+            return ctx.inner
+        cmd = finish(ctx, spelling, dynamic=ctx.dynamic)
+        return [*ctx.inner, cmd]
+
+    def _call(self, ctx: Ctx, body: SimpleCommand) -> SimpleCommand:
+        ctx.known = True
+        ctx.effects.update(body.effects)
+        ctx.paths.extend(body.paths)
+        ctx.hosts.extend(h for h in body.hosts if h not in ctx.hosts)
+        ctx.catastrophic = ctx.catastrophic or body.catastrophic
+        ctx.reader = body.pure_reader
+        ctx.note(f"calls shell function {ctx.program} defined in this command")
+        ctx.notes.extend(n for n in body.notes if n not in ctx.notes)
+        return finish(ctx, ctx.words[0].text, dynamic=body.dynamic)
+
+    def _wrapper(self, ctx: Ctx, spec: W.Wrapper) -> bool:
+        """Strip one wrapper; False when nothing is run through it (classify it instead)."""
+        name = ctx.program
+        parsed, stop = parse_args(ctx.words[1:], spec.takes_value, spec.aliases,
+                                  stop_at_positional=True)
+        if spec.effects:
+            ctx.add(*spec.effects, note=spec.note or f"{name} wrapper")
+        for flag in parsed.flags:
+            if flag.name in spec.value_paths and flag.value is not None:
+                ctx.path(flag.value, spec.value_paths[flag.name], f"{name} {flag.name}")
+        rest = list(ctx.words[1 + stop :])
+        ctx.wrappers.append(name)
+        strings = parsed.values(*spec.shell_string) if spec.shell_string else []
+        if strings:
+            self._shell_string(ctx, strings[0], f"{name} {spec.shell_string and '-c'}")
+            return False
+        if parsed.has(*spec.no_command):
+            ctx.words = [ctx.words[0]]
+            ctx.reader = True
+            if name == "sudo" and parsed.has("-e", "--edit"):
+                ctx.add(E.WRITE, note="sudoedit")
+                for w in rest:
+                    ctx.path(w, Access.WRITE, "sudo -e")
+            elif name in ("command",):
+                ctx.effects.add(E.READ)
+                ctx.known = True
+                ctx.words = [ctx.words[0], *rest]
+                ctx.program = name
+            return False
+        if spec.skip and not parsed.has(*spec.skip_unless):
+            rest = rest[spec.skip :]
+            if rest and rest[0].value in spec.shell_string and len(rest) > 1:  # flock F -c S
+                self._shell_string(ctx, rest[1], f"{name} {rest[0].value}")
+                return False
+        if not rest:
+            if parsed.has(*spec.shell_flags):
+                ctx.add(E.CODE, E.UNKNOWN, note=f"{name} starts an interactive shell")
+            ctx.words = [ctx.words[0]]
+            return False
+        if spec.join_as_shell:
+            joined = rest
+            if any(w.value is None for w in joined):
+                ctx.dynamic = True
+                ctx.words = [ctx.words[0], *joined]
+                return False
+            self._shell_string(ctx, literal_word(" ".join(w.value or "" for w in joined)),
+                               f"{name}")
+            return False
+        ctx.words = rest
+        return True
+
+    def _shell_string(self, ctx: Ctx, word: Word, label: str) -> None:
+        ctx.add(E.CODE)
+        if word.value is None:
+            ctx.dynamic = True
+            ctx.note(f"{label} runs a string only known at run time")
+            return
+        ctx.inner.extend(self.run_source(ctx, word.value, label))
+        ctx.replaced = True
+
+    def _env(self, ctx: Ctx) -> bool:
+        args = list(ctx.words[1:])
+        i = 0
+        assigns: list[tuple[str, Word]] = []
+        while i < len(args):
+            w = args[i]
+            v = w.value
+            if v is None:
+                break
+            if v in ("-i", "--ignore-environment", "-0", "--null", "-v", "--debug", "-"):
+                i += 1
+            elif v == "--":
+                i += 1
+                break
+            elif v in W.ENV_VALUES or v.split("=")[0] in W.ENV_VALUES:
+                key, eq, val = v.partition("=")
+                value_word = literal_word(val) if eq else (args[i + 1] if i + 1 < len(args)
+                                                           else literal_word(""))
+                i += 1 if eq else 2
+                if W.ENV_ALIASES.get(key, key) == "-S":
+                    if value_word.value is None:
+                        ctx.dynamic = True
+                        break
+                    try:
+                        split = [literal_word(t) for t in shlex.split(value_word.value)]
+                    except ValueError:
+                        ctx.errors.append("env -S string could not be split")
+                        split = []
+                    args = [*split, *args[i:]]
+                    i = 0
+                elif W.ENV_ALIASES.get(key, key) == "-C":
+                    ctx.note(f"runs in directory {value_word.text}")
+            elif v.startswith("-") and len(v) > 1 and "=" not in v:
+                i += 1  # combined short options such as -iv
+            elif "=" in v and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", v):
+                key, _, val = v.partition("=")
+                assigns.append((key, literal_word(val)))
+                i += 1
+            else:
+                break
+        ctx.wrappers.append("env")
+        _assignments(ctx, tuple(assigns))
+        rest = args[i:]
+        if not rest:
+            ctx.words = [ctx.words[0]]
+            ctx.program = "env"
+            if not assigns:
+                ctx.add(E.CREDENTIALS, note="env without a command prints every variable")
+            else:
+                ctx.add(E.READ)
+                ctx.reader = True
+            return False
+        ctx.words = rest
+        return True
+
+    def _xargs(self, ctx: Ctx) -> None:
+        parsed, stop = parse_args(ctx.words[1:], W.XARGS_VALUES, W.XARGS_ALIASES,
+                                  stop_at_positional=True)
+        for w in parsed.values("-a"):
+            ctx.path(w, Access.READ, "xargs argument file")
+        rest = list(ctx.words[1 + stop :]) or [literal_word("echo")]
+        repl = parsed.values("-I")
+        token = repl[0].value if repl else ("{}" if parsed.has("-i") else None)
+        if token:
+            rest = [w if token not in (w.value or "") or w is rest[0] else
+                    Word(w.text, None, w.sketch.replace(token, "\x00")) for w in rest]
+        ctx.wrappers.append("xargs")
+        ctx.extra_args = True
+        ctx.note("xargs appends arguments read from stdin (only known at run time)")
+        ctx.words = rest
+
+
+def _inherit(ctx: Ctx) -> frozenset[Effect]:
+    return frozenset(ctx.effects & {E.PRIVILEGE})
+
+
+def _assignments(ctx: Ctx, assigns: tuple[tuple[str, Word], ...]) -> None:
+    for name, word in assigns:
+        upper = name
+        if upper in W.INJECTION_VARS or (upper.startswith("GIT_") and upper not in
+                                         W.SAFE_GIT_VARS):
+            safe = W.SAFE_VALUES.get(upper)
+            if safe is not None and word.value is not None and word.value.strip() in safe:
+                continue
+            ctx.add(E.CODE, note=f"program injection: {name}= changes what programs run")
+
+
+def _credentials(ctx: Ctx) -> None:
+    """echo $GITHUB_TOKEN, printenv AWS_SECRET_ACCESS_KEY, printenv / set with no args."""
+    args = ctx.words[1:]
+    if ctx.program in _PRINTERS:
+        names = [v for w in args for v in w.vars]
+        if ctx.program == "printenv":
+            names += [w.value for w in args if w.value and not w.value.startswith("-")]
+            if not [w for w in args if not (w.value or "x").startswith("-")]:
+                ctx.add(E.CREDENTIALS, note="printenv without names prints every variable")
+        secret = [n for n in names if secret_name(n)]
+        if secret:
+            ctx.add(E.CREDENTIALS, note=f"prints secret-looking variable {secret[0]}")
+    elif ctx.program in ("set", "export", "declare", "typeset") and not args and not (
+        ctx.raw.assigns
+    ):
+        ctx.add(E.CREDENTIALS, note=f"{ctx.program} without arguments prints variables")
+    elif ctx.program in ("export", "declare", "typeset") and any(
+        (w.value or "").startswith("-") and "p" in (w.value or "") for w in args
+    ):
+        ctx.add(E.CREDENTIALS, note=f"{ctx.program} -p prints variables")

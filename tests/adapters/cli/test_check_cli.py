@@ -1,0 +1,175 @@
+"""``bastion check`` / ``explain`` / ``policy test`` / ``doctor`` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bastion import load_policy_text
+from bastion.adapters.cli.check import run_batch
+from bastion.policy.engine import Gate
+
+BASTION = [sys.executable, "-m", "bastion.adapters.cli.main"]
+
+
+def run(
+    args: list[str], env: dict[str, str], cwd: Path, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    full_env = {**os.environ, **env, "COLUMNS": "200"}
+    full_env.pop("BASTION_POLICY", None)
+    return subprocess.run(
+        [*BASTION, *args], env=full_env, cwd=cwd, input=stdin, capture_output=True, text=True, timeout=60
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["check", "read", "README.md"], 0),
+        (["check", "write", "/opt/elsewhere"], 3),
+        (["check", "read", "~/.ssh/id_rsa"], 4),
+        (["check", "write", "/etc/passwd"], 4),
+        (["check", "fetch", "http://169.254.169.254/"], 4),
+        (["check", "--non-interactive", "write", "/opt/elsewhere"], 4),
+        (["check", "teleport", "x"], 4),
+        (["check", "read"], 2),
+        (["check", "--policy", "/nonexistent.toml", "read", "x"], 2),
+        (["check", "code", "not json"], 2),
+    ],
+)
+def test_check_exit_codes_follow_the_contract(
+    env: dict[str, str], workspace: Path, args: list[str], code: int
+) -> None:
+    assert run(args, env, workspace).returncode == code
+
+
+def test_check_json_prints_the_evaluation_object(env: dict[str, str], workspace: Path, home: Path) -> None:
+    result = run(["check", "--json", "read", "~/.ssh/id_rsa"], env, workspace)
+    data = json.loads(result.stdout)
+    assert data["decision"] == "deny"
+    assert data["marker"] == "[policy-denied]"
+    assert data["effects"] == ["read", "credentials"]
+    assert data["reasons"][0] == {
+        "rule": "hardline.credentials",
+        "source": "built-in",
+        "matched": f"{home}/.ssh/id_rsa ~ .ssh",
+        "message": f"{home}/.ssh/id_rsa is a credential location: never read by an agent",
+        "decision": "deny",
+    }
+
+
+def test_check_takes_the_json_of_several_arguments(env: dict[str, str], workspace: Path) -> None:
+    result = run(["check", "--json", "db", '{"operation": "delete", "target": "users"}'], env, workspace)
+    assert (result.returncode, json.loads(result.stdout)["decision"]) == (3, "ask")
+
+
+def test_a_policy_error_says_file_line_and_key(env: dict[str, str], workspace: Path) -> None:
+    bad = workspace / "bad.toml"
+    bad.write_text('mode = "workspace"\nfoo = 1\n')
+    result = run(["check", "--policy", str(bad), "read", "x"], env, workspace)
+    assert result.returncode == 2
+    assert f"{bad}:2: foo: unknown key" in result.stderr
+
+
+def test_batch_answers_every_line_in_order_and_denies_malformed_ones(
+    env: dict[str, str], workspace: Path
+) -> None:
+    lines = [
+        json.dumps({"tool": "read", "args": {"path": "README.md"}, "cwd": str(workspace)}),
+        "{not json",
+        json.dumps({"tool": "write", "args": {"path": "/opt/x"}, "interactive": True}),
+        json.dumps({"tool": "write", "args": {"path": "/opt/x"}}),
+        json.dumps([1, 2]),
+        json.dumps({"tool": "read", "args": {"path": "x"}, "bogus": 1}),
+    ]
+    result = run(["check", "--batch", "-"], env, workspace, stdin="\n".join(lines) + "\n")
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    assert result.returncode == 0
+    assert [o["decision"] for o in out] == ["allow", "deny", "ask", "deny", "deny", "deny"]
+    assert out[1]["reasons"][0]["rule"] == "call.invalid"
+    assert out[3]["reasons"][0]["rule"] == "approval.non_interactive_default"
+    assert set(out[0]) == {"decision", "reasons", "effects", "marker"}
+
+
+def test_explain_shows_every_stage(env: dict[str, str], workspace: Path) -> None:
+    result = run(["explain", "write", "/etc/passwd"], env, workspace)
+    assert result.returncode == 4
+    assert "stages:" in result.stdout
+    assert "write /etc/passwd: deny (hardline.system)" in result.stdout
+    assert "DENY [policy-denied]" in result.stdout
+
+
+def test_policy_test_prints_each_example(env: dict[str, str], workspace: Path) -> None:
+    policy = workspace / "p.toml"
+    policy.write_text(
+        '[[rule]]\ntool = "read"\npattern = "**/*.log"\naction = "deny"\nmatch = ["a/b.log"]\nnot_match = ["a/b.txt"]\n'
+    )
+    result = run(["policy", "test", str(policy), "--json"], env, workspace)
+    data = json.loads(result.stdout)
+    assert result.returncode == 0
+    assert [(e["kind"], e["example"], e["ok"]) for e in data["examples"]] == [
+        ("match", "a/b.log", True),
+        ("not_match", "a/b.txt", True),
+    ]
+
+
+def test_doctor_fails_on_a_missing_root_and_says_so(env: dict[str, str], workspace: Path) -> None:
+    policy = workspace / "p.toml"
+    policy.write_text('workspace = [".", "missing-dir"]\n')
+    result = run(["doctor", "--policy", str(policy), "--json"], env, workspace)
+    data = json.loads(result.stdout)
+    assert result.returncode == 1
+    missing = [c for c in data["checks"] if c["name"] == f"root {workspace / 'missing-dir'}"]
+    assert missing == [
+        {
+            "name": f"root {workspace / 'missing-dir'}",
+            "ok": False,
+            "detail": "missing: every path under it is refused; create it or fix the policy",
+        }
+    ]
+
+
+def test_doctor_refuses_a_credentials_dir_inside_a_readable_root(
+    env: dict[str, str], workspace: Path
+) -> None:
+    policy = workspace / "p.toml"
+    policy.write_text('credentials_dir = "creds"\n')
+    data = json.loads(run(["doctor", "--policy", str(policy), "--json"], env, workspace).stdout)
+    creds = next(c for c in data["checks"] if c["name"] == "credentials dir")
+    assert not creds["ok"]
+    assert "lies inside readable root" in creds["detail"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.text(max_size=80), min_size=1, max_size=5))
+def test_batch_never_allows_a_line_it_could_not_parse(lines: list[str]) -> None:
+    import io
+    import tempfile
+
+    gate = Gate(load_policy_text('mode = "full-access"', cwd="/tmp", env={"HOME": "/tmp/h"}))
+    clean = [line.replace("\n", " ").replace("\r", " ") for line in lines]
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
+        handle.write("\n".join(clean) + "\n")
+    out = io.StringIO()
+    try:
+        run_batch(gate, handle.name, default_cwd="/tmp", out=out)
+    finally:
+        os.unlink(handle.name)
+    results = [json.loads(x) for x in out.getvalue().splitlines()]
+    expected = [line for line in clean if line.strip()]
+    assert len(results) == len(expected)
+    for line, result in zip(expected, results, strict=True):
+        try:
+            parsed = json.loads(line)
+            well_formed = isinstance(parsed, dict) and isinstance(parsed.get("tool"), str)
+        except ValueError:
+            well_formed = False
+        if not well_formed:
+            assert result["decision"] == "deny"

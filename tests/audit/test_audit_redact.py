@@ -1,0 +1,79 @@
+"""The redaction table, row by row, and the one-line summaries built with it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bastion.audit.redact import REDACTIONS, redact, redact_value, summarize
+from bastion.call.model import ToolCall
+
+PEM = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----"
+
+CASES = [
+    ("pem-block", f"key: {PEM} done", "key: [REDACTED PEM BLOCK] done"),
+    ("url-credentials", "git clone https://bob:hunter2@example.com/r.git",
+     "git clone https://***@example.com/r.git"),
+    ("github-token", "git push https://ghp_abcdefghijklmnopqrstuvwxyz0123@github.com/o/r",
+     "git push https://***@github.com/o/r"),
+    ("sk-key", "curl --header x sk-ant-api03-abcdefghijklmnop", "curl --header x ***"),
+    ("aws-access-key", "aws configure set id AKIAIOSFODNN7EXAMPLE", "aws configure set id ***"),
+    ("slack-token", "post xoxb-123456789012-abcdefghij", "post ***"),
+    ("google-api-key", "maps AIzaSyA1234567890abcdefghijklmnopqrstuv", "maps ***"),
+    ("jwt", "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abc", "jwt ***"),
+    ("auth-header", "curl -H 'Authorization: Bearer abcdefgh12345678' x", "curl -H 'Authorization: Bearer ***' x"),
+    ("secret-flag", "login --token s3cr3tvalue --user bob", "login --token *** --user bob"),
+    ("secret-assignment", "GITHUB_TOKEN=abc123 DB_PASSWORD='p w' make", "GITHUB_TOKEN=*** DB_PASSWORD=*** make"),
+    ("high-entropy", "seed q8Zt2Lm9Xr4Kp7Wv1Ns6Hy3Jb5Gd0Fc8Ae2", "seed ***"),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_each_row_of_the_redaction_table_masks_its_secret(name: str, text: str, expected: str) -> None:
+    assert redact(text) == expected
+
+
+def test_every_row_of_the_table_has_a_case() -> None:
+    assert [name for name, _p, _r in REDACTIONS] == [c[0] for c in CASES]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "git checkout 3f786850e387550fdab836ed7e6dc881de23001b",  # hex commit ids are not secrets
+        "pytest tests/approval/test_approval_queue.py -k expiry",
+        "ls -la /home/user/projects/bastion/src/bastion/approval",
+        "echo the token is required",
+    ],
+)
+def test_ordinary_text_is_left_alone(text: str) -> None:
+    assert redact(text) == text
+
+
+def test_values_under_secret_looking_keys_are_masked_whole() -> None:
+    assert redact_value({"user": "bob", "api_key": "x", "nested": [{"password": 5, "note": "Bearer abcdefghijk"}]}) == {
+        "user": "bob", "api_key": "***", "nested": [{"password": "***", "note": "Bearer ***"}]}
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "summary"),
+    [
+        ("shell", {"command": "curl -H 'Authorization: Bearer abcdefgh12345678' https://x"},
+         "shell: curl -H 'Authorization: Bearer ***' https://x"),
+        ("write", {"path": "/p/.env", "content": "API_KEY=abc"}, "write: /p/.env (11 chars)"),
+        ("fetch", {"url": "https://u:pw@h/x?api_key=123"}, "fetch: https://***@h/x?api_key=***"),
+        ("code", {"language": "python", "source": "import os\nprint(os.environ['TOKEN'])\n"},
+         "code: python: import os (+1 lines)"),
+        ("install", {"manager": "pip", "packages": ["requests", "rich"]}, "install: pip requests rich"),
+        ("db", {"operation": "delete", "target": "users"}, "db: delete users"),
+        ("mcp", {"server": "gh", "tool": "create", "arguments": {"token": "t", "title": "hi"}},
+         'mcp: gh/create {"title": "hi", "token": "***"}'),
+        ("weird", {"password": "x"}, 'weird: {"password": "***"}'),
+    ],
+)
+def test_a_summary_is_one_redacted_line_per_family(tool: str, args: dict[str, object], summary: str) -> None:
+    assert summarize(ToolCall(tool, args)) == summary
+
+
+def test_a_long_summary_is_cut_at_300_characters() -> None:
+    summary = summarize(ToolCall("shell", {"command": "echo " + "word " * 200}))
+    assert (len(summary), summary[-1]) == (300, "…")
