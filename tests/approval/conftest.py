@@ -13,8 +13,11 @@ from bastion.approval.sqlite import SqliteStore
 from bastion.approval.store import Store
 from bastion.policy.decision import Decision, Effect, Evaluation, Reason
 
-ASKED = Evaluation(Decision.ASK, (Reason(Decision.ASK, "rule[1]", "policy.toml:3", "x", "a person decides"),),
-                   (Effect.NETWORK,))
+ASKED = Evaluation(
+    Decision.ASK,
+    (Reason(Decision.ASK, "rule[1]", "policy.toml:3", "x", "a person decides"),),
+    (Effect.NETWORK,),
+)
 
 
 @pytest.fixture(params=["memory", "sqlite"])
@@ -31,10 +34,17 @@ MakeRequest = Callable[..., ApprovalRequest]
 def make_request() -> MakeRequest:
     def build(created: float = 1000.0, ttl: float = 300.0, **kw: object) -> ApprovalRequest:
         fields: dict[str, object] = {
-            "id": new_id(), "created": created, "expires": created + ttl, "tool": "shell",
-            "summary": "shell: git push origin main", "reason": "a person decides",
-            "evaluation": ASKED, "call_key": "key-1", "project": "/proj/.bastion/policy.toml",
-            "session": "s1", "argv": ("git", "push", "origin", "main"),
+            "id": new_id(),
+            "created": created,
+            "expires": created + ttl,
+            "tool": "shell",
+            "summary": "shell: git push origin main",
+            "reason": "a person decides",
+            "evaluation": ASKED,
+            "call_key": "key-1",
+            "project": "/proj/.bastion/policy.toml",
+            "session": "s1",
+            "argv": ("git", "push", "origin", "main"),
             "suggested_pattern": "git push origin *",
         }
         fields.update(kw)

@@ -45,10 +45,17 @@ def test_anything_more_than_one_plain_command_has_no_argv(command: str) -> None:
 def test_a_prefix_pattern_matches_longer_commands_and_an_exact_one_only_itself() -> None:
     prefix, exact = parse_pattern("git push origin *"), parse_pattern("git push origin main")
     assert (prefix.words, prefix.prefix, prefix.bare_program) == (("git", "push", "origin"), True, False)
-    assert [prefix.matches(a) for a in (("git", "push", "origin", "main"), ("git", "push", "origin"),
-                                        ("git", "push", "upstream", "main"))] == [True, True, False]
-    assert [exact.matches(a) for a in (("git", "push", "origin", "main"),
-                                       ("git", "push", "origin", "main", "-f"))] == [True, False]
+    assert [
+        prefix.matches(a)
+        for a in (
+            ("git", "push", "origin", "main"),
+            ("git", "push", "origin"),
+            ("git", "push", "upstream", "main"),
+        )
+    ] == [True, True, False]
+    assert [
+        exact.matches(a) for a in (("git", "push", "origin", "main"), ("git", "push", "origin", "main", "-f"))
+    ] == [True, False]
 
 
 def test_a_single_program_word_with_a_star_is_a_bare_program_pattern() -> None:
@@ -90,8 +97,14 @@ def test_the_suggested_pattern_is_subcommand_level_and_never_a_bare_program(
 
 
 def _grant(**kw: object) -> Grant:
-    base: dict[str, object] = {"id": "g1", "tool": "shell", "scope": Scope.PROJECT,
-                               "scope_value": "/proj/.bastion/policy.toml", "summary": "s", "created": 0.0}
+    base: dict[str, object] = {
+        "id": "g1",
+        "tool": "shell",
+        "scope": Scope.PROJECT,
+        "scope_value": "/proj/.bastion/policy.toml",
+        "summary": "s",
+        "created": 0.0,
+    }
     base.update(kw)
     return Grant(**base)  # type: ignore[arg-type]
 

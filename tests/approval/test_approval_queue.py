@@ -44,8 +44,17 @@ def test_an_answer_racing_the_insert_is_not_lost() -> None:
     clock = FakeClock(1000.0)
     store = AnsweringStore()
     queue = ApprovalQueue(store, clock)
-    request = ApprovalRequest(id="r1", created=1000.0, expires=1300.0, tool="fetch", summary="s",
-                              reason="r", evaluation=ASKED, call_key="k", project="p")
+    request = ApprovalRequest(
+        id="r1",
+        created=1000.0,
+        expires=1300.0,
+        tool="fetch",
+        summary="s",
+        reason="r",
+        evaluation=ASKED,
+        call_key="k",
+        project="p",
+    )
 
     async def scenario() -> ApprovalRequest:
         watch = queue.submit(request)
@@ -56,7 +65,9 @@ def test_an_answer_racing_the_insert_is_not_lost() -> None:
     assert (final.state, final.feedback, clock.now()) == (RequestState.DENIED, "fast", 1000.0)
 
 
-def test_an_unanswered_request_expires_as_a_denial_at_its_deadline(store: Store, make_request: MakeRequest) -> None:
+def test_an_unanswered_request_expires_as_a_denial_at_its_deadline(
+    store: Store, make_request: MakeRequest
+) -> None:
     clock = FakeClock(1000.0)
     queue = ApprovalQueue(store, clock)
     request = make_request(created=1000.0, ttl=300.0)
@@ -84,48 +95,86 @@ def test_cancelling_the_waiter_cancels_the_request(store: Store, make_request: M
     assert final is not None and (final.state, final.resolver) == (RequestState.CANCELLED, "cancel")
 
 
-def test_approve_always_with_a_pattern_creates_a_project_grant(store: Store, make_request: MakeRequest) -> None:
+def test_approve_always_with_a_pattern_creates_a_project_grant(
+    store: Store, make_request: MakeRequest
+) -> None:
     queue = ApprovalQueue(store, FakeClock(1001.0))
     request = make_request()
     store.create_request(request)
     final = queue.answer(request.id, approve=True, always=True, pattern="git push origin *")
     [grant] = store.list_grants()
-    assert grant == Grant(id=grant.id, tool="shell", scope=Scope.PROJECT, scope_value=request.project,
-                          summary="git push origin *", created=1001.0, pattern="git push origin *",
-                          request_id=request.id)
+    assert grant == Grant(
+        id=grant.id,
+        tool="shell",
+        scope=Scope.PROJECT,
+        scope_value=request.project,
+        summary="git push origin *",
+        created=1001.0,
+        pattern="git push origin *",
+        request_id=request.id,
+    )
     assert (final.state, final.grant_id) == (RequestState.APPROVED_ALWAYS, grant.id)
 
 
-def test_approve_always_without_a_pattern_grants_the_exact_call(store: Store, make_request: MakeRequest) -> None:
+def test_approve_always_without_a_pattern_grants_the_exact_call(
+    store: Store, make_request: MakeRequest
+) -> None:
     queue = ApprovalQueue(store, FakeClock(1001.0))
     request = make_request()
     store.create_request(request)
     queue.answer(request.id, approve=True, always=True, scope=Scope.SESSION)
     [grant] = store.list_grants()
     assert (grant.kind, grant.key, grant.scope, grant.scope_value, grant.summary) == (
-        "exact", "key-1", Scope.SESSION, "s1", request.summary)
+        "exact",
+        "key-1",
+        Scope.SESSION,
+        "s1",
+        request.summary,
+    )
 
 
 @pytest.mark.parametrize(
     ("changes", "kwargs", "message", "hint"),
     [
-        ({"grantable": False}, {}, "this call involves a hardline class: it cannot be granted",
-         "approve it once (without --always), or deny it"),
-        ({"session": None}, {"scope": Scope.SESSION},
-         "this request has no session: a session grant is impossible", "use --scope project"),
-        ({}, {"pattern": "git push upstream *"},
-         "pattern 'git push upstream *' does not match the request's command",
-         "the command is: git push origin main"),
-        ({"argv": None}, {"pattern": "git *"},
-         "this command is not one plain command, so no pattern can cover it",
-         "omit --pattern to grant this exact call"),
-        ({"tool": "fetch", "argv": None}, {"pattern": "x *"}, "--pattern applies to shell calls only",
-         "omit --pattern to grant this exact call"),
+        (
+            {"grantable": False},
+            {},
+            "this call involves a hardline class: it cannot be granted",
+            "approve it once (without --always), or deny it",
+        ),
+        (
+            {"session": None},
+            {"scope": Scope.SESSION},
+            "this request has no session: a session grant is impossible",
+            "use --scope project",
+        ),
+        (
+            {},
+            {"pattern": "git push upstream *"},
+            "pattern 'git push upstream *' does not match the request's command",
+            "the command is: git push origin main",
+        ),
+        (
+            {"argv": None},
+            {"pattern": "git *"},
+            "this command is not one plain command, so no pattern can cover it",
+            "omit --pattern to grant this exact call",
+        ),
+        (
+            {"tool": "fetch", "argv": None},
+            {"pattern": "x *"},
+            "--pattern applies to shell calls only",
+            "omit --pattern to grant this exact call",
+        ),
     ],
 )
 def test_a_grant_that_cannot_be_made_is_refused_and_the_request_stays_pending(
-    store: Store, make_request: MakeRequest, changes: dict[str, object], kwargs: dict[str, object],
-    message: str, hint: str,
+    store: Store,
+    make_request: MakeRequest,
+    changes: dict[str, object],
+    kwargs: dict[str, object],
+    message: str,
+    hint: str,
 ) -> None:
     queue = ApprovalQueue(store, FakeClock(1001.0))
     request = dataclasses.replace(make_request(), **changes)  # type: ignore[arg-type]
@@ -155,7 +204,9 @@ def test_answering_after_the_deadline_expires_the_request_and_says_so(
     with pytest.raises(AnswerError) as raised:
         queue.answer(request.id, approve=True)
     assert (str(raised.value), raised.value.hint) == (
-        f"request {request.id} expired before this answer", "the call was denied; ask the agent to retry it")
+        f"request {request.id} expired before this answer",
+        "the call was denied; ask the agent to retry it",
+    )
     final = store.get_request(request.id)
     assert final is not None and final.state is RequestState.EXPIRED
 
@@ -170,4 +221,6 @@ def test_a_unique_id_prefix_finds_the_request_and_an_unknown_one_says_how_to_lis
     with pytest.raises(AnswerError) as raised:
         queue.find("zzzzzz")
     assert (str(raised.value), raised.value.hint) == (
-        "no approval request 'zzzzzz'", "run 'bastion approvals list --all' to see request ids")
+        "no approval request 'zzzzzz'",
+        "run 'bastion approvals list --all' to see request ids",
+    )

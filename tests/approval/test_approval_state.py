@@ -37,5 +37,7 @@ def test_the_table_is_exactly_the_legal_transitions() -> None:
 
 def test_only_pending_is_not_final_and_only_the_two_approvals_approve() -> None:
     assert {s for s in RequestState if not s.final} == {RequestState.PENDING}
-    assert {s for s in RequestState if s.approved} == {RequestState.APPROVED_ONCE,
-                                                        RequestState.APPROVED_ALWAYS}
+    assert {s for s in RequestState if s.approved} == {
+        RequestState.APPROVED_ONCE,
+        RequestState.APPROVED_ALWAYS,
+    }

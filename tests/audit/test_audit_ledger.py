@@ -23,9 +23,19 @@ ALLOWED = Evaluation(Decision.ALLOW, (Reason(Decision.ALLOW, "rule[2]", "/p/poli
 
 
 def event(n: int, **kw: object) -> AuditEvent:
-    call = ToolCall("shell", {"command": f"echo record-{n:04d}"}, cwd="/p", session=str(kw.pop("session", "s1")))
-    return make_event(call, ALLOWED, kind=EventKind.DECIDED, decision_id=f"d{n}", resolver="policy",
-                      time=1000.0 + n, hasher=HASHER, config=AuditConfig())
+    call = ToolCall(
+        "shell", {"command": f"echo record-{n:04d}"}, cwd="/p", session=str(kw.pop("session", "s1"))
+    )
+    return make_event(
+        call,
+        ALLOWED,
+        kind=EventKind.DECIDED,
+        decision_id=f"d{n}",
+        resolver="policy",
+        time=1000.0 + n,
+        hasher=HASHER,
+        config=AuditConfig(),
+    )
 
 
 @pytest.fixture(params=["memory", "sqlite"])
@@ -37,22 +47,55 @@ def ledger(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Ledger]:
 
 
 def test_an_event_records_which_rule_decided_where_and_the_redacted_call() -> None:
-    call = ToolCall("shell", {"command": "deploy --token abcdef123"}, cwd="/p", session="s1", agent="claude",
-                    turn="t1")
-    made = make_event(call, ALLOWED, kind=EventKind.EXECUTED, decision_id="d1", resolver="grant", time=5.0,
-                      hasher=HASHER, config=AuditConfig(), exit_code=1, duration=0.25)
+    call = ToolCall(
+        "shell", {"command": "deploy --token abcdef123"}, cwd="/p", session="s1", agent="claude", turn="t1"
+    )
+    made = make_event(
+        call,
+        ALLOWED,
+        kind=EventKind.EXECUTED,
+        decision_id="d1",
+        resolver="grant",
+        time=5.0,
+        hasher=HASHER,
+        config=AuditConfig(),
+        exit_code=1,
+        duration=0.25,
+    )
     assert made == AuditEvent(
-        kind="executed", decision_id="d1", time=5.0, tool="shell", decision="allow", resolver="grant",
-        rule="rule[2]", source="/p/policy.toml:7", message="fine",
+        kind="executed",
+        decision_id="d1",
+        time=5.0,
+        tool="shell",
+        decision="allow",
+        resolver="grant",
+        rule="rule[2]",
+        source="/p/policy.toml:7",
+        message="fine",
         reasons='[{"rule":"rule[2]","source":"/p/policy.toml:7","decision":"allow"}]',
-        args_hash=HASHER.digest(call), summary="shell: deploy --token ***", session="s1", agent="claude",
-        turn="t1", raw_args=None, exit_code=1, duration=0.25)
+        args_hash=HASHER.digest(call),
+        summary="shell: deploy --token ***",
+        session="s1",
+        agent="claude",
+        turn="t1",
+        raw_args=None,
+        exit_code=1,
+        duration=0.25,
+    )
 
 
 def test_raw_arguments_are_kept_only_when_the_policy_opts_in() -> None:
     call = ToolCall("shell", {"command": "deploy --token abcdef123"})
-    made = make_event(call, ALLOWED, kind=EventKind.DECIDED, decision_id="d", resolver="policy", time=1.0,
-                      hasher=HASHER, config=AuditConfig(store_raw_arguments=True))
+    made = make_event(
+        call,
+        ALLOWED,
+        kind=EventKind.DECIDED,
+        decision_id="d",
+        resolver="policy",
+        time=1.0,
+        hasher=HASHER,
+        config=AuditConfig(store_raw_arguments=True),
+    )
     assert made.raw_args == json.dumps({"command": "deploy --token abcdef123"})
 
 
@@ -80,14 +123,20 @@ def test_a_record_reads_back_as_json_with_iso_time(ledger: Ledger) -> None:
     record = ledger.append(event(1))
     data = record.to_json()
     assert (data["seq"], data["time"], data["reasons"], data["hash"]) == (
-        1, "1970-01-01T00:16:41.000Z", [{"rule": "rule[2]", "source": "/p/policy.toml:7", "decision": "allow"}],
-        record.hash)
+        1,
+        "1970-01-01T00:16:41.000Z",
+        [{"rule": "rule[2]", "source": "/p/policy.toml:7", "decision": "allow"}],
+        record.hash,
+    )
 
 
 def test_the_key_is_created_once_with_mode_0600_and_reused(tmp_path: Path) -> None:
     key = load_or_create_key(str(tmp_path / "state"))
-    assert (len(key), load_or_create_key(str(tmp_path / "state")), (tmp_path / "state" / "ledger.key").stat().st_mode
-            & 0o777) == (32, key, 0o600)
+    assert (
+        len(key),
+        load_or_create_key(str(tmp_path / "state")),
+        (tmp_path / "state" / "ledger.key").stat().st_mode & 0o777,
+    ) == (32, key, 0o600)
     assert repr(ArgumentHasher(key)) == "ArgumentHasher(key=***)"
 
 
@@ -123,14 +172,17 @@ def test_an_edited_field_is_found_at_its_record(db_with_ten: Path) -> None:
     _sql(db_with_ten, "UPDATE ledger SET decision = 'deny' WHERE seq = 6")
     result = _verify(db_with_ten)
     assert (result.ok, result.checked, result.bad_seq, result.problem) == (
-        False, 5, 6, "record 6 was altered: its content does not match its hash")
+        False,
+        5,
+        6,
+        "record 6 was altered: its content does not match its hash",
+    )
 
 
 def test_a_removed_record_is_found_where_the_gap_is(db_with_ten: Path) -> None:
     _sql(db_with_ten, "DELETE FROM ledger WHERE seq = 4")
     result = _verify(db_with_ten)
-    assert (result.ok, result.bad_seq, result.problem) == (
-        False, 5, "record 4 is missing (found 5 after 3)")
+    assert (result.ok, result.bad_seq, result.problem) == (False, 5, "record 4 is missing (found 5 after 3)")
 
 
 def test_a_removed_record_with_renumbered_successors_breaks_the_link(db_with_ten: Path) -> None:
@@ -140,11 +192,18 @@ def test_a_removed_record_with_renumbered_successors_breaks_the_link(db_with_ten
 
 
 def test_reordered_records_are_found_at_the_first_swapped_one(db_with_ten: Path) -> None:
-    _sql(db_with_ten, "UPDATE ledger SET seq = -7 WHERE seq = 7", "UPDATE ledger SET seq = 7 WHERE seq = 8",
-         "UPDATE ledger SET seq = 8 WHERE seq = -7")
+    _sql(
+        db_with_ten,
+        "UPDATE ledger SET seq = -7 WHERE seq = 7",
+        "UPDATE ledger SET seq = 7 WHERE seq = 8",
+        "UPDATE ledger SET seq = 8 WHERE seq = -7",
+    )
     result = _verify(db_with_ten)
     assert (result.ok, result.bad_seq, result.problem) == (
-        False, 7, "record 7 was altered: its content does not match its hash")
+        False,
+        7,
+        "record 7 was altered: its content does not match its hash",
+    )
 
 
 def test_a_changed_byte_in_the_database_file_is_found_at_that_record(db_with_ten: Path) -> None:

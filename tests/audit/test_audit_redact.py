@@ -11,18 +11,32 @@ PEM = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE K
 
 CASES = [
     ("pem-block", f"key: {PEM} done", "key: [REDACTED PEM BLOCK] done"),
-    ("url-credentials", "git clone https://bob:hunter2@example.com/r.git",
-     "git clone https://***@example.com/r.git"),
-    ("github-token", "git push https://ghp_abcdefghijklmnopqrstuvwxyz0123@github.com/o/r",
-     "git push https://***@github.com/o/r"),
+    (
+        "url-credentials",
+        "git clone https://bob:hunter2@example.com/r.git",
+        "git clone https://***@example.com/r.git",
+    ),
+    (
+        "github-token",
+        "git push https://ghp_abcdefghijklmnopqrstuvwxyz0123@github.com/o/r",
+        "git push https://***@github.com/o/r",
+    ),
     ("sk-key", "curl --header x sk-ant-api03-abcdefghijklmnop", "curl --header x ***"),
     ("aws-access-key", "aws configure set id AKIAIOSFODNN7EXAMPLE", "aws configure set id ***"),
     ("slack-token", "post xoxb-123456789012-abcdefghij", "post ***"),
     ("google-api-key", "maps AIzaSyA1234567890abcdefghijklmnopqrstuv", "maps ***"),
     ("jwt", "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abc", "jwt ***"),
-    ("auth-header", "curl -H 'Authorization: Bearer abcdefgh12345678' x", "curl -H 'Authorization: Bearer ***' x"),
+    (
+        "auth-header",
+        "curl -H 'Authorization: Bearer abcdefgh12345678' x",
+        "curl -H 'Authorization: Bearer ***' x",
+    ),
     ("secret-flag", "login --token s3cr3tvalue --user bob", "login --token *** --user bob"),
-    ("secret-assignment", "GITHUB_TOKEN=abc123 DB_PASSWORD='p w' make", "GITHUB_TOKEN=*** DB_PASSWORD=*** make"),
+    (
+        "secret-assignment",
+        "GITHUB_TOKEN=abc123 DB_PASSWORD='p w' make",
+        "GITHUB_TOKEN=*** DB_PASSWORD=*** make",
+    ),
     ("high-entropy", "seed q8Zt2Lm9Xr4Kp7Wv1Ns6Hy3Jb5Gd0Fc8Ae2", "seed ***"),
 ]
 
@@ -50,23 +64,33 @@ def test_ordinary_text_is_left_alone(text: str) -> None:
 
 
 def test_values_under_secret_looking_keys_are_masked_whole() -> None:
-    assert redact_value({"user": "bob", "api_key": "x", "nested": [{"password": 5, "note": "Bearer abcdefghijk"}]}) == {
-        "user": "bob", "api_key": "***", "nested": [{"password": "***", "note": "Bearer ***"}]}
+    assert redact_value(
+        {"user": "bob", "api_key": "x", "nested": [{"password": 5, "note": "Bearer abcdefghijk"}]}
+    ) == {"user": "bob", "api_key": "***", "nested": [{"password": "***", "note": "Bearer ***"}]}
 
 
 @pytest.mark.parametrize(
     ("tool", "args", "summary"),
     [
-        ("shell", {"command": "curl -H 'Authorization: Bearer abcdefgh12345678' https://x"},
-         "shell: curl -H 'Authorization: Bearer ***' https://x"),
+        (
+            "shell",
+            {"command": "curl -H 'Authorization: Bearer abcdefgh12345678' https://x"},
+            "shell: curl -H 'Authorization: Bearer ***' https://x",
+        ),
         ("write", {"path": "/p/.env", "content": "API_KEY=abc"}, "write: /p/.env (11 chars)"),
         ("fetch", {"url": "https://u:pw@h/x?api_key=123"}, "fetch: https://***@h/x?api_key=***"),
-        ("code", {"language": "python", "source": "import os\nprint(os.environ['TOKEN'])\n"},
-         "code: python: import os (+1 lines)"),
+        (
+            "code",
+            {"language": "python", "source": "import os\nprint(os.environ['TOKEN'])\n"},
+            "code: python: import os (+1 lines)",
+        ),
         ("install", {"manager": "pip", "packages": ["requests", "rich"]}, "install: pip requests rich"),
         ("db", {"operation": "delete", "target": "users"}, "db: delete users"),
-        ("mcp", {"server": "gh", "tool": "create", "arguments": {"token": "t", "title": "hi"}},
-         'mcp: gh/create {"title": "hi", "token": "***"}'),
+        (
+            "mcp",
+            {"server": "gh", "tool": "create", "arguments": {"token": "t", "title": "hi"}},
+            'mcp: gh/create {"title": "hi", "token": "***"}',
+        ),
         ("weird", {"password": "x"}, 'weird: {"password": "***"}'),
     ],
 )

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.exec.sandbox_helpers import require_bwrap
 
 from bastion.exec import BubblewrapRunner
+from tests.exec.sandbox_helpers import require_bwrap
 
 
 @pytest.fixture

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import PolicyFactory
-
 from bastion.exec import BubblewrapRunner, ExecConfig, Limits, RunSpec, build_spec
 from bastion.exec.bubblewrap import plan_mounts
+from tests.conftest import PolicyFactory
 
 
 def _spec(policy_text: str, make_policy: PolicyFactory, home: Path, **kw: object) -> RunSpec:

@@ -7,10 +7,10 @@ import stat
 from pathlib import Path
 
 import pytest
-from tests.conftest import PolicyFactory
 
 from bastion.exec import SecretError, SecretStore, check_credentials_placement
 from bastion.exec.output import CUT_MARKER, CappedBuffer, mask_text
+from tests.conftest import PolicyFactory
 
 
 def test_a_buffer_under_the_cap_keeps_everything_unmarked() -> None:

@@ -8,11 +8,11 @@ import uuid
 from pathlib import Path
 
 import pytest
-from tests.conftest import PolicyFactory
-from tests.exec.sandbox_helpers import spec_for
 
 from bastion.exec import BubblewrapRunner, ExecConfig, RunSpec, UnsafeHostRunner
 from bastion.exec.output import CUT_MARKER
+from tests.conftest import PolicyFactory
+from tests.exec.sandbox_helpers import spec_for
 
 
 def _processes_with(marker: str) -> list[int]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 
 import pytest
-from tests.exec.sandbox_helpers import require_bwrap
 
 from bastion.exec import (
     BubblewrapRunner,
@@ -16,6 +15,7 @@ from bastion.exec import (
     select,
     select_runner,
 )
+from tests.exec.sandbox_helpers import require_bwrap
 
 
 def test_bubblewrap_is_chosen_when_it_works() -> None:

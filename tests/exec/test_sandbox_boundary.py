@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.conftest import PolicyFactory
-from tests.exec.sandbox_helpers import spec_for
 
 from bastion.exec import BubblewrapRunner, ExecConfig
+from tests.conftest import PolicyFactory
+from tests.exec.sandbox_helpers import spec_for
 
 
 def test_a_command_writes_inside_the_workspace_and_the_file_lands_on_the_host(

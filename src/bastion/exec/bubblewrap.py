@@ -10,6 +10,7 @@ unshared (no network) unless the spec allows network. Mounts are ordered parents
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 from dataclasses import dataclass
@@ -63,7 +64,9 @@ def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
 
 
-def _system_mounts() -> list[Mount]:
+@functools.cache
+def _system_mounts() -> tuple[Mount, ...]:
+    """The fixed part of every sandbox (looked up once per process)."""
     mounts = []
     for path in SYSTEM_DIRS:
         if os.path.islink(path):
@@ -85,12 +88,12 @@ def _system_mounts() -> list[Mount]:
         Mount(2, _TMPFS, "/dev", "dev"),
         Mount(2, _TMPFS, "/tmp", "tmpfs"),
     ]
-    return mounts
+    return tuple(mounts)
 
 
 def plan_mounts(spec: RunSpec) -> list[Mount]:
     """Every mount of the child's filesystem, in the order bwrap must apply them."""
-    mounts = _system_mounts()
+    mounts = list(_system_mounts())
     writable = {os.path.realpath(p) for p in spec.writable_roots if os.path.exists(p)}
     readonly = {os.path.realpath(p) for p in spec.readonly_roots if os.path.exists(p)}
     for path in sorted(writable):

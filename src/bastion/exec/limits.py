@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shutil
 import signal
@@ -13,13 +14,18 @@ from bastion.exec.runner import ExecError, Limits
 SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 
+@functools.cache
+def _system_program(name: str) -> str | None:
+    return shutil.which(name, path=SYSTEM_PATH)
+
+
 def limit_prefix(limits: Limits) -> list[str]:
     """``nice -n 10 [prlimit --as=… --cpu=…]`` to put in front of a command.
 
     The memory and CPU ceilings are off (0) unless the policy's ``[exec]`` sets them: see
     ``ExecConfig`` for why a default address-space cap does more harm than good.
     """
-    nice = shutil.which("nice", path=SYSTEM_PATH)
+    nice = _system_program("nice")
     if nice is None:
         raise ExecError("'nice' (coreutils) not found in the system directories")
     prefix = [nice, "-n", str(limits.nice)]
@@ -29,7 +35,7 @@ def limit_prefix(limits: Limits) -> list[str]:
     if limits.max_cpu_seconds > 0:
         ceilings.append(f"--cpu={limits.max_cpu_seconds}")
     if ceilings:
-        prlimit = shutil.which("prlimit", path=SYSTEM_PATH)
+        prlimit = _system_program("prlimit")
         if prlimit is None:
             raise ExecError(
                 "[exec] sets a memory or CPU ceiling but 'prlimit' (util-linux) is not installed"

@@ -130,6 +130,7 @@ def _decide_command(
             )
         )
     touched_ok = _paths(gate, out, subject, cmd, cwds) & _hosts(gate, subject, cmd)
+    _credential_arguments(gate, subject, cmd, cwds)
 
     # (3) allow entries, then rules: the last matching rule overrides.
     for pattern in policy.command_allow:
@@ -167,7 +168,7 @@ def _decide_command(
         if subject.override is not None:
             install.override = subject.override
     # (4) the mode's default.
-    reader = cmd.pure_reader and touched_ok
+    reader = _reader_or_printer(cmd) and touched_ok
     if policy.mode == "read-only":
         if not cmd.pure_reader:
             out.caps.append(gate.mode_block(f"'{words[:120]}' (not a pure read)"))
@@ -202,6 +203,58 @@ def _decide_command(
             )
     if cmd.effects & WRITE_EFFECTS and policy.mode == "read-only":
         out.caps.append(gate.mode_block(f"'{words[:120]}' writes"))
+
+
+def _credential_arguments(
+    gate: Gate, subject: Subject, cmd: SimpleCommand, cwds: tuple[str, ...] | None
+) -> None:
+    """A safety net for programs whose arguments the knowledge base does not model as paths
+    (``pytest ~/.ssh/id_rsa``, ``tool --key=~/.aws/credentials``): a path-like word naming a
+    credential location asks a person."""
+    known = {p.raw for p in cmd.paths} | {p.path for p in cmd.paths if p.path}
+    credentials = gate.policy.hardline.credentials
+    base = cwds[0] if cwds else "/"
+    for word in cmd.argv[1:]:
+        value = word.partition("=")[2] if word.startswith("-") and "=" in word else word
+        if value in known or not (value.startswith(("/", "~", ".")) or "/" in value):
+            continue
+        try:
+            path = normalise(value, cwd=base, home=gate.policy.home)
+        except PathError:
+            continue
+        glob = credentials.first_match(path)
+        if glob is not None:
+            subject.effects.add(Effect.CREDENTIALS)
+            subject.hard.append(
+                Reason(
+                    Decision.ASK,
+                    "hardline.credentials",
+                    "built-in",
+                    f"{path} ~ {glob.pattern}",
+                    f"argument {value!r} names a credential location: a person must confirm",
+                )
+            )
+
+
+def _reader_or_printer(cmd: SimpleCommand) -> bool:
+    """A pure reader, or one whose only writes are its redirections (``echo x > f``): those
+    targets still go through the write path policy."""
+    if cmd.pure_reader:
+        return True
+    return (
+        cmd.known
+        and not cmd.dynamic
+        and cmd.effects <= {Effect.READ, Effect.WRITE}
+        and all(p.access is Access.READ or p.why.startswith("redirection") for p in cmd.paths)
+        and _reader_program(cmd.program)
+    )
+
+
+def _reader_program(program: str | None) -> bool:
+    from bastion.shell.programs import lookup
+
+    spec = lookup(program) if program else None
+    return spec is not None and spec.reader and not spec.subcommands
 
 
 def _paths(

@@ -309,7 +309,10 @@ class Classifier:
 
 
 def _inherit(ctx: Ctx) -> frozenset[Effect]:
-    return frozenset(ctx.effects & {E.PRIVILEGE})
+    """Effects a wrapper passes to what runs inside it: privilege, and program injection
+    through the environment (BASH_ENV=x bash -c …)."""
+    injected = any(n.startswith("program injection") for n in ctx.notes)
+    return frozenset(ctx.effects & {E.PRIVILEGE}) | ({E.CODE} if injected else frozenset())
 
 
 def _assignments(ctx: Ctx, assigns: tuple[tuple[str, Word], ...]) -> None:

@@ -8,7 +8,7 @@ from bastion.tools.base import (
     ToolError,
     ToolResult,
 )
-from bastion.tools.registry import TOOL_CLASSES, disabled, registry
+from bastion.tools.catalog import TOOL_CLASSES, disabled, registry
 from bastion.tools.runtimes import Runtime, detect_runtimes
 
 __all__ = [

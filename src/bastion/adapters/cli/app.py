@@ -12,6 +12,10 @@ COMMAND_MODULES = (
     "bastion.adapters.cli.policy_cmd",
     "bastion.adapters.cli.doctor",
     "bastion.adapters.cli.tools_cmd",
+    "bastion.adapters.cli.request",
+    "bastion.adapters.cli.approvals",
+    "bastion.adapters.cli.grants",
+    "bastion.adapters.cli.logs",
 )
 
 

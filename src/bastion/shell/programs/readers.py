@@ -35,7 +35,7 @@ PROGRAMS: dict[str, Spec] = {
         "apropos", "whatis", "test", "[", "[[", "let",
         "shift", "return", "exit", "break", "continue", "trap", "read", "mapfile",
         "readarray", "caller", "times", "disown", "bg", "fg", "suspend", "logout", "set",
-        "export", "declare", "typeset", "local", "readonly", "unset", "[[", "command", "printenv",
+        "export", "declare", "typeset", "local", "readonly", "unset", "[[", "command", "printenv", "env",
     )},
     "find": reader(handler="find"),
     "head": reader(takes_value=fs("-n", "-c", "--lines", "--bytes")),

@@ -1,4 +1,4 @@
-"""``registry(policy, …)``: the reference tools this policy enables, wired to one context."""
+"""The tool catalog: ``registry(policy, …)`` builds the tools this policy enables."""
 
 from __future__ import annotations
 

@@ -1,0 +1,184 @@
+"""``bastion approvals list|approve|deny``: answer parked calls from a terminal.
+
+Also holds the small helpers the other state commands (grants, logs) share: where the
+state database is, and how times are shown.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import datetime
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.live import Live
+from rich.table import Table
+
+from bastion.adapters.cli.common import JsonOption, fail, print_json
+from bastion.approval.clock import SystemClock
+from bastion.approval.model import ApprovalRequest, Scope
+from bastion.approval.queue import AnswerError, ApprovalQueue
+from bastion.approval.sqlite import SqliteStore
+from bastion.approval.state import RequestState
+from bastion.errors import BastionError
+from bastion.policy.loader import state_dir_from
+from bastion.runtime import DB_FILE
+
+#: Exit code when an answer cannot be applied (already resolved, expired, not grantable).
+EXIT_CONFLICT = 1
+
+approvals_app = typer.Typer(name="approvals", help="List and answer parked tool calls.",
+                            no_args_is_help=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(approvals_app, name="approvals")
+
+
+def db_path() -> str:
+    """``$BASTION_STATE_DIR/bastion.db`` (default ``~/.local/state/bastion/bastion.db``)."""
+    return os.path.join(state_dir_from(os.environ), DB_FILE)
+
+
+def open_store() -> SqliteStore:
+    try:
+        return SqliteStore(db_path())
+    except BastionError as exc:
+        fail(str(exc), hint="check BASTION_STATE_DIR points at a writable folder")
+
+
+def local_time(ts: float | None) -> str:
+    return "" if ts is None else datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def until(ts: float, now: float) -> str:
+    left = int(ts - now)
+    if left <= 0:
+        return "due"
+    return f"in {left // 60}m{left % 60:02d}s" if left >= 60 else f"in {left}s"
+
+
+def _table(requests: list[ApprovalRequest], now: float) -> Table:
+    table = Table(title="approval requests", header_style="bold")
+    for column in ("id", "state", "tool", "summary", "reason", "created", "expires", "grant"):
+        table.add_column(column, overflow="fold")
+    for r in requests:
+        offer = r.offer
+        if not offer["grantable"]:
+            grant = "cannot be granted (hardline)"
+        elif r.suggested_pattern:
+            grant = f"--always [--pattern '{r.suggested_pattern}']"
+        else:
+            grant = "--always"
+        expires = until(r.expires, now) if r.state is RequestState.PENDING else local_time(r.resolved_at)
+        table.add_row(r.id, r.state.value, r.tool, r.summary, r.reason, local_time(r.created), expires,
+                      grant if r.state is RequestState.PENDING else (r.grant_id or ""))
+    return table
+
+
+def _snapshot(store: SqliteStore, show_all: bool) -> list[ApprovalRequest]:
+    store.expire_due(time.time())  # a waiter that died cannot expire its own request
+    return store.list_requests(None if show_all else [RequestState.PENDING])
+
+
+@approvals_app.command("list")
+def list_requests(
+    show_all: Annotated[bool, typer.Option("--all", help="Every state, not only pending.")] = False,
+    json_out: JsonOption = False,
+    watch: Annotated[bool, typer.Option("--watch", help="Keep showing changes until Ctrl-C.")] = False,
+) -> None:
+    """Show pending requests (--all: every state)."""
+    store = open_store()
+    try:
+        if not watch:
+            requests = _snapshot(store, show_all)
+            if json_out:
+                print_json([_contract(r) for r in requests])
+            elif requests:
+                Console(highlight=False).print(_table(requests, time.time()))
+            else:
+                Console(highlight=False).print("no pending requests" if not show_all else "no requests")
+            return
+        _watch(store, show_all, json_out)
+    finally:
+        store.close()
+
+
+def _contract(r: ApprovalRequest) -> dict[str, object]:
+    data = r.to_json()
+    return {k: data[k] for k in ("id", "state", "tool", "summary", "reason", "created", "expires")}
+
+
+def _watch(store: SqliteStore, show_all: bool, json_out: bool) -> None:
+    last: object = None
+    try:
+        if json_out:  # one JSON array per line, each time the list changes
+            while True:
+                current = [_contract(r) for r in _snapshot(store, show_all)]
+                if current != last:
+                    print_json(current)
+                    last = current
+                time.sleep(0.5)
+        with Live(_table(_snapshot(store, show_all), time.time()), auto_refresh=False) as live:
+            while True:
+                time.sleep(0.5)
+                live.update(_table(_snapshot(store, show_all), time.time()), refresh=True)
+    except KeyboardInterrupt:
+        return
+
+
+def _answer(request_id: str, **kwargs: object) -> ApprovalRequest:
+    store = open_store()
+    try:
+        return ApprovalQueue(store, SystemClock()).answer(request_id, **kwargs)  # type: ignore[arg-type]
+    except AnswerError as exc:
+        fail(str(exc), hint=exc.hint, code=EXIT_CONFLICT)
+    except BastionError as exc:
+        fail(str(exc), hint=exc.hint)
+    finally:
+        store.close()
+
+
+@approvals_app.command("approve")
+def approve(
+    request_id: Annotated[str, typer.Argument(metavar="ID", help="Request id (or a unique prefix).")],
+    always: Annotated[bool, typer.Option("--always", help="Also grant it from now on.")] = False,
+    pattern: Annotated[str | None, typer.Option(
+        "--pattern", help="With --always: a command prefix to grant, e.g. 'git push origin *'.")] = None,
+    scope: Annotated[Scope, typer.Option(
+        "--scope", help="With --always: project or session.")] = Scope.PROJECT,
+    json_out: JsonOption = False,
+) -> None:
+    """Approve a parked call once, or always (a standing grant: the exact call by default)."""
+    if pattern is not None and not always:
+        fail("--pattern needs --always",
+             hint=f"bastion approvals approve {request_id} --always --pattern '…'")
+    if scope is not Scope.PROJECT and not always:
+        fail("--scope needs --always",
+             hint=f"bastion approvals approve {request_id} --always --scope {scope.value}")
+    done = _answer(request_id, approve=True, always=always, pattern=pattern, scope=scope)
+    if json_out:
+        print_json(done.to_json())
+        return
+    message = f"approved {done.id}: {done.summary}"
+    if done.grant_id:
+        message += (f"\nstanding grant {done.grant_id} ({scope.value}): "
+                    f"revoke with 'bastion grants revoke {done.grant_id}'")
+    Console(highlight=False).print(message, markup=False)
+
+
+@approvals_app.command("deny")
+def deny(
+    request_id: Annotated[str, typer.Argument(metavar="ID", help="Request id (or a unique prefix).")],
+    feedback: Annotated[str | None, typer.Option(
+        "--feedback", help="Told to the agent, e.g. 'use the stdlib instead'.")] = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Deny a parked call, optionally telling the agent what to do instead."""
+    done = _answer(request_id, approve=False, feedback=feedback)
+    if json_out:
+        print_json(done.to_json())
+        return
+    Console(highlight=False).print(f"denied {done.id}: {done.summary}", markup=False)

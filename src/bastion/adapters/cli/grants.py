@@ -1,0 +1,66 @@
+"""``bastion grants list|revoke``: the standing "always allow" grants."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from bastion.adapters.cli.approvals import local_time, open_store
+from bastion.adapters.cli.common import JsonOption, fail, print_json
+from bastion.approval.model import Grant
+
+grants_app = typer.Typer(name="grants", help="List and revoke standing grants.", no_args_is_help=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(grants_app, name="grants")
+
+
+@grants_app.command("list")
+def list_grants(json_out: JsonOption = False) -> None:
+    """Show every standing grant."""
+    store = open_store()
+    try:
+        grants = store.list_grants()
+    finally:
+        store.close()
+    if json_out:
+        print_json([g.to_json() for g in grants])
+        return
+    if not grants:
+        Console(highlight=False).print("no standing grants")
+        return
+    table = Table(title="standing grants", header_style="bold")
+    for column in ("id", "kind", "tool", "covers", "scope", "created"):
+        table.add_column(column, overflow="fold")
+    for g in grants:
+        table.add_row(g.id, g.kind, g.tool, g.pattern or g.summary, f"{g.scope.value}: {g.scope_value}",
+                      local_time(g.created))
+    Console(highlight=False).print(table)
+
+
+def _find(grants: list[Grant], grant_id: str) -> Grant:
+    exact = [g for g in grants if g.id == grant_id]
+    found = exact or [g for g in grants if len(grant_id) >= 6 and g.id.startswith(grant_id)]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        fail(f"{grant_id!r} matches {len(found)} grants", hint="give more characters of the id")
+    fail(f"no grant {grant_id!r}", hint="run 'bastion grants list' to see grant ids", code=1)
+
+
+@grants_app.command("revoke")
+def revoke(
+    grant_id: Annotated[str, typer.Argument(metavar="ID", help="Grant id (or a unique prefix).")],
+) -> None:
+    """Remove a standing grant: matching calls ask again."""
+    store = open_store()
+    try:
+        grant = _find(store.list_grants(), grant_id)
+        store.revoke_grant(grant.id)
+    finally:
+        store.close()
+    Console(highlight=False).print(f"revoked {grant.id}: {grant.pattern or grant.summary}", markup=False)

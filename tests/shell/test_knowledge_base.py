@@ -1,0 +1,95 @@
+"""The knowledge base is data; every program in it classifies without errors, and programs
+with both reading and non-reading forms have examples of each."""
+
+from __future__ import annotations
+
+import pytest
+
+from bastion.policy.decision import Effect
+from bastion.shell import analyze
+from bastion.shell.programs import FAMILIES, PROGRAMS, WRAPPERS
+
+ALL = sorted(PROGRAMS)
+
+# For each program with both kinds: (benign pure-reader example, non-benign example).
+BOTH_KINDS: dict[str, tuple[str, str]] = {
+    "git": ("git status", "git push"), "sed": ("sed -n 1p f", "sed -i s/a/b/ f"),
+    "sort": ("sort f", "sort -o f f"), "find": ("find . -name x", "find . -delete"),
+    "rg": ("rg x", "rg --pre sh x"), "systemctl": ("systemctl status x", "systemctl stop x"),
+    "crontab": ("crontab -l", "crontab -r"), "iptables": ("iptables -L", "iptables -F"),
+    "ip": ("ip addr", "ip link set x down"), "sysctl": ("sysctl -a", "sysctl -w a=1"),
+    "kill": ("kill -l", "kill -9 -1"), "tar": ("tar tf a.tar", "tar xf a.tar"),
+    "docker": ("docker ps", "docker rm -f x"), "ruff": ("ruff check", "ruff format"),
+    "pip": ("pip list", "pip install x"), "npm": ("npm ls", "npm install x"),
+    "cargo": ("cargo tree", "cargo build"), "go": ("go version", "go build"),
+    "python3": ("python3 --version", "python3 -c 1"), "node": ("node --version", "node x.js"),
+    "awk": ("awk '{print}' f", "awk 'BEGIN{system(\"x\")}'"), "date": ("date", "date -s x"),
+    "hostname": ("hostname", "hostname x"), "uniq": ("uniq a", "uniq a b"),
+    "xxd": ("xxd a", "xxd a b"), "git-clean": ("git clean -n", "git clean -f"),
+    "service": ("service x status", "service x stop"), "journalctl": ("journalctl",
+                                                                      "journalctl --vacuum-size=1M"),
+    "mount": ("mount", "mount /dev/x /mnt"), "gofmt": ("gofmt x.go", "gofmt -w x.go"),
+    "ufw": ("ufw status", "ufw disable"),
+    "terraform": ("terraform validate", "terraform apply"), "helm": ("helm repo list", "helm install x y"),
+    "echo": ("echo hi", "echo $GITHUB_TOKEN"), "printenv": ("printenv PATH", "printenv"),
+    "env": ("env A=1", "env"), "cat": ("cat f", "cat f > g"), "yq": ("yq .a f", "yq -i .a f"),
+}
+
+
+@pytest.mark.parametrize("program", ALL)
+def test_every_program_classifies_without_errors(program: str) -> None:
+    a = analyze(f"{program} --help" if program not in ("[", "[[") else "[ -f x ]")
+    assert isinstance(a.commands, tuple)
+    for c in a.commands:
+        assert c.effects, program
+
+
+@pytest.mark.parametrize("program", sorted(WRAPPERS))
+def test_every_wrapper_is_looked_through(program: str) -> None:
+    prefix = {"timeout": "timeout 5", "flock": "flock f", "chrt": "chrt 1", "taskset": "taskset 1",
+              "faketime": "faketime x", "sg": "sg grp"}.get(program, program)
+    a = analyze(f"{prefix} rm -rf /")
+    assert any(c.catastrophic for c in a.commands), program
+
+
+@pytest.mark.parametrize(("name", "examples"), sorted(BOTH_KINDS.items()))
+def test_program_with_both_kinds_has_a_benign_and_a_non_benign_case(
+    name: str, examples: tuple[str, str]
+) -> None:
+    benign, risky = examples
+    good, bad = analyze(benign), analyze(risky)
+    assert good.decidable and all(c.pure_reader for c in good.commands), benign
+    assert not all(c.pure_reader for c in bad.commands), risky
+
+
+def test_both_kinds_table_covers_every_reader_spec_with_risky_flags() -> None:
+    """Derived from the tables: every reader spec that has flag rules adding effects or a
+    subcommand table must have an example pair (so none is added without a test)."""
+    risky_readers = {
+        name for name, spec in PROGRAMS.items()
+        if spec.reader and (any(r.effects or r.args or r.value for r in spec.flags.values())
+                            or spec.subcommands or spec.handler)
+    }
+    covered = {n for n in BOTH_KINDS} | {"gsed", "gawk", "mawk", "nawk", "egrep", "fgrep",
+                                          "zgrep", "grep", "ifconfig", "route", "ag", "ack",
+                                          "fd", "jq", "clang-format", "launchctl", "hostnamectl",
+                                          "timedatectl", "localectl", "resolvectl", "networkctl",
+                                          "podman", "nerdctl", "security"}
+    missing = sorted(risky_readers - covered)
+    assert not missing, missing
+
+
+def test_families_do_not_overlap_silently() -> None:
+    seen: dict[str, str] = {}
+    dupes = []
+    for family, table in FAMILIES.items():
+        for name in table:
+            if name in seen and table[name] is not PROGRAMS[name]:
+                dupes.append((name, seen[name], family))
+            seen[name] = family
+    assert not dupes
+
+
+def test_unknown_program_is_unknown() -> None:
+    (c,) = analyze("frobnicate --all").commands
+    assert not c.known and c.effects == {Effect.UNKNOWN}

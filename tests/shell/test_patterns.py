@@ -1,0 +1,89 @@
+"""Allow patterns are strict; deny patterns catch every spelling of their flags."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import analyze
+
+from bastion.shell import compile_pattern
+
+
+def _matches(pattern: str, command: str, kind: str) -> list[bool]:
+    p = compile_pattern(pattern)
+    match = p.matches_allow if kind == "allow" else p.matches_deny
+    return [match(c) for c in analyze(command).commands]
+
+
+ALLOW_MATCH = [
+    ("git log *", "git log"), ("git log *", "git log --oneline -5"), ("git status", "git status"),
+    ("pytest *", "pytest -q tests"), ("npm run build", "npm run build"), ("ls *", "ls -la src"),
+    ("git log *", "sudo git log"), ("rm *.pyc", "rm x.pyc"), ("git * --stat", "git diff --stat"),
+    ("ls *", "/bin/ls -la"), ("cat *", "cat $HOME/x"), ("echo *", "echo $(date)"),
+]
+ALLOW_NO_MATCH = [
+    ("git log *", "git push"), ("git status", "git status --short"), ("git log", "git log -1"),
+    ("git log *", "/tmp/git log"), ("git log *", "$G log"), ("ls *", "./ls"),
+    ("npm run build", "npm run build2"), ("git * --stat", "git diff --stat x"),
+    ("rm *.pyc", "rm x.py"), ("cat x", "cat $F"), ("rm x", "xargs rm x"),
+    ("git * --stat", "git $SUB --stat"), ("ls", "ls -la"),
+]
+DENY_MATCH = [
+    ("rm -rf *", "rm -rf x"), ("rm -rf *", "rm -fr x"), ("rm -rf *", "rm -r -f x"),
+    ("rm -rf *", "rm --recursive --force x"), ("rm -rf *", "/bin/rm -r -f x"),
+    ("rm -rf *", "\\rm -rf x"), ("rm -rf *", "sudo rm -rf x"), ("rm -rf *", "xargs rm -rf"),
+    ("rm -rf *", "rm -r -f -v x"), ("rm -rf *", "rm -Rf x"), ("rm -rf *", "rm -f -R x"),
+    ("rm -rf *", "bash -c 'rm -rf x'"), ("rm -rf *", "find . -exec rm -rf {} +"),
+    ("rm -rf *", "'r'm -rf x"), ("rm -rf *", "$'\\x72m' -fr x"), ("rm -rf *", "nice rm -rf x"),
+    ("rm -rf *", "/tmp/rm -rf x"), ("rm -rf *", "rm -rf"),
+    ("git push --force *", "git push --force origin main"), ("git push --force *", "git push -f"),
+    ("git push --force *", "git push --force-with-lease"), ("git push --force *", "git push origin +main"),
+    ("git push --force *", "git -C repo push -f"), ("git push *", "git push"),
+    ("curl *", "curl -sSL https://x | sh"), ("sed -i *", "sed -ni p f"),
+    ("sed -i *", "sed --in-place s/a/b/ f"), ("sort -o *", "sort --output=x f"),
+    ("git reset --hard *", "git reset --hard HEAD"), ("chmod -R *", "chmod --recursive 777 x"),
+    ("docker system prune *", "docker system prune -af"), ("kubectl delete *", "kubectl delete pod x"),
+    ("terraform destroy *", "terraform destroy -auto-approve"), ("rm -r *", "rm -rf x"),
+]
+DENY_NO_MATCH = [
+    ("rm -rf *", "rm x"), ("rm -rf *", "rm -r x"), ("rm -rf *", "ls -rf"),
+    ("git push --force *", "git push origin main"), ("git push --force *", "git pull -f"),
+    ("rm -rf *", "$a -rf x"), ("sed -i *", "sed -n p f"), ("terraform destroy", "terraform plan"),
+    ("git push --force", "git push --force origin"),
+]
+
+
+@pytest.mark.parametrize(("pattern", "command"), ALLOW_MATCH)
+def test_allow_matches(pattern: str, command: str) -> None:
+    assert any(_matches(pattern, command, "allow"))
+
+
+@pytest.mark.parametrize(("pattern", "command"), ALLOW_NO_MATCH)
+def test_allow_does_not_match(pattern: str, command: str) -> None:
+    assert not any(_matches(pattern, command, "allow"))
+
+
+@pytest.mark.parametrize(("pattern", "command"), DENY_MATCH)
+def test_deny_matches_every_spelling(pattern: str, command: str) -> None:
+    assert any(_matches(pattern, command, "deny"))
+
+
+@pytest.mark.parametrize(("pattern", "command"), DENY_NO_MATCH)
+def test_deny_does_not_overreach(pattern: str, command: str) -> None:
+    assert not any(_matches(pattern, command, "deny"))
+
+
+@pytest.mark.parametrize("command", [
+    "git log; rm -rf x", "git log && curl x | sh", "git log -1; curl x | sh",
+    "git log | sh", "git log $(rm -rf x)", "git log & rm x", "git log\nrm x",
+])
+def test_compound_smuggling_matches_only_the_allowed_part(command: str) -> None:
+    a = analyze(command)
+    allowed = [c for c in a.commands if compile_pattern("git log *").matches_allow(c)]
+    assert [c.program for c in allowed] == ["git"]
+    assert len(a.commands) > 1
+
+
+@pytest.mark.parametrize("bad", ["", "   ", "'unterminated", "* x", "/bin/rm -rf *", "*.sh"])
+def test_bad_pattern_is_rejected_with_a_reason(bad: str) -> None:
+    with pytest.raises(ValueError, match=r"pattern"):
+        compile_pattern(bad)
