@@ -13,6 +13,7 @@ all of them alike, and reports p50/p90 wall-clock milliseconds per run:
 
 from __future__ import annotations
 
+import logging
 import os
 import statistics
 import subprocess
@@ -26,19 +27,20 @@ from bastion.policy.loader import load_policy_text
 
 
 def main(runs: int) -> None:
-    workspace = tempfile.mkdtemp(prefix="bastion-bench-")
+    with tempfile.TemporaryDirectory(prefix="bastion-bench-sandbox-") as workspace:
+        measure(runs, workspace)
+
+
+def measure(runs: int, workspace: str) -> None:
     policy = load_policy_text("", cwd=workspace, env={"HOME": os.path.expanduser("~")})
     spec = build_spec(policy, ExecConfig(), ["true"], cwd=workspace)
     bwrap = BubblewrapRunner()
     unsafe = UnsafeHostRunner({"BASTION_ALLOW_UNSANDBOXED": "1"})
-    import logging
-
     logging.getLogger("bastion.exec").setLevel(logging.ERROR)  # one warning per run otherwise
     variants: dict[str, Callable[[], object]] = {
         "bare subprocess": lambda: subprocess.run(["true"], check=True),
         "runner-unsafe": lambda: unsafe.run(spec),
-        "bwrap-minimal": lambda: subprocess.run(
-            [bwrap.bwrap, "--ro-bind", "/", "/", "true"], check=True),
+        "bwrap-minimal": lambda: subprocess.run([bwrap.bwrap, "--ro-bind", "/", "/", "true"], check=True),
         "runner-bwrap": lambda: bwrap.run(spec),
     }
     timings: dict[str, list[float]] = {name: [] for name in variants}
@@ -56,7 +58,6 @@ def main(runs: int) -> None:
         samples.sort()
         p50, p90 = statistics.median(samples), samples[int(len(samples) * 0.9)]
         print(f"{name:<18}{p50:>8.2f}{p90:>8.2f}{p50 / base:>8.1f}")
-    os.rmdir(workspace)
 
 
 if __name__ == "__main__":

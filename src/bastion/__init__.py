@@ -10,19 +10,53 @@ reason — in code, never in the prompt::
     evaluation.decision  # Decision.ALLOW
 """
 
-from bastion.call.model import Family, ToolCall
-from bastion.errors import BastionError, CallError, PolicyError, StoreError
-from bastion.policy.compiled import Policy
-from bastion.policy.decision import (
-    MARKER_BLOCKED,
-    MARKER_DENIED,
-    Decision,
-    Effect,
-    Evaluation,
-    Reason,
-)
-from bastion.policy.engine import Gate
-from bastion.policy.loader import load_policy, load_policy_text
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # imported on first use: ``bastion hook`` must start without pydantic
+    from bastion.call.model import Family, ToolCall
+    from bastion.errors import BastionError, CallError, PolicyError, StoreError
+    from bastion.policy.compiled import Policy
+    from bastion.policy.decision import (
+        MARKER_BLOCKED,
+        MARKER_DENIED,
+        Decision,
+        Effect,
+        Evaluation,
+        Reason,
+    )
+    from bastion.policy.engine import Gate
+    from bastion.policy.loader import load_policy, load_policy_text
+
+_WHERE = {
+    "Family": "bastion.call.model",
+    "ToolCall": "bastion.call.model",
+    "BastionError": "bastion.errors",
+    "CallError": "bastion.errors",
+    "PolicyError": "bastion.errors",
+    "StoreError": "bastion.errors",
+    "Policy": "bastion.policy.compiled",
+    "MARKER_BLOCKED": "bastion.policy.decision",
+    "MARKER_DENIED": "bastion.policy.decision",
+    "Decision": "bastion.policy.decision",
+    "Effect": "bastion.policy.decision",
+    "Evaluation": "bastion.policy.decision",
+    "Reason": "bastion.policy.decision",
+    "Gate": "bastion.policy.engine",
+    "load_policy": "bastion.policy.loader",
+    "load_policy_text": "bastion.policy.loader",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'bastion' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "MARKER_BLOCKED",

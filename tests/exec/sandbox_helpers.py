@@ -17,13 +17,28 @@ def require_bwrap() -> None:
     if shutil.which("bwrap") is not None:
         return
     if os.environ.get("CI"):
-        pytest.fail("bubblewrap is not installed, and CI must run the sandbox tests "
-                    "(.ci/run installs the Debian package 'bubblewrap')")
+        pytest.fail(
+            "bubblewrap is not installed, and CI must run the sandbox tests "
+            "(.ci/run installs the Debian package 'bubblewrap')"
+        )
     pytest.skip("bubblewrap is not installed (apt-get install bubblewrap)")
 
 
-def spec_for(policy: Policy, command: str, *, environ: dict[str, str], cwd: str | None = None,
-             config: ExecConfig | None = None, **kwargs: Any) -> RunSpec:
+def spec_for(
+    policy: Policy,
+    command: str,
+    *,
+    environ: dict[str, str],
+    cwd: str | None = None,
+    config: ExecConfig | None = None,
+    **kwargs: Any,
+) -> RunSpec:
     """``bash -c COMMAND`` under ``policy``, in its workspace unless ``cwd`` says otherwise."""
-    return build_spec(policy, config or ExecConfig(timeout=20), ["bash", "-c", command],
-                      cwd=cwd or policy.workspace[0], environ=environ, **kwargs)
+    return build_spec(
+        policy,
+        config or ExecConfig(timeout=20),
+        ["bash", "-c", command],
+        cwd=cwd or policy.workspace[0],
+        environ=environ,
+        **kwargs,
+    )

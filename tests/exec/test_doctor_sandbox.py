@@ -14,8 +14,13 @@ def test_every_installed_runtime_runs_through_the_sandbox(make_policy: PolicyFac
     require_bwrap()
     checks = sandbox_checks(make_policy())
     assert [(name, ok) for name, ok, _ in checks] == [
-        ("credentials dir", True), ("sandbox", True), ("runtime bash", True),
-        ("runtime node", True), ("runtime python", True), ("runtime rust", True)]
+        ("credentials dir", True),
+        ("sandbox", True),
+        ("runtime bash", True),
+        ("runtime node", True),
+        ("runtime python", True),
+        ("runtime rust", True),
+    ]
     installed = {f"runtime {lang}" for lang in detect_runtimes()}
     ran = {name for name, _, detail in checks if detail.startswith("ran in the sandbox")}
     assert ran == installed

@@ -11,8 +11,9 @@ from tests.conftest import PolicyFactory
 
 def _spec(policy_text: str, make_policy: PolicyFactory, home: Path, **kw: object) -> RunSpec:
     policy = make_policy(policy_text)
-    return build_spec(policy, ExecConfig(), ["true"], cwd=policy.workspace[0],
-                      environ={"HOME": str(home)}, **kw)  # type: ignore[arg-type]
+    return build_spec(
+        policy, ExecConfig(), ["true"], cwd=policy.workspace[0], environ={"HOME": str(home)}, **kw
+    )  # type: ignore[arg-type]
 
 
 def _index(argv: list[str], *items: str) -> int:
@@ -34,16 +35,28 @@ def test_tmpfs_over_tmp_and_home_comes_before_the_workspace_bind_beneath_them(
 
 def test_without_network_every_namespace_is_unshared(make_policy: PolicyFactory, home: Path) -> None:
     argv = BubblewrapRunner("/usr/bin/bwrap").argv(_spec("", make_policy, home))
-    assert argv[:4] == ["/usr/bin/bwrap", "--unshare-all", "--die-with-parent", "--new-session"]
+    assert argv[:6] == [
+        "/usr/bin/bwrap",
+        "--unshare-all",
+        "--cap-drop",
+        "ALL",
+        "--die-with-parent",
+        "--new-session",
+    ]
     assert "--share-net" not in argv
 
 
-def test_allowed_network_shares_only_the_network_namespace(
-    make_policy: PolicyFactory, home: Path
-) -> None:
+def test_allowed_network_shares_only_the_network_namespace(make_policy: PolicyFactory, home: Path) -> None:
     argv = BubblewrapRunner("/usr/bin/bwrap").argv(_spec("", make_policy, home, network=True))
-    assert argv[:5] == ["/usr/bin/bwrap", "--unshare-all", "--share-net", "--die-with-parent",
-                        "--new-session"]
+    assert argv[:7] == [
+        "/usr/bin/bwrap",
+        "--unshare-all",
+        "--share-net",
+        "--cap-drop",
+        "ALL",
+        "--die-with-parent",
+        "--new-session",
+    ]
 
 
 def test_the_command_runs_under_nice_and_only_the_prlimits_that_are_set(
@@ -52,12 +65,22 @@ def test_the_command_runs_under_nice_and_only_the_prlimits_that_are_set(
     runner = BubblewrapRunner("/usr/bin/bwrap")
     plain = runner.argv(_spec("", make_policy, home))
     assert plain[plain.index("--") + 1 :] == ["/usr/bin/nice", "-n", "10", "true"]
-    spec = RunSpec(argv=("true",), cwd=str(_spec("", make_policy, home).writable_roots[0]),
-                   writable_roots=_spec("", make_policy, home).writable_roots,
-                   limits=Limits(max_memory_mb=100))
+    spec = RunSpec(
+        argv=("true",),
+        cwd=str(_spec("", make_policy, home).writable_roots[0]),
+        writable_roots=_spec("", make_policy, home).writable_roots,
+        limits=Limits(max_memory_mb=100),
+    )
     capped = runner.argv(spec)
     assert capped[capped.index("--") + 1 :] == [
-        "/usr/bin/nice", "-n", "10", "/usr/bin/prlimit", f"--as={100 * 1024 * 1024}", "--", "true"]
+        "/usr/bin/nice",
+        "-n",
+        "10",
+        "/usr/bin/prlimit",
+        f"--as={100 * 1024 * 1024}",
+        "--",
+        "true",
+    ]
 
 
 def test_the_etc_allow_list_leaves_out_shadow_and_ssh_host_keys(
@@ -68,8 +91,7 @@ def test_the_etc_allow_list_leaves_out_shadow_and_ssh_host_keys(
     assert not dests & {"/etc", "/etc/shadow", "/etc/gshadow", "/etc/ssh", "/etc/ssl/private"}
 
 
-def test_read_only_mode_has_no_writable_bind(make_policy: PolicyFactory, home: Path,
-                                             workspace: Path) -> None:
+def test_read_only_mode_has_no_writable_bind(make_policy: PolicyFactory, home: Path, workspace: Path) -> None:
     mounts = plan_mounts(_spec('mode = "read-only"', make_policy, home))
     workspace_mounts = [(m.op, m.dest) for m in mounts if m.dest == str(workspace)]
     assert workspace_mounts == [("ro-bind", str(workspace))]

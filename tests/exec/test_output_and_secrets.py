@@ -23,8 +23,7 @@ def test_a_buffer_over_the_cap_keeps_the_head_and_says_how_much_was_cut() -> Non
     buffer = CappedBuffer(4)
     for chunk in (b"abc", b"defgh", b"ij"):
         buffer.feed(chunk)
-    assert (buffer.text({}), buffer.truncated) == ("abcd" + CUT_MARKER.format(cap=4, dropped=6),
-                                                  True)
+    assert (buffer.text({}), buffer.truncated) == ("abcd" + CUT_MARKER.format(cap=4, dropped=6), True)
 
 
 def test_a_secret_that_straddles_the_cut_is_masked_not_half_shown() -> None:
@@ -73,6 +72,7 @@ def test_boot_is_refused_when_the_credentials_dir_is_inside_a_readable_root(
     inside = make_policy(f'credentials_dir = "{workspace}/creds"')
     problem = check_credentials_placement(inside)
     assert problem is not None
-    assert problem.startswith(f"the credentials dir {workspace}/creds lies inside the readable "
-                              f"root {workspace}")
+    assert problem.startswith(
+        f"the credentials dir {workspace}/creds lies inside the readable root {workspace}"
+    )
     assert check_credentials_placement(make_policy()) is None

@@ -41,8 +41,9 @@ def _left_behind(marker: str) -> list[int]:
 def _forking_sleeper() -> tuple[str, str]:
     seconds = f"{4000 + uuid.uuid4().int % 1000}.{os.getpid()}"
     # A background child, a grandchild in its own session, and a foreground sleep.
-    command = (f"sleep {seconds} & setsid sleep {seconds} & "
-               f"(trap '' TERM; sleep {seconds}) & sleep {seconds}; wait")
+    command = (
+        f"sleep {seconds} & setsid sleep {seconds} & (trap '' TERM; sleep {seconds}) & sleep {seconds}; wait"
+    )
     return command, f"sleep\x00{seconds}"
 
 
@@ -50,8 +51,7 @@ def test_a_forking_sleeper_is_killed_at_the_timeout_with_nothing_left_behind(
     runner: BubblewrapRunner, make_policy: PolicyFactory, child_env: dict[str, str]
 ) -> None:
     command, marker = _forking_sleeper()
-    result = runner.run(spec_for(make_policy(), command, environ=child_env,
-                                 config=ExecConfig(timeout=1)))
+    result = runner.run(spec_for(make_policy(), command, environ=child_env, config=ExecConfig(timeout=1)))
     assert (result.exit_code, result.timed_out, result.stdout) == (None, True, "")
     assert _left_behind(marker) == []
 
@@ -62,8 +62,7 @@ def test_the_unsafe_runner_also_kills_the_whole_group_at_the_timeout(
     command, marker = _forking_sleeper()
     command = command.replace("setsid sleep", "sleep")  # setsid escapes any host-side group
     unsafe = UnsafeHostRunner({"BASTION_ALLOW_UNSANDBOXED": "1"})
-    result = unsafe.run(spec_for(make_policy(), command, environ=child_env,
-                                 config=ExecConfig(timeout=1)))
+    result = unsafe.run(spec_for(make_policy(), command, environ=child_env, config=ExecConfig(timeout=1)))
     assert (result.exit_code, result.timed_out, result.runner) == (None, True, "unsafe-host")
     assert _left_behind(marker) == []
 
@@ -82,8 +81,14 @@ def test_output_over_the_cap_is_cut_and_marked(
     runner: BubblewrapRunner, make_policy: PolicyFactory, child_env: dict[str, str]
 ) -> None:
     config = ExecConfig(timeout=20, max_output_bytes=1000)
-    result = runner.run(spec_for(make_policy(), "head -c 3000000 /dev/zero | tr '\\0' a; "
-                                 "echo err >&2", environ=child_env, config=config))
+    result = runner.run(
+        spec_for(
+            make_policy(),
+            "head -c 3000000 /dev/zero | tr '\\0' a; echo err >&2",
+            environ=child_env,
+            config=config,
+        )
+    )
     marker = CUT_MARKER.format(cap=1000, dropped=3000000 - 1000)
     assert (result.stdout, result.stderr) == ("a" * 1000 + marker, "err\n")
     assert (result.exit_code, result.truncated) == (0, True)
@@ -94,8 +99,7 @@ def test_the_real_exit_code_and_stdin_come_through(
 ) -> None:
     spec = spec_for(make_policy(), "tr a-z A-Z; exit 7", environ=child_env, stdin=b"hello")
     result = runner.run(spec)
-    assert (result.exit_code, result.stdout, result.truncated, result.timed_out) == (
-        7, "HELLO", False, False)
+    assert (result.exit_code, result.stdout, result.truncated, result.timed_out) == (7, "HELLO", False, False)
 
 
 def test_a_child_killed_by_a_signal_reports_128_plus_the_signal(
@@ -116,8 +120,7 @@ def test_a_cpu_ceiling_from_the_config_is_applied_with_prlimit(
     runner: BubblewrapRunner, make_policy: PolicyFactory, child_env: dict[str, str]
 ) -> None:
     config = ExecConfig(timeout=20, max_cpu_seconds=7, max_memory_mb=512)
-    result = runner.run(spec_for(make_policy(), "ulimit -t; ulimit -v", environ=child_env,
-                                 config=config))
+    result = runner.run(spec_for(make_policy(), "ulimit -t; ulimit -v", environ=child_env, config=config))
     assert result.stdout == f"7\n{512 * 1024}\n"
 
 

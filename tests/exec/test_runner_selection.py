@@ -64,8 +64,16 @@ def test_the_unsafe_runner_warns_on_every_run(caplog: pytest.LogCaptureFixture) 
     assert [r.message.split(":")[0] for r in caplog.records] == ["UNSANDBOXED", "UNSANDBOXED"]
 
 
-@pytest.mark.parametrize("bad", [{"timeout": 0}, {"max_output_bytes": 0}, {"max_memory_mb": -1},
-                                 {"secrets": ("not a name",)}, {"timeout": float("nan")}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"timeout": 0},
+        {"max_output_bytes": 0},
+        {"max_memory_mb": -1},
+        {"secrets": ("not a name",)},
+        {"timeout": float("nan")},
+    ],
+)
 def test_an_invalid_exec_config_is_refused(bad: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         ExecConfig(**bad)  # type: ignore[arg-type]

@@ -17,8 +17,7 @@ from tests.exec.sandbox_helpers import spec_for
 def test_a_command_writes_inside_the_workspace_and_the_file_lands_on_the_host(
     runner: BubblewrapRunner, make_policy: PolicyFactory, workspace: Path, child_env: dict[str, str]
 ) -> None:
-    result = runner.run(spec_for(make_policy(), "echo made > out.txt && cat out.txt",
-                                 environ=child_env))
+    result = runner.run(spec_for(make_policy(), "echo made > out.txt && cat out.txt", environ=child_env))
     assert (result.exit_code, result.stdout, result.timed_out) == (0, "made\n", False)
     assert (workspace / "out.txt").read_text() == "made\n"
 
@@ -28,8 +27,10 @@ def test_writing_outside_the_workspace_fails_and_leaves_the_host_untouched(
 ) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
-    command = (f"for p in {outside}/f /etc/bastion-test /usr/bastion-test /bastion-test; do "
-               f"(echo x > $p) 2>/dev/null && echo \"wrote $p\"; done; echo done")
+    command = (
+        f"for p in {outside}/f /etc/bastion-test /usr/bastion-test /bastion-test; do "
+        f'(echo x > $p) 2>/dev/null && echo "wrote $p"; done; echo done'
+    )
     result = runner.run(spec_for(make_policy(), command, environ=child_env))
     assert (result.exit_code, result.stdout) == (0, "done\n")
     assert list(outside.iterdir()) == []
@@ -38,8 +39,9 @@ def test_writing_outside_the_workspace_fails_and_leaves_the_host_untouched(
 def test_read_only_mode_binds_the_workspace_read_only(
     runner: BubblewrapRunner, make_policy: PolicyFactory, workspace: Path, child_env: dict[str, str]
 ) -> None:
-    result = runner.run(spec_for(make_policy('mode = "read-only"'),
-                                 "cat README.md; echo x > new.txt", environ=child_env))
+    result = runner.run(
+        spec_for(make_policy('mode = "read-only"'), "cat README.md; echo x > new.txt", environ=child_env)
+    )
     assert result.stdout == "# hi\n"
     assert result.exit_code == 1
     assert "Read-only file system" in result.stderr
@@ -59,8 +61,7 @@ def test_ssh_stays_hidden_even_when_home_itself_is_a_readable_root(
     runner: BubblewrapRunner, make_policy: PolicyFactory, home: Path, child_env: dict[str, str]
 ) -> None:
     policy = make_policy(f'trusted_roots = ["{home}"]')
-    result = runner.run(spec_for(policy, "cat ~/.ssh/id_rsa; ls -A ~/.ssh; ls ~",
-                                 environ=child_env))
+    result = runner.run(spec_for(policy, "cat ~/.ssh/id_rsa; ls -A ~/.ssh; ls ~", environ=child_env))
     assert "PRIVATE KEY" not in result.stdout
     assert result.stdout == "proj\n"
     assert "No such file or directory" in result.stderr
@@ -73,8 +74,7 @@ def test_the_credentials_dir_and_state_dir_are_not_mounted(
     creds.mkdir(parents=True)
     (creds / "TOKEN").write_text("s3cr3t-value")
     policy = make_policy(f'trusted_roots = ["{home}"]')
-    result = runner.run(spec_for(policy, f"cat {creds}/TOKEN; ls -A {home}/.bastion",
-                                 environ=child_env))
+    result = runner.run(spec_for(policy, f"cat {creds}/TOKEN; ls -A {home}/.bastion", environ=child_env))
     assert "s3cr3t-value" not in result.stdout
     assert result.stdout == ""
 
@@ -88,10 +88,26 @@ def test_a_project_policy_file_inside_the_workspace_is_read_only(
     policy_file = workspace / ".bastion" / "policy.toml"
     policy_file.write_text('mode = "workspace"\n')
     policy = load_policy(str(policy_file), cwd=str(workspace), env=env)
-    result = runner.run(spec_for(policy, "echo 'mode = \"full-access\"' > .bastion/policy.toml",
-                                 environ=child_env))
+    result = runner.run(
+        spec_for(policy, "echo 'mode = \"full-access\"' > .bastion/policy.toml", environ=child_env)
+    )
     assert result.exit_code == 1
     assert policy_file.read_text() == 'mode = "workspace"\n'
+
+
+def test_the_child_has_no_capabilities_even_when_bastion_runs_as_root(
+    runner: BubblewrapRunner, make_policy: PolicyFactory, child_env: dict[str, str]
+) -> None:
+    result = runner.run(
+        spec_for(
+            make_policy(),
+            "grep -E '^Cap(Prm|Eff|Bnd):' /proc/self/status; "
+            "mount -t tmpfs none /usr 2>/dev/null || echo refused",
+            environ=child_env,
+        )
+    )
+    zero = "0000000000000000"
+    assert result.stdout == f"CapPrm:\t{zero}\nCapEff:\t{zero}\nCapBnd:\t{zero}\nrefused\n"
 
 
 def test_only_allow_listed_variables_reach_the_child(
@@ -126,8 +142,10 @@ def listener() -> Iterator[int]:
     server.close()
 
 
-CONNECT = ("python3 -c \"import socket; s = socket.create_connection(('127.0.0.1', {port}), "
-           "timeout=5); print(s.recv(4).decode())\"")
+CONNECT = (
+    "python3 -c \"import socket; s = socket.create_connection(('127.0.0.1', {port}), "
+    'timeout=5); print(s.recv(4).decode())"'
+)
 
 
 def test_a_loopback_port_is_unreachable_when_network_is_not_allowed(
@@ -141,15 +159,17 @@ def test_a_loopback_port_is_unreachable_when_network_is_not_allowed(
 def test_a_loopback_port_is_reachable_when_network_is_allowed(
     runner: BubblewrapRunner, make_policy: PolicyFactory, listener: int, child_env: dict[str, str]
 ) -> None:
-    result = runner.run(spec_for(make_policy(), CONNECT.format(port=listener), environ=child_env,
-                                 network=True))
+    result = runner.run(
+        spec_for(make_policy(), CONNECT.format(port=listener), environ=child_env, network=True)
+    )
     assert (result.exit_code, result.stdout, result.stderr) == (0, "pong\n", "")
 
 
 def test_the_child_sees_only_its_own_processes(
     runner: BubblewrapRunner, make_policy: PolicyFactory, child_env: dict[str, str]
 ) -> None:
-    result = runner.run(spec_for(make_policy(), "ls /proc | grep -c '^[0-9]'", environ=child_env,
-                                 config=ExecConfig()))
+    result = runner.run(
+        spec_for(make_policy(), "ls /proc | grep -c '^[0-9]'", environ=child_env, config=ExecConfig())
+    )
     assert result.exit_code == 0
     assert int(result.stdout) <= 5  # bwrap's init, bash, ls, grep

@@ -6,7 +6,8 @@ import pytest
 from helpers import E, analyze, only
 
 WRITES = [
-    ("cp a b", [("a", "read"), ("b", "write")]), ("cp -r src dst", [("src", "read"), ("dst", "write")]),
+    ("cp a b", [("a", "read"), ("b", "write")]),
+    ("cp -r src dst", [("src", "read"), ("dst", "write")]),
     ("cp -t dst a b", [("dst", "write"), ("a", "read"), ("b", "read")]),
     ("mv a b", [("a", "delete"), ("b", "write")]), ("mkdir -p x/y", [("x/y", "write")]),
     ("touch f", [("f", "write")]), ("tee out", [("out", "write")]), ("tee -a log", [("log", "write")]),
@@ -27,13 +28,15 @@ WRITES = [
     ("wget -O out https://x.io", [("out", "write")]), ("dd if=a of=b", [("a", "read"), ("b", "write")]),
     ("rsync -a src/ dst/", [("src/", "read"), ("dst/", "write")]), ("git clone https://x.io/r.git d",
                                                                       [("d", "write")]),
-    ("uniq in out", [("in", "read"), ("out", "write")]), ("find . -fprint out", [(".", "read"), ("out", "write")]),
+    ("uniq in out", [("in", "read"), ("out", "write")]),
+    ("find . -fprint out", [(".", "read"), ("out", "write")]),
 ]
 HARMLESS_REDIRECTS = ["ls > /dev/null", "ls 2>/dev/null", "ls 2>&1", "ls >&2", "ls 1>&2",
                       "ls > /dev/stderr", "ls > /dev/stdout", "ls 2>/dev/fd/1", "ls &>/dev/null",
                       "exec 3<&0", "ls 2>&-"]
 NETWORK = [
-    ("curl https://example.com/x", ("example.com",)), ("curl -sSL http://a.b.c/x | head", ("a.b.c",)),
+    ("curl https://example.com/x", ("example.com",)),
+    ("curl -sSL http://a.b.c/x | head", ("a.b.c",)),
     ("wget https://dl.x.io/f.tgz", ("dl.x.io",)), ("git push", ()), ("git pull", ()),
     ("git fetch origin", ()), ("git clone git@github.com:o/r.git", ("github.com",)),
     ("git clone https://gitlab.com/o/r", ("gitlab.com",)), ("git ls-remote https://h.io/r", ("h.io",)),
@@ -53,7 +56,8 @@ INSTALLS = [
     ("bun add x", "bun", ("x",)), ("apt install -y curl", "apt", ("curl",)),
     ("apt-get install -y jq", "apt-get", ("jq",)), ("sudo apt-get install jq", "apt-get", ("jq",)),
     ("dnf install x", "dnf", ("x",)), ("yum install x", "yum", ("x",)), ("pacman -S x", "pacman", ("x",)),
-    ("apk add x", "apk", ("x",)), ("brew install x", "brew", ("x",)), ("cargo install ripgrep", "cargo", ("ripgrep",)),
+    ("apk add x", "apk", ("x",)), ("brew install x", "brew", ("x",)),
+    ("cargo install ripgrep", "cargo", ("ripgrep",)),
     ("cargo add serde", "cargo", ("serde",)), ("go install x@latest", "go", ("x@latest",)),
     ("go get x", "go", ("x",)), ("gem install rails", "gem", ("rails",)),
     ("composer require x/y", "composer", ("x/y",)), ("conda install numpy", "conda", ("numpy",)),
@@ -137,7 +141,7 @@ def test_curl_upload_of_a_file_is_a_read_of_it() -> None:
 
 def test_process_substitution_write_is_classified() -> None:
     a = analyze("echo x >(tee f)")
-    tee = [c for c in a.commands if c.program == "tee"][0]
+    tee = next(c for c in a.commands if c.program == "tee")
     assert [(p.path, p.access.value) for p in tee.paths] == [("f", "write")]
 
 

@@ -29,8 +29,7 @@ def test_arbitrary_text_never_crashes(text: str) -> None:
 @given(_BASHISH)
 def test_generated_bash_never_crashes_and_parse_errors_are_reported(text: str) -> None:
     a = analyze(text)
-    data = text.encode("utf-8", "surrogatepass")
-    if parse(data).root_node.has_error:
+    if parse(text.encode()).root_node.has_error:
         assert a.errors, "a tree-sitter error node must make the analysis undecidable"
 
 
@@ -43,3 +42,15 @@ def test_undecidable_analysis_never_looks_like_pure_readers_only(text: str) -> N
     for c in a.commands:
         if c.dynamic:
             assert not c.pure_reader and c.program is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(min_codepoint=0x30000), min_size=1, max_size=5))
+def test_characters_that_crash_the_parser_are_refused_before_parsing(text: str) -> None:
+    a = analyze("{" + text)
+    assert not a.decidable and "unsupported character" in a.errors[0]
+
+
+def test_crashing_character_inside_a_shell_string_is_refused() -> None:
+    a = analyze("bash -c $'{\\U000e55d0'")
+    assert not a.decidable

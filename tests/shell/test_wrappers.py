@@ -71,7 +71,7 @@ def test_inner_command_is_classified(command: str, program: str) -> None:
 @pytest.mark.parametrize("command", OPAQUE)
 def test_opaque_runner_is_known_but_asks(command: str) -> None:
     a = analyze(command)
-    outer = [c for c in a.commands if c.argv[0] == command.split()[0]][0]
+    outer = next(c for c in a.commands if c.argv[0] == command.split()[0])
     assert outer.known
     assert {E.UNKNOWN, E.CODE} <= outer.effects
     assert not outer.pure_reader
@@ -101,7 +101,7 @@ def test_xargs_replacement_token_is_dynamic() -> None:
 
 def test_find_exec_placeholder_is_not_a_literal_path() -> None:
     a = analyze("find . -name x -exec cat {} \\;")
-    inner = [c for c in a.commands if c.program == "cat"][0]
+    inner = next(c for c in a.commands if c.program == "cat")
     assert [p.path for p in inner.paths] == [None, None][: len(inner.paths)]
     assert inner.wrappers == ("find -exec",)
 

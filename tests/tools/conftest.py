@@ -31,8 +31,9 @@ class StubAuthorizer:
         reason = Reason(Decision.ALLOW, "test.stub", "test", "", "allowed by the test")
         return Evaluation(Decision.ALLOW, (reason,), self.effects)
 
-    def record_execution(self, call: ToolCall, evaluation: Evaluation, exit_code: int | None,
-                         duration: float) -> None:
+    def record_execution(
+        self, call: ToolCall, evaluation: Evaluation, exit_code: int | None, duration: float
+    ) -> None:
         self.executions.append((call.tool, exit_code))
 
 
@@ -46,16 +47,26 @@ def child_env(home: Path) -> dict[str, str]:
 
 @pytest.fixture
 def make_tools(make_policy: PolicyFactory, child_env: dict[str, str]) -> ToolsFactory:
-    def build(text: str = "", *, authorizer: Authorizer | None = None,
-              resolver: Resolver | None = None, config: ExecConfig | None = None,
-              sandbox: bool = False) -> dict[str, Tool]:
+    def build(
+        text: str = "",
+        *,
+        authorizer: Authorizer | None = None,
+        resolver: Resolver | None = None,
+        config: ExecConfig | None = None,
+        sandbox: bool = False,
+    ) -> dict[str, Tool]:
         runner: Runner | None = None
         if sandbox:
             require_bwrap()
             runner = BubblewrapRunner()
-        tools = registry(make_policy(text), authorizer=authorizer, runner=runner,
-                         resolver=resolver or StaticResolver({}),
-                         config=config or ExecConfig(timeout=20), environ=child_env)
+        tools = registry(
+            make_policy(text),
+            authorizer=authorizer,
+            runner=runner,
+            resolver=resolver or StaticResolver({}),
+            config=config or ExecConfig(timeout=20),
+            environ=child_env,
+        )
         return {t.name: t for t in tools}
 
     return build

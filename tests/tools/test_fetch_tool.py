@@ -86,15 +86,19 @@ POLICY = '[network]\nallow_private = true\nallow_hosts = ["svc.test"]\n'
 LOCAL = StaticResolver({"svc.test": ["127.0.0.1"]})
 
 
-def test_a_fetch_returns_the_body_marked_untrusted(make_tools: ToolsFactory,
-                                                   server: Server) -> None:
+def test_a_fetch_returns_the_body_marked_untrusted(make_tools: ToolsFactory, server: Server) -> None:
     port = server.server_address[1]
     url = f"http://svc.test:{port}/hello"
     result = run(make_tools(POLICY, resolver=LOCAL)["fetch"], {"url": url})
     assert (result["ok"], result["decision"], result["truncated"]) == (True, "allow", False)
     assert result["stdout"] == UNTRUSTED_OPEN.format(url=url) + "hello there" + UNTRUSTED_CLOSE
-    assert result["data"] == {"url": url, "status": 200, "redirects": [], "untrusted": True,
-                              "content_type": "text/plain; charset=utf-8"}
+    assert result["data"] == {
+        "url": url,
+        "status": 200,
+        "redirects": [],
+        "untrusted": True,
+        "content_type": "text/plain; charset=utf-8",
+    }
 
 
 def test_the_connection_goes_to_the_checked_address_with_the_host_name_in_host(
@@ -105,21 +109,16 @@ def test_the_connection_goes_to_the_checked_address_with_the_host_name_in_host(
     assert hits(server) == [("/hello", f"svc.test:{port}")]
 
 
-def test_a_redirect_within_the_policy_is_followed(make_tools: ToolsFactory,
-                                                  server: Server) -> None:
+def test_a_redirect_within_the_policy_is_followed(make_tools: ToolsFactory, server: Server) -> None:
     port = server.server_address[1]
-    result = run(make_tools(POLICY, resolver=LOCAL)["fetch"],
-                 {"url": f"http://svc.test:{port}/to-hello"})
+    result = run(make_tools(POLICY, resolver=LOCAL)["fetch"], {"url": f"http://svc.test:{port}/to-hello"})
     assert (result["ok"], result["data"]["url"]) == (True, f"http://svc.test:{port}/hello")
-    assert result["data"]["redirects"] == [{"url": f"http://svc.test:{port}/to-hello",
-                                            "status": 301}]
+    assert result["data"]["redirects"] == [{"url": f"http://svc.test:{port}/to-hello", "status": 301}]
 
 
-def test_a_redirect_to_the_metadata_endpoint_is_blocked(make_tools: ToolsFactory,
-                                                        server: Server) -> None:
+def test_a_redirect_to_the_metadata_endpoint_is_blocked(make_tools: ToolsFactory, server: Server) -> None:
     port = server.server_address[1]
-    result = run(make_tools(POLICY, resolver=LOCAL)["fetch"],
-                 {"url": f"http://svc.test:{port}/to-metadata"})
+    result = run(make_tools(POLICY, resolver=LOCAL)["fetch"], {"url": f"http://svc.test:{port}/to-metadata"})
     assert (result["ok"], result["decision"], result["stdout"]) == (False, "deny", "")
     assert result["data"]["blocked_url"] == "http://169.254.169.254/latest/meta-data/"
     assert "cloud metadata endpoint" in result["message"]
@@ -129,8 +128,7 @@ def test_a_redirect_to_a_loopback_address_not_allowed_is_blocked_before_any_requ
     make_tools: ToolsFactory, server: Server
 ) -> None:
     port = server.server_address[1]
-    result = run(make_tools(POLICY, resolver=LOCAL)["fetch"],
-                 {"url": f"http://svc.test:{port}/to-loopback"})
+    result = run(make_tools(POLICY, resolver=LOCAL)["fetch"], {"url": f"http://svc.test:{port}/to-loopback"})
     assert (result["ok"], result["decision"]) == (False, "deny")
     assert result["data"]["blocked_url"] == f"http://127.0.0.1:{port}/secret"
     assert [path for path, _ in hits(server)] == ["/to-loopback"]
@@ -140,8 +138,10 @@ def test_a_name_resolving_to_loopback_is_blocked_without_allow_private(
     make_tools: ToolsFactory, server: Server
 ) -> None:
     port = server.server_address[1]
-    result = run(make_tools('[network]\nallow_hosts = ["svc.test"]\n', resolver=LOCAL)["fetch"],
-                 {"url": f"http://svc.test:{port}/hello"})
+    result = run(
+        make_tools('[network]\nallow_hosts = ["svc.test"]\n', resolver=LOCAL)["fetch"],
+        {"url": f"http://svc.test:{port}/hello"},
+    )
     assert (result["ok"], result["decision"]) == (False, "deny")
     assert hits(server) == []
 
@@ -166,19 +166,23 @@ def test_dns_that_changes_between_check_and_connect_cannot_reach_a_private_addre
     tools = make_tools('[network]\nallow_hosts = ["rebind.test"]\n', resolver=resolver)
     result = run(tools["fetch"], {"url": f"http://rebind.test:{port}/hello"})
     assert (result["ok"], result["decision"]) == (False, "allow")
-    assert result["message"].startswith("blocked at connect time: rebind.test resolves to "
-                                        "127.0.0.1, a loopback address")
+    assert result["message"].startswith(
+        "blocked at connect time: rebind.test resolves to 127.0.0.1, a loopback address"
+    )
     assert (resolver.calls, hits(server)) == (2, [])
 
 
-def test_an_oversized_response_is_cut_at_max_bytes(make_tools: ToolsFactory,
-                                                   server: Server) -> None:
+def test_an_oversized_response_is_cut_at_max_bytes(make_tools: ToolsFactory, server: Server) -> None:
     port = server.server_address[1]
     url = f"http://svc.test:{port}/big"
     result = run(make_tools(POLICY, resolver=LOCAL)["fetch"], {"url": url, "max_bytes": 1000})
     assert (result["ok"], result["truncated"]) == (True, True)
-    assert result["stdout"] == (UNTRUSTED_OPEN.format(url=url) + "x" * 1000
-                                + "\n[bastion: content cut at 1000 bytes]" + UNTRUSTED_CLOSE)
+    assert result["stdout"] == (
+        UNTRUSTED_OPEN.format(url=url)
+        + "x" * 1000
+        + "\n[bastion: content cut at 1000 bytes]"
+        + UNTRUSTED_CLOSE
+    )
 
 
 def test_a_slow_response_times_out(make_tools: ToolsFactory, server: Server) -> None:
@@ -189,10 +193,11 @@ def test_a_slow_response_times_out(make_tools: ToolsFactory, server: Server) -> 
     assert result["message"] == "fetch timed out after 1s"
 
 
-def test_a_url_the_policy_does_not_list_is_not_fetched(make_tools: ToolsFactory,
-                                                       server: Server) -> None:
+def test_a_url_the_policy_does_not_list_is_not_fetched(make_tools: ToolsFactory, server: Server) -> None:
     port = server.server_address[1]
-    result = run(make_tools('[network]\nallow_private = true\n', resolver=LOCAL)["fetch"],
-                 {"url": f"http://svc.test:{port}/hello"})
+    result = run(
+        make_tools("[network]\nallow_private = true\n", resolver=LOCAL)["fetch"],
+        {"url": f"http://svc.test:{port}/hello"},
+    )
     assert (result["ok"], result["decision"]) == (False, "deny")
     assert hits(server) == []

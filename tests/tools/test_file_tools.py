@@ -10,8 +10,14 @@ from tests.tools.conftest import ToolsFactory, essentials, run
 def test_read_returns_the_file_text(make_tools: ToolsFactory, workspace: Path) -> None:
     result = run(make_tools()["read"], {"path": "README.md"})
     assert essentials(result) == {
-        "ok": True, "decision": "allow", "exit_code": None, "stdout": "# hi\n", "stderr": "",
-        "truncated": False, "timed_out": False, "message": "",
+        "ok": True,
+        "decision": "allow",
+        "exit_code": None,
+        "stdout": "# hi\n",
+        "stderr": "",
+        "truncated": False,
+        "timed_out": False,
+        "message": "",
         "data": {"path": str(workspace / "README.md"), "lines": 1},
     }
 
@@ -31,36 +37,37 @@ def test_reading_the_ssh_key_is_denied_and_nothing_is_returned(make_tools: Tools
 def test_write_creates_the_file_and_its_parents(make_tools: ToolsFactory, workspace: Path) -> None:
     result = run(make_tools()["write"], {"path": "new/dir/f.txt", "content": "x = 1\n"})
     assert (result["ok"], result["data"]) == (
-        True, {"path": str(workspace / "new/dir/f.txt"), "bytes": 6, "created": True})
+        True,
+        {"path": str(workspace / "new/dir/f.txt"), "bytes": 6, "created": True},
+    )
     assert (workspace / "new/dir/f.txt").read_text() == "x = 1\n"
 
 
 def test_edit_with_one_match_replaces_it(make_tools: ToolsFactory, workspace: Path) -> None:
-    result = run(make_tools()["edit"], {"path": "src/app.py", "old_string": "print(1)",
-                                        "new_string": "print(2)"})
+    result = run(
+        make_tools()["edit"], {"path": "src/app.py", "old_string": "print(1)", "new_string": "print(2)"}
+    )
     assert (result["ok"], result["data"]["replacements"]) == (True, 1)
     assert (workspace / "src/app.py").read_text() == "print(2)\n"
 
 
-def test_edit_with_no_match_fails_and_changes_nothing(make_tools: ToolsFactory,
-                                                      workspace: Path) -> None:
-    result = run(make_tools()["edit"], {"path": "src/app.py", "old_string": "absent",
-                                        "new_string": "x"})
+def test_edit_with_no_match_fails_and_changes_nothing(make_tools: ToolsFactory, workspace: Path) -> None:
+    result = run(make_tools()["edit"], {"path": "src/app.py", "old_string": "absent", "new_string": "x"})
     assert (result["ok"], result["decision"]) == (False, "allow")
     assert result["message"] == f"{workspace}/src/app.py: old_string not found; nothing changed"
     assert (workspace / "src/app.py").read_text() == "print(1)\n"
 
 
-def test_edit_with_two_matches_fails_unless_replace_all(make_tools: ToolsFactory,
-                                                        workspace: Path) -> None:
+def test_edit_with_two_matches_fails_unless_replace_all(make_tools: ToolsFactory, workspace: Path) -> None:
     (workspace / "twice.txt").write_text("a b a\n")
     edit = make_tools()["edit"]
     refused = run(edit, {"path": "twice.txt", "old_string": "a", "new_string": "c"})
-    assert refused["message"] == (f"{workspace}/twice.txt: old_string found 2 times; add context "
-                                  f"to make it unique or set replace_all; nothing changed")
+    assert refused["message"] == (
+        f"{workspace}/twice.txt: old_string found 2 times; add context "
+        f"to make it unique or set replace_all; nothing changed"
+    )
     assert (workspace / "twice.txt").read_text() == "a b a\n"
-    done = run(edit, {"path": "twice.txt", "old_string": "a", "new_string": "c",
-                      "replace_all": True})
+    done = run(edit, {"path": "twice.txt", "old_string": "a", "new_string": "c", "replace_all": True})
     assert (done["ok"], done["data"]["replacements"]) == (True, 2)
     assert (workspace / "twice.txt").read_text() == "c b c\n"
 

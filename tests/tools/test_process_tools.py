@@ -13,15 +13,22 @@ from bastion.tools import detect_runtimes
 from tests.tools.conftest import StubAuthorizer, ToolsFactory, essentials, run
 
 
-def test_an_allowed_command_runs_in_the_sandbox_and_is_audited(make_tools: ToolsFactory,
-                                                                 workspace: Path) -> None:
+def test_an_allowed_command_runs_in_the_sandbox_and_is_audited(
+    make_tools: ToolsFactory, workspace: Path
+) -> None:
     authorizer = StubAuthorizer(Effect.READ)
     tools = make_tools(authorizer=authorizer, sandbox=True)
     result = run(tools["exec"], {"command": "pwd; ls"})
     assert essentials(result) == {
-        "ok": True, "decision": "allow", "exit_code": 0,
-        "stdout": f"{workspace}\nREADME.md\nsrc\n", "stderr": "", "truncated": False,
-        "timed_out": False, "message": "", "data": {"runner": "bubblewrap"},
+        "ok": True,
+        "decision": "allow",
+        "exit_code": 0,
+        "stdout": f"{workspace}\nREADME.md\nsrc\n",
+        "stderr": "",
+        "truncated": False,
+        "timed_out": False,
+        "message": "",
+        "data": {"runner": "bubblewrap"},
     }
     assert authorizer.executions == [("shell", 0)]
 
@@ -50,8 +57,9 @@ def test_a_secret_reaches_only_the_call_that_asked_and_is_masked_in_its_output(
     make_tools: ToolsFactory, token: str
 ) -> None:
     authorizer = StubAuthorizer(Effect.READ)
-    tools = make_tools(authorizer=authorizer, sandbox=True,
-                       config=ExecConfig(timeout=20, secrets=("API_TOKEN",)))
+    tools = make_tools(
+        authorizer=authorizer, sandbox=True, config=ExecConfig(timeout=20, secrets=("API_TOKEN",))
+    )
     command = 'echo "value=${API_TOKEN:-absent}"; echo "$API_TOKEN" | rev | rev >&2'
     first = run(tools["exec"], {"command": command, "secrets": ["API_TOKEN"]})
     second = run(tools["exec"], {"command": command})
@@ -67,18 +75,19 @@ def test_a_secret_not_allowed_by_the_config_is_refused_without_running(
     authorizer = StubAuthorizer(Effect.READ)
     tools = make_tools(authorizer=authorizer, sandbox=True)
     result = run(tools["exec"], {"command": "touch ran", "secrets": ["API_TOKEN"]})
-    assert (result["ok"], result["message"]) == (
-        False, "secret 'API_TOKEN' is not listed in [exec] secrets")
+    assert (result["ok"], result["message"]) == (False, "secret 'API_TOKEN' is not listed in [exec] secrets")
 
 
 def test_network_is_shared_only_when_the_decision_carries_a_network_effect(
     make_tools: ToolsFactory,
 ) -> None:
     command = "python3 -c 'import socket; print([n for _, n in socket.if_nameindex()])'"
-    offline = run(make_tools(authorizer=StubAuthorizer(Effect.READ), sandbox=True)["exec"],
-                  {"command": command})
-    online = run(make_tools(authorizer=StubAuthorizer(Effect.NETWORK), sandbox=True)["exec"],
-                 {"command": command})
+    offline = run(
+        make_tools(authorizer=StubAuthorizer(Effect.READ), sandbox=True)["exec"], {"command": command}
+    )
+    online = run(
+        make_tools(authorizer=StubAuthorizer(Effect.NETWORK), sandbox=True)["exec"], {"command": command}
+    )
     assert offline["stdout"] == "['lo']\n"  # a fresh network namespace: loopback only
     assert online["stdout"] != "['lo']\n"  # the host's interfaces
 
@@ -90,41 +99,46 @@ def test_a_command_that_runs_too_long_times_out(make_tools: ToolsFactory) -> Non
     assert result["message"].startswith("timed out and was killed after")
 
 
-@pytest.mark.parametrize(("language", "source"), [
-    ("python", "import os; print('hello', os.getcwd())"),
-    ("bash", "echo hello $(pwd)"),
-    ("node", "console.log('hello', process.cwd())"),
-    ("rust", 'fn main() { println!("hello {}", std::env::current_dir().unwrap().display()); }'),
-])
+@pytest.mark.parametrize(
+    ("language", "source"),
+    [
+        ("python", "import os; print('hello', os.getcwd())"),
+        ("bash", "echo hello $(pwd)"),
+        ("node", "console.log('hello', process.cwd())"),
+        ("rust", 'fn main() { println!("hello {}", std::env::current_dir().unwrap().display()); }'),
+    ],
+)
 def test_code_runs_each_installed_language_in_the_workspace(
     make_tools: ToolsFactory, workspace: Path, language: str, source: str
 ) -> None:
     if language not in detect_runtimes():
         pytest.skip(f"{language} is not installed here")
     result = run(make_tools(sandbox=True)["code"], {"language": language, "source": source})
-    assert (result["ok"], result["stdout"], result["exit_code"]) == (
-        True, f"hello {workspace}\n", 0)
+    assert (result["ok"], result["stdout"], result["exit_code"]) == (True, f"hello {workspace}\n", 0)
 
 
 def test_code_temp_dirs_are_removed_after_the_run(make_tools: ToolsFactory) -> None:
-    result = run(make_tools(sandbox=True)["code"],
-                 {"language": "python", "source": "import sys; print(sys.argv[0])"})
+    result = run(
+        make_tools(sandbox=True)["code"], {"language": "python", "source": "import sys; print(sys.argv[0])"}
+    )
     assert result["ok"] is True
     assert not Path(result["stdout"].strip()).parent.exists()
 
 
 def test_code_cannot_write_outside_the_workspace(make_tools: ToolsFactory, tmp_path: Path) -> None:
     target = tmp_path / "escape.txt"
-    source = (f"open({str(target)!r}, 'w').write('x')  # lands in the private /tmp\n"
-              "open('/usr/escape.txt', 'w').write('x')\n")
+    source = (
+        f"open({str(target)!r}, 'w').write('x')  # lands in the private /tmp\n"
+        "open('/usr/escape.txt', 'w').write('x')\n"
+    )
     result = run(make_tools(sandbox=True)["code"], {"language": "python", "source": source})
     assert (result["ok"], result["exit_code"]) == (False, 1)
-    assert result["stderr"].endswith("OSError: [Errno 30] Read-only file system: "
-                                     "'/usr/escape.txt'\n")
+    assert result["stderr"].endswith("OSError: [Errno 30] Read-only file system: '/usr/escape.txt'\n")
     assert (target.exists(), Path("/usr/escape.txt").exists()) == (False, False)
 
 
 def test_code_in_read_only_mode_is_denied(make_tools: ToolsFactory) -> None:
-    result = run(make_tools('mode = "read-only"', sandbox=True)["code"],
-                 {"language": "python", "source": "print(1)"})
+    result = run(
+        make_tools('mode = "read-only"', sandbox=True)["code"], {"language": "python", "source": "print(1)"}
+    )
     assert (result["ok"], result["decision"]) == (False, "deny")

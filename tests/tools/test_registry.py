@@ -21,8 +21,7 @@ def test_every_tool_is_offered_by_default_with_a_sandbox(make_tools: ToolsFactor
 
 def test_a_tool_denied_as_a_whole_is_absent_from_the_list(make_tools: ToolsFactory) -> None:
     text = '[[rule]]\ntool = "fetch"\naction = "deny"\n[[rule]]\ntool = "write"\naction = "deny"\n'
-    assert list(make_tools(text, sandbox=True)) == [
-        "read", "edit", "list", "glob", "grep", "exec", "code"]
+    assert list(make_tools(text, sandbox=True)) == ["read", "edit", "list", "glob", "grep", "exec", "code"]
 
 
 def test_a_deny_with_a_pattern_leaves_the_tool_offered(make_tools: ToolsFactory) -> None:
@@ -31,8 +30,10 @@ def test_a_deny_with_a_pattern_leaves_the_tool_offered(make_tools: ToolsFactory)
 
 
 def test_a_later_rule_for_the_same_tool_keeps_it_offered(make_tools: ToolsFactory) -> None:
-    text = ('[[rule]]\ntool = "fetch"\naction = "deny"\n'
-            '[[rule]]\ntool = "fetch"\npattern = "pypi.org"\naction = "allow"\n')
+    text = (
+        '[[rule]]\ntool = "fetch"\naction = "deny"\n'
+        '[[rule]]\ntool = "fetch"\npattern = "pypi.org"\naction = "allow"\n'
+    )
     assert "fetch" in make_tools(text)
 
 
@@ -68,12 +69,20 @@ def test_with_bubblewrap_installed_the_runner_is_found_and_used(
 
 
 def test_hints_are_honest(make_tools: ToolsFactory) -> None:
-    hints = {name: (t.annotations["readOnlyHint"], t.annotations["destructiveHint"])
-             for name, t in make_tools(sandbox=True).items()}
+    hints = {
+        name: (t.annotations["readOnlyHint"], t.annotations["destructiveHint"])
+        for name, t in make_tools(sandbox=True).items()
+    }
     assert hints == {
-        "read": (True, False), "write": (False, True), "edit": (False, True),
-        "list": (True, False), "glob": (True, False), "grep": (True, False),
-        "exec": (False, True), "code": (False, True), "fetch": (True, False),
+        "read": (True, False),
+        "write": (False, True),
+        "edit": (False, True),
+        "list": (True, False),
+        "glob": (True, False),
+        "grep": (True, False),
+        "exec": (False, True),
+        "code": (False, True),
+        "fetch": (True, False),
     }
 
 
@@ -81,12 +90,16 @@ def test_each_schema_is_a_closed_object_naming_its_required_arguments(
     make_tools: ToolsFactory,
 ) -> None:
     schemas = {name: t.schema for name, t in make_tools(sandbox=True).items()}
-    assert all(s["type"] == "object" and s["additionalProperties"] is False
-               for s in schemas.values())
+    assert all(s["type"] == "object" and s["additionalProperties"] is False for s in schemas.values())
     assert {name: s["required"] for name, s in schemas.items()} == {
-        "read": ["path"], "write": ["path", "content"],
-        "edit": ["path", "old_string", "new_string"], "list": [], "glob": ["pattern"],
-        "grep": ["pattern"], "exec": ["command"], "code": ["language", "source"],
+        "read": ["path"],
+        "write": ["path", "content"],
+        "edit": ["path", "old_string", "new_string"],
+        "list": [],
+        "glob": ["pattern"],
+        "grep": ["pattern"],
+        "exec": ["command"],
+        "code": ["language", "source"],
         "fetch": ["url"],
     }
 
@@ -98,8 +111,7 @@ def test_the_code_schema_offers_only_installed_languages(make_tools: ToolsFactor
 
 
 def test_the_public_api_is_the_curated_sorted_list() -> None:
-    assert bastion.tools.__all__ == sorted(bastion.tools.__all__,
-                                           key=lambda n: (not n.isupper(), n))
+    assert bastion.tools.__all__ == sorted(bastion.tools.__all__, key=lambda n: (not n.isupper(), n))
     assert all(getattr(bastion.tools, name) is not None for name in bastion.tools.__all__)
 
 

@@ -17,7 +17,9 @@ def test_glob_finds_files_by_pattern(make_tools: ToolsFactory, workspace: Path) 
 def test_glob_refuses_a_pattern_that_climbs_out(make_tools: ToolsFactory) -> None:
     result = run(make_tools()["glob"], {"pattern": "../**/id_rsa"})
     assert (result["ok"], result["message"]) == (
-        False, "pattern must be relative to the search directory, without '..'")
+        False,
+        "pattern must be relative to the search directory, without '..'",
+    )
 
 
 def test_grep_prints_path_line_and_text(make_tools: ToolsFactory, workspace: Path) -> None:
@@ -27,11 +29,9 @@ def test_grep_prints_path_line_and_text(make_tools: ToolsFactory, workspace: Pat
     assert result["data"]["matches"] == 2
 
 
-def test_grep_filters_by_file_name_and_ignores_case(make_tools: ToolsFactory,
-                                                    workspace: Path) -> None:
+def test_grep_filters_by_file_name_and_ignores_case(make_tools: ToolsFactory, workspace: Path) -> None:
     (workspace / "notes.txt").write_text("PRINT me\n")
-    result = run(make_tools()["grep"], {"pattern": "print", "include": "*.txt",
-                                        "ignore_case": True})
+    result = run(make_tools()["grep"], {"pattern": "print", "include": "*.txt", "ignore_case": True})
     assert result["stdout"] == "notes.txt:1:PRINT me\n"
 
 
@@ -49,8 +49,10 @@ def test_grep_skips_denied_files_and_symlinks_out_of_the_workspace(
 def test_grep_stops_at_max_matches_and_says_so(make_tools: ToolsFactory, workspace: Path) -> None:
     (workspace / "many.txt").write_text("hit\n" * 10)
     result = run(make_tools()["grep"], {"pattern": "hit", "max_matches": 3})
-    assert (result["stdout"], result["truncated"]) == ("many.txt:1:hit\nmany.txt:2:hit\n"
-                                                       "many.txt:3:hit\n", True)
+    assert (result["stdout"], result["truncated"]) == (
+        "many.txt:1:hit\nmany.txt:2:hit\nmany.txt:3:hit\n",
+        True,
+    )
 
 
 def test_a_bad_regular_expression_is_reported(make_tools: ToolsFactory) -> None:

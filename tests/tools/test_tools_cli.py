@@ -33,8 +33,17 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
 def test_tool_prints_the_result_as_json_and_exits_0(
     capsys: pytest.CaptureFixture[str], workspace: Path, policy_file: str
 ) -> None:
-    code, out = _run(capsys, "tool", "read", "--args", '{"path": "README.md"}',
-                     "--policy", policy_file, "--cwd", str(workspace))
+    code, out = _run(
+        capsys,
+        "tool",
+        "read",
+        "--args",
+        '{"path": "README.md"}',
+        "--policy",
+        policy_file,
+        "--cwd",
+        str(workspace),
+    )
     result = json.loads(out)
     assert (code, result["ok"], result["decision"], result["stdout"]) == (0, True, "allow", "# hi\n")
 
@@ -43,8 +52,17 @@ def test_tool_prints_the_result_as_json_and_exits_0(
 def test_a_denied_tool_call_exits_4_with_the_reason(
     capsys: pytest.CaptureFixture[str], workspace: Path, policy_file: str
 ) -> None:
-    code, out = _run(capsys, "tool", "read", "--args", '{"path": "~/.ssh/id_rsa"}',
-                     "--policy", policy_file, "--cwd", str(workspace))
+    code, out = _run(
+        capsys,
+        "tool",
+        "read",
+        "--args",
+        '{"path": "~/.ssh/id_rsa"}',
+        "--policy",
+        policy_file,
+        "--cwd",
+        str(workspace),
+    )
     result = json.loads(out)
     assert (code, result["ok"], result["decision"], result["stdout"]) == (4, False, "deny", "")
 
@@ -54,11 +72,19 @@ def test_exec_from_the_shell_runs_in_the_sandbox(
     capsys: pytest.CaptureFixture[str], workspace: Path, policy_file: str
 ) -> None:
     require_bwrap()
-    code, out = _run(capsys, "tool", "exec", "--args", '{"command": "ls"}',
-                     "--policy", policy_file, "--cwd", str(workspace))
+    code, out = _run(
+        capsys,
+        "tool",
+        "exec",
+        "--args",
+        '{"command": "ls"}',
+        "--policy",
+        policy_file,
+        "--cwd",
+        str(workspace),
+    )
     result = json.loads(out)
-    assert (code, result["stdout"], result["data"]) == (0, "README.md\nsrc\n",
-                                                        {"runner": "bubblewrap"})
+    assert (code, result["stdout"], result["data"]) == (0, "README.md\nsrc\n", {"runner": "bubblewrap"})
 
 
 @pytest.mark.usefixtures("cli_env")
@@ -69,8 +95,7 @@ def test_tools_json_lists_the_enabled_tools_without_the_disabled_one(
     code, out = _run(capsys, "tools", "--json", "--policy", policy_file, "--cwd", str(workspace))
     listed = json.loads(out)
     assert code == 0
-    assert [t["name"] for t in listed] == ["read", "write", "edit", "list", "glob", "grep",
-                                           "exec", "code"]
+    assert [t["name"] for t in listed] == ["read", "write", "edit", "list", "glob", "grep", "exec", "code"]
     assert listed[0]["input_schema"]["required"] == ["path"]
 
 
@@ -78,8 +103,18 @@ def test_tools_json_lists_the_enabled_tools_without_the_disabled_one(
 def test_an_unknown_or_disabled_tool_is_a_usage_error(
     capsys: pytest.CaptureFixture[str], workspace: Path, policy_file: str
 ) -> None:
-    code = main(["tool", "fetch", "--args", '{"url": "https://example.com"}',
-                 "--policy", policy_file, "--cwd", str(workspace)])
+    code = main(
+        [
+            "tool",
+            "fetch",
+            "--args",
+            '{"url": "https://example.com"}',
+            "--policy",
+            policy_file,
+            "--cwd",
+            str(workspace),
+        ]
+    )
     assert code == 2
     assert "no tool 'fetch' here" in capsys.readouterr().err
 

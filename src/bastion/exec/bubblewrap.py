@@ -143,7 +143,8 @@ class BubblewrapRunner:
         argv = [self.bwrap, "--unshare-all"]
         if spec.network:
             argv.append("--share-net")
-        argv += ["--die-with-parent", "--new-session"]
+        # Run as root, bwrap would keep every capability: drop them all, always.
+        argv += ["--cap-drop", "ALL", "--die-with-parent", "--new-session"]
         for mount in plan_mounts(spec):
             argv += mount.args()
         # The new root is a tmpfs bwrap made: read-only, so nothing lands outside the mounts.

@@ -37,9 +37,7 @@ def limit_prefix(limits: Limits) -> list[str]:
     if ceilings:
         prlimit = _system_program("prlimit")
         if prlimit is None:
-            raise ExecError(
-                "[exec] sets a memory or CPU ceiling but 'prlimit' (util-linux) is not installed"
-            )
+            raise ExecError("[exec] sets a memory or CPU ceiling but 'prlimit' (util-linux) is not installed")
         prefix += [prlimit, *ceilings, "--"]
     return prefix
 

@@ -43,7 +43,8 @@ class UnsafeHostRunner:
         self._check()
         log.warning(
             "UNSANDBOXED: running %r on the host with no OS boundary (%s=1)",
-            spec.argv[0], ALLOW_VARIABLE,
+            spec.argv[0],
+            ALLOW_VARIABLE,
         )
         launch = Launch(
             argv=[*limit_prefix(spec.limits), *spec.argv],

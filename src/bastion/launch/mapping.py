@@ -145,7 +145,7 @@ def read_settings(help_text: HelpText, spec: AgentSpec) -> tuple[list[list[Setti
                     readable.append(setting)
             if readable:
                 groups.append(readable)
-        elif "sandbox" in _words(option.name) and not option.choices:
+        elif _words(option.name) == {"sandbox"} and not option.choices:
             left_out.append(f"left out: {option.name} (a sandbox without named choices: its "
                             "help does not say what it restricts)")
     for example in help_text.examples:

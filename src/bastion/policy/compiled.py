@@ -12,26 +12,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bastion.errors import PolicyError
+from bastion.policy.exec_settings import ExecConfig
 from bastion.policy.globs import Glob, GlobError, GlobSet, compile_glob
 from bastion.policy.hardline import Hardline
 from bastion.policy.locate import KeyLocator
-from bastion.policy.model import (
-    APPROVAL_ORDER,
-    FILESYSTEM_ORDER,
-    MODE_ORDER,
-    NETWORK_ORDER,
-    CeilingSection,
-    PathsSection,
-    PolicyFile,
-    RuleSpec,
-    TrustedRoot,
-    parse_duration,
-)
 from bastion.policy.network import NetworkRules, host_pattern_error
 from bastion.policy.pathchecks import PathChecks, build_path_checks
 from bastion.policy.rules import RuleMatcher, compile_matcher
 
 if TYPE_CHECKING:
+    from bastion.policy.model import CeilingSection, ExecSection, PolicyFile, RuleSpec
     from bastion.shell.patterns import CommandPattern
 
 
@@ -106,6 +96,8 @@ class Ceiling:
 
     def looser_than(self, other: Ceiling) -> bool:
         """True when any dimension of self is more permissive than other's."""
+        from bastion.policy.model import APPROVAL_ORDER, FILESYSTEM_ORDER, NETWORK_ORDER
+
         return (
             APPROVAL_ORDER[self.approval] > APPROVAL_ORDER[other.approval]
             or FILESYSTEM_ORDER[self.filesystem] > FILESYSTEM_ORDER[other.filesystem]
@@ -138,6 +130,7 @@ class Policy:
     ceiling: Ceiling | None
     hardline: Hardline
     path_checks: PathChecks
+    exec: ExecConfig
     sources: tuple[str, ...]  # policy files applied, in order
     warnings: tuple[str, ...] = field(default=())
 
@@ -183,6 +176,9 @@ def _line(layer: Layer, *loc: str | int) -> int | None:
 
 def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) -> Policy:
     """Merge the layers in order into one immutable Policy."""
+    # Imported here: the schema pulls in pydantic, which a cached Policy never needs.
+    from bastion.policy.model import MODE_ORDER, PathsSection, TrustedRoot, parse_duration
+
     mode, mode_source = "workspace", "built-in"
     workspace: tuple[str, ...] = (os.path.normpath(cwd),)
     trusted_ro: list[str] = []
@@ -199,6 +195,7 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
     network_source = "built-in"
     rules: list[Rule] = []
     ceiling: Ceiling | None = None
+    exec_config = ExecConfig()
     warnings: list[str] = []
     sources: list[str] = []
 
@@ -294,6 +291,12 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
             rules.append(rule)
         if spec.ceiling is not None:
             ceiling = _merge_ceiling(ceiling, spec.ceiling, layer.where("ceiling"))
+        if spec.exec is not None:
+            candidate = _exec_config(spec.exec, layer)
+            if trusted or _tighter_exec(candidate, exec_config):
+                exec_config = candidate
+            else:
+                dropped("[exec] (it loosens a limit, a variable or a secret)")
 
     hardline = Hardline.build(
         home=home,
@@ -333,6 +336,7 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
         ceiling=ceiling,
         hardline=hardline,
         path_checks=build_path_checks(hardline, deny_read, deny_write),
+        exec=exec_config,
         sources=tuple(sources),
         warnings=tuple(warnings),
     )
@@ -360,7 +364,30 @@ def _rule(spec: RuleSpec, number: int, layer: Layer, index: int, home: str) -> R
     )
 
 
+def _exec_config(section: ExecSection, layer: Layer) -> ExecConfig:
+    try:
+        return ExecConfig(**section.model_dump())
+    except ValueError as exc:
+        raise PolicyError(str(exc), file=layer.name, line=_line(layer, "exec"), key="exec") from exc
+
+
+def _tighter_exec(new: ExecConfig, old: ExecConfig) -> bool:
+    def cap(n: int, o: int) -> bool:  # 0 means no cap: any cap is tighter than none
+        return (n > 0 and (o == 0 or n <= o)) or n == o
+
+    return (
+        new.timeout <= old.timeout
+        and new.max_output_bytes <= old.max_output_bytes
+        and cap(new.max_memory_mb, old.max_memory_mb)
+        and cap(new.max_cpu_seconds, old.max_cpu_seconds)
+        and set(new.env_allow) <= set(old.env_allow)
+        and set(new.secrets) <= set(old.secrets)
+    )
+
+
 def _merge_ceiling(current: Ceiling | None, new: CeilingSection, source: str) -> Ceiling:
+    from bastion.policy.model import APPROVAL_ORDER, FILESYSTEM_ORDER, NETWORK_ORDER
+
     if current is None:
         return Ceiling(new.approval, new.filesystem, new.network, source)
     # A later file can only lower a ceiling set earlier: never raised by a rule or a layer.

@@ -11,8 +11,6 @@ import os
 import re
 from dataclasses import dataclass
 
-from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
-
 _ANYWHERE = "(?:^|/)"
 
 
@@ -42,6 +40,8 @@ def _anchor(pattern: str, base: str, home: str) -> str:
 
 
 def _to_regex(pattern: str) -> str:
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern  # only when compiling
+
     if not pattern or pattern.isspace():
         raise GlobError("empty glob")
     if pattern.startswith("!"):

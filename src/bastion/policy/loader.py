@@ -16,12 +16,9 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from bastion.errors import PolicyError
 from bastion.policy.compiled import Layer, Policy, compile_policy
 from bastion.policy.locate import KeyLocator
-from bastion.policy.model import PolicyFile
 from bastion.policy.rules import check_rule_examples
 
 TRUST_FILE = "trusted-policies.json"
@@ -40,6 +37,10 @@ def parse_policy_text(
     text: str, *, path: str | None, trusted: bool = True, base_dir: str | None = None
 ) -> Layer:
     """Parse one file's text into a Layer; errors name file, line and key."""
+    from pydantic import ValidationError  # here: a cached Policy never needs the schema
+
+    from bastion.policy.model import PolicyFile
+
     name = path or "<policy>"
     try:
         data = tomllib.loads(text)
@@ -130,6 +131,8 @@ def trust_policy_file(path: str, state_dir: str) -> str:
 
 
 def policy_layers(policy_path: str | None = None, *, cwd: str, env: Mapping[str, str]) -> list[Layer]:
+    from bastion.policy.model import PolicyFile
+
     layers = [Layer(path=None, spec=PolicyFile(), trusted=True)]
     explicit = policy_path or env.get("BASTION_POLICY")
     if explicit:
@@ -164,6 +167,8 @@ def load_policy_text(
     text: str, *, cwd: str, env: Mapping[str, str] | None = None, path: str | None = None
 ) -> Policy:
     """Compile a policy from text alone (``POST /v1/policy/check``, tests)."""
+    from bastion.policy.model import PolicyFile
+
     env = os.environ if env is None else env
     layers = [
         Layer(path=None, spec=PolicyFile(), trusted=True),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
 
 Mode = Literal["read-only", "workspace", "full-access"]
 Action = Literal["allow", "deny", "ask", "classify"]
@@ -90,6 +90,17 @@ class CeilingSection(Section):
     network: NetworkCeiling = "denied"
 
 
+class ExecSection(Section):
+    """``[exec]``: runner settings (see bastion.exec.config.ExecConfig for their meaning)."""
+
+    timeout: float = Field(30.0, gt=0)
+    max_output_bytes: int = Field(10_000_000, gt=0)
+    max_memory_mb: int = Field(0, ge=0)
+    max_cpu_seconds: int = Field(0, ge=0)
+    env_allow: tuple[StrictStr, ...] = ("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ")
+    secrets: tuple[StrictStr, ...] = ()
+
+
 class PolicyFile(Section):
     mode: Mode | None = None
     workspace: tuple[str, ...] | None = None
@@ -101,3 +112,4 @@ class PolicyFile(Section):
     network: NetworkSection | None = None
     rule: tuple[RuleSpec, ...] = Field(default=())
     ceiling: CeilingSection | None = None
+    exec: ExecSection | None = None

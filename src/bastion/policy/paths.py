@@ -33,7 +33,28 @@ class FileSystem(Protocol):
 
 
 class OsFileSystem:
+    """Resolves with the kernel where it can: one ``open(O_PATH)`` and a ``readlink`` of its
+    ``/proc/self/fd`` entry instead of an ``lstat`` per component (os.path.realpath)."""
+
+    def __init__(self) -> None:
+        self._fast = hasattr(os, "O_PATH") and os.path.isdir("/proc/self/fd")
+
     def resolve(self, path: str) -> str:
+        if self._fast:
+            try:
+                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            except FileNotFoundError:
+                pass  # a new file, or a dangling link: resolved below, link targets included
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    raise SymlinkLoop(exc.errno, f"{path} is a symlink loop") from exc
+            else:
+                try:
+                    resolved = os.readlink(f"/proc/self/fd/{fd}")
+                finally:
+                    os.close(fd)
+                if resolved.startswith("/") and not resolved.endswith(" (deleted)"):
+                    return resolved
         try:
             return os.path.realpath(path, strict=True)
         except FileNotFoundError:

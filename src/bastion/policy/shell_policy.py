@@ -57,28 +57,14 @@ def decide_analysis(gate: Gate, call: ToolCall, out: Assembly, analysis: ShellAn
             subject.hard.append(
                 Reason(Decision.ASK, "shell.undecidable", "built-in", analysis.source[:200], message)
             )
-    cwds: tuple[str, ...] | None = (call.cwd,)
+    # The classifier already joins relative paths after ``cd DIR`` (and gives None after a
+    # cd to a run-time value), so every path is relative to the call's own cwd here.
     for cmd in analysis.commands:
-        _decide_command(gate, call, out, cmd, cwds)
-        cwds = _next_cwds(cmd, cwds, policy.home)
-
-
-def _next_cwds(cmd: SimpleCommand, cwds: tuple[str, ...] | None, home: str) -> tuple[str, ...] | None:
-    """Track ``cd``: later relative paths are checked against every directory they may mean."""
-    if cmd.program not in ("cd", "pushd", "popd") or cwds is None:
-        return cwds
-    targets = [a for a in cmd.argv[1:] if not a.startswith("-")]
-    if cmd.program == "popd" or not targets or any(p.path is None for p in cmd.paths):
-        return None if cmd.program == "popd" else (*cwds, home)
-    try:
-        moved = tuple(normalise(targets[0], cwd=c, home=home) for c in cwds)
-    except PathError:
-        return None
-    return tuple(dict.fromkeys((*cwds, *moved)))
+        _decide_command(gate, call, out, cmd)
 
 
 def _decide_command(
-    gate: Gate, call: ToolCall, out: Assembly, cmd: SimpleCommand, cwds: tuple[str, ...] | None
+    gate: Gate, call: ToolCall, out: Assembly, cmd: SimpleCommand
 ) -> None:
     policy = gate.policy
     words = " ".join(cmd.argv) if cmd.argv else cmd.text
@@ -129,8 +115,8 @@ def _decide_command(
                 "what runs is only known at run time",
             )
         )
-    touched_ok = _paths(gate, out, subject, cmd, cwds) & _hosts(gate, subject, cmd)
-    _credential_arguments(gate, subject, cmd, cwds)
+    touched_ok = _paths(gate, out, subject, cmd, call.cwd) & _hosts(gate, subject, cmd)
+    _credential_arguments(gate, subject, cmd, call.cwd)
 
     # (3) allow entries, then rules: the last matching rule overrides.
     for pattern in policy.command_allow:
@@ -206,20 +192,19 @@ def _decide_command(
 
 
 def _credential_arguments(
-    gate: Gate, subject: Subject, cmd: SimpleCommand, cwds: tuple[str, ...] | None
+    gate: Gate, subject: Subject, cmd: SimpleCommand, cwd: str
 ) -> None:
     """A safety net for programs whose arguments the knowledge base does not model as paths
     (``pytest ~/.ssh/id_rsa``, ``tool --key=~/.aws/credentials``): a path-like word naming a
     credential location asks a person."""
     known = {p.raw for p in cmd.paths} | {p.path for p in cmd.paths if p.path}
     credentials = gate.policy.hardline.credentials
-    base = cwds[0] if cwds else "/"
     for word in cmd.argv[1:]:
         value = word.partition("=")[2] if word.startswith("-") and "=" in word else word
         if value in known or not (value.startswith(("/", "~", ".")) or "/" in value):
             continue
         try:
-            path = normalise(value, cwd=base, home=gate.policy.home)
+            path = normalise(value, cwd=cwd, home=gate.policy.home)
         except PathError:
             continue
         glob = credentials.first_match(path)
@@ -258,7 +243,7 @@ def _reader_program(program: str | None) -> bool:
 
 
 def _paths(
-    gate: Gate, out: Assembly, subject: Subject, cmd: SimpleCommand, cwds: tuple[str, ...] | None
+    gate: Gate, out: Assembly, subject: Subject, cmd: SimpleCommand, cwd: str
 ) -> bool:
     """Check every path the command touches; True when all are allowed for their access."""
     policy = gate.policy
@@ -279,24 +264,18 @@ def _paths(
                     )
                 )
             continue
-        relative = not (use.path.startswith("/") or use.path.startswith("~"))
-        bases = cwds if (cwds is not None or not relative) else None
-        if bases is None:
+        verdict = check_path(policy, use.path, write=write, cwd=cwd, fs=gate.fs)
+        subject.effects |= verdict.effects
+        if verdict.decision in (Decision.DENY, Decision.ASK):
+            subject.hard.extend(verdict.reasons)
+        if write:
+            gate.ceiling_write_check(out, verdict)
+        if verdict.decision is Decision.DENY or (
+            verdict.decision is not Decision.ALLOW and policy.mode != "full-access"
+        ):
             ok = False
-            subject.notes.append(f"{use.path}: relative to a directory only known at run time")
-            continue
-        for base in bases if relative else bases[:1]:
-            verdict = check_path(policy, use.path, write=write, cwd=base, fs=gate.fs)
-            subject.effects |= verdict.effects
-            if verdict.decision in (Decision.DENY, Decision.ASK):
-                subject.hard.extend(verdict.reasons)
-            if write:
-                gate.ceiling_write_check(out, verdict)
-            if verdict.decision is not Decision.ALLOW and policy.mode != "full-access":
-                ok = False
-                subject.notes.extend(f"{r.message} ({use.why or use.access.value})" for r in verdict.reasons)
-            elif verdict.decision is Decision.DENY:
-                ok = False
+            why = use.why or use.access.value
+            subject.notes.extend(f"{r.message} ({why})" for r in verdict.reasons)
     return ok
 
 

@@ -18,24 +18,26 @@ from dataclasses import replace
 
 from bastion.policy.decision import Effect
 from bastion.shell.model import PathUse, ShellAnalysis, SimpleCommand
-from bastion.shell.parser import MAX_COMMAND_BYTES, error_nodes, parse
+from bastion.shell.parser import MAX_COMMAND_BYTES, error_nodes, parse, unsafe_char
 from bastion.shell.unwrap import Classifier
 from bastion.shell.walk import FunctionDef, Item, RawCommand, walk
 
 
 def analyze(command: str) -> ShellAnalysis:
     """Classify ``command``. Pure, never raises: failures become ``errors``."""
-    try:
-        data = command.encode("utf-8", "surrogatepass")
-    except Exception:
-        return ShellAnalysis(command, (), ("command is not valid text",))
+    if not isinstance(command, str):
+        return ShellAnalysis(str(command), (), ("command is not text",))
+    bad = unsafe_char(command)
+    if bad is not None:
+        return ShellAnalysis(command, (), (bad,))
+    data = command.encode("utf-8")
     if len(data) > MAX_COMMAND_BYTES:
         return ShellAnalysis(command, (), (f"command too long ({len(data)} bytes > "
                                            f"{MAX_COMMAND_BYTES})",))
     try:
         commands, errors = _analyze_source(data, (), frozenset(), 0)
         commands = _follow_cd(commands)
-    except Exception as exc:
+    except Exception as exc:  # fail closed on any internal error (RecursionError included)
         return ShellAnalysis(command, (), (f"internal error: {type(exc).__name__}: {exc}",))
     if "\x00" in command:
         errors.append("command contains a NUL byte")
@@ -53,9 +55,13 @@ def _analyze_source(
     def recurse(
         source: str, wraps: tuple[str, ...], inh: frozenset[Effect], d: int
     ) -> tuple[list[SimpleCommand], list[str]]:
-        if len(source.encode("utf-8", "surrogatepass")) > MAX_COMMAND_BYTES:
+        bad = unsafe_char(source)  # e.g. $'\U000e55d0' decoded inside `bash -c`
+        if bad is not None:
+            return [], [bad]
+        nested = source.encode("utf-8")
+        if len(nested) > MAX_COMMAND_BYTES:
             return [], ["nested command too long"]
-        return _analyze_source(source.encode("utf-8", "surrogatepass"), wraps, inh, d)
+        return _analyze_source(nested, wraps, inh, d)
 
     classifier = Classifier(recurse)
     commands = _items(classifier, items, list(wrappers), inherit, depth, errors)

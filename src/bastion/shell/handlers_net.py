@@ -19,7 +19,16 @@ def _at_file(ctx: Ctx, word: Word, why: str) -> None:
     """curl -d @file / -F name=@file / --json @file upload a local file."""
     value = word.value
     if value is None:
-        return
+        # "@$HOME/…" keeps its shape in the sketch; any other run-time upload is unknown.
+        home = re.search(r"(?:^|=)[@<]\x00(/[^;]*)", word.sketch)
+        if home and word.vars[:1] == ("HOME",):
+            value = "@~" + home.group(1)
+        elif re.search(r"(?:^|=)[@<]", word.sketch):
+            ctx.path(word, Access.READ, why)
+            ctx.note("uploads a local file only known at run time")
+            return
+        else:
+            return
     m = re.search(r"(?:^|=)[@<]([^;]+)", value)
     if m and m.group(1) != "-":
         path = m.group(1)

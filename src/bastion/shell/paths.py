@@ -96,14 +96,17 @@ def workspace_like(path: str) -> bool:
     )
 
 
+_CREDENTIAL_RE = re.compile("|".join(fnmatch.translate(p) for p in _CREDENTIAL_NAMES))
+_NOT_SECRET = frozenset({".env.example", ".env.sample", ".env.template", ".env.dist"})
+
+
 def looks_like_credential(path: str) -> bool:
     parts = [c for c in normalise(path).split("/") if c not in ("", ".", "~")]
-    joined = "/".join(parts)
-    if ".config/gh" in joined or "gcloud" in parts:
+    if "gcloud" in parts or ".config/gh" in "/".join(parts):
         return True
-    return any(fnmatch.fnmatchcase(c, pat) for c in parts for pat in _CREDENTIAL_NAMES) and not (
-        parts and parts[-1] in (".env.example", ".env.sample", ".env.template")
-    )
+    if parts and parts[-1] in _NOT_SECRET:
+        return False
+    return any(_CREDENTIAL_RE.match(c) for c in parts)
 
 
 def glob_is_safe(pattern: str) -> bool:

@@ -93,30 +93,27 @@ def decode_ansi_c(body: str) -> str:
     return "".join(out)
 
 
+_UNQUOTED_TOKENS = re.compile(r"\\\n|\\(.)|[^\\]+|\\", re.DOTALL)
+_DQ_TOKENS = re.compile(r"\\\n|\\([$`\"\\])|[^\\]+|\\", re.DOTALL)
+
+
 def _unquoted_text(b: _Builder, text: str) -> None:
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\" and i + 1 < len(text):
-            if text[i + 1] != "\n":  # backslash-newline is a line continuation: dropped
-                b.add(text[i + 1], False)
-            i += 2
-            continue
-        b.add(ch, True)
-        i += 1
+    for m in _UNQUOTED_TOKENS.finditer(text):
+        tok = m.group(0)
+        if tok == "\\\n":
+            continue  # backslash-newline is a line continuation: dropped
+        if m.group(1) is not None:
+            b.add(m.group(1), False)  # an escaped character is quoted
+        else:
+            b.add(tok, True)
 
 
 def _double_quoted_text(b: _Builder, text: str) -> None:
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\" and i + 1 < len(text) and text[i + 1] in '$`"\\\n':
-            if text[i + 1] != "\n":
-                b.add(text[i + 1], False)
-            i += 2
+    for m in _DQ_TOKENS.finditer(text):
+        tok = m.group(0)
+        if tok == "\\\n":
             continue
-        b.add(ch, False)
-        i += 1
+        b.add(m.group(1) if m.group(1) is not None else tok, False)
 
 
 def _var_name(node: Node) -> str | None:
@@ -217,33 +214,41 @@ def _part(b: _Builder, node: Node, src: bytes, quoted: bool) -> None:
 
 
 def _has_glob(chars: list[str], unquoted: list[bool]) -> bool:
-    for i, ch in enumerate(chars):
-        if not unquoted[i]:
-            continue
-        if ch in "*?":
-            return True
-        if ch == "[" and any(c == "]" and u for c, u in zip(chars[i + 1 :], unquoted[i + 1 :], strict=True)):
-            return True
-    return False
+    last_close = max((i for i, c in enumerate(chars) if c == "]" and unquoted[i]), default=-1)
+    return any(unquoted[i] and (ch in "*?" or (ch == "[" and i < last_close)) for i, ch in enumerate(chars))
 
 
 def _has_brace(chars: list[str], unquoted: list[bool]) -> bool:
-    depth_open = -1
+    """An unquoted `{…,…}` or `{a..b}` (linear: tracks the latest `{` and separators)."""
+    open_at = -1
+    sep = False
+    prev = ""
     for i, ch in enumerate(chars):
         if not unquoted[i]:
+            prev = ""
             continue
         if ch == "{":
-            depth_open = i
-        elif ch == "}" and depth_open >= 0:
-            inner = [c if u else "" for c, u in zip(chars[depth_open:i], unquoted[depth_open:i], strict=True)]
-            joined = "".join(inner)
-            if "," in joined or ".." in joined:
-                return True
+            open_at, sep = i, False
+        elif open_at >= 0 and (ch == "," or (ch == "." and prev == ".")):
+            sep = True
+        elif ch == "}" and open_at >= 0 and sep:
+            return True
+        prev = ch
     return False
+
+
+_PLAIN = re.compile(r"[^\\*?\[{~$`'\"\n]*")
 
 
 def decode(node: Node, src: bytes) -> tuple[Word, list[Node], list[str]]:
     """Return the word, the substitution nodes inside it (to classify), and errors."""
+    kind = node.type
+    if kind in ("word", "number", "raw_string"):
+        text = (node.text or b"").decode("utf-8", "replace")
+        if kind == "raw_string":  # fast path: no escapes, no expansion
+            return Word(text, text[1:-1], text[1:-1]), [], []
+        if _PLAIN.fullmatch(text):  # fast path: nothing bash would change
+            return Word(text, text, text), [], []
     b = _Builder()
     _part(b, node, src, quoted=False)
     sketch = "".join(b.chars)

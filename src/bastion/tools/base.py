@@ -118,11 +118,16 @@ def refused(evaluation: Evaluation, message: str | None = None) -> ToolResult:
     )
 
 
-def hints(*, read_only: bool, destructive: bool, idempotent: bool,
-          open_world: bool) -> Mapping[str, bool]:
+def hints(*, read_only: bool, destructive: bool, idempotent: bool, open_world: bool) -> Mapping[str, bool]:
     """MCP-style tool annotations, stated honestly."""
-    return MappingProxyType({"readOnlyHint": read_only, "destructiveHint": destructive,
-                             "idempotentHint": idempotent, "openWorldHint": open_world})
+    return MappingProxyType(
+        {
+            "readOnlyHint": read_only,
+            "destructiveHint": destructive,
+            "idempotentHint": idempotent,
+            "openWorldHint": open_world,
+        }
+    )
 
 
 class Tool(abc.ABC):
@@ -148,8 +153,9 @@ class Tool(abc.ABC):
         return dict(args)
 
     @abc.abstractmethod
-    async def execute(self, args: Mapping[str, Any], call: ToolCall,
-                      evaluation: Evaluation) -> ToolResult: ...
+    async def execute(
+        self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation
+    ) -> ToolResult: ...
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -163,8 +169,12 @@ class Tool(abc.ABC):
         """Check, authorize, run, record. Always returns a JSON-able result dict."""
         try:
             clean = validate(self.name, self.schema, args)
-            call = ToolCall(tool=self.family.value, args=self.call_args(clean),
-                            cwd=cwd or self.ctx.cwd, interactive=self.ctx.interactive)
+            call = ToolCall(
+                tool=self.family.value,
+                args=self.call_args(clean),
+                cwd=cwd or self.ctx.cwd,
+                interactive=self.ctx.interactive,
+            )
         except BastionError as exc:
             return ToolResult(ok=False, decision="deny", message=str(exc)).to_json()
         evaluation = await self.ctx.authorizer.request(call)
@@ -176,10 +186,10 @@ class Tool(abc.ABC):
         except BastionError as exc:
             result = ToolResult(ok=False, decision="allow", message=str(exc))
         except Exception as exc:  # reported and audited, never a crash of the host
-            result = ToolResult(ok=False, decision="allow",
-                                message=f"internal error: {type(exc).__name__}")
+            result = ToolResult(ok=False, decision="allow", message=f"internal error: {type(exc).__name__}")
         duration = time.monotonic() - start
         self.ctx.authorizer.record_execution(call, evaluation, result.exit_code, duration)
         data = result.to_json()
         data["duration"] = round(duration, 6)
+        data["reasons"] = data["reasons"] or [r.to_json() for r in evaluation.reasons]
         return data

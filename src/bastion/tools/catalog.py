@@ -19,7 +19,15 @@ from bastion.tools.process_tools import CodeTool, ExecTool
 from bastion.tools.search import GlobTool, GrepTool
 
 TOOL_CLASSES: tuple[type[Tool], ...] = (
-    ReadTool, WriteTool, EditTool, ListTool, GlobTool, GrepTool, ExecTool, CodeTool, FetchTool,
+    ReadTool,
+    WriteTool,
+    EditTool,
+    ListTool,
+    GlobTool,
+    GrepTool,
+    ExecTool,
+    CodeTool,
+    FetchTool,
 )
 _NEEDS_RUNNER = frozenset({Family.SHELL, Family.CODE})
 
@@ -65,7 +73,7 @@ def registry(
     ctx = ToolContext(
         policy=policy,
         authorizer=authorizer,
-        config=config or ExecConfig(),
+        config=config or policy.exec,
         runner=runner,
         resolver=resolver,
         cwd=os.path.abspath(cwd or policy.workspace[0]),

@@ -50,21 +50,28 @@ class ReadTool(Tool):
     annotations = READ_ONLY
 
     def build_schema(self) -> dict[str, Any]:
-        return obj({
-            "path": _PATH,
-            "start_line": {"type": "integer", "minimum": 1, "default": 1},
-            "max_lines": {"type": "integer", "minimum": 1},
-        }, ("path",))
+        return obj(
+            {
+                "path": _PATH,
+                "start_line": {"type": "integer", "minimum": 1, "default": 1},
+                "max_lines": {"type": "integer", "minimum": 1},
+            },
+            ("path",),
+        )
 
-    async def execute(self, args: Mapping[str, Any], call: ToolCall,
-                      evaluation: Evaluation) -> ToolResult:
+    async def execute(self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation) -> ToolResult:
         path = target_path(self, call, args["path"])
         text, cut = read_text(path, self.ctx.config.max_output_bytes)
         lines = text.splitlines(keepends=True)
         start = args["start_line"] - 1
         stop = start + args["max_lines"] if "max_lines" in args else len(lines)
-        return ToolResult(ok=True, decision="allow", stdout="".join(lines[start:stop]),
-                          truncated=cut, data={"path": path, "lines": len(lines)})
+        return ToolResult(
+            ok=True,
+            decision="allow",
+            stdout="".join(lines[start:stop]),
+            truncated=cut,
+            data={"path": path, "lines": len(lines)},
+        )
 
 
 class WriteTool(Tool):
@@ -76,8 +83,7 @@ class WriteTool(Tool):
     def build_schema(self) -> dict[str, Any]:
         return obj({"path": _PATH, "content": {"type": "string"}}, ("path", "content"))
 
-    async def execute(self, args: Mapping[str, Any], call: ToolCall,
-                      evaluation: Evaluation) -> ToolResult:
+    async def execute(self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation) -> ToolResult:
         path = target_path(self, call, args["path"])
         existed = os.path.exists(path)
         data = args["content"].encode("utf-8")
@@ -87,27 +93,32 @@ class WriteTool(Tool):
                 handle.write(data)
         except OSError as exc:
             raise ToolError(f"{path}: {exc.strerror}") from None
-        return ToolResult(ok=True, decision="allow",
-                          data={"path": path, "bytes": len(data), "created": not existed})
+        return ToolResult(
+            ok=True, decision="allow", data={"path": path, "bytes": len(data), "created": not existed}
+        )
 
 
 class EditTool(Tool):
     name = "edit"
     family = Family.EDIT
-    description = ("Replace an exact string in a text file. Fails when old_string is not found, "
-                   "or is found more than once and replace_all is false.")
+    description = (
+        "Replace an exact string in a text file. Fails when old_string is not found, "
+        "or is found more than once and replace_all is false."
+    )
     annotations = hints(read_only=False, destructive=True, idempotent=False, open_world=False)
 
     def build_schema(self) -> dict[str, Any]:
-        return obj({
-            "path": _PATH,
-            "old_string": {"type": "string"},
-            "new_string": {"type": "string"},
-            "replace_all": {"type": "boolean", "default": False},
-        }, ("path", "old_string", "new_string"))
+        return obj(
+            {
+                "path": _PATH,
+                "old_string": {"type": "string"},
+                "new_string": {"type": "string"},
+                "replace_all": {"type": "boolean", "default": False},
+            },
+            ("path", "old_string", "new_string"),
+        )
 
-    async def execute(self, args: Mapping[str, Any], call: ToolCall,
-                      evaluation: Evaluation) -> ToolResult:
+    async def execute(self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation) -> ToolResult:
         path = target_path(self, call, args["path"])
         old, new = args["old_string"], args["new_string"]
         if not old:
@@ -121,8 +132,10 @@ class EditTool(Tool):
         if count == 0:
             raise ToolError(f"{path}: old_string not found; nothing changed")
         if count > 1 and not args["replace_all"]:
-            raise ToolError(f"{path}: old_string found {count} times; add context to make it "
-                            f"unique or set replace_all; nothing changed")
+            raise ToolError(
+                f"{path}: old_string found {count} times; add context to make it "
+                f"unique or set replace_all; nothing changed"
+            )
         updated = text.replace(old, new) if args["replace_all"] else text.replace(old, new, 1)
         real = os.path.realpath(path)  # keep a symlink a symlink: edit what it points to
         mode = stat.S_IMODE(os.stat(real).st_mode)
@@ -150,8 +163,7 @@ class ListTool(Tool):
     def call_args(self, args: Mapping[str, Any]) -> dict[str, Any]:
         return {"path": args["path"]}
 
-    async def execute(self, args: Mapping[str, Any], call: ToolCall,
-                      evaluation: Evaluation) -> ToolResult:
+    async def execute(self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation) -> ToolResult:
         path = target_path(self, call, args["path"])
         try:
             with os.scandir(path) as found:
@@ -160,11 +172,22 @@ class ListTool(Tool):
             raise ToolError(f"{path}: {exc.strerror}") from None
         rows = []
         for entry in entries[: self.limit]:
-            kind = ("link" if entry.is_symlink() else "dir" if entry.is_dir()
-                    else "file" if entry.is_file() else "other")
+            kind = (
+                "link"
+                if entry.is_symlink()
+                else "dir"
+                if entry.is_dir()
+                else "file"
+                if entry.is_file()
+                else "other"
+            )
             size = entry.stat(follow_symlinks=False).st_size if kind == "file" else None
             rows.append({"name": entry.name, "type": kind, "size": size})
         text = "".join(f"{r['name']}{'/' if r['type'] == 'dir' else ''}\n" for r in rows)
-        return ToolResult(ok=True, decision="allow", stdout=text,
-                          truncated=len(entries) > self.limit,
-                          data={"path": path, "entries": rows})
+        return ToolResult(
+            ok=True,
+            decision="allow",
+            stdout=text,
+            truncated=len(entries) > self.limit,
+            data={"path": path, "entries": rows},
+        )

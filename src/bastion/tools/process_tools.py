@@ -19,8 +19,11 @@ from bastion.tools.base import Tool, ToolError, ToolResult, hints
 from bastion.tools.runtimes import Runtime, detect_runtimes
 from bastion.tools.schema import obj
 
-_TIMEOUT = {"type": "number", "exclusiveMinimum": 0,
-            "description": "seconds; capped by the policy's [exec] timeout"}
+_TIMEOUT = {
+    "type": "number",
+    "exclusiveMinimum": 0,
+    "description": "seconds; capped by the policy's [exec] timeout",
+}
 _STDIN = {"type": "string", "description": "text fed to standard input (closed when absent)"}
 
 
@@ -47,16 +50,29 @@ class _ProcessTool(Tool):
         return runner
 
     async def launch(
-        self, argv: Sequence[str], call: ToolCall, args: Mapping[str, Any], *,
-        network: bool, cwd: str, extra_writable: Sequence[str] = (),
+        self,
+        argv: Sequence[str],
+        call: ToolCall,
+        args: Mapping[str, Any],
+        *,
+        network: bool,
+        cwd: str,
+        extra_writable: Sequence[str] = (),
         extra_readonly: Sequence[str] = (),
     ) -> ToolResult:
         secrets = self.ctx.secrets.load(args.get("secrets", ()))
         stdin = args.get("stdin")
         spec = build_spec(
-            self.ctx.policy, self.ctx.config, argv, cwd=cwd, network=network,
-            timeout=args.get("timeout"), stdin=None if stdin is None else stdin.encode("utf-8"),
-            secrets=secrets, extra_writable=extra_writable, extra_readonly=extra_readonly,
+            self.ctx.policy,
+            self.ctx.config,
+            argv,
+            cwd=cwd,
+            network=network,
+            timeout=args.get("timeout"),
+            stdin=None if stdin is None else stdin.encode("utf-8"),
+            secrets=secrets,
+            extra_writable=extra_writable,
+            extra_readonly=extra_readonly,
             environ=self.ctx.environ,
         )
         run = await asyncio.to_thread(self.runner.run, spec)
@@ -66,34 +82,42 @@ class _ProcessTool(Tool):
 class ExecTool(_ProcessTool):
     name = "exec"
     family = Family.SHELL
-    description = ("Run a shell command line with bash inside the sandbox. Network is available "
-                   "only when the policy allowed it for this command. 'secrets' names "
-                   "credentials to inject as environment variables for this call only.")
+    description = (
+        "Run a shell command line with bash inside the sandbox. Network is available "
+        "only when the policy allowed it for this command. 'secrets' names "
+        "credentials to inject as environment variables for this call only."
+    )
     annotations = hints(read_only=False, destructive=True, idempotent=False, open_world=True)
 
     def build_schema(self) -> dict[str, Any]:
-        return obj({
-            "command": {"type": "string", "description": "the command line (bash syntax)"},
-            "timeout": _TIMEOUT,
-            "stdin": _STDIN,
-            "secrets": {"type": "array", "items": {"type": "string"},
-                        "description": "names from the policy's [exec] secrets"},
-        }, ("command",))
+        return obj(
+            {
+                "command": {"type": "string", "description": "the command line (bash syntax)"},
+                "timeout": _TIMEOUT,
+                "stdin": _STDIN,
+                "secrets": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "names from the policy's [exec] secrets",
+                },
+            },
+            ("command",),
+        )
 
-    async def execute(self, args: Mapping[str, Any], call: ToolCall,
-                      evaluation: Evaluation) -> ToolResult:
+    async def execute(self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation) -> ToolResult:
         bash = shutil.which("bash", path=SYSTEM_PATH) or "bash"
         network = evaluation.decision is Decision.ALLOW and Effect.NETWORK in evaluation.effects
-        return await self.launch([bash, "-c", args["command"]], call, args,
-                                 network=network, cwd=call.cwd)
+        return await self.launch([bash, "-c", args["command"]], call, args, network=network, cwd=call.cwd)
 
 
 class CodeTool(_ProcessTool):
     name = "code"
     family = Family.CODE
-    description = ("Run a program in the sandbox: the source is written into a fresh temp dir, "
-                   "run (Rust: compiled, then run) with the cwd as working directory, then "
-                   "deleted. No network.")
+    description = (
+        "Run a program in the sandbox: the source is written into a fresh temp dir, "
+        "run (Rust: compiled, then run) with the cwd as working directory, then "
+        "deleted. No network."
+    )
     annotations = hints(read_only=False, destructive=True, idempotent=False, open_world=False)
 
     @property
@@ -101,33 +125,44 @@ class CodeTool(_ProcessTool):
         return detect_runtimes()
 
     def build_schema(self) -> dict[str, Any]:
-        return obj({
-            "language": {"type": "string", "enum": sorted(self.runtimes)},
-            "source": {"type": "string"},
-            "timeout": _TIMEOUT,
-            "stdin": _STDIN,
-        }, ("language", "source"))
+        return obj(
+            {
+                "language": {"type": "string", "enum": sorted(self.runtimes)},
+                "source": {"type": "string"},
+                "timeout": _TIMEOUT,
+                "stdin": _STDIN,
+            },
+            ("language", "source"),
+        )
 
-    async def execute(self, args: Mapping[str, Any], call: ToolCall,
-                      evaluation: Evaluation) -> ToolResult:
+    async def execute(self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation) -> ToolResult:
         runtime = self.runtimes.get(args["language"])
         if runtime is None:
             raise ToolError(f"no {args['language']} runtime is installed here")
         return await run_code(self, runtime, args["source"], call, args)
 
 
-async def run_code(tool: _ProcessTool, runtime: Runtime, source: str, call: ToolCall,
-                   args: Mapping[str, Any]) -> ToolResult:
+async def run_code(
+    tool: _ProcessTool, runtime: Runtime, source: str, call: ToolCall, args: Mapping[str, Any]
+) -> ToolResult:
     """Write ``source`` into a unique temp dir, run it in the sandbox, delete the dir."""
     directory = tempfile.mkdtemp(prefix="bastion-code-")
     try:
         path = os.path.join(directory, runtime.filename)
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(source)
-        probe = build_spec(tool.ctx.policy, tool.ctx.config, ["true"], cwd=directory,
-                           environ=tool.ctx.environ)
+        probe = build_spec(
+            tool.ctx.policy, tool.ctx.config, ["true"], cwd=directory, environ=tool.ctx.environ
+        )
         cwd = call.cwd if visible(call.cwd, probe) else directory
-        return await tool.launch(runtime.argv(directory), call, args, network=False, cwd=cwd,
-                                 extra_writable=(directory,), extra_readonly=runtime.readonly)
+        return await tool.launch(
+            runtime.argv(directory),
+            call,
+            args,
+            network=False,
+            cwd=cwd,
+            extra_writable=(directory,),
+            extra_readonly=runtime.readonly,
+        )
     finally:
         shutil.rmtree(directory, ignore_errors=True)

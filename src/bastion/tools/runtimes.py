@@ -72,8 +72,9 @@ def _rust() -> Runtime | None:
     if rustc is None:
         return None
     try:
-        done = subprocess.run([rustc, "--print", "sysroot"], capture_output=True, text=True,
-                              timeout=20, check=True)
+        done = subprocess.run(
+            [rustc, "--print", "sysroot"], capture_output=True, text=True, timeout=20, check=True
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     sysroot = done.stdout.strip()
@@ -83,7 +84,8 @@ def _rust() -> Runtime | None:
     script = 'rustc --edition 2021 -o "$1/main" "$1/main.rs" && exec "$1/main"'
     readonly = () if sysroot.startswith(_SYSTEM_PREFIXES) else (sysroot,)
     return Runtime(
-        "rust", "main.rs",
+        "rust",
+        "main.rs",
         ("bash", "-c", script.replace("rustc", real_rustc, 1), "bastion-rust", "{dir}"),
         readonly,
     )

@@ -48,8 +48,7 @@ class GlobTool(Tool):
     def build_schema(self) -> dict[str, Any]:
         return obj({"pattern": {"type": "string"}, "path": _DIR}, ("pattern",))
 
-    async def execute(self, args: Mapping[str, Any], call: ToolCall,
-                      evaluation: Evaluation) -> ToolResult:
+    async def execute(self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation) -> ToolResult:
         root = target_path(self, call, args["path"])
         if not os.path.isdir(root):
             raise ToolError(f"{root}: not a directory")
@@ -63,28 +62,37 @@ class GlobTool(Tool):
                 more = True
                 break
             found.append(os.path.relpath(match, root))
-        return ToolResult(ok=True, decision="allow", stdout="".join(f"{f}\n" for f in found),
-                          truncated=more, data={"root": root, "matches": found})
+        return ToolResult(
+            ok=True,
+            decision="allow",
+            stdout="".join(f"{f}\n" for f in found),
+            truncated=more,
+            data={"root": root, "matches": found},
+        )
 
 
 class GrepTool(Tool):
     name = "grep"
     family = Family.GREP
-    description = ("Search file contents with a regular expression (Python syntax). "
-                   "Prints path:line:text. 'include' filters file names ('*.py').")
+    description = (
+        "Search file contents with a regular expression (Python syntax). "
+        "Prints path:line:text. 'include' filters file names ('*.py')."
+    )
     annotations = READ_ONLY
 
     def build_schema(self) -> dict[str, Any]:
-        return obj({
-            "pattern": {"type": "string", "maxLength": 1000},
-            "path": _DIR,
-            "include": {"type": "string", "default": "*"},
-            "ignore_case": {"type": "boolean", "default": False},
-            "max_matches": {"type": "integer", "minimum": 1, "default": 200},
-        }, ("pattern",))
+        return obj(
+            {
+                "pattern": {"type": "string", "maxLength": 1000},
+                "path": _DIR,
+                "include": {"type": "string", "default": "*"},
+                "ignore_case": {"type": "boolean", "default": False},
+                "max_matches": {"type": "integer", "minimum": 1, "default": 200},
+            },
+            ("pattern",),
+        )
 
-    async def execute(self, args: Mapping[str, Any], call: ToolCall,
-                      evaluation: Evaluation) -> ToolResult:
+    async def execute(self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation) -> ToolResult:
         root = target_path(self, call, args["path"])
         try:
             regex = re.compile(args["pattern"], re.IGNORECASE if args["ignore_case"] else 0)
@@ -108,8 +116,14 @@ class GrepTool(Tool):
             if matches > limit or budget < 0:
                 break
         cut = matches > limit or budget < 0
-        return ToolResult(ok=True, decision="allow", stdout="".join(lines), truncated=cut,
-                          exit_code=None, data={"root": root, "matches": min(matches, limit)})
+        return ToolResult(
+            ok=True,
+            decision="allow",
+            stdout="".join(lines),
+            truncated=cut,
+            exit_code=None,
+            data={"root": root, "matches": min(matches, limit)},
+        )
 
     def _files(self, root: str, include: str) -> Iterator[str]:
         if os.path.isfile(root):
@@ -119,8 +133,7 @@ class GrepTool(Tool):
             dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
             for name in sorted(files):
                 path = os.path.join(folder, name)
-                if (fnmatch.fnmatch(name, include) and not os.path.islink(path)
-                        and readable(self, path)):
+                if fnmatch.fnmatch(name, include) and not os.path.islink(path) and readable(self, path):
                     yield path
 
 

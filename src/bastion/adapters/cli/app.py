@@ -12,10 +12,15 @@ COMMAND_MODULES = (
     "bastion.adapters.cli.policy_cmd",
     "bastion.adapters.cli.doctor",
     "bastion.adapters.cli.tools_cmd",
+    "bastion.adapters.cli.mcp_cmd",
     "bastion.adapters.cli.request",
     "bastion.adapters.cli.approvals",
     "bastion.adapters.cli.grants",
     "bastion.adapters.cli.logs",
+    "bastion.adapters.cli.launch_cmd",
+    "bastion.adapters.cli.serve",
+    "bastion.adapters.cli.keys_cmd",
+    "bastion.adapters.cli.hooks_cmd",
 )
 
 

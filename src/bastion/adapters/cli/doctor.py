@@ -19,7 +19,10 @@ from bastion.policy.compiled import Policy
 from bastion.policy.loader import load_policy
 
 #: "module:function" returning a list of (name, ok, detail) for the loaded policy.
-EXTRA_CHECKS: tuple[str, ...] = ("bastion.adapters.cli.doctor_sandbox:sandbox_checks",)
+EXTRA_CHECKS: tuple[str, ...] = (
+    "bastion.adapters.cli.doctor_sandbox:sandbox_checks",
+    "bastion.adapters.hooks.install:hook_checks",
+)
 
 
 @dataclass(frozen=True)

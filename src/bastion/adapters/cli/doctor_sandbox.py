@@ -28,7 +28,7 @@ PROGRAMS = {
 
 def sandbox_checks(policy: Policy, config: ExecConfig | None = None) -> list[Check]:
     """(name, ok, detail or how to fix) for the sandbox and each advertised runtime."""
-    config = config or ExecConfig()
+    config = config or policy.exec
     checks: list[Check] = []
     placement = check_credentials_placement(policy)
     checks.append(("credentials dir", placement is None, placement or policy.credentials_dir))

@@ -50,6 +50,11 @@ def _store() -> JsonSessionStore:
     return JsonSessionStore(state_dir_from(os.environ))
 
 
+def _ports() -> Ports:
+    """The real I/O. The audit ledger plugs in here: ``Ports(on_event=<ledger append>)``."""
+    return Ports()
+
+
 def _refuse_bypass(bypass: bool, what: str) -> None:
     if bypass:
         typer.echo(f"bastion: --bypass-permissions is refused with {what}: it starts nothing",
@@ -68,7 +73,7 @@ def register(app: typer.Typer) -> None:
         _refuse_bypass(bypass, "agents")
         try:
             value, source = _ceiling(ceiling)
-            reports = survey_known(value, Ports())
+            reports = survey_known(value, _ports())
         except BastionError as exc:
             raise _fail(exc) from exc
         if as_json:
@@ -100,7 +105,7 @@ def register(app: typer.Typer) -> None:
         names = [a.strip() for a in agents.split(",") if a.strip()]
         try:
             value, source = _ceiling(ceiling)
-            outcome = launch(names, value, source, list(ctx.args), store=_store(), ports=Ports(),
+            outcome = launch(names, value, source, list(ctx.args), store=_store(), ports=_ports(),
                              cwd=os.getcwd(), bypass=bypass,
                              refresh=None if ceiling else lambda: _policy_ceiling()[0])
         except BastionError as exc:
@@ -124,7 +129,7 @@ def register(app: typer.Typer) -> None:
         try:
             current, source = _policy_ceiling()
             requested = _ceiling(ceiling)[0] if ceiling else None
-            outcome = resume(session, current, source, store=_store(), ports=Ports(),
+            outcome = resume(session, current, source, store=_store(), ports=_ports(),
                              requested=requested, bypass=bypass,
                              refresh=lambda: _policy_ceiling()[0])
         except BastionError as exc:

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from bastion.adapters.cli.common import (
@@ -91,7 +92,7 @@ def tools(json_output: JsonOption = False, policy: PolicyOption = None, cwd: Cwd
             item.family.value,
             _yes(hints["readOnlyHint"]),
             _yes(hints["destructiveHint"]),
-            " ".join(names),
+            escape(" ".join(names)),
         )
     Console().print(table)
 

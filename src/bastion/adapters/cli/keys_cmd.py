@@ -1,0 +1,83 @@
+"""``bastion keys create|list|revoke``: API keys for ``bastion serve`` (stored hashed in
+``<state_dir>/keys.db``, so a running daemon sees a new key or a revocation at once)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from bastion.adapters.cli.common import JsonOption, fail, print_json, stderr
+from bastion.errors import BastionError
+from bastion.keys.model import Role
+from bastion.keys.sqlite import SqliteKeyStore
+from bastion.policy.loader import state_dir_from
+
+RoleOption = Annotated[Role, typer.Option("--role", help="agent: decide and request; approver: answer "
+                                                         "requests; admin: everything, logs included.")]
+LabelOption = Annotated[str, typer.Option("--label", help="A note to recognise the key by.")]
+AllOption = Annotated[bool, typer.Option("--all", help="Include revoked keys.")]
+
+
+def register(app: typer.Typer) -> None:
+    group = typer.Typer(help="API keys for the HTTP gateway (bastion serve).", no_args_is_help=True)
+    group.command("create", help="Create a key; it is printed once, on stdout, alone on its line.")(create)
+    group.command("list", help="List keys (never the keys themselves).")(list_keys)
+    group.command("revoke", help="Revoke a key by its id.")(revoke)
+    app.add_typer(group, name="keys")
+
+
+def _store() -> SqliteKeyStore:
+    try:
+        return SqliteKeyStore.in_state_dir(state_dir_from(os.environ))
+    except BastionError as exc:
+        fail(str(exc), hint="check BASTION_STATE_DIR and its permissions")
+
+
+def create(role: RoleOption, label: LabelOption = "") -> None:
+    store = _store()
+    try:
+        record, key = store.create(role, now=time.time(), label=label)
+    finally:
+        store.close()
+    stderr.print(f"created {record.role.value} key {record.id}: it is shown once, store it now",
+                 soft_wrap=True, markup=False)
+    sys.stdout.write(key + "\n")
+    sys.stdout.flush()
+
+
+def list_keys(json_out: JsonOption = False, include_revoked: AllOption = False) -> None:
+    store = _store()
+    try:
+        keys = store.list(include_revoked=include_revoked)
+    finally:
+        store.close()
+    if json_out:
+        print_json([k.to_json() for k in keys])
+        return
+    if not keys:
+        stderr.print("no keys: create one with 'bastion keys create --role agent'", markup=False)
+        return
+    table = Table(show_header=True, header_style="bold")
+    for column in ("id", "role", "label", "created", "revoked"):
+        table.add_column(column, overflow="fold")
+    for k in keys:
+        data = k.to_json()
+        table.add_row(k.id, k.role.value, k.label, data["created"], data["revoked"] or "")
+    Console(highlight=False).print(table)
+
+
+def revoke(key_id: Annotated[str, typer.Argument(help="The key's id (see 'bastion keys list').")]) -> None:
+    store = _store()
+    try:
+        done = store.revoke(key_id, now=time.time())
+    finally:
+        store.close()
+    if not done:
+        fail(f"no active key {key_id!r}", hint="run 'bastion keys list' to see key ids", code=1)
+    stderr.print(f"revoked key {key_id}", markup=False)

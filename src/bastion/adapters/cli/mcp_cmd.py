@@ -1,0 +1,153 @@
+"""``bastion mcp proxy|serve|install|trust|pins``: the MCP gateway.
+
+``proxy`` puts any MCP server behind the policy; ``serve`` offers Bastion's own tools over
+MCP; ``install`` rewrites an agent's MCP configuration to use the proxy; ``pins`` and
+``trust`` show and approve tool definitions that changed since they were pinned.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from bastion.adapters.cli.common import JsonOption, PolicyOption, fail, policy_or_exit, print_json
+from bastion.errors import BastionError, PolicyError
+from bastion.policy.loader import state_dir_from
+
+NameOption = Annotated[str | None, typer.Option("--name", help="Server name in rules and pins.")]
+UrlOption = Annotated[str | None, typer.Option("--url", help="Wrap a streamable-HTTP server at this URL.")]
+CommandArg = Annotated[list[str] | None, typer.Argument(help="After --: the MCP server command and args.")]
+ServerArg = Annotated[str, typer.Argument(help="The server name (the proxy's --name).")]
+
+
+def register(app: typer.Typer) -> None:
+    group = typer.Typer(help="The MCP gateway: proxy MCP servers, serve Bastion's tools over MCP.",
+                        no_args_is_help=True)
+    group.command("proxy", help="Serve an MCP server's tools to an agent on stdio, every call gated.")(proxy)
+    group.command("serve", help="Serve Bastion's own tools over MCP on stdio, every call gated.")(serve)
+    group.command("install", help="Make an agent (claude, gemini, codex) use the proxy for its MCP servers.")(
+        install)
+    group.command("pins", help="Show pinned MCP tools and changes waiting for review.")(pins)
+    group.command("trust", help="Trust the changed tool definitions of an MCP server.")(trust)
+    app.add_typer(group, name="mcp")
+
+
+def proxy(
+    command: CommandArg = None,
+    policy: PolicyOption = None,
+    name: NameOption = None,
+    url: UrlOption = None,
+    max_result_bytes: Annotated[int, typer.Option("--max-result-bytes", min=1024,
+                                                  help="Cut each result at this many bytes.")] = 1_000_000,
+    timeout: Annotated[float, typer.Option("--timeout", min=1,
+                                           help="Seconds one upstream call may take.")] = 600.0,
+) -> None:
+    import anyio
+
+    from bastion.adapters.mcp.proxy import ProxyOptions, run_proxy
+    from bastion.adapters.mcp.reload import PolicyWatch
+    from bastion.adapters.mcp.upstream import UpstreamSpec, default_name
+
+    if bool(command) == bool(url):
+        fail("give the MCP server to wrap: either --url URL or -- COMMAND [ARGS…]",
+             hint="e.g. bastion mcp proxy --name files -- npx -y @modelcontextprotocol/server-filesystem .")
+    cwd = os.getcwd()
+    env = dict(os.environ)
+    spec = UpstreamSpec(command=tuple(command or ()), url=url, env=env, cwd=cwd)
+    server = name or default_name(spec)
+    if "/" in server or not server.strip():
+        fail(f"--name {server!r} must be a non-empty name without '/'")
+    try:
+        watch = PolicyWatch(policy, cwd=cwd, env=env)
+    except PolicyError as exc:
+        fail(str(exc), hint="fix the file, then run 'bastion policy test' to check it")
+    except BastionError as exc:
+        fail(str(exc), hint=exc.hint)
+    options = ProxyOptions(name=server, upstream=spec, policy_path=policy, cwd=cwd, env=env,
+                           max_result_bytes=max_result_bytes, call_timeout=timeout)
+    anyio.run(lambda: run_proxy(options, watch=watch))
+
+
+def serve(policy: PolicyOption = None) -> None:
+    import anyio
+
+    from bastion.adapters.mcp.server import run_serve
+
+    cwd = os.getcwd()
+    loaded = policy_or_exit(policy, cwd)
+    try:
+        anyio.run(lambda: run_serve(loaded, policy_path=policy, cwd=cwd))
+    except BastionError as exc:
+        fail(str(exc), hint=exc.hint)
+
+
+def install(
+    agent: Annotated[str, typer.Argument(help="claude, gemini or codex.")],
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the change; write nothing.")] = False,
+    file: Annotated[str | None, typer.Option("--file", help="The agent's config file (default: "
+                                                           "the usual place).")] = None,
+    policy: PolicyOption = None,
+) -> None:
+    from bastion.adapters.mcp.install import InstallError, install_agent
+
+    try:
+        report = install_agent(agent, file=file, dry_run=dry_run, policy=policy, cwd=os.getcwd(),
+                               env=os.environ)
+    except InstallError as exc:
+        fail(str(exc), hint=exc.hint)
+    console = Console(highlight=False)
+    if report.diff:
+        typer.echo(report.diff, nl=False)
+    for line in report.notes:
+        console.print(line, soft_wrap=True)
+
+
+def pins(
+    server: Annotated[str | None, typer.Argument(help="Only this server.")] = None,
+    json_out: JsonOption = False,
+) -> None:
+    from bastion.adapters.mcp.pins import SqlitePinStore, describe_change
+
+    store = SqlitePinStore.in_state_dir(state_dir_from(os.environ))
+    try:
+        names = [server] if server else store.servers()
+        data = {n: [describe_change(p) for p in store.pins(n).values()] for n in names}
+    finally:
+        store.close()
+    if json_out:
+        print_json(data)
+        return
+    console = Console(highlight=False)
+    for name, tools in data.items():
+        waiting = [t for t in tools if t["state"] == "pending"]
+        console.print(f"[bold]{name}[/]: {len(tools)} tools, {len(waiting)} waiting for review")
+        for tool in waiting:
+            console.print(f"  {tool['tool']}: was", soft_wrap=True)
+            console.print(json.dumps(tool["trusted"], indent=2, ensure_ascii=False), markup=False)
+            console.print("  now:", soft_wrap=True)
+            console.print(json.dumps(tool["pending"], indent=2, ensure_ascii=False), markup=False)
+        if waiting:
+            console.print(f"  run 'bastion mcp trust {name}' to trust these versions")
+
+
+def trust(
+    server: ServerArg,
+    tool: Annotated[list[str] | None, typer.Option("--tool", help="Only this tool (repeatable).")] = None,
+) -> None:
+    from bastion.adapters.mcp.pins import SqlitePinStore
+
+    store = SqlitePinStore.in_state_dir(state_dir_from(os.environ))
+    try:
+        if not store.known(server):
+            fail(f"no MCP server {server!r} has been seen", hint="run 'bastion mcp pins' to list servers")
+        done = store.trust(server, tool or None)
+    finally:
+        store.close()
+    if not done:
+        typer.echo(f"{server}: nothing waits for review")
+        return
+    typer.echo(f"{server}: trusted the new version of {', '.join(done)}")

@@ -1,0 +1,78 @@
+"""``bastion serve``: the decision service, the approval queue and the approvals page.
+
+On its first start with no key that can approve, it creates an approver key and prints it
+once with the page's URL. It reloads the policy when a policy file changes; a reload that
+fails denies every call, with the load error as the reason, until the file is fixed.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import sys
+import time
+from typing import Annotated
+
+import typer
+import uvicorn
+
+from bastion.adapters.cli.common import PolicyOption, fail, policy_or_exit
+from bastion.adapters.http.app import create_app, route_permissions
+from bastion.adapters.http.boot import BootRefused, check_boot, ensure_approver
+from bastion.adapters.http.settings import ServerSettings
+from bastion.errors import BastionError
+from bastion.keys.sqlite import SqliteKeyStore
+
+HostOption = Annotated[str, typer.Option("--host", help="Address to listen on (loopback by default).")]
+PortOption = Annotated[int, typer.Option("--port", help="Port to listen on (0: any free port).")]
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve", help="Run the HTTP gateway and the live approvals page.")(serve)
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host.strip("[]"), port))
+    except OSError as exc:
+        sock.close()
+        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def _url(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    return f"http://{shown}:{port}/"
+
+
+def serve(host: HostOption = "127.0.0.1", port: PortOption = 8765, policy: PolicyOption = None) -> None:
+    cwd = os.getcwd()
+    loaded = policy_or_exit(policy, cwd)
+    settings = ServerSettings(policy_path=policy, cwd=cwd, env=dict(os.environ), host=host, port=port)
+    try:
+        keys = SqliteKeyStore.in_state_dir(loaded.state_dir)
+        check_boot(host, keys, route_permissions())
+        new_key = ensure_approver(keys, now=time.time())
+        app = create_app(settings, keys=keys)
+    except BootRefused as exc:
+        fail(str(exc), hint=exc.hint)
+    except BastionError as exc:
+        fail(str(exc), hint=exc.hint)
+    sock = _bind(host, port)
+    url = _url(host, sock.getsockname()[1])
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    out = sys.stdout
+    out.write(f"Bastion gateway listening on {url} (policy: {', '.join(loaded.sources) or 'built-in'})\n")
+    if new_key:
+        out.write(f"First start: a new approver key, shown once. Log in at {url} with:\n{new_key}\n")
+    out.flush()
+    config = uvicorn.Config(app, log_config=None, access_log=False, timeout_graceful_shutdown=2,
+                            server_header=False, lifespan="on")
+    uvicorn.Server(config).run(sockets=[sock])

@@ -1,0 +1,300 @@
+"""``bastion install AGENT`` / ``bastion uninstall AGENT`` and the doctor's hook checks.
+
+Install merges Bastion's hook entries into the agent's settings, keeping every other key;
+it prints a unified diff, keeps a backup of the file it changes, and is idempotent (a
+second run changes nothing). Entries Bastion added to Claude Code's ``permissions.deny``
+are listed in ``<state_dir>/hook-installs.json`` so uninstall removes exactly those.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import json
+import os
+import subprocess
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bastion.adapters.hooks.targets import (
+    CLAUDE_DENY_MIRROR,
+    DEFAULT_TIMEOUT,
+    Target,
+    bastion_executable,
+    is_bastion_command,
+    target_for,
+)
+from bastion.errors import BastionError
+from bastion.policy.loader import state_dir_from
+
+MANIFEST = "hook-installs.json"
+Print = Callable[[str], None]
+
+
+class InstallError(BastionError):
+    pass
+
+
+def _load(path: str) -> tuple[str, dict[str, Any]]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except FileNotFoundError:
+        return "", {}
+    except OSError as exc:
+        raise InstallError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        data = json.loads(text) if text.strip() else {}
+    except ValueError as exc:
+        raise InstallError(f"{path} is not valid JSON ({exc}); fix it first, nothing was changed") from exc
+    if not isinstance(data, dict):
+        raise InstallError(f"{path} does not hold a JSON object; nothing was changed")
+    return text, data
+
+
+def _dump(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _diff(path: str, before: str, after: str) -> str:
+    return "".join(
+        difflib.unified_diff(
+            before.splitlines(True),
+            after.splitlines(True),
+            fromfile=f"{path} (before)",
+            tofile=f"{path} (after)",
+        )
+    )
+
+
+def _write(path: str, before: str, after: str) -> str | None:
+    """Back up the current file (if any), then replace it atomically; returns the backup."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    backup = None
+    if os.path.exists(path):
+        backup = f"{path}.bastion-backup-{time.strftime('%Y%m%d-%H%M%S')}"
+        with open(backup, "w", encoding="utf-8") as handle:
+            handle.write(before)
+    mode = os.stat(path).st_mode & 0o777 if os.path.exists(path) else 0o644
+    tmp = f"{path}.bastion-tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(after)
+    os.replace(tmp, path)
+    return backup
+
+
+def _manifest(env: Mapping[str, str]) -> tuple[str, dict[str, Any]]:
+    path = os.path.join(state_dir_from(env), MANIFEST)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        data = {}
+    return path, data if isinstance(data, dict) else {}
+
+
+def _save_manifest(path: str, data: Mapping[str, Any]) -> None:
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=2, sort_keys=True)
+
+
+def _warnings(agent: str, doc: Mapping[str, Any]) -> list[str]:
+    out = []
+    permissions = doc.get("permissions")
+    if (
+        agent == "claude"
+        and isinstance(permissions, dict)
+        and permissions.get("defaultMode") == "bypassPermissions"
+    ):
+        out.append(
+            "WARNING: permissions.defaultMode is bypassPermissions. Claude Code still obeys "
+            "Bastion's deny, but every call Bastion allows or hands to Claude's prompt runs "
+            "unasked. Remove defaultMode unless that is what you want."
+        )
+    if (
+        agent == "gemini"
+        and isinstance(doc.get("hooksConfig"), dict)
+        and doc["hooksConfig"].get("enabled") is False
+    ):
+        out.append("WARNING: hooksConfig.enabled is false: Gemini CLI will not run Bastion's hook.")
+    if doc.get("disableAllHooks") is True:
+        out.append(f"WARNING: disableAllHooks is true: {agent} will not run Bastion's hook.")
+    return out
+
+
+def install(
+    agent: str,
+    *,
+    scope: str = "project",
+    cwd: str,
+    env: Mapping[str, str],
+    dry_run: bool = False,
+    timeout: int = DEFAULT_TIMEOUT,
+    executable: str | None = None,
+    out: Print = print,
+) -> Target:
+    target = target_for(agent, scope=scope, cwd=cwd, env=env)
+    before, doc = _load(target.path)
+    exe = executable or bastion_executable()
+    had_deny = set(_deny_list(doc))
+    after_doc = target.add(json.loads(json.dumps(doc)), exe, timeout)
+    after = _dump(after_doc)
+    for line in _warnings(agent, after_doc):
+        out(line)
+    if after == _dump(doc) and before:
+        out(f"{target.path}: Bastion's hook is already installed; nothing to change")
+    else:
+        out(_diff(target.path, before, after) or f"{target.path}: unchanged")
+        if dry_run:
+            out("(dry run: nothing written)")
+        else:
+            backup = _write(target.path, before, after)
+            if backup:
+                out(f"backup: {backup}")
+            added = [r for r in _deny_list(after_doc) if r not in had_deny and r in CLAUDE_DENY_MIRROR]
+            if added:
+                path, manifest = _manifest(env)
+                entry = manifest.setdefault(target.path, {})
+                entry["added_deny"] = sorted(set(entry.get("added_deny", [])) | set(added))
+                _save_manifest(path, manifest)
+            out(f"installed: {agent} runs '{exe} hook {agent}' before every tool call")
+    for note in target.notes:
+        out(note)
+    return target
+
+
+def uninstall(
+    agent: str,
+    *,
+    scope: str = "project",
+    cwd: str,
+    env: Mapping[str, str],
+    dry_run: bool = False,
+    out: Print = print,
+) -> Target:
+    target = target_for(agent, scope=scope, cwd=cwd, env=env)
+    before, doc = _load(target.path)
+    after_doc = target.remove(json.loads(json.dumps(doc)))
+    manifest_path, manifest = _manifest(env)
+    added = set(manifest.get(target.path, {}).get("added_deny", []))
+    permissions = after_doc.get("permissions")
+    if added and isinstance(permissions, dict) and isinstance(permissions.get("deny"), list):
+        permissions["deny"] = [r for r in permissions["deny"] if r not in added]
+        if not permissions["deny"]:
+            del permissions["deny"]
+        if not permissions:
+            del after_doc["permissions"]
+    after = _dump(after_doc)
+    if not before or after == _dump(doc):
+        out(f"{target.path}: no Bastion hook to remove")
+        return target
+    out(_diff(target.path, before, after))
+    if dry_run:
+        out("(dry run: nothing written)")
+        return target
+    backup = _write(target.path, before, after)
+    out(f"backup: {backup}")
+    if target.path in manifest:
+        del manifest[target.path]
+        _save_manifest(manifest_path, manifest)
+    out(f"uninstalled: {agent} no longer asks Bastion")
+    return target
+
+
+def _deny_list(doc: Mapping[str, Any]) -> list[str]:
+    permissions = doc.get("permissions")
+    deny = permissions.get("deny") if isinstance(permissions, dict) else None
+    return [r for r in deny if isinstance(r, str)] if isinstance(deny, list) else []
+
+
+# -- doctor -------------------------------------------------------------------------------
+
+_PROBES: dict[str, dict[str, Any]] = {
+    "claude": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}},
+    "codex": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}},
+    "qwen": {
+        "hook_event_name": "PreToolUse",
+        "tool_name": "run_shell_command",
+        "tool_input": {"command": "rm -rf /"},
+    },
+    "gemini": {
+        "hook_event_name": "BeforeTool",
+        "tool_name": "run_shell_command",
+        "tool_input": {"command": "rm -rf /"},
+    },
+    "copilot": {"toolName": "bash", "toolArgs": json.dumps({"command": "rm -rf /"})},
+}
+
+
+def _commands(agent: str, doc: Any) -> list[str]:
+    found: list[str] = []
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            if key in ("command", "bash") and is_bastion_command(value, agent):
+                found.append(value)
+            else:
+                found.extend(_commands(agent, value))
+    elif isinstance(doc, list):
+        for value in doc:
+            found.extend(_commands(agent, value))
+    return found
+
+
+def probe(command: str, agent: str, cwd: str, *, limit: float = 10.0) -> tuple[bool, str]:
+    """Run the installed command on a call every policy denies: it must deny, in time."""
+    payload = {"session_id": "bastion-doctor", "cwd": cwd, **_PROBES[agent]}
+    started = time.monotonic()
+    try:
+        done = subprocess.run(
+            ["sh", "-c", command],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            timeout=limit,
+            cwd=cwd,
+        )
+    except subprocess.TimeoutExpired:
+        return False, f"no answer within {limit:g} s"
+    elapsed = time.monotonic() - started
+    if done.returncode != 2 or "deny" not in done.stdout:
+        return False, f"expected a deny with exit 2, got exit {done.returncode}: {done.stdout.strip()[:200]}"
+    return True, f"denies a probe 'rm -rf /' in {elapsed * 1000:.0f} ms"
+
+
+def _executable_of(command: str) -> str:
+    import shlex
+
+    try:
+        words = shlex.split(command)
+        inner = words[2] if words[:2] == ["sh", "-c"] and len(words) > 2 else command
+        return shlex.split(inner)[0]
+    except (ValueError, IndexError):
+        return ""
+
+
+def hook_checks(policy: Any) -> list[tuple[str, bool, str]]:
+    """For each agent whose settings hold Bastion's hook: present, executable, answers right."""
+    env = os.environ
+    cwd = os.getcwd()
+    checks: list[tuple[str, bool, str]] = []
+    for agent in ("claude", "gemini", "codex", "copilot", "qwen"):
+        for scope in ("project", "user"):
+            with contextlib.suppress(ValueError, InstallError):
+                target = target_for(agent, scope=scope, cwd=cwd, env=env)
+                _, doc = _load(target.path)
+                for command in _commands(agent, doc)[:1]:
+                    name = f"hook {agent} ({target.path})"
+                    exe = _executable_of(command)
+                    if not os.access(exe, os.X_OK):
+                        checks.append(
+                            (name, False, f"{exe} is not executable: re-run bastion install {agent}")
+                        )
+                        continue
+                    ok, detail = probe(command, agent, cwd)
+                    if ok and agent == "codex":
+                        detail += "; Codex runs it only once trusted (see 'bastion install codex')"
+                    checks.append((name, ok, detail))
+    return checks

@@ -1,0 +1,161 @@
+"""A compiled-policy cache, so a hook does not import pydantic and re-validate TOML per call.
+
+The key is the SHA-256 of everything the compiled Policy depends on: each candidate policy
+file (path, mtime, size and content hash, or its absence), the trust store, the cwd, HOME,
+the state dir, the explicit ``--policy``/``BASTION_POLICY``, the interpreter version and a
+stamp of Bastion's own policy and shell sources (a code change changes the pickled
+classes). ``<state_dir>/cache/policy-<key>.pickle`` is written atomically with mode 0600.
+
+A cache file is only read when it is a regular file owned by this user and not writable by
+group or others; anything unreadable, foreign or corrupt is a miss, and a miss loads the
+policy the slow way (which raises PolicyError for a broken file — never an allow).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+import stat
+import sys
+from collections.abc import Mapping
+
+from bastion.policy.compiled import Policy
+from bastion.policy.loader import TRUST_FILE, find_project_file, state_dir_from
+
+CACHE_DIR = "cache"
+_FORMAT = b"bastion-policy-cache/1"
+_SOURCE_DIRS = ("policy", "shell", "shell/programs", "call")
+
+
+def _source_stamp() -> bytes:
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    parts = []
+    for folder in _SOURCE_DIRS:
+        try:
+            entries = sorted(os.scandir(os.path.join(root, folder)), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.endswith(".py"):
+                info = entry.stat()
+                parts.append(f"{folder}/{entry.name}:{info.st_mtime_ns}:{info.st_size}")
+    return "\n".join(parts).encode()
+
+
+def _file_part(path: str | None) -> bytes:
+    if not path:
+        return b"-"
+    try:
+        with open(path, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            digest = hashlib.sha256(handle.read()).hexdigest()
+    except FileNotFoundError:
+        return f"{path}:absent".encode()
+    return f"{path}:{info.st_mtime_ns}:{info.st_size}:{digest}".encode()
+
+
+def policy_files(policy_path: str | None, *, cwd: str, env: Mapping[str, str]) -> list[str | None]:
+    """The files the loader would read, in the loader's own order (absent ones included)."""
+    explicit = policy_path or env.get("BASTION_POLICY")
+    if explicit:
+        return [os.path.abspath(explicit)]
+    home = env.get("HOME") or os.path.expanduser("~")
+    user = os.path.join(home, ".config", "bastion", "policy.toml")
+    return [user, find_project_file(cwd)]
+
+
+def cache_key(policy_path: str | None, *, cwd: str, env: Mapping[str, str]) -> str:
+    state_dir = state_dir_from(env)
+    digest = hashlib.sha256(_FORMAT)
+    for value in (
+        sys.version,
+        cwd,
+        env.get("HOME", ""),
+        state_dir,
+        policy_path or "",
+        env.get("BASTION_POLICY", ""),
+    ):
+        digest.update(b"\0" + value.encode("utf-8", "surrogateescape"))
+    for path in policy_files(policy_path, cwd=cwd, env=env):
+        digest.update(b"\0" + _file_part(path))
+    digest.update(b"\0" + _file_part(os.path.join(state_dir, TRUST_FILE)))
+    digest.update(b"\0" + _source_stamp())
+    return digest.hexdigest()
+
+
+def cache_path(key: str, env: Mapping[str, str]) -> str:
+    return os.path.join(state_dir_from(env), CACHE_DIR, f"policy-{key}.pickle")
+
+
+def _read(path: str) -> Policy | None:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if (
+            not stat.S_ISREG(info.st_mode)
+            or info.st_uid != os.geteuid()
+            or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+        ):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    try:
+        value = pickle.loads(data)
+    except Exception:  # a corrupt cache is a miss, never an allow
+        return None
+    return value if isinstance(value, Policy) else None
+
+
+def _write(path: str, policy: Policy) -> None:
+    folder = os.path.dirname(path)
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(pickle.dumps(policy, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _prune(folder, keep=path)
+
+
+def _prune(folder: str, *, keep: str, limit: int = 32) -> None:
+    """Keep the newest ``limit`` cache files: every policy edit writes a new one."""
+    with contextlib.suppress(OSError):
+        entries = [e for e in os.scandir(folder) if e.name.startswith("policy-")]
+        if len(entries) <= limit:
+            return
+        entries.sort(key=lambda e: e.stat().st_mtime_ns, reverse=True)
+        for entry in entries[limit:]:
+            if entry.path != keep:
+                os.unlink(entry.path)
+
+
+def load_cached_policy(
+    policy_path: str | None = None, *, cwd: str, env: Mapping[str, str] | None = None
+) -> Policy:
+    """The policy that applies, from the cache when it is fresh; raises PolicyError."""
+    env = os.environ if env is None else env
+    key = cache_key(policy_path, cwd=cwd, env=env)
+    path = cache_path(key, env)
+    cached = _read(path)
+    if cached is not None:
+        return cached
+    from bastion.policy.loader import load_policy
+
+    policy = load_policy(policy_path, cwd=cwd, env=env)
+    with contextlib.suppress(OSError, pickle.PicklingError):  # an unwritable cache costs speed only
+        _write(path, policy)
+    return policy

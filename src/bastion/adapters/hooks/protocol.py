@@ -1,0 +1,132 @@
+"""The shape every agent adapter fills: hook JSON in → ``HookRequest``; ``Verdict`` → the
+agent's exact answer (stdout, stderr, exit code).
+
+A deny is always written twice: as the agent's JSON on stdout *and* as the exit code the
+agent treats as a block (2 for every agent here) with the reason on stderr. Whichever
+channel the agent reads, the call is blocked; an agent that ignores stdout on exit 2 still
+gets the reason from stderr.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bastion.adapters.hooks.translate import Context
+from bastion.errors import CallError
+
+#: Exit code every supported agent treats as "block this tool call".
+EXIT_BLOCK = 2
+PRE_TOOL_USE = "PreToolUse"
+PERMISSION_REQUEST = "PermissionRequest"
+#: Set by a person before starting an agent whose hook input cannot say whether someone
+#: is at the terminal (Codex, Gemini, Qwen, Copilot): Bastion may then park an ASK.
+INTERACTIVE_ENV = "BASTION_HOOK_INTERACTIVE"
+
+
+@dataclass(frozen=True, slots=True)
+class HookRequest:
+    event: str
+    tool: str
+    args: Any
+    ctx: Context
+    tool_use_id: str | None = None
+    mcp_server: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """``decision`` is allow, ask or deny; ``defer`` (PermissionRequest only) answers nothing
+    so the agent shows its own prompt."""
+
+    decision: str
+    reason: str
+    event: str = PRE_TOOL_USE
+    defer: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    stdout: str
+    stderr: str
+    exit_code: int
+
+
+def text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def dumps(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def env_interactive(env: Mapping[str, str]) -> bool | None:
+    """True when the person said so (``BASTION_HOOK_INTERACTIVE=1``), else unknown (None)."""
+    return True if env.get(INTERACTIVE_ENV, "").strip().lower() in ("1", "true", "yes") else None
+
+
+class AgentProtocol:
+    """Base: Claude Code's PreToolUse shape, which Codex and Qwen Code reuse."""
+
+    name = "claude"
+    #: Does the agent show its own prompt for an ``ask`` answer?
+    honours_ask = True
+    events: tuple[str, ...] = (PRE_TOOL_USE, PERMISSION_REQUEST)
+
+    def interactive(self, payload: Mapping[str, Any], env: Mapping[str, str]) -> bool | None:
+        return env_interactive(env)
+
+    def parse(self, payload: Any, env: Mapping[str, str], *, event: str | None = None) -> HookRequest:
+        if not isinstance(payload, Mapping):
+            raise CallError("the hook input must be a JSON object")
+        found = str(payload.get("hook_event_name") or event or PRE_TOOL_USE)
+        if found not in self.events:
+            raise CallError(f"{self.name}: unsupported hook event {found!r}")
+        cwd = payload.get("cwd")
+        if not isinstance(cwd, str) or not cwd.startswith("/"):
+            raise CallError("the hook input has no absolute 'cwd'")
+        ctx = Context(
+            agent=self.name,
+            cwd=cwd,
+            session=text(payload.get("session_id")),
+            turn=text(payload.get("turn_id") or payload.get("prompt_id")),
+            interactive=self.interactive(payload, env),
+        )
+        return HookRequest(
+            event=found,
+            tool=str(payload.get("tool_name") or ""),
+            args=payload.get("tool_input"),
+            ctx=ctx,
+            tool_use_id=text(payload.get("tool_use_id")),
+        )
+
+    def render(self, verdict: Verdict) -> Answer:
+        if verdict.event == PERMISSION_REQUEST:
+            return self._render_permission(verdict)
+        decision = verdict.decision if verdict.decision != "ask" or self.honours_ask else "deny"
+        body = {
+            "hookSpecificOutput": {
+                "hookEventName": PRE_TOOL_USE,
+                "permissionDecision": decision,
+                "permissionDecisionReason": verdict.reason,
+            }
+        }
+        return self.finish(decision, body, verdict.reason)
+
+    def _render_permission(self, verdict: Verdict) -> Answer:
+        if verdict.defer:
+            return Answer("", "", 0)
+        behavior = "allow" if verdict.decision == "allow" else "deny"
+        decision: dict[str, Any] = {"behavior": behavior}
+        if behavior == "deny":
+            decision["message"] = verdict.reason
+        body = {"hookSpecificOutput": {"hookEventName": PERMISSION_REQUEST, "decision": decision}}
+        return self.finish(behavior, body, verdict.reason)
+
+    @staticmethod
+    def finish(decision: str, body: Mapping[str, Any], reason: str) -> Answer:
+        if decision == "deny":
+            return Answer(dumps(body), f"Bastion: {reason}\n", EXIT_BLOCK)
+        return Answer(dumps(body), "", 0)

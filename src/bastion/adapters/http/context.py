@@ -1,0 +1,85 @@
+"""Everything a route needs, built once per daemon process by ``create_app``."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from bastion.adapters.http.auth import Principal, authenticate, authorize, check_csrf
+from bastion.adapters.http.errors import ApiError, rate_limited
+from bastion.adapters.http.events import EventHub
+from bastion.adapters.http.ratelimit import RateLimiter
+from bastion.adapters.http.reload import PolicyHolder
+from bastion.adapters.http.service import GatewayService
+from bastion.adapters.http.sessions import GatewayState
+from bastion.adapters.http.settings import GatewaySettings, ServerSettings
+from bastion.keys.store import KeyStore
+
+log = logging.getLogger("bastion.http")
+
+Handler = Callable[[Request, Principal], Awaitable[object]]
+
+
+@dataclass
+class Context:
+    settings: ServerSettings
+    gateway: GatewaySettings
+    keys: KeyStore
+    state: GatewayState
+    holder: PolicyHolder
+    service: GatewayService
+    hub: EventHub
+    limiter: RateLimiter
+    login_limiter: RateLimiter
+    now: Callable[[], float] = time.time
+
+
+def context_of(request: Request) -> Context:
+    ctx = request.app.state.ctx
+    assert isinstance(ctx, Context)
+    return ctx
+
+
+def principal_for(request: Request, permission: str, *, csrf: bool = True) -> Principal:
+    """Authenticate, count against the key's rate limit, then check role and (for a
+    cookie login changing something) the CSRF header; page forms check their field."""
+    ctx = context_of(request)
+    principal = authenticate(request, ctx.keys, ctx.state, now=ctx.now())
+    request.state.key_id = principal.key.id
+    retry = ctx.limiter.check(principal.key.id)
+    if retry:
+        raise rate_limited(retry)
+    authorize(principal, permission)
+    if csrf:
+        check_csrf(principal, request)
+    return principal
+
+
+def guarded(permission: str, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+    """A route endpoint: auth, limits, the request timeout, and errors mapped to ApiError."""
+
+    async def endpoint(request: Request) -> Response:
+        principal = principal_for(request, permission)
+        ctx = context_of(request)
+        try:
+            async with asyncio.timeout(ctx.gateway.timeout_seconds):
+                result = await handler(request, principal)
+        except TimeoutError:
+            raise ApiError(504, "timeout", f"no answer within {ctx.gateway.request_timeout}") from None
+        except ApiError:
+            raise
+        except Exception as exc:
+            rid = getattr(request.state, "request_id", "-")
+            log.error("request %s failed: %s: %s", rid, type(exc).__name__, exc, exc_info=exc)
+            raise ApiError(500, "internal", f"internal error (request id {rid})") from exc
+        return result if isinstance(result, Response) else JSONResponse(result)
+
+    endpoint.__name__ = getattr(handler, "__name__", "endpoint")
+    endpoint.permission = permission  # type: ignore[attr-defined]
+    return endpoint

@@ -1,0 +1,93 @@
+"""Plain ASGI wrappers: request ids (accepted, sanitised or generated; echoed and logged)
+and the body limit (checked while streaming, not trusting Content-Length alone)."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from bastion.adapters.http.errors import error_response, too_large
+
+log = logging.getLogger("bastion.http")
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._:\-]")
+MAX_REQUEST_ID = 128
+
+
+def sanitise_request_id(value: str | None) -> str:
+    """Keep ``[A-Za-z0-9._:-]``, at most 128 characters; generate one when nothing is left."""
+    cleaned = _UNSAFE.sub("", value or "")[:MAX_REQUEST_ID]
+    return cleaned or uuid.uuid4().hex
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+class RequestIdMiddleware:
+    """Sets ``request.state.request_id``, echoes ``X-Request-Id`` and logs one line per request."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        rid = sanitise_request_id(_header(scope, b"x-request-id"))
+        state = scope.setdefault("state", {})
+        state["request_id"] = rid
+        started = time.perf_counter()
+        status = 0
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], (b"x-request-id", rid.encode("ascii"))]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            if log.isEnabledFor(logging.INFO):
+                log.info("%s %s %s %s %.1fms key=%s", rid, scope["method"], scope["path"], status,
+                         (time.perf_counter() - started) * 1000, state.get("key_id", "-"))
+
+
+class BodyLimitMiddleware:
+    """413 when Content-Length says too much, and again if the streamed body goes past it."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = _header(scope, b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
+            error = too_large(self.max_bytes)
+            await error_response(error.status, error.code, error.message)(scope, receive, send)
+            return
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    raise too_large(self.max_bytes)
+            return message
+
+        await self.app(scope, counted, send)  # a declared length is re-checked: clients lie

@@ -1,0 +1,188 @@
+"""What the routes do, without HTTP: decide, park, wait, answer, list, read the ledger.
+
+One instance per daemon process. Parking runs ``Gatekeeper.request`` as a task that lives
+on after the HTTP response: the request is answered later from anywhere (this daemon, the
+CLI, another process) and the task records the resolution in the ledger.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import OrderedDict
+from typing import Any
+
+from bastion.adapters.http.errors import ApiError, invalid, not_found
+from bastion.adapters.http.reload import PolicyHolder
+from bastion.adapters.http.sessions import GatewayState
+from bastion.approval.clock import Clock, SystemClock
+from bastion.approval.model import ApprovalRequest, Scope, iso, new_id
+from bastion.approval.outcome import resolved
+from bastion.approval.queue import AnswerError
+from bastion.approval.state import Action, RequestState
+from bastion.audit.events import EventKind, LedgerRecord, make_event
+from bastion.call.model import ToolCall
+from bastion.policy.decision import Evaluation
+
+RESULTS_KEPT = 4096
+FINAL_GRACE = 1.0  # seconds a long-poll waits for this process's task to record the answer
+
+
+def request_object(request: ApprovalRequest, final: Evaluation | None = None) -> dict[str, Any]:
+    """The contract's request object, then detail keys for people and pages."""
+    evaluation = final or (request.evaluation if not request.state.final
+                           else resolved(request, request.evaluation))
+    return {
+        "id": request.id,
+        "state": request.state.value,
+        "decision": evaluation.decision.label,
+        "evaluation": evaluation.to_json(),
+        "feedback": request.feedback,
+        "created": iso(request.created),
+        "expires": iso(request.expires),
+        "tool": request.tool,
+        "summary": request.summary,
+        "reason": request.reason,
+        "offer": request.offer,
+        "session": request.session,
+        "agent": request.agent,
+        "resolver": request.resolver,
+        "resolved": iso(request.resolved_at),
+    }
+
+
+def decided_object(evaluation: Evaluation, now: float) -> dict[str, Any]:
+    """A ``POST /v1/requests`` that did not park: decided at once, nothing to wait for."""
+    return {"id": None, "state": "decided", "decision": evaluation.decision.label,
+            "evaluation": evaluation.to_json(), "feedback": None, "created": iso(now),
+            "expires": None}
+
+
+class GatewayService:
+    def __init__(self, holder: PolicyHolder, state: GatewayState, *, clock: Clock | None = None) -> None:
+        self.holder = holder
+        self.state = state
+        self.clock: Clock = clock or SystemClock()
+        first = holder.snapshot.keeper
+        self.store = first.store
+        self.ledger = first.ledger
+        self._tasks: dict[str, asyncio.Task[Evaluation]] = {}
+        self._finals: OrderedDict[str, Evaluation] = OrderedDict()
+
+    # -- deciding ------------------------------------------------------------------------
+    def decide(self, call: ToolCall) -> Evaluation:
+        snapshot = self.holder.snapshot
+        return snapshot.broken_answer() or snapshot.keeper.decide(call)
+
+    async def submit(self, call: ToolCall, *, key_id: str) -> tuple[Evaluation | None,
+                                                                     ApprovalRequest | None]:
+        """Decide; on ASK park and return the request (its task waits on), else the answer."""
+        snapshot = self.holder.snapshot
+        broken = snapshot.broken_answer()
+        keeper = snapshot.keeper
+        if broken is not None:
+            keeper.ledger.append(make_event(
+                call, broken, kind=EventKind.DECIDED, decision_id=new_id(), resolver="policy",
+                time=self.clock.now(), hasher=keeper.hasher, config=keeper.audit))
+            return broken, None
+        parked: asyncio.Future[ApprovalRequest] = asyncio.get_running_loop().create_future()
+
+        def on_parked(request: ApprovalRequest) -> None:
+            self.state.set_owner(request.id, key_id, now=self.clock.now())
+            if not parked.done():
+                parked.set_result(request)
+
+        task = asyncio.ensure_future(keeper.request(call, on_parked=on_parked))
+        await asyncio.wait({task, parked}, return_when=asyncio.FIRST_COMPLETED)
+        if parked.done():
+            request = parked.result()
+            self._tasks[request.id] = task
+            task.add_done_callback(lambda t, rid=request.id: self._settled(rid, t))
+            return None, request
+        parked.cancel()
+        return task.result(), None
+
+    def _settled(self, request_id: str, task: asyncio.Task[Evaluation]) -> None:
+        self._tasks.pop(request_id, None)
+        if not task.cancelled() and task.exception() is None:
+            self._finals[request_id] = task.result()
+            while len(self._finals) > RESULTS_KEPT:
+                self._finals.popitem(last=False)
+
+    # -- reading and waiting -------------------------------------------------------------
+    def get(self, request_id: str) -> ApprovalRequest:
+        request = self.store.get_request(request_id)
+        if request is None:
+            raise not_found(f"no request {request_id!r}")
+        return request
+
+    def owner(self, request_id: str) -> str | None:
+        return self.state.owner(request_id)
+
+    def final_of(self, request: ApprovalRequest) -> Evaluation | None:
+        """The exact Evaluation this process's waiter returned (and recorded), if known."""
+        return self._finals.get(request.id)
+
+    async def wait(self, request_id: str, seconds: float) -> ApprovalRequest:
+        """Until the request is final, or ``seconds`` pass; expires it when its time is up."""
+        deadline = self.clock.now() + max(seconds, 0.0)
+        watch = self.store.watch(request_id)
+        try:
+            while True:
+                request = self.get(request_id)
+                now = self.clock.now()
+                if request.state.final:
+                    await self._settle_here(request_id)
+                    return request
+                if now >= request.expires:
+                    self.store.resolve(request_id, Action.EXPIRE, at=now, resolver="timeout")
+                    continue
+                if now >= deadline:
+                    return request
+                step = min(deadline - now, request.expires - now, self.store.poll_interval)
+                await self.clock.wait(watch.event, step)
+                watch.event.clear()
+        finally:
+            watch.close()
+
+    async def _settle_here(self, request_id: str) -> None:
+        task = self._tasks.get(request_id)
+        if task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait({task}, timeout=FINAL_GRACE)
+
+    def pending(self, states: list[RequestState] | None, limit: int) -> list[ApprovalRequest]:
+        return self.store.list_requests(states)[:limit]
+
+    def history(self, *, limit: int = 50, since: float | None = None) -> list[LedgerRecord]:
+        """Recent resolutions of parked requests, newest first."""
+        start = since if since is not None else self.clock.now() - 7 * 86400
+        records = self.ledger.events(since=start)
+        return [r for r in reversed(records) if r.event.kind == EventKind.RESOLVED.value][:limit]
+
+    # -- answering -----------------------------------------------------------------------
+    def answer(self, request_id: str, *, key_id: str, approve: bool, always: bool = False,
+               pattern: str | None = None, scope: str = "project",
+               feedback: str | None = None) -> ApprovalRequest:
+        request = self.get(request_id)
+        if self.state.owner(request.id) == key_id:
+            raise ApiError(403, "self_approval", "a request cannot be answered with the key that created it")
+        try:
+            chosen = Scope(scope)
+        except ValueError:
+            raise invalid(f"scope must be 'project' or 'session', not {scope!r}", "invalid_body") from None
+        queue = self.holder.snapshot.keeper.queue
+        try:
+            return queue.answer(request.id, approve=approve, always=always and approve,
+                                pattern=pattern, scope=chosen, feedback=feedback, resolver="person")
+        except AnswerError as exc:
+            if self.get(request.id).state.final:
+                raise ApiError(409, "already_resolved", str(exc)) from exc
+            raise invalid(f"{exc}" + (f" ({exc.hint})" if exc.hint else ""), "cannot_answer") from exc
+
+    async def close(self) -> None:
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=5)

@@ -1,0 +1,191 @@
+"""MCP argument checks as pure functions: argument-key rule conditions and mapped paths/URLs.
+
+A rule ``args = { command = "git status" }`` matches when *that key's value* matches the
+glob — never the stringified JSON of all arguments (the Gemini CLI hole, where
+``{"command": "whoami", "metadata": {"reason": "git status"}}`` matched an allow for
+``git status``). ``key[]`` means "every element of the list at ``key``".
+
+``[mcp.servers.NAME]`` names the argument keys that carry paths (``paths = ["path",
+"files[]"]``) and URLs (``urls = ["url"]``); each value found is decided by the path or
+network policy as one more subject of the call, so a path argument can never reach what
+``read``/``write`` could not.
+
+``decide_mcp_extras`` is the engine hook: ``policy.engine._mcp`` calls it in place of its
+own ``last_rule`` lookup once ``RuleSpec.args`` and ``PolicyFile.mcp`` exist.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bastion.call.model import Family, ToolCall
+from bastion.errors import CallError
+from bastion.policy.compiled import Policy, Rule
+from bastion.policy.decision import Decision, Effect, Reason
+from bastion.policy.engine import Gate
+from bastion.policy.network import decide_target
+from bastion.policy.verdict import Assembly, Subject
+
+#: A value with a ``..`` segment, a NUL or another control character never matches an
+#: ``args`` glob: ``src/**`` must not admit ``src/../../etc/shadow`` or ``git status\nrm``.
+_UNSAFE_VALUE = re.compile(r"(^|[/\\])\.\.([/\\]|$)|[\x00-\x08\x0a-\x1f\x7f]")
+
+
+@dataclass(frozen=True, slots=True)
+class McpServerArgs:
+    """``[mcp.servers.NAME]``: which argument keys carry paths and URLs."""
+
+    paths: tuple[str, ...] = ()
+    urls: tuple[str, ...] = ()
+
+
+def args_of(rule: Rule) -> Mapping[str, str] | None:
+    """The rule's ``args`` condition (None until the policy model carries it)."""
+    value = getattr(rule, "args", None)
+    return value if isinstance(value, Mapping) and value else None
+
+
+def servers_of(policy: Policy) -> Mapping[str, McpServerArgs]:
+    """The policy's ``[mcp.servers]`` (empty until the policy model carries it)."""
+    section = getattr(policy, "mcp_servers", None)
+    if section is None:
+        section = getattr(getattr(policy, "mcp", None), "servers", None)
+    return section if isinstance(section, Mapping) else {}
+
+
+def _scalar_text(value: Any) -> str | None:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool | int | float):
+        return json.dumps(value)
+    return None
+
+
+def value_matches(pattern: str, value: Any) -> bool:
+    """One argument value against one glob (``*`` and ``?`` as in fnmatch, ``**`` too)."""
+    text = _scalar_text(value)
+    if text is None or _UNSAFE_VALUE.search(text):
+        return False
+    return re.fullmatch(fnmatch.translate(pattern), text) is not None
+
+
+def _values_at(arguments: Mapping[str, Any], key: str) -> tuple[bool, list[Any] | None]:
+    """(key present, its values): ``key[]`` yields each element of a list, and None
+    when the value there is not a list."""
+    if key.endswith("[]"):
+        base = key[:-2]
+        if base not in arguments:
+            return False, []
+        items = arguments[base]
+        return True, list(items) if isinstance(items, list | tuple) else None
+    if key not in arguments:
+        return False, []
+    return True, [arguments[key]]
+
+
+def rule_args_match(rule_args: Mapping[str, str], arguments: Mapping[str, Any]) -> bool:
+    """Every condition holds: the key is present and each of its values matches the glob.
+
+    A list condition (``files[]``) needs a non-empty list whose every element matches.
+    """
+    for key, pattern in rule_args.items():
+        present, values = _values_at(arguments, key)
+        if not present or not values or not all(value_matches(pattern, v) for v in values):
+            return False  # absent, not a list for ``key[]``, an empty list, or a mismatch
+    return True
+
+
+def hiding_rule(policy: Policy, server: str, tool: str) -> Rule | None:
+    """The rule that disables ``SERVER/TOOL`` (so it is removed from ``tools/list``), if any.
+
+    Disabled means: the last ``mcp`` rule whose pattern matches is a ``deny`` with no
+    ``args`` condition. A later rule for the same name (say, an allow with an argument
+    condition) leaves the tool offered, and the engine decides each call.
+    """
+    name = f"{server}/{tool}"
+    last = None
+    for rule in policy.rules:
+        if rule.matcher.family is Family.MCP and rule.matcher.matches_words(name):
+            last = rule
+    if last is not None and last.action == "deny" and args_of(last) is None:
+        return last
+    return None
+
+
+def mapped_values(keys: tuple[str, ...], arguments: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """(key, value) for each mapped argument present. Raises CallError for a value that
+    is not a string (or a list of strings for ``key[]``): what cannot be checked is refused."""
+    for key in keys:
+        present, values = _values_at(arguments, key)
+        if not present:
+            continue
+        if values is None:
+            raise CallError(f"mcp: argument {key[:-2]!r} must be a list of strings")
+        for value in values:
+            if not isinstance(value, str) or not value:
+                raise CallError(f"mcp: argument {key!r} must be a non-empty string to be checked")
+            yield key, value
+
+
+def _args_text(rule_args: Mapping[str, str]) -> str:
+    return " ".join(f"{k}={v!r}" for k, v in rule_args.items())
+
+
+def decide_mcp_extras(gate: Gate, call: ToolCall, out: Assembly, subject: Subject) -> None:
+    """The engine's ``_mcp`` hook: the last rule matching ``SERVER/TOOL`` *and* its
+    ``args`` condition overrides ``subject``; each mapped path or URL argument becomes
+    one more subject, decided by the path or network policy."""
+    server = call.require_str("server")
+    tool = call.require_str("tool")
+    arguments = call.args.get("arguments") or {}
+    annotations = call.args.get("annotations") or {}
+    name = f"{server}/{tool}"
+
+    def applies(rule: Rule) -> bool:
+        if not rule.matcher.matches_words(name):
+            return False
+        condition = args_of(rule)
+        return condition is None or rule_args_match(condition, arguments)
+
+    rule = gate.last_rule(Family.MCP, applies)
+    if rule is not None:
+        condition = args_of(rule)
+        matched = f"{name} {_args_text(condition)}" if condition else name
+        subject.override = gate.rule_reason(rule, matched)
+    config = servers_of(gate.policy).get(server)
+    if config is None:
+        return
+    read_only = annotations.get("readOnlyHint") is True
+    for key, path in mapped_values(config.paths, arguments):
+        # The hint may only skip the write-specific check; it never allows anything.
+        gate.path_subject(out, Family.READ, path, write=False, cwd=call.cwd, label=f"{name} {key}: read")
+        if not read_only:
+            gate.path_subject(out, Family.WRITE, path, write=True, cwd=call.cwd, label=f"{name} {key}: write")
+    for key, url in mapped_values(config.urls, arguments):
+        url_subject(gate, out, url, label=f"{name} {key}")
+
+
+def url_subject(gate: Gate, out: Assembly, url: str, *, label: str) -> Subject:
+    """A URL argument decided as a ``fetch`` of it would be (deny lists, private ranges,
+    host rules); the mode never allows it here: the MCP subject carries the mode."""
+    decision, reasons, target = decide_target(url, gate.policy.network, gate.resolver)
+    subject = out.add(Subject(label=f"{label}: {url[:200]}", effects={Effect.NETWORK}))
+    if decision is Decision.DENY:
+        subject.hard.extend(reasons)
+        return subject
+    host = target.host if target else ""
+    if decision is Decision.ALLOW:
+        subject.override = reasons[0]
+    rule = gate.last_rule(Family.FETCH, lambda r: r.matcher.matches_host(target))
+    if rule is not None:
+        subject.override = gate.rule_reason(rule, host)
+    if subject.override is None and gate.policy.mode == "full-access":
+        subject.mode = Reason(Decision.ALLOW, "mode.full-access", gate.policy.mode_source, host,
+                              "full-access allows what is not denied")
+    subject.notes.extend(r.message for r in reasons)
+    return subject

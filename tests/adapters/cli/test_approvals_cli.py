@@ -1,0 +1,234 @@
+"""``bastion request`` parks, ``bastion approvals`` answers from another process, ``grants``
+lists and revokes; every command's ``--json`` shape is pinned."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import selectors
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bastion.approval.model import ApprovalRequest
+from bastion.approval.sqlite import SqliteStore
+from bastion.policy.decision import Decision, Effect, Evaluation, Reason
+
+BASTION = [sys.executable, "-m", "bastion.adapters.cli.main"]
+ASKING = ["write", "/opt/elsewhere"]  # outside the workspace, not a system path: a person decides
+
+
+def _env(env: dict[str, str]) -> dict[str, str]:
+    full = {**os.environ, **env, "COLUMNS": "200"}
+    full.pop("BASTION_POLICY", None)
+    return full
+
+
+def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*BASTION, *args], env=_env(env), cwd=cwd, capture_output=True, text=True, timeout=60)
+
+
+def read_line(stream: object, pattern: str = "", deadline: float = 30.0) -> str:
+    """The next line of a child's pipe that matches ``pattern`` (fails the test after 30 s)."""
+    selector = selectors.DefaultSelector()
+    selector.register(stream, selectors.EVENT_READ)  # type: ignore[arg-type]
+    end = time.monotonic() + deadline
+    try:
+        while time.monotonic() < end:
+            if selector.select(timeout=0.5):
+                line = stream.readline()  # type: ignore[attr-defined]
+                if not line:
+                    raise AssertionError("the child closed its output")
+                if re.search(pattern, line):
+                    return str(line)
+        raise AssertionError(f"no line matching {pattern!r}")
+    finally:
+        selector.close()
+
+
+@pytest.fixture
+def parked(env: dict[str, str], workspace: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """A ``bastion request`` waiting in the background, and its request id."""
+    child = subprocess.Popen(
+        [*BASTION, "request", "--json", "--session", "s1", *ASKING], env=_env(env), cwd=workspace,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = read_line(child.stderr, r"waiting for approval: request ")
+        found = re.search(r"request (\S+) \(expires", line)
+        assert found is not None
+        yield child, found.group(1)
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.wait(timeout=30)
+        for stream in (child.stdout, child.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def finish(child: subprocess.Popen[str]) -> tuple[int, dict[str, object]]:
+    assert child.stdout is not None
+    out = child.stdout.read()
+    return child.wait(timeout=30), json.loads(out)
+
+
+def test_a_parked_request_is_listed_and_an_approval_from_another_process_releases_it(
+    parked: tuple[subprocess.Popen[str], str], env: dict[str, str], workspace: Path
+) -> None:
+    child, request_id = parked
+    listed = run(["approvals", "list", "--json"], env, workspace)
+    [entry] = json.loads(listed.stdout)
+    assert set(entry) == {"id", "state", "tool", "summary", "reason", "created", "expires"}
+    assert (entry["id"], entry["state"], entry["tool"], entry["summary"]) == (
+        request_id, "pending", "write", "write: /opt/elsewhere")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", str(entry["expires"]))
+    approved = run(["approvals", "approve", request_id], env, workspace)
+    code, result = finish(child)
+    print(result, approved.stderr, child.stderr.read())
+    assert (approved.returncode, approved.stdout.strip(), code) == (
+        0, f"approved {request_id}: write: /opt/elsewhere", 0)
+    assert (result["decision"], result["reasons"][0]["rule"]) == ("allow", "approval.person")  # type: ignore[index]
+
+
+def test_a_denial_with_feedback_exits_4_and_tells_the_agent_why(
+    parked: tuple[subprocess.Popen[str], str], env: dict[str, str], workspace: Path
+) -> None:
+    child, request_id = parked
+    denied = run(["approvals", "deny", request_id, "--feedback", "write inside the project"], env, workspace)
+    code, result = finish(child)
+    assert (denied.returncode, code, result["marker"]) == (0, 4, "[policy-denied]")
+    assert result["reasons"][0]["message"] == "denied by a person: write inside the project"  # type: ignore[index]
+
+
+def test_the_ledger_shows_the_request_and_who_resolved_it(
+    parked: tuple[subprocess.Popen[str], str], env: dict[str, str], workspace: Path
+) -> None:
+    child, request_id = parked
+    run(["approvals", "approve", request_id], env, workspace)
+    finish(child)
+    events = json.loads(run(["logs", "--json", "--session", "s1"], env, workspace).stdout)
+    assert [(e["kind"], e["decision"], e["resolver"], e["rule"], e["decision_id"]) for e in events] == [
+        ("requested", "ask", "policy", "approval.interactive_default", request_id),
+        ("resolved", "allow", "person", "approval.person", request_id),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["request", *ASKING, "--timeout", "0"], 4),
+        (["request", "--non-interactive", *ASKING], 4),
+        (["request", "read", "README.md"], 0),
+        (["request", "read", "~/.ssh/id_rsa"], 4),
+        (["request", "read"], 2),
+        (["request", "--policy", "/nonexistent.toml", "read", "x"], 2),
+    ],
+)
+def test_request_exit_codes_follow_the_contract(
+    env: dict[str, str], workspace: Path, args: list[str], code: int
+) -> None:
+    assert run(args, env, workspace).returncode == code
+
+
+def test_an_unanswered_request_expires_as_a_denial(env: dict[str, str], workspace: Path) -> None:
+    result = run(["request", "--json", "--timeout", "0", *ASKING], env, workspace)
+    data = json.loads(result.stdout)
+    assert (result.returncode, data["decision"], data["reasons"][0]["rule"]) == (4, "deny", "approval.timeout")
+    assert json.loads(run(["approvals", "list", "--all", "--json"], env, workspace).stdout)[0]["state"] == "expired"
+
+
+def test_a_non_interactive_request_never_parks(env: dict[str, str], workspace: Path) -> None:
+    run(["request", "--non-interactive", *ASKING], env, workspace)
+    assert json.loads(run(["approvals", "list", "--all", "--json"], env, workspace).stdout) == []
+
+
+def test_approve_always_grants_the_exact_call_until_revoked(
+    parked: tuple[subprocess.Popen[str], str], env: dict[str, str], workspace: Path
+) -> None:
+    child, request_id = parked
+    approved = run(["approvals", "approve", request_id, "--always"], env, workspace)
+    finish(child)
+    [grant] = json.loads(run(["grants", "list", "--json"], env, workspace).stdout)
+    assert (grant["kind"], grant["tool"], grant["scope"], grant["scope_value"], grant["request"]) == (
+        "exact", "write", "project", str(workspace), request_id)
+    assert f"revoke with 'bastion grants revoke {grant['id']}'" in approved.stdout
+    assert run(["request", *ASKING], env, workspace).returncode == 0  # the grant answers at once
+    revoked = run(["grants", "revoke", grant["id"]], env, workspace)
+    assert (revoked.returncode, json.loads(run(["grants", "list", "--json"], env, workspace).stdout)) == (0, [])
+    assert run(["request", "--timeout", "0", *ASKING], env, workspace).returncode == 4
+
+
+def _store_request(env: dict[str, str], **kw: object) -> ApprovalRequest:
+    evaluation = Evaluation(Decision.ASK, (Reason(Decision.ASK, "hardline.destructive", "built-in", "rm", "rm"),),
+                            (Effect.DESTRUCTIVE,))
+    fields: dict[str, object] = {
+        "id": "hardline-request-1", "created": time.time(), "expires": time.time() + 300, "tool": "shell",
+        "summary": "shell: rm -r build", "reason": "deleting files", "evaluation": evaluation,
+        "call_key": "k", "project": "/p", "argv": ("rm", "-r", "build"), "grantable": False}
+    fields.update(kw)
+    request = ApprovalRequest(**fields)  # type: ignore[arg-type]
+    store = SqliteStore(os.path.join(env["BASTION_STATE_DIR"], "bastion.db"))
+    store.create_request(request)
+    store.close()
+    return request
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "error"),
+    [
+        (["approvals", "approve", "hardline-request-1", "--always"], 1,
+         "error: this call involves a hardline class: it cannot be granted\n"
+         "hint: approve it once (without --always), or deny it\n"),
+        (["approvals", "approve", "nosuchrequest"], 1,
+         "error: no approval request 'nosuchrequest'\nhint: run 'bastion approvals list --all' to see request ids\n"),
+        (["approvals", "approve", "hardline-request-1", "--pattern", "rm *"], 2,
+         "error: --pattern needs --always\nhint: bastion approvals approve hardline-request-1 --always --pattern '…'\n"),
+        (["grants", "revoke", "nosuchgrant"], 1,
+         "error: no grant 'nosuchgrant'\nhint: run 'bastion grants list' to see grant ids\n"),
+    ],
+)
+def test_an_answer_that_cannot_apply_says_how_to_fix_it(
+    env: dict[str, str], workspace: Path, args: list[str], code: int, error: str
+) -> None:
+    _store_request(env)
+    result = run(args, env, workspace)
+    assert (result.returncode, result.stderr) == (code, error)
+
+
+def test_a_hardline_request_is_listed_as_not_grantable(env: dict[str, str], workspace: Path) -> None:
+    _store_request(env)
+    listed = run(["approvals", "list"], env, workspace)
+    assert (listed.returncode, "cannot be granted (hardline)" in listed.stdout) == (0, True)
+
+
+def test_approving_an_answered_request_says_it_is_already_resolved(env: dict[str, str], workspace: Path) -> None:
+    _store_request(env)
+    run(["approvals", "deny", "hardline-request-1"], env, workspace)
+    again = run(["approvals", "approve", "hardline-request-1"], env, workspace)
+    assert (again.returncode, again.stderr) == (1, "error: request hardline-request-1 is already denied (by person)\n")
+
+
+def test_listing_expires_requests_whose_waiter_is_gone(env: dict[str, str], workspace: Path) -> None:
+    _store_request(env, created=time.time() - 600, expires=time.time() - 300)
+    pending = json.loads(run(["approvals", "list", "--json"], env, workspace).stdout)
+    every = json.loads(run(["approvals", "list", "--all", "--json"], env, workspace).stdout)
+    assert (pending, [e["state"] for e in every]) == ([], ["expired"])
+
+
+def test_watch_prints_the_list_again_when_it_changes(env: dict[str, str], workspace: Path) -> None:
+    child = subprocess.Popen([*BASTION, "approvals", "list", "--json", "--watch"], env=_env(env), cwd=workspace,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert json.loads(read_line(child.stdout, r"^\[")) == []
+        _store_request(env)
+        assert [e["id"] for e in json.loads(read_line(child.stdout, r"^\["))] == ["hardline-request-1"]
+    finally:
+        child.kill()
+        child.wait(timeout=30)
+        assert child.stdout is not None
+        child.stdout.close()
