@@ -42,9 +42,16 @@ def main() -> None:
     gate = Gate(load_policy_text(policy_text, cwd=workspace, env=env), resolver=StaticResolver({}), sandboxed=True)
     commands = corpus()
     calls = [ToolCall("shell", {"command": c}, cwd=workspace, interactive=True) for c in commands]
-    for call in calls:
-        gate.evaluate(call)
     clock = time.perf_counter_ns
+    # Cold: the parse cache is emptied before every call, so each one is parsed afresh.
+    cold: list[float] = []
+    for _ in range(REPEAT):
+        for call in calls:
+            gate.analyze_shell.cache_clear()
+            start = clock()
+            gate.evaluate(call)
+            cold.append(clock() - start)
+    # Warm: agents repeat commands; the per-gate parse cache serves them (paths still checked).
     shell: list[float] = []
     for _ in range(REPEAT):
         for call in calls:
@@ -73,6 +80,7 @@ def main() -> None:
     long_call = ToolCall("shell", {"command": long_command}, cwd=workspace)
     long_times = []
     for _ in range(20):
+        gate.analyze_shell.cache_clear()
         start = clock()
         gate.evaluate(long_call)
         long_times.append(clock() - start)
@@ -85,7 +93,8 @@ def main() -> None:
     rows = [
         ("dict lookup (baseline)", statistics.median(base), pct(base, 0.99)),
         ("cedarpy is_authorized (simple ACL)", cedar_p50, pct(cedar, 0.99)),
-        ("Gate.evaluate shell (in-process)", p50, p99),
+        ("Gate.evaluate shell, cold (parse each time)", statistics.median(cold), pct(cold, 0.99)),
+        ("Gate.evaluate shell, warm (parse cached)", p50, p99),
         ("check --batch, per call (start-up excluded)", batch_per_call, float("nan")),
         ("Gate.evaluate 10 KiB command", statistics.median(long_times), pct(long_times, 0.99)),
     ]

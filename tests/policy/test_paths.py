@@ -221,3 +221,29 @@ def test_allow_write_globs_open_a_place_outside_the_roots(
 def test_very_deep_paths_are_decided_without_error(make_gate: GateFactory, call: Call) -> None:
     deep = "/".join(["d"] * 1000)
     assert decide(make_gate, call, "write", deep) is Decision.ALLOW
+
+
+def test_dotdot_after_a_symlink_is_resolved_as_the_kernel_does(
+    make_gate: GateFactory, call: Call, workspace: Path, home: Path
+) -> None:
+    (home / ".ssh" / "sub").mkdir()
+    (workspace / "link").symlink_to(home / ".ssh" / "sub")
+    # Lexically this is <workspace>/id_rsa; the kernel opens ~/.ssh/id_rsa.
+    evaluation = make_gate().evaluate(call("read", path="link/../id_rsa"))
+    assert evaluation.decision is Decision.DENY
+    assert evaluation.reasons[0].rule == "hardline.credentials"
+
+
+def test_a_dangling_link_is_followed_to_its_target(
+    make_gate: GateFactory, call: Call, workspace: Path, home: Path
+) -> None:
+    (workspace / "dangling").symlink_to(home / ".aws" / "credentials")
+    evaluation = make_gate().evaluate(call("write", path="dangling"))
+    assert evaluation.decision is Decision.DENY
+    assert evaluation.reasons[0].rule == "hardline.credentials"
+
+
+def test_a_new_file_in_a_new_folder_resolves_through_existing_ancestors(
+    make_gate: GateFactory, call: Call
+) -> None:
+    assert decide(make_gate, call, "write", "a/b/c/new.txt") is Decision.ALLOW

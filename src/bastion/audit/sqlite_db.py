@@ -25,10 +25,7 @@ def open_db(path: str) -> sqlite3.Connection:
     if path != ":memory:":
         folder = os.path.dirname(os.path.abspath(path))
         os.makedirs(folder, mode=0o700, exist_ok=True)
-        try:
-            os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
-        except OSError as exc:
-            raise StoreError(f"cannot open state database {path}: {exc.strerror or exc}") from exc
+        _create_private(path)
     try:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
                                timeout=BUSY_TIMEOUT_MS / 1000)
@@ -39,6 +36,19 @@ def open_db(path: str) -> sqlite3.Connection:
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open state database {path}: {exc}") from exc
     return conn
+
+
+def _create_private(path: str) -> None:
+    """Create the file 0600 if it does not exist. Never open-and-close an existing one: POSIX
+    locks are per process, so closing *any* descriptor of the file drops the locks of this
+    process's open SQLite connections, and another process may then delete the live WAL."""
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
+    except FileExistsError:
+        return
+    except OSError as exc:
+        raise StoreError(f"cannot create state database {path}: {exc.strerror or exc}") from exc
+    os.close(fd)
 
 
 def _retry_locked(step: Callable[[], object], attempts: int = 50) -> None:

@@ -8,9 +8,10 @@ the ``[ceiling]`` cap the result last; any exception becomes a DENY.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bastion.call.model import CODE_LANGUAGES, DB_OPERATIONS, Family, ToolCall
 from bastion.errors import CallError
@@ -20,6 +21,9 @@ from bastion.policy.network import Resolver, decide_target
 from bastion.policy.paths import FileSystem, OsFileSystem, PathVerdict, check_path, inside_write_roots
 from bastion.policy.rules import PATH_FAMILIES
 from bastion.policy.verdict import Assembly, Subject
+
+if TYPE_CHECKING:
+    from bastion.shell.model import ShellAnalysis
 
 WRITE_EFFECTS = frozenset({Effect.WRITE, Effect.DELETE, Effect.INSTALL, Effect.DB_WRITE, Effect.DB_DELETE})
 
@@ -40,6 +44,9 @@ class Gate:
         self.resolver = resolver
         #: Will allowed code run inside the OS sandbox? Unsandboxed code always asks.
         self.sandboxed = sandboxed
+        # A parse is a pure function of the command text, and agents repeat commands: keep
+        # recent ones (per gate, bounded, thread-safe). Paths and hosts are re-checked each time.
+        self.analyze_shell = functools.lru_cache(maxsize=1024)(_analyze)
         self._ask_default = Reason(
             Decision.parse(policy.interactive_default),
             "approval.interactive_default",
@@ -390,6 +397,12 @@ def _mcp(gate: Gate, call: ToolCall, out: Assembly) -> None:
             name,
             "full-access allows what is not denied",
         )
+
+
+def _analyze(command: str) -> ShellAnalysis:
+    from bastion.shell import analyze
+
+    return analyze(command)
 
 
 def _shell(gate: Gate, call: ToolCall, out: Assembly) -> None:

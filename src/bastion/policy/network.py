@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from collections.abc import Mapping, Sequence
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -81,9 +83,30 @@ def _unwrap(addr: IPAddress) -> IPAddress:
 
 
 class SystemResolver:
-    """The operating system's resolver (``getaddrinfo``); blocking, no cache of its own."""
+    """The operating system's resolver (``getaddrinfo``), with a short per-instance cache:
+    a decision only needs to know whether a name points somewhere blocked, and the fetch
+    tool re-checks the address it actually connects to (DNS rebinding is caught there)."""
+
+    def __init__(self, ttl: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self._ttl = ttl
+        self._clock = clock
+        self._cache: dict[str, tuple[float, Sequence[IPAddress]]] = {}
+        self._lock = threading.Lock()
 
     def resolve(self, host: str) -> Sequence[IPAddress]:
+        now = self._clock()
+        with self._lock:
+            hit = self._cache.get(host)
+        if hit is not None and now - hit[0] < self._ttl:
+            return hit[1]
+        found = self._lookup(host)
+        with self._lock:
+            if len(self._cache) > 4096:
+                self._cache.clear()
+            self._cache[host] = (now, found)
+        return found
+
+    def _lookup(self, host: str) -> Sequence[IPAddress]:
         try:
             infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
         except (UnicodeError, ValueError) as error:

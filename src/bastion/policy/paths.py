@@ -44,7 +44,7 @@ class OsFileSystem:
             try:
                 fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
             except FileNotFoundError:
-                pass  # a new file, or a dangling link: resolved below, link targets included
+                return self._resolve_missing(path)
             except OSError as exc:
                 if exc.errno == errno.ELOOP:
                     raise SymlinkLoop(exc.errno, f"{path} is a symlink loop") from exc
@@ -55,6 +55,38 @@ class OsFileSystem:
                     os.close(fd)
                 if resolved.startswith("/") and not resolved.endswith(" (deleted)"):
                     return resolved
+        return self._realpath(path)
+
+    def _resolve_missing(self, path: str) -> str:
+        """A new file resolves through its deepest existing ancestor; a dangling link (the
+        leaf exists, its target does not) is followed by realpath."""
+        tail: list[str] = []
+        current = path
+        while True:
+            parent, leaf = os.path.split(current)
+            if leaf in ("", ".", "..") or parent == current:
+                return self._realpath(path)
+            try:
+                os.lstat(current)
+            except FileNotFoundError:
+                tail.append(leaf)
+                current = parent
+                try:
+                    fd = os.open(current, os.O_PATH | os.O_CLOEXEC)
+                except FileNotFoundError:
+                    continue
+                except OSError:
+                    return self._realpath(path)
+                try:
+                    base = os.readlink(f"/proc/self/fd/{fd}")
+                finally:
+                    os.close(fd)
+                return os.path.join(base, *reversed(tail))
+            except OSError:
+                return self._realpath(path)
+            return self._realpath(path)  # the leaf exists: a dangling link or a broken ancestor
+
+    def _realpath(self, path: str) -> str:
         try:
             return os.path.realpath(path, strict=True)
         except FileNotFoundError:
@@ -86,6 +118,13 @@ class PathVerdict:
 
 
 def normalise(path: str, *, cwd: str, home: str) -> str:
+    """``~`` expanded, made absolute against ``cwd``, ``..`` collapsed (lexically)."""
+    return os.path.normpath(absolute(path, cwd=cwd, home=home))
+
+
+def absolute(path: str, *, cwd: str, home: str) -> str:
+    """``~`` expanded and made absolute, ``..`` kept: the kernel resolves a ``..`` after a
+    symlink against the link's target, so resolution must see the path as written."""
     if "\x00" in path:
         raise PathError("path contains a NUL byte")
     try:
@@ -96,7 +135,7 @@ def normalise(path: str, *, cwd: str, home: str) -> str:
         raise PathError(f"path is longer than {MAX_PATH} characters")
     if path == "~" or path.startswith("~/"):
         path = home + path[1:]
-    return os.path.normpath(os.path.join(cwd, path))
+    return os.path.join(cwd, path)
 
 
 def _under(path: str, roots: tuple[str, ...]) -> str | None:
@@ -109,12 +148,13 @@ def _under(path: str, roots: tuple[str, ...]) -> str | None:
 def check_path(policy: Policy, path: str, *, write: bool, cwd: str, fs: FileSystem) -> PathVerdict:
     """Decide one path for read (``write=False``) or write access."""
     try:
-        lexical = normalise(path, cwd=cwd, home=policy.home)
+        written = absolute(path, cwd=cwd, home=policy.home)
     except PathError as exc:
         reason = Reason(Decision.DENY, "paths.invalid", "built-in", repr(path)[:200], str(exc))
         return PathVerdict(Decision.DENY, (reason,), frozenset({Effect.UNKNOWN}), path, path, False)
+    lexical = os.path.normpath(written)
     try:
-        resolved = fs.resolve(lexical)
+        resolved = fs.resolve(written)
     except SymlinkLoop:
         reason = Reason(
             Decision.DENY, "paths.symlink-loop", "built-in", lexical, f"{lexical} is a symlink loop"

@@ -13,8 +13,8 @@ from bastion.policy.engine import WRITE_EFFECTS, Gate, install_subject
 from bastion.policy.network import decide_target
 from bastion.policy.paths import PathError, check_path, normalise
 from bastion.policy.verdict import Assembly, Subject
-from bastion.shell import analyze
 from bastion.shell.model import Access, ShellAnalysis, SimpleCommand
+from bastion.shell.programs import lookup
 
 #: Commands longer than this are denied outright (bytes of UTF-8).
 MAX_COMMAND_BYTES = 64 * 1024
@@ -26,6 +26,7 @@ _FLOOR_CLASSES = {
     Effect.PRIVILEGE: "runs with raised privileges",
     Effect.CREDENTIALS: "touches credentials",
 }
+_FLOOR_SET = frozenset(_FLOOR_CLASSES)
 
 
 def decide_shell(gate: Gate, call: ToolCall, out: Assembly) -> None:
@@ -42,8 +43,7 @@ def decide_shell(gate: Gate, call: ToolCall, out: Assembly) -> None:
             )
         )
         return
-    analysis = analyze(command)
-    decide_analysis(gate, call, out, analysis)
+    decide_analysis(gate, call, out, gate.analyze_shell(command))
 
 
 def decide_analysis(gate: Gate, call: ToolCall, out: Assembly, analysis: ShellAnalysis) -> None:
@@ -63,9 +63,7 @@ def decide_analysis(gate: Gate, call: ToolCall, out: Assembly, analysis: ShellAn
         _decide_command(gate, call, out, cmd)
 
 
-def _decide_command(
-    gate: Gate, call: ToolCall, out: Assembly, cmd: SimpleCommand
-) -> None:
+def _decide_command(gate: Gate, call: ToolCall, out: Assembly, cmd: SimpleCommand) -> None:
     policy = gate.policy
     words = " ".join(cmd.argv) if cmd.argv else cmd.text
     subject = out.add(Subject(label=f"$ {words}"[:300], effects=set(cmd.effects)))
@@ -94,18 +92,18 @@ def _decide_command(
                     f"'{words[:120]}' matches deny entry '{pattern.text}'",
                 )
             )
-    for effect, why in _FLOOR_CLASSES.items():
-        if effect in cmd.effects:
-            subject.hard.append(
-                Reason(
-                    Decision.ASK,
-                    f"hardline.{effect.value}",
-                    "built-in",
-                    words[:200],
-                    f"{why}: a person must confirm (never a standing grant)",
-                )
+    for effect in cmd.effects & _FLOOR_SET:
+        why = _FLOOR_CLASSES[effect]
+        subject.hard.append(
+            Reason(
+                Decision.ASK,
+                f"hardline.{effect.value}",
+                "built-in",
+                words[:200],
+                f"{why}: a person must confirm (never a standing grant)",
             )
-    if cmd.dynamic or not cmd.argv:
+        )
+    if cmd.dynamic:
         subject.hard.append(
             Reason(
                 Decision.ASK,
@@ -191,9 +189,7 @@ def _decide_command(
         out.caps.append(gate.mode_block(f"'{words[:120]}' writes"))
 
 
-def _credential_arguments(
-    gate: Gate, subject: Subject, cmd: SimpleCommand, cwd: str
-) -> None:
+def _credential_arguments(gate: Gate, subject: Subject, cmd: SimpleCommand, cwd: str) -> None:
     """A safety net for programs whose arguments the knowledge base does not model as paths
     (``pytest ~/.ssh/id_rsa``, ``tool --key=~/.aws/credentials``): a path-like word naming a
     credential location asks a person."""
@@ -236,15 +232,11 @@ def _reader_or_printer(cmd: SimpleCommand) -> bool:
 
 
 def _reader_program(program: str | None) -> bool:
-    from bastion.shell.programs import lookup
-
     spec = lookup(program) if program else None
     return spec is not None and spec.reader and not spec.subcommands
 
 
-def _paths(
-    gate: Gate, out: Assembly, subject: Subject, cmd: SimpleCommand, cwd: str
-) -> bool:
+def _paths(gate: Gate, out: Assembly, subject: Subject, cmd: SimpleCommand, cwd: str) -> bool:
     """Check every path the command touches; True when all are allowed for their access."""
     policy = gate.policy
     ok = True

@@ -30,7 +30,9 @@ def _env(env: dict[str, str]) -> dict[str, str]:
 
 
 def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*BASTION, *args], env=_env(env), cwd=cwd, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [*BASTION, *args], env=_env(env), cwd=cwd, capture_output=True, text=True, timeout=60
+    )
 
 
 def read_line(stream: object, pattern: str = "", deadline: float = 30.0) -> str:
@@ -55,8 +57,13 @@ def read_line(stream: object, pattern: str = "", deadline: float = 30.0) -> str:
 def parked(env: dict[str, str], workspace: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
     """A ``bastion request`` waiting in the background, and its request id."""
     child = subprocess.Popen(
-        [*BASTION, "request", "--json", "--session", "s1", *ASKING], env=_env(env), cwd=workspace,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [*BASTION, "request", "--json", "--session", "s1", *ASKING],
+        env=_env(env),
+        cwd=workspace,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = read_line(child.stderr, r"waiting for approval: request ")
         found = re.search(r"request (\S+) \(expires", line)
@@ -85,13 +92,19 @@ def test_a_parked_request_is_listed_and_an_approval_from_another_process_release
     [entry] = json.loads(listed.stdout)
     assert set(entry) == {"id", "state", "tool", "summary", "reason", "created", "expires"}
     assert (entry["id"], entry["state"], entry["tool"], entry["summary"]) == (
-        request_id, "pending", "write", "write: /opt/elsewhere")
+        request_id,
+        "pending",
+        "write",
+        "write: /opt/elsewhere",
+    )
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", str(entry["expires"]))
     approved = run(["approvals", "approve", request_id], env, workspace)
     code, result = finish(child)
-    print(result, approved.stderr, child.stderr.read())
     assert (approved.returncode, approved.stdout.strip(), code) == (
-        0, f"approved {request_id}: write: /opt/elsewhere", 0)
+        0,
+        f"approved {request_id}: write: /opt/elsewhere",
+        0,
+    )
     assert (result["decision"], result["reasons"][0]["rule"]) == ("allow", "approval.person")  # type: ignore[index]
 
 
@@ -138,8 +151,15 @@ def test_request_exit_codes_follow_the_contract(
 def test_an_unanswered_request_expires_as_a_denial(env: dict[str, str], workspace: Path) -> None:
     result = run(["request", "--json", "--timeout", "0", *ASKING], env, workspace)
     data = json.loads(result.stdout)
-    assert (result.returncode, data["decision"], data["reasons"][0]["rule"]) == (4, "deny", "approval.timeout")
-    assert json.loads(run(["approvals", "list", "--all", "--json"], env, workspace).stdout)[0]["state"] == "expired"
+    assert (result.returncode, data["decision"], data["reasons"][0]["rule"]) == (
+        4,
+        "deny",
+        "approval.timeout",
+    )
+    assert (
+        json.loads(run(["approvals", "list", "--all", "--json"], env, workspace).stdout)[0]["state"]
+        == "expired"
+    )
 
 
 def test_a_non_interactive_request_never_parks(env: dict[str, str], workspace: Path) -> None:
@@ -155,21 +175,41 @@ def test_approve_always_grants_the_exact_call_until_revoked(
     finish(child)
     [grant] = json.loads(run(["grants", "list", "--json"], env, workspace).stdout)
     assert (grant["kind"], grant["tool"], grant["scope"], grant["scope_value"], grant["request"]) == (
-        "exact", "write", "project", str(workspace), request_id)
+        "exact",
+        "write",
+        "project",
+        str(workspace),
+        request_id,
+    )
     assert f"revoke with 'bastion grants revoke {grant['id']}'" in approved.stdout
     assert run(["request", *ASKING], env, workspace).returncode == 0  # the grant answers at once
     revoked = run(["grants", "revoke", grant["id"]], env, workspace)
-    assert (revoked.returncode, json.loads(run(["grants", "list", "--json"], env, workspace).stdout)) == (0, [])
+    assert (revoked.returncode, json.loads(run(["grants", "list", "--json"], env, workspace).stdout)) == (
+        0,
+        [],
+    )
     assert run(["request", "--timeout", "0", *ASKING], env, workspace).returncode == 4
 
 
 def _store_request(env: dict[str, str], **kw: object) -> ApprovalRequest:
-    evaluation = Evaluation(Decision.ASK, (Reason(Decision.ASK, "hardline.destructive", "built-in", "rm", "rm"),),
-                            (Effect.DESTRUCTIVE,))
+    evaluation = Evaluation(
+        Decision.ASK,
+        (Reason(Decision.ASK, "hardline.destructive", "built-in", "rm", "rm"),),
+        (Effect.DESTRUCTIVE,),
+    )
     fields: dict[str, object] = {
-        "id": "hardline-request-1", "created": time.time(), "expires": time.time() + 300, "tool": "shell",
-        "summary": "shell: rm -r build", "reason": "deleting files", "evaluation": evaluation,
-        "call_key": "k", "project": "/p", "argv": ("rm", "-r", "build"), "grantable": False}
+        "id": "hardline-request-1",
+        "created": time.time(),
+        "expires": time.time() + 300,
+        "tool": "shell",
+        "summary": "shell: rm -r build",
+        "reason": "deleting files",
+        "evaluation": evaluation,
+        "call_key": "k",
+        "project": "/p",
+        "argv": ("rm", "-r", "build"),
+        "grantable": False,
+    }
     fields.update(kw)
     request = ApprovalRequest(**fields)  # type: ignore[arg-type]
     store = SqliteStore(os.path.join(env["BASTION_STATE_DIR"], "bastion.db"))
@@ -181,15 +221,29 @@ def _store_request(env: dict[str, str], **kw: object) -> ApprovalRequest:
 @pytest.mark.parametrize(
     ("args", "code", "error"),
     [
-        (["approvals", "approve", "hardline-request-1", "--always"], 1,
-         "error: this call involves a hardline class: it cannot be granted\n"
-         "hint: approve it once (without --always), or deny it\n"),
-        (["approvals", "approve", "nosuchrequest"], 1,
-         "error: no approval request 'nosuchrequest'\nhint: run 'bastion approvals list --all' to see request ids\n"),
-        (["approvals", "approve", "hardline-request-1", "--pattern", "rm *"], 2,
-         "error: --pattern needs --always\nhint: bastion approvals approve hardline-request-1 --always --pattern '…'\n"),
-        (["grants", "revoke", "nosuchgrant"], 1,
-         "error: no grant 'nosuchgrant'\nhint: run 'bastion grants list' to see grant ids\n"),
+        (
+            ["approvals", "approve", "hardline-request-1", "--always"],
+            1,
+            "error: this call involves a hardline class: it cannot be granted\n"
+            "hint: approve it once (without --always), or deny it\n",
+        ),
+        (
+            ["approvals", "approve", "nosuchrequest"],
+            1,
+            "error: no approval request 'nosuchrequest'\n"
+            "hint: run 'bastion approvals list --all' to see request ids\n",
+        ),
+        (
+            ["approvals", "approve", "hardline-request-1", "--pattern", "rm *"],
+            2,
+            "error: --pattern needs --always\n"
+            "hint: bastion approvals approve hardline-request-1 --always --pattern '…'\n",
+        ),
+        (
+            ["grants", "revoke", "nosuchgrant"],
+            1,
+            "error: no grant 'nosuchgrant'\nhint: run 'bastion grants list' to see grant ids\n",
+        ),
     ],
 )
 def test_an_answer_that_cannot_apply_says_how_to_fix_it(
@@ -206,11 +260,16 @@ def test_a_hardline_request_is_listed_as_not_grantable(env: dict[str, str], work
     assert (listed.returncode, "cannot be granted (hardline)" in listed.stdout) == (0, True)
 
 
-def test_approving_an_answered_request_says_it_is_already_resolved(env: dict[str, str], workspace: Path) -> None:
+def test_approving_an_answered_request_says_it_is_already_resolved(
+    env: dict[str, str], workspace: Path
+) -> None:
     _store_request(env)
     run(["approvals", "deny", "hardline-request-1"], env, workspace)
     again = run(["approvals", "approve", "hardline-request-1"], env, workspace)
-    assert (again.returncode, again.stderr) == (1, "error: request hardline-request-1 is already denied (by person)\n")
+    assert (again.returncode, again.stderr) == (
+        1,
+        "error: request hardline-request-1 is already denied (by person)\n",
+    )
 
 
 def test_listing_expires_requests_whose_waiter_is_gone(env: dict[str, str], workspace: Path) -> None:
@@ -221,8 +280,14 @@ def test_listing_expires_requests_whose_waiter_is_gone(env: dict[str, str], work
 
 
 def test_watch_prints_the_list_again_when_it_changes(env: dict[str, str], workspace: Path) -> None:
-    child = subprocess.Popen([*BASTION, "approvals", "list", "--json", "--watch"], env=_env(env), cwd=workspace,
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    child = subprocess.Popen(
+        [*BASTION, "approvals", "list", "--json", "--watch"],
+        env=_env(env),
+        cwd=workspace,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         assert json.loads(read_line(child.stdout, r"^\[")) == []
         _store_request(env)

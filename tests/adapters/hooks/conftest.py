@@ -95,9 +95,7 @@ class HookRun:
         return json.loads(self.stdout) if self.stdout.strip() else None
 
 
-def run_hook(
-    agent: str, stdin: str | bytes, env: dict[str, str], *args: str, timeout: float = 60
-) -> HookRun:
+def run_hook(agent: str, stdin: str | bytes, env: dict[str, str], *args: str, timeout: float = 60) -> HookRun:
     data = stdin.encode() if isinstance(stdin, str) else stdin
     done = subprocess.run(
         [bastion_exe(), "hook", agent, *args], input=data, capture_output=True, env=env, timeout=timeout

@@ -32,11 +32,28 @@ def run_claude(sandbox: Sandbox, tool: str, arguments: dict[str, Any], **env: st
     script = Script(tool, arguments)
     with FakeModelServer(script) as server:
         done = subprocess.run(
-            [claude, "-p", "do the task", "--settings", str(settings), "--output-format", "json",
-             "--allowedTools", tool],
-            cwd=sandbox.project, capture_output=True, text=True, timeout=AGENT_TIMEOUT,
-            env=sandbox.env(ANTHROPIC_BASE_URL=server.url, ANTHROPIC_API_KEY="sk-ant-dummy",
-                            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1", **env),
+            [
+                claude,
+                "-p",
+                "do the task",
+                "--settings",
+                str(settings),
+                "--output-format",
+                "json",
+                "--allowedTools",
+                tool,
+            ],
+            cwd=sandbox.project,
+            capture_output=True,
+            text=True,
+            timeout=AGENT_TIMEOUT,
+            env=sandbox.env(
+                ANTHROPIC_BASE_URL=server.url,
+                ANTHROPIC_API_KEY="sk-ant-dummy",
+                CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+                DISABLE_AUTOUPDATER="1",
+                **env,
+            ),
         )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["result"] == "done"
@@ -44,8 +61,14 @@ def run_claude(sandbox: Sandbox, tool: str, arguments: dict[str, Any], **env: st
 
 
 def install_claude(sandbox: Sandbox, executable: str | None = None) -> None:
-    install("claude", scope="project", cwd=str(sandbox.project), env=sandbox.env(),
-            executable=executable, out=_quiet)
+    install(
+        "claude",
+        scope="project",
+        cwd=str(sandbox.project),
+        env=sandbox.env(),
+        executable=executable,
+        out=_quiet,
+    )
 
 
 def test_claude_code_runs_no_destructive_command_bastion_denies(sandbox: Sandbox) -> None:
@@ -92,11 +115,13 @@ def test_claude_code_keeps_ssh_keys_unread_by_the_deny_rules_install_mirrors(san
 
     script = run_claude(sandbox, "Read", {"file_path": str(sandbox.home / ".ssh" / "id_rsa")})
 
-    assert script.results == [{
-        "content": "<tool_use_error>File is in a directory that is denied by your permission "
-                   "settings.</tool_use_error>",
-        "is_error": True,
-    }]
+    assert script.results == [
+        {
+            "content": "<tool_use_error>File is in a directory that is denied by your permission "
+            "settings.</tool_use_error>",
+            "is_error": True,
+        }
+    ]
 
 
 def test_claude_code_runs_nothing_when_the_hook_process_crashes(sandbox: Sandbox) -> None:
@@ -136,9 +161,20 @@ def run_codex(sandbox: Sandbox, arguments: dict[str, Any]) -> Script:
             'env_key = "FAKE_OPENAI_KEY"\n'
         )
         done = subprocess.run(
-            [codex, "exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check",
-             "--dangerously-bypass-approvals-and-sandbox", "-C", str(sandbox.project), "do the task"],
-            capture_output=True, text=True, timeout=AGENT_TIMEOUT, stdin=subprocess.DEVNULL,
+            [
+                codex,
+                "exec",
+                "--dangerously-bypass-hook-trust",
+                "--skip-git-repo-check",
+                "--dangerously-bypass-approvals-and-sandbox",
+                "-C",
+                str(sandbox.project),
+                "do the task",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=AGENT_TIMEOUT,
+            stdin=subprocess.DEVNULL,
             env=sandbox.env(CODEX_HOME=str(codex_home), FAKE_OPENAI_KEY="sk-dummy"),
         )
     assert done.returncode == 0, done.stderr[-2000:]
@@ -148,8 +184,13 @@ def run_codex(sandbox: Sandbox, arguments: dict[str, Any]) -> Script:
 def install_codex(sandbox: Sandbox) -> None:
     codex_home = sandbox.root / "codex-home"
     codex_home.mkdir(parents=True, exist_ok=True)
-    install("codex", scope="user", cwd=str(sandbox.project),
-            env=sandbox.env(CODEX_HOME=str(codex_home)), out=_quiet)
+    install(
+        "codex",
+        scope="user",
+        cwd=str(sandbox.project),
+        env=sandbox.env(CODEX_HOME=str(codex_home)),
+        out=_quiet,
+    )
 
 
 def test_codex_runs_no_destructive_command_bastion_denies(outside_tmp_sandbox: Sandbox) -> None:

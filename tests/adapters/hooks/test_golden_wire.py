@@ -39,7 +39,9 @@ def test_each_agent_gets_its_exact_golden_answer(case: Path, sandbox: Sandbox) -
     forward = {"$PROJECT": str(sandbox.project), "$HOME": str(sandbox.home)}
     back = {str(sandbox.project): "$PROJECT", str(sandbox.home): "$HOME"}
 
-    run = run_hook(case.parent.name, json.dumps(_sub(fixture["stdin"], forward)), sandbox.env(**fixture["env"]))
+    run = run_hook(
+        case.parent.name, json.dumps(_sub(fixture["stdin"], forward)), sandbox.env(**fixture["env"])
+    )
 
     assert (_sub(run.json, back), run.exit_code) == (fixture["stdout"], fixture["exit_code"])
 
@@ -50,11 +52,16 @@ def test_the_captured_claude_code_input_reads_as_a_shell_call_with_its_ids() -> 
     request = protocol_for("claude").parse(payload, {"CLAUDE_CODE_ENTRYPOINT": "sdk-cli"})
 
     assert (request.event, request.tool, dict(request.args), request.tool_use_id) == (
-        "PreToolUse", "Bash", {"command": "echo ok > marker", "description": "write marker"},
+        "PreToolUse",
+        "Bash",
+        {"command": "echo ok > marker", "description": "write marker"},
         "toolu_bastion_test_1",
     )
     assert (request.ctx.agent, request.ctx.cwd, request.ctx.session, request.ctx.interactive) == (
-        "claude", "/tmp/e2e1/proj", payload["session_id"], False,
+        "claude",
+        "/tmp/e2e1/proj",
+        payload["session_id"],
+        False,
     )
     assert request.ctx.turn == payload["prompt_id"]
 
@@ -65,6 +72,9 @@ def test_the_captured_codex_input_reads_as_a_shell_call_with_its_turn() -> None:
     request = protocol_for("codex").parse(payload, {})
 
     assert (request.tool, dict(request.args), request.tool_use_id, request.ctx.turn) == (
-        "Bash", {"command": "echo ok > marker"}, "call_bastion_test_1", payload["turn_id"],
+        "Bash",
+        {"command": "echo ok > marker"},
+        "call_bastion_test_1",
+        payload["turn_id"],
     )
     assert request.ctx.interactive is None

@@ -116,7 +116,7 @@ def create_app(settings: ServerSettings, *, keys: KeyStore | None = None) -> Sta
     first = _keeper_factory(None, sandboxed)(policy)
     holder = PolicyHolder(first, policy_path=settings.policy_path, cwd=settings.cwd, env=settings.env,
                           build=_keeper_factory(first, sandboxed))
-    state = GatewayState(os.path.join(policy.state_dir, KEYS_FILE))
+    state = GatewayState.beside(keys, os.path.join(policy.state_dir, KEYS_FILE))
     service = GatewayService(holder, state)
     hub = EventHub(first.store, interval=settings.events_interval, now=time.time,
                    render=lambda r: request_object(r, service.final_of(r)))

@@ -8,6 +8,7 @@ A login cookie carries a random token; only its sha256 is stored, never the API 
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
 from dataclasses import dataclass
 
@@ -34,8 +35,20 @@ class WebSession:
 
 
 class GatewayState:
-    def __init__(self, path: str) -> None:
-        self.db = Database(path, SCHEMA)
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        with db.transaction() as conn:
+            for statement in filter(None, (s.strip() for s in SCHEMA.split(";"))):
+                conn.execute(statement)
+
+    @classmethod
+    def beside(cls, keys: object, path: str) -> GatewayState:
+        """Share the key store's connection when it has one on ``path``: opening a second
+        connection to a file in this process (``open_db``) drops SQLite's POSIX locks."""
+        db = getattr(keys, "db", None)
+        if isinstance(db, Database) and os.path.abspath(db.path) == os.path.abspath(path):
+            return cls(db)
+        return cls(Database(path, "SELECT 1"))
 
     # -- approvals-page logins -----------------------------------------------------------
     def open_session(self, key_id: str, *, now: float, ttl: float) -> tuple[str, WebSession]:
@@ -66,4 +79,4 @@ class GatewayState:
         return str(rows[0]["key_id"]) if rows else None
 
     def close(self) -> None:
-        self.db.close()
+        self.db.close()  # closing twice (shared with the key store) is harmless

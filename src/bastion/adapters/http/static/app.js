@@ -38,7 +38,7 @@
       body.set("action", event.submitter ? event.submitter.value : "approve_once");
       form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
       try {
-        const response = await fetch(form.action, {
+        const response = await fetch(form.getAttribute("action"), {
           method: "POST", body: body, credentials: "same-origin",
           headers: { "Accept": "application/json", "X-CSRF-Token": csrf },
         });

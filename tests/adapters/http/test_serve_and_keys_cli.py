@@ -1,0 +1,100 @@
+"""``bastion serve`` and ``bastion keys`` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from bastion.keys import MemoryKeyStore, Role, SqliteKeyStore, verify
+
+BASTION = [sys.executable, "-m", "bastion.adapters.cli.main"]
+
+
+@pytest.fixture
+def cli_env(home: Path, tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BASTION_")}
+    return {**env, "HOME": str(home), "BASTION_STATE_DIR": str(tmp_path / "state"), "COLUMNS": "200"}
+
+
+def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*BASTION, *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=60)
+
+
+@pytest.fixture
+def served(cli_env: dict[str, str], workspace: Path) -> Iterator[tuple[str, str]]:
+    process = subprocess.Popen([*BASTION, "serve", "--port", "0"], env=cli_env, cwd=workspace,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    try:
+        banner = [process.stdout.readline() for _ in range(3)]
+        url = banner[0].split(" on ", 1)[1].split(" ", 1)[0]
+        yield url, banner[2].strip()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        assert process.stderr is not None
+        process.stderr.close()
+        process.stdout.close()
+
+
+def test_the_first_start_prints_an_approver_key_once_with_the_page_url(
+        served: tuple[str, str], cli_env: dict[str, str], workspace: Path) -> None:
+    url, key = served
+    store = SqliteKeyStore.in_state_dir(cli_env["BASTION_STATE_DIR"])
+    record = verify(store, key)
+    store.close()
+    page = httpx.post(url + "login", data={"key": key})
+    assert (record is not None and record.role, page.status_code, page.headers["location"]) == (
+        Role.APPROVER, 303, "/")
+
+
+def test_a_key_created_while_the_daemon_runs_works_at_once_and_revoking_it_stops_it(
+        served: tuple[str, str], cli_env: dict[str, str], workspace: Path) -> None:
+    url, _ = served
+    created = run(["keys", "create", "--role", "agent", "--label", "ci"], cli_env, workspace)
+    key = created.stdout.strip()
+    call = {"tool": "shell", "args": {"command": "git status"}}
+    before = httpx.post(url + "v1/decide", json=call, headers={"X-API-Key": key}).status_code
+    listed = json.loads(run(["keys", "list", "--json"], cli_env, workspace).stdout)
+    agent_id = next(k["id"] for k in listed if k["role"] == "agent")
+    revoked = run(["keys", "revoke", agent_id], cli_env, workspace)
+    after = httpx.post(url + "v1/decide", json=call, headers={"X-API-Key": key}).status_code
+    assert (created.returncode, created.stdout.count("\n"), before, revoked.returncode, after) == (
+        0, 1, 200, 0, 401)
+    assert [(k["role"], k["label"], k["active"]) for k in listed] == [
+        ("approver", "created by bastion serve", True), ("agent", "ci", True)]
+
+
+def test_serve_refuses_a_public_address_without_keys(cli_env: dict[str, str], workspace: Path) -> None:
+    result = run(["serve", "--host", "0.0.0.0", "--port", "0"], cli_env, workspace)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert "not loopback" in result.stderr and "bastion keys create" in result.stderr
+
+
+def test_serve_refuses_a_policy_that_does_not_load(cli_env: dict[str, str], workspace: Path,
+                                                   tmp_path: Path) -> None:
+    broken = tmp_path / "broken.toml"
+    broken.write_text("mode = 3\n")
+    result = run(["serve", "--policy", str(broken), "--port", "0"], cli_env, workspace)
+    assert (result.returncode, result.stdout, str(broken) in result.stderr) == (2, "", True)
+
+
+def test_revoking_an_unknown_key_fails(cli_env: dict[str, str], workspace: Path) -> None:
+    result = run(["keys", "revoke", "nope"], cli_env, workspace)
+    assert (result.returncode, "no active key 'nope'" in result.stderr) == (1, True)
+
+
+def test_a_stored_key_is_only_its_hash_and_a_revoked_key_no_longer_verifies() -> None:
+    store = MemoryKeyStore()
+    record, key = store.create(Role.ADMIN, now=1.0, label="ops")
+    assert key.startswith(f"bst_{record.id}_") and key not in repr(record) and record.hash != key
+    assert verify(store, key) == record
+    assert store.revoke(record.id, now=2.0) and verify(store, key) is None
+    assert (store.list(), len(store.list(include_revoked=True))) == ([], 1)
