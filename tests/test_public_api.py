@@ -13,6 +13,7 @@ def test_public_api_is_exactly_the_curated_sorted_list() -> None:
         "Evaluation",
         "Family",
         "Gate",
+        "Gatekeeper",
         "Policy",
         "PolicyError",
         "Reason",
@@ -20,6 +21,7 @@ def test_public_api_is_exactly_the_curated_sorted_list() -> None:
         "ToolCall",
         "load_policy",
         "load_policy_text",
+        "open_gatekeeper",
     }
 
 

@@ -489,3 +489,19 @@ def test_open_gatekeeper_keeps_its_state_in_one_private_database(policy: Policy,
         oct((state / "bastion.db").stat().st_mode & 0o777),
         sorted(p for p in os.listdir(state) if not p.startswith("bastion.db-")),
     ) == ("0o700", "0o600", ["bastion.db", "ledger.key"])
+
+
+def test_policy_limits_and_audit_tables_reach_the_gatekeeper(tmp_path: Path) -> None:
+    from bastion.policy.loader import load_policy_text
+
+    env = {"HOME": str(tmp_path / "home"), "BASTION_STATE_DIR": str(tmp_path / "state")}
+    policy = load_policy_text(
+        "[limits]\nmax_calls_per_turn = 2\n[audit]\nstore_raw_arguments = true\n", cwd=str(tmp_path), env=env
+    )
+    with open_gatekeeper(policy, env) as keeper:
+        call = ToolCall("read", {"path": "a.txt"}, cwd=str(tmp_path), session="s", turn="t1")
+        decisions = [keeper.request_sync(call).decision for _ in range(3)]
+        assert decisions == [Decision.ALLOW, Decision.ALLOW, Decision.DENY]
+        events = keeper.ledger.events(session="s")
+        assert events[-1].event.rule.startswith("limits.")
+        assert events[0].event.raw_args is not None

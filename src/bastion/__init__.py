@@ -8,6 +8,12 @@ reason — in code, never in the prompt::
     gate = Gate(load_policy())
     evaluation = gate.evaluate(ToolCall("shell", {"command": "git status"}, cwd="/work"))
     evaluation.decision  # Decision.ALLOW
+
+A call that asks parks until a person answers (``bastion approvals``); nobody answering is
+a denial, and every request and resolution is written to the audit ledger::
+
+    with open_gatekeeper(load_policy()) as keeper:
+        evaluation = await keeper.request(call)
 """
 
 from typing import TYPE_CHECKING, Any
@@ -26,6 +32,7 @@ if TYPE_CHECKING:  # imported on first use: ``bastion hook`` must start without 
     )
     from bastion.policy.engine import Gate
     from bastion.policy.loader import load_policy, load_policy_text
+    from bastion.runtime import Gatekeeper, open_gatekeeper
 
 _WHERE = {
     "Family": "bastion.call.model",
@@ -44,6 +51,8 @@ _WHERE = {
     "Gate": "bastion.policy.engine",
     "load_policy": "bastion.policy.loader",
     "load_policy_text": "bastion.policy.loader",
+    "Gatekeeper": "bastion.runtime",
+    "open_gatekeeper": "bastion.runtime",
 }
 
 
@@ -68,6 +77,7 @@ __all__ = [
     "Evaluation",
     "Family",
     "Gate",
+    "Gatekeeper",
     "Policy",
     "PolicyError",
     "Reason",
@@ -75,4 +85,5 @@ __all__ = [
     "ToolCall",
     "load_policy",
     "load_policy_text",
+    "open_gatekeeper",
 ]

@@ -271,9 +271,9 @@ class Gatekeeper:
         while len(self._recent) > 4096:
             self._recent.popitem(last=False)
 
-    def record_execution(self, call: ToolCall, evaluation: Evaluation, exit_code: int,
+    def record_execution(self, call: ToolCall, evaluation: Evaluation, exit_code: int | None,
                          duration: float, *, decision_id: str | None = None) -> None:
-        """Record an executed call's exit status and duration (durable when it returns).
+        """Record an executed call's exit status (None: killed at its timeout) and duration.
         A failure counts toward the repeat guard; a success clears the call's record."""
         key = self.hasher.digest(call)
         linked = decision_id or self._recent.get((call.session, key)) or new_id()

@@ -219,3 +219,42 @@ def test_the_loader_never_crashes_on_arbitrary_toml_data(data: dict[str, object]
 def test_the_loader_never_crashes_on_arbitrary_text(text: str) -> None:
     with contextlib.suppress(PolicyError):
         load_policy_text(text, cwd="/tmp", env={"HOME": "/tmp/h"})
+
+
+def test_limits_audit_exec_and_ask_via_sections_become_policy_values(tmp_path: Path, env: dict[str, str]) -> None:
+    file = write(
+        tmp_path / "p.toml",
+        'ask_via = "bastion"\n[limits]\nmax_calls_per_turn = 10\nmax_turn_duration = "2m"\ncalls_per_minute = 0\n'
+        '[audit]\nstore_raw_arguments = true\n[exec]\ntimeout = 5\nenv_allow = ["PATH"]\nsecrets = ["GH_TOKEN"]\n',
+    )
+    policy = load_policy(file, cwd=str(tmp_path), env=env)
+    assert (policy.limits.max_calls_per_turn, policy.limits.max_turn_duration, policy.limits.calls_per_minute) == (
+        10,
+        120.0,
+        None,
+    )
+    assert policy.limits.source == f"{file}:2"
+    assert policy.audit.store_raw_arguments is True
+    assert (policy.exec.timeout, policy.exec.env_allow, policy.exec.secrets) == (5, ("PATH",), ("GH_TOKEN",))
+    assert policy.ask_via == "bastion"
+
+
+def test_an_untrusted_project_file_can_only_tighten_limits_exec_and_audit(tmp_path: Path, env: dict[str, str]) -> None:
+    write(Path(env["HOME"]) / ".config/bastion/policy.toml", "[limits]\nmax_calls_per_turn = 10\n")
+    project = tmp_path / "repo"
+    write(
+        project / ".bastion" / "policy.toml",
+        'ask_via = "bastion"\n[limits]\nmax_calls_per_turn = 50\ncalls_per_minute = 30\n'
+        "[audit]\nstore_raw_arguments = true\n[exec]\ntimeout = 600\n",
+    )
+    policy = load_policy(cwd=str(project), env=env)
+    assert (policy.limits.max_calls_per_turn, policy.limits.calls_per_minute) == (10, 30)
+    assert policy.audit.store_raw_arguments is False
+    assert policy.exec.timeout == 30.0
+    assert policy.ask_via == "agent"
+    assert sum("untrusted project policy" in w for w in policy.warnings) == 3
+
+
+def test_a_bad_exec_value_is_a_load_error(tmp_path: Path, env: dict[str, str]) -> None:
+    error = load_error(tmp_path, '[exec]\nsecrets = ["not a name"]\n', env)
+    assert (error.line, error.key) == (1, "exec")

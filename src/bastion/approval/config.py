@@ -1,25 +1,5 @@
-"""Configuration values for limits (the policy's ``[limits]`` table, wired by the loader)."""
+"""``[limits]`` settings live with the policy; re-exported for the approval layer."""
 
-from __future__ import annotations
+from bastion.policy.settings import LimitsConfig
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True, slots=True)
-class LimitsConfig:
-    """Per-session limits; ``None`` turns one off. Durations are seconds.
-
-    ``max_calls_per_turn`` and ``max_turn_duration`` apply to calls that carry a turn id;
-    ``calls_per_minute`` to calls that carry a session id (agent adapters supply both).
-    """
-
-    max_calls_per_turn: int | None = 25
-    max_turn_duration: float | None = 300.0
-    calls_per_minute: int | None = None
-    source: str = "built-in"  # where the values come from, e.g. "policy.toml:12"
-
-    def __post_init__(self) -> None:
-        for name in ("max_calls_per_turn", "max_turn_duration", "calls_per_minute"):
-            value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or value <= 0):
-                raise ValueError(f"limits.{name} must be a positive number (or unset), got {value!r}")
+__all__ = ["LimitsConfig"]

@@ -1,12 +1,5 @@
-"""Configuration values for the audit ledger (the policy's ``[audit]`` table)."""
+"""``[audit]`` settings live with the policy; re-exported for the ledger."""
 
-from __future__ import annotations
+from bastion.policy.settings import AuditConfig
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True, slots=True)
-class AuditConfig:
-    #: Store the raw (unredacted) arguments next to the keyed hash. Off by default: the
-    #: ledger keeps metadata only (a keyed hash and a redacted summary).
-    store_raw_arguments: bool = False
+__all__ = ["AuditConfig"]

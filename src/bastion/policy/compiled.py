@@ -19,9 +19,10 @@ from bastion.policy.locate import KeyLocator
 from bastion.policy.network import NetworkRules, host_pattern_error
 from bastion.policy.pathchecks import PathChecks, build_path_checks
 from bastion.policy.rules import RuleMatcher, compile_matcher
+from bastion.policy.settings import AuditConfig, LimitsConfig
 
 if TYPE_CHECKING:
-    from bastion.policy.model import CeilingSection, ExecSection, PolicyFile, RuleSpec
+    from bastion.policy.model import CeilingSection, ExecSection, LimitsSection, PolicyFile, RuleSpec
     from bastion.shell.patterns import CommandPattern
 
 
@@ -131,6 +132,9 @@ class Policy:
     hardline: Hardline
     path_checks: PathChecks
     exec: ExecConfig
+    limits: LimitsConfig
+    audit: AuditConfig
+    ask_via: str  # "agent": hooks hand an ASK to the agent's own prompt; "bastion": park it
     sources: tuple[str, ...]  # policy files applied, in order
     warnings: tuple[str, ...] = field(default=())
 
@@ -196,6 +200,9 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
     rules: list[Rule] = []
     ceiling: Ceiling | None = None
     exec_config = ExecConfig()
+    limits = LimitsConfig()
+    audit = AuditConfig()
+    ask_via = "agent"
     warnings: list[str] = []
     sources: list[str] = []
 
@@ -291,6 +298,18 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
             rules.append(rule)
         if spec.ceiling is not None:
             ceiling = _merge_ceiling(ceiling, spec.ceiling, layer.where("ceiling"))
+        if spec.limits is not None:
+            limits = _limits(spec.limits, layer, limits, trusted)
+        if spec.audit is not None:
+            if trusted or not spec.audit.store_raw_arguments:
+                audit = AuditConfig(store_raw_arguments=spec.audit.store_raw_arguments)
+            else:
+                dropped("audit.store_raw_arguments")
+        if spec.ask_via is not None:
+            if trusted:
+                ask_via = spec.ask_via
+            elif spec.ask_via != ask_via:
+                dropped(f"ask_via = {spec.ask_via!r}")
         if spec.exec is not None:
             candidate = _exec_config(spec.exec, layer)
             if trusted or _tighter_exec(candidate, exec_config):
@@ -337,6 +356,9 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
         hardline=hardline,
         path_checks=build_path_checks(hardline, deny_read, deny_write),
         exec=exec_config,
+        limits=limits,
+        audit=audit,
+        ask_via=ask_via,
         sources=tuple(sources),
         warnings=tuple(warnings),
     )
@@ -361,6 +383,31 @@ def _rule(spec: RuleSpec, number: int, layer: Layer, index: int, home: str) -> R
         base=layer.base,
         match=spec.match,
         not_match=spec.not_match,
+    )
+
+
+def _limits(section: LimitsSection, layer: Layer, current: LimitsConfig, trusted: bool) -> LimitsConfig:
+    from bastion.policy.model import parse_duration
+
+    def off(value: float) -> float | None:
+        return value or None
+
+    new: tuple[float | None, ...] = (
+        off(section.max_calls_per_turn),
+        off(parse_duration(section.max_turn_duration)),
+        off(section.calls_per_minute),
+    )
+    if not trusted:  # an untrusted layer may only lower a limit (None is no limit at all)
+        old = (current.max_calls_per_turn, current.max_turn_duration, current.calls_per_minute)
+        new = tuple(
+            o if n is None else (n if o is None else min(n, o)) for n, o in zip(new, old, strict=True)
+        )
+    calls, duration, per_minute = new
+    return LimitsConfig(
+        max_calls_per_turn=None if calls is None else int(calls),
+        max_turn_duration=duration,
+        calls_per_minute=None if per_minute is None else int(per_minute),
+        source=layer.where("limits"),
     )
 
 

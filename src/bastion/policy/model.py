@@ -101,6 +101,24 @@ class ExecSection(Section):
     secrets: tuple[StrictStr, ...] = ()
 
 
+class LimitsSection(Section):
+    """``[limits]``, per session; 0 (or "0s") turns one off."""
+
+    max_calls_per_turn: int = Field(25, ge=0)
+    max_turn_duration: str = "5m"
+    calls_per_minute: int = Field(0, ge=0)
+
+    @field_validator("max_turn_duration")
+    @classmethod
+    def _duration(cls, value: str) -> str:
+        parse_duration(value)
+        return value
+
+
+class AuditSection(Section):
+    store_raw_arguments: StrictBool = False
+
+
 class PolicyFile(Section):
     mode: Mode | None = None
     workspace: tuple[str, ...] | None = None
@@ -113,3 +131,6 @@ class PolicyFile(Section):
     rule: tuple[RuleSpec, ...] = Field(default=())
     ceiling: CeilingSection | None = None
     exec: ExecSection | None = None
+    limits: LimitsSection | None = None
+    audit: AuditSection | None = None
+    ask_via: Literal["agent", "bastion"] | None = None

@@ -51,9 +51,7 @@ def without_bastion(value: Any, agent: str) -> Any:
         return out
     if isinstance(value, list):
         items = [without_bastion(v, agent) for v in value]
-        items = [
-            v for v in items if v is not None and v != {"hooks": []} and v != {"matcher": "*", "hooks": []}
-        ]
+        items = [v for v in items if v is not None and v not in ({}, {"matcher": "*"})]
         return [v for v in items if v not in CLAUDE_DENY_MIRROR or v == "Read(~/.ssh/**)"]
     return value
 

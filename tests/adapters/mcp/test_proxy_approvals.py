@@ -95,6 +95,8 @@ def test_a_parked_call_proceeds_when_approved_from_another_process(peer: Peer) -
                 return
             await anyio.sleep(0.2)
 
+    assert _bastion(peer, "approvals", "list", "--json").stdout.strip() == "[]"  # the state db exists
+
     async def main() -> types.CallToolResult:
         async with peer.client() as client:  # no elicitation callback: nobody to ask in the client
             async with anyio.create_task_group() as tg:

@@ -129,10 +129,12 @@ def _watch(store: SqliteStore, show_all: bool, json_out: bool) -> None:
         return
 
 
-def _answer(request_id: str, **kwargs: object) -> ApprovalRequest:
+def _answer(request_id: str, *, approve: bool, always: bool = False, pattern: str | None = None,
+            scope: Scope = Scope.PROJECT, feedback: str | None = None) -> ApprovalRequest:
     store = open_store()
     try:
-        return ApprovalQueue(store, SystemClock()).answer(request_id, **kwargs)  # type: ignore[arg-type]
+        return ApprovalQueue(store, SystemClock()).answer(
+            request_id, approve=approve, always=always, pattern=pattern, scope=scope, feedback=feedback)
     except AnswerError as exc:
         fail(str(exc), hint=exc.hint, code=EXIT_CONFLICT)
     except BastionError as exc:

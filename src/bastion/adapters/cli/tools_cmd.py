@@ -1,8 +1,8 @@
 """``bastion tool NAME --args JSON`` runs one reference tool; ``bastion tools`` lists them.
 
-A tool call goes gate → approval (from a shell nobody can be asked: ASK counts as a
-denial until the approvals adapter is plugged in) → sandbox → audit, and its result is
-printed as JSON. Exit codes: 0 the tool ran and succeeded, 1 it ran and failed, 3 it
+A tool call goes gate → approval (an ASK parks in Bastion's queue while a person answers
+with ``bastion approvals``; with nobody to ask it is denied at once) → sandbox → audit, and
+its result is printed as JSON. Exit codes: 0 the tool ran and succeeded, 1 it ran and failed, 3 it
 needed approval, 4 it was denied, 2 usage or policy error.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from typing import Annotated, Any
 
 import typer
@@ -20,8 +21,10 @@ from rich.table import Table
 from bastion.adapters.cli.common import (
     CwdOption,
     JsonOption,
+    NonInteractiveOption,
     PolicyOption,
     fail,
+    make_gate,
     policy_or_exit,
     print_json,
     resolve_cwd,
@@ -30,7 +33,8 @@ from bastion.errors import BastionError
 from bastion.exec.secrets import check_credentials_placement
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision
-from bastion.tools import Tool, registry
+from bastion.runtime import Gatekeeper, open_gatekeeper
+from bastion.tools import Authorizer, Tool, registry
 
 NameArg = Annotated[
     str, typer.Argument(help="Tool name: read, write, edit, list, glob, grep, exec, code, fetch.")
@@ -43,20 +47,40 @@ def register(app: typer.Typer) -> None:
     app.command("tools", help="List the tools this policy enables, with their schemas.")(tools)
 
 
-def _tools(policy: Policy, cwd: str) -> list[Tool]:
+def _tools(
+    policy: Policy, cwd: str, authorizer: Authorizer | None = None, interactive: bool = False
+) -> list[Tool]:
     problem = check_credentials_placement(policy)
     if problem:
         fail(problem)
     try:
-        return registry(policy, cwd=cwd)
+        return registry(policy, cwd=cwd, authorizer=authorizer, interactive=interactive)
     except BastionError as exc:
         fail(str(exc), hint=exc.hint)
 
 
-def tool(name: NameArg, args: ArgsOption = "{}", policy: PolicyOption = None, cwd: CwdOption = None) -> None:
+def tool(
+    name: NameArg,
+    args: ArgsOption = "{}",
+    policy: PolicyOption = None,
+    cwd: CwdOption = None,
+    non_interactive: NonInteractiveOption = False,
+) -> None:
     where = resolve_cwd(cwd)
     loaded = policy_or_exit(policy, where)
-    found = {t.name: t for t in _tools(loaded, where)}
+    interactive = not non_interactive and sys.stdin.isatty()
+    try:
+        keeper = open_gatekeeper(loaded, gate=make_gate(loaded))
+    except BastionError as exc:
+        fail(str(exc), hint=exc.hint)
+    with keeper:
+        _run_tool(loaded, where, keeper, name, args, interactive)
+
+
+def _run_tool(
+    loaded: Policy, where: str, keeper: Gatekeeper, name: str, args: str, interactive: bool
+) -> None:
+    found = {t.name: t for t in _tools(loaded, where, keeper, interactive)}
     if name not in found:
         fail(f"no tool {name!r} here", hint=f"enabled tools: {', '.join(sorted(found))}")
     try:

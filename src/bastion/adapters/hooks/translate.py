@@ -76,6 +76,8 @@ def to_calls(tool: str, args: Any, ctx: Context, *, mcp_server: str | None = Non
         server, name = mcp
         return [_call(ctx, Family.MCP, {"server": server, "tool": name, "arguments": dict(args)})]
     alias = ALIASES.get(tool)
+    if alias is None and tool in {f.value for f in Family}:  # Bastion's own family names
+        return [_call(ctx, Family(tool), args)]
     if alias is None:
         raise UnknownTool(f"unknown tool {tool!r}: Bastion cannot tell what it does")
     family, renames = alias

@@ -66,7 +66,7 @@ async def read_call(request: Request) -> ToolCall:
 
 async def decide(request: Request, principal: Principal) -> object:
     call = await read_call(request)
-    return context_of(request).service.decide(call).to_json()
+    return (await context_of(request).service.decide(call)).to_json()
 
 
 async def create_request(request: Request, principal: Principal) -> object:

@@ -27,6 +27,7 @@ from bastion.adapters.http.middleware import BodyLimitMiddleware, RequestIdMiddl
 from bastion.adapters.http.openapi import Operation, document
 from bastion.adapters.http.ratelimit import RateLimiter
 from bastion.adapters.http.reload import PolicyHolder
+from bastion.adapters.http.resolver import LoopSafeResolver
 from bastion.adapters.http.service import GatewayService, request_object
 from bastion.adapters.http.sessions import GatewayState
 from bastion.adapters.http.settings import GatewaySettings, ServerSettings
@@ -96,9 +97,10 @@ def _routes() -> list[BaseRoute]:
     return routes
 
 
-def _keeper_factory(first: Gatekeeper | None, sandboxed: bool) -> Callable[[Policy], Gatekeeper]:
+def _keeper_factory(first: Gatekeeper | None, sandboxed: bool,
+                    resolver: LoopSafeResolver) -> Callable[[Policy], Gatekeeper]:
     def build(policy: Policy) -> Gatekeeper:
-        gate = Gate(policy, resolver=SystemResolver(), sandboxed=sandboxed)
+        gate = Gate(policy, resolver=resolver, sandboxed=sandboxed)
         if first is None:
             return open_gatekeeper(policy, gate=gate)
         return Gatekeeper(gate, store=first.store, ledger=first.ledger)
@@ -113,11 +115,12 @@ def create_app(settings: ServerSettings, *, keys: KeyStore | None = None) -> Sta
     keys = keys or SqliteKeyStore.in_state_dir(policy.state_dir)
     check_boot(settings.host, keys, route_permissions())
     sandboxed = sandbox_available() if settings.sandboxed is None else settings.sandboxed
-    first = _keeper_factory(None, sandboxed)(policy)
+    resolver = LoopSafeResolver(SystemResolver())  # one cache for the daemon's life
+    first = _keeper_factory(None, sandboxed, resolver)(policy)
     holder = PolicyHolder(first, policy_path=settings.policy_path, cwd=settings.cwd, env=settings.env,
-                          build=_keeper_factory(first, sandboxed))
+                          build=_keeper_factory(first, sandboxed, resolver))
     state = GatewayState.beside(keys, os.path.join(policy.state_dir, KEYS_FILE))
-    service = GatewayService(holder, state)
+    service = GatewayService(holder, state, resolver)
     hub = EventHub(first.store, interval=settings.events_interval, now=time.time,
                    render=lambda r: request_object(r, service.final_of(r)))
     ctx = Context(settings=settings, gateway=gateway, keys=keys, state=state, holder=holder,

@@ -8,7 +8,7 @@ approval endpoint.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -98,6 +98,3 @@ def unsafe_routes(routes: Iterable[tuple[str, str]],
         if approval and Role.AGENT in permissions.get(permission, frozenset()):
             bad.append(path)
     return bad
-
-
-Handler = Callable[[Request, Principal], Awaitable[object]]

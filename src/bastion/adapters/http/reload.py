@@ -35,7 +35,7 @@ def watched_files(policy_path: str | None, *, cwd: str, env: Mapping[str, str]) 
 
 
 def fingerprint(paths: tuple[str, ...]) -> Fingerprint:
-    out = []
+    out: list[tuple[str, tuple[int, int, int] | None]] = []
     for path in paths:
         try:
             st = os.stat(path)

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections import OrderedDict
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
+
 from bastion.adapters.http.errors import ApiError, invalid, not_found
 from bastion.adapters.http.reload import PolicyHolder
+from bastion.adapters.http.resolver import LoopSafeResolver
 from bastion.adapters.http.sessions import GatewayState
 from bastion.approval.clock import Clock, SystemClock
 from bastion.approval.model import ApprovalRequest, Scope, iso, new_id
@@ -59,8 +63,10 @@ def decided_object(evaluation: Evaluation, now: float) -> dict[str, Any]:
 
 
 class GatewayService:
-    def __init__(self, holder: PolicyHolder, state: GatewayState, *, clock: Clock | None = None) -> None:
+    def __init__(self, holder: PolicyHolder, state: GatewayState, resolver: LoopSafeResolver, *,
+                 clock: Clock | None = None) -> None:
         self.holder = holder
+        self.resolver = resolver
         self.state = state
         self.clock: Clock = clock or SystemClock()
         first = holder.snapshot.keeper
@@ -70,9 +76,17 @@ class GatewayService:
         self._finals: OrderedDict[str, Evaluation] = OrderedDict()
 
     # -- deciding ------------------------------------------------------------------------
-    def decide(self, call: ToolCall) -> Evaluation:
+    async def decide(self, call: ToolCall) -> Evaluation:
+        """Inline, unless the decision needs a host lookup: then again in a worker thread."""
         snapshot = self.holder.snapshot
-        return snapshot.broken_answer() or snapshot.keeper.decide(call)
+        broken = snapshot.broken_answer()
+        if broken is not None:
+            return broken
+        with self.resolver.cached_only() as probe:
+            evaluation = snapshot.keeper.decide(call)
+        if probe.missed:
+            evaluation = await run_in_threadpool(snapshot.keeper.decide, call)
+        return evaluation
 
     async def submit(self, call: ToolCall, *, key_id: str) -> tuple[Evaluation | None,
                                                                      ApprovalRequest | None]:
@@ -85,6 +99,9 @@ class GatewayService:
                 call, broken, kind=EventKind.DECIDED, decision_id=new_id(), resolver="policy",
                 time=self.clock.now(), hasher=keeper.hasher, config=keeper.audit))
             return broken, None
+        # Decide once first (lookups, if any, in a worker thread): the decision ``request``
+        # repeats on the event loop then finds every host name in the resolver's cache.
+        await self.decide(call)
         parked: asyncio.Future[ApprovalRequest] = asyncio.get_running_loop().create_future()
 
         def on_parked(request: ApprovalRequest) -> None:
@@ -93,11 +110,12 @@ class GatewayService:
                 parked.set_result(request)
 
         task = asyncio.ensure_future(keeper.request(call, on_parked=on_parked))
-        await asyncio.wait({task, parked}, return_when=asyncio.FIRST_COMPLETED)
+        either: set[asyncio.Future[Any]] = {task, parked}
+        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
         if parked.done():
             request = parked.result()
             self._tasks[request.id] = task
-            task.add_done_callback(lambda t, rid=request.id: self._settled(rid, t))
+            task.add_done_callback(functools.partial(self._settled, request.id))
             return None, request
         parked.cancel()
         return task.result(), None

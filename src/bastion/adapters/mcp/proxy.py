@@ -41,6 +41,7 @@ from bastion.adapters.mcp.untrusted import (
     mark_result,
 )
 from bastion.adapters.mcp.upstream import Upstream, UpstreamError, UpstreamSpec
+from bastion.adapters.mcp.wire import answering_malformed
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import MARKER_BLOCKED, Decision, Effect, Evaluation, Reason, deny_for_error
 from bastion.runtime import Gatekeeper
@@ -239,7 +240,8 @@ async def run_proxy(options: ProxyOptions, *, watch: PolicyWatch | None = None,
 
             tg.start_soon(on_signals)
             with serving:
-                async with stdio_server() as (read_stream, write_stream):
+                async with stdio_server() as (raw, write_stream), \
+                        answering_malformed(raw, write_stream, proxy.log) as read_stream:
                     await server.run(read_stream, write_stream, server.create_initialization_options(
                         NotificationOptions(tools_changed=True)))
             listening.cancel()

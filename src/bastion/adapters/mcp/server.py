@@ -26,6 +26,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from bastion.adapters.mcp.calls import Channel, McpCalls
 from bastion.adapters.mcp.untrusted import DEFAULT_MAX_RESULT_BYTES, SecretMask, mark_result
+from bastion.adapters.mcp.wire import answering_malformed
 from bastion.call.model import Family, ToolCall
 from bastion.errors import BastionError
 from bastion.exec.runner import Runner, SandboxUnavailable
@@ -155,7 +156,8 @@ async def run_serve(policy: Policy, *, policy_path: str | None, cwd: str) -> Non
     try:
         app = BastionToolServer(policy, keeper, cwd=cwd, runner=runner)
         server = app.server()
-        async with stdio_server() as (read_stream, write_stream):
+        async with stdio_server() as (raw, write_stream), \
+                answering_malformed(raw, write_stream, sys.stderr) as read_stream:
             await server.run(read_stream, write_stream, server.create_initialization_options())
     finally:
         keeper.close()

@@ -1,0 +1,79 @@
+"""Round trip of ``bastion hook claude`` for a Bash call vs ``python -c pass`` (same
+interpreter, same run, interleaved so machine noise hits both alike).
+
+    .venv/bin/python bench/bench_hook.py [--runs 40]
+
+The hook runs with a throwaway HOME and state dir; the first call fills the compiled-policy
+cache and is reported apart (cold); the rest read it (warm). Results go to BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def timed(
+    argv: list[str], stdin: bytes, env: dict[str, str]
+) -> tuple[float, subprocess.CompletedProcess[bytes]]:
+    start = time.perf_counter()
+    done = subprocess.run(argv, input=stdin, capture_output=True, env=env)
+    return time.perf_counter() - start, done
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--command", default="git status")
+    options = parser.parse_args()
+    bastion = str(Path(sys.executable).parent / "bastion")
+    root = Path(tempfile.mkdtemp(prefix="bastion-bench-"))
+    try:
+        project = root / "home" / "proj"
+        project.mkdir(parents=True)
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(root / "home"),
+            "BASTION_STATE_DIR": str(root / "state"),
+            "CLAUDE_CODE_ENTRYPOINT": "sdk-cli",
+        }
+        stdin = json.dumps(
+            {
+                "session_id": "bench",
+                "cwd": str(project),
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": options.command},
+                "tool_use_id": "toolu_bench",
+            }
+        ).encode()
+        hook = [bastion, "hook", "claude"]
+        cold, first = timed(hook, stdin, env)
+        assert first.returncode == 0, first.stdout + first.stderr
+        base: list[float] = []
+        warm: list[float] = []
+        for _ in range(options.runs):
+            base.append(timed([sys.executable, "-c", "pass"], b"", env)[0])
+            warm.append(timed(hook, stdin, env)[0])
+        b, w = statistics.median(base), statistics.median(warm)
+        print(f"python -c pass          median {b * 1000:7.1f} ms  (min {min(base) * 1000:.1f})")
+        print(
+            f"bastion hook claude     median {w * 1000:7.1f} ms  (min {min(warm) * 1000:.1f})  "
+            f"cold first call {cold * 1000:.1f} ms"
+        )
+        print(f"ratio (median)          {w / b:.2f}x   runs={options.runs} command={options.command!r}")
+        print(f"answer: {first.stdout.decode().strip()}")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

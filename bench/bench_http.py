@@ -1,0 +1,122 @@
+"""HTTP gateway throughput: ``wrk`` against ``POST /v1/decide`` on loopback.
+
+Run: ``.venv/bin/python bench/bench_http.py [--workers 2] [--seconds 15] [--connections 32]``
+(needs the Debian ``wrk`` package). It builds a throwaway HOME/state dir with a policy and an
+agent key, starts uvicorn (uvloop + httptools when installed) on a free port, runs
+``bench/wrk_decide.lua`` (a mix of 18 shell/read/write/list/glob calls), and prints wrk's
+report plus decisions/s and p99. The rate limit is raised for the run; everything else
+(auth with a hashed key in SQLite, limits, request ids, the engine) is as served.
+
+Uvicorn imports ``bench.bench_http:app`` (``--factory``) in each worker; the factory reads
+its configuration from ``BASTION_BENCH_*`` environment variables set by ``main``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+POLICY = """
+[[rule]]
+tool = "shell"
+pattern = "make deploy *"
+action = "ask"
+reason = "deploys need a person"
+"""
+
+
+def app() -> object:
+    """The uvicorn factory (one per worker process)."""
+    from bastion.adapters.http import GatewaySettings, ServerSettings, create_app
+
+    if os.environ.get("BASTION_BENCH_LOG") == "1":
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    env = dict(os.environ)
+    settings = ServerSettings(policy_path=env["BASTION_BENCH_POLICY"], cwd=env["BASTION_BENCH_CWD"],
+                              env=env, gateway=GatewaySettings(rate_limit_per_minute=10**9),
+                              sandboxed=False)
+    return create_app(settings)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_up(port: int, deadline: float) -> None:
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("the gateway did not start")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seconds", type=int, default=15)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--log", action="store_true", help="log one line per request (as serve does)")
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is not installed: apt-get install -y wrk")
+    root = Path(tempfile.mkdtemp(prefix="bastion-bench-"))
+    home, work = root / "home", root / "home" / "proj"
+    (work / "src").mkdir(parents=True)
+    (work / "README.md").write_text("# bench\n")
+    (work / "src" / "app.py").write_text("print(1)\n")
+    (root / "policy.toml").write_text(POLICY)
+    env = {**os.environ, "HOME": str(home), "BASTION_STATE_DIR": str(root / "state"),
+           "BASTION_BENCH_POLICY": str(root / "policy.toml"), "BASTION_BENCH_CWD": str(work),
+           "BASTION_BENCH_LOG": "1" if args.log else "0", "PYTHONPATH": str(Path(__file__).parents[1])}
+    env.pop("BASTION_POLICY", None)
+    from bastion.keys import Role, SqliteKeyStore
+
+    store = SqliteKeyStore.in_state_dir(str(root / "state"))
+    _, key = store.create(Role.AGENT, now=time.time(), label="bench")
+    store.close()
+    env["BASTION_BENCH_KEY"] = key
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "--factory", "bench.bench_http:app", "--host", "127.0.0.1",
+         "--port", str(port), "--workers", str(args.workers), "--loop", "auto", "--http", "auto",
+         "--no-access-log", "--log-level", "warning", "--no-server-header"],
+        env=env, cwd=Path(__file__).parents[1], stderr=subprocess.DEVNULL if not args.log else None)
+    try:
+        _wait_up(port, time.monotonic() + 60)
+        url = f"http://127.0.0.1:{port}"
+        lua = str(Path(__file__).with_name("wrk_decide.lua"))
+        subprocess.run(["wrk", "-t2", "-c8", "-d3s", "-s", lua, url], env=env, check=True,
+                       capture_output=True)  # warm-up: tree-sitter, caches
+        report = subprocess.run(["wrk", f"-t{args.threads}", f"-c{args.connections}",
+                                 f"-d{args.seconds}s", "--latency", "-s", lua, url],
+                                env=env, check=True, capture_output=True, text=True).stdout
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        shutil.rmtree(root, ignore_errors=True)
+    print(report)
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", report)
+    p99 = re.search(r"99%\s+([\d.]+\w+)", report)
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", report)
+    print(f"decisions/s: {rate.group(1) if rate else '?'}  p99: {p99.group(1) if p99 else '?'}  "
+          f"non-2xx: {errors.group(1) if errors else 0}  workers: {args.workers}  "
+          f"connections: {args.connections}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

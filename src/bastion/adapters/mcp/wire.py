@@ -1,0 +1,53 @@
+"""What the agent sends that is not JSON-RPC gets a JSON-RPC error back, and serving goes on.
+
+The SDK's stdio transport hands a line it cannot parse to the server as an exception, and
+the server drops it without a word: a client that sent a broken line would wait forever
+for an answer. This filter answers such a line as JSON-RPC 2.0 says — ``-32700`` for text
+that is not JSON, ``-32600`` for JSON that is not a JSON-RPC message, ``"id": null`` — and
+notes it on stderr.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TextIO
+
+import anyio
+import mcp_types as types
+from mcp.shared._stream_protocols import ReadStream, WriteStream
+from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
+
+
+def error_for(exc: Exception) -> types.ErrorData:
+    if not isinstance(exc, ValidationError) or any(e["type"] == "json_invalid" for e in exc.errors()):
+        return types.ErrorData(code=types.PARSE_ERROR, message="Parse error: the line is not valid JSON")
+    return types.ErrorData(code=types.INVALID_REQUEST,
+                           message="Invalid Request: the line is not a JSON-RPC 2.0 message")
+
+
+@asynccontextmanager
+async def answering_malformed(read_stream: ReadStream[SessionMessage | Exception],
+                              write_stream: WriteStream[SessionMessage],
+                              log: TextIO) -> AsyncIterator[ReadStream[SessionMessage | Exception]]:
+    send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+
+    async def pump() -> None:
+        try:
+            async with send:
+                async for item in read_stream:
+                    if isinstance(item, Exception):
+                        error = error_for(item)
+                        log.write(f"bastion: answered a malformed message from the agent: {error.message}\n")
+                        reply = types.JSONRPCError(jsonrpc="2.0", id=None, error=error)
+                        await write_stream.send(SessionMessage(reply))
+                        continue
+                    await send.send(item)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            return  # the server stopped serving: nothing left to pass on
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(pump)
+        yield receive
+        tg.cancel_scope.cancel()

@@ -1,0 +1,36 @@
+"""Small frozen values the policy carries for other stages: ``[limits]`` and ``[audit]``.
+
+They live with the policy (which is parsed once, immutable) and are re-exported where they
+are used (bastion.approval.config, bastion.audit.config).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class LimitsConfig:
+    """Per-session limits; ``None`` turns one off. Durations are seconds.
+
+    ``max_calls_per_turn`` and ``max_turn_duration`` apply to calls that carry a turn id;
+    ``calls_per_minute`` to calls that carry a session id (agent adapters supply both).
+    """
+
+    max_calls_per_turn: int | None = 25
+    max_turn_duration: float | None = 300.0
+    calls_per_minute: int | None = None
+    source: str = "built-in"  # where the values come from, e.g. "policy.toml:12"
+
+    def __post_init__(self) -> None:
+        for name in ("max_calls_per_turn", "max_turn_duration", "calls_per_minute"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or value <= 0):
+                raise ValueError(f"limits.{name} must be a positive number (or unset), got {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class AuditConfig:
+    #: Store the raw (unredacted) arguments next to the keyed hash. Off by default: the
+    #: ledger keeps metadata only (a keyed hash and a redacted summary).
+    store_raw_arguments: bool = False
