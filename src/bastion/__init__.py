@@ -16,9 +16,14 @@ a denial, and every request and resolution is written to the audit ledger::
         evaluation = await keeper.request(call)
 """
 
-from typing import TYPE_CHECKING, Any
+from __future__ import annotations
 
-if TYPE_CHECKING:  # imported on first use: ``bastion hook`` must start without pydantic
+# Not ``typing.TYPE_CHECKING``: importing typing costs a hook milliseconds on every call.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    # imported on first use: ``bastion hook`` must start without pydantic
     from bastion.call.model import Family, ToolCall
     from bastion.errors import BastionError, CallError, PolicyError, StoreError
     from bastion.policy.compiled import Policy

@@ -258,3 +258,23 @@ def test_an_untrusted_project_file_can_only_tighten_limits_exec_and_audit(tmp_pa
 def test_a_bad_exec_value_is_a_load_error(tmp_path: Path, env: dict[str, str]) -> None:
     error = load_error(tmp_path, '[exec]\nsecrets = ["not a name"]\n', env)
     assert (error.line, error.key) == (1, "exec")
+
+
+def test_the_gateway_table_reaches_the_http_settings(tmp_path: Path, env: dict[str, str]) -> None:
+    from bastion.adapters.http.settings import GatewaySettings
+
+    file = write(tmp_path / "p.toml", '[gateway]\nrate_limit_per_minute = 5\ncors_origins = ["https://a.example"]\n')
+    settings = GatewaySettings.from_policy(load_policy(file, cwd=str(tmp_path), env=env))
+    assert (settings.rate_limit_per_minute, settings.cors_origins, settings.max_body_bytes) == (
+        5,
+        ("https://a.example",),
+        65536,
+    )
+
+
+def test_an_untrusted_project_file_may_lower_but_not_raise_gateway_limits(tmp_path: Path, env: dict[str, str]) -> None:
+    project = tmp_path / "repo"
+    write(project / ".bastion" / "policy.toml", "[gateway]\nrate_limit_per_minute = 6000\n")
+    assert load_policy(cwd=str(project), env=env).gateway == {}
+    write(project / ".bastion" / "policy.toml", "[gateway]\nrate_limit_per_minute = 10\n")
+    assert load_policy(cwd=str(project), env=env).gateway["rate_limit_per_minute"] == 10

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bastion.errors import PolicyError
 from bastion.policy.exec_settings import ExecConfig
@@ -135,6 +135,7 @@ class Policy:
     limits: LimitsConfig
     audit: AuditConfig
     ask_via: str  # "agent": hooks hand an ASK to the agent's own prompt; "bastion": park it
+    gateway: dict[str, Any]  # the [gateway] table as given (bastion.adapters.http.settings)
     sources: tuple[str, ...]  # policy files applied, in order
     warnings: tuple[str, ...] = field(default=())
 
@@ -203,6 +204,7 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
     limits = LimitsConfig()
     audit = AuditConfig()
     ask_via = "agent"
+    gateway: dict[str, Any] = {}
     warnings: list[str] = []
     sources: list[str] = []
 
@@ -310,6 +312,12 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
                 ask_via = spec.ask_via
             elif spec.ask_via != ask_via:
                 dropped(f"ask_via = {spec.ask_via!r}")
+        if spec.gateway is not None:
+            table = spec.gateway.model_dump()
+            if trusted or _tighter_gateway(table, gateway):
+                gateway = table
+            else:
+                dropped("[gateway] (it loosens a limit or adds an origin)")
         if spec.exec is not None:
             candidate = _exec_config(spec.exec, layer)
             if trusted or _tighter_exec(candidate, exec_config):
@@ -359,6 +367,7 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
         limits=limits,
         audit=audit,
         ask_via=ask_via,
+        gateway=gateway,
         sources=tuple(sources),
         warnings=tuple(warnings),
     )
@@ -408,6 +417,18 @@ def _limits(section: LimitsSection, layer: Layer, current: LimitsConfig, trusted
         max_turn_duration=duration,
         calls_per_minute=None if per_minute is None else int(per_minute),
         source=layer.where("limits"),
+    )
+
+
+def _tighter_gateway(new: dict[str, Any], old: dict[str, Any]) -> bool:
+    from bastion.policy.model import GatewaySection, parse_duration
+
+    base = GatewaySection(**old).model_dump() if old else GatewaySection().model_dump()
+    numbers = ("rate_limit_per_minute", "max_body_bytes", "max_command_chars", "max_session_id_chars")
+    return (
+        all(new[k] <= base[k] for k in numbers)
+        and parse_duration(new["request_timeout"]) <= parse_duration(base["request_timeout"])
+        and set(new["cors_origins"]) <= set(base["cors_origins"])
     )
 
 

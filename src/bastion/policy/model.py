@@ -119,6 +119,23 @@ class AuditSection(Section):
     store_raw_arguments: StrictBool = False
 
 
+class GatewaySection(Section):
+    """``[gateway]``: limits of bastion serve's HTTP API (bastion.adapters.http.settings)."""
+
+    rate_limit_per_minute: int = Field(60, gt=0)
+    max_body_bytes: int = Field(65536, gt=0)
+    max_command_chars: int = Field(32000, gt=0)
+    max_session_id_chars: int = Field(128, gt=0)
+    request_timeout: str = "120s"
+    cors_origins: tuple[StrictStr, ...] = ()
+
+    @field_validator("request_timeout")
+    @classmethod
+    def _timeout(cls, value: str) -> str:
+        parse_duration(value)
+        return value
+
+
 class PolicyFile(Section):
     mode: Mode | None = None
     workspace: tuple[str, ...] | None = None
@@ -134,3 +151,4 @@ class PolicyFile(Section):
     limits: LimitsSection | None = None
     audit: AuditSection | None = None
     ask_via: Literal["agent", "bastion"] | None = None
+    gateway: GatewaySection | None = None

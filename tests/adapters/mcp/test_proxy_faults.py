@@ -54,7 +54,12 @@ class RawAgent:
         self.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
 
     def wait(self) -> int:
-        return self.process.wait(timeout=60)
+        """Wait for the proxy to exit, then close every pipe to it."""
+        code = self.process.wait(timeout=60)
+        for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
+            if pipe is not None and not pipe.closed:
+                pipe.close()
+        return code
 
 
 def _alive(pid: int) -> bool:
@@ -82,10 +87,11 @@ def test_malformed_lines_from_the_agent_get_json_rpc_errors_and_serving_goes_on(
     agent = RawAgent(peer)
     agent.send("this is not json")
     agent.send('{"foo": 1}')
+    answers = [agent.receive(), agent.receive()]
     agent.initialize()
     agent.send('{"jsonrpc": "2.0", "id": 2, "method": "tools/list"')
     agent.request(3, "tools/list")
-    answers = [agent.receive(), agent.receive(), agent.receive(), agent.receive()]
+    answers += [agent.receive(), agent.receive()]
     agent.process.stdin.close()  # type: ignore[union-attr]
     assert agent.wait() == 0
     assert answers[:3] == [

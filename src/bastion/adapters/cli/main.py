@@ -10,6 +10,11 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["hook"]:
         try:
+            from bastion.adapters.hooks.client import try_daemon
+
+            answered = try_daemon(args[1:])
+            if answered is not None:
+                return answered
             from bastion.adapters.hooks.entry import run_hook
         except ImportError as exc:  # a broken install must still block, never allow
             sys.stderr.write(f"bastion hook: cannot start: {exc}\n")

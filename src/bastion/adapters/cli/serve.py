@@ -18,6 +18,7 @@ import typer
 import uvicorn
 
 from bastion.adapters.cli.common import PolicyOption, fail, policy_or_exit
+from bastion.adapters.hooks.daemon import HookServer, start_hook_server, stop_hook_server
 from bastion.adapters.http.app import create_app, route_permissions
 from bastion.adapters.http.boot import BootRefused, check_boot, ensure_approver
 from bastion.adapters.http.settings import ServerSettings
@@ -75,4 +76,23 @@ def serve(host: HostOption = "127.0.0.1", port: PortOption = 8765, policy: Polic
     out.flush()
     config = uvicorn.Config(app, log_config=None, access_log=False, timeout_graceful_shutdown=2,
                             server_header=False, lifespan="on")
-    uvicorn.Server(config).run(sockets=[sock])
+    hooks = _hook_socket()
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        if hooks is not None:
+            stop_hook_server(hooks)
+
+
+def _hook_socket() -> HookServer | None:
+    """Agent hooks hand their calls to this daemon over ``<state dir>/hooks.sock`` (0600),
+    so a hook costs a socket round trip instead of loading the engine (they fall back to
+    deciding in process when it is absent)."""
+    try:
+        server = start_hook_server(os.environ)
+    except OSError as exc:
+        sys.stderr.write(f"warning: no hook socket ({exc}); hooks will decide in process\n")
+        return None
+    sys.stdout.write(f"Agent hooks answered on {server.path}\n")
+    sys.stdout.flush()
+    return server

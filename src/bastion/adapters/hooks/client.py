@@ -1,0 +1,121 @@
+"""The hook's fast path: hand the call to a running ``bastion serve`` over its local socket.
+
+Imports only ``os``, ``sys`` and the C ``_socket`` module, so a hook answered by the daemon
+costs little more than starting Python. No daemon listening → ``None``, and the caller
+decides in process. A daemon that accepted the call but fails to answer → a deny (exit 2),
+never a silent allow.
+
+Wire format (both ways length-prefixed, so nothing needs parsing here):
+request  = b"BH1\\n" + frame(args joined by NUL) + frame(env as NAME=VALUE joined by NUL) + frame(stdin)
+response = b"BH1\\n" + frame(exit code) + frame(stdout) + frame(stderr)
+frame(x) = decimal length + b"\\n" + x
+"""
+
+from __future__ import annotations
+
+import _socket
+import os
+import sys
+
+SOCKET_NAME = "hooks.sock"
+MAGIC = b"BH1\n"
+#: Variables that change a hook's meaning; everything else stays with the hook process.
+FORWARDED_PREFIXES = ("BASTION_", "CLAUDE_", "CODEX_", "GEMINI_", "QWEN_", "COPILOT_")
+MAX_INPUT = 8 * 1024 * 1024
+
+
+def socket_path(env: os._Environ[str] | dict[str, str]) -> str:
+    state = env.get("BASTION_STATE_DIR") or os.path.join(
+        env.get("HOME") or os.path.expanduser("~"), ".local", "state", "bastion"
+    )
+    return os.path.join(os.path.abspath(os.path.expanduser(state)), SOCKET_NAME)
+
+
+def forwarded_env(env: os._Environ[str] | dict[str, str]) -> dict[str, str]:
+    return {k: v for k, v in env.items() if k.startswith(FORWARDED_PREFIXES) or k in ("HOME", "PWD")}
+
+
+def frame(data: bytes) -> bytes:
+    return str(len(data)).encode() + b"\n" + data
+
+
+def unframe(data: bytes, count: int) -> list[bytes]:
+    """Split ``count`` frames after the magic line; raises ValueError on anything malformed."""
+    if not data.startswith(MAGIC):
+        raise ValueError("not a Bastion hook message")
+    out, at = [], len(MAGIC)
+    for _ in range(count):
+        end = data.index(b"\n", at)
+        size = int(data[at:end])
+        if size < 0 or end + 1 + size > len(data):
+            raise ValueError("truncated frame")
+        out.append(data[end + 1 : end + 1 + size])
+        at = end + 1 + size
+    return out
+
+
+def encode_request(args: list[str], env: dict[str, str], stdin: bytes) -> bytes:
+    names = "\0".join(f"{k}={v}" for k, v in env.items())
+    return MAGIC + frame("\0".join(args).encode()) + frame(names.encode()) + frame(stdin)
+
+
+def try_daemon(args: list[str], deadline: float = 5.0) -> int | None:
+    """Answer through the daemon and return the exit code, or None when no daemon listens."""
+    env = os.environ
+    if env.get("BASTION_HOOK_NO_DAEMON") == "1":
+        return None
+    conn = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        conn.settimeout(0.5)
+        conn.connect(socket_path(env))
+    except OSError:
+        conn.close()
+        return None  # nobody listening: decide in process
+    stdin = sys.stdin.buffer.read(MAX_INPUT + 1)
+    try:
+        conn.settimeout(_wait_for(args, deadline))
+        conn.sendall(encode_request(args, forwarded_env(env), stdin))
+        conn.shutdown(_socket.SHUT_WR)
+        chunks = []
+        while chunk := conn.recv(65536):
+            chunks.append(chunk)
+        code, stdout, stderr = unframe(b"".join(chunks), 3)
+        exit_code = int(code)
+    except (OSError, ValueError) as exc:
+        return _deny(args, f"the Bastion daemon failed to answer ({type(exc).__name__}: {exc})")
+    finally:
+        conn.close()
+    sys.stdout.buffer.write(stdout)
+    sys.stdout.flush()
+    sys.stderr.buffer.write(stderr)
+    return exit_code
+
+
+def _wait_for(args: list[str], deadline: float) -> float:
+    """The daemon may park an ASK up to the hook timeout minus a margin: wait that long."""
+    for i, word in enumerate(args):
+        value = ""
+        if word.startswith("--timeout="):
+            value = word.partition("=")[2]
+        elif word == "--timeout" and i + 1 < len(args):
+            value = args[i + 1]
+        try:
+            if value and float(value) > deadline:
+                return float(value) - 1.0
+        except ValueError:
+            break
+    return deadline
+
+
+def _deny(args: list[str], reason: str) -> int:
+    """Render a deny in the agent's own format (this is the rare path: imports are fine)."""
+    from bastion.adapters.hooks.entry import protocol_for
+    from bastion.adapters.hooks.protocol import PRE_TOOL_USE, Verdict
+
+    try:
+        answer = protocol_for(args[0]).render(Verdict("deny", reason, PRE_TOOL_USE))
+        sys.stdout.write(answer.stdout)
+        sys.stderr.write(answer.stderr)
+    except Exception:
+        sys.stderr.write(f"bastion hook: {reason}\n")
+    return 2

@@ -1,0 +1,115 @@
+"""The daemon side of the hook fast path: a local Unix socket served by ``bastion serve``.
+
+Each connection carries one hook invocation (its arguments, stdin and the variables that
+matter) and gets back what the hook process would have printed and its exit code. The
+socket lives in the state dir with mode 0600: only the user who runs the agents can use it.
+Any failure answers deny in the agent's own format.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socketserver
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from bastion.adapters.hooks.client import MAGIC, MAX_INPUT, frame, socket_path, unframe
+from bastion.adapters.hooks.decide import Decider, LocalDecider, Options
+from bastion.adapters.hooks.entry import PARK_MARGIN, parse_args, protocol_for
+from bastion.adapters.hooks.protocol import PRE_TOOL_USE, Verdict
+
+
+def answer_hook(
+    message: Mapping[str, Any], *, decider: Decider, base_env: Mapping[str, str]
+) -> dict[str, Any]:
+    """One hook invocation, decided here; never raises."""
+    args = message.get("args")
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        return {"stdout": "", "stderr": "bastion hook: malformed daemon request\n", "exit_code": 2}
+    try:
+        parsed = parse_args(args)
+        protocol = protocol_for(parsed.agent)
+    except Exception as exc:
+        return {"stdout": "", "stderr": f"bastion hook: {exc}\n", "exit_code": 2}
+    event = parsed.event or PRE_TOOL_USE
+    try:
+        sent = message.get("env") or {}
+        env = {**base_env, **{str(k): str(v) for k, v in dict(sent).items()}}
+        payload = json.loads(str(message.get("stdin", "")))
+        request = protocol.parse(payload, env, event=parsed.event)
+        event = request.event
+        budget = max(parsed.timeout - PARK_MARGIN, 0.0) if parsed.timeout else 0.0
+        options = Options(env=env, policy_path=parsed.policy, park_budget=budget)
+        verdict = decider.decide(request, protocol, options)
+    except Exception as exc:  # fail closed
+        verdict = Verdict("deny", f"cannot decide safely: {type(exc).__name__}: {exc}", event)
+    answer = protocol.render(verdict)
+    return {"stdout": answer.stdout, "stderr": answer.stderr, "exit_code": answer.exit_code}
+
+
+def decode_request(data: bytes) -> dict[str, Any]:
+    args, names, stdin = unframe(data, 3)
+    env = dict(item.split("=", 1) for item in names.decode("utf-8").split("\0") if "=" in item)
+    return {
+        "args": args.decode("utf-8").split("\0") if args else [],
+        "env": env,
+        "stdin": stdin.decode("utf-8", "replace"),
+    }
+
+
+def encode_reply(reply: Mapping[str, Any]) -> bytes:
+    parts = (str(int(reply["exit_code"])), str(reply["stdout"]), str(reply["stderr"]))
+    return MAGIC + b"".join(frame(p.encode("utf-8")) for p in parts)
+
+
+class _Handler(socketserver.StreamRequestHandler):
+    server: HookServer
+
+    def handle(self) -> None:
+        data = self.rfile.read(MAX_INPUT * 2)
+        try:
+            message = decode_request(data)
+        except (ValueError, UnicodeDecodeError):
+            reply: dict[str, Any] = {"stdout": "", "stderr": "bastion hook: bad request\n", "exit_code": 2}
+        else:
+            reply = answer_hook(message, decider=self.server.decider, base_env=self.server.base_env)
+        self.wfile.write(encode_reply(reply))
+
+
+class HookServer(socketserver.ThreadingUnixStreamServer):
+    daemon_threads = True
+
+    def __init__(
+        self, path: str, *, decider: Decider | None = None, base_env: Mapping[str, str] | None = None
+    ):
+        self.decider = decider or LocalDecider()
+        self.base_env = dict(os.environ if base_env is None else base_env)
+        folder = os.path.dirname(path)
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        if os.path.exists(path):
+            os.unlink(path)  # a stale socket from a daemon that died
+        old = os.umask(0o177)
+        try:
+            super().__init__(path, _Handler)
+        finally:
+            os.umask(old)
+        os.chmod(path, 0o600)
+        self.path = path
+
+
+def start_hook_server(env: Mapping[str, str] | None = None) -> HookServer:
+    """Listen on ``<state_dir>/hooks.sock`` in a background thread; ``shutdown()`` stops it."""
+    environ = dict(os.environ if env is None else env)
+    server = HookServer(socket_path(environ), base_env=environ)
+    threading.Thread(target=server.serve_forever, name="bastion-hook-socket", daemon=True).start()
+    return server
+
+
+def stop_hook_server(server: HookServer) -> None:
+    server.shutdown()
+    server.server_close()
+    with contextlib.suppress(OSError):
+        os.unlink(server.path)
