@@ -66,13 +66,13 @@ def test_an_agent_with_no_mode_inside_the_ceiling_is_not_started(h: Harness) -> 
 def test_failover_tries_the_next_agent_under_the_same_ceiling(h: Harness) -> None:
     h.agents.add("opencode")
     h.agents.add("claude", exit_code=1)
-    h.agents.add("gemini")
-    outcome = h.launch(["opencode", "claude", "gemini"], READ_ONLY)
+    h.agents.add("qwen")
+    outcome = h.launch(["opencode", "claude", "qwen"], READ_ONLY)
     assert h.agents.calls("claude") == [["--permission-mode", "plan"]]
-    assert h.agents.calls("gemini") == [["--approval-mode", "plan"]]
+    assert h.agents.calls("qwen") == [["--approval-mode", "plan"]]
     assert [(r.agent, r.started, r.exit_code, r.ceiling) for r in outcome.session.runs] == [
         ("opencode", False, None, READ_ONLY), ("claude", True, 1, READ_ONLY),
-        ("gemini", True, 0, READ_ONLY)]
+        ("qwen", True, 0, READ_ONLY)]
     assert h.store.load(outcome.session.id) == outcome.session
 
 

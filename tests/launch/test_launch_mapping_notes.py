@@ -73,7 +73,9 @@ def test_a_boolean_sandbox_without_named_choices_is_left_out(help_of: HelpOf) ->
     assert mapping.notes == (
         "--approval-mode auto_edit: accept-edits mode: asks about risky actions",
         "left out: --sandbox (a sandbox without named choices: its help does not say what it "
-        "restricts)")
+        "restricts)",
+        "left out: --approval-mode plan (Gemini CLI overrides plan mode to default (which can "
+        "write after asking) in a folder it does not trust, and its help does not say so)")
 
 
 def test_permission_flags_in_agent_args_stop_the_agent_from_starting(help_of: HelpOf) -> None:

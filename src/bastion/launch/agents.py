@@ -57,6 +57,8 @@ class AgentSpec:
     aliases: tuple[tuple[str, str], ...] = ()  # subcommand alias → subcommand
     overrides: tuple[Override, ...] = ()
     known: bool = True
+    #: (flag, choice) → why its name cannot be trusted: seen to act looser than it reads.
+    distrusted: tuple[tuple[str, str, str], ...] = ()
 
     def subcommand(self, top: HelpText, agent_args: Sequence[str]) -> str | None:
         """The subcommand ``agent_args`` run, when its first word is one the help lists."""
@@ -97,7 +99,18 @@ KNOWN: Mapping[str, AgentSpec] = {
                 ),
             ),
         ),
-        AgentSpec("gemini", ("gemini",)),
+        AgentSpec(
+            "gemini",
+            ("gemini",),
+            distrusted=(
+                (
+                    "--approval-mode",
+                    "plan",
+                    "Gemini CLI overrides plan mode to default (which can write after asking) "
+                    "in a folder it does not trust, and its help does not say so",
+                ),
+            ),
+        ),
         AgentSpec("qwen", ("qwen",)),
         AgentSpec("opencode", ("opencode",)),
         AgentSpec("pi", ("pi",)),

@@ -136,7 +136,12 @@ def read_settings(help_text: HelpText, spec: AgentSpec) -> tuple[list[list[Setti
     for option in help_text.options:
         if _is_mode_flag(option):
             readable: list[Setting] = []
+            distrusted = {(f, c): why for f, c, why in spec.distrusted}
             for choice in dict.fromkeys(option.choices):
+                why = distrusted.get((option.name, choice))
+                if why:
+                    left_out.append(f"left out: {option.name} {choice} ({why})")
+                    continue
                 setting = _read_choice(option, choice)
                 if setting is None:
                     left_out.append(f"left out: {option.name} {choice} (meaning not clear "

@@ -18,7 +18,7 @@ import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 import anyio
 import mcp_types as types
@@ -41,7 +41,7 @@ from bastion.adapters.mcp.untrusted import (
     mark_result,
 )
 from bastion.adapters.mcp.upstream import Upstream, UpstreamError, UpstreamSpec
-from bastion.adapters.mcp.wire import answering_malformed
+from bastion.adapters.mcp.wire import PipeLines, answering_malformed
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import MARKER_BLOCKED, Decision, Effect, Evaluation, Reason, deny_for_error
 from bastion.runtime import Gatekeeper
@@ -239,11 +239,17 @@ async def run_proxy(options: ProxyOptions, *, watch: PolicyWatch | None = None,
                         return
 
             tg.start_soon(on_signals)
-            with serving:
-                async with stdio_server() as (raw, write_stream), \
-                        answering_malformed(raw, write_stream, proxy.log) as read_stream:
-                    await server.run(read_stream, write_stream, server.create_initialization_options(
-                        NotificationOptions(tools_changed=True)))
+            lines = await PipeLines.open()
+            try:
+                with serving:
+                    stdin = cast("anyio.AsyncFile[str] | None", lines)  # it only needs async lines
+                    async with stdio_server(stdin=stdin) as (raw, write_stream), \
+                            answering_malformed(raw, write_stream, proxy.log) as read_stream:
+                        await server.run(read_stream, write_stream, server.create_initialization_options(
+                            NotificationOptions(tools_changed=True)))
+            finally:
+                if lines is not None:
+                    lines.close()
             listening.cancel()
             await proxy.upstream.aclose()
     finally:

@@ -9,6 +9,8 @@ notes it on stderr.
 
 from __future__ import annotations
 
+import asyncio
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TextIO
@@ -51,3 +53,44 @@ async def answering_malformed(read_stream: ReadStream[SessionMessage | Exception
         tg.start_soon(pump)
         yield receive
         tg.cancel_scope.cancel()
+
+
+#: The longest line (one JSON-RPC message) read from the agent.
+MAX_LINE = 64 * 1024 * 1024
+
+
+class PipeLines:
+    """Lines from a pipe on the event loop itself, so cancelling a read is immediate.
+
+    The SDK reads stdin in a worker thread, which a signal cannot interrupt: a proxy told
+    to stop would wait for the agent's next line before it could reap its upstream.
+    """
+
+    def __init__(self, reader: asyncio.StreamReader, transport: asyncio.ReadTransport) -> None:
+        self.reader = reader
+        self.transport = transport
+
+    @classmethod
+    async def open(cls, fd: int = 0) -> PipeLines | None:
+        """None when ``fd`` is not a pipe, socket or terminal (then the SDK reads it)."""
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader(limit=MAX_LINE)
+        pipe = os.fdopen(os.dup(fd), "rb", buffering=0)
+        try:
+            transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
+        except ValueError:
+            pipe.close()
+            return None
+        return cls(reader, transport)
+
+    def __aiter__(self) -> PipeLines:
+        return self
+
+    async def __anext__(self) -> str:
+        line = await self.reader.readline()
+        if not line:
+            raise StopAsyncIteration
+        return line.decode("utf-8", errors="replace")
+
+    def close(self) -> None:
+        self.transport.close()

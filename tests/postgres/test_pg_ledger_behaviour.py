@@ -1,0 +1,95 @@
+"""The audit ledger store behaves the same on SQLite and PostgreSQL: appends chain, queries
+filter, and verification passes, then names the exact record that was edited or removed."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import psycopg
+import pytest
+
+from bastion.audit.events import GENESIS, AuditEvent, LedgerRecord
+from bastion.audit.group import GroupCommitStore
+from bastion.audit.ledger import VerifyResult, verify_records
+from bastion.audit.store import LedgerQuery
+from bastion.state import Stores
+
+
+def event(n: int, *, session: str = "s1", decision: str = "allow", **kw: object) -> AuditEvent:
+    fields: dict[str, object] = {
+        "kind": "decided", "decision_id": f"d{n}", "time": 1000.0 + n / 7, "tool": "shell",
+        "decision": decision, "resolver": "policy", "rule": "rule[1]", "source": "policy.toml:3",
+        "message": f"call {n}", "reasons": "[]", "args_hash": f"h{n}", "summary": f"shell: echo {n}",
+        "session": session, "exit_code": None, "duration": None,
+    }
+    fields.update(kw)
+    return AuditEvent(**fields)  # type: ignore[arg-type]
+
+
+def tamper(stores: Stores, sql: str) -> None:
+    """Edit the stored ledger behind the store's back (as an attacker with file/DB access)."""
+    if stores.url:
+        with psycopg.connect(stores.url, autocommit=True) as conn:
+            conn.execute(sql.replace("?", "%s"))
+    else:
+        conn = sqlite3.connect(stores.sqlite_path)
+        conn.execute(sql)
+        conn.commit()
+        conn.close()
+
+
+def test_appends_chain_from_genesis_in_sequence(stores: Stores) -> None:
+    first = stores.ledger.append([event(1)])
+    rest = stores.ledger.append([event(2), event(3)])
+    records = first + rest
+    assert ([r.seq for r in records], records[0].prev, [r.prev for r in records[1:]],
+            list(stores.ledger.scan())) == ([1, 2, 3], GENESIS, [records[0].hash, records[1].hash], records)
+
+
+def test_an_empty_append_stores_nothing(stores: Stores) -> None:
+    assert (stores.ledger.append([]), list(stores.ledger.scan())) == ([], [])
+
+
+def test_every_field_reads_back_exactly_including_nul_and_floats(stores: Stores) -> None:
+    odd = event(1, summary="shell: printf 'a\x00b'", raw_args='{"c":"\\u0000"}', exit_code=-9,
+                duration=0.1 + 0.2, time=1717171717.123456789, agent="ägent", turn=None)
+    stored = stores.ledger.append([odd])
+    assert (list(stores.ledger.scan()), verify_records(stores.ledger.scan()).ok) == (stored, True)
+
+
+def test_queries_filter_by_session_time_decision_and_position(stores: Stores) -> None:
+    stores.ledger.append([event(1), event(2, session="s2", decision="deny"), event(3, decision="deny"),
+                          event(4)])
+
+    def seqs(**kw: object) -> list[int]:
+        return [r.seq for r in stores.ledger.query(LedgerQuery(**kw))]  # type: ignore[arg-type]
+
+    assert (seqs(), seqs(session="s1"), seqs(decision="deny"), seqs(since=1000.0 + 3 / 7),
+            seqs(after_seq=2, limit=1), seqs(session="s1", decision="deny")) == (
+        [1, 2, 3, 4], [1, 3, 4], [2, 3], [3, 4], [3], [3])
+
+
+def test_group_commit_over_the_store_keeps_one_chain(stores: Stores) -> None:
+    grouped = GroupCommitStore(stores.ledger)
+    for n in range(1, 6):
+        grouped.append([event(n)])
+    assert verify_records(stores.ledger.scan()) == VerifyResult(True, 5, list(stores.ledger.scan())[-1].hash)
+
+
+#: what -> (the edit, the seq verify stops at, records checked good before it, a word of the problem)
+EDITS: dict[str, tuple[str, int, int, str]] = {
+    "an edited summary": ("UPDATE ledger SET summary = 'shell: harmless' WHERE seq = 3", 3, 2, "altered"),
+    "a removed record": ("DELETE FROM ledger WHERE seq = 2", 3, 1, "missing"),
+    "a re-chained record": ("UPDATE ledger SET prev = '" + "1" * 64 + "' WHERE seq = 4", 4, 3, "altered"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(EDITS))
+def test_verify_names_the_first_bad_record_after_tampering(stores: Stores, what: str) -> None:
+    records: list[LedgerRecord] = stores.ledger.append([event(n) for n in range(1, 6)])
+    sql, bad_seq, checked, word = EDITS[what]
+    before = verify_records(stores.ledger.scan())
+    tamper(stores, sql)
+    after = verify_records(stores.ledger.scan())
+    assert (before.ok, after.ok, after.bad_seq, after.checked, after.head, word in (after.problem or "")) == (
+        True, False, bad_seq, checked, records[checked - 1].hash, True)
