@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import itertools
 
-FILES = ["README.md", "src/app.py", "src/bastion/cli.py", "tests/test_app.py", "package.json", "Cargo.toml",
-         "docs/index.md", "setup.cfg", "pyproject.toml", "src/lib/util.ts"]
+FILES = [
+    "README.md",
+    "src/app.py",
+    "src/bastion/cli.py",
+    "tests/test_app.py",
+    "package.json",
+    "Cargo.toml",
+    "docs/index.md",
+    "setup.cfg",
+    "pyproject.toml",
+    "src/lib/util.ts",
+]
 DIRS = [".", "src", "tests", "docs", "src/lib", "build"]
 WORDS = ["TODO", "def main", "import os", "FIXME", "class Gate", "error", "useState"]
 TEMPLATES = [

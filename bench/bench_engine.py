@@ -70,12 +70,6 @@ def main() -> None:
     }
     for name, call in calls.items():
         cases[f"Gate.evaluate {name}"] = lambda call=call: gate.evaluate(call)
-    from bastion.policy.network import decide_target
-
-    counter = iter(range(10**9))
-    cases["decide_target literal (fresh text)"] = lambda: decide_target(
-        f"http://10.0.{next(counter) % 250}.{next(counter) % 250}/", policy.network, None
-    )
     results = {name: timings(fn) for name, fn in cases.items()}
     base = statistics.median(results["dict lookup (baseline)"])
     real = statistics.median(results["os.path.realpath (baseline)"])

@@ -22,7 +22,7 @@ from bastion import Gate, ToolCall, load_policy_text
 from bastion.policy.network import StaticResolver
 
 sys.path.insert(0, os.path.dirname(__file__))
-from agent_commands import corpus  # noqa: E402
+from agent_commands import corpus
 
 REPEAT = 5
 
@@ -38,8 +38,12 @@ def main() -> None:
     for d in ("src/lib", "src/bastion", "tests", "docs", "build"):
         os.makedirs(os.path.join(workspace, d), exist_ok=True)
     env = {"HOME": os.path.join(root, "home"), "BASTION_STATE_DIR": os.path.join(root, "state")}
-    policy_text = '[commands]\nallow = ["pytest *", "npm test", "make test"]\n[network]\nallow_hosts = ["pypi.org"]\n'
-    gate = Gate(load_policy_text(policy_text, cwd=workspace, env=env), resolver=StaticResolver({}), sandboxed=True)
+    policy_text = (
+        '[commands]\nallow = ["pytest *", "npm test", "make test"]\n[network]\nallow_hosts = ["pypi.org"]\n'
+    )
+    gate = Gate(
+        load_policy_text(policy_text, cwd=workspace, env=env), resolver=StaticResolver({}), sandboxed=True
+    )
     commands = corpus()
     calls = [ToolCall("shell", {"command": c}, cwd=workspace, interactive=True) for c in commands]
     clock = time.perf_counter_ns
@@ -60,7 +64,12 @@ def main() -> None:
             shell.append(clock() - start)
 
     policies = 'permit(principal == User::"alice", action == Action::"view", resource == Photo::"a.jpg");'
-    request = {"principal": 'User::"alice"', "action": 'Action::"view"', "resource": 'Photo::"a.jpg"', "context": {}}
+    request = {
+        "principal": 'User::"alice"',
+        "action": 'Action::"view"',
+        "resource": 'Photo::"a.jpg"',
+        "context": {},
+    }
     cedar: list[float] = []
     for _ in range(200):
         cedarpy.is_authorized(request, policies, [])
@@ -109,14 +118,24 @@ def _batch(commands: list[str], workspace: str, env: dict[str, str], policy_text
         handle.write(policy_text)
     lines = [json.dumps({"tool": "shell", "args": {"command": c}, "cwd": workspace}) for c in commands]
     full_env = {**os.environ, **env}
-    exe = [sys.executable, "-m", "bastion.adapters.cli.main", "check", "--policy", policy_file, "--batch", "-"]
+    exe = [
+        sys.executable,
+        "-m",
+        "bastion.adapters.cli.main",
+        "check",
+        "--policy",
+        policy_file,
+        "--batch",
+        "-",
+    ]
 
     def run(payload: list[str]) -> float:
         best = float("inf")
         for _ in range(3):
             start = time.perf_counter_ns()
-            subprocess.run(exe, input="\n".join(payload) + "\n", text=True, env=full_env,
-                           capture_output=True, check=True)
+            subprocess.run(
+                exe, input="\n".join(payload) + "\n", text=True, env=full_env, capture_output=True, check=True
+            )
             best = min(best, time.perf_counter_ns() - start)
         return best
 

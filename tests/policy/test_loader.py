@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-
 from pathlib import Path
 
 import pytest
@@ -221,14 +220,20 @@ def test_the_loader_never_crashes_on_arbitrary_text(text: str) -> None:
         load_policy_text(text, cwd="/tmp", env={"HOME": "/tmp/h"})
 
 
-def test_limits_audit_exec_and_ask_via_sections_become_policy_values(tmp_path: Path, env: dict[str, str]) -> None:
+def test_limits_audit_exec_and_ask_via_sections_become_policy_values(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
     file = write(
         tmp_path / "p.toml",
         'ask_via = "bastion"\n[limits]\nmax_calls_per_turn = 10\nmax_turn_duration = "2m"\ncalls_per_minute = 0\n'
         '[audit]\nstore_raw_arguments = true\n[exec]\ntimeout = 5\nenv_allow = ["PATH"]\nsecrets = ["GH_TOKEN"]\n',
     )
     policy = load_policy(file, cwd=str(tmp_path), env=env)
-    assert (policy.limits.max_calls_per_turn, policy.limits.max_turn_duration, policy.limits.calls_per_minute) == (
+    assert (
+        policy.limits.max_calls_per_turn,
+        policy.limits.max_turn_duration,
+        policy.limits.calls_per_minute,
+    ) == (
         10,
         120.0,
         None,
@@ -239,7 +244,9 @@ def test_limits_audit_exec_and_ask_via_sections_become_policy_values(tmp_path: P
     assert policy.ask_via == "bastion"
 
 
-def test_an_untrusted_project_file_can_only_tighten_limits_exec_and_audit(tmp_path: Path, env: dict[str, str]) -> None:
+def test_an_untrusted_project_file_can_only_tighten_limits_exec_and_audit(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
     write(Path(env["HOME"]) / ".config/bastion/policy.toml", "[limits]\nmax_calls_per_turn = 10\n")
     project = tmp_path / "repo"
     write(
@@ -263,7 +270,9 @@ def test_a_bad_exec_value_is_a_load_error(tmp_path: Path, env: dict[str, str]) -
 def test_the_gateway_table_reaches_the_http_settings(tmp_path: Path, env: dict[str, str]) -> None:
     from bastion.adapters.http.settings import GatewaySettings
 
-    file = write(tmp_path / "p.toml", '[gateway]\nrate_limit_per_minute = 5\ncors_origins = ["https://a.example"]\n')
+    file = write(
+        tmp_path / "p.toml", '[gateway]\nrate_limit_per_minute = 5\ncors_origins = ["https://a.example"]\n'
+    )
     settings = GatewaySettings.from_policy(load_policy(file, cwd=str(tmp_path), env=env))
     assert (settings.rate_limit_per_minute, settings.cors_origins, settings.max_body_bytes) == (
         5,
@@ -272,9 +281,39 @@ def test_the_gateway_table_reaches_the_http_settings(tmp_path: Path, env: dict[s
     )
 
 
-def test_an_untrusted_project_file_may_lower_but_not_raise_gateway_limits(tmp_path: Path, env: dict[str, str]) -> None:
+def test_an_untrusted_project_file_may_lower_but_not_raise_gateway_limits(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
     project = tmp_path / "repo"
     write(project / ".bastion" / "policy.toml", "[gateway]\nrate_limit_per_minute = 6000\n")
     assert load_policy(cwd=str(project), env=env).gateway == {}
     write(project / ".bastion" / "policy.toml", "[gateway]\nrate_limit_per_minute = 10\n")
     assert load_policy(cwd=str(project), env=env).gateway["rate_limit_per_minute"] == 10
+
+
+def test_mcp_rule_args_and_server_maps_are_read_from_the_file(tmp_path: Path, env: dict[str, str]) -> None:
+    file = write(
+        tmp_path / "p.toml",
+        '[[rule]]\ntool = "mcp"\npattern = "shell/run"\naction = "allow"\nargs = { command = "git status" }\n'
+        '[mcp.servers.files]\npaths = ["path", "files[]"]\nurls = ["url"]\n',
+    )
+    policy = load_policy(file, cwd=str(tmp_path), env=env)
+    assert policy.rules[0].args == {"command": "git status"}
+    assert (policy.mcp_servers["files"].paths, policy.mcp_servers["files"].urls) == (("path", "files[]"), ("url",))
+
+
+def test_the_gemini_hole_stays_closed_an_allow_matches_argument_keys_not_json(tmp_path: Path, env: dict[str, str]) -> None:
+    from bastion import Decision, Gate, ToolCall
+
+    file = write(
+        tmp_path / "p.toml",
+        '[[rule]]\ntool = "mcp"\npattern = "shell/run"\naction = "allow"\nargs = { command = "git status" }\n',
+    )
+    gate = Gate(load_policy(file, cwd=str(tmp_path), env=env))
+
+    def decide(arguments: dict[str, object]) -> Decision:
+        call = ToolCall("mcp", {"server": "shell", "tool": "run", "arguments": arguments}, cwd=str(tmp_path))
+        return gate.evaluate(call).decision
+
+    assert decide({"command": "git status"}) is Decision.ALLOW
+    assert decide({"command": "whoami", "metadata": {"reason": "git status"}}) is Decision.DENY

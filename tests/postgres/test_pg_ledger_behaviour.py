@@ -3,7 +3,12 @@ filter, and verification passes, then names the exact record that was edited or 
 
 from __future__ import annotations
 
+import json
+import os
 import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -12,7 +17,9 @@ from bastion.audit.events import GENESIS, AuditEvent, LedgerRecord
 from bastion.audit.group import GroupCommitStore
 from bastion.audit.ledger import VerifyResult, verify_records
 from bastion.audit.store import LedgerQuery
-from bastion.state import Stores
+from bastion.state import ENV_URL, Stores, open_stores
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def event(n: int, *, session: str = "s1", decision: str = "allow", **kw: object) -> AuditEvent:
@@ -93,3 +100,22 @@ def test_verify_names_the_first_bad_record_after_tampering(stores: Stores, what:
     after = verify_records(stores.ledger.scan())
     assert (before.ok, after.ok, after.bad_seq, after.checked, after.head, word in (after.problem or "")) == (
         True, False, bad_seq, checked, records[checked - 1].hash, True)
+
+
+def test_bastion_logs_verify_checks_the_postgresql_ledger_and_names_the_bad_record(
+        pg_url: str, tmp_path: Path) -> None:
+    stores = open_stores(pg_url, str(tmp_path))
+    stores.ledger.append([event(n) for n in range(1, 6)])
+    stores.close()
+    env = {**os.environ, ENV_URL: pg_url, "BASTION_STATE_DIR": str(tmp_path / "state"), "HOME": str(tmp_path)}
+
+    def verify() -> tuple[int, str]:
+        done = subprocess.run([sys.executable, "-m", "tests.postgres.wiring", "logs", "verify", "--json"],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        return done.returncode, done.stdout
+
+    intact = verify()
+    tamper(open_stores(pg_url, str(tmp_path)), "UPDATE ledger SET decision = 'allow', summary = 'x' WHERE seq = 4")
+    broken = verify()
+    assert ((intact[0], json.loads(intact[1])["checked"]), (broken[0], json.loads(broken[1])["bad_seq"])) == (
+        (0, 5), (1, 4))

@@ -3,6 +3,8 @@ SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bastion.adapters.mcp.pins import Pin, ToolVersion, check_offer
@@ -95,3 +97,31 @@ def test_request_owners_and_page_logins_are_seen_by_every_daemon(stores: Stores,
     there.close_session(token)
     assert (there.owner("r1"), there.owner("r2"), seen, here.session(token, now=21.0)) == (
         "k1", None, login, None)
+
+
+# -- the gateway's global rate limit (PostgreSQL: one budget for every daemon) --------------------
+def test_a_rate_limit_is_one_budget_per_key_and_minute_across_daemons(pg_url: str, tmp_path: Path) -> None:
+    from bastion.postgres.connection import shared_database
+    from bastion.postgres.counters import PgRateLimiter
+
+    now = [600.0]
+    db = shared_database(pg_url)
+    here, there = (PgRateLimiter(db, 3, clock=lambda: now[0]) for _ in range(2))
+    first = [here.check("k1"), there.check("k1"), here.check("k1"), there.check("k1"), here.check("k2")]
+    now[0] = 659.5
+    late = there.check("k1")
+    now[0] = 660.0
+    fresh = [here.check("k1"), there.check("k1")]
+    here.close()
+    there.close()
+    db.release()
+    assert (first, late, fresh) == ([0, 0, 0, 60, 0], 1, [0, 0])
+
+
+def test_cli_commands_find_the_database_through_the_environment(pg_url: str, tmp_path: Path) -> None:
+    from bastion.state import ENV_URL, open_stores_from_env
+
+    opened = open_stores_from_env({ENV_URL: pg_url, "BASTION_STATE_DIR": str(tmp_path), "HOME": str(tmp_path)},
+                                  cwd=str(tmp_path))
+    none = open_stores_from_env({"BASTION_STATE_DIR": str(tmp_path), "HOME": str(tmp_path)}, cwd=str(tmp_path))
+    assert ((opened.kind, opened.url), (none.kind, none.url)) == (("postgresql", pg_url), ("sqlite", None))

@@ -19,7 +19,7 @@ from bastion.policy.locate import KeyLocator
 from bastion.policy.network import NetworkRules, host_pattern_error
 from bastion.policy.pathchecks import PathChecks, build_path_checks
 from bastion.policy.rules import RuleMatcher, compile_matcher
-from bastion.policy.settings import AuditConfig, LimitsConfig
+from bastion.policy.settings import AuditConfig, LimitsConfig, McpServerArgs
 
 if TYPE_CHECKING:
     from bastion.policy.model import CeilingSection, ExecSection, LimitsSection, PolicyFile, RuleSpec
@@ -79,6 +79,7 @@ class Rule:
     base: str  # folder relative examples and globs anchor at
     match: tuple[str, ...] = ()
     not_match: tuple[str, ...] = ()
+    args: dict[str, str] | None = None  # mcp only: argument key → glob on its value
 
     @property
     def rule_id(self) -> str:
@@ -136,6 +137,7 @@ class Policy:
     audit: AuditConfig
     ask_via: str  # "agent": hooks hand an ASK to the agent's own prompt; "bastion": park it
     gateway: dict[str, Any]  # the [gateway] table as given (bastion.adapters.http.settings)
+    mcp_servers: dict[str, McpServerArgs]  # [mcp.servers.NAME]: argument keys to check
     sources: tuple[str, ...]  # policy files applied, in order
     warnings: tuple[str, ...] = field(default=())
 
@@ -205,6 +207,7 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
     audit = AuditConfig()
     ask_via = "agent"
     gateway: dict[str, Any] = {}
+    mcp_servers: dict[str, McpServerArgs] = {}
     warnings: list[str] = []
     sources: list[str] = []
 
@@ -312,6 +315,13 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
                 ask_via = spec.ask_via
             elif spec.ask_via != ask_via:
                 dropped(f"ask_via = {spec.ask_via!r}")
+        if spec.mcp is not None:  # only adds checks: any layer may set it
+            for name, server in spec.mcp.servers.items():
+                known = mcp_servers.get(name, McpServerArgs())
+                mcp_servers[name] = McpServerArgs(
+                    paths=tuple(dict.fromkeys((*known.paths, *server.paths))),
+                    urls=tuple(dict.fromkeys((*known.urls, *server.urls))),
+                )
         if spec.gateway is not None:
             table = spec.gateway.model_dump()
             if trusted or _tighter_gateway(table, gateway):
@@ -368,6 +378,7 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
         audit=audit,
         ask_via=ask_via,
         gateway=gateway,
+        mcp_servers=mcp_servers,
         sources=tuple(sources),
         warnings=tuple(warnings),
     )
@@ -392,6 +403,7 @@ def _rule(spec: RuleSpec, number: int, layer: Layer, index: int, home: str) -> R
         base=layer.base,
         match=spec.match,
         not_match=spec.not_match,
+        args=dict(spec.args) if spec.args else None,
     )
 
 

@@ -374,9 +374,11 @@ def _mcp(gate: Gate, call: ToolCall, out: Assembly) -> None:
     policy = gate.policy
     name = f"{server}/{tool}"
     subject = out.add(Subject(label=f"mcp {name}", effects={Effect.MCP}))
-    rule = gate.last_rule(Family.MCP, lambda r: r.matcher.matches_words(name))
-    if rule is not None:
-        subject.override = gate.rule_reason(rule, name)
+    # The last rule matching SERVER/TOOL *and* its per-argument conditions decides; mapped
+    # path and URL arguments become subjects of their own.
+    from bastion.policy.mcp_args import decide_mcp_extras
+
+    decide_mcp_extras(gate, call, out, subject)
     if annotations.get("destructiveHint") is True:
         subject.hard.append(
             Reason(

@@ -80,6 +80,7 @@ class RuleSpec(Section):
     reason: str = ""
     match: tuple[str, ...] = ()
     not_match: tuple[str, ...] = ()
+    args: dict[StrictStr, StrictStr] | None = None  # mcp: per-argument-key globs
 
 
 class CeilingSection(Section):
@@ -136,6 +137,17 @@ class GatewaySection(Section):
         return value
 
 
+class McpServer(Section):
+    """``[mcp.servers.NAME]``: argument keys whose values are paths / URLs to check."""
+
+    paths: tuple[StrictStr, ...] = ()
+    urls: tuple[StrictStr, ...] = ()
+
+
+class McpSection(Section):
+    servers: dict[StrictStr, McpServer] = Field(default_factory=dict)
+
+
 class PolicyFile(Section):
     mode: Mode | None = None
     workspace: tuple[str, ...] | None = None
@@ -152,3 +164,4 @@ class PolicyFile(Section):
     audit: AuditSection | None = None
     ask_via: Literal["agent", "bastion"] | None = None
     gateway: GatewaySection | None = None
+    mcp: McpSection | None = None

@@ -34,3 +34,11 @@ class AuditConfig:
     #: Store the raw (unredacted) arguments next to the keyed hash. Off by default: the
     #: ledger keeps metadata only (a keyed hash and a redacted summary).
     store_raw_arguments: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class McpServerArgs:
+    """``[mcp.servers.NAME]``: which argument keys carry paths and URLs."""
+
+    paths: tuple[str, ...] = ()
+    urls: tuple[str, ...] = ()

@@ -24,7 +24,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from bastion.errors import StoreError
 
 #: Seconds to wait for a connection (from the pool, or a new one) before giving up.
-CONNECT_TIMEOUT = 5.0
+CONNECT_TIMEOUT = 3.0
 POOL_MAX = 10
 
 Row = dict[str, Any]

@@ -46,7 +46,7 @@ def peek_usage(db: PgDatabase, session: str, turn: str | None, at: float) -> Usa
 
 
 def admit_call(db: PgDatabase, session: str, turn: str | None, at: float) -> Usage:
-    with db.transaction("counting a call") as conn:
+    with db.transaction("counting a call") as conn, conn.pipeline():  # one round trip for the writes
         conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (SESSION_LOCK_SPACE, session))
         conn.execute("DELETE FROM session_calls WHERE session = %s AND at <= %s", (session, at - MINUTE))
         conn.execute("INSERT INTO session_calls (session, at) VALUES (%s, %s)", (session, at))

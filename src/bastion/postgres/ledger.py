@@ -47,8 +47,9 @@ class PgLedgerStore(PgHandle):
         if not events:
             return out
         with self.db.transaction("appending to the audit ledger") as conn:
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (LEDGER_LOCK,))
-            last = conn.execute("SELECT seq, hash FROM ledger ORDER BY seq DESC LIMIT 1").fetchone()
+            with conn.pipeline():  # the lock and the read of the head in one round trip
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (LEDGER_LOCK,))
+                last = conn.execute("SELECT seq, hash FROM ledger ORDER BY seq DESC LIMIT 1").fetchone()
             seq, prev = (int(last["seq"]), str(last["hash"])) if last else (0, GENESIS)
             for event in events:
                 seq += 1

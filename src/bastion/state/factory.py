@@ -188,3 +188,23 @@ def open_stores(state_url: str | None, state_dir: str, *, upgrade: bool = False)
     """SQLite under ``state_dir`` when ``state_url`` is None, else PostgreSQL at ``state_url``
     (whose schema must be current: StoreError with a hint otherwise, or pass ``upgrade``)."""
     return Stores(state_url, state_dir, upgrade=upgrade)
+
+
+def open_stores_from_env(env: Mapping[str, str] | None = None, *, cwd: str | None = None,
+                         policy_path: str | None = None) -> Stores:
+    """For CLI commands that do not load a policy themselves (approvals, logs, keys, mcp
+    pins, launch): ``BASTION_STATE_URL``, else ``state_url`` of the policy that applies in
+    ``cwd``; a policy that does not load counts as none (the command then uses SQLite,
+    as it did before PostgreSQL existed; ``bastion doctor`` reports the policy error)."""
+    from bastion.errors import BastionError
+    from bastion.policy.loader import load_policy, state_dir_from
+
+    source = os.environ if env is None else env
+    url = state_url_for(None, source)
+    if url is None:
+        try:
+            policy: object = load_policy(policy_path, cwd=cwd or os.getcwd(), env=source)
+        except BastionError:
+            policy = None
+        url = state_url_for(policy, source)
+    return open_stores(url, state_dir_from(source))

@@ -93,4 +93,7 @@ async def grow(ctx: Context) -> str:
 
 if __name__ == "__main__":
     log({"started": os.getpid(), "argv": sys.argv[1:]})
-    server.run()
+    if sys.argv[1:2] == ["--http"]:  # streamable HTTP on 127.0.0.1:PORT/mcp
+        server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        server.run()

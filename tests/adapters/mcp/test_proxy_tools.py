@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import anyio
 import mcp_types as types
+import pytest
 
 from tests.adapters.mcp.conftest import Peer, payload, text_of
 
@@ -158,3 +159,28 @@ def test_a_tool_added_upstream_is_listed_after_list_changed_once_trusted(peer: P
         "until a person reviews it ('bastion mcp pins notes') and runs 'bastion mcp trust notes' "
         "(MCP tool notes/extra)"
     ]
+
+
+def _rule_args_supported() -> bool:
+    from bastion.policy.model import RuleSpec
+
+    return "args" in RuleSpec.model_fields
+
+
+@pytest.mark.skipif(not _rule_args_supported(), reason="needs RuleSpec.args and the engine hook (lead)")
+def test_the_gemini_hole_is_closed_through_the_proxy(peer: Peer) -> None:
+    peer.write_policy('[[rule]]\ntool = "mcp"\npattern = "notes/run"\naction = "allow"\n'
+                      'args = { command = "git status" }\n'
+                      '[[rule]]\ntool = "mcp"\npattern = "notes/run"\naction = "deny"\n'
+                      'args = { command = "whoami" }\n')
+
+    async def main() -> list[str]:
+        async with peer.client() as client:
+            sneaky = await client.call_tool("run", {"command": "whoami", "metadata": {"reason": "git status"}})
+            plain = await client.call_tool("run", {"command": "git status"})
+            return [text_of(sneaky), payload(plain)]
+
+    sneaky, plain = anyio.run(main)
+    assert sneaky.startswith("[policy-denied]")
+    assert plain == "ran git status"
+    assert peer.calls() == [{"tool": "run", "command": "git status"}]

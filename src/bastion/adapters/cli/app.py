@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "bastion.adapters.cli.serve",
     "bastion.adapters.cli.keys_cmd",
     "bastion.adapters.cli.hooks_cmd",
+    "bastion.adapters.cli.db_cmd",
 )
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO, cast
 
 import anyio
+import anyio.abc
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import NotificationOptions, Server
@@ -29,7 +30,6 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from bastion.adapters.mcp.arguments import hiding_rule
 from bastion.adapters.mcp.calls import Channel, McpCalls, refusal
 from bastion.adapters.mcp.pins import PinStore, Review, SqlitePinStore, ToolVersion, check_offer
 from bastion.adapters.mcp.reload import Broken, PolicyWatch
@@ -44,6 +44,7 @@ from bastion.adapters.mcp.upstream import Upstream, UpstreamError, UpstreamSpec
 from bastion.adapters.mcp.wire import PipeLines, answering_malformed
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import MARKER_BLOCKED, Decision, Effect, Evaluation, Reason, deny_for_error
+from bastion.policy.mcp_args import hiding_rule
 from bastion.runtime import Gatekeeper
 
 Context = ServerRequestContext[Any, Any]
@@ -94,6 +95,10 @@ class McpProxy:
         self._masks: dict[str, SecretMask] = {}
         self._session: ServerSession | None = None
         self._warned: set[tuple[str, str]] = set()
+
+    def bind(self, tg: anyio.abc.TaskGroup) -> None:
+        """Run upstream connections as tasks of ``tg`` (leaving it reaps them)."""
+        self.upstream.bind(tg)
 
     def server(self) -> Server[Any]:
         return Server(f"bastion:{self.name}", version="0.1.0", instructions=instructions(self.name),
@@ -227,7 +232,7 @@ async def run_proxy(options: ProxyOptions, *, watch: PolicyWatch | None = None,
     server = proxy.server()
     try:
         async with anyio.create_task_group() as tg:
-            proxy.upstream.bind(tg)
+            proxy.bind(tg)
             serving = anyio.CancelScope()
             listening = anyio.CancelScope()
 

@@ -10,8 +10,7 @@ glob — never the stringified JSON of all arguments (the Gemini CLI hole, where
 network policy as one more subject of the call, so a path argument can never reach what
 ``read``/``write`` could not.
 
-``decide_mcp_extras`` is the engine hook: ``policy.engine._mcp`` calls it in place of its
-own ``last_rule`` lookup once ``RuleSpec.args`` and ``PolicyFile.mcp`` exist.
+``decide_mcp_extras`` is the engine's hook for the ``mcp`` family (``policy.engine._mcp``).
 """
 
 from __future__ import annotations
@@ -20,42 +19,32 @@ import fnmatch
 import json
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bastion.call.model import Family, ToolCall
 from bastion.errors import CallError
 from bastion.policy.compiled import Policy, Rule
 from bastion.policy.decision import Decision, Effect, Reason
-from bastion.policy.engine import Gate
 from bastion.policy.network import decide_target
+from bastion.policy.settings import McpServerArgs
 from bastion.policy.verdict import Assembly, Subject
+
+if TYPE_CHECKING:
+    from bastion.policy.engine import Gate
 
 #: A value with a ``..`` segment, a NUL or another control character never matches an
 #: ``args`` glob: ``src/**`` must not admit ``src/../../etc/shadow`` or ``git status\nrm``.
 _UNSAFE_VALUE = re.compile(r"(^|[/\\])\.\.([/\\]|$)|[\x00-\x08\x0a-\x1f\x7f]")
 
 
-@dataclass(frozen=True, slots=True)
-class McpServerArgs:
-    """``[mcp.servers.NAME]``: which argument keys carry paths and URLs."""
-
-    paths: tuple[str, ...] = ()
-    urls: tuple[str, ...] = ()
-
-
 def args_of(rule: Rule) -> Mapping[str, str] | None:
-    """The rule's ``args`` condition (None until the policy model carries it)."""
-    value = getattr(rule, "args", None)
-    return value if isinstance(value, Mapping) and value else None
+    """The rule's ``args`` condition, or None."""
+    return rule.args or None
 
 
 def servers_of(policy: Policy) -> Mapping[str, McpServerArgs]:
-    """The policy's ``[mcp.servers]`` (empty until the policy model carries it)."""
-    section = getattr(policy, "mcp_servers", None)
-    if section is None:
-        section = getattr(getattr(policy, "mcp", None), "servers", None)
-    return section if isinstance(section, Mapping) else {}
+    """The policy's ``[mcp.servers]``."""
+    return policy.mcp_servers
 
 
 def _scalar_text(value: Any) -> str | None:
@@ -153,6 +142,7 @@ def decide_mcp_extras(gate: Gate, call: ToolCall, out: Assembly, subject: Subjec
         return condition is None or rule_args_match(condition, arguments)
 
     rule = gate.last_rule(Family.MCP, applies)
+    subject.override = None  # only a rule whose argument condition holds decides here
     if rule is not None:
         condition = args_of(rule)
         matched = f"{name} {_args_text(condition)}" if condition else name

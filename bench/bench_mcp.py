@@ -1,0 +1,72 @@
+"""Added latency of ``bastion mcp proxy`` per tools/call: proxy vs direct, in the same run.
+
+Run by hand:  .venv/bin/python bench/bench_mcp.py [CALLS] [GAP_MS]
+The SDK client calls the test server's ``echo`` tool over stdio, first directly, then
+through the proxy (an allow rule decides it, so nobody is asked; every call is audited to
+the SQLite ledger with a synchronous commit). Target: < 2 ms p50 added.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import anyio
+from mcp import Client, StdioServerParameters
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTES = str(ROOT / "tests" / "adapters" / "mcp" / "notes_server.py")
+BASTION = str(Path(sys.executable).parent / "bastion")
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def measure(params: StdioServerParameters, calls: int, gap: float = 0.0) -> list[float]:
+    async with Client(params, mode="legacy", cache=None) as client:
+        await client.list_tools()
+        for _ in range(50):  # warm up
+            await client.call_tool("echo", {"text": "hello"})
+        out = []
+        for _ in range(calls):
+            start = time.perf_counter()
+            await client.call_tool("echo", {"text": "hello"})
+            out.append((time.perf_counter() - start) * 1000)
+            if gap:
+                await anyio.sleep(gap)  # a model thinks between calls; not timed
+        return out
+
+
+def main() -> None:
+    calls = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    gap = float(sys.argv[2]) / 1000 if len(sys.argv) > 2 else 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        policy = Path(tmp, "policy.toml")
+        policy.write_text('[[rule]]\ntool = "mcp"\npattern = "notes/echo"\naction = "allow"\n')
+        env = {"HOME": tmp, "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+               "BASTION_STATE_DIR": f"{tmp}/state"}
+        direct = StdioServerParameters(command=sys.executable, args=[NOTES], env=env, cwd=tmp)
+        args = ["mcp", "proxy", "--policy", str(policy), "--name", "notes", "--", sys.executable, NOTES]
+        proxied = StdioServerParameters(command=BASTION, args=args, env=env, cwd=tmp)
+        rounds = []
+        for _ in range(2):  # interleaved, so a load change hits both sides
+            rounds.append((anyio.run(measure, direct, calls // 2, gap),
+                           anyio.run(measure, proxied, calls // 2, gap)))
+    plain = [v for d, _ in rounds for v in d]
+    gated = [v for _, p in rounds for v in p]
+    print(f"tools/call over stdio, {len(plain)} calls each, {gap * 1000:g} ms between calls (ms)")
+    print(f"{'':10} {'p50':>8} {'p95':>8} {'p99':>8} {'mean':>8}")
+    for label, values in (("direct", plain), ("proxy", gated)):
+        print(f"{label:10} {pct(values, .5):8.3f} {pct(values, .95):8.3f} {pct(values, .99):8.3f} "
+              f"{statistics.fmean(values):8.3f}")
+    print(f"added p50: {pct(gated, .5) - pct(plain, .5):.3f} ms (target < 2 ms)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""The proxy in front of a real third-party server: ``@modelcontextprotocol/server-filesystem``.
+
+Install it outside the repo: ``npm install --prefix /root/mcp-servers
+@modelcontextprotocol/server-filesystem`` (or point ``BASTION_MCP_SERVERS_DIR`` at the
+prefix). Missing, these tests fail in CI (``CI=true``) and are skipped elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import anyio
+import mcp_types as types
+import pytest
+
+from tests.adapters.mcp.conftest import Peer, approve, payload, text_of
+
+PREFIX = Path(os.environ.get("BASTION_MCP_SERVERS_DIR", "/root/mcp-servers"))
+SERVER = PREFIX / "node_modules" / ".bin" / "mcp-server-filesystem"
+
+
+@pytest.fixture
+def filesystem(peer: Peer) -> list[str]:
+    node = shutil.which("node")
+    if not SERVER.exists() or node is None:
+        message = f"the npm filesystem MCP server is not installed at {SERVER} (or node is missing)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    root = peer.root / "work"
+    (root / "notes.txt").write_text("buy milk\n")
+    peer.env["PATH"] = f"{os.path.dirname(node)}:{peer.env['PATH']}"
+    return [str(SERVER), str(root)]
+
+
+POLICY = """
+[[rule]]
+tool = "mcp"
+pattern = "files/write_file"
+action = "deny"
+
+[[rule]]
+tool = "mcp"
+pattern = "files/edit_file"
+action = "deny"
+reason = "no edits through MCP"
+
+[[rule]]
+tool = "mcp"
+pattern = "files/read_text_file"
+action = "allow"
+"""
+
+
+def test_the_filesystem_server_behind_the_proxy_is_gated(peer: Peer, filesystem: list[str]) -> None:
+    peer.write_policy(POLICY)
+    work = peer.root / "work"
+
+    async def main() -> tuple[list[str], types.CallToolResult, types.CallToolResult, types.CallToolResult]:
+        async with peer.client(*filesystem, name="files", elicit=approve("deny", "not today")) as client:
+            names = sorted(t.name for t in (await client.list_tools()).tools)
+            read = await client.call_tool("read_text_file", {"path": str(work / "notes.txt")})
+            edit = await client.call_tool("edit_file", {"path": str(work / "notes.txt"),
+                                                        "edits": [{"oldText": "milk", "newText": "beer"}]})
+            mkdir = await client.call_tool("create_directory", {"path": str(work / "made")})
+            return names, read, edit, mkdir
+
+    names, read, edit, mkdir = anyio.run(main)
+    assert "write_file" not in names and "edit_file" not in names  # disabled: the model never sees them
+    assert {"read_text_file", "create_directory", "list_directory"} <= set(names)
+    assert payload(read) == "buy milk\n"
+    assert text_of(edit) == "[policy-denied] no edits through MCP (MCP tool files/edit_file)"
+    assert text_of(mkdir) == "[policy-denied] denied by a person: not today (MCP tool files/create_directory)"
+    assert (work / "notes.txt").read_text() == "buy milk\n"
+    assert not (work / "made").exists()
