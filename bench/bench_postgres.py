@@ -32,15 +32,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bastion.approval.clock import SystemClock  # noqa: E402
-from bastion.approval.queue import AnswerError, ApprovalQueue  # noqa: E402
-from bastion.call.model import ToolCall  # noqa: E402
-from bastion.policy.decision import Decision  # noqa: E402
-from bastion.policy.loader import load_policy_text  # noqa: E402
-from bastion.postgres import migrations  # noqa: E402
-from bastion.state import ENV_URL, open_stores  # noqa: E402
-from tests.postgres.cluster import create_database, start_cluster  # noqa: E402
-from tests.postgres.wiring import open_gatekeeper  # noqa: E402
+from bastion.approval.clock import SystemClock
+from bastion.approval.queue import AnswerError, ApprovalQueue
+from bastion.call.model import ToolCall
+from bastion.policy.decision import Decision
+from bastion.policy.loader import load_policy_text
+from bastion.postgres import migrations
+from bastion.state import ENV_URL, open_stores
+from tests.postgres.cluster import create_database, start_cluster
+from tests.postgres.wiring import open_gatekeeper
 
 POLICY = """
 [limits]

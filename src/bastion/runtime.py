@@ -31,14 +31,12 @@ from bastion.approval.outcome import (
     resolver_of,
 )
 from bastion.approval.queue import AnswerError, ApprovalQueue
-from bastion.approval.sqlite import SqliteStore
 from bastion.approval.store import Store
 from bastion.audit.config import AuditConfig
 from bastion.audit.events import EventKind, make_event
-from bastion.audit.keyed import ArgumentHasher, load_or_create_key
+from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.redact import redact, summarize
-from bastion.audit.sqlite import SqliteLedgerStore
 from bastion.call.model import ToolCall
 from bastion.errors import BastionError
 from bastion.policy.compiled import Policy
@@ -304,12 +302,15 @@ def open_gatekeeper(
     limits: LimitsConfig | None = None,
     audit: AuditConfig | None = None,
 ) -> Gatekeeper:
-    """A Gatekeeper over ``<state_dir>/bastion.db`` (dir created 0700, key and db 0600)."""
+    """A Gatekeeper over the state stores: ``<state_dir>/bastion.db`` (dir 0700, key and db
+    0600) by default, or the PostgreSQL database of ``BASTION_STATE_URL`` / ``state_url``."""
+    from bastion.state import open_stores, state_url_for
+
+    environ = os.environ if env is None else env
     state_dir = policy.state_dir if env is None else state_dir_from(env)
-    os.makedirs(state_dir, mode=0o700, exist_ok=True)
-    path = os.path.join(state_dir, DB_FILE)
-    hasher = ArgumentHasher(load_or_create_key(state_dir))
+    stores = open_stores(state_url_for(policy, environ), state_dir)
+    hasher = ArgumentHasher(stores.hasher_key())
     return Gatekeeper(
-        gate or Gate(policy), store=SqliteStore(path), ledger=Ledger(SqliteLedgerStore(path), hasher=hasher),
+        gate or Gate(policy), store=stores.approvals, ledger=Ledger(stores.ledger, hasher=hasher),
         clock=clock, on_permission=on_permission, limits=limits, audit=audit,
     )

@@ -317,3 +317,12 @@ def test_the_gemini_hole_stays_closed_an_allow_matches_argument_keys_not_json(tm
 
     assert decide({"command": "git status"}) is Decision.ALLOW
     assert decide({"command": "whoami", "metadata": {"reason": "git status"}}) is Decision.DENY
+
+
+def test_state_url_comes_only_from_a_trusted_file(tmp_path: Path, env: dict[str, str]) -> None:
+    write(Path(env["HOME"]) / ".config/bastion/policy.toml", 'state_url = "postgresql://db.example/bastion"\n')
+    project = tmp_path / "repo"
+    write(project / ".bastion" / "policy.toml", 'state_url = "postgresql://attacker.example/x"\n')
+    policy = load_policy(cwd=str(project), env=env)
+    assert policy.state_url == "postgresql://db.example/bastion"
+    assert any("state_url" in w for w in policy.warnings)

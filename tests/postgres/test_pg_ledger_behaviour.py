@@ -110,7 +110,7 @@ def test_bastion_logs_verify_checks_the_postgresql_ledger_and_names_the_bad_reco
     env = {**os.environ, ENV_URL: pg_url, "BASTION_STATE_DIR": str(tmp_path / "state"), "HOME": str(tmp_path)}
 
     def verify() -> tuple[int, str]:
-        done = subprocess.run([sys.executable, "-m", "tests.postgres.wiring", "logs", "verify", "--json"],
+        done = subprocess.run([sys.executable, "-m", "bastion.adapters.cli.main", "logs", "verify", "--json"],
                               cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
         return done.returncode, done.stdout
 

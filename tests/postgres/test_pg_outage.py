@@ -14,10 +14,9 @@ from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision
 from bastion.postgres import migrations
 from bastion.postgres.connection import DatabaseDown
-from bastion.runtime import Gatekeeper
+from bastion.runtime import Gatekeeper, open_gatekeeper
 from bastion.state import ENV_URL
 from tests.postgres.cluster import Cluster, create_database
-from tests.postgres.wiring import open_gatekeeper
 
 ASK_POLICY = """
 [[rule]]

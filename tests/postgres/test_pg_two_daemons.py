@@ -1,8 +1,7 @@
 """Two ``bastion serve`` processes on two ports sharing one PostgreSQL database.
 
-The daemons run through :mod:`tests.postgres.wiring` (the proposed wiring of
-``bastion.state`` into the runtime and the gateway, applied as patches until it lands);
-each has its own state dir, as on two hosts, and shares only the database.
+Each daemon is a real ``bastion serve`` with its own state dir, as on two hosts, sharing
+only the database (``BASTION_STATE_URL``).
 """
 
 from __future__ import annotations
@@ -80,7 +79,7 @@ class Pair:
 def start_daemon(policy: Path, state_dir: Path, db_url: str, home: Path, workspace: Path) -> Daemon:
     env = {"HOME": str(home), "BASTION_STATE_DIR": str(state_dir), ENV_URL: db_url,
            "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "tests.postgres.wiring", "serve", "--host", "127.0.0.1",
+    proc = subprocess.Popen([sys.executable, "-m", "bastion.adapters.cli.main", "serve", "--host", "127.0.0.1",
                              "--port", "0", "--policy", str(policy)], cwd=workspace, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert proc.stdout is not None

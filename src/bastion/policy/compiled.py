@@ -138,6 +138,7 @@ class Policy:
     ask_via: str  # "agent": hooks hand an ASK to the agent's own prompt; "bastion": park it
     gateway: dict[str, Any]  # the [gateway] table as given (bastion.adapters.http.settings)
     mcp_servers: dict[str, McpServerArgs]  # [mcp.servers.NAME]: argument keys to check
+    state_url: str | None  # shared PostgreSQL state (BASTION_STATE_URL overrides); None: SQLite
     sources: tuple[str, ...]  # policy files applied, in order
     warnings: tuple[str, ...] = field(default=())
 
@@ -208,6 +209,7 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
     ask_via = "agent"
     gateway: dict[str, Any] = {}
     mcp_servers: dict[str, McpServerArgs] = {}
+    state_url: str | None = None
     warnings: list[str] = []
     sources: list[str] = []
 
@@ -322,6 +324,12 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
                     paths=tuple(dict.fromkeys((*known.paths, *server.paths))),
                     urls=tuple(dict.fromkeys((*known.urls, *server.urls))),
                 )
+        if spec.state_url is not None:
+            # A cloned repo must not point approvals at a database its author controls.
+            if trusted:
+                state_url = spec.state_url
+            else:
+                dropped("state_url")
         if spec.gateway is not None:
             table = spec.gateway.model_dump()
             if trusted or _tighter_gateway(table, gateway):
@@ -379,6 +387,7 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
         ask_via=ask_via,
         gateway=gateway,
         mcp_servers=mcp_servers,
+        state_url=state_url,
         sources=tuple(sources),
         warnings=tuple(warnings),
     )

@@ -165,3 +165,4 @@ class PolicyFile(Section):
     ask_via: Literal["agent", "bastion"] | None = None
     gateway: GatewaySection | None = None
     mcp: McpSection | None = None
+    state_url: StrictStr | None = None  # postgresql://… for shared state; default SQLite

@@ -53,11 +53,13 @@ class Listener:
         self._thread: threading.Thread | None = None
 
     def start(self, *, wait: float = 2.0) -> None:
-        """Start the thread (once) and wait up to ``wait`` s for its first LISTEN."""
+        """Start the thread (once, then wait up to ``wait`` s for its first LISTEN; later
+        calls never block, even while it reconnects: the re-check covers that time)."""
         with self._lock:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="bastion-pg-listen", daemon=True)
-                self._thread.start()
+            if self._thread is not None:
+                return
+            self._thread = threading.Thread(target=self._run, name="bastion-pg-listen", daemon=True)
+            self._thread.start()
         self._ready.wait(wait)
 
     @property

@@ -20,8 +20,8 @@ from bastion.adapters.cli.common import JsonOption, fail, print_json
 from bastion.approval.clock import SystemClock
 from bastion.approval.model import ApprovalRequest, Scope
 from bastion.approval.queue import AnswerError, ApprovalQueue
-from bastion.approval.sqlite import SqliteStore
 from bastion.approval.state import RequestState
+from bastion.approval.store import Store
 from bastion.errors import BastionError
 from bastion.policy.loader import state_dir_from
 from bastion.runtime import DB_FILE
@@ -42,9 +42,13 @@ def db_path() -> str:
     return os.path.join(state_dir_from(os.environ), DB_FILE)
 
 
-def open_store() -> SqliteStore:
+def open_store() -> Store:
+    """The approval store of the state that applies here (SQLite, or PostgreSQL by
+    ``BASTION_STATE_URL`` / the policy's ``state_url``)."""
+    from bastion.state import open_stores_from_env
+
     try:
-        return SqliteStore(db_path())
+        return open_stores_from_env().approvals
     except BastionError as exc:
         fail(str(exc), hint="check BASTION_STATE_DIR points at a writable folder")
 
@@ -78,7 +82,7 @@ def _table(requests: list[ApprovalRequest], now: float) -> Table:
     return table
 
 
-def _snapshot(store: SqliteStore, show_all: bool) -> list[ApprovalRequest]:
+def _snapshot(store: Store, show_all: bool) -> list[ApprovalRequest]:
     store.expire_due(time.time())  # a waiter that died cannot expire its own request
     return store.list_requests(None if show_all else [RequestState.PENDING])
 
@@ -111,7 +115,7 @@ def _contract(r: ApprovalRequest) -> dict[str, object]:
     return {k: data[k] for k in ("id", "state", "tool", "summary", "reason", "created", "expires")}
 
 
-def _watch(store: SqliteStore, show_all: bool, json_out: bool) -> None:
+def _watch(store: Store, show_all: bool, json_out: bool) -> None:
     last: object = None
     try:
         if json_out:  # one JSON array per line, each time the list changes

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from typing import Annotated
@@ -15,8 +14,7 @@ from rich.table import Table
 from bastion.adapters.cli.common import JsonOption, fail, print_json, stderr
 from bastion.errors import BastionError
 from bastion.keys.model import Role
-from bastion.keys.sqlite import SqliteKeyStore
-from bastion.policy.loader import state_dir_from
+from bastion.keys.store import KeyStore
 
 RoleOption = Annotated[Role, typer.Option("--role", help="agent: decide and request; approver: answer "
                                                          "requests; admin: everything, logs included.")]
@@ -32,9 +30,11 @@ def register(app: typer.Typer) -> None:
     app.add_typer(group, name="keys")
 
 
-def _store() -> SqliteKeyStore:
+def _store() -> KeyStore:
+    from bastion.state import open_stores_from_env
+
     try:
-        return SqliteKeyStore.in_state_dir(state_dir_from(os.environ))
+        return open_stores_from_env().keys
     except BastionError as exc:
         fail(str(exc), hint="check BASTION_STATE_DIR and its permissions")
 

@@ -11,7 +11,7 @@ import typer
 
 from bastion.errors import BastionError
 from bastion.launch.launcher import Ports, launch, resume, survey_known
-from bastion.launch.sessions import JsonSessionStore
+from bastion.launch.sessions import SessionStore
 from bastion.launch.validate import NO_CEILING, Permissions
 
 _BYPASS_HELP = "Replace the ceiling with never_ask,unrestricted,allowed for this run only."
@@ -44,10 +44,10 @@ def _fail(exc: BastionError) -> typer.Exit:
     return typer.Exit(2)
 
 
-def _store() -> JsonSessionStore:
-    from bastion.policy.loader import state_dir_from
+def _store() -> SessionStore:
+    from bastion.state import open_stores_from_env
 
-    return JsonSessionStore(state_dir_from(os.environ))
+    return open_stores_from_env().sessions
 
 
 def _ports() -> Ports:

@@ -14,12 +14,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from bastion.adapters.cli.approvals import db_path, local_time
+from bastion.adapters.cli.approvals import local_time
 from bastion.adapters.cli.common import JsonOption, fail, print_json
 from bastion.audit.events import LedgerRecord
 from bastion.audit.ledger import verify_records
-from bastion.audit.sqlite import SqliteLedgerStore
-from bastion.audit.store import LedgerQuery, matches
+from bastion.audit.store import LedgerQuery, LedgerStore, matches
 from bastion.errors import BastionError
 
 #: ``bastion logs verify`` exit code when the chain is broken.
@@ -45,9 +44,11 @@ def parse_since(text: str, now: float) -> float:
                          "2024-05-01T12:00:00Z") from None
 
 
-def _open() -> SqliteLedgerStore:
+def _open() -> LedgerStore:
+    from bastion.state import open_stores_from_env
+
     try:
-        return SqliteLedgerStore(db_path())
+        return open_stores_from_env().ledger
     except BastionError as exc:
         fail(str(exc), hint="check BASTION_STATE_DIR points at a writable folder")
 
@@ -108,7 +109,7 @@ def logs(
         store.close()
 
 
-def _follow(store: SqliteLedgerStore, query: LedgerQuery, records: list[LedgerRecord],
+def _follow(store: LedgerStore, query: LedgerQuery, records: list[LedgerRecord],
             json_out: bool) -> None:
     console = Console(highlight=False)
     last = max((r.seq for r in store.query(LedgerQuery(after_seq=0))), default=0)

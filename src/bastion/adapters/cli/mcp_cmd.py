@@ -16,7 +16,6 @@ from rich.console import Console
 
 from bastion.adapters.cli.common import JsonOption, PolicyOption, fail, policy_or_exit, print_json
 from bastion.errors import BastionError, PolicyError
-from bastion.policy.loader import state_dir_from
 
 NameOption = Annotated[str | None, typer.Option("--name", help="Server name in rules and pins.")]
 UrlOption = Annotated[str | None, typer.Option("--url", help="Wrap a streamable-HTTP server at this URL.")]
@@ -110,9 +109,10 @@ def pins(
     server: Annotated[str | None, typer.Argument(help="Only this server.")] = None,
     json_out: JsonOption = False,
 ) -> None:
-    from bastion.adapters.mcp.pins import SqlitePinStore, describe_change
+    from bastion.adapters.mcp.pins import describe_change
+    from bastion.state import open_stores_from_env
 
-    store = SqlitePinStore.in_state_dir(state_dir_from(os.environ))
+    store = open_stores_from_env().pins
     try:
         names = [server] if server else store.servers()
         data = {n: [describe_change(p) for p in store.pins(n).values()] for n in names}
@@ -138,9 +138,9 @@ def trust(
     server: ServerArg,
     tool: Annotated[list[str] | None, typer.Option("--tool", help="Only this tool (repeatable).")] = None,
 ) -> None:
-    from bastion.adapters.mcp.pins import SqlitePinStore
+    from bastion.state import open_stores_from_env
 
-    store = SqlitePinStore.in_state_dir(state_dir_from(os.environ))
+    store = open_stores_from_env().pins
     try:
         if not store.known(server):
             fail(f"no MCP server {server!r} has been seen", hint="run 'bastion mcp pins' to list servers")

@@ -23,7 +23,7 @@ from bastion.adapters.http.app import create_app, route_permissions
 from bastion.adapters.http.boot import BootRefused, check_boot, ensure_approver
 from bastion.adapters.http.settings import ServerSettings
 from bastion.errors import BastionError
-from bastion.keys.sqlite import SqliteKeyStore
+from bastion.state import open_stores, state_url_for
 
 HostOption = Annotated[str, typer.Option("--host", help="Address to listen on (loopback by default).")]
 PortOption = Annotated[int, typer.Option("--port", help="Port to listen on (0: any free port).")]
@@ -57,7 +57,7 @@ def serve(host: HostOption = "127.0.0.1", port: PortOption = 8765, policy: Polic
     loaded = policy_or_exit(policy, cwd)
     settings = ServerSettings(policy_path=policy, cwd=cwd, env=dict(os.environ), host=host, port=port)
     try:
-        keys = SqliteKeyStore.in_state_dir(loaded.state_dir)
+        keys = open_stores(state_url_for(loaded, os.environ), loaded.state_dir).keys
         check_boot(host, keys, route_permissions())
         new_key = ensure_approver(keys, now=time.time())
         app = create_app(settings, keys=keys)

@@ -25,19 +25,19 @@ from bastion.adapters.http.errors import EXCEPTION_HANDLERS
 from bastion.adapters.http.events import EventHub
 from bastion.adapters.http.middleware import BodyLimitMiddleware, RequestIdMiddleware
 from bastion.adapters.http.openapi import Operation, document
-from bastion.adapters.http.ratelimit import RateLimiter
 from bastion.adapters.http.reload import PolicyHolder
 from bastion.adapters.http.resolver import LoopSafeResolver
 from bastion.adapters.http.service import GatewayService, request_object
 from bastion.adapters.http.sessions import GatewayState
 from bastion.adapters.http.settings import GatewaySettings, ServerSettings
-from bastion.keys.sqlite import KEYS_FILE, SqliteKeyStore
+from bastion.keys.sqlite import KEYS_FILE
 from bastion.keys.store import KeyStore
 from bastion.policy.compiled import Policy
 from bastion.policy.engine import Gate
 from bastion.policy.loader import load_policy
 from bastion.policy.network import SystemResolver
 from bastion.runtime import Gatekeeper, open_gatekeeper
+from bastion.state import open_stores, state_url_for
 
 log = logging.getLogger("bastion.http")
 
@@ -112,20 +112,24 @@ def create_app(settings: ServerSettings, *, keys: KeyStore | None = None) -> Sta
     boot refusals (BootRefused) and return the application."""
     policy = load_policy(settings.policy_path, cwd=settings.cwd, env=settings.env)
     gateway = settings.gateway or GatewaySettings.from_policy(policy)
-    keys = keys or SqliteKeyStore.in_state_dir(policy.state_dir)
+    stores = open_stores(state_url_for(policy, settings.env), policy.state_dir)
+    keys = keys or stores.keys
     check_boot(settings.host, keys, route_permissions())
     sandboxed = sandbox_available() if settings.sandboxed is None else settings.sandboxed
     resolver = LoopSafeResolver(SystemResolver())  # one cache for the daemon's life
     first = _keeper_factory(None, sandboxed, resolver)(policy)
     holder = PolicyHolder(first, policy_path=settings.policy_path, cwd=settings.cwd, env=settings.env,
                           build=_keeper_factory(first, sandboxed, resolver))
-    state = GatewayState.beside(keys, os.path.join(policy.state_dir, KEYS_FILE))
+    # On SQLite, logins and request owners live beside the keys on the same connection (a
+    # second connection to keys.db in this process would drop the first one's locks).
+    state = (stores.gateway_state() if stores.url
+             else GatewayState.beside(keys, os.path.join(policy.state_dir, KEYS_FILE)))
     service = GatewayService(holder, state, resolver)
     hub = EventHub(first.store, interval=settings.events_interval, now=time.time,
                    render=lambda r: request_object(r, service.final_of(r)))
     ctx = Context(settings=settings, gateway=gateway, keys=keys, state=state, holder=holder,
-                  service=service, hub=hub, limiter=RateLimiter(gateway.rate_limit_per_minute),
-                  login_limiter=RateLimiter(LOGIN_ATTEMPTS_PER_MINUTE))
+                  service=service, hub=hub, limiter=stores.rate_limiter(gateway.rate_limit_per_minute),
+                  login_limiter=stores.rate_limiter(LOGIN_ATTEMPTS_PER_MINUTE, scope="login"))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -141,6 +145,7 @@ def create_app(settings: ServerSettings, *, keys: KeyStore | None = None) -> Sta
             first.close()
             state.close()
             keys.close()
+            stores.close()
 
     middleware = [Middleware(RequestIdMiddleware),
                   Middleware(BodyLimitMiddleware, max_bytes=gateway.max_body_bytes)]

@@ -31,7 +31,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from bastion.adapters.mcp.calls import Channel, McpCalls, refusal
-from bastion.adapters.mcp.pins import PinStore, Review, SqlitePinStore, ToolVersion, check_offer
+from bastion.adapters.mcp.pins import PinStore, Review, ToolVersion, check_offer
 from bastion.adapters.mcp.reload import Broken, PolicyWatch
 from bastion.adapters.mcp.untrusted import (
     DEFAULT_MAX_RESULT_BYTES,
@@ -227,7 +227,11 @@ async def run_proxy(options: ProxyOptions, *, watch: PolicyWatch | None = None,
     """Serve the agent on stdin/stdout until it hangs up or a signal arrives; then stop
     (and reap) the wrapped server before returning."""
     watch = watch or PolicyWatch(options.policy_path, cwd=options.cwd, env=options.env)
-    pins = pins or SqlitePinStore.in_state_dir(watch.base.policy.state_dir)
+    if pins is None:
+        from bastion.state import open_stores, state_url_for
+
+        policy = watch.base.policy
+        pins = open_stores(state_url_for(policy, options.env), policy.state_dir).pins
     proxy = McpProxy(options, watch=watch, pins=pins)
     server = proxy.server()
     try:
