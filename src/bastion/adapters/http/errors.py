@@ -9,6 +9,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from bastion.errors import StoreError
+
 log = logging.getLogger("bastion.http")
 
 
@@ -76,8 +78,20 @@ async def render_unexpected(request: Request, exc: Exception) -> Response:
     return error_response(500, "internal", f"internal error (request id {rid})")
 
 
+async def render_store_error(request: Request, exc: Exception) -> Response:
+    """The state store (SQLite file, PostgreSQL server) is unavailable: nothing was allowed;
+    say so plainly, with how to fix it, instead of a bare 500."""
+    assert isinstance(exc, StoreError)
+    rid = getattr(request.state, "request_id", "-")
+    log.error("request %s: state unavailable: %s", rid, exc)
+    hint = f" ({exc.hint})" if exc.hint else ""
+    return error_response(503, "state_unavailable", f"Bastion's state store is unavailable{hint}",
+                          {"Retry-After": "5"})
+
+
 EXCEPTION_HANDLERS = {
     ApiError: render_api_error,
     HTTPException: render_http_exception,
+    StoreError: render_store_error,
     Exception: render_unexpected,
 }
