@@ -173,3 +173,17 @@ def test_the_child_sees_only_its_own_processes(
     )
     assert result.exit_code == 0
     assert int(result.stdout) <= 5  # bwrap's init, bash, ls, grep
+
+
+def test_credential_files_inside_the_workspace_are_hidden_from_sandboxed_code(
+    runner: BubblewrapRunner, make_policy: PolicyFactory, workspace: Path, child_env: dict[str, str]
+) -> None:
+    (workspace / ".env").write_text("API_TOKEN=s3cret\n")
+    (workspace / "src" / "deploy.pem").write_text("-----BEGIN PRIVATE KEY-----\n")
+    (workspace / "notes.txt").write_text("plain\n")
+    script = "cat .env src/deploy.pem notes.txt; python3 -c \"print(open('.env').read())\""
+    result = runner.run(spec_for(make_policy(), script, environ=child_env))
+    assert "s3cret" not in result.stdout + result.stderr
+    assert "BEGIN PRIVATE KEY" not in result.stdout + result.stderr
+    assert "plain\n" in result.stdout
+    assert (workspace / ".env").read_text() == "API_TOKEN=s3cret\n"  # hidden in the sandbox only

@@ -39,7 +39,38 @@ def sandbox_roots(policy: Policy) -> tuple[tuple[str, ...], tuple[str, ...], tup
             readonly.append(path)
     hidden = [policy.credentials_dir, policy.state_dir]
     hidden += [os.path.join(policy.home, name) for name in HOME_CREDENTIALS]
+    hidden += credential_files(policy, (*writable, *readonly))
     return writable, tuple(dict.fromkeys(readonly)), tuple(dict.fromkeys(hidden))
+
+
+#: Folders a scan for credential files skips: large, and not where keys are kept.
+SKIPPED_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache",
+                          ".ruff_cache", ".pytest_cache", ".tox", "target", "dist", "build"})
+
+
+def credential_files(
+    policy: Policy, roots: Sequence[str], *, max_depth: int = 6, max_entries: int = 20_000
+) -> list[str]:
+    """Credential files inside the mounted roots (``.env``, ``*.pem``, ``id_rsa``…): the gate
+    refuses to read them, and the sandbox hides them too, so a script the agent runs cannot
+    read them either. Bounded (depth, entries): a huge tree is only partly scanned."""
+    found: list[str] = []
+    seen = 0
+    stack = [(root, 0) for root in roots]
+    while stack and seen < max_entries:
+        folder, depth = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            seen += 1
+            if policy.hardline.credentials.first_match(entry.path) is not None:
+                found.append(entry.path)
+                continue
+            if depth < max_depth and entry.name not in SKIPPED_DIRS and entry.is_dir(follow_symlinks=False):
+                stack.append((entry.path, depth + 1))
+    return found
 
 
 def child_environment(config: ExecConfig, environ: Mapping[str, str]) -> dict[str, str]:

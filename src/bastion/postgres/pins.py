@@ -20,13 +20,7 @@ class PgPinStore(PgHandle):
 
     def pins(self, server: str) -> dict[str, Pin]:
         rows = self.db.read("SELECT * FROM mcp_pins WHERE server = %s ORDER BY tool", (server,))
-        out = {}
-        for row in rows:
-            trusted = ToolVersion(row["digest"], row["definition"]) if row["digest"] else None
-            pending = (ToolVersion(row["pending_digest"], row["pending_definition"])
-                       if row["pending_digest"] else None)
-            out[row["tool"]] = Pin(row["tool"], trusted, pending)
-        return out
+        return {row["tool"]: Pin.from_row(row) for row in rows}
 
     def servers(self) -> list[str]:
         return [r["server"] for r in self.db.read("SELECT server FROM mcp_servers ORDER BY server")]

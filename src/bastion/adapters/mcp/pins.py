@@ -53,6 +53,15 @@ class Pin:
     trusted: ToolVersion | None
     pending: ToolVersion | None = None
 
+    @classmethod
+    def from_row(cls, row: Any) -> Pin:
+        """From a ``mcp_pins`` row (sqlite3.Row or a psycopg dict row: the same columns)."""
+        trusted = ToolVersion(row["digest"], row["definition"]) if row["digest"] else None
+        pending = None
+        if row["pending_digest"]:
+            pending = ToolVersion(row["pending_digest"], row["pending_definition"])
+        return cls(row["tool"], trusted, pending)
+
 
 @dataclass(frozen=True, slots=True)
 class Blocked:
@@ -189,13 +198,7 @@ class SqlitePinStore:
 
     def pins(self, server: str) -> dict[str, Pin]:
         rows = self.db.read("SELECT * FROM mcp_pins WHERE server = ? ORDER BY tool", (server,))
-        out = {}
-        for row in rows:
-            trusted = ToolVersion(row["digest"], row["definition"]) if row["digest"] else None
-            pending = (ToolVersion(row["pending_digest"], row["pending_definition"])
-                       if row["pending_digest"] else None)
-            out[row["tool"]] = Pin(row["tool"], trusted, pending)
-        return out
+        return {row["tool"]: Pin.from_row(row) for row in rows}
 
     def servers(self) -> list[str]:
         return [r["server"] for r in self.db.read("SELECT server FROM mcp_servers ORDER BY server")]
