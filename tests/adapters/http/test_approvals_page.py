@@ -138,6 +138,7 @@ def test_a_person_answers_parked_calls_live_and_the_waiters_resume(gateway: Gate
 
 def test_the_page_refuses_an_agent_key_and_a_wrong_key(gateway: Gateway, browser: object) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
     driver = browser
     messages = []
@@ -145,5 +146,7 @@ def test_the_page_refuses_an_agent_key_and_a_wrong_key(gateway: Gateway, browser
         driver.get(gateway.url + "/")  # type: ignore[attr-defined]
         driver.find_element(By.ID, "key").send_keys(key)  # type: ignore[attr-defined]
         driver.find_element(By.CSS_SELECTOR, "form.login button").click()  # type: ignore[attr-defined]
-        messages.append(driver.find_element(By.CSS_SELECTOR, "[role=alert]").text)  # type: ignore[attr-defined]
+        # The answer is a new page: wait for it rather than reading the one being replaced.
+        alert = WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[role=alert]"))  # type: ignore[attr-defined]
+        messages.append(alert[0].text)
     assert messages == ["That key cannot answer requests: use an approver key.", "That key is not valid."]
