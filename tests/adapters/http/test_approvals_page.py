@@ -63,6 +63,16 @@ def browser(tmp_path: Path) -> Iterator[object]:
         driver.quit()
 
 
+def _page_changing() -> tuple[type[Exception], ...]:
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+
+    return (NoSuchElementException, StaleElementReferenceException)
+
+
+#: While a new page replaces the old one, elements of the old one go stale: keep waiting.
+_PAGE_CHANGING = _page_changing()
+
+
 def card_for(driver: object, summary: str) -> object:
     """Wait until a pending card for ``summary`` is on the page (added live, not reloaded)."""
     from selenium.webdriver.common.by import By
@@ -74,7 +84,7 @@ def card_for(driver: object, summary: str) -> object:
                 return card
         return False
 
-    return WebDriverWait(driver, 30).until(find)  # type: ignore[arg-type]
+    return WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(find)  # type: ignore[arg-type]
 
 
 def test_a_person_answers_parked_calls_live_and_the_waiters_resume(gateway: Gateway, browser: object) -> None:
@@ -85,7 +95,7 @@ def test_a_person_answers_parked_calls_live_and_the_waiters_resume(gateway: Gate
     driver.get(gateway.url + "/")  # type: ignore[attr-defined]
     driver.find_element(By.ID, "key").send_keys(gateway.keys["approver"])  # type: ignore[attr-defined]
     driver.find_element(By.CSS_SELECTOR, "form.login button").click()  # type: ignore[attr-defined]
-    WebDriverWait(driver, 30).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live"))
+    WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live"))
     cookie = driver.get_cookie("bastion_session")  # type: ignore[attr-defined]
     assert (cookie["httpOnly"], cookie["sameSite"]) == (True, "Strict")
     loaded_at = driver.execute_script("return performance.timeOrigin")  # type: ignore[attr-defined]
@@ -108,7 +118,7 @@ def test_a_person_answers_parked_calls_live_and_the_waiters_resume(gateway: Gate
     approved = json.loads(out)
     assert (cli.returncode, approved["decision"], approved["reasons"][0]["message"]) == (
         0, "allow", "approved once by a person"), err
-    WebDriverWait(driver, 30).until(lambda d: "Resolved: approved once" in card.text)  # type: ignore[attr-defined]
+    WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(lambda d: "Resolved: approved once" in card.text)  # type: ignore[attr-defined]
 
     # 2. An HTTP agent parks a call; "Deny" with feedback sends the feedback to it.
     agent = subprocess.Popen([sys.executable, "-c", HTTP_WAITER, gateway.url, gateway.keys["agent"],
@@ -130,7 +140,7 @@ def test_a_person_answers_parked_calls_live_and_the_waiters_resume(gateway: Gate
 
     # 3. The history tab lists both resolutions from the ledger.
     driver.find_element(By.LINK_TEXT, "History").click()  # type: ignore[attr-defined]
-    rows = WebDriverWait(driver, 30).until(
+    rows = WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, "table.history tbody tr") or False)
     assert [r.find_elements(By.TAG_NAME, "td")[2].text for r in rows] == [
         "shell: make deploy staging", "shell: make deploy prod"]
@@ -147,6 +157,6 @@ def test_the_page_refuses_an_agent_key_and_a_wrong_key(gateway: Gateway, browser
         driver.find_element(By.ID, "key").send_keys(key)  # type: ignore[attr-defined]
         driver.find_element(By.CSS_SELECTOR, "form.login button").click()  # type: ignore[attr-defined]
         # The answer is a new page: wait for it rather than reading the one being replaced.
-        alert = WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[role=alert]"))  # type: ignore[attr-defined]
+        alert = WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[role=alert]"))  # type: ignore[attr-defined]
         messages.append(alert[0].text)
     assert messages == ["That key cannot answer requests: use an approver key.", "That key is not valid."]
