@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -100,11 +101,17 @@ def test_an_unwritable_state_dir_is_denied(sandbox: Sandbox) -> None:
     assert outcome(run) == DENY_CLAUDE
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes through directory permissions")
 def test_a_read_only_state_dir_is_denied(sandbox: Sandbox) -> None:
     sandbox.state.mkdir(mode=0o500)
-
-    run = run_hook("claude", claude_call(sandbox), sandbox.env())
+    # Root writes through permission bits; an immutable folder stops root too.
+    immutable = os.geteuid() == 0
+    if immutable:
+        subprocess.run(["chattr", "+i", str(sandbox.state)], check=True)
+    try:
+        run = run_hook("claude", claude_call(sandbox), sandbox.env())
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(sandbox.state)], check=True)
 
     assert outcome(run) == DENY_CLAUDE
 
