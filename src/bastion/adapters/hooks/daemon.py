@@ -13,13 +13,17 @@ import json
 import os
 import socketserver
 import threading
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from bastion.adapters.hooks.client import MAGIC, MAX_INPUT, frame, socket_path, unframe
 from bastion.adapters.hooks.decide import Decider, LocalDecider, Options
 from bastion.adapters.hooks.entry import PARK_MARGIN, parse_args, protocol_for
 from bastion.adapters.hooks.protocol import PRE_TOOL_USE, Verdict
+
+if TYPE_CHECKING:
+    from bastion.policy.compiled import Policy
+    from bastion.runtime import Gatekeeper
 
 
 def answer_hook(
@@ -79,13 +83,67 @@ class _Handler(socketserver.StreamRequestHandler):
         self.wfile.write(encode_reply(reply))
 
 
+class ResidentDecider(LocalDecider):
+    """The daemon's decider: keeps the compiled policy and an open gatekeeper per policy
+    (keyed by the files' stats, so an edit or a trust change is seen on the next call).
+    Calls that may park in the queue get a gatekeeper of their own, so a wait never holds
+    up other hooks; the rest share one, one decision at a time."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._policies: dict[str, Policy] = {}
+        self._keepers: dict[str, tuple[Gatekeeper, threading.Lock]] = {}
+
+    def policy(self, options: Options, cwd: str) -> Policy:
+        from bastion.adapters.hooks.policy_cache import cache_key
+
+        key = cache_key(options.policy_path, cwd=cwd, env=options.env)
+        with self._lock:
+            cached = self._policies.get(key)
+        if cached is None:
+            cached = super().policy(options, cwd)
+            with self._lock:
+                if len(self._policies) > 64:
+                    self._policies.clear()
+                self._policies[key] = cached
+        return cached
+
+    @contextlib.contextmanager
+    def keeper(self, policy: Policy, env: Mapping[str, str], *, parks: bool) -> Iterator[Gatekeeper]:
+        if parks:
+            with super().keeper(policy, env, parks=parks) as own:
+                yield own
+            return
+        from bastion.runtime import open_gatekeeper
+
+        key = f"{id(policy)}:{env.get('BASTION_STATE_DIR', '')}:{env.get('BASTION_STATE_URL', '')}"
+        with self._lock:
+            entry = self._keepers.get(key)
+            # The entry holds the policy it was opened for, so its id cannot be reused.
+            if entry is None or entry[0].gate.policy is not policy:
+                for stale, stale_busy in self._keepers.values():
+                    with stale_busy:  # never close a gatekeeper a decision is still using
+                        stale.close()
+                self._keepers = {key: (open_gatekeeper(policy, env), threading.Lock())}
+                entry = self._keepers[key]
+        keeper, busy = entry
+        with busy:
+            yield keeper
+
+    def close(self) -> None:
+        with self._lock:
+            for keeper, _ in self._keepers.values():
+                keeper.close()
+            self._keepers.clear()
+
+
 class HookServer(socketserver.ThreadingUnixStreamServer):
     daemon_threads = True
 
     def __init__(
         self, path: str, *, decider: Decider | None = None, base_env: Mapping[str, str] | None = None
     ):
-        self.decider = decider or LocalDecider()
+        self.decider = decider or ResidentDecider()
         self.base_env = dict(os.environ if base_env is None else base_env)
         folder = os.path.dirname(path)
         os.makedirs(folder, mode=0o700, exist_ok=True)
@@ -111,5 +169,7 @@ def start_hook_server(env: Mapping[str, str] | None = None) -> HookServer:
 def stop_hook_server(server: HookServer) -> None:
     server.shutdown()
     server.server_close()
+    if isinstance(server.decider, ResidentDecider):
+        server.decider.close()
     with contextlib.suppress(OSError):
         os.unlink(server.path)

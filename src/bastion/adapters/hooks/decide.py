@@ -18,8 +18,9 @@ strictest answer wins. The ``Decider`` protocol is the seam where a client of th
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from bastion.adapters.hooks.protocol import PERMISSION_REQUEST, AgentProtocol, HookRequest, Verdict
@@ -63,9 +64,7 @@ class LocalDecider:
     """Decides in this process (no daemon)."""
 
     def decide(self, request: HookRequest, protocol: AgentProtocol, options: Options) -> Verdict:
-        from bastion.adapters.hooks.policy_cache import load_cached_policy
-
-        policy = load_cached_policy(options.policy_path, cwd=request.ctx.cwd, env=options.env)
+        policy = self.policy(options, request.ctx.cwd)
         mode = ask_via(policy)
         known = request.ctx.interactive
         if mode == ASK_VIA_BASTION:
@@ -82,11 +81,22 @@ class LocalDecider:
                 request.event,
             )
         delegate = mode == ASK_VIA_AGENT and protocol.honours_ask and interactive
-        from bastion.runtime import open_gatekeeper
-
-        with open_gatekeeper(policy, options.env) as keeper:
+        parks = any(call.interactive for call in calls) and not delegate
+        with self.keeper(policy, options.env, parks=parks) as keeper:
             verdicts = [self._one(keeper, call, request, delegate, options) for call in calls]
         return strictest(verdicts)
+
+    def policy(self, options: Options, cwd: str) -> Policy:
+        from bastion.adapters.hooks.policy_cache import load_cached_policy
+
+        return load_cached_policy(options.policy_path, cwd=cwd, env=options.env)
+
+    @contextlib.contextmanager
+    def keeper(self, policy: Policy, env: Mapping[str, str], *, parks: bool) -> Iterator[Gatekeeper]:
+        from bastion.runtime import open_gatekeeper
+
+        with open_gatekeeper(policy, env) as keeper:
+            yield keeper
 
     def _one(
         self, keeper: Gatekeeper, call: ToolCall, request: HookRequest, delegate: bool, options: Options
