@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bastion.errors import PolicyError
+from bastion.policy import tighten
 from bastion.policy.exec_settings import ExecConfig
 from bastion.policy.globs import Glob, GlobError, GlobSet, compile_glob
 from bastion.policy.hardline import Hardline
@@ -22,7 +23,7 @@ from bastion.policy.rules import RuleMatcher, compile_matcher
 from bastion.policy.settings import AuditConfig, LimitsConfig, McpServerArgs
 
 if TYPE_CHECKING:
-    from bastion.policy.model import CeilingSection, ExecSection, LimitsSection, PolicyFile, RuleSpec
+    from bastion.policy.model import PolicyFile, RuleSpec
     from bastion.shell.patterns import CommandPattern
 
 
@@ -141,10 +142,6 @@ class Policy:
     state_url: str | None  # shared PostgreSQL state (BASTION_STATE_URL overrides); None: SQLite
     sources: tuple[str, ...]  # policy files applied, in order
     warnings: tuple[str, ...] = field(default=())
-
-
-def _strictest(order: dict[str, int], a: str, b: str) -> str:
-    return a if order[a] <= order[b] else b
 
 
 def _abs_root(path: str, base: str, home: str) -> str:
@@ -304,9 +301,9 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
                 continue
             rules.append(rule)
         if spec.ceiling is not None:
-            ceiling = _merge_ceiling(ceiling, spec.ceiling, layer.where("ceiling"))
+            ceiling = tighten.merge_ceiling(ceiling, spec.ceiling, layer.where("ceiling"))
         if spec.limits is not None:
-            limits = _limits(spec.limits, layer, limits, trusted)
+            limits = tighten.limits(spec.limits, layer, limits, trusted)
         if spec.audit is not None:
             if trusted or not spec.audit.store_raw_arguments:
                 audit = AuditConfig(store_raw_arguments=spec.audit.store_raw_arguments)
@@ -332,13 +329,13 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
                 dropped("state_url")
         if spec.gateway is not None:
             table = spec.gateway.model_dump()
-            if trusted or _tighter_gateway(table, gateway):
+            if trusted or tighten.tighter_gateway(table, gateway):
                 gateway = table
             else:
                 dropped("[gateway] (it loosens a limit or adds an origin)")
         if spec.exec is not None:
-            candidate = _exec_config(spec.exec, layer)
-            if trusted or _tighter_exec(candidate, exec_config):
+            candidate = tighten.exec_config(spec.exec, layer)
+            if trusted or tighten.tighter_exec(candidate, exec_config):
                 exec_config = candidate
             else:
                 dropped("[exec] (it loosens a limit, a variable or a secret)")
@@ -413,76 +410,4 @@ def _rule(spec: RuleSpec, number: int, layer: Layer, index: int, home: str) -> R
         match=spec.match,
         not_match=spec.not_match,
         args=dict(spec.args) if spec.args else None,
-    )
-
-
-def _limits(section: LimitsSection, layer: Layer, current: LimitsConfig, trusted: bool) -> LimitsConfig:
-    from bastion.policy.model import parse_duration
-
-    def off(value: float) -> float | None:
-        return value or None
-
-    new: tuple[float | None, ...] = (
-        off(section.max_calls_per_turn),
-        off(parse_duration(section.max_turn_duration)),
-        off(section.calls_per_minute),
-    )
-    if not trusted:  # an untrusted layer may only lower a limit (None is no limit at all)
-        old = (current.max_calls_per_turn, current.max_turn_duration, current.calls_per_minute)
-        new = tuple(
-            o if n is None else (n if o is None else min(n, o)) for n, o in zip(new, old, strict=True)
-        )
-    calls, duration, per_minute = new
-    return LimitsConfig(
-        max_calls_per_turn=None if calls is None else int(calls),
-        max_turn_duration=duration,
-        calls_per_minute=None if per_minute is None else int(per_minute),
-        source=layer.where("limits"),
-    )
-
-
-def _tighter_gateway(new: dict[str, Any], old: dict[str, Any]) -> bool:
-    from bastion.policy.model import GatewaySection, parse_duration
-
-    base = GatewaySection(**old).model_dump() if old else GatewaySection().model_dump()
-    numbers = ("rate_limit_per_minute", "max_body_bytes", "max_command_chars", "max_session_id_chars")
-    return (
-        all(new[k] <= base[k] for k in numbers)
-        and parse_duration(new["request_timeout"]) <= parse_duration(base["request_timeout"])
-        and set(new["cors_origins"]) <= set(base["cors_origins"])
-    )
-
-
-def _exec_config(section: ExecSection, layer: Layer) -> ExecConfig:
-    try:
-        return ExecConfig(**section.model_dump())
-    except ValueError as exc:
-        raise PolicyError(str(exc), file=layer.name, line=_line(layer, "exec"), key="exec") from exc
-
-
-def _tighter_exec(new: ExecConfig, old: ExecConfig) -> bool:
-    def cap(n: int, o: int) -> bool:  # 0 means no cap: any cap is tighter than none
-        return (n > 0 and (o == 0 or n <= o)) or n == o
-
-    return (
-        new.timeout <= old.timeout
-        and new.max_output_bytes <= old.max_output_bytes
-        and cap(new.max_memory_mb, old.max_memory_mb)
-        and cap(new.max_cpu_seconds, old.max_cpu_seconds)
-        and set(new.env_allow) <= set(old.env_allow)
-        and set(new.secrets) <= set(old.secrets)
-    )
-
-
-def _merge_ceiling(current: Ceiling | None, new: CeilingSection, source: str) -> Ceiling:
-    from bastion.policy.model import APPROVAL_ORDER, FILESYSTEM_ORDER, NETWORK_ORDER
-
-    if current is None:
-        return Ceiling(new.approval, new.filesystem, new.network, source)
-    # A later file can only lower a ceiling set earlier: never raised by a rule or a layer.
-    return Ceiling(
-        _strictest(APPROVAL_ORDER, current.approval, new.approval),
-        _strictest(FILESYSTEM_ORDER, current.filesystem, new.filesystem),
-        _strictest(NETWORK_ORDER, current.network, new.network),
-        source,
     )

@@ -1,0 +1,100 @@
+"""What one policy layer may change, and how an untrusted layer may only tighten.
+
+A project file arrives with a cloned repository, so until it is trusted its limits, runner
+settings and gateway limits apply only where they are stricter, and a ceiling is only ever
+lowered (never raised by a later file).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bastion.errors import PolicyError
+from bastion.policy.exec_settings import ExecConfig
+from bastion.policy.settings import LimitsConfig
+
+if TYPE_CHECKING:
+    from bastion.policy.compiled import Ceiling, Layer
+    from bastion.policy.model import CeilingSection, ExecSection, LimitsSection
+
+
+def _strictest(order: dict[str, int], a: str, b: str) -> str:
+    return a if order[a] <= order[b] else b
+
+
+def limits(section: LimitsSection, layer: Layer, current: LimitsConfig, trusted: bool) -> LimitsConfig:
+    from bastion.policy.model import parse_duration
+
+    def off(value: float) -> float | None:
+        return value or None
+
+    new: tuple[float | None, ...] = (
+        off(section.max_calls_per_turn),
+        off(parse_duration(section.max_turn_duration)),
+        off(section.calls_per_minute),
+    )
+    if not trusted:  # an untrusted layer may only lower a limit (None is no limit at all)
+        old = (current.max_calls_per_turn, current.max_turn_duration, current.calls_per_minute)
+        new = tuple(
+            o if n is None else (n if o is None else min(n, o)) for n, o in zip(new, old, strict=True)
+        )
+    calls, duration, per_minute = new
+    return LimitsConfig(
+        max_calls_per_turn=None if calls is None else int(calls),
+        max_turn_duration=duration,
+        calls_per_minute=None if per_minute is None else int(per_minute),
+        source=layer.where("limits"),
+    )
+
+
+def tighter_gateway(new: dict[str, Any], old: dict[str, Any]) -> bool:
+    from bastion.policy.model import GatewaySection, parse_duration
+
+    base = GatewaySection(**old).model_dump() if old else GatewaySection().model_dump()
+    numbers = ("rate_limit_per_minute", "max_body_bytes", "max_command_chars", "max_session_id_chars")
+    return (
+        all(new[k] <= base[k] for k in numbers)
+        and parse_duration(new["request_timeout"]) <= parse_duration(base["request_timeout"])
+        and set(new["cors_origins"]) <= set(base["cors_origins"])
+    )
+
+
+def exec_config(section: ExecSection, layer: Layer) -> ExecConfig:
+    try:
+        return ExecConfig(**section.model_dump())
+    except ValueError as exc:
+        raise PolicyError(
+            str(exc),
+            file=layer.name,
+            line=layer.locator.line_of(("exec",)) if layer.locator else None,
+            key="exec",
+        ) from exc
+
+
+def tighter_exec(new: ExecConfig, old: ExecConfig) -> bool:
+    def cap(n: int, o: int) -> bool:  # 0 means no cap: any cap is tighter than none
+        return (n > 0 and (o == 0 or n <= o)) or n == o
+
+    return (
+        new.timeout <= old.timeout
+        and new.max_output_bytes <= old.max_output_bytes
+        and cap(new.max_memory_mb, old.max_memory_mb)
+        and cap(new.max_cpu_seconds, old.max_cpu_seconds)
+        and set(new.env_allow) <= set(old.env_allow)
+        and set(new.secrets) <= set(old.secrets)
+    )
+
+
+def merge_ceiling(current: Ceiling | None, new: CeilingSection, source: str) -> Ceiling:
+    from bastion.policy.compiled import Ceiling
+    from bastion.policy.model import APPROVAL_ORDER, FILESYSTEM_ORDER, NETWORK_ORDER
+
+    if current is None:
+        return Ceiling(new.approval, new.filesystem, new.network, source)
+    # A later file can only lower a ceiling set earlier: never raised by a rule or a layer.
+    return Ceiling(
+        _strictest(APPROVAL_ORDER, current.approval, new.approval),
+        _strictest(FILESYSTEM_ORDER, current.filesystem, new.filesystem),
+        _strictest(NETWORK_ORDER, current.network, new.network),
+        source,
+    )
