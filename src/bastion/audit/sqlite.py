@@ -48,20 +48,7 @@ class SqliteLedgerStore:
         return out
 
     def query(self, query: LedgerQuery) -> list[LedgerRecord]:
-        where: list[str] = ["seq > ?"]
-        params: list[object] = [query.after_seq]
-        if query.session is not None:
-            where.append("session = ?")
-            params.append(query.session)
-        if query.since is not None:
-            where.append("time >= ?")
-            params.append(query.since)
-        if query.decision is not None:
-            where.append("decision = ?")
-            params.append(query.decision)
-        sql = f"SELECT * FROM ledger WHERE {' AND '.join(where)} ORDER BY seq"
-        if query.limit is not None:
-            sql += f" LIMIT {int(query.limit)}"
+        sql, params = query.sql("?")
         return [_record(r) for r in self.db.read(sql, tuple(params))]
 
     def scan(self) -> Iterator[LedgerRecord]:

@@ -22,6 +22,22 @@ class LedgerQuery:
     after_seq: int = 0
     limit: int | None = None
 
+    def sql(self, mark: str) -> tuple[str, list[object]]:
+        """``SELECT`` over the ``ledger`` table for this query, with ``mark`` as the
+        parameter placeholder (``?`` for SQLite, ``%s`` for PostgreSQL)."""
+        where: list[str] = [f"seq > {mark}"]
+        params: list[object] = [self.after_seq]
+        for column, op, value in (("session", "=", self.session), ("time", ">=", self.since),
+                                  ("decision", "=", self.decision)):
+            if value is not None:
+                where.append(f"{column} {op} {mark}")
+                params.append(value)
+        sql = f"SELECT * FROM ledger WHERE {' AND '.join(where)} ORDER BY seq"
+        if self.limit is not None:
+            sql += f" LIMIT {mark}"
+            params.append(int(self.limit))
+        return sql, params
+
 
 class LedgerStore(Protocol):
     def append(self, events: Sequence[AuditEvent]) -> list[LedgerRecord]:

@@ -61,21 +61,7 @@ class PgLedgerStore(PgHandle):
         return out
 
     def query(self, query: LedgerQuery) -> list[LedgerRecord]:
-        where = ["seq > %s"]
-        params: list[object] = [query.after_seq]
-        if query.session is not None:
-            where.append("session = %s")
-            params.append(query.session)
-        if query.since is not None:
-            where.append("time >= %s")
-            params.append(query.since)
-        if query.decision is not None:
-            where.append("decision = %s")
-            params.append(query.decision)
-        sql = f"SELECT * FROM ledger WHERE {' AND '.join(where)} ORDER BY seq"
-        if query.limit is not None:
-            sql += " LIMIT %s"
-            params.append(int(query.limit))
+        sql, params = query.sql("%s")
         return [_record(r) for r in self.db.read(sql, params)]
 
     def scan(self) -> Iterator[LedgerRecord]:
