@@ -505,3 +505,26 @@ def test_policy_limits_and_audit_tables_reach_the_gatekeeper(tmp_path: Path) -> 
         events = keeper.ledger.events(session="s")
         assert events[-1].event.rule.startswith("limits.")
         assert events[0].event.raw_args is not None
+
+
+def test_gate_request_parks_and_an_on_permission_callback_answers(tmp_path: Path) -> None:
+    from bastion.policy.loader import load_policy_text
+
+    env = {"HOME": str(tmp_path / "home"), "BASTION_STATE_DIR": str(tmp_path / "state")}
+    gate = Gate(load_policy_text("", cwd=str(tmp_path), env=env))
+    call = ToolCall("write", {"path": "/opt/elsewhere"}, cwd=str(tmp_path), session="s", interactive=True)
+    seen: list[str] = []
+
+    def reject(request: ApprovalRequest) -> dict[str, str]:
+        seen.append(request.summary)
+        return {"kind": "reject", "feedback": "write inside the project"}
+
+    denied = asyncio.run(gate.request(call, on_permission=reject))
+    assert seen == ["write: /opt/elsewhere"]
+    assert (denied.decision, denied.reasons[0].rule, denied.reasons[0].message) == (
+        Decision.DENY,
+        "approval.callback",
+        "denied by your code (on_permission): write inside the project",
+    )
+    allowed = asyncio.run(gate.request(ToolCall("read", {"path": "a.txt"}, cwd=str(tmp_path))))
+    assert allowed.decision is Decision.ALLOW

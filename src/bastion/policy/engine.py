@@ -23,6 +23,7 @@ from bastion.policy.rules import PATH_FAMILIES
 from bastion.policy.verdict import Assembly, Subject
 
 if TYPE_CHECKING:
+    from bastion.runtime import PermissionCallback
     from bastion.shell.model import ShellAnalysis
 
 WRITE_EFFECTS = frozenset({Effect.WRITE, Effect.DELETE, Effect.INSTALL, Effect.DB_WRITE, Effect.DB_DELETE})
@@ -69,6 +70,23 @@ class Gate:
     def explain(self, call: ToolCall) -> Evaluation:
         """Like ``evaluate``, with ``Evaluation.trace`` filled with every stage."""
         return self._safe(call, trace=True)
+
+    async def request(
+        self,
+        call: ToolCall,
+        *,
+        timeout: float | None = None,
+        on_permission: PermissionCallback | None = None,
+    ) -> Evaluation:
+        """Decide, and on ASK park the call until a person (or ``on_permission``) answers;
+        nobody answering is a denial. Every request and resolution goes to the ledger.
+
+        The I/O lives in ``bastion.runtime.Gatekeeper`` (stores, ledger, clock); this opens
+        one over this gate for the call. Hold a Gatekeeper yourself to reuse it."""
+        from bastion.runtime import open_gatekeeper
+
+        with open_gatekeeper(self.policy, gate=self, on_permission=on_permission) as keeper:
+            return await keeper.request(call, timeout=timeout)
 
     def _safe(self, call: ToolCall, *, trace: bool) -> Evaluation:
         try:
