@@ -464,15 +464,18 @@ def test_an_allow_the_ledger_cannot_record_becomes_a_deny(policy: Policy) -> Non
         clock=FakeClock(),
     )
     result = asyncio.run(k.request(shell()))
-    assert (result.decision, result.reasons[0].rule) == (Decision.DENY, "audit.unavailable")
+    assert (result.decision, result.reasons[0].rule, result.marker) == (Decision.DENY, "audit.unavailable", None)
 
 
-def test_a_failing_store_is_a_deny(keeper: Keeper) -> None:
+def test_a_failing_store_is_a_deny_without_a_permanent_marker(keeper: Keeper) -> None:
+    # Transient: the same call may pass once the store is back, so the repeat guard must not
+    # treat it as a hard reject.
     result = keeper(ALLOW, store=BrokenStore()).decide(shell())
-    assert (result.decision, result.reasons[0].rule, result.reasons[0].message) == (
+    assert (result.decision, result.reasons[0].rule, result.reasons[0].message, result.marker) == (
         Decision.DENY,
         "state.unavailable",
         "cannot decide safely: StoreError: database is locked",
+        None,
     )
 
 

@@ -138,7 +138,7 @@ class Gatekeeper:
                     return granted(evaluation, grant), Resolver.GRANT
             return evaluation, Resolver.POLICY
         except Exception as exc:  # a store failure is never an allow
-            return deny_for_error(exc, rule="state.unavailable"), Resolver.POLICY
+            return deny_for_error(exc, rule="state.unavailable", transient=True), Resolver.POLICY
 
     # -- requesting ----------------------------------------------------------------------
     async def request(self, call: ToolCall, *, timeout: float | None = None,
@@ -165,7 +165,7 @@ class Gatekeeper:
         try:
             return await self._park(call, evaluation, decision_id, now, timeout, on_parked)
         except BastionError as exc:
-            return self._finish(call, deny_for_error(exc, rule="state.unavailable"),
+            return self._finish(call, deny_for_error(exc, rule="state.unavailable", transient=True),
                                 Resolver.POLICY, decision_id, EventKind.DECIDED)
 
     def request_sync(self, call: ToolCall, *, timeout: float | None = None,
@@ -253,7 +253,7 @@ class Gatekeeper:
             self._record(call, evaluation, resolver, decision_id, kind)
         except Exception as exc:
             return deny_for_error(f"the audit ledger cannot record this call ({exc})",
-                                  rule="audit.unavailable")
+                                  rule="audit.unavailable", transient=True)
         key = self.hasher.digest(call)
         self._remember(call.session, key, decision_id)
         if call.session is not None and evaluation.decision is Decision.DENY \

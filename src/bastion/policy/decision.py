@@ -146,12 +146,16 @@ class Evaluation:
         )
 
 
-def deny_for_error(error: BaseException | str, *, rule: str = "internal-error") -> Evaluation:
-    """The fail-closed answer when something prevented a safe decision."""
+def deny_for_error(
+    error: BaseException | str, *, rule: str = "internal-error", transient: bool = False
+) -> Evaluation:
+    """The fail-closed answer when something prevented a safe decision. ``transient`` (a
+    store that is down) carries no permanent-refusal marker: the same call may pass later,
+    so it must not trip the repeat guard."""
     text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
     return Evaluation(
         decision=Decision.DENY,
         reasons=(Reason(Decision.DENY, rule, "built-in", "", f"cannot decide safely: {text}"),),
         effects=(Effect.UNKNOWN,),
-        marker=MARKER_DENIED,
+        marker=None if transient else MARKER_DENIED,
     )
