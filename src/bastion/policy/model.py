@@ -7,9 +7,9 @@ files into the immutable ``Policy`` the engine evaluates against.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 Mode = Literal["read-only", "workspace", "full-access"]
 Action = Literal["allow", "deny", "ask", "classify"]
@@ -34,6 +34,15 @@ def parse_duration(text: str) -> float:
     return float(value * {"s": 1, "m": 60, "h": 3600}[unit])
 
 
+def _valid_duration(text: str) -> str:
+    parse_duration(text)
+    return text
+
+
+#: ``<int>s|m|h`` as written in the file (validated here, converted where it is used).
+Duration = Annotated[StrictStr, AfterValidator(_valid_duration)]
+
+
 class Section(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -46,13 +55,8 @@ class TrustedRoot(Section):
 class ApprovalSection(Section):
     interactive_default: Literal["ask", "deny"] = "ask"
     non_interactive_default: Literal["deny", "ask"] = "deny"
-    ttl: str = "5m"
+    ttl: Duration = "5m"
 
-    @field_validator("ttl")
-    @classmethod
-    def _ttl(cls, value: str) -> str:
-        parse_duration(value)
-        return value
 
 
 class PathsSection(Section):
@@ -106,14 +110,9 @@ class LimitsSection(Section):
     """``[limits]``, per session; 0 (or "0s") turns one off."""
 
     max_calls_per_turn: int = Field(25, ge=0)
-    max_turn_duration: str = "5m"
+    max_turn_duration: Duration = "5m"
     calls_per_minute: int = Field(0, ge=0)
 
-    @field_validator("max_turn_duration")
-    @classmethod
-    def _duration(cls, value: str) -> str:
-        parse_duration(value)
-        return value
 
 
 class AuditSection(Section):
@@ -127,14 +126,9 @@ class GatewaySection(Section):
     max_body_bytes: int = Field(65536, gt=0)
     max_command_chars: int = Field(32000, gt=0)
     max_session_id_chars: int = Field(128, gt=0)
-    request_timeout: str = "120s"
+    request_timeout: Duration = "120s"
     cors_origins: tuple[StrictStr, ...] = ()
 
-    @field_validator("request_timeout")
-    @classmethod
-    def _timeout(cls, value: str) -> str:
-        parse_duration(value)
-        return value
 
 
 class McpServer(Section):
