@@ -65,13 +65,14 @@ class Ctx:
         if word.procsub:
             return
         value = word.value
+        pattern = value if word.glob else None
         if value is not None and word.glob:
             if P.glob_is_safe(value):
                 why = f"{why} (glob)"
             else:
                 value = None
                 why = f"{why} (glob that may reach protected names)"
-        self.paths.append(PathUse(value, access, word.text, why))
+        self.paths.append(PathUse(value, access, word.text, why, pattern=pattern))
 
     def host(self, host: str) -> None:
         if host and host not in self.hosts:

@@ -27,6 +27,11 @@ class PathUse:
     access: Access
     raw: str
     why: str = ""  # e.g. "redirection >", "argument of rm", "find -delete"
+    # The unexpanded glob pattern when the word is a glob: the policy expands it through the
+    # file system (``path`` is then only the classifier's lexical view, or None).
+    pattern: str | None = None
+    # The program reads (or writes) everything below this path, not just the path itself.
+    recursive: bool = False
 
 
 @dataclass(frozen=True, slots=True)
