@@ -90,6 +90,18 @@ TEMPLATES = [
 ]
 
 
+def unique_corpus(size: int) -> list[str]:
+    """``size`` distinct command strings, as in a real session (no parse-cache hits)."""
+    seen: dict[str, None] = {}
+    combos = itertools.product(range(1, 10_000), FILES, DIRS, WORDS)
+    for template in itertools.cycle(TEMPLATES):
+        n, f, d, w = next(combos)
+        seen.setdefault(template.format(f=f, d=d, w=w, n=n), None)
+        if len(seen) >= size:
+            break
+    return list(seen)
+
+
 def corpus(size: int = 1200) -> list[str]:
     out: list[str] = []
     combos = itertools.cycle(itertools.product(FILES, DIRS, WORDS, range(1, 30)))

@@ -1,15 +1,24 @@
-"""Full shell-call decisions (parse + classify + policy) vs cedarpy and a dict baseline, same run.
+"""Full shell-call decisions (parse + classify + policy) against fair baselines, same run.
 
-Run by hand:  .venv/bin/python bench/bench_shell_decision.py
-Targets: in-process p50 <= cedarpy p50 (ratio <= 1.0), p99 <= 100 us; through
-`bastion check --batch` (JSON in and out, start-up excluded) <= 1.5x cedarpy p50;
-a 10 KiB command < 5 ms.
+Run by hand:  .venv/bin/python bench/bench_shell_decision.py [--profile]
+
+Baselines (issue #17): cedarpy on a *pre-parsed* ``PolicySet`` and ``Entities`` (parsing the
+policy text on every call would flatter us), and a dict lookup. Our figures are taken on
+*unique* command strings (a fresh gate, every string different, as in a real agent session, so
+the per-gate parse cache never hits) and, separately, on repeated strings (cache hits).
+``check --batch`` is measured by the slope between a 300- and a 2,300-call batch of unique
+commands, so interpreter start-up and policy loading cancel out; JSON in and out included.
+
+Targets: unique in-process p50 <= 1.0x cedarpy p50, p99 <= 100 us; batch slope <= 1.5x;
+a 10 KiB command of ~480 simple commands < 5 ms.
 """
 
 from __future__ import annotations
 
+import cProfile
 import json
 import os
+import pstats
 import statistics
 import subprocess
 import sys
@@ -22,9 +31,20 @@ from bastion import Gate, ToolCall, load_policy_text
 from bastion.policy.network import StaticResolver
 
 sys.path.insert(0, os.path.dirname(__file__))
-from agent_commands import corpus
+from agent_commands import corpus, unique_corpus
 
-REPEAT = 5
+SMALL_BATCH, LARGE_BATCH = 300, 2300
+POLICY_TEXT = (
+    '[commands]\nallow = ["pytest *", "npm test", "make test"]\n[network]\nallow_hosts = ["pypi.org"]\n'
+)
+CEDAR_POLICIES = """
+permit(principal, action == Action::"run", resource) when { resource.reader };
+permit(principal == User::"agent", action == Action::"run", resource == Command::"pytest");
+permit(principal == User::"agent", action == Action::"run", resource == Command::"npm-test");
+forbid(principal, action == Action::"run", resource) when { resource.credentials };
+forbid(principal, action == Action::"write", resource) when { resource.system };
+permit(principal, action == Action::"fetch", resource == Host::"pypi.org");
+"""
 
 
 def pct(values: list[float], q: float) -> float:
@@ -32,92 +52,76 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def main() -> None:
+def _workspace() -> tuple[str, dict[str, str], str]:
     root = tempfile.mkdtemp(prefix="bastion-bench-")
     workspace = os.path.join(root, "home", "proj")
     for d in ("src/lib", "src/bastion", "tests", "docs", "build"):
         os.makedirs(os.path.join(workspace, d), exist_ok=True)
+    for f in ("README.md", "src/app.py", "src/bastion/cli.py", "tests/test_app.py", "package.json"):
+        with open(os.path.join(workspace, f), "w") as handle:
+            handle.write("x\n")
     env = {"HOME": os.path.join(root, "home"), "BASTION_STATE_DIR": os.path.join(root, "state")}
-    policy_text = (
-        '[commands]\nallow = ["pytest *", "npm test", "make test"]\n[network]\nallow_hosts = ["pypi.org"]\n'
-    )
-    gate = Gate(
-        load_policy_text(policy_text, cwd=workspace, env=env), resolver=StaticResolver({}), sandboxed=True
-    )
-    commands = corpus()
-    calls = [ToolCall("shell", {"command": c}, cwd=workspace, interactive=True) for c in commands]
+    return workspace, env, root
+
+
+def _gate(workspace: str, env: dict[str, str]) -> Gate:
+    policy = load_policy_text(POLICY_TEXT, cwd=workspace, env=env)
+    return Gate(policy, resolver=StaticResolver({}), sandboxed=True)
+
+
+def _timed(gate: Gate, calls: list[ToolCall]) -> list[float]:
     clock = time.perf_counter_ns
-    # Cold: the parse cache is emptied before every call, so each one is parsed afresh.
-    cold: list[float] = []
-    for _ in range(REPEAT):
-        for call in calls:
-            gate.analyze_shell.cache_clear()
-            start = clock()
-            gate.evaluate(call)
-            cold.append(clock() - start)
-    # Warm: agents repeat commands; the per-gate parse cache serves them (paths still checked).
-    shell: list[float] = []
-    for _ in range(REPEAT):
-        for call in calls:
-            start = clock()
-            gate.evaluate(call)
-            shell.append(clock() - start)
-
-    policies = 'permit(principal == User::"alice", action == Action::"view", resource == Photo::"a.jpg");'
-    request = {
-        "principal": 'User::"alice"',
-        "action": 'Action::"view"',
-        "resource": 'Photo::"a.jpg"',
-        "context": {},
-    }
-    cedar: list[float] = []
-    for _ in range(200):
-        cedarpy.is_authorized(request, policies, [])
-    for _ in range(len(calls)):
+    out: list[float] = []
+    for call in calls:
         start = clock()
-        cedarpy.is_authorized(request, policies, [])
-        cedar.append(clock() - start)
+        gate.evaluate(call)
+        out.append(clock() - start)
+    return out
 
-    table = {f"k{i}": i for i in range(1000)}
-    base: list[float] = []
-    for _ in range(len(calls)):
-        start = clock()
-        table.get("k500")
-        base.append(clock() - start)
 
-    long_command = "; ".join(["grep -rn TODO src | head -5"] * 400)[:10240]
-    long_call = ToolCall("shell", {"command": long_command}, cwd=workspace)
-    long_times = []
-    for _ in range(20):
-        gate.analyze_shell.cache_clear()
-        start = clock()
-        gate.evaluate(long_call)
-        long_times.append(clock() - start)
-
-    batch_per_call = _batch(commands, workspace, env, policy_text, root)
-    cedar_p50 = statistics.median(cedar)
-    p50, p99 = statistics.median(shell), pct(shell, 0.99)
-    print(f"python {sys.version.split()[0]}; {len(commands)} commands x {REPEAT}; times in microseconds")
-    print(f"{'case':42} {'p50':>9} {'p99':>9} {'p50/cedarpy':>12}")
-    rows = [
-        ("dict lookup (baseline)", statistics.median(base), pct(base, 0.99)),
-        ("cedarpy is_authorized (simple ACL)", cedar_p50, pct(cedar, 0.99)),
-        ("Gate.evaluate shell, cold (parse each time)", statistics.median(cold), pct(cold, 0.99)),
-        ("Gate.evaluate shell, warm (parse cached)", p50, p99),
-        ("check --batch, per call (start-up excluded)", batch_per_call, float("nan")),
-        ("Gate.evaluate 10 KiB command", statistics.median(long_times), pct(long_times, 0.99)),
+def _cedar(n: int) -> list[float]:
+    policies = cedarpy.PolicySet.from_str(CEDAR_POLICIES)
+    entities = cedarpy.Entities.from_json_str(
+        json.dumps(
+            [
+                {"uid": {"type": "User", "id": "agent"}, "attrs": {}, "parents": []},
+                *(
+                    {
+                        "uid": {"type": "Command", "id": f"c{i}"},
+                        "attrs": {"reader": i % 3 == 0, "credentials": i % 7 == 0, "system": False},
+                        "parents": [],
+                    }
+                    for i in range(64)
+                ),
+            ]
+        )
+    )
+    requests = [
+        {
+            "principal": 'User::"agent"',
+            "action": 'Action::"run"',
+            "resource": f'Command::"c{i % 64}"',
+            "context": {},
+        }
+        for i in range(n)
     ]
-    for name, a, b in rows:
-        print(f"{name:42} {a / 1000:9.2f} {b / 1000:9.2f} {a / cedar_p50:12.2f}")
+    for request in requests[:200]:
+        cedarpy.is_authorized(request, policies, entities)
+    clock = time.perf_counter_ns
+    out: list[float] = []
+    for request in requests:
+        start = clock()
+        cedarpy.is_authorized(request, policies, entities)
+        out.append(clock() - start)
+    return out
 
 
-def _batch(commands: list[str], workspace: str, env: dict[str, str], policy_text: str, root: str) -> float:
-    """Per-call cost of `check --batch`: (time for N lines - time for 1 line) / (N - 1)."""
+def _batch_slope(commands: list[str], workspace: str, env: dict[str, str], root: str) -> float:
+    """Per-call cost of `check --batch`: (t(2,300 lines) - t(300 lines)) / 2,000, best of 3."""
     policy_file = os.path.join(root, "policy.toml")
     with open(policy_file, "w") as handle:
-        handle.write(policy_text)
+        handle.write(POLICY_TEXT)
     lines = [json.dumps({"tool": "shell", "args": {"command": c}, "cwd": workspace}) for c in commands]
-    full_env = {**os.environ, **env}
     exe = [
         sys.executable,
         "-m",
@@ -128,19 +132,83 @@ def _batch(commands: list[str], workspace: str, env: dict[str, str], policy_text
         "--batch",
         "-",
     ]
+    full_env = {**os.environ, **env}
 
     def run(payload: list[str]) -> float:
         best = float("inf")
         for _ in range(3):
             start = time.perf_counter_ns()
             subprocess.run(
-                exe, input="\n".join(payload) + "\n", text=True, env=full_env, capture_output=True, check=True
+                exe,
+                input="\n".join(payload) + "\n",
+                text=True,
+                env=full_env,
+                capture_output=True,
+                check=False,
             )
             best = min(best, time.perf_counter_ns() - start)
         return best
 
-    many = lines * REPEAT
-    return (run(many) - run(lines[:1])) / (len(many) - 1)
+    small = lines[:SMALL_BATCH]
+    return (run(lines[:LARGE_BATCH]) - run(small)) / (LARGE_BATCH - SMALL_BATCH)
+
+
+def _profile(gate: Gate, calls: list[ToolCall]) -> None:
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for call in calls:
+        gate.evaluate(call)
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    stats.sort_stats("tottime").print_stats(25)
+
+
+def main() -> None:
+    workspace, env, root = _workspace()
+    unique = unique_corpus(LARGE_BATCH)
+    calls = [ToolCall("shell", {"command": c}, cwd=workspace, interactive=True) for c in unique]
+    if "--profile" in sys.argv:
+        _profile(_gate(workspace, env), calls)
+        return
+    cold = _timed(_gate(workspace, env), calls)  # a fresh gate: every string seen once
+    repeated = [ToolCall("shell", {"command": c}, cwd=workspace, interactive=True) for c in corpus()]
+    warm_gate = _gate(workspace, env)
+    _timed(warm_gate, repeated)
+    warm = _timed(warm_gate, repeated)
+    cedar = _cedar(len(calls))
+    table = {f"k{i}": i for i in range(1000)}
+    base: list[float] = []
+    for _ in range(len(calls)):
+        start = time.perf_counter_ns()
+        table.get("k500")
+        base.append(time.perf_counter_ns() - start)
+    long_command = "; ".join(["grep -rn TODO src | head -5"] * 400)[:10240]
+    long_gate = _gate(workspace, env)
+    long_times = []
+    for i in range(20):
+        call = ToolCall("shell", {"command": f"{long_command} #{i}"}, cwd=workspace)
+        start = time.perf_counter_ns()
+        long_gate.evaluate(call)
+        long_times.append(time.perf_counter_ns() - start)
+    slope = _batch_slope(unique, workspace, env, root)
+
+    cedar_p50 = statistics.median(cedar)
+    print(f"python {sys.version.split()[0]}; {len(calls)} unique commands; times in microseconds")
+    print(f"{'case':46} {'p50':>9} {'p99':>9} {'p50/cedarpy':>12}")
+    rows = [
+        ("dict lookup (baseline)", statistics.median(base), pct(base, 0.99)),
+        ("cedarpy is_authorized, pre-parsed PolicySet", cedar_p50, pct(cedar, 0.99)),
+        ("Gate.evaluate shell, unique commands", statistics.median(cold), pct(cold, 0.99)),
+        ("Gate.evaluate shell, repeated (cache hits)", statistics.median(warm), pct(warm, 0.99)),
+        ("check --batch per call (slope 300 -> 2,300)", slope, float("nan")),
+        (
+            f"Gate.evaluate 10 KiB ({2 * (long_command.count(';') + 1)} simple commands)",
+            statistics.median(long_times),
+            pct(long_times, 0.99),
+        ),
+    ]
+    for name, a, b in rows:
+        print(f"{name:46} {a / 1000:9.2f} {b / 1000:9.2f} {a / cedar_p50:12.2f}")
 
 
 if __name__ == "__main__":
