@@ -31,7 +31,7 @@ def timed(
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--command", default="git status")
     options = parser.parse_args()
     bastion = str(Path(sys.executable).parent / "bastion")
@@ -44,6 +44,7 @@ def main() -> None:
             "HOME": str(root / "home"),
             "BASTION_STATE_DIR": str(root / "state"),
             "CLAUDE_CODE_ENTRYPOINT": "sdk-cli",
+            **({"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}),
         }
         stdin = json.dumps(
             {
@@ -83,9 +84,33 @@ def main() -> None:
             f"hook, via daemon socket    median {d * 1000:7.1f} ms  (min {min(daemon) * 1000:.1f})  "
             f"ratio {d / b:.2f}x"
         )
+        auto_first, auto = _autostarted(hook, stdin, env, root, options.runs)
+        print(
+            f"installed hook, autostart  median {statistics.median(auto) * 1000:7.1f} ms  "
+            f"ratio {statistics.median(auto) / b:.2f}x; first call {auto_first * 1000:.1f} ms = "
+            f"{auto_first / cold:.2f}x the cold in-process call, {auto_first / w:.2f}x a warm one"
+        )
         print(f"runs={options.runs} command={options.command!r}; answer: {first.stdout.decode().strip()}")
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _autostarted(
+    hook: list[str], stdin: bytes, env: dict[str, str], root: Path, runs: int
+) -> tuple[float, list[float]]:
+    """The installed hook (``--autostart``) on a fresh state dir: its first call (decided in
+    process while it spawns the daemon), then ``runs`` calls once the daemon answers."""
+    state = root / "auto-state"
+    auto_env = {**env, "BASTION_STATE_DIR": str(state), "BASTION_HOOK_IDLE": "60"}
+    argv = [*hook, "--autostart"]
+    first, done = timed(argv, stdin, auto_env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    deadline = time.monotonic() + 30
+    while not (state / "hooks.sock").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    times = [timed(argv, stdin, auto_env)[0] for _ in range(runs)]
+    (state / "hooks.sock").unlink()  # the daemon sees its socket gone and ends
+    return first, times
 
 
 if __name__ == "__main__":

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable
+import signal
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -33,6 +35,27 @@ def workspace(home: Path) -> Path:
 @pytest.fixture
 def env(home: Path, tmp_path: Path) -> dict[str, str]:
     return {"HOME": str(home), "BASTION_STATE_DIR": str(tmp_path / "state")}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_daemon_outlives_the_tests(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Installed hooks start a detached daemon (``--autostart``) that ends when idle; a test
+    run must not leave one behind, so those serving a test's state dir are ended here."""
+    yield
+    base = str(tmp_path_factory.getbasetemp())
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            environ = Path(f"/proc/{entry}/environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"bastion.adapters.hooks.autostart" in cmdline and any(
+            item.startswith(f"BASTION_HOOK_SOCKET={base}".encode()) for item in environ
+        ):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(entry), signal.SIGKILL)
 
 
 PolicyFactory = Callable[..., Policy]

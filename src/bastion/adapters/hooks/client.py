@@ -18,6 +18,9 @@ import os
 import sys
 
 SOCKET_NAME = "hooks.sock"
+#: Tells a spawned daemon which socket to serve (see ``autostart``).
+SOCKET_ENV = "BASTION_HOOK_SOCKET"
+AUTOSTART_FLAG = "--autostart"
 MAGIC = b"BH1\n"
 #: Variables that change a hook's meaning; everything else stays with the hook process.
 FORWARDED_PREFIXES = ("BASTION_", "CLAUDE_", "CODEX_", "GEMINI_", "QWEN_", "COPILOT_")
@@ -64,12 +67,15 @@ def try_daemon(args: list[str], deadline: float = 5.0) -> int | None:
     env = os.environ
     if env.get("BASTION_HOOK_NO_DAEMON") == "1":
         return None
+    path = socket_path(env)
     conn = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         conn.settimeout(0.5)
-        conn.connect(socket_path(env))
+        conn.connect(path)
     except OSError:
         conn.close()
+        if AUTOSTART_FLAG in args:
+            spawn_daemon(path, env)
         return None  # nobody listening: decide in process
     stdin = sys.stdin.buffer.read(MAX_INPUT + 1)
     try:
@@ -89,6 +95,23 @@ def try_daemon(args: list[str], deadline: float = 5.0) -> int | None:
     sys.stdout.flush()
     sys.stderr.buffer.write(stderr)
     return exit_code
+
+
+def spawn_daemon(path: str, env: os._Environ[str] | dict[str, str]) -> bool:
+    """Start a detached hook daemon for ``path`` (``autostart``); False when it is turned off
+    (``BASTION_HOOK_AUTOSTART=0``) or could not be spawned. Its standard streams are
+    ``/dev/null`` and it runs in its own session, so the agent never waits for it."""
+    if env.get("BASTION_HOOK_AUTOSTART") == "0":
+        return False
+    null = os.devnull
+    actions = [(os.POSIX_SPAWN_OPEN, fd, null, os.O_RDWR, 0) for fd in (0, 1, 2)]
+    child_env = {**env, SOCKET_ENV: path}
+    argv = [sys.executable, "-m", "bastion.adapters.hooks.autostart"]
+    try:
+        os.posix_spawn(sys.executable, argv, child_env, file_actions=actions, setsid=True)
+    except OSError:
+        return False
+    return True
 
 
 def _wait_for(args: list[str], deadline: float) -> float:

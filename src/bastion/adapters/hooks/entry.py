@@ -34,7 +34,8 @@ DEFAULT_DEADLINE = 5.0
 #: A parked wait ends this long before the agent's hook timeout.
 PARK_MARGIN = 5.0
 USAGE = (
-    "usage: bastion hook AGENT [--event EVENT] [--policy FILE] [--timeout S] [--deadline S]\n"
+    "usage: bastion hook AGENT [--event EVENT] [--policy FILE] [--timeout S] [--deadline S]"
+    " [--autostart]\n"
     f"AGENT is one of: {', '.join(AGENTS)}\n"
 )
 
@@ -61,6 +62,8 @@ def parse_args(args: list[str]) -> HookArgs:
     values: dict[str, str] = {}
     while rest:
         flag = rest.pop(0)
+        if flag == "--autostart":
+            continue  # read by the client before this: start a daemon when none answers
         name, eq, inline = flag.partition("=")
         if name not in ("--event", "--policy", "--timeout", "--deadline"):
             raise UsageError(f"unknown option {flag!r}")

@@ -55,7 +55,7 @@ def bastion_executable() -> str:
 
 
 def hook_command(agent: str, executable: str, *, timeout: int, event: str | None = None) -> str:
-    inner = f"{shlex.quote(executable)} hook {agent} --timeout {timeout}"
+    inner = f"{shlex.quote(executable)} hook {agent} --timeout {timeout} --autostart"
     if event:
         inner += f" --event {event}"
     return f"sh -c {shlex.quote(inner + ' || exit 2')}"

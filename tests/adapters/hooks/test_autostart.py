@@ -1,0 +1,149 @@
+"""An installed hook (``--autostart``) starts its own daemon on first use, and the daemon goes
+away by itself; none of it can turn a call into an allow."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bastion.adapters.hooks.autostart import LOCK_NAME
+from bastion.adapters.hooks.targets import hook_command
+
+
+@pytest.fixture
+def hook_env(tmp_path: Path) -> Iterator[dict[str, str]]:
+    home = tmp_path / "home"
+    (home / "proj").mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BASTION_")}
+    env = {**env, "HOME": str(home), "BASTION_STATE_DIR": str(tmp_path / "state"), "BASTION_HOOK_IDLE": "30"}
+    yield env
+    for pid in _daemons(env["BASTION_STATE_DIR"]):  # never leave a daemon behind
+        _kill(pid)
+
+
+def _daemons(state_dir: str) -> list[int]:
+    """Autostarted daemons serving ``state_dir`` (read from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            environ = Path(f"/proc/{entry}/environ").read_bytes()
+        except OSError:
+            continue
+        if b"bastion.adapters.hooks.autostart" in cmdline and (
+            f"BASTION_STATE_DIR={state_dir}".encode() in environ.split(b"\0")
+        ):
+            found.append(int(entry))
+    return found
+
+
+def _kill(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, 9)
+
+
+def _hook(
+    env: dict[str, str], command: str, *extra: str, session: str = "s1"
+) -> subprocess.CompletedProcess[str]:
+    cwd = os.path.join(env["HOME"], "proj")
+    payload = {"session_id": session, "transcript_path": "/dev/null", "cwd": cwd, "permission_mode": "default",
+               "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command},
+               "tool_use_id": "toolu_1"}  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "bastion.adapters.cli.main", "hook", "claude", *extra],
+        input=json.dumps(payload), capture_output=True, text=True, env=env, cwd=cwd, timeout=60,
+    )  # fmt: skip
+
+
+def _wait(predicate: object, seconds: float = 20.0) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if predicate():  # type: ignore[operator]
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _decision(done: subprocess.CompletedProcess[str]) -> tuple[int, str]:
+    return done.returncode, json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"]
+
+
+def test_the_installed_hook_command_asks_for_autostart() -> None:
+    assert hook_command("claude", "/x/bastion", timeout=60) == (
+        "sh -c '/x/bastion hook claude --timeout 60 --autostart || exit 2'"
+    )
+
+
+def test_the_first_call_is_decided_in_process_and_starts_a_daemon_that_answers_the_next(
+    hook_env: dict[str, str],
+) -> None:
+    sock = os.path.join(hook_env["BASTION_STATE_DIR"], "hooks.sock")
+    first = _hook(hook_env, "git status", "--autostart")
+    assert _decision(first) == (0, "allow")
+    assert _wait(lambda: os.path.exists(sock)), "no daemon socket appeared"
+    [pid] = _daemons(hook_env["BASTION_STATE_DIR"])
+    assert os.stat(sock).st_mode & 0o777 == 0o600
+    # The next calls go through the daemon: with a daemon that stops answering, they are denied.
+    os.kill(pid, 19)  # SIGSTOP: the socket still accepts, nobody answers
+    try:
+        stuck = _hook({**hook_env}, "git status", "--autostart", "--deadline", "2")
+    finally:
+        os.kill(pid, 18)  # SIGCONT
+    assert stuck.returncode == 2
+    assert _decision(_hook(hook_env, "rm -rf /", "--autostart", session="s2")) == (2, "deny")
+
+
+def test_without_the_flag_or_with_autostart_off_no_daemon_is_started(hook_env: dict[str, str]) -> None:
+    assert _decision(_hook(hook_env, "git status")) == (0, "allow")
+    off = {**hook_env, "BASTION_HOOK_AUTOSTART": "0"}
+    assert _decision(_hook(off, "git status", "--autostart", session="s2")) == (0, "allow")
+    time.sleep(2.0)  # a wrongly spawned daemon would be up by now (it starts in ~0.3 s)
+    assert _daemons(hook_env["BASTION_STATE_DIR"]) == []
+
+
+def test_two_hooks_starting_at_once_leave_one_daemon(hook_env: dict[str, str]) -> None:
+    cwd = os.path.join(hook_env["HOME"], "proj")
+    payload = json.dumps({"session_id": "s", "transcript_path": "/dev/null", "cwd": cwd,
+                          "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                          "tool_input": {"command": "ls"}, "tool_use_id": "t"})  # fmt: skip
+    argv = [sys.executable, "-m", "bastion.adapters.cli.main", "hook", "claude", "--autostart"]
+    procs = [subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=hook_env, cwd=cwd)
+             for _ in range(4)]  # fmt: skip
+    for proc in procs:
+        proc.communicate(payload.encode(), timeout=60)
+    sock = os.path.join(hook_env["BASTION_STATE_DIR"], "hooks.sock")
+    assert _wait(lambda: os.path.exists(sock))
+    time.sleep(1.0)  # late starters find the lock taken or the socket answering, and leave
+    assert len(_daemons(hook_env["BASTION_STATE_DIR"])) == 1
+    with (
+        open(os.path.join(hook_env["BASTION_STATE_DIR"], LOCK_NAME), "rb") as lock,
+        pytest.raises(BlockingIOError),
+    ):
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def test_the_daemon_ends_when_idle_and_removes_its_socket(hook_env: dict[str, str]) -> None:
+    env = {**hook_env, "BASTION_HOOK_IDLE": "1"}
+    sock = os.path.join(env["BASTION_STATE_DIR"], "hooks.sock")
+    _hook(env, "ls", "--autostart")
+    assert _wait(lambda: os.path.exists(sock))
+    assert _wait(lambda: not _daemons(env["BASTION_STATE_DIR"]) and not os.path.exists(sock))
+
+
+def test_the_daemon_ends_when_its_socket_is_taken_over(hook_env: dict[str, str]) -> None:
+    sock = os.path.join(hook_env["BASTION_STATE_DIR"], "hooks.sock")
+    _hook(hook_env, "ls", "--autostart")
+    assert _wait(lambda: os.path.exists(sock))
+    os.unlink(sock)  # what `bastion serve` does before binding its own
+    assert _wait(lambda: not _daemons(hook_env["BASTION_STATE_DIR"]))
