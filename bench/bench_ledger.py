@@ -90,6 +90,35 @@ def group_commit(path: str, count: int, threads: int = 16) -> float:
     return count / elapsed
 
 
+def through_gatekeeper(path: str, count: int, threads: int = 16) -> float:
+    """The full decision path: 16 callers share one gatekeeper (as the daemon's threads, the
+    gateway and the MCP proxy do); each call is decided and its record made durable before
+    it returns. The stores come from ``open_gatekeeper`` (group commit included)."""
+    import asyncio
+
+    from bastion import load_policy_text
+    from bastion.runtime import open_gatekeeper
+
+    state = os.path.dirname(path)
+    env = {"HOME": state, "BASTION_STATE_DIR": os.path.join(state, "gk-state")}
+    policy = load_policy_text("", cwd=state, env=env)
+    keeper = open_gatekeeper(policy, env)
+
+    def one(n: int) -> None:
+        call = ToolCall("shell", {"command": f"git status --short {n}"}, cwd=state,
+                        session=f"s{n % threads}", agent="bench", interactive=False)
+        asyncio.run(keeper.request(call))
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        list(pool.map(one, range(count)))
+    elapsed = time.perf_counter() - start
+    written = len(keeper.ledger.events(limit=count + 10))
+    keeper.close()
+    assert written >= count, f"only {written} of {count} records written"
+    return count / elapsed
+
+
 def raw_fsync_commits(path: str, count: int) -> float:
     """The disk's own limit: empty-ish SQLite commits per second at synchronous=FULL."""
     from bastion.audit.sqlite_db import open_db
@@ -115,7 +144,8 @@ def main() -> None:
         print(f"{'disk: bare commits (FULL)':32s} {bare:10,.0f} commits/s")
         for name, fn in (("one record per commit", one_per_commit), ("100 records per commit", batched),
                          ("4 processes, one per commit", processes),
-                         ("16 threads, group commit", group_commit)):
+                         ("16 threads, group commit", group_commit),
+                         ("16 threads, via the gatekeeper", through_gatekeeper)):
             path = os.path.join(folder, f"{name.split()[0]}.db")
             rate = fn(path, args.records)
             print(f"{name:32s} {rate:10,.0f} durable records/s  ({args.records} records)")
