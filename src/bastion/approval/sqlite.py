@@ -1,19 +1,22 @@
 """The embedded default Store: one SQLite file under the state dir, safe with many processes.
 
-Waiting across processes polls the request row every ``poll_interval`` (50 ms); answers
-given in this process also wake the waiter at once. Every state change runs in a
+Waiting across processes is woken by a datagram from the answering process (``wake``) and
+falls back to polling the request row every ``poll_interval`` (50 ms); answers given in this
+process wake the waiter directly. Every state change runs in a
 ``BEGIN IMMEDIATE`` transaction with a ``WHERE state = 'pending'`` guard.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterable
 
 from bastion.approval.model import ApprovalRequest, FailureRecord, Grant, Scope, Usage
 from bastion.approval.state import Action, RequestState, transition
 from bastion.approval.store import MINUTE, Resolution, in_time
+from bastion.approval.wake import WakeBus
 from bastion.approval.watch import EventWatch, Watchers
 from bastion.audit.sqlite_db import Database
 from bastion.policy.decision import Evaluation
@@ -97,9 +100,13 @@ class SqliteStore:
         self.path = path
         self.db = Database(path, SCHEMA)
         self._watchers = Watchers()
+        folder = os.path.join(os.path.dirname(os.path.abspath(path)), "wake")
+        self._wake = WakeBus(folder, self._watchers.notify) if path != ":memory:" else None
 
     # -- requests ------------------------------------------------------------------------
     def watch(self, request_id: str) -> EventWatch:
+        if self._wake is not None:
+            self._wake.listen()  # answers from other processes wake this one at once
         return self._watchers.add(request_id)
 
     def create_request(self, request: ApprovalRequest) -> None:
@@ -138,6 +145,8 @@ class SqliteStore:
             if won and grant is not None:
                 conn.execute(_INSERT_GRANT, _grant_row(grant))
         self._watchers.notify(request_id)
+        if won and self._wake is not None:
+            self._wake.send(request_id)
         return Resolution(won, self.get_request(request_id))
 
     def expire_due(self, at: float) -> list[str]:
@@ -208,4 +217,6 @@ class SqliteStore:
                 (session, key, int(hard), at))
 
     def close(self) -> None:
+        if self._wake is not None:
+            self._wake.close()
         self.db.close()
