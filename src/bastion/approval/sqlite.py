@@ -190,7 +190,7 @@ class SqliteStore:
                      minute_calls=minute + 1)
 
     def admit_call(self, session: str, turn: str | None, at: float) -> Usage:
-        with self.db.transaction() as conn:
+        with self.db.transaction(durable=False) as conn:  # counters: see Database.transaction
             conn.execute("DELETE FROM session_calls WHERE session = ? AND at <= ?", (session, at - MINUTE))
             conn.execute("INSERT INTO session_calls (session, at) VALUES (?, ?)", (session, at))
             if turn is not None:
@@ -206,7 +206,7 @@ class SqliteStore:
         return FailureRecord(int(rows[0]["failures"]), int(rows[0]["hard"])) if rows else FailureRecord()
 
     def note_outcome(self, session: str, key: str, *, failed: bool, hard: bool, at: float) -> None:
-        with self.db.transaction() as conn:
+        with self.db.transaction(durable=False) as conn:  # the repeat guard's bookkeeping
             if not failed:
                 conn.execute("DELETE FROM call_failures WHERE session = ? AND key = ?", (session, key))
                 return

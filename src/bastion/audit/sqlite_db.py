@@ -75,7 +75,23 @@ class Database:
                 conn.execute(statement)
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self, *, durable: bool = True) -> Iterator[sqlite3.Connection]:
+        """``durable=False`` commits without syncing the WAL (synchronous=NORMAL): for
+        bookkeeping that may lose its last moments in a power cut (rate counters, the repeat
+        guard), never for requests, grants or the ledger. The WAL keeps the order, so such a
+        commit becomes durable with the next full one, whichever connection makes it."""
+        with self.lock:
+            if not durable:
+                self.conn.execute("PRAGMA synchronous = NORMAL")
+            try:
+                with self._transaction() as conn:
+                    yield conn
+            finally:
+                if not durable:
+                    self.conn.execute("PRAGMA synchronous = FULL")
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
         with self.lock:
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
