@@ -42,3 +42,22 @@ def test_the_database_is_created_private_with_wal_and_full_sync(tmp_path: Path) 
         oct((tmp_path / "new" / "b.db").stat().st_mode & 0o777),
         oct((tmp_path / "new").stat().st_mode & 0o777),
     ) == (("wal", 2), "0o600", "0o700")
+
+
+def test_only_bookkeeping_commits_skip_the_wal_sync_and_full_sync_is_restored_after(tmp_path: Path) -> None:
+    from bastion.audit.sqlite_db import Database
+
+    db = Database(str(tmp_path / "b.db"), "CREATE TABLE t (a INTEGER)")
+    seen = []
+    with db.transaction(durable=False) as conn:
+        seen.append(conn.execute("PRAGMA synchronous").fetchone()[0])
+    with db.transaction() as conn:
+        seen.append(conn.execute("PRAGMA synchronous").fetchone()[0])
+    try:
+        with db.transaction(durable=False) as conn:
+            raise RuntimeError("boom")
+    except RuntimeError:
+        pass
+    seen.append(db.conn.execute("PRAGMA synchronous").fetchone()[0])
+    db.close()
+    assert seen == [1, 2, 2]  # NORMAL inside a bookkeeping commit, FULL everywhere else
