@@ -18,7 +18,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from bastion.adapters.cli.common import sandbox_available
-from bastion.adapters.http import api, page
+from bastion.adapters.http import api, page, ready
 from bastion.adapters.http.boot import check_boot
 from bastion.adapters.http.context import Context, Handler, guarded
 from bastion.adapters.http.errors import EXCEPTION_HANDLERS
@@ -65,6 +65,9 @@ API: list[tuple[Operation, Handler]] = [
         ("limit", "integer", "at most 1000"))), api.logs),
     (Operation("POST", "/v1/policy/check", "policy_check", "Validate a policy text", body="PolicyText",
                response="PolicyCheck"), api.policy_check),
+    (Operation("GET", "/ready", "docs", "Readiness behind a key: policy, store, ledger and sandbox, "
+               "each with its reason (503 when a required part is not ready)", response="Object"),
+     ready.ready),
 ]
 OPERATIONS = [Operation("GET", "/health", None, "Liveness only"),
               *(op for op, _ in API),
