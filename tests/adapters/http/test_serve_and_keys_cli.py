@@ -98,3 +98,35 @@ def test_a_stored_key_is_only_its_hash_and_a_revoked_key_no_longer_verifies() ->
     assert verify(store, key) == record
     assert store.revoke(record.id, now=2.0) and verify(store, key) is None
     assert (store.list(), len(store.list(include_revoked=True))) == ([], 1)
+
+
+def test_a_first_start_on_a_taken_port_makes_no_key_so_none_is_lost(cli_env: dict[str, str], workspace: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = run(["serve", "--port", str(port)], cli_env, workspace)
+    assert result.returncode == 2 and f"cannot listen on 127.0.0.1:{port}" in result.stderr
+    store = SqliteKeyStore.in_state_dir(cli_env["BASTION_STATE_DIR"])
+    try:
+        assert store.list(include_revoked=True) == []  # the first working start will make and show it
+    finally:
+        store.close()
+
+
+def test_a_later_start_says_how_to_get_an_approver_key(served: tuple[str, str], cli_env: dict[str, str],
+                                                       workspace: Path) -> None:
+    process = subprocess.Popen([*BASTION, "serve", "--port", "0"], env=cli_env, cwd=workspace,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None and process.stderr is not None
+    try:
+        banner = [process.stdout.readline() for _ in range(2)]
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        process.stdout.close()
+        process.stderr.close()
+    assert banner[1].startswith("Log in at http://127.0.0.1:")
+    assert banner[1].endswith("(lost it? bastion keys create --role approver --label page)\n")

@@ -59,20 +59,30 @@ def serve(host: HostOption = "127.0.0.1", port: PortOption = 8765, policy: Polic
     try:
         keys = open_stores(state_url_for(loaded, os.environ), loaded.state_dir).keys
         check_boot(host, keys, route_permissions())
-        new_key = ensure_approver(keys, now=time.time())
-        app = create_app(settings, keys=keys)
     except BootRefused as exc:
         fail(str(exc), hint=exc.hint)
     except BastionError as exc:
         fail(str(exc), hint=exc.hint)
+    # Bind before the first approver key is made: a port that is taken must not cost the key.
     sock = _bind(host, port)
     url = _url(host, sock.getsockname()[1])
+    new_key: str | None = None
+    try:
+        new_key = ensure_approver(keys, now=time.time())
+        app = create_app(settings, keys=keys)
+    except BastionError as exc:
+        if new_key:  # whatever happens after it was made, the key is shown
+            sys.stdout.write(f"First start: a new approver key, shown once:\n{new_key}\n")
+        fail(str(exc), hint=exc.hint)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     out = sys.stdout
     out.write(f"Bastion gateway listening on {url} (policy: {', '.join(loaded.sources) or 'built-in'})\n")
     if new_key:
         out.write(f"First start: a new approver key, shown once. Log in at {url} with:\n{new_key}\n")
+    else:
+        out.write(f"Log in at {url} with an approver key (lost it? bastion keys create --role approver "
+                  "--label page)\n")
     out.flush()
     config = uvicorn.Config(app, log_config=None, access_log=False, timeout_graceful_shutdown=2,
                             server_header=False, lifespan="on")
