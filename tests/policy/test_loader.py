@@ -181,6 +181,22 @@ def test_the_example_policy_file_loads_and_its_examples_pass(env: dict[str, str]
     assert policy.rules
 
 
+def test_every_commented_out_setting_of_the_example_policy_loads_once_uncommented(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    import re
+
+    example = Path(__file__).parents[2] / "examples" / "policy.toml"
+    # `# key = value` and `# [table]` lines are settings a user may turn on where they stand.
+    setting = re.compile(r"^# (\[[a-z.]+\]|[a-z_]+ = \S)")
+    lines = example.read_text().splitlines()
+    uncommented = [line[2:] if setting.match(line) else line for line in lines]
+    assert uncommented != lines
+    file = write(tmp_path / "policy.toml", "\n".join(uncommented) + "\n")
+    policy = load_policy(file, cwd=str(tmp_path), env=env)
+    assert (policy.ask_via, policy.state_url) == ("agent", "postgresql://bastion@localhost/bastion")
+
+
 toml_values = st.recursive(
     st.one_of(st.booleans(), st.integers(), st.text(max_size=20), st.floats(allow_nan=False)),
     lambda children: (
