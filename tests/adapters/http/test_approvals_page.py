@@ -105,7 +105,7 @@ def test_a_person_answers_parked_calls_live_and_the_waiters_resume(gateway: Gate
                             "shell", "make deploy prod"], env=gateway.env, cwd=gateway.workspace,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        card = card_for(driver, "shell: make deploy prod")
+        card = card_for(driver, "make deploy prod")
         assert card.find_element(By.CSS_SELECTOR, ".reason").text == "deploys need a person"  # type: ignore[attr-defined]
         legends = [e.text for e in card.find_elements(By.TAG_NAME, "legend")]  # type: ignore[attr-defined]
         buttons = [e.text for e in card.find_elements(By.TAG_NAME, "button")]  # type: ignore[attr-defined]
@@ -125,7 +125,7 @@ def test_a_person_answers_parked_calls_live_and_the_waiters_resume(gateway: Gate
                               "make deploy staging"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True)
     try:
-        card = card_for(driver, "shell: make deploy staging")
+        card = card_for(driver, "make deploy staging")
         card.find_element(By.TAG_NAME, "textarea").send_keys("use the blue-green script instead")  # type: ignore[attr-defined]
         card.find_element(By.XPATH, ".//button[.='Deny']").click()  # type: ignore[attr-defined]
         out, err = agent.communicate(timeout=60)

@@ -85,7 +85,8 @@ def test_the_openapi_document_lists_every_api_route(gateway: Gateway) -> None:
                       ("GET", "/v1/requests"), ("GET", "/v1/requests/{id}"),
                       ("POST", "/v1/requests/{id}/approve"), ("POST", "/v1/requests/{id}/deny"),
                       ("GET", "/v1/events"), ("GET", "/v1/logs"), ("POST", "/v1/policy/check"),
-                      ("GET", "/v1/openapi.json"), ("GET", "/ready")}
+                      ("GET", "/v1/openapi.json"), ("GET", "/ready"), ("GET", "/v1/settings"),
+                      ("POST", "/v1/grants/{id}/revoke")}
 
 
 def test_no_approval_route_is_reachable_with_an_agent_key() -> None:

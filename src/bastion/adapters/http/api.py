@@ -118,8 +118,9 @@ async def list_requests(request: Request, principal: Principal) -> object:
             choices = ", ".join(["all", *(s.value for s in RequestState)])
             raise invalid(f"state must be one of {choices}", "invalid_query") from None
     limit = int(_number(request, "limit", 100, low=1, high=MAX_LIST))
-    return {"requests": [request_object(r, ctx.service.final_of(r))
-                         for r in ctx.service.pending(states, limit)]}
+    return {
+        "requests": [request_object(r, ctx.service.final_of(r)) for r in ctx.service.pending(states, limit)]
+    }
 
 
 def _fields(data: Any, allowed: dict[str, type | tuple[type, ...]]) -> dict[str, Any]:
@@ -136,11 +137,15 @@ def _fields(data: Any, allowed: dict[str, type | tuple[type, ...]]) -> dict[str,
 
 async def approve(request: Request, principal: Principal) -> object:
     ctx = context_of(request)
-    body = _fields(await json_body(request, optional=True),
-                   {"always": bool, "pattern": str, "scope": str})
-    done = ctx.service.answer(request.path_params["id"], key_id=principal.key.id, approve=True,
-                              always=bool(body.get("always")), pattern=body.get("pattern"),
-                              scope=body.get("scope") or "project")
+    body = _fields(await json_body(request, optional=True), {"always": bool, "pattern": str, "scope": str})
+    done = ctx.service.answer(
+        request.path_params["id"],
+        key_id=principal.key.id,
+        approve=True,
+        always=bool(body.get("always")),
+        pattern=body.get("pattern"),
+        scope=body.get("scope") or "project",
+    )
     return request_object(done)
 
 
@@ -150,29 +155,35 @@ async def deny(request: Request, principal: Principal) -> object:
     feedback = (body.get("feedback") or "").strip() or None
     if feedback is not None and len(feedback) > MAX_FEEDBACK:
         raise invalid(f"feedback is longer than {MAX_FEEDBACK} characters", "too_long")
-    done = ctx.service.answer(request.path_params["id"], key_id=principal.key.id, approve=False,
-                              feedback=feedback)
+    done = ctx.service.answer(
+        request.path_params["id"], key_id=principal.key.id, approve=False, feedback=feedback
+    )
     return request_object(done)
 
 
 async def events(request: Request, principal: Principal) -> object:
     hub = context_of(request).hub
-    return StreamingResponse(stream(hub, hub.subscribe()), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return StreamingResponse(
+        stream(hub, hub.subscribe()),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
 
 
 def _since(text: str | None, now: float) -> float | None:
     """``since``: seconds since the epoch, an ISO-8601 time, or a duration ago (``1h``)."""
     if not text:
         return None
-    for parse in (float, lambda t: now - parse_duration(t),
-                  lambda t: datetime.fromisoformat(t.replace("Z", "+00:00")).timestamp()):
+    for parse in (
+        float,
+        lambda t: now - parse_duration(t),
+        lambda t: datetime.fromisoformat(t.replace("Z", "+00:00")).timestamp(),
+    ):
         try:
             return float(parse(text))
         except ValueError:
             continue
-    raise invalid("since must be epoch seconds, an ISO-8601 time or a duration like '1h'",
-                  "invalid_query")
+    raise invalid("since must be epoch seconds, an ISO-8601 time or a duration like '1h'", "invalid_query")
 
 
 async def logs(request: Request, principal: Principal) -> object:
@@ -183,10 +194,14 @@ async def logs(request: Request, principal: Principal) -> object:
         raise invalid("decision must be allow, ask or deny", "invalid_query")
     after = int(_number(request, "after_seq", 0, low=0, high=2**62))
     limit = int(_number(request, "limit", 100, low=1, high=MAX_LIST))
-    records = ctx.service.ledger.events(session=q.get("session"), since=_since(q.get("since"), ctx.now()),
-                                        decision=decision, after_seq=after, limit=limit)
-    return {"events": [r.to_json() for r in records],
-            "next_after_seq": records[-1].seq if records else after}
+    records = ctx.service.ledger.events(
+        session=q.get("session"),
+        since=_since(q.get("since"), ctx.now()),
+        decision=decision,
+        after_seq=after,
+        limit=limit,
+    )
+    return {"events": [r.to_json() for r in records], "next_after_seq": records[-1].seq if records else after}
 
 
 async def policy_check(request: Request, principal: Principal) -> object:
@@ -197,11 +212,23 @@ async def policy_check(request: Request, principal: Principal) -> object:
     try:
         load_policy_text(body["text"], cwd=ctx.settings.cwd, env=ctx.settings.env, path=body.get("path"))
     except PolicyError as exc:
-        return {"ok": False, "error": {"file": exc.file, "line": exc.line, "key": exc.key,
-                                       "message": exc.detail}}
+        return {
+            "ok": False,
+            "error": {"file": exc.file, "line": exc.line, "key": exc.key, "message": exc.detail},
+        }
     except BastionError as exc:
         return {"ok": False, "error": {"file": "", "line": None, "key": "", "message": str(exc)}}
     return {"ok": True, "error": None}
+
+
+async def settings(request: Request, principal: Principal) -> object:
+    return context_of(request).service.settings()
+
+
+async def revoke_grant(request: Request, principal: Principal) -> object:
+    grant_id = request.path_params["id"]
+    context_of(request).service.revoke_grant(grant_id, key_id=principal.key.id)
+    return {"revoked": grant_id}
 
 
 async def health(request: Request) -> Response:

@@ -65,6 +65,11 @@ API: list[tuple[Operation, Handler]] = [
         ("limit", "integer", "at most 1000"))), api.logs),
     (Operation("POST", "/v1/policy/check", "policy_check", "Validate a policy text", body="PolicyText",
                response="PolicyCheck"), api.policy_check),
+    (Operation("GET", "/v1/settings", "list_requests", "The mode and ceiling in force (with where each came "
+               "from), the roots and the standing grants with their evidence", response="Object"),
+     api.settings),
+    (Operation("POST", "/v1/grants/{id}/revoke", "answer", "Revoke a standing grant (approver role)",
+               response="Object"), api.revoke_grant),
     (Operation("GET", "/ready", "docs", "Readiness behind a key: policy, store, ledger and sandbox, "
                "each with its reason (503 when a required part is not ready)", response="Object"),
      ready.ready),
@@ -75,14 +80,16 @@ OPERATIONS = [Operation("GET", "/health", None, "Liveness only"),
 PAGE_ROUTES: list[tuple[str, str, Callable[[Request], Awaitable[Response]]]] = [
     ("GET", "/", page.index), ("GET", "/history", page.history), ("POST", "/login", page.login),
     ("POST", "/logout", page.logout), ("GET", "/cards/{id}", page.card),
-    ("POST", "/requests/{id}/answer", page.answer),
+    ("POST", "/requests/{id}/answer", page.answer), ("GET", "/settings", page.settings),
+    ("POST", "/settings/grants/{id}/revoke", page.revoke),
 ]
 
 
 def route_permissions() -> list[tuple[str, str]]:
     """Every authenticated route and its permission (page answers need ``answer``)."""
     return [(op.path, op.permission) for op in OPERATIONS if op.permission is not None] + \
-        [("/requests/{id}/answer", "answer"), ("/cards/{id}", "list_requests")]
+        [("/requests/{id}/answer", "answer"), ("/cards/{id}", "list_requests"),
+         ("/settings", "list_requests"), ("/settings/grants/{id}/revoke", "answer")]
 
 
 async def _openapi(request: Request, principal: object) -> object:

@@ -42,10 +42,16 @@ def logged_in(request: Request, permission: str) -> Principal | None:
 
 
 def _html(text: str, status: int = 200) -> HTMLResponse:
-    return HTMLResponse(text, status_code=status, headers={
-        "Cache-Control": "no-store",
-        "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; form-action 'self'",
-        "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer"})
+    return HTMLResponse(
+        text,
+        status_code=status,
+        headers={
+            "Cache-Control": "no-store",
+            "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; form-action 'self'",
+            "X-Frame-Options": "DENY",
+            "Referrer-Policy": "no-referrer",
+        },
+    )
 
 
 async def index(request: Request) -> Response:
@@ -67,6 +73,26 @@ async def history(request: Request) -> Response:
     return _html(render.history(records, csrf=principal.session.csrf))
 
 
+async def settings(request: Request) -> Response:
+    principal = logged_in(request, "list_requests")
+    if principal is None:
+        return RedirectResponse("/", status_code=303)
+    assert principal.session is not None
+    data = context_of(request).service.settings()
+    can_revoke = principal.role in PAGE_ROLES
+    return _html(render.settings(data, csrf=principal.session.csrf, can_revoke=can_revoke))
+
+
+async def revoke(request: Request) -> Response:
+    principal = logged_in(request, "answer")
+    if principal is None:
+        raise ApiError(401, "invalid_session", "log in first")
+    check_csrf(principal, request, (await form(request)).get("csrf"))
+    authorize(principal, "answer")
+    context_of(request).service.revoke_grant(request.path_params["id"], key_id=principal.key.id)
+    return RedirectResponse("/settings", status_code=303)
+
+
 async def login(request: Request) -> Response:
     ctx = context_of(request)
     client = request.client.host if request.client else "-"
@@ -82,8 +108,15 @@ async def login(request: Request) -> Response:
     request.state.key_id = record.id
     token, _ = ctx.state.open_session(record.id, now=ctx.now(), ttl=ctx.settings.session_ttl)
     response = RedirectResponse("/", status_code=303)
-    response.set_cookie(COOKIE, token, max_age=int(ctx.settings.session_ttl), path="/", httponly=True,
-                        samesite="strict", secure=request.url.scheme == "https")
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=int(ctx.settings.session_ttl),
+        path="/",
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+    )
     return response
 
 
@@ -120,9 +153,14 @@ async def answer(request: Request) -> Response:
         raise ApiError(422, "invalid_body", "action must be approve_once, approve_always or deny")
     feedback = fields.get("feedback", "").strip()[:2000] or None
     done = ctx.service.answer(
-        request.path_params["id"], key_id=principal.key.id, approve=action != "deny",
-        always=action == "approve_always", pattern=fields.get("cover") or None,
-        scope=fields.get("scope") or "project", feedback=feedback if action == "deny" else None)
+        request.path_params["id"],
+        key_id=principal.key.id,
+        approve=action != "deny",
+        always=action == "approve_always",
+        pattern=fields.get("cover") or None,
+        scope=fields.get("scope") or "project",
+        feedback=feedback if action == "deny" else None,
+    )
     if "application/json" in request.headers.get("accept", ""):
         return JSONResponse(request_object(done))
     return RedirectResponse("/", status_code=303)

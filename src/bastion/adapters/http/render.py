@@ -6,10 +6,11 @@ import functools
 from html import escape
 from importlib import resources
 from string import Template
+from typing import Any
 
 from bastion.approval.model import ApprovalRequest, iso
 from bastion.audit.events import LedgerRecord
-from bastion.policy.decision import Decision
+from bastion.policy.decision import Decision, Effect
 
 
 @functools.cache
@@ -27,11 +28,17 @@ def page(title: str, content: str, *, csrf: str = "", tab: str | None = None, li
     nav = ""
     if tab is not None:
         current = 'aria-current="page"'
-        nav = fill("nav.html", csrf=escape(csrf), pending_current=current if tab == "pending" else "",
-                   history_current=current if tab == "history" else "")
+        nav = fill(
+            "nav.html",
+            csrf=escape(csrf),
+            pending_current=current if tab == "pending" else "",
+            history_current=current if tab == "history" else "",
+            settings_current=current if tab == "settings" else "",
+        )
     scripts = '<script src="/static/app.js" defer></script>' if live else ""
-    return fill("base.html", title=escape(title), csrf=escape(csrf), nav=nav, content=content,
-                scripts=scripts)
+    return fill(
+        "base.html", title=escape(title), csrf=escape(csrf), nav=nav, content=content, scripts=scripts
+    )
 
 
 def login(error: str = "") -> str:
@@ -45,56 +52,210 @@ def time_left(seconds: float) -> str:
 
 
 def card(request: ApprovalRequest, *, csrf: str, now: float) -> str:
-    asked = [r for r in request.evaluation.reasons if r.decision is Decision.ASK] or \
-        list(request.evaluation.reasons)
+    asked = [r for r in request.evaluation.reasons if r.decision is Decision.ASK] or list(
+        request.evaluation.reasons
+    )
     rules = "; ".join(f"<code>{escape(r.rule)}</code> ({escape(r.source)})" for r in asked)
     classes = ", ".join(escape(e.value) for e in request.evaluation.effects) or "none found"
-    who = "".join(f"<dt>{label}</dt><dd>{escape(value)}</dd>" for label, value in
-                  (("Session", request.session), ("Agent", request.agent)) if value)
-    return fill("card.html", id=escape(request.id), state=escape(request.state.value),
-                tool=escape(request.tool), summary=escape(request.summary),
-                reason=escape(request.reason), rules=rules, classes=classes, who=who,
-                expires_iso=escape(iso(request.expires) or ""), expires=f"{request.expires:.3f}",
-                time_left=time_left(request.expires - now), csrf=escape(csrf),
-                always=_always(request))
+    who = "".join(
+        f'<dt>{label}</dt><dd class="{label.lower()}">{escape(value)}</dd>'
+        for label, value in (("Session", request.session), ("Agent", request.agent))
+        if value
+    )
+    rid = escape(request.id)
+    if request.state.final:
+        timing = (f'<dt class="timing">Resolved</dt><dd class="timing">{escape(request.state.value)}'
+                  "</dd>")  # fmt: skip
+        answer = ""
+    else:
+        timing = (
+            '<dt class="timing">Time left</dt><dd class="timing"><time class="expires" '
+            f'datetime="{escape(iso(request.expires) or "")}" data-expires="{request.expires:.3f}">'
+            f"{time_left(request.expires - now)}</time> then it is denied</dd>"
+        )
+        answer = fill("answer.html", id=rid, csrf=escape(csrf), always=_always(request))
+    return fill(
+        "card.html",
+        id=rid,
+        state=escape(request.state.value),
+        tool=escape(request.tool),
+        summary=escape(call_text(request)),
+        project=escape(request.project),
+        reason=escape(request.reason),
+        rules=rules,
+        classes=classes,
+        who=who,
+        parse=_parse(request),
+        timing=timing,
+        form=answer,
+    )
+
+
+def call_text(request: ApprovalRequest) -> str:
+    """The summary without its ``tool:`` prefix (the card's title shows the tool already)."""
+    prefix = f"{request.tool}: "
+    return request.summary[len(prefix) :] if request.summary.startswith(prefix) else request.summary
+
+
+def _effects(effects: frozenset[Effect]) -> str:
+    return ", ".join(sorted(e.value for e in effects)) or "none"
+
+
+def _parse(request: ApprovalRequest) -> str:
+    """For a shell call, what the parse found: each simple command and its effect classes."""
+    if request.tool != "shell":
+        return ""
+    from bastion.shell import analyze
+
+    analysis = analyze(call_text(request))
+    items = "".join(
+        f"<li><code>{escape(' '.join(cmd.argv) or cmd.text)}</code> "
+        f'<span class="effects">{escape(_effects(cmd.effects))}</span></li>'
+        for cmd in analysis.commands
+    )
+    if not analysis.decidable:
+        items += (
+            f'<li class="undecidable">could not be parsed: {escape("; ".join(analysis.errors)[:200])}</li>'
+        )
+    return f'<dt>Commands</dt><dd><ul class="parse">{items}</ul></dd>' if items else ""
 
 
 def _always(request: ApprovalRequest) -> str:
     rid = escape(request.id)
     if not request.grantable:
-        return ('<p class="hardline">A hardline class is involved: this call can be approved '
-                "once, never always.</p>")
+        return (
+            '<p class="hardline">A hardline class is involved: this call can be approved '
+            "once, never always.</p>"
+        )
     session = ""
     if request.session:
-        session = (f'<input type="radio" id="scope-session-{rid}" name="scope" value="session">'
-                   f'<label for="scope-session-{rid}">this session (<code>{escape(request.session)}'
-                   "</code>)</label>")
+        session = (
+            f'<input type="radio" id="scope-session-{rid}" name="scope" value="session">'
+            f'<label for="scope-session-{rid}">this session (<code>{escape(request.session)}'
+            "</code>)</label>"
+        )
     pattern = ""
     if request.suggested_pattern:
         p = escape(request.suggested_pattern)
-        pattern = (f'<fieldset class="cover"><legend>Covering</legend>'
-                   f'<input type="radio" id="cover-exact-{rid}" name="cover" value="" checked>'
-                   f'<label for="cover-exact-{rid}">this exact call</label>'
-                   f'<input type="radio" id="cover-pattern-{rid}" name="cover" value="{p}">'
-                   f'<label for="cover-pattern-{rid}">commands matching <code>{p}</code></label>'
-                   "</fieldset>")
-    return fill("always.html", id=rid, session_choice=session, pattern_choice=pattern)
+        pattern = (
+            f'<fieldset class="cover"><legend>Covering</legend>'
+            f'<input type="radio" id="cover-exact-{rid}" name="cover" value="" checked>'
+            f'<label for="cover-exact-{rid}">this exact call</label>'
+            f'<input type="radio" id="cover-pattern-{rid}" name="cover" value="{p}">'
+            f'<label for="cover-pattern-{rid}">commands matching <code>{p}</code></label>'
+            "</fieldset>"
+        )
+    covers = (f"commands matching <code>{escape(request.suggested_pattern)}</code> or this exact call"
+              if request.suggested_pattern else "this exact call")  # fmt: skip
+    grants = f"{covers}, for this project or the chosen session"
+    return fill(
+        "always.html",
+        id=rid,
+        session_choice=session,
+        pattern_choice=pattern,
+        project=escape(request.project),
+        grants=grants,
+    )
 
 
 def pending(requests: list[ApprovalRequest], *, csrf: str, now: float) -> str:
     cards = "\n".join(card(r, csrf=csrf, now=now) for r in requests)
-    content = fill("pending.html", cards=cards, empty_hidden="hidden" if requests else "",
-                   status=f"{len(requests)} waiting" if requests else "")
+    content = fill(
+        "pending.html",
+        cards=cards,
+        empty_hidden="hidden" if requests else "",
+        status=f"{len(requests)} waiting" if requests else "",
+    )
     return page("Pending", content, csrf=csrf, tab="pending", live=True)
+
+
+def _time(ts: float) -> str:
+    text = escape(iso(ts) or "")
+    return f'<time datetime="{text}">{text}</time>'
 
 
 def history(records: list[LedgerRecord], *, csrf: str) -> str:
     rows = "\n".join(
-        "<tr>" + "".join(f"<td>{cell}</td>" for cell in (
-            f'<time datetime="{escape(iso(r.event.time) or "")}">{escape(iso(r.event.time) or "")}</time>',
-            escape(r.event.tool), f"<code>{escape(r.event.summary)}</code>",
-            f'<span class="decision {escape(r.event.decision)}">{escape(r.event.decision)}</span>',
-            escape(r.event.resolver), escape(r.event.message))) + "</tr>"
-        for r in records)
+        "<tr>"
+        + "".join(
+            f"<td>{cell}</td>"
+            for cell in (
+                _time(r.event.time),
+                escape(r.event.tool),
+                f"<code>{escape(r.event.summary)}</code>",
+                f'<span class="decision {escape(r.event.decision)}">{escape(r.event.decision)}</span>',
+                escape(r.event.resolver),
+                escape(r.event.message),
+            )
+        )
+        + "</tr>"
+        for r in records
+    )
     empty = "" if records else "<p>No request has been resolved yet.</p>"
     return page("History", fill("history.html", rows=rows, empty=empty), csrf=csrf, tab="history")
+
+
+def _roots(paths: list[str]) -> str:
+    return (
+        "<ul>" + "".join(f"<li><code>{escape(p)}</code></li>" for p in paths) + "</ul>" if paths else "none"
+    )
+
+
+def _grant(grant: dict[str, object], *, csrf: str, can_revoke: bool) -> str:
+    gid = escape(str(grant["id"]))
+    covers = (f"commands matching <code>{escape(str(grant['pattern']))}</code>" if grant["pattern"]
+              else f"exactly <code>{escape(str(grant['summary']))}</code>")  # fmt: skip
+    evidence = grant.get("evidence")
+    proof = "no request on record"
+    if isinstance(evidence, dict):
+        proof = (
+            f"approved by a person ({escape(str(evidence['resolver']))}) at "
+            f"{escape(str(evidence['resolved_at']))} when asked: {escape(str(evidence['reason']))}"
+        )
+    button = (
+        (
+            f'<form method="post" action="/settings/grants/{gid}/revoke" class="revoke">'
+            f'<input type="hidden" name="csrf" value="{escape(csrf)}">'
+            f'<button type="submit">Revoke</button></form>'
+        )
+        if can_revoke
+        else ""
+    )
+    return (
+        f'<li class="card grant" id="grant-{gid}" data-id="{gid}"><dl>'
+        f"<dt>Grant</dt><dd><code>{gid}</code></dd>"
+        f"<dt>Tool</dt><dd>{escape(str(grant['tool']))}</dd><dt>Covers</dt><dd>{covers}</dd>"
+        f"<dt>Scope</dt><dd>{escape(str(grant['scope']))}: "
+        f"<code>{escape(str(grant['scope_value']))}</code></dd>"
+        f"<dt>Since</dt><dd>{escape(str(grant['created_at']))}</dd>"
+        f'<dt>Evidence</dt><dd class="evidence">{proof}</dd></dl>{button}</li>'
+    )
+
+
+def settings(data: dict[str, Any], *, csrf: str, can_revoke: bool) -> str:
+    ceiling = data["ceiling"]
+    ceiling_text = "none (the mode alone caps calls)"
+    if ceiling is not None:
+        ceiling_text = (
+            f"approval <strong>{escape(ceiling['approval'])}</strong>, file system "
+            f"<strong>{escape(ceiling['filesystem'])}</strong>, network "
+            f"<strong>{escape(ceiling['network'])}</strong> "
+            f'<span class="source">from {escape(ceiling["source"])}</span>'
+        )
+    approval = data["approval"]
+    approval_text = (
+        f"with a person present: {escape(approval['interactive_default'])}; without: "
+        f"{escape(approval['non_interactive_default'])}; unanswered after "
+        f"{approval['ttl_seconds']:g} s: denied "
+        f'<span class="source">from {escape(approval["source"])}</span>'
+    )
+    trusted = [
+        f"{t['path']} ({'read-write' if t['writable'] else 'read-only'})" for t in data["trusted_roots"]
+    ]
+    grants = "\n".join(_grant(g, csrf=csrf, can_revoke=can_revoke) for g in data["grants"])
+    content = fill("settings.html", mode=escape(data["mode"]["value"]),
+                   mode_source=escape(data["mode"]["source"]), ceiling=ceiling_text, approval=approval_text,
+                   files=_roots(data["policy_files"]) if data["policy_files"] else "built-in defaults only",
+                   workspace=_roots(data["workspace_roots"]), trusted=_roots(trusted), grants=grants,
+                   empty_hidden="hidden" if data["grants"] else "")  # fmt: skip
+    return page("Settings", content, csrf=csrf, tab="settings")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 from collections import OrderedDict
 from typing import Any
 
@@ -19,6 +20,7 @@ from bastion.adapters.http.errors import ApiError, invalid, not_found
 from bastion.adapters.http.reload import PolicyHolder
 from bastion.adapters.http.resolver import LoopSafeResolver
 from bastion.adapters.http.sessions import GatewayState
+from bastion.adapters.http.settings_view import settings_object
 from bastion.approval.clock import Clock, SystemClock
 from bastion.approval.model import ApprovalRequest, Scope, iso, new_id
 from bastion.approval.outcome import resolved
@@ -27,6 +29,8 @@ from bastion.approval.state import Action, RequestState
 from bastion.audit.events import EventKind, LedgerRecord, make_event
 from bastion.call.model import ToolCall
 from bastion.policy.decision import Evaluation
+
+log = logging.getLogger("bastion.http")
 
 RESULTS_KEPT = 4096
 FINAL_GRACE = 1.0  # seconds a long-poll waits for this process's task to record the answer
@@ -197,6 +201,19 @@ class GatewayService:
             if self.get(request.id).state.final:
                 raise ApiError(409, "already_resolved", str(exc)) from exc
             raise invalid(f"{exc}" + (f" ({exc.hint})" if exc.hint else ""), "cannot_answer") from exc
+
+    # -- settings ------------------------------------------------------------------------
+    def settings(self) -> dict[str, Any]:
+        """The policy in force and the standing grants, each with its evidence."""
+        grants = [(g, self.store.get_request(g.request_id) if g.request_id else None)
+                  for g in self.store.list_grants()]  # fmt: skip
+        return settings_object(self.holder.snapshot.keeper.policy, grants)
+
+    def revoke_grant(self, grant_id: str, *, key_id: str) -> None:
+        """Revoke a standing grant; the very next call it covered is decided again."""
+        if not self.store.revoke_grant(grant_id):
+            raise not_found(f"no active grant {grant_id}")
+        log.info("grant %s revoked with key %s", grant_id, key_id)
 
     async def close(self) -> None:
         tasks = list(self._tasks.values())

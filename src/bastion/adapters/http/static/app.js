@@ -23,6 +23,9 @@
     const form = card.querySelector("form.answer");
     if (form) form.remove();
     const text = request.state.replace("_", " ") + (request.feedback ? ": " + request.feedback : "");
+    // A resolved card has no time left: the timing line says how it ended instead.
+    const timing = card.querySelectorAll(".timing");
+    if (timing.length === 2) { timing[0].textContent = "Resolved"; timing[1].textContent = text; }
     say(card, "Resolved: " + text);
     setTimeout(function () { card.remove(); refreshEmpty(); }, 8000);
     refreshEmpty();
