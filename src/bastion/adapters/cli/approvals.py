@@ -17,6 +17,7 @@ from rich.live import Live
 from rich.table import Table
 
 from bastion.adapters.cli.common import JsonOption, fail, print_json
+from bastion.adapters.cli.tables import Column, build_table, print_rows
 from bastion.approval.clock import SystemClock
 from bastion.approval.model import ApprovalRequest, Scope
 from bastion.approval.queue import AnswerError, ApprovalQueue
@@ -64,10 +65,8 @@ def until(ts: float, now: float) -> str:
     return f"in {left // 60}m{left % 60:02d}s" if left >= 60 else f"in {left}s"
 
 
-def _table(requests: list[ApprovalRequest], now: float) -> Table:
-    table = Table(title="approval requests", header_style="bold")
-    for column in ("id", "state", "tool", "summary", "reason", "created", "expires", "grant"):
-        table.add_column(column, overflow="fold")
+def _rows(requests: list[ApprovalRequest], now: float) -> list[list[str]]:
+    rows = []
     for r in requests:
         offer = r.offer
         if not offer["grantable"]:
@@ -77,9 +76,17 @@ def _table(requests: list[ApprovalRequest], now: float) -> Table:
         else:
             grant = "--always"
         expires = until(r.expires, now) if r.state is RequestState.PENDING else local_time(r.resolved_at)
-        table.add_row(r.id, r.state.value, r.tool, r.summary, r.reason, local_time(r.created), expires,
-                      grant if r.state is RequestState.PENDING else (r.grant_id or ""))
-    return table
+        rows.append([r.id, r.state.value, r.tool, r.summary, r.reason, local_time(r.created), expires,
+                     grant if r.state is RequestState.PENDING else (r.grant_id or "")])
+    return rows
+
+
+REQUEST_COLUMNS = (Column("id", key=True), Column("state"), Column("tool"), Column("summary"),
+                   Column("reason"), Column("created"), Column("expires"), Column("grant"))
+
+
+def _view(store: Store, show_all: bool) -> Table:
+    return build_table(REQUEST_COLUMNS, _rows(_snapshot(store, show_all), time.time()))
 
 
 def _snapshot(store: Store, show_all: bool) -> list[ApprovalRequest]:
@@ -101,7 +108,7 @@ def list_requests(
             if json_out:
                 print_json([_contract(r) for r in requests])
             elif requests:
-                Console(highlight=False).print(_table(requests, time.time()))
+                print_rows(REQUEST_COLUMNS, _rows(requests, time.time()), title="approval requests")
             else:
                 Console(highlight=False).print("no pending requests" if not show_all else "no requests")
             return
@@ -125,10 +132,10 @@ def _watch(store: Store, show_all: bool, json_out: bool) -> None:
                     print_json(current)
                     last = current
                 time.sleep(0.5)
-        with Live(_table(_snapshot(store, show_all), time.time()), auto_refresh=False) as live:
+        with Live(_view(store, show_all), auto_refresh=False) as live:
             while True:
                 time.sleep(0.5)
-                live.update(_table(_snapshot(store, show_all), time.time()), refresh=True)
+                live.update(_view(store, show_all), refresh=True)
     except KeyboardInterrupt:
         return
 

@@ -6,10 +6,10 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from bastion.adapters.cli.approvals import local_time, open_store
 from bastion.adapters.cli.common import JsonOption, fail, print_json
+from bastion.adapters.cli.tables import Column, print_rows
 from bastion.approval.model import Grant
 
 grants_app = typer.Typer(name="grants", help="List and revoke standing grants.", no_args_is_help=True)
@@ -33,13 +33,11 @@ def list_grants(json_out: JsonOption = False) -> None:
     if not grants:
         Console(highlight=False).print("no standing grants")
         return
-    table = Table(title="standing grants", header_style="bold")
-    for column in ("id", "kind", "tool", "covers", "scope", "created"):
-        table.add_column(column, overflow="fold")
-    for g in grants:
-        table.add_row(g.id, g.kind, g.tool, g.pattern or g.summary, f"{g.scope.value}: {g.scope_value}",
-                      local_time(g.created))
-    Console(highlight=False).print(table)
+    columns = (Column("id", key=True), Column("kind"), Column("tool"), Column("covers"), Column("scope"),
+               Column("created"))
+    rows = [[g.id, g.kind, g.tool, g.pattern or g.summary, f"{g.scope.value}: {g.scope_value}",
+             local_time(g.created)] for g in grants]
+    print_rows(columns, rows, title="standing grants")
 
 
 def _find(grants: list[Grant], grant_id: str) -> Grant:

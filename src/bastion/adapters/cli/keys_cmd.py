@@ -8,10 +8,9 @@ import time
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from bastion.adapters.cli.common import JsonOption, fail, print_json, stderr
+from bastion.adapters.cli.tables import Column, print_rows
 from bastion.errors import BastionError
 from bastion.keys.model import Role
 from bastion.keys.store import KeyStore
@@ -63,13 +62,9 @@ def list_keys(json_out: JsonOption = False, include_revoked: AllOption = False) 
     if not keys:
         stderr.print("no keys: create one with 'bastion keys create --role agent'", markup=False)
         return
-    table = Table(show_header=True, header_style="bold")
-    for column in ("id", "role", "label", "created", "revoked"):
-        table.add_column(column, overflow="fold")
-    for k in keys:
-        data = k.to_json()
-        table.add_row(k.id, k.role.value, k.label, data["created"], data["revoked"] or "")
-    Console(highlight=False).print(table)
+    columns = (Column("id", key=True), Column("role"), Column("label"), Column("created"), Column("revoked"))
+    rows = [[k.id, k.role.value, k.label, k.to_json()["created"], k.to_json()["revoked"] or ""] for k in keys]
+    print_rows(columns, rows)
 
 
 def revoke(key_id: Annotated[str, typer.Argument(help="The key's id (see 'bastion keys list').")]) -> None:

@@ -12,10 +12,10 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from bastion.adapters.cli.approvals import local_time
 from bastion.adapters.cli.common import JsonOption, fail, print_json
+from bastion.adapters.cli.tables import Column, print_rows
 from bastion.audit.events import LedgerRecord
 from bastion.audit.ledger import verify_records
 from bastion.audit.store import LedgerQuery, LedgerStore, matches
@@ -53,16 +53,18 @@ def _open() -> LedgerStore:
         fail(str(exc), hint="check BASTION_STATE_DIR points at a writable folder")
 
 
-def _table(records: list[LedgerRecord]) -> Table:
-    table = Table(title="audit ledger", header_style="bold")
-    for column in ("seq", "time", "event", "decision", "by", "tool", "summary", "rule", "session", "exit"):
-        table.add_column(column, overflow="fold")
+LEDGER_COLUMNS = (Column("seq", key=True), Column("time"), Column("event"), Column("decision"), Column("by"),
+                  Column("tool"), Column("summary"), Column("rule"), Column("session"), Column("exit"))
+
+
+def _rows(records: list[LedgerRecord]) -> list[list[str]]:
+    rows = []
     for r in records:
         e = r.event
         exit_text = "" if e.exit_code is None else f"{e.exit_code} ({e.duration or 0:.2f}s)"
-        table.add_row(str(r.seq), local_time(e.time), e.kind, e.decision, e.resolver, e.tool, e.summary,
-                      f"{e.rule} @ {e.source}", e.session or "", exit_text)
-    return table
+        rows.append([str(r.seq), local_time(e.time), e.kind, e.decision, e.resolver, e.tool, e.summary,
+                     f"{e.rule} @ {e.source}", e.session or "", exit_text])
+    return rows
 
 
 def _line(r: LedgerRecord) -> str:
@@ -102,7 +104,7 @@ def logs(
         elif json_out:
             print_json([r.to_json() for r in records])
         elif records:
-            Console(highlight=False).print(_table(records))
+            print_rows(LEDGER_COLUMNS, _rows(records), title="audit ledger")
         else:
             Console(highlight=False).print("no events")
     finally:

@@ -7,9 +7,10 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
+from rich.text import Text
 
 from bastion.adapters.cli.common import JsonOption, fail, print_json
+from bastion.adapters.cli.tables import Column, print_rows
 from bastion.errors import PolicyError
 from bastion.policy.loader import (
     find_project_file,
@@ -58,16 +59,14 @@ def test(file: FileArg = None, json_out: JsonOption = False) -> None:
     else:
         console = Console(highlight=False)
         console.print(f"policy: {', '.join(policy.sources) or 'built-in defaults'} — mode {policy.mode}")
-        table = Table("rule", "source", "kind", "example", "result")
-        for r in rows:
-            table.add_row(
-                str(r["rule"]),
-                str(r["source"]),
-                str(r["kind"]),
-                str(r["example"]),
-                "[green]ok[/]" if r["ok"] else "[red]FAIL[/]",
-            )
-        console.print(table if rows else "no match/not_match examples in this policy")
+        columns = (Column("rule", key=True), Column("source"), Column("kind"), Column("example"),
+                   Column("result", key=True))
+        cells: list[list[str | Text]] = [[str(r["rule"]), str(r["source"]), str(r["kind"]), str(r["example"]),
+                  Text("ok", style="green") if r["ok"] else Text("FAIL", style="red")] for r in rows]
+        if cells:
+            print_rows(columns, cells, console=console)
+        else:
+            console.print("no match/not_match examples in this policy")
         for warning in policy.warnings:
             console.print(f"[yellow]warning:[/] {warning}")
         console.print("[green]policy is valid[/]" if result["ok"] else "[red]examples failed[/]")
