@@ -37,7 +37,10 @@ def test_agents_json_lists_each_agent_on_path_with_its_mapping(fake_agents: Any,
         "notes": ["--permission-mode plan: plan/read-only mode: asks about everything, writes "
                   "nothing (until you approve leaving it in the agent's own prompt)",
                   "left out: --permission-mode auto (meaning not clear from its name)",
-                  "left out: --permission-mode dontAsk (meaning not clear from its name)"],
+                  "left out: --permission-mode dontAsk (meaning not clear from its name)",
+                  # the fake PATH has no bubblewrap and no socat: Claude's sandbox could not start
+                  "left out: --settings <…> (needs bwrap, socat on PATH, or claude refuses to start; "
+                  "install them, e.g. apt-get install bubblewrap socat)"],
         "assumptions": []}]
 
 

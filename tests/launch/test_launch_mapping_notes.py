@@ -128,3 +128,19 @@ def test_an_unknown_agent_is_read_by_the_same_words_not_refused() -> None:
          "left out: --approval auto (meaning not clear from its name)"),
         ())
     assert never.flags == ("--unsafe-skip-all-checks",)
+
+
+def test_claude_s_network_denying_sandbox_is_not_offered_without_the_helpers_it_needs(help_of: HelpOf) -> None:
+    import sys
+
+    import pytest
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("Claude Code's sandbox needs bwrap and socat on Linux only")
+    ceiling = Permissions("ask_every_action", "workspace_write", "denied")
+    mapping = map_ceiling(KNOWN["claude"], help_of("claude"), ceiling, present=lambda exe: exe != "socat")
+    assert mapping.started is False
+    assert any(note.startswith("left out: --settings") and "needs socat on PATH" in note
+               and "apt-get install socat" in note for note in mapping.notes), mapping.notes
+    with_helpers = map_ceiling(KNOWN["claude"], help_of("claude"), ceiling, present=lambda exe: True)
+    assert with_helpers.started is True

@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -43,6 +44,9 @@ class Override:
     network: str
     requires: tuple[str, ...]
     note: str
+    #: Programs the agent needs on PATH for the override to work at all (Claude Code's
+    #: sandbox on Linux is bubblewrap + socat: without them it refuses to start).
+    helpers: tuple[str, ...] = ()
 
     def listed_in(self, help_text: HelpText) -> bool:
         option = help_text.option(self.mechanism)
@@ -68,6 +72,9 @@ class AgentSpec:
         return word if word in top.commands else None
 
 
+#: What Claude Code's sandbox runs on: bubblewrap and socat on Linux (macOS has its own).
+_CLAUDE_SANDBOX_HELPERS = ("bwrap", "socat") if sys.platform.startswith("linux") else ()
+
 KNOWN: Mapping[str, AgentSpec] = {
     spec.name: spec
     for spec in (
@@ -81,6 +88,7 @@ KNOWN: Mapping[str, AgentSpec] = {
                     "sandbox block (Bash runs in Claude's sandbox with no allowed domains and "
                     "may not leave it; WebFetch and WebSearch denied); MCP servers run outside "
                     "that sandbox, and Claude refuses to start if the sandbox cannot",
+                    helpers=_CLAUDE_SANDBOX_HELPERS,
                 ),
             ),
         ),

@@ -6,6 +6,7 @@ Events go to ``on_event(dict)``; it is a no-op until the ledger is plugged in th
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import time
@@ -83,7 +84,8 @@ def survey(agent: str, ceiling: Permissions, agent_args: Sequence[str], ports: P
         return AgentReport(agent, None, None, Mapping(agent, ceiling, False, (), None, (note,)))
     version = _version_of(path, ports.capture)
     read = read_help(spec, path, agent_args, ports.capture)
-    mapping = map_ceiling(spec, read.help, ceiling, read.rest)
+    mapping = map_ceiling(spec, read.help, ceiling, read.rest,
+                          present=lambda helper: shutil.which(helper, path=ports.path) is not None)
     if not mapping.started or mapping.effective is None:
         return AgentReport(agent, path, version, mapping)
     verdict = check(mapping.effective, ceiling)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from bastion.launch.agents import AgentSpec
@@ -126,7 +126,9 @@ def _is_mode_flag(option: HelpOption) -> bool:
     return bool(option.choices) and bool(_MODE_NAME.search(option.name.lower()))
 
 
-def read_settings(help_text: HelpText, spec: AgentSpec) -> tuple[list[list[Setting]], list[str]]:
+def read_settings(
+    help_text: HelpText, spec: AgentSpec, present: Callable[[str], bool] = lambda _: True
+) -> tuple[list[list[Setting]], list[str]]:
     """Every readable permission setting, grouped by flag, and the notes on what was left out."""
     groups: list[list[Setting]] = []
     left_out: list[str] = []
@@ -163,6 +165,12 @@ def read_settings(help_text: HelpText, spec: AgentSpec) -> tuple[list[list[Setti
         if override.listed_in(help_text):
             flag = help_text.option(override.mechanism)
             name = flag.name if flag else override.mechanism
+            missing = [h for h in override.helpers if not present(h)]
+            if missing:
+                left_out.append(f"left out: {name} <…> (needs {', '.join(missing)} on "
+                                f"PATH, or {spec.name} refuses to start; install them, e.g. apt-get install "
+                                f"{' '.join('bubblewrap' if m == 'bwrap' else m for m in missing)})")
+                continue
             groups.append([Setting(name, (name, override.value), override.note,
                                    network=override.network, requires=override.requires)])
     return groups, left_out
@@ -300,10 +308,14 @@ def _cannot_notes(pool: list[_Candidate], ceiling: Permissions) -> list[str]:
 
 
 def map_ceiling(
-    spec: AgentSpec, help_text: HelpText, ceiling: Permissions, agent_args: Sequence[str] = ()
+    spec: AgentSpec,
+    help_text: HelpText,
+    ceiling: Permissions,
+    agent_args: Sequence[str] = (),
+    present: Callable[[str], bool] = lambda _: True,
 ) -> Mapping:
     """The most permissive flags the help lists that still fit inside ``ceiling``."""
-    groups, left_out = read_settings(help_text, spec)
+    groups, left_out = read_settings(help_text, spec, present)
     refused = permission_args(help_text, agent_args)
     if refused:
         return Mapping(spec.name, ceiling, False, (), None, (
@@ -317,6 +329,7 @@ def map_ceiling(
                  *_cannot_notes(pool, ceiling)]
         if why_not_asking:
             notes.append(f"{why_not_asking}: counted as never asking")
+        notes.extend(n for n in left_out if " (needs " in n)  # what would have fit, with a fix
         return Mapping(spec.name, ceiling, False, (), None, tuple(notes))
     best = fitting[0]
     notes = [f"{_shown(s.args)}: {s.reading}" for s in best.settings]
