@@ -142,9 +142,9 @@ def test_doctor_refuses_a_credentials_dir_inside_a_readable_root(
     policy = workspace / "p.toml"
     policy.write_text('credentials_dir = "creds"\n')
     data = json.loads(run(["doctor", "--policy", str(policy), "--json"], env, workspace).stdout)
-    creds = next(c for c in data["checks"] if c["name"] == "credentials dir")
+    [creds] = [c for c in data["checks"] if c["name"] == "credentials dir"]  # listed once
     assert not creds["ok"]
-    assert "lies inside readable root" in creds["detail"]
+    assert "lies inside the readable root" in creds["detail"]
 
 
 @settings(max_examples=150, deadline=None)

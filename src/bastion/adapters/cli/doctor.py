@@ -37,15 +37,6 @@ def register(app: typer.Typer) -> None:
     app.command("doctor", help="Check the policy, roots, credentials placement and sandbox.")(doctor)
 
 
-def credentials_inside_readable_root(policy: Policy) -> str | None:
-    creds = os.path.realpath(policy.credentials_dir)
-    for root in policy.read_roots:
-        real = os.path.realpath(root)
-        if creds == real or creds.startswith(real.rstrip("/") + "/"):
-            return f"credentials dir {policy.credentials_dir} lies inside readable root {root}"
-    return None
-
-
 def policy_checks(policy: Policy) -> list[Check]:
     checks = [
         Check(
@@ -63,14 +54,7 @@ def policy_checks(policy: Policy) -> list[Check]:
                 else "missing: every path under it is refused; create it or fix the policy",
             )
         )
-    problem = credentials_inside_readable_root(policy)
-    checks.append(
-        Check(
-            "credentials dir",
-            problem is None,
-            problem or f"{policy.credentials_dir} is outside every readable root",
-        )
-    )
+    # The credentials dir's placement is checked once, by the sandbox checks (EXTRA_CHECKS).
     for warning in policy.warnings:
         checks.append(Check("project policy", False, warning))
     return checks
