@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+import shlex
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Any
 
 from bastion.call.model import Family
 
@@ -49,3 +52,30 @@ ALIASES: Mapping[str, tuple[Family, Mapping[str, str]]] = MappingProxyType(
         "fetch": (Family.FETCH, {"url": "url"}),
     }
 )
+
+_MCP_CLAUDE = re.compile(r"^mcp__(?P<server>[^_].*?)__(?P<tool>.+)$")
+
+
+def canonical(tool: str, args: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
+    """An agent's tool name (``Bash``, ``read_file``, ``mcp__files__read_file``…) as Bastion's
+    family and arguments, the way the hooks map them; any other name is returned unchanged
+    (the engine then denies it as an unknown family)."""
+    if tool in _FAMILIES:
+        return tool, args
+    mcp = _MCP_CLAUDE.match(tool)
+    if mcp is not None:
+        return Family.MCP.value, {"server": mcp["server"], "tool": mcp["tool"], "arguments": dict(args)}
+    alias = ALIASES.get(tool)
+    if alias is None:
+        return tool, args
+    family, renames = alias
+    mapped: dict[str, Any] = {}
+    for source, target in renames.items():
+        if source in args and target not in mapped:
+            mapped[target] = args[source]
+    if family is Family.SHELL and isinstance(mapped.get("command"), list | tuple):
+        mapped["command"] = " ".join(shlex.quote(str(word)) for word in mapped["command"])
+    return family.value, mapped
+
+
+_FAMILIES = frozenset(f.value for f in Family)

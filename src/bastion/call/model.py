@@ -134,4 +134,7 @@ class ToolCall:
             if value is not None and not isinstance(value, str | int):
                 raise CallError(f"'{key}' must be a string")
             optional[key] = None if value is None else str(value)
+        from bastion.call.aliases import canonical  # agent tool names, mapped as the hooks do
+
+        tool, args = canonical(tool, args)
         return cls(tool=tool, args=args, cwd=cwd, interactive=interactive, **optional)
