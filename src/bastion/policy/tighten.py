@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bastion.errors import PolicyError
-from bastion.policy.exec_settings import ExecConfig
+from bastion.policy.exec_settings import ExecConfig, secret_holds
 from bastion.policy.settings import LimitsConfig
 
 if TYPE_CHECKING:
@@ -61,7 +61,11 @@ def tighter_gateway(new: dict[str, Any], old: dict[str, Any]) -> bool:
 
 def exec_config(section: ExecSection, layer: Layer) -> ExecConfig:
     try:
-        return ExecConfig(**section.model_dump())
+        data = section.model_dump()
+        if isinstance(data["secrets"], dict):  # [exec.secrets.NAME] tables
+            data["held"] = secret_holds(data["secrets"])
+            data["secrets"] = tuple(data["secrets"])
+        return ExecConfig(**data)
     except ValueError as exc:
         raise PolicyError(
             str(exc),
@@ -82,7 +86,16 @@ def tighter_exec(new: ExecConfig, old: ExecConfig) -> bool:
         and cap(new.max_cpu_seconds, old.max_cpu_seconds)
         and set(new.env_allow) <= set(old.env_allow)
         and set(new.secrets) <= set(old.secrets)
+        and _tighter_holds(new, old)
     )
+
+
+def _tighter_holds(new: ExecConfig, old: ExecConfig) -> bool:
+    """Holding a secret is tighter than injecting it; a held secret may lose hosts, not gain."""
+    before = {h.name: set(h.hosts) for h in old.held}
+    after = {h.name: set(h.hosts) for h in new.held}
+    return all(name in after and after[name] <= hosts for name, hosts in before.items()
+               if name in new.secrets)
 
 
 def merge_ceiling(current: Ceiling | None, new: CeilingSection, source: str) -> Ceiling:
