@@ -294,3 +294,30 @@ def test_a_held_secret_goes_into_https_only_inside_the_intercepted_tunnel(
     assert approver.seen_before == []
     (seen,) = tls_upstream.seen
     assert seen.headers["Authorization"] == "Basic " + base64.b64encode(f"me:{SECRET}".encode()).decode()
+
+
+def test_a_held_host_whose_certificate_does_not_verify_never_gets_the_secret(
+    runner: BubblewrapRunner,
+    make_policy: Callable[..., Policy],
+    child_env: dict[str, str],
+    upstreams: dict[str, Upstream],
+    tmp_path: Path,
+) -> None:
+    server_tls, _ = make_test_ca(tmp_path, "held.test")  # signed by a CA the proxy does not trust
+    tls_upstream = start_upstream("held.test", tls=server_tls)
+    policy = make_policy(HELD_POLICY)
+    keeper = make_keeper(policy)
+    approver = Approver(keeper)
+    resolver = StaticResolver({host: [FAKE_ADDRESSES[host]] for host in FAKE_ADDRESSES})
+    dialer = StaticDialer({(FAKE_ADDRESSES["held.test"], 443): ("127.0.0.1", tls_upstream.port)})
+    command = 'curl -sS -w " [%{http_code}]" -u "me:$API_TOKEN" https://held.test/secure'
+    try:
+        with EgressSession(keeper, resolver=resolver, dialer=dialer, held=[held_secret(policy)],
+                           on_parked=approver.on_parked) as egress:  # fmt: skip
+            answering = approver.answer_in_background()
+            code, out = run(runner, policy, egress, child_env, command)
+            answering.join()
+    finally:
+        tls_upstream.close()
+    assert (code, tls_upstream.seen) == (0, [])
+    assert out.startswith("TLS to held.test failed: CERTIFICATE_VERIFY_FAILED") and out.endswith(" [502]")

@@ -204,6 +204,7 @@ class EgressProxy:
         up_reader, up_writer = await self._dial(verdict, port)
         start = time.monotonic()
         sent, received = [0], [0]
+        failed: str | None = None
         try:
             if scheme == "https":
                 await up_writer.start_tls(self.upstream_tls, server_hostname=host)
@@ -218,15 +219,14 @@ class EgressProxy:
                 upload.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await upload
-        except ssl.SSLError as exc:
-            self.gate.record(
-                verdict,
-                sent=0,
-                received=0,
-                duration=time.monotonic() - start,
-                failed=f"TLS to {host} failed: {exc.reason}",
-            )
-            raise Refused(502, "Bad Gateway", f"TLS to {host} failed: {exc.reason}") from None
+        except ssl.SSLError as exc:  # before a byte of the request went out
+            failed = f"TLS to {host} failed: {exc.reason}"
+            raise Refused(502, "Bad Gateway", failed) from None
+        except (ConnectionError, OSError) as exc:
+            failed = f"connection lost: {type(exc).__name__}"
+            raise
         finally:
             up_writer.close()
-        self.gate.record(verdict, sent=sent[0], received=received[0], duration=time.monotonic() - start)
+            self.gate.record(
+                verdict, sent=sent[0], received=received[0], duration=time.monotonic() - start, failed=failed
+            )
