@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bastion.exec.egress.held import PLACEHOLDER_PREFIX, hold, held_for, substitute
+from bastion.exec.egress.held import PLACEHOLDER_PREFIX, held_for, hold, substitute
 
 SECRET = "s3cr3t-value"
 TOKEN = hold("T", SECRET, ["api.example.com", "*.uploads.example.com"], token=lambda n: "cd" * n)
