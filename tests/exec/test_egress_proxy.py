@@ -229,3 +229,15 @@ def test_a_held_secret_is_swapped_in_for_its_host_and_kept_out_of_the_ledger(
     ]
     ledger = json.dumps([record.to_json() for record in keeper.ledger.events()])
     assert SECRET not in ledger and "s3cr3t" not in ledger
+
+
+def test_where_nobody_can_be_asked_an_asking_host_is_refused_at_once(
+    make_policy: Callable[..., Policy], upstream: Upstream
+) -> None:
+    keeper = keeper_for(make_policy(""))
+    with session_for(keeper, upstream, interactive=False) as egress:
+        reply = exchange(egress, get("http://other.test/"))
+    assert (status(reply), upstream.seen) == ("HTTP/1.1 403 Forbidden", [])
+    (event,) = [r.event for r in keeper.ledger.events()]
+    assert (event.kind, event.decision, event.rule) == ("decided", "deny", "approval.non_interactive_default")
+

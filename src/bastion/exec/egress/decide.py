@@ -11,6 +11,8 @@ network policy would allow it.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -22,7 +24,7 @@ from bastion.exec.egress.held import HeldSecret, held_for
 from bastion.policy.decision import MARKER_DENIED, Decision, Evaluation, Reason
 from bastion.policy.engine import Gate
 from bastion.policy.network import Resolver, decide_target
-from bastion.policy.urls import IPAddress
+from bastion.policy.urls import IPAddress, UrlError, parse_target
 from bastion.runtime import Gatekeeper
 from bastion.tools.fetch import PinnedResolver
 
@@ -100,6 +102,7 @@ class EgressGate:
         agent: str | None = None,
         timeout: float | None = None,
         on_parked: Callable[[ApprovalRequest], None] | None = None,
+        interactive: bool = True,
     ) -> None:
         self.pinned = PinnedResolver(resolver)
         self.held = tuple(held)
@@ -109,9 +112,11 @@ class EgressGate:
             limits=keeper.limits, audit=keeper.audit,
         )  # fmt: skip
         self.cwd, self.agent, self.timeout, self.on_parked = cwd, agent, timeout, on_parked
+        self.interactive = interactive
         # A person's answer holds for the rest of the run: one question per host, not per
         # connection. Policy answers are re-derived each time (they cannot change).
         self._approved: dict[str, Evaluation] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
 
     def call_for(self, scheme: str, host: str, port: int, method: str) -> ToolCall:
         return ToolCall(
@@ -119,17 +124,23 @@ class EgressGate:
             args={"url": url_of(scheme, host, port), "method": method},
             cwd=self.cwd,
             agent=self.agent,
-            interactive=True,
+            interactive=self.interactive,
         )
 
     async def decide(self, scheme: str, host: str, port: int, method: str) -> Verdict:
         call = self.call_for(scheme, host, port, method)
         key = call.require_str("url")
-        evaluation = self._approved.get(key)
-        if evaluation is None:
-            evaluation = await self.keeper.request(call, timeout=self.timeout, on_parked=self.on_parked)
-            if evaluation.decision is Decision.ALLOW and resolver_of(evaluation) in _PERSON:
-                self._approved[key] = evaluation
+        # Resolve off the event loop (the gate then reads the pinned answer), and let
+        # parallel connections to one host wait for one question instead of asking twice.
+        with contextlib.suppress(OSError, UrlError):
+            if parse_target(host).address is None:
+                await asyncio.get_running_loop().run_in_executor(None, self.pinned.resolve, host)
+        async with self._locks.setdefault(key, asyncio.Lock()):
+            evaluation = self._approved.get(key)
+            if evaluation is None:
+                evaluation = await self.keeper.request(call, timeout=self.timeout, on_parked=self.on_parked)
+                if evaluation.decision is Decision.ALLOW and resolver_of(evaluation) in _PERSON:
+                    self._approved[key] = evaluation
         if evaluation.decision is not Decision.ALLOW:
             return Verdict(call, evaluation, None)
         address = self._address(host)

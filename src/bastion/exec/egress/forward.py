@@ -15,7 +15,7 @@ import socket
 import sys
 import threading
 
-CHUNK = 65536
+CHUNK = 262144
 
 
 def pump(source: socket.socket, sink: socket.socket) -> None:
@@ -84,5 +84,6 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.stdout.flush()
-    os._exit(main(sys.argv))
+    status = main(sys.argv)
+    sys.stderr.flush()
+    os._exit(status)  # the relay threads may sit in accept()/recv(): do not wait for them

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from bastion.exec.egress.held import Header
 
-MAX_HEAD = 65536
+#: The largest request head read (also the stream buffer size: flow control pauses at 2x).
+MAX_HEAD = 262144
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _VERSION = re.compile(r"HTTP/1\.[01]")
 #: Headers meant for the proxy (or one hop) that never go upstream.

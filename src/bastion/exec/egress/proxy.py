@@ -31,7 +31,7 @@ from bastion.exec.egress.net import Dialer, Streams
 from bastion.exec.egress.tls import RunCA
 from bastion.policy.urls import Target, UrlError, parse_target
 
-_CHUNK = 65536
+_CHUNK = 262144
 _DEFAULT_PORT = {"http": 80, "https": 443}
 ESTABLISHED = b"HTTP/1.1 200 Connection established\r\n\r\n"
 

@@ -58,7 +58,9 @@ class EgressSession:
         timeout: float | None = None,
         on_parked: Callable[[ApprovalRequest], None] | None = None,
         port: int = DEFAULT_PORT,
+        interactive: bool = True,
     ) -> None:
+        # interactive=False: nobody can be asked, so a host that would ask is refused at once.
         self.gate = EgressGate(
             keeper,
             resolver or SystemResolver(),
@@ -67,6 +69,7 @@ class EgressSession:
             agent=agent,
             timeout=timeout,
             on_parked=on_parked,
+            interactive=interactive,
         )
         self.dialer = dialer or SystemDialer()
         self.upstream_tls = upstream_tls
