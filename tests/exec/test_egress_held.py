@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import base64
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bastion.exec.egress.held import PLACEHOLDER_PREFIX, held_for, hold, substitute
+from bastion.exec.egress.held import PLACEHOLDER_PREFIX, held_for, hold, load_held, substitute
+from bastion.exec.secrets import SecretError, SecretStore
+from bastion.policy.exec_settings import SecretHold
 
 SECRET = "s3cr3t-value"
 TOKEN = hold("T", SECRET, ["api.example.com", "*.uploads.example.com"], token=lambda n: "cd" * n)
@@ -80,3 +83,25 @@ def test_every_placeholder_in_a_header_is_replaced(before: str, after: str) -> N
 def test_without_held_secrets_nothing_is_substituted() -> None:
     headers = [("X-Key", TOKEN.placeholder)]
     assert substitute(headers, []) == (headers, 0)
+
+
+@pytest.mark.parametrize("value", ["a\r\nX-Evil: 1", "a\nb", "a\x00b"])
+def test_a_value_that_could_forge_a_header_is_refused(value: str) -> None:
+    with pytest.raises(ValueError, match="line break or NUL"):
+        hold("T", value, ["a.example"])
+
+
+def test_held_secrets_load_from_the_credentials_dir_with_fresh_placeholders(tmp_path: Path) -> None:
+    creds = tmp_path / "creds"
+    creds.mkdir(mode=0o700)
+    (creds / "GH_TOKEN").write_text("ghp_value\n")
+    (creds / "BAD").write_text("two\nlines\n")
+    store = SecretStore(str(creds), ["GH_TOKEN", "BAD"])
+    (secret,) = load_held(store, [SecretHold("GH_TOKEN", ("api.github.com",))])
+    assert (secret.name, secret.value, secret.hosts) == ("GH_TOKEN", "ghp_value", ("api.github.com",))
+    assert secret.placeholder.startswith(PLACEHOLDER_PREFIX)
+    with pytest.raises(SecretError, match="'BAD' contains a line break") as info:
+        load_held(store, [SecretHold("BAD", ("a.example",))])
+    assert "two" not in str(info.value)
+    with pytest.raises(SecretError, match="'NOPE' is not listed"):
+        load_held(store, [SecretHold("NOPE", ("a.example",))])

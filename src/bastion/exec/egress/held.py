@@ -15,6 +15,8 @@ import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from bastion.exec.secrets import SecretError, SecretStore
+from bastion.policy.exec_settings import SecretHold
 from bastion.policy.network import host_matches, parse_target
 from bastion.policy.urls import UrlError
 
@@ -41,8 +43,22 @@ class HeldSecret:
 def hold(
     name: str, value: str, hosts: Iterable[str], *, token: Callable[[int], str] = secrets.token_hex
 ) -> HeldSecret:
-    """A held secret with a fresh placeholder (``token`` is injectable for tests)."""
+    """A held secret with a fresh placeholder (``token`` is injectable for tests). A value
+    with a line break could add headers of its own once swapped in: refused."""
+    if any(c in value for c in "\r\n\x00"):
+        raise ValueError(f"held secret {name!r} contains a line break or NUL: it cannot go into a header")
     return HeldSecret(name, tuple(hosts), PLACEHOLDER_PREFIX + token(16), value)
+
+
+def load_held(store: SecretStore, holds: Iterable[SecretHold]) -> tuple[HeldSecret, ...]:
+    """The policy's held secrets, read from the credentials dir, each with a placeholder.
+    Raises SecretError naming the secret (never its value) when one cannot be used."""
+    bindings = list(holds)
+    values = store.load(h.name for h in bindings)
+    try:
+        return tuple(hold(h.name, values[h.name], h.hosts) for h in bindings)
+    except ValueError as exc:
+        raise SecretError(str(exc)) from None
 
 
 def held_for(host: str, held: Sequence[HeldSecret]) -> tuple[HeldSecret, ...]:
