@@ -321,3 +321,31 @@ def test_a_held_host_whose_certificate_does_not_verify_never_gets_the_secret(
         tls_upstream.close()
     assert (code, tls_upstream.seen) == (0, [])
     assert out.startswith("TLS to held.test failed: CERTIFICATE_VERIFY_FAILED") and out.endswith(" [502]")
+
+
+def test_https_to_an_allowed_host_is_a_blind_tunnel_the_client_verifies_end_to_end(
+    runner: BubblewrapRunner,
+    make_policy: Callable[..., Policy],
+    child_env: dict[str, str],
+    tmp_path: Path,
+    workspace: Path,
+) -> None:
+    server_tls, _ = make_test_ca(tmp_path, "allowed.test")
+    tls_upstream = start_upstream("allowed.test", tls=server_tls)
+    policy = make_policy(POLICY)
+    keeper = make_keeper(policy)
+    resolver = StaticResolver({host: [FAKE_ADDRESSES[host]] for host in FAKE_ADDRESSES})
+    dialer = StaticDialer({(FAKE_ADDRESSES["allowed.test"], 443): ("127.0.0.1", tls_upstream.port)})
+    # The client trusts only the test CA: the certificate it checks is the server's own.
+    (workspace / "test-ca.txt").write_bytes((tmp_path / "ca.pem").read_bytes())  # *.pem is hidden
+    command = "curl -sS --cacert test-ca.txt https://allowed.test/tls"
+    try:
+        with EgressSession(keeper, resolver=resolver, dialer=dialer) as egress:
+            code, out = run(runner, policy, egress, child_env, command)
+    finally:
+        tls_upstream.close()
+    assert (code, out) == (0, "hello from allowed.test GET /tls\n")
+    assert [(r.event.kind, r.event.summary) for r in keeper.ledger.events()] == [
+        ("decided", "fetch: CONNECT https://allowed.test:443/"),
+        ("executed", "fetch: CONNECT https://allowed.test:443/"),
+    ]
