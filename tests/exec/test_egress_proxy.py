@@ -241,3 +241,27 @@ def test_where_nobody_can_be_asked_an_asking_host_is_refused_at_once(
     (event,) = [r.event for r in keeper.ledger.events()]
     assert (event.kind, event.decision, event.rule) == ("decided", "deny", "approval.non_interactive_default")
 
+
+def test_the_question_about_a_held_host_names_the_credential_at_stake(
+    make_policy: Callable[..., Policy], upstream: Upstream
+) -> None:
+    asked: list[ApprovalRequest] = []
+
+    def reject(request: ApprovalRequest) -> dict[str, str]:
+        asked.append(request)
+        return {"kind": "reject"}
+
+    keeper = keeper_for(make_policy(""), on_permission=reject)  # other.test would ask anyway
+    secret = hold("API_TOKEN", SECRET, ["other.test"])
+    with session_for(keeper, upstream, held=[secret]) as egress:
+        reply = exchange(egress, get("http://other.test/", f"X-Key: {secret.placeholder}"))
+    assert (status(reply), upstream.seen) == ("HTTP/1.1 403 Forbidden", [])
+    (request,) = asked
+    assert [(r.rule, r.decision.label) for r in request.evaluation.reasons[:2]] == [
+        ("egress.hold", "ask"),
+        ("approval.interactive_default", "ask"),
+    ]
+    assert request.reason == (
+        "a person approves the first request to other.test, which receives the held credential "
+        "API_TOKEN; no rule decided this call; a person decides"
+    )

@@ -65,10 +65,11 @@ class ProxyGate(Gate):
             reason = Reason(Decision.DENY, "egress.error", SOURCE, "", f"{type(exc).__name__}: {exc}")
             return prepend(evaluation, reason, marker=None)
         names = [h.name for h in held_for(target.host, self.held)]
-        if names and evaluation.decision is Decision.ALLOW:
+        if names:  # ALLOW becomes ASK; an ASK's card says what is at stake
+            # The names come last: "NAME: ..." would read as a secret to the redactor.
             message = (
-                f"{target.host} receives the held credential {', '.join(names)}: "
-                "a person approves the first request to it"
+                f"a person approves the first request to {target.host}, which receives "
+                f"the held credential {', '.join(names)}"
             )
             hold = Reason(Decision.ASK, "egress.hold", SOURCE, target.host, message)
             return prepend(evaluation, hold, marker=None)
@@ -144,7 +145,7 @@ class EgressGate:
         if evaluation.decision is not Decision.ALLOW:
             return Verdict(call, evaluation, None)
         address = self._address(host)
-        if address is None:  # allowed by a grant or an earlier answer, never resolved
+        if address is None:  # defensive: an allowed name is always resolved by then
             reason = Reason(Decision.DENY, "egress.resolve", SOURCE, host, f"cannot resolve {host}")
             return Verdict(call, prepend(evaluation, reason, marker=None), None)
         held = held_for(host, self.held) if key in self._approved else ()

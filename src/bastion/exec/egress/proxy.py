@@ -118,6 +118,10 @@ class EgressProxy:
             await self._refuse(writer, exc)
         except (ConnectionError, OSError, ssl.SSLError):
             pass  # the client went away (or broke TLS): nothing to answer
+        except Exception as exc:  # a bug here is a refusal the client can read, never a pass
+            await self._refuse(
+                writer, Refused(502, "Bad Gateway", f"bastion egress: internal error: {exc!r}")
+            )
         finally:
             writer.close()
             with contextlib.suppress(Exception):
