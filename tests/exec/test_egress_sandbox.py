@@ -17,7 +17,7 @@ from bastion.approval.model import ApprovalRequest
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
-from bastion.exec import BubblewrapRunner, ExecConfig
+from bastion.exec import BubblewrapRunner, ExecConfig, ExecError
 from bastion.exec.egress import EgressSession, StaticDialer
 from bastion.exec.egress.held import HeldSecret, hold
 from bastion.policy.compiled import Policy
@@ -349,3 +349,33 @@ def test_https_to_an_allowed_host_is_a_blind_tunnel_the_client_verifies_end_to_e
         ("decided", "fetch: CONNECT https://allowed.test:443/"),
         ("executed", "fetch: CONNECT https://allowed.test:443/"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("command", "code"),
+    [("exit 3", 3), ("kill -TERM $$", 128 + 15), ("exec /nonexistent/program", 127), ("true", 0)],
+)
+def test_the_forwarder_hands_back_the_commands_exit_status(
+    runner: BubblewrapRunner,
+    make_policy: Callable[..., Policy],
+    child_env: dict[str, str],
+    upstreams: dict[str, Upstream],
+    command: str,
+    code: int,
+) -> None:
+    policy = make_policy(POLICY)
+    with session(make_keeper(policy), upstreams) as egress:
+        assert run(runner, policy, egress, child_env, command)[0] == code
+
+
+def test_a_run_behind_the_proxy_cannot_also_share_the_hosts_network(
+    runner: BubblewrapRunner,
+    make_policy: Callable[..., Policy],
+    child_env: dict[str, str],
+    upstreams: dict[str, Upstream],
+) -> None:
+    policy = make_policy(POLICY)
+    with session(make_keeper(policy), upstreams) as egress:
+        spec = spec_for(policy, "true", environ=child_env, network=True)
+        with pytest.raises(ExecError, match="must not share the host's network"):
+            runner.argv(dataclasses.replace(spec, egress=egress.binding))
