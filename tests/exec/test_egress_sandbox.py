@@ -187,7 +187,7 @@ HELD_POLICY = POLICY + '[exec.secrets.API_TOKEN]\nhosts = ["held.test"]\napprova
 #: What the sandboxed process shows of itself: its whole environment, every file of the
 #: proxy's directory, and any file under its reachable trees holding the secret.
 SNOOP = (
-    "env; cat /run/bastion-egress/*.pem /run/bastion-egress/forward.py; "
+    "env; cat /run/bastion-egress/*.crt /run/bastion-egress/forward.py; "
     'grep -rlI --exclude-dir=proc -e s3cr3t /run /tmp "$HOME" . /etc 2>/dev/null; '
     "cat /proc/self/environ | tr '\\0' '\\n'; echo ---; "
 )

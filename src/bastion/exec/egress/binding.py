@@ -26,8 +26,8 @@ EXTRA_CA_VARS = ("NODE_EXTRA_CA_CERTS",)
 def egress_env(port: int, placeholders: Mapping[str, str]) -> dict[str, str]:
     proxy = f"http://127.0.0.1:{port}"
     env = {name: proxy for name in PROXY_VARS}
-    env |= {name: f"{SANDBOX_DIR}/bundle.pem" for name in BUNDLE_VARS}
-    env |= {name: f"{SANDBOX_DIR}/ca.pem" for name in EXTRA_CA_VARS}
+    env |= {name: f"{SANDBOX_DIR}/bundle.crt" for name in BUNDLE_VARS}
+    env |= {name: f"{SANDBOX_DIR}/ca.crt" for name in EXTRA_CA_VARS}
     env |= {"NO_PROXY": "", "no_proxy": ""}
     return {**env, **placeholders}
 

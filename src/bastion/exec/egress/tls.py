@@ -51,7 +51,8 @@ def system_bundle() -> bytes:
 
 
 class RunCA:
-    """A CA for one run. ``public`` gets ``ca.pem`` and ``bundle.pem``; leaf keys go to
+    """A CA for one run. ``public`` gets ``ca.crt`` and ``bundle.crt`` (not ``.pem``: that
+    name means "credential" to the gate, and these are public); leaf keys go to
     ``private`` (never mounted into the sandbox)."""
 
     def __init__(self, public: str, private: str) -> None:
@@ -83,8 +84,8 @@ class RunCA:
             )
             .sign(self._key, hashes.SHA256())
         )
-        self.ca_file = os.path.join(public, "ca.pem")
-        self.bundle_file = os.path.join(public, "bundle.pem")
+        self.ca_file = os.path.join(public, "ca.crt")
+        self.bundle_file = os.path.join(public, "bundle.crt")
         _write(self.ca_file, _pem(self.cert), 0o644)
         _write(self.bundle_file, system_bundle().rstrip(b"\n") + b"\n" + _pem(self.cert), 0o644)
         self._contexts: dict[str, ssl.SSLContext] = {}
