@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from bastion import PolicyError, load_policy
+from bastion.exec.secrets import SecretError, SecretStore
 from bastion.policy.exec_settings import ExecConfig, SecretHold
 
 
@@ -16,16 +17,26 @@ def write(path: Path, text: str) -> str:
     return str(path)
 
 
-def test_a_held_secret_table_becomes_a_secret_name_and_a_hold(tmp_path: Path, env: dict[str, str]) -> None:
+def test_a_held_secret_table_becomes_a_hold_and_not_an_injectable_secret(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
     text = (
         '[exec.secrets.GH_TOKEN]\nhosts = ["api.github.com", "*.githubusercontent.com"]\napproval = "hold"\n'
         "[exec.secrets.PLAIN]\n"
     )
     policy = load_policy(write(tmp_path / "p.toml", text), cwd=str(tmp_path), env=env)
     assert (policy.exec.secrets, policy.exec.held) == (
-        ("GH_TOKEN", "PLAIN"),
+        ("PLAIN",),
         (SecretHold("GH_TOKEN", ("api.github.com", "*.githubusercontent.com")),),
     )
+
+
+def test_a_call_asking_for_a_held_secret_by_name_does_not_get_it(tmp_path: Path, env: dict[str, str]) -> None:
+    text = '[exec.secrets.GH_TOKEN]\nhosts = ["api.github.com"]\napproval = "hold"\n'
+    policy = load_policy(write(tmp_path / "p.toml", text), cwd=str(tmp_path), env=env)
+    store = SecretStore(policy.credentials_dir, policy.exec.secrets)  # as the tools build it
+    with pytest.raises(SecretError, match="secret 'GH_TOKEN' is not listed in \\[exec\\] secrets"):
+        store.load(["GH_TOKEN"])
 
 
 def test_the_list_form_of_secrets_still_injects_them(tmp_path: Path, env: dict[str, str]) -> None:
@@ -53,9 +64,9 @@ def test_a_bad_secret_table_is_a_load_error(
     assert message in str(info.value)
 
 
-def test_a_held_secret_must_be_one_of_the_secrets() -> None:
-    with pytest.raises(ValueError, match="a held secret must also be one of the secrets"):
-        ExecConfig(secrets=(), held=(SecretHold("T", ("a.example",)),))
+def test_a_held_secret_is_never_injectable() -> None:
+    with pytest.raises(ValueError, match="a held secret cannot also be injected"):
+        ExecConfig(secrets=("T",), held=(SecretHold("T", ("a.example",)),))
 
 
 INJECTED = '[exec]\nsecrets = ["T"]\n'
@@ -84,4 +95,4 @@ def test_an_untrusted_project_file_may_only_tighten_a_hold(
     repo = tmp_path / "repo"
     write(repo / ".bastion" / "policy.toml", project)
     policy = load_policy(cwd=str(repo), env=env)
-    assert (policy.exec.secrets, policy.exec.held) == (("T",), held)
+    assert (policy.exec.secrets, policy.exec.held) == ((), held)

@@ -55,7 +55,7 @@ class ExecConfig:
     """``[exec]``: ``timeout`` (s, per call), ``max_output_bytes`` (per stream),
     ``max_memory_mb`` / ``max_cpu_seconds`` (kernel ceilings, 0 = off), ``env_allow``
     (variables passed through), ``secrets`` (names a call may ask to have injected) and
-    ``held`` (the secrets among them that stay outside the sandbox, see SecretHold)."""
+    ``held`` (secrets that never enter the sandbox, see SecretHold; never in ``secrets``)."""
 
     timeout: float = 30.0
     max_output_bytes: int = 10_000_000
@@ -81,8 +81,9 @@ class ExecConfig:
         object.__setattr__(self, "env_allow", tuple(self.env_allow))
         object.__setattr__(self, "secrets", tuple(self.secrets))
         object.__setattr__(self, "held", tuple(self.held))
-        if not {h.name for h in self.held} <= set(self.secrets):
-            raise ValueError("exec: a held secret must also be one of the secrets")
+        # A held secret is never injectable: a call naming it must not get its value.
+        if {h.name for h in self.held} & set(self.secrets):
+            raise ValueError("exec: a held secret cannot also be injected")
         for name in self.secrets:
             if not SECRET_NAME.fullmatch(name):
                 raise ValueError(f"exec.secrets: {name!r} is not a valid variable name")

@@ -64,7 +64,8 @@ def exec_config(section: ExecSection, layer: Layer) -> ExecConfig:
         data = section.model_dump()
         if isinstance(data["secrets"], dict):  # [exec.secrets.NAME] tables
             data["held"] = secret_holds(data["secrets"])
-            data["secrets"] = tuple(data["secrets"])
+            held = {h.name for h in data["held"]}
+            data["secrets"] = tuple(name for name in data["secrets"] if name not in held)
         return ExecConfig(**data)
     except ValueError as exc:
         raise PolicyError(
@@ -91,11 +92,12 @@ def tighter_exec(new: ExecConfig, old: ExecConfig) -> bool:
 
 
 def _tighter_holds(new: ExecConfig, old: ExecConfig) -> bool:
-    """Holding a secret is tighter than injecting it; a held secret may lose hosts, not gain."""
+    """Holding an injected secret is tighter; a held secret may lose hosts, never gain
+    them, and never turn back into an injected one (that fails the secrets check above)."""
     before = {h.name: set(h.hosts) for h in old.held}
-    after = {h.name: set(h.hosts) for h in new.held}
-    return all(name in after and after[name] <= hosts for name, hosts in before.items()
-               if name in new.secrets)
+    known = set(old.secrets) | set(before)
+    return all(h.name in known and (h.name not in before or set(h.hosts) <= before[h.name])
+               for h in new.held)
 
 
 def merge_ceiling(current: Ceiling | None, new: CeilingSection, source: str) -> Ceiling:

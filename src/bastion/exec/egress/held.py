@@ -50,10 +50,12 @@ def hold(
     return HeldSecret(name, tuple(hosts), PLACEHOLDER_PREFIX + token(16), value)
 
 
-def load_held(store: SecretStore, holds: Iterable[SecretHold]) -> tuple[HeldSecret, ...]:
-    """The policy's held secrets, read from the credentials dir, each with a placeholder.
-    Raises SecretError naming the secret (never its value) when one cannot be used."""
+def load_held(credentials_dir: str, holds: Iterable[SecretHold]) -> tuple[HeldSecret, ...]:
+    """The policy's held secrets (``policy.exec.held``), read from the credentials dir,
+    each with a fresh placeholder. Only this reads them: held names are never among the
+    injectable ``[exec] secrets``. Raises SecretError naming the secret (never its value)."""
     bindings = list(holds)
+    store = SecretStore(credentials_dir, [h.name for h in bindings])
     values = store.load(h.name for h in bindings)
     try:
         return tuple(hold(h.name, values[h.name], h.hosts) for h in bindings)
