@@ -265,3 +265,40 @@ def test_the_question_about_a_held_host_names_the_credential_at_stake(
         "a person approves the first request to other.test, which receives the held credential "
         "API_TOKEN; no rule decided this call; a person decides"
     )
+
+
+def test_only_the_public_directory_is_shared_and_everything_goes_at_the_end(
+    make_policy: Callable[..., Policy], upstream: Upstream
+) -> None:
+    egress = session_for(keeper_for(make_policy(POLICY)), upstream)
+    with egress:
+        assert egress.binding is not None
+        public = egress.binding.public_dir
+        root = os.path.dirname(public)
+        assert sorted(os.listdir(root)) == ["private", "public"]
+        assert sorted(os.listdir(public)) == ["bundle.crt", "ca.crt", "forward.py", "proxy.sock"]
+        assert [oct(os.stat(p).st_mode & 0o777) for p in (root, os.path.join(root, "private"))] == [
+            "0o700"
+        ] * 2
+        assert egress.running
+    assert (os.path.exists(root), egress.running) == (False, False)
+
+
+def test_the_sandbox_environment_points_every_client_at_the_forwarder_and_the_bundle(
+    make_policy: Callable[..., Policy], upstream: Upstream
+) -> None:
+    secret = hold("API_TOKEN", SECRET, ["held.test"], token=lambda n: "ef" * n)
+    with session_for(keeper_for(make_policy(POLICY)), upstream, held=[secret]) as egress:
+        assert egress.binding is not None
+        env = dict(egress.binding.env)
+    proxy, bundle = "http://127.0.0.1:3128", "/run/bastion-egress/bundle.crt"
+    assert env == {
+        **dict.fromkeys(
+            ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"], proxy
+        ),
+        **dict.fromkeys(["SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GIT_SSL_CAINFO"], bundle),
+        "NODE_EXTRA_CA_CERTS": "/run/bastion-egress/ca.crt",
+        "NO_PROXY": "",
+        "no_proxy": "",
+        "API_TOKEN": "BASTION_HELD_" + "ef" * 16,
+    }

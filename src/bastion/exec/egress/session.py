@@ -104,6 +104,10 @@ class EgressSession:
         self.binding = EgressBinding(public, sandbox_python(), self.port, egress_env(self.port, placeholders))
         return self
 
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
     def _run(self, proxy: EgressProxy, sock: str) -> None:
         try:
             asyncio.run(self._serve(proxy, sock))
