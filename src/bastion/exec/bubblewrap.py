@@ -16,6 +16,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from bastion.exec.egress.binding import bwrap_args, command_prefix
 from bastion.exec.limits import limit_prefix
 from bastion.exec.process import Launch, run_process
 from bastion.exec.runner import ExecError, RunResult, RunSpec, SandboxUnavailable
@@ -143,14 +144,17 @@ class BubblewrapRunner:
         argv = [self.bwrap, "--unshare-all"]
         if spec.network:
             argv.append("--share-net")
+        if spec.network and spec.egress is not None:
+            raise ExecError("a run behind the egress proxy must not share the host's network")
         # Run as root, bwrap would keep every capability: drop them all, always.
         argv += ["--cap-drop", "ALL", "--die-with-parent", "--new-session"]
         for mount in plan_mounts(spec):
             argv += mount.args()
+        argv += bwrap_args(spec.egress)
         # The new root is a tmpfs bwrap made: read-only, so nothing lands outside the mounts.
         argv += ["--remount-ro", "/"]
         argv += ["--chdir", os.path.realpath(spec.cwd), "--"]
-        return argv + limit_prefix(spec.limits) + list(spec.argv)
+        return argv + limit_prefix(spec.limits) + command_prefix(spec.egress) + list(spec.argv)
 
     def run(self, spec: RunSpec) -> RunResult:
         launch = Launch(

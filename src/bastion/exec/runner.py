@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bastion.errors import BastionError
+
+if TYPE_CHECKING:
+    from bastion.exec.egress.binding import EgressBinding
 
 
 class ExecError(BastionError):
@@ -58,6 +61,9 @@ class RunSpec:
     hidden_paths: tuple[str, ...] = ()
     limits: Limits = Limits()
     secrets: Mapping[str, str] = field(default_factory=dict, repr=False)
+    #: The egress proxy this run reaches the network through (bastion.exec.egress);
+    #: needs ``network=False``: the proxy is then the only way out.
+    egress: EgressBinding | None = None
 
     def __post_init__(self) -> None:
         if not self.argv:
@@ -69,7 +75,8 @@ class RunSpec:
         object.__setattr__(self, "secrets", _frozen(self.secrets))
 
     def child_env(self) -> dict[str, str]:
-        return {**self.env, **self.secrets}
+        egress = self.egress.env if self.egress is not None else {}
+        return {**self.env, **self.secrets, **egress}
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,6 +95,14 @@ class CeilingSection(Section):
     network: NetworkCeiling = "denied"
 
 
+class SecretSection(Section):
+    """``[exec.secrets.NAME]``: ``approval = "hold"`` keeps it out of the sandbox; the
+    egress proxy adds it to requests to ``hosts`` only (bastion.exec.egress)."""
+
+    hosts: tuple[StrictStr, ...] = ()
+    approval: Literal["hold"] | None = None
+
+
 class ExecSection(Section):
     """``[exec]``: runner settings (see bastion.exec.config.ExecConfig for their meaning)."""
 
@@ -103,7 +111,7 @@ class ExecSection(Section):
     max_memory_mb: int = Field(0, ge=0)
     max_cpu_seconds: int = Field(0, ge=0)
     env_allow: tuple[StrictStr, ...] = ("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ")
-    secrets: tuple[StrictStr, ...] = ()
+    secrets: tuple[StrictStr, ...] | dict[StrictStr, SecretSection] = ()
 
 
 class LimitsSection(Section):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bastion.errors import PolicyError
-from bastion.policy.exec_settings import ExecConfig
+from bastion.policy.exec_settings import ExecConfig, secret_holds
 from bastion.policy.settings import LimitsConfig
 
 if TYPE_CHECKING:
@@ -61,7 +61,12 @@ def tighter_gateway(new: dict[str, Any], old: dict[str, Any]) -> bool:
 
 def exec_config(section: ExecSection, layer: Layer) -> ExecConfig:
     try:
-        return ExecConfig(**section.model_dump())
+        data = section.model_dump()
+        if isinstance(data["secrets"], dict):  # [exec.secrets.NAME] tables
+            data["held"] = secret_holds(data["secrets"])
+            held = {h.name for h in data["held"]}
+            data["secrets"] = tuple(name for name in data["secrets"] if name not in held)
+        return ExecConfig(**data)
     except ValueError as exc:
         raise PolicyError(
             str(exc),
@@ -82,7 +87,17 @@ def tighter_exec(new: ExecConfig, old: ExecConfig) -> bool:
         and cap(new.max_cpu_seconds, old.max_cpu_seconds)
         and set(new.env_allow) <= set(old.env_allow)
         and set(new.secrets) <= set(old.secrets)
+        and _tighter_holds(new, old)
     )
+
+
+def _tighter_holds(new: ExecConfig, old: ExecConfig) -> bool:
+    """Holding an injected secret is tighter; a held secret may lose hosts, never gain
+    them, and never turn back into an injected one (that fails the secrets check above)."""
+    before = {h.name: set(h.hosts) for h in old.held}
+    known = set(old.secrets) | set(before)
+    return all(h.name in known and (h.name not in before or set(h.hosts) <= before[h.name])
+               for h in new.held)
 
 
 def merge_ceiling(current: Ceiling | None, new: CeilingSection, source: str) -> Ceiling:

@@ -1,0 +1,174 @@
+"""Every proxied connection is a ``fetch`` call through the Gatekeeper: same rules, same
+reasons, same approval queue, same ledger.
+
+``EgressGate`` wraps the run's Gatekeeper in a sibling that shares its stores, ledger and
+clock but decides through ``ProxyGate``: the policy's own answer, then two checks the
+proxy adds - the host's addresses (resolved once for the whole run, every one checked,
+so a rebinding DNS answer cannot reach loopback, a private network or a metadata
+endpoint), and the hold: a request to a held secret's host asks a person even where the
+network policy would allow it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bastion.approval.model import ApprovalRequest
+from bastion.approval.model import Resolver as DecidedBy
+from bastion.approval.outcome import prepend, resolver_of
+from bastion.call.model import ToolCall
+from bastion.exec.egress.held import HeldSecret, held_for
+from bastion.policy.decision import MARKER_DENIED, Decision, Evaluation, Reason
+from bastion.policy.engine import Gate
+from bastion.policy.network import Resolver, decide_target
+from bastion.policy.urls import IPAddress, UrlError, parse_target
+from bastion.runtime import Gatekeeper
+from bastion.tools.fetch import PinnedResolver
+
+SOURCE = "egress proxy"
+#: Who may count as having approved a held host: a person, their callback or their grant.
+_PERSON = frozenset({DecidedBy.PERSON, DecidedBy.CALLBACK, DecidedBy.GRANT})
+
+
+def url_of(scheme: str, host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"{scheme}://{shown}:{port}/"
+
+
+class ProxyGate(Gate):
+    """The inner gate's decision, tightened by the address check and the hold."""
+
+    def __init__(self, inner: Gate, resolver: PinnedResolver, held: Sequence[HeldSecret]) -> None:
+        super().__init__(inner.policy, fs=inner.fs, resolver=inner.resolver, sandboxed=inner.sandboxed)
+        self.inner = inner
+        self.pinned = resolver
+        self.held = tuple(held)
+
+    def evaluate(self, call: ToolCall) -> Evaluation:
+        evaluation = self.inner.evaluate(call)
+        if evaluation.decision is Decision.DENY:
+            return evaluation
+        try:
+            url = call.require_str("url")
+            decision, reasons, target = decide_target(url, self.policy.network, self.pinned)
+            if decision is Decision.DENY or target is None:
+                return prepend(evaluation, reasons[0], marker=MARKER_DENIED)
+            if target.address is None:
+                self.pinned.resolve(target.host)
+        except OSError as exc:
+            reason = Reason(Decision.DENY, "egress.resolve", SOURCE, url, f"cannot resolve: {exc}")
+            return prepend(evaluation, reason, marker=None)
+        except Exception as exc:  # fail closed
+            reason = Reason(Decision.DENY, "egress.error", SOURCE, "", f"{type(exc).__name__}: {exc}")
+            return prepend(evaluation, reason, marker=None)
+        names = [h.name for h in held_for(target.host, self.held)]
+        if names:  # ALLOW becomes ASK; an ASK's card says what is at stake
+            # The names come last: "NAME: ..." would read as a secret to the redactor.
+            message = (
+                f"a person approves the first request to {target.host}, which receives "
+                f"the held credential {', '.join(names)}"
+            )
+            hold = Reason(Decision.ASK, "egress.hold", SOURCE, target.host, message)
+            return prepend(evaluation, hold, marker=None)
+        return evaluation
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    call: ToolCall
+    evaluation: Evaluation
+    #: The checked address to dial; None when the connection is refused.
+    address: IPAddress | None
+    #: Held secrets to put into requests to this host (approved by a person).
+    held: tuple[HeldSecret, ...] = ()
+
+    @property
+    def allowed(self) -> bool:
+        return self.evaluation.decision is Decision.ALLOW and self.address is not None
+
+
+class EgressGate:
+    """Decides connections for one sandboxed run."""
+
+    def __init__(
+        self,
+        keeper: Gatekeeper,
+        resolver: Resolver,
+        *,
+        held: Sequence[HeldSecret] = (),
+        cwd: str = "/",
+        agent: str | None = None,
+        timeout: float | None = None,
+        on_parked: Callable[[ApprovalRequest], None] | None = None,
+        interactive: bool = True,
+    ) -> None:
+        self.pinned = PinnedResolver(resolver)
+        self.held = tuple(held)
+        self.keeper = Gatekeeper(
+            ProxyGate(keeper.gate, self.pinned, self.held), store=keeper.store,
+            ledger=keeper.ledger, clock=keeper.clock, on_permission=keeper.on_permission,
+            limits=keeper.limits, audit=keeper.audit,
+        )  # fmt: skip
+        self.cwd, self.agent, self.timeout, self.on_parked = cwd, agent, timeout, on_parked
+        self.interactive = interactive
+        # A person's answer holds for the rest of the run: one question per host, not per
+        # connection. Policy answers are re-derived each time (they cannot change).
+        self._approved: dict[str, Evaluation] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def call_for(self, scheme: str, host: str, port: int, method: str) -> ToolCall:
+        return ToolCall(
+            tool="fetch",
+            args={"url": url_of(scheme, host, port), "method": method},
+            cwd=self.cwd,
+            agent=self.agent,
+            interactive=self.interactive,
+        )
+
+    async def decide(self, scheme: str, host: str, port: int, method: str) -> Verdict:
+        call = self.call_for(scheme, host, port, method)
+        key = call.require_str("url")
+        # Resolve off the event loop (the gate then reads the pinned answer), and let
+        # parallel connections to one host wait for one question instead of asking twice.
+        with contextlib.suppress(OSError, UrlError):
+            if parse_target(host).address is None:
+                await asyncio.get_running_loop().run_in_executor(None, self.pinned.resolve, host)
+        async with self._locks.setdefault(key, asyncio.Lock()):
+            evaluation = self._approved.get(key)
+            if evaluation is None:
+                evaluation = await self.keeper.request(call, timeout=self.timeout, on_parked=self.on_parked)
+                if evaluation.decision is Decision.ALLOW and resolver_of(evaluation) in _PERSON:
+                    self._approved[key] = evaluation
+        if evaluation.decision is not Decision.ALLOW:
+            return Verdict(call, evaluation, None)
+        address = self._address(host)
+        if address is None:  # defensive: an allowed name is always resolved by then
+            reason = Reason(Decision.DENY, "egress.resolve", SOURCE, host, f"cannot resolve {host}")
+            return Verdict(call, prepend(evaluation, reason, marker=None), None)
+        held = held_for(host, self.held) if key in self._approved else ()
+        return Verdict(call, evaluation, address, held)
+
+    def _address(self, host: str) -> IPAddress | None:
+        answers = self.pinned.answers.get(host)
+        if answers:
+            return answers[0]
+        try:
+            found = decide_target(host, self.keeper.policy.network, None)[2]
+        except Exception:
+            return None
+        return found.address if found is not None else None
+
+    def record(
+        self, verdict: Verdict, *, sent: int, received: int, duration: float, failed: str | None = None
+    ) -> None:
+        """The connection's ledger record: host, port, address, bytes - never a header."""
+        target = verdict.call.require_str("url")
+        what = f"{target} via {verdict.address}: {sent} bytes sent, {received} bytes received"
+        if failed:
+            what += f"; {failed}"
+        reason = Reason(Decision.ALLOW, "egress.connection", SOURCE, target, what)
+        closing = prepend(verdict.evaluation, reason, marker=None)
+        self.keeper.record_execution(verdict.call, closing, 1 if failed else 0, duration)
