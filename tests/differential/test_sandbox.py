@@ -95,3 +95,8 @@ def test_a_recursive_grep_of_the_workspace_reaches_its_dotenv(oracle: Oracle) ->
     assert observed(oracle, "grep -rn TODO .", reader("grep")) == [
         (Kind.CREDENTIAL_READ, f"{oracle.where.workspace}/.env")
     ]
+
+
+def test_the_sandbox_scratch_space_is_capped(oracle: Oracle) -> None:
+    filled = sandbox.run(oracle.fixture, "head -c 100000000 /dev/zero > big", timeout=5)
+    assert filled.exit_code == 1, filled.stderr

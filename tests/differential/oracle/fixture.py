@@ -63,6 +63,13 @@ class Fixture:
     def state(self) -> Path:
         return self.root / "state"
 
+    @property
+    def archive(self) -> Path:
+        """home/ as a tar with sorted entries: every copy is created in the same order, so
+        directory listings (and what a pipeline reaches before ``head`` exits) are the same
+        in every run, whatever order the host's file system lists the template in."""
+        return self.root / "home.tar"
+
 
 def _git(workspace: Path, home: Path, *args: str) -> None:
     env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1", "LANG": "C"}
@@ -90,4 +97,9 @@ def build(parent: str | None = None) -> Fixture:
     (fixture.etc / "passwd").write_text(f"root:x:0:0:root:{fixture.home}:/bin/bash\n")
     (fixture.etc / "group").write_text("root:x:0:\n")
     fixture.state.mkdir()
+    subprocess.run(
+        ["tar", "--sort=name", "-C", str(fixture.root), "-cf", str(fixture.archive), "home"],
+        check=True,
+        capture_output=True,
+    )
     return fixture

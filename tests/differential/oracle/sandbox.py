@@ -51,6 +51,7 @@ ETC_ENTRIES = (
 #: Merged-/usr systems have these as symlinks into /usr.
 ROOT_LINKS = ("bin", "sbin", "lib", "lib64", "lib32", "libx32")
 
+TMP_BYTES = 64 * 1024 * 1024
 FIXTURE_MOUNT = "/oracle/fixture"
 OUT_MOUNT = "/oracle/out"
 TRACE_FILE = "trace"
@@ -86,62 +87,38 @@ def _root_args() -> list[str]:
 def bwrap_argv(fixture: Fixture, out_dir: str, command: str) -> list[str]:
     """The full argv: sandbox, in-sandbox copy of the fixture, strace, bash -c COMMAND."""
     setup = (
-        f'mkdir -p "$1" && cp -a {FIXTURE_MOUNT}/home "$1"/ && cd "$2" && '
+        f'mkdir -p "$1" && tar -xpf {FIXTURE_MOUNT}/home.tar -C "$1" && cd "$2" && '
         f"exec strace -f -qq -y -s 256 --seccomp-bpf -e signal=none -e trace={SYSCALLS} "
         f'-o {OUT_MOUNT}/{TRACE_FILE} /bin/bash -c "$3"'
     )
-    return [
-        "bwrap",
-        "--unshare-all",
-        "--die-with-parent",
-        "--new-session",
-        "--clearenv",
-        *_root_args(),
+    isolation = ["--unshare-all", "--die-with-parent", "--new-session", "--clearenv", "--cap-drop", "ALL"]
+    users = [
         "--ro-bind",
         str(fixture.etc / "passwd"),
         "/etc/passwd",
         "--ro-bind",
         str(fixture.etc / "group"),
         "/etc/group",
+    ]
+    # /tmp holds the fixture copy; both tmpfs are capped so that `yes > f` cannot fill memory.
+    scratch = ["--size", str(TMP_BYTES), "--tmpfs", "/tmp", "--size", str(TMP_BYTES), "--tmpfs", "/run"]
+    mounts = [
         "--proc",
         "/proc",
         "--dev",
         "/dev",
-        "--tmpfs",
-        "/tmp",
-        "--tmpfs",
-        "/run",
+        *scratch,
         "--ro-bind",
         str(fixture.root),
         FIXTURE_MOUNT,
         "--bind",
         out_dir,
         OUT_MOUNT,
-        "--setenv",
-        "HOME",
-        str(fixture.home),
-        "--setenv",
-        "PATH",
-        PATH,
-        "--setenv",
-        "LANG",
-        "C.UTF-8",
-        "--setenv",
-        "USER",
-        "root",
-        "--setenv",
-        "TERM",
-        "dumb",
-        "--chdir",
-        "/",
-        "/bin/sh",
-        "-c",
-        setup,
-        "sh",
-        str(fixture.root),
-        str(fixture.workspace),
-        command,
     ]
+    env = {"HOME": str(fixture.home), "PATH": PATH, "LANG": "C.UTF-8", "USER": "root", "TERM": "dumb"}
+    setenv = [word for name, value in env.items() for word in ("--setenv", name, value)]
+    inner = ["/bin/sh", "-c", setup, "sh", str(fixture.root), str(fixture.workspace), command]
+    return ["bwrap", *isolation, *_root_args(), *users, *mounts, *setenv, "--chdir", "/", *inner]
 
 
 def run(fixture: Fixture, command: str, *, timeout: float) -> Run:
