@@ -149,3 +149,10 @@ def test_a_run_without_the_shell_is_a_sandbox_failure_and_a_timeout_is_judged_by
     )
     assert [f.kind for f in judge_run((SHELL,), True, sleeper, WHERE)] == [Kind.CAPPED]
     assert [f.kind for f in judge_run((SHELL,), True, reader("cat"), WHERE)] == [Kind.TIMEOUT]
+
+
+def test_xargs_without_a_command_may_run_echo_but_nothing_else() -> None:
+    xargs = '2 execve("/usr/bin/xargs", ["xargs"], 0x1 /* 4 vars */) = 0'
+    echo = '3 execve("/usr/bin/echo", ["echo", "a"], 0x1 /* 4 vars */) = 0'
+    rm = '4 execve("/usr/bin/rm", ["rm", "a"], 0x1 /* 4 vars */) = 0'
+    assert kinds([SHELL, xargs, echo, rm], reader("ls", "xargs")) == [(Kind.EXEC_UNDECLARED, "/usr/bin/rm")]

@@ -61,6 +61,7 @@ HELPERS: dict[str, frozenset[str]] = {
     "egrep": frozenset({"grep"}),  # Debian's egrep/fgrep are scripts running grep -E/-F
     "fgrep": frozenset({"grep"}),
     "yq": frozenset({"jq"}),  # Debian's yq converts and hands the document to jq
+    "xargs": frozenset({"echo"}),  # xargs without a command runs echo
 }
 #: A script the decision named, run by its interpreter: ``#!/usr/bin/env node`` makes the
 #: kernel run env, which executes ``node /usr/bin/npm …``. Accepted when argv[1] is that
