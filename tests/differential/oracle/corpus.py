@@ -199,9 +199,22 @@ def help_flags(text: str) -> list[tuple[str, str | None]]:
     return list(out.items())
 
 
+#: ``--help`` in the C locale at a fixed width, outside any repository: the same text (and
+#: so the same corpus) whatever the caller's language, terminal or cwd.
+HELP_ENV = {
+    "LC_ALL": "C",
+    "LANG": "C",
+    "COLUMNS": "100",
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "HOME": "/nonexistent",
+}
+
+
 def _help_text(argv: list[str]) -> str:
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            argv, capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL, env=HELP_ENV, cwd="/"
+        )
     except (OSError, subprocess.TimeoutExpired):
         return ""
     return done.stdout + done.stderr
