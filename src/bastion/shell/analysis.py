@@ -17,6 +17,7 @@ import posixpath
 from dataclasses import replace
 
 from bastion.policy.decision import Effect
+from bastion.shell.ctx import Outer
 from bastion.shell.model import PathUse, ShellAnalysis, SimpleCommand
 from bastion.shell.parser import MAX_COMMAND_BYTES, error_nodes, parse, unsafe_char
 from bastion.shell.unwrap import Classifier
@@ -35,7 +36,7 @@ def analyze(command: str) -> ShellAnalysis:
         return ShellAnalysis(command, (), (f"command too long ({len(data)} bytes > "
                                            f"{MAX_COMMAND_BYTES})",))
     try:
-        commands, errors = _analyze_source(data, (), frozenset(), 0)
+        commands, errors = _analyze_source(data, Outer())
         commands = _follow_cd(commands)
     except Exception as exc:  # fail closed on any internal error (RecursionError included)
         return ShellAnalysis(command, (), (f"internal error: {type(exc).__name__}: {exc}",))
@@ -44,47 +45,40 @@ def analyze(command: str) -> ShellAnalysis:
     return ShellAnalysis(command, tuple(commands), tuple(dict.fromkeys(errors)))
 
 
-def _analyze_source(
-    data: bytes, wrappers: tuple[str, ...], inherit: frozenset[Effect], depth: int
-) -> tuple[list[SimpleCommand], list[str]]:
+def _analyze_source(data: bytes, outer: Outer) -> tuple[list[SimpleCommand], list[str]]:
+    """One source at any nesting level: the top level, or a shell string (``outer`` is what
+    its carrier hands it). Exactly the same code classifies both."""
     tree = parse(data)
     errors = error_nodes(tree.root_node)
-    items, walk_errors = walk(tree.root_node, data)
-    errors.extend(walk_errors)
-
-    def recurse(
-        source: str, wraps: tuple[str, ...], inh: frozenset[Effect], d: int
-    ) -> tuple[list[SimpleCommand], list[str]]:
-        bad = unsafe_char(source)  # e.g. $'\U000e55d0' decoded inside `bash -c`
-        if bad is not None:
-            return [], [bad]
-        nested = source.encode("utf-8")
-        if len(nested) > MAX_COMMAND_BYTES:
-            return [], ["nested command too long"]
-        return _analyze_source(nested, wraps, inh, d)
-
-    classifier = Classifier(recurse)
-    commands = _items(classifier, items, list(wrappers), inherit, depth, errors)
+    result = walk(tree.root_node, data)
+    errors.extend(result.errors)
+    classifier = Classifier(_recurse, integers=result.integers)
+    commands = _items(classifier, result.items, outer, errors)
     return commands, errors
 
 
+def _recurse(source: str, outer: Outer) -> tuple[list[SimpleCommand], list[str]]:
+    bad = unsafe_char(source)  # e.g. $'\U000e55d0' decoded inside `bash -c`
+    if bad is not None:
+        return [], [bad]
+    nested = source.encode("utf-8")
+    if len(nested) > MAX_COMMAND_BYTES:
+        return [], ["nested command too long"]
+    return _analyze_source(nested, outer)
+
+
 def _items(
-    c: Classifier,
-    items: list[Item] | tuple[Item, ...],
-    wrappers: list[str],
-    inherit: frozenset[Effect],
-    depth: int,
-    errors: list[str],
+    c: Classifier, items: list[Item] | tuple[Item, ...], outer: Outer, errors: list[str]
 ) -> list[SimpleCommand]:
     out: list[SimpleCommand] = []
     for item in items:
         if isinstance(item, FunctionDef):
-            body = _items(c, item.body, wrappers, inherit, depth, errors)
+            body = _items(c, item.body, outer, errors)
             out.extend(body)
             c.functions[item.name] = _summary(item, body)
             continue
         words = list(item.words)
-        cmds = c.command(item, words, list(wrappers), inherit, depth)
+        cmds = c.command(item, words, outer)
         out.extend(_with_context(cmd, item) for cmd in cmds)
     errors.extend(c.errors)
     c.errors.clear()

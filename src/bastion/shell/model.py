@@ -56,6 +56,8 @@ class SimpleCommand:
     # Indexes into argv of words only known at run time (variables, substitutions, globs);
     # an allow pattern may absorb them only with its final `*`.
     dynamic_words: tuple[int, ...] = ()
+    # Why this changes Bastion's own state (approvals, grants, trust, keys…): hardline self.
+    self_change: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

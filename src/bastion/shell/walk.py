@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from tree_sitter import Node
 
 from bastion.shell.parser import where
-from bastion.shell.words import Word, decode
+from bastion.shell.words import SUBST, Binding, Word, arith_names, decode
 
 _SKIP = frozenset({"comment", "heredoc_start", "heredoc_end", "file_descriptor"})
 _CONTAINERS = frozenset(
@@ -33,6 +33,7 @@ class Redirect:
     text: str
     body: str | None = None  # heredoc / here-string data (decoded when literal)
     body_literal: bool = True  # False when the data expands variables at run time
+    evaluates: bool = False  # the target or data evaluates a run-time value ($((x)), ${!x})
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +43,10 @@ class RawCommand:
     assigns: tuple[tuple[str, Word], ...] = ()
     redirects: tuple[Redirect, ...] = ()
     context: tuple[str, ...] = ()  # e.g. "in $(…)", "in function f"
-    kind: str = "command"  # command | test | declare | assign | redirect | unset
+    kind: str = "command"  # command | test | declare | assign | redirect | unset | arith
     in_pipeline: bool = False
     background: bool = False
+    arith: tuple[str, ...] = ()  # names evaluated as arithmetic (`((x))`, `[[ x -eq 1 ]]`, let)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,18 +59,50 @@ class FunctionDef:
 Item = RawCommand | FunctionDef
 
 
+#: Variables that always hold an integer unless the command assigns them.
+_INTEGER_SPECIALS = frozenset({"#", "?", "$", "!", "RANDOM", "SECONDS", "LINENO", "BASHPID",
+                               "PPID", "UID", "EUID", "EPOCHSECONDS", "SRANDOM", "OPTIND"})
+#: Builtins that assign the variables named in their arguments at run time.
+_ASSIGNERS = frozenset({"read", "mapfile", "readarray", "printf", "getopts", "declare",
+                        "typeset", "local", "export", "readonly", "select", "wait"})
+#: Builtins that run code in this shell: any variable may then hold anything.
+_EVALUATORS = frozenset({"eval", "source", ".", "trap", "alias", "compgen", "complete"})
+_INT = re.compile(r"-?[0-9]+")
+_ARITH_ASSIGN = frozenset({"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=",
+                           "++", "--"})
+_ARITH_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+_LET_TARGET = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)")
+_MAX_BINDINGS = 8  # a longer literal loop list leaves its variable unknown
+
+
 @dataclass(slots=True)
 class Walk:
     src: bytes
     items: list[Item] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     depth: int = 0
+    bindings: dict[str, Binding] = field(default_factory=dict)  # for-loop variables
+    assigned: dict[str, bool] = field(default_factory=dict)  # name -> only integers so far
+    evaluates: bool = False  # eval/source/trap…: variables may hold anything
+
+    def assign(self, name: str, integer: bool) -> None:
+        self.assigned[name] = self.assigned.get(name, True) and integer
+
+    @property
+    def integers(self) -> frozenset[str]:
+        """Variables safe in arithmetic: only ever set to integer literals here (or the
+        shell's own integer variables). Anything else (the environment, read, a string) is
+        a run-time value that arithmetic would evaluate."""
+        if self.evaluates:
+            return frozenset()
+        known = {n for n, ok in self.assigned.items() if ok}
+        return frozenset(known | {n for n in _INTEGER_SPECIALS if n not in self.assigned})
 
 
-def walk(root: Node, src: bytes) -> tuple[list[Item], list[str]]:
+def walk(root: Node, src: bytes) -> Walk:
     w = Walk(src)
     _stmt(w, root, (), w.items, ())
-    return w.items, w.errors
+    return w
 
 
 def _text(node: Node) -> str:
@@ -76,7 +110,7 @@ def _text(node: Node) -> str:
 
 
 def _word(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> Word:
-    word, subs, errors = decode(node, w.src)
+    word, subs, errors = decode(node, w.src, w.bindings)
     w.errors.extend(errors)
     for sub in subs:
         label = "in <(…)" if sub.type == "process_substitution" else "in $(…)"
@@ -113,7 +147,9 @@ def _dispatch(
 ) -> None:
     if kind == "ERROR" or node.is_missing:
         return  # reported once from the root
-    if kind in _CONTAINERS or kind == "pipeline":
+    if kind == "compound_statement" and node.children and node.children[0].type == "((":
+        _arith_statement(w, node, ctx, out, redirs)
+    elif kind in _CONTAINERS or kind == "pipeline":
         _children(w, node, ctx, out, redirs, pipeline=kind == "pipeline")
     elif kind == "command":
         _command(w, node, ctx, out, redirs)
@@ -128,7 +164,9 @@ def _dispatch(
         out.append(RawCommand(_text(node), (), (), redirs, ctx, kind="unset"))
     elif kind == "test_command":
         _test(w, node, ctx, out, redirs)
-    elif kind in ("for_statement", "case_statement"):
+    elif kind == "for_statement":
+        _for(w, node, ctx, out, redirs)
+    elif kind == "case_statement":
         for child in node.children:
             if child.type == "variable_name" or not child.is_named:
                 continue
@@ -137,16 +175,26 @@ def _dispatch(
             else:
                 _word(w, child, ctx, out)  # the list / the case value: words
     elif kind == "c_style_for_statement":
+        header = [c for c in node.named_children if c.type not in ("do_group",
+                                                                   "compound_statement")]
+        for child in header:
+            _arith(w, child, ctx, out)
+            _arith_assigned(w, child)
+        names = [n for child in header for n in arith_names(child)]
+        out.append(RawCommand("for ((…))", (), (), redirs, ctx, kind="arith",
+                              arith=tuple(names)))
         for child in node.named_children:
-            if child.type == "do_group" or child.type == "compound_statement":
+            if child not in header:
                 _stmt(w, child, ctx, out, redirs)
-            else:
-                _arith(w, child, ctx, out)
     elif kind == "function_definition":
         _function(w, node, ctx, out)
+    elif kind == "file_redirect":  # `$(<file)`: bash reads the file, nothing runs
+        r = _redirect(w, node, ctx, out)
+        if r is not None:
+            out.append(RawCommand(_text(node), (), (), (*redirs, r), ctx, kind="redirect"))
     elif kind in ("arithmetic_expansion", "binary_expression", "unary_expression",
                   "postfix_expression", "parenthesized_expression", "ternary_expression"):  # fmt: skip
-        _arith(w, node, ctx, out)
+        _arith_statement(w, node, ctx, out, redirs)
     elif kind in ("word", "extglob_pattern", "string", "raw_string", "concatenation"):
         _word(w, node, ctx, out)  # case patterns
     else:
@@ -203,13 +251,102 @@ def _arith(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> None:
             stack.extend(cur.named_children)
 
 
+def _arith_statement(
+    w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item], redirs: tuple[Redirect, ...]
+) -> None:
+    """`((…))`: runs its substitutions, assigns integers, evaluates the names it reads."""
+    _arith(w, node, ctx, out)
+    _arith_assigned(w, node)
+    out.append(RawCommand(_text(node), (), (), redirs, ctx, kind="arith",
+                          arith=tuple(arith_names(node))))
+
+
+def _arith_assigned(w: Walk, node: Node) -> None:
+    """Names an arithmetic expression assigns: they hold integers afterwards."""
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        stack.extend(cur.named_children)
+        if cur.type == "variable_assignment":
+            name = cur.child_by_field_name("name")
+            if name is not None:
+                w.assign(_text(name), True)
+            continue
+        ops = {_text(c) for c in cur.children if not c.is_named}
+        if cur.type in ("binary_expression", "postfix_expression", "unary_expression") and (
+            ops & _ARITH_ASSIGN
+        ):
+            target = cur.named_children[0] if cur.named_children else None
+            if target is not None and target.type in ("variable_name", "word"):
+                w.assign(_text(target), True)
+
+
 def _test(
     w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item], redirs: tuple[Redirect, ...]
 ) -> None:
     _arith(w, node, ctx, out)  # only substitutions inside a test run anything
     first = node.children[0].type if node.children else "["
     head = Word(first, first, first)
-    out.append(RawCommand(_text(node), (head,), (), redirs, ctx, kind="test"))
+    names: list[str] = []
+    if first == "[[":  # `[[ x -eq y ]]` evaluates both sides as arithmetic (`[` does not)
+        stack = list(node.named_children)
+        while stack:
+            cur = stack.pop()
+            stack.extend(cur.named_children)
+            op = cur.child_by_field_name("operator")
+            if cur.type == "binary_expression" and op is not None and _text(op) in _ARITH_TESTS:
+                for side in (cur.child_by_field_name("left"), cur.child_by_field_name("right")):
+                    if side is not None:
+                        names.extend(arith_names(side))
+    out.append(RawCommand(_text(node), (head,), (), redirs, ctx, kind="test",
+                          arith=tuple(names)))
+
+
+def _for(
+    w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item], redirs: tuple[Redirect, ...]
+) -> None:
+    """`for v in WORDS; do BODY; done`. Over a short literal list (globs included) whose
+    body never reassigns v, the body is walked once per word with v bound to it, so
+    `"$v"` is that word (a glob: each of its matches); otherwise v is a run-time value."""
+    var = node.child_by_field_name("variable")
+    name = _text(var) if var is not None else ""
+    values: list[Word] = []
+    body: list[Node] = []
+    for i, child in enumerate(node.children):
+        if child.type == "variable_name" or not child.is_named:
+            continue
+        if node.field_name_for_child(i) == "value":
+            values.append(_word(w, child, ctx, out))
+        elif child.type in ("do_group", "compound_statement"):
+            body.append(child)
+    literal = bool(values) and len(values) <= _MAX_BINDINGS and all(v.literal for v in values)
+    w.assign(name, literal and all(_INT.fullmatch(v.value or "") for v in values))
+    if not literal or name in w.bindings or not all(_only_expanded(b, name) for b in body):
+        for child in body:
+            _stmt(w, child, ctx, out, redirs)
+        return
+    for value in values:
+        w.bindings[name] = Binding(value.value or "", value.glob)
+        try:
+            for child in body:
+                _stmt(w, child, ctx, out, redirs)
+        finally:
+            del w.bindings[name]
+
+
+_NAME_USE = re.compile(r"(\$\{|\$)?([A-Za-z_][A-Za-z0-9_]*)(\})?")
+
+
+def _only_expanded(body: Node, name: str) -> bool:
+    """The body mentions ``name`` only as `$name` / `${name}` (never assigns it: no
+    `name=`, `read name`, `${name:=x}`, `((name++))`)."""
+    for m in _NAME_USE.finditer(_text(body)):
+        if m.group(2) != name:
+            continue
+        if m.group(1) == "$" or (m.group(1) == "${" and m.group(3)):
+            continue
+        return False
+    return True
 
 
 def _assigns(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> list[tuple[str, Word]]:
@@ -227,12 +364,16 @@ def _assigns(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> list
             name = _text(name_node.child_by_field_name("name") or name_node)
         if value_node is None:
             result.append((name, Word("", "", "")))
+            w.assign(name, False)
         elif value_node.type == "array":
             for elem in value_node.named_children:
                 _word(w, elem, ctx, out)
             result.append((name, Word(_text(value_node), None, "\x00")))
+            w.assign(name, False)
         else:
-            result.append((name, _word(w, value_node, ctx, out)))
+            word = _word(w, value_node, ctx, out)
+            result.append((name, word))
+            w.assign(name, word.value is not None and bool(_INT.fullmatch(word.value)))
     return result
 
 
@@ -247,6 +388,7 @@ def _declaration(
             assigns.extend(_assigns(w, child, ctx, out))
         elif child.type == "variable_name":
             assigns.append((_text(child), Word("", None, "\x00")))  # export X: keeps its value
+            w.assign(_text(child), False)
         else:
             words.append(_word(w, child, ctx, out))
     if keyword not in _DECL_KEYWORDS:
@@ -306,7 +448,12 @@ def _heredoc(
         if literal is False:
             _heredoc_substitutions(w, body_node, body, ctx, out)
     op = "<<-" if any(c.type == "<<-" for c in node.children) else "<<"
-    return Redirect(op, None, None, _text(node), body, literal), nested, after
+    evaluates = not literal and _EVAL_IN_BODY.search(body) is not None
+    return Redirect(op, None, None, _text(node), body, literal, evaluates), nested, after
+
+
+#: In an unquoted heredoc: arithmetic, indirection, prompt expansion, subscripts, offsets.
+_EVAL_IN_BODY = re.compile(r"\$\(\(|\$\[|\$\{[^}]*[\[:!@]")
 
 
 def _heredoc_substitutions(
@@ -399,11 +546,38 @@ def _command(
             words.append(_word(w, child, ctx, out))
         prev_end, prev_kind = child.end_byte, kind
     _check_adjacent(w, node, w.src)
+    all_words = (*words, *extra_words)
     out.append(
         RawCommand(
-            _text(node), (*words, *extra_words), tuple(assigns), (*redirs, *mine), ctx
+            _text(node), all_words, tuple(assigns), (*redirs, *mine), ctx,
+            arith=_run_time_assigns(w, all_words),
         )
     )
+
+
+def _run_time_assigns(w: Walk, words: tuple[Word, ...]) -> tuple[str, ...]:
+    """Note code run in this shell (eval, source…) and variables a builtin assigns at run
+    time (`read x`, `printf -v x`: every name in its words, conservatively); return the
+    names `let` evaluates as arithmetic."""
+    values = [v.value for v in words]
+    if any(v in _EVALUATORS for v in values):
+        w.evaluates = True
+    if values[:1] == ["let"]:
+        names: list[str] = []
+        for v in values[1:]:
+            if v is None:
+                names.append(SUBST)
+                continue
+            names.extend(m[1] for m in _NAME_USE.findall(v))
+            target = _LET_TARGET.match(v)
+            if target:
+                w.assign(target.group(1), True)  # let stores integers
+        return tuple(names)
+    if any(v in _ASSIGNERS for v in values):
+        for v in values:
+            for m in _NAME_USE.findall((v or "").removeprefix("-v")):
+                w.assign(m[1], False)
+    return ()
 
 
 def _check_adjacent(w: Walk, node: Node, src: bytes) -> None:
