@@ -115,11 +115,12 @@ def test_dynamic_shell_string_is_dynamic(command: str) -> None:
     assert any(c.dynamic for c in a.commands), [(c.argv, c.dynamic) for c in a.commands]
 
 
-def test_ssh_remote_command_is_code_and_network_not_local() -> None:
-    (c,) = analyze("ssh user@example.com 'rm -rf /'").commands
+def test_ssh_remote_command_is_code_and_network_and_classified_like_a_shell_string() -> None:
+    inner, c = analyze("ssh user@example.com 'rm -rf /'").commands
     assert c.program == "ssh" and c.hosts == ("example.com",)
     assert {E.NETWORK, E.CODE} <= c.effects
-    assert c.catastrophic is None  # the remote command is not classified locally
+    assert inner.argv == ("rm", "-rf", "/") and inner.wrappers == ("ssh",)
+    assert inner.catastrophic == "rm of the root directory"
 
 
 def test_ssh_without_command_is_network_only() -> None:

@@ -18,10 +18,11 @@ from dataclasses import replace
 
 from bastion.policy.decision import Effect
 from bastion.shell.ctx import Outer
-from bastion.shell.model import PathUse, ShellAnalysis, SimpleCommand
+from bastion.shell.model import Access, PathUse, ShellAnalysis, SimpleCommand
 from bastion.shell.parser import MAX_COMMAND_BYTES, error_nodes, parse, unsafe_char
+from bastion.shell.paths import root_like
 from bastion.shell.unwrap import Classifier
-from bastion.shell.walk import FunctionDef, Item, RawCommand, walk
+from bastion.shell.walk import FORK_LOOP, FunctionDef, Item, RawCommand, walk
 
 
 def analyze(command: str) -> ShellAnalysis:
@@ -89,6 +90,10 @@ def _with_context(cmd: SimpleCommand, raw: RawCommand) -> SimpleCommand:
     extra = tuple(n for n in raw.context if n not in cmd.notes)
     if raw.background:
         extra += ("runs in the background",)
+    if FORK_LOOP in raw.context and not cmd.catastrophic:
+        return replace(cmd, notes=cmd.notes + extra, pure_reader=False,
+                       catastrophic="fork bomb: an endless loop starts background processes",
+                       effects=cmd.effects | {Effect.DESTRUCTIVE, Effect.SYSTEM})
     return replace(cmd, notes=cmd.notes + extra) if extra else cmd
 
 
@@ -134,7 +139,7 @@ def _follow_cd(commands: list[SimpleCommand]) -> list[SimpleCommand]:
     out: list[SimpleCommand] = []
     for cmd in commands:
         if prefix != "" and cmd.paths:
-            cmd = replace(cmd, paths=tuple(_moved(p, prefix) for p in cmd.paths))
+            cmd = _root_delete(replace(cmd, paths=tuple(_moved(p, prefix) for p in cmd.paths)))
         out.append(cmd)
         if cmd.program in ("cd", "pushd", "popd") or (cmd.dynamic and cmd.argv[:1] == ("cd",)):
             args = [a for a in cmd.argv[1:] if not a.startswith("-") or a == "-"]
@@ -148,6 +153,20 @@ def _follow_cd(commands: list[SimpleCommand]) -> list[SimpleCommand]:
     return out
 
 
+def _root_delete(cmd: SimpleCommand) -> SimpleCommand:
+    """`cd / && rm -rf *`: a relative delete that the cd makes root-like is catastrophic."""
+    if cmd.catastrophic:
+        return cmd
+    for use in cmd.paths:
+        target = use.path or use.pattern
+        why = root_like(target) if use.access is Access.DELETE and target else None
+        if why:
+            return replace(cmd, catastrophic=f"{cmd.program or 'delete'} of {why} (after cd)",
+                           effects=cmd.effects | {Effect.DESTRUCTIVE}, pure_reader=False,
+                           notes=(*cmd.notes, f"deletes {why} after cd"))
+    return cmd
+
+
 def _join(prefix: str, path: str) -> str:
     if path.startswith(("/", "~")) or not prefix:
         return path
@@ -155,8 +174,17 @@ def _join(prefix: str, path: str) -> str:
 
 
 def _moved(use: PathUse, prefix: str | None) -> PathUse:
-    if use.path is None or use.path.startswith(("/", "~")):
+    """A relative path (and glob pattern) after ``cd``: joined to the cd target, unknown
+    after a cd to a run-time value."""
+    anchor = use.path if use.path is not None else use.pattern
+    if anchor is None or anchor.startswith(("/", "~")):
         return use
     if prefix is None:
-        return replace(use, path=None, why=f"{use.why} (after cd to an unknown directory)")
-    return replace(use, path=_join(prefix, use.path), why=f"{use.why} (after cd {prefix})")
+        return replace(use, path=None, pattern=None,
+                       why=f"{use.why} (after cd to an unknown directory)")
+    return replace(
+        use,
+        path=None if use.path is None else _join(prefix, use.path),
+        pattern=None if use.pattern is None else _join(prefix, use.pattern),
+        why=f"{use.why} (after cd {prefix})",
+    )

@@ -129,11 +129,16 @@ def redirect_paths(ctx: Ctx, redirects: tuple[Redirect, ...]) -> None:
 
 def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
     """Hardline checks common to every command, then the immutable result."""
-    paths = (*ctx.redirected, *ctx.paths)
+    paths = (*ctx.redirected, *ctx.carried_paths, *ctx.paths)
     if ctx.evaluated:
         dynamic = True
         ctx.note(ctx.evaluated)
     for use in paths:
+        if use.access is Access.DELETE and not ctx.catastrophic and (use.path or use.pattern):
+            why = P.root_like(use.path or use.pattern or "")
+            if why:  # rsync --delete into ~, find / -delete, rm of a glob reaching /etc
+                ctx.catastrophic = f"{ctx.program or 'delete'} of {why}"
+                ctx.add(Effect.DESTRUCTIVE, note=f"deletes {why}")
         if use.path is None:
             continue
         p = P.normalise(use.path)

@@ -147,7 +147,13 @@ def _dispatch(
 ) -> None:
     if kind == "ERROR" or node.is_missing:
         return  # reported once from the root
-    if kind == "compound_statement" and node.children and node.children[0].type == "((":
+    if kind == "while_statement":
+        start = len(out)
+        _children(w, node, ctx, out, redirs)
+        cond = node.child_by_field_name("condition")
+        if cond is not None and _text(cond).strip() in _ENDLESS.get(node.children[0].type, ()):
+            _fork_loop(out, start)
+    elif kind == "compound_statement" and node.children and node.children[0].type == "((":
         _arith_statement(w, node, ctx, out, redirs)
     elif kind in _CONTAINERS or kind == "pipeline":
         _children(w, node, ctx, out, redirs, pipeline=kind == "pipeline")
@@ -183,9 +189,12 @@ def _dispatch(
         names = [n for child in header for n in arith_names(child)]
         out.append(RawCommand("for ((…))", (), (), redirs, ctx, kind="arith",
                               arith=tuple(names)))
+        start = len(out)
         for child in node.named_children:
             if child not in header:
                 _stmt(w, child, ctx, out, redirs)
+        if node.child_by_field_name("condition") is None:  # for ((;;)): endless
+            _fork_loop(out, start)
     elif kind == "function_definition":
         _function(w, node, ctx, out)
     elif kind == "file_redirect":  # `$(<file)`: bash reads the file, nothing runs
@@ -249,6 +258,21 @@ def _arith(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> None:
                 _stmt(w, child, (*ctx, "in $(…)"), out, ())
         else:
             stack.extend(cur.named_children)
+
+
+#: Loop conditions that never end, per loop keyword.
+_ENDLESS = {"while": frozenset({":", "true", "[ 1 ]", "((1))", "/bin/true"}),
+            "until": frozenset({"false", "! :", "! true", "/bin/false"})}
+#: Context marking a command started in the background on every turn of an endless loop.
+FORK_LOOP = "started in the background by an endless loop"
+
+
+def _fork_loop(out: list[Item], start: int) -> None:
+    """An endless loop whose body starts background processes is a fork bomb."""
+    for j in range(start, len(out)):
+        item = out[j]
+        if isinstance(item, RawCommand) and item.background:
+            out[j] = replace(item, context=(*item.context, FORK_LOOP))
 
 
 def _arith_statement(
