@@ -4,12 +4,13 @@ mkfs, find, sed/awk scripts, and ``uniq in out``."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from bastion.policy.decision import Effect
 from bastion.shell import paths as P
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed, parse_args
-from bastion.shell.model import Access, PathUse
+from bastion.shell.model import Access, PathUse, SimpleCommand
 from bastion.shell.programs import Spec
 from bastion.shell.words import Word
 
@@ -171,11 +172,13 @@ def find(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
             j = i + 1
             while j < len(args) and args[j].value not in (";", "+"):
                 j += 1
-            inner = [w if "{}" not in (w.value or "") else Word(w.text, None, "\x00")
-                     for w in args[i + 1 : j]]  # {} is each file found: a run-time value
-            ctx.add(E.CODE, note=f"find {tok} runs a command")
+            inner, found = _exec_words(tok, args[i + 1 : j], starts or [Word(".", ".", ".")])
+            if found:
+                ctx.note(f"find {tok} runs a command on each file found (classified below)")
+            else:
+                ctx.add(E.CODE, note=f"find {tok} runs a command")
             if inner:
-                ctx.inner.extend(ctx.run_words(ctx, inner, f"find {tok}"))
+                ctx.inner.extend(_each_found(ctx.run_words(ctx, inner, f"find {tok}"), found))
             if j >= len(args):
                 ctx.errors.append(f"find {tok} without a terminating ';' or '+'")
             i = j + 1
@@ -199,6 +202,45 @@ def find(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
                 ctx.catastrophic = f"find -delete of {why}"
     if ctx.reader and ctx.effects <= {E.READ}:
         ctx.reader = True
+
+
+_FOUND = "{}"
+
+
+def _exec_words(tok: str, words: list[Word], starts: list[Word]) -> tuple[list[Word], list[str]]:
+    """The command of `find -exec`/`-ok`: a `{}` word is each file found below the start
+    paths, so it stands for them (expanded by ``_each_found``, recursively). With `-execdir`,
+    a glob or run-time start, or `{}` inside a word, it is a run-time value."""
+    found = [w.value for w in starts if w.value is not None and not w.glob]
+    known = tok in ("-exec", "-ok") and len(found) == len(starts)
+    out: list[Word] = []
+    for w in words:
+        if w.value == _FOUND and known:
+            out.append(Word(_FOUND, found[0], found[0]))
+        elif _FOUND in (w.value or ""):
+            out.append(Word(w.text, None, "\x00"))
+        else:
+            out.append(w)
+    return out, (found if known and any(w.value == _FOUND for w in words) else [])
+
+
+def _each_found(cmds: list[SimpleCommand], starts: list[str]) -> list[SimpleCommand]:
+    """Turn the `{}` stand-in into one recursive path use per start: what find finds is
+    everything below it (the policy checks all of it, links included)."""
+    if not starts:
+        return cmds
+    out: list[SimpleCommand] = []
+    for cmd in cmds:
+        paths: list[PathUse] = []
+        for use in cmd.paths:
+            if use.raw != _FOUND:
+                paths.append(use)
+                continue
+            paths.extend(replace(use, path=s, raw=s, recursive=True,
+                                 why=f"{use.why} (each file find finds below {s})")
+                         for s in starts)
+        out.append(replace(cmd, paths=tuple(paths)))
+    return out
 
 
 _SED_CMD = re.compile(r"(?:^|[;\n{}])\s*(?:\d+|\$|/(?:[^/\\]|\\.)*/)?(?:,\s*(?:\d+|\$|"
