@@ -130,7 +130,7 @@ def _summary(fn: FunctionDef, body: list[SimpleCommand]) -> SimpleCommand:
         dynamic=any(b.dynamic for b in body), effects=frozenset(effects), paths=tuple(paths),
         hosts=tuple(h for b in body for h in b.hosts), pure_reader=all(
             b.pure_reader for b in body) and not catastrophic, catastrophic=catastrophic,
-        notes=tuple(notes),
+        notes=tuple(notes), self_change=next((b.self_change for b in body if b.self_change), None),
     )
 
 

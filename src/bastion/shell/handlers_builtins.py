@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from bastion.policy.decision import Effect
 from bastion.shell.ctx import Ctx
+from bastion.shell.envvars import INJECTION_PREFIXES, host_var, record_hosts
 from bastion.shell.flags import Parsed, parse_args
 from bastion.shell.programs import Spec
 from bastion.shell.programs import builtins as B
@@ -175,8 +176,11 @@ def declare(ctx: Ctx, args: list[Word]) -> None:
             assigns.append((var, Word(v, val, val)))
     for var, value in assigns:
         harmless = var in W.HARMLESS_VARS or var.startswith(W.HARMLESS_PREFIXES)
-        if var in W.INJECTION_VARS or var.startswith(("BASH_", "LD_", "GIT_")):
+        if var in W.INJECTION_VARS or var.startswith(INJECTION_PREFIXES):
             ctx.add(E.CODE, note=f"program injection: {name} {var}= changes what programs run")
+        elif host_var(var):
+            ctx.add(E.NETWORK, note=f"{name} {var}= sends later traffic to another host")
+            record_hosts(ctx, var, value)
         elif not harmless or value.value is None:
             _unknown(ctx, f"{name} {var}: sets a variable later commands may read")
 

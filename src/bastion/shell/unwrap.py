@@ -13,6 +13,7 @@ from bastion.policy.decision import Effect
 from bastion.shell import paths as P
 from bastion.shell.classify import Handler, apply_spec, finish, redirect_paths
 from bastion.shell.ctx import Ctx, Outer
+from bastion.shell.envvars import assignments as _assignments
 from bastion.shell.flags import parse_args
 from bastion.shell.handlers_builtins import HANDLERS as BUILTIN_HANDLERS
 from bastion.shell.handlers_code import HANDLERS as CODE_HANDLERS
@@ -20,7 +21,6 @@ from bastion.shell.handlers_fs import HANDLERS as FS_HANDLERS
 from bastion.shell.handlers_git import HANDLERS as GIT_HANDLERS
 from bastion.shell.handlers_git import git
 from bastion.shell.handlers_net import HANDLERS as NET_HANDLERS
-from bastion.shell.hosts import any_host, bare_host
 from bastion.shell.model import Access, PathUse, SimpleCommand
 from bastion.shell.programs import WRAPPERS, lookup
 from bastion.shell.programs import wrappers as W
@@ -363,66 +363,7 @@ def _outer(ctx: Ctx, label: str, redirects: tuple[Redirect, ...]) -> Outer:
     )
 
 
-def harmless_var(name: str, value: Word, standalone: bool) -> bool:
-    """A variable that is plain data: on its own (a shell variable) an ordinary name, in
-    front of a command (its environment) only the allow-listed names."""
-    if name in W.HARMLESS_VARS or name.startswith(W.HARMLESS_PREFIXES):
-        return True
-    safe = W.SAFE_VALUES.get(name)
-    if safe is not None and value.value is not None and value.value.strip() in safe:
-        return True
-    if not standalone:
-        return name in W.PREFIX_ONLY_VARS
-    return ordinary_name(name)
-
-
-def ordinary_name(name: str) -> bool:
-    """A shell variable that no program or shell feature reads: a lower-case name that is
-    not a known environment variable (an upper-case one may already be exported)."""
-    return (
-        name != name.upper()
-        and name not in W.INJECTION_VARS
-        and name not in W.HOST_VARS
-        and not name.startswith("npm_config_")
-        and not name.endswith("_proxy")
-    )
-
-
-def _assignments(ctx: Ctx, assigns: tuple[tuple[str, Word], ...], standalone: bool = False) -> None:
-    """NAME=… on its own (``standalone``) or in front of a command / through ``env``."""
-    for name, word in assigns:
-        if harmless_var(name, word, standalone):
-            continue
-        where = "on its own" if standalone else "in the environment of the command"
-        if name in W.STARTUP_FILE_VARS:
-            ctx.carry(E.CODE, note=f"program injection: {name}= names shell code run first")
-            if word.value is not None:
-                ctx.paths.append(PathUse(word.value, Access.READ, word.text, f"{name} file run"))
-        elif name in W.SHELL_STRING_VARS:
-            ctx.carry(E.CODE, note=f"program injection: {name}= is shell code the shell runs")
-            if word.value is None:
-                ctx.dynamic = True
-            else:
-                ctx.inner.extend(ctx.run_source(ctx, word.value, f"{name}="))
-        elif name in W.INJECTION_VARS or name.startswith(_INJECTION_PREFIXES):
-            ctx.carry(E.CODE, note=f"program injection: {name}= changes what programs run")
-        elif name in W.HOST_VARS or name.startswith("npm_config_") or name.endswith("_proxy"):
-            ctx.carry(E.NETWORK, note=f"{name}= sends the command's traffic to another host")
-            for part in _LIST_SPLIT.split(word.value or ""):
-                host = any_host(part) or bare_host(part)
-                if host:
-                    ctx.host(host)
-                    ctx.carried_hosts.append(host)
-            if word.value is None:
-                ctx.carry(E.UNKNOWN, note=f"{name}= host only known at run time")
-        else:
-            ctx.carry(E.UNKNOWN, note=f"{name}= {where} may change what it reads, writes or "
-                                      "runs (not a known-harmless variable)")
-
-
 _NAME_EQ = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_LIST_SPLIT = re.compile(r"[\s,|]+")
-_INJECTION_PREFIXES = ("BASH_", "GIT_", "LD_", "DYLD_", "BASH_FUNC_")
 
 
 def _self(ctx: Ctx, args: list[Word]) -> None:
