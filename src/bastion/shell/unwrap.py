@@ -111,7 +111,7 @@ class Classifier:
             E.READ
         } and not (ctx.paths or ctx.redirected or ctx.evaluated or ctx.inner):
             return []  # a plain shell-variable assignment runs nothing
-        result = [self._no_program(ctx)] if not words else self._unwrap(ctx)
+        result = [*ctx.inner, self._no_program(ctx)] if not words else self._unwrap(ctx)
         self.errors.extend(ctx.errors)
         return result
 
