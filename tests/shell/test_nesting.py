@@ -166,3 +166,24 @@ def test_generated_nesting_never_decides_less_strictly_than_the_bare_command(
     bare, _ = decide(gate, call, command)
     nested, rules = decide(gate, call, _wrap(command, wraps))
     assert nested >= bare, (_wrap(command, wraps), rules)
+
+
+# A cd moves the later commands of its own shell only (subshell, pipeline stage, $(…),
+# sh -c are child shells; eval runs in this one): (command, path of the last command's use).
+CD_SCOPES = [
+    ("cd src; cd sub; cat x", "src/sub/x"),
+    ("(cd sub); cat ../secret", "../secret"),
+    ("cd src && (cd a; cat x)", "src/a/x"),
+    ("cd src && (cd a; cat x); cat y", "src/y"),
+    ("cd / | cat x", "x"),
+    ("bash -c 'cd /tmp'; cat x", "x"),
+    ("eval 'cd /tmp'; cat x", "/tmp/x"),
+    ("echo $(cd /; echo x); cat y", "y"),
+    ("cd src && bash -c 'cd a && cat x'", "src/a/x"),
+]
+
+
+@pytest.mark.parametrize(("command", "path"), CD_SCOPES)
+def test_a_cd_moves_only_the_later_commands_of_its_own_shell(command: str, path: str) -> None:
+    last = analyze(command).commands[-1]
+    assert [p.path for p in last.paths] == [path]

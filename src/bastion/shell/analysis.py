@@ -51,7 +51,7 @@ def _analyze_source(data: bytes, outer: Outer) -> tuple[list[SimpleCommand], lis
     its carrier hands it). Exactly the same code classifies both."""
     tree = parse(data)
     errors = error_nodes(tree.root_node)
-    result = walk(tree.root_node, data)
+    result = walk(tree.root_node, data, outer.scope, outer.ids)
     errors.extend(result.errors)
     classifier = Classifier(_recurse, integers=result.integers)
     commands = _items(classifier, result.items, outer, errors)
@@ -135,9 +135,13 @@ def _summary(fn: FunctionDef, body: list[SimpleCommand]) -> SimpleCommand:
 
 
 def _follow_cd(commands: list[SimpleCommand]) -> list[SimpleCommand]:
-    prefix: str | None = ""
+    """Join relative paths to the directory earlier `cd`s moved to. A cd moves the later
+    commands of its own scope and of the scopes inside it: after a subshell, pipeline stage,
+    substitution or `sh -c` ends, the directory is the one before it."""
+    prefixes: dict[tuple[int, ...], str | None] = {(): ""}
     out: list[SimpleCommand] = []
     for cmd in commands:
+        prefix = _prefix(prefixes, cmd.scope)
         if prefix != "" and cmd.paths:
             cmd = _root_delete(replace(cmd, paths=tuple(_moved(p, prefix) for p in cmd.paths)))
         out.append(cmd)
@@ -147,10 +151,19 @@ def _follow_cd(commands: list[SimpleCommand]) -> list[SimpleCommand]:
                 prefix = None
             elif not args:
                 prefix = "~"
-            else:
-                target = cmd.paths[0].path if cmd.paths else None
-                prefix = None if target is None or prefix is None else _join(prefix, target)
+            else:  # the cd's own argument, already joined to the current prefix above
+                target = next((p for p in cmd.paths if p.why.startswith("argument of")), None)
+                prefix = None if target is None or target.path is None else target.path
+            prefixes[cmd.scope] = prefix
     return out
+
+
+def _prefix(prefixes: dict[tuple[int, ...], str | None], scope: tuple[int, ...]) -> str | None:
+    """The directory of the innermost enclosing scope that a cd moved."""
+    for k in range(len(scope), -1, -1):
+        if scope[:k] in prefixes:
+            return prefixes[scope[:k]]
+    return ""
 
 
 def _root_delete(cmd: SimpleCommand) -> SimpleCommand:

@@ -180,4 +180,5 @@ def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
         notes=tuple(ctx.notes),
         dynamic_words=tuple(i for i, w in enumerate(ctx.words) if not w.literal or w.glob),
         self_change=ctx.self_change,
+        scope=ctx.scope,
     )

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import count
 
 from bastion.policy.decision import Effect
 from bastion.shell import paths as P
@@ -13,7 +14,8 @@ from bastion.shell.words import Word
 
 #: Classify an inner argv (find -exec, xargs …) under an extra wrapper label.
 RunWords = Callable[["Ctx", list[Word], str], list[SimpleCommand]]
-#: Parse and classify a shell string (bash -c, eval …) under a wrapper label.
+#: Parse and classify a shell string under a wrapper label: ``run_source`` for one run by a
+#: child shell (sh -c, su -c, ssh), ``run_here`` for one run by this shell (eval, trap, alias).
 RunSource = Callable[["Ctx", str, str], list[SimpleCommand]]
 
 
@@ -32,6 +34,8 @@ class Outer:
     redirects: tuple[Redirect, ...] = ()
     paths: tuple[PathUse, ...] = ()
     depth: int = 0
+    scope: tuple[int, ...] = ()  # the child shell it runs in (see SimpleCommand.scope)
+    ids: Iterator[int] = field(default_factory=lambda: count(1), compare=False)
 
 
 @dataclass(slots=True)
@@ -41,6 +45,7 @@ class Ctx:
     program: str
     run_words: RunWords
     run_source: RunSource
+    run_here: RunSource
     wrappers: list[str] = field(default_factory=list)
     effects: set[Effect] = field(default_factory=set)
     paths: list[PathUse] = field(default_factory=list)
@@ -68,6 +73,7 @@ class Ctx:
     carried_paths: list[PathUse] = field(default_factory=list)
     evaluated: str | None = None  # a word evaluates a run-time value as code (${x@P}, $((x)))
     self_change: str | None = None  # a state-changing verb of Bastion itself
+    scope: tuple[int, ...] = ()
 
     @property
     def stdin_data(self) -> Redirect | None:

@@ -68,7 +68,7 @@ def assignments(ctx: Ctx, assigns: tuple[tuple[str, Word], ...], standalone: boo
             if word.value is None:
                 ctx.dynamic = True
             else:
-                ctx.inner.extend(ctx.run_source(ctx, word.value, f"{name}="))
+                ctx.inner.extend(ctx.run_here(ctx, word.value, f"{name}="))
         elif name in W.INJECTION_VARS or name.startswith(INJECTION_PREFIXES):
             ctx.carry(E.CODE, note=f"program injection: {name}= changes what programs run")
         elif host_var(name):

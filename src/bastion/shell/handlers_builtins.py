@@ -47,7 +47,7 @@ def _code(ctx: Ctx, word: Word, label: str) -> None:
         ctx.dynamic = True
         ctx.note(f"{label} only known at run time")
         return
-    ctx.inner.extend(ctx.run_source(ctx, word.value, label))
+    ctx.inner.extend(ctx.run_here(ctx, word.value, label))
 
 
 def _targets(ctx: Ctx, name: str, words: list[Word]) -> None:

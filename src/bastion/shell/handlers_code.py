@@ -259,7 +259,7 @@ def eval_(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None
         ctx.dynamic = True
         ctx.note("eval of a string only known at run time")
         return
-    ctx.inner.extend(ctx.run_source(ctx, " ".join(w.value or "" for w in args), "eval"))
+    ctx.inner.extend(ctx.run_here(ctx, " ".join(w.value or "" for w in args), "eval"))
     ctx.replaced = True
 
 

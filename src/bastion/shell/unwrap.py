@@ -66,16 +66,25 @@ class Classifier:
     def run_words(self, ctx: Ctx, words: list[Word], label: str) -> list[SimpleCommand]:
         """The same raw command runs a program (find -exec, xargs, uv run): its own
         redirections and assignments are already on the outer command."""
-        return self.command(ctx.raw, words, _outer(ctx, label, ctx.outer.redirects),
-                            applied=True, extra_args=ctx.extra_args)
+        outer = _outer(ctx, label, ctx.outer.redirects, child=True)
+        return self.command(ctx.raw, words, outer, applied=True, extra_args=ctx.extra_args)
 
     def run_source(self, ctx: Ctx, source: str, label: str) -> list[SimpleCommand]:
-        """A shell string: classified by the same code as the top level, every command in
-        it under the carrier's redirections (its stdin/stdout) and environment."""
+        """A shell string run by a child shell: classified by the same code as the top
+        level, every command in it under the carrier's redirections (its stdin/stdout) and
+        environment."""
+        return self._source(ctx, source, label, child=True)
+
+    def run_here(self, ctx: Ctx, source: str, label: str) -> list[SimpleCommand]:
+        """A shell string run by this shell (eval, a trap, an alias): its cd moves what
+        follows."""
+        return self._source(ctx, source, label, child=False)
+
+    def _source(self, ctx: Ctx, source: str, label: str, child: bool) -> list[SimpleCommand]:
         if ctx.depth + 1 > MAX_DEPTH:
             ctx.errors.append(f"nested shell strings deeper than {MAX_DEPTH}")
             return []
-        outer = _outer(ctx, label, (*ctx.outer.redirects, *ctx.raw.redirects))
+        outer = _outer(ctx, label, (*ctx.outer.redirects, *ctx.raw.redirects), child=child)
         cmds, errors = self.recurse(source, outer)
         ctx.errors.extend(f"in {label}: {e}" for e in errors)
         return cmds
@@ -91,8 +100,9 @@ class Classifier:
     ) -> list[SimpleCommand]:
         """``applied``: the raw command's redirections and assignments were already applied
         to the command that runs this one (``run_words``); nothing else differs by level."""
-        ctx = Ctx(raw, list(words), "", self.run_words, self.run_source,
+        ctx = Ctx(raw, list(words), "", self.run_words, self.run_source, self.run_here,
                   wrappers=list(outer.wrappers), outer=outer)
+        ctx.scope = outer.scope if applied else raw.scope
         ctx.effects.update(outer.effects)
         ctx.carried.update(outer.effects)
         ctx.carried_hosts.extend(outer.hosts)
@@ -349,10 +359,12 @@ class Classifier:
         ctx.words = rest
 
 
-def _outer(ctx: Ctx, label: str, redirects: tuple[Redirect, ...]) -> Outer:
+def _outer(ctx: Ctx, label: str, redirects: tuple[Redirect, ...], child: bool) -> Outer:
     """What a command passes to what it runs: its wrappers, privilege, what its environment
-    carries, and the given redirections."""
+    carries, the given redirections, and its scope (a new one for a child process)."""
     return Outer(
+        scope=(*ctx.scope, next(ctx.outer.ids)) if child else ctx.scope,
+        ids=ctx.outer.ids,
         wrappers=(*ctx.wrappers, label),
         effects=frozenset(ctx.effects & {E.PRIVILEGE}) | frozenset(ctx.carried),
         hosts=tuple(ctx.carried_hosts),

@@ -9,7 +9,9 @@ kept so a later call can be classified as its body.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from itertools import count
 
 from tree_sitter import Node
 
@@ -47,6 +49,9 @@ class RawCommand:
     in_pipeline: bool = False
     background: bool = False
     arith: tuple[str, ...] = ()  # names evaluated as arithmetic (`((x))`, `[[ x -eq 1 ]]`, let)
+    # The chain of child shells it runs in (subshells, pipeline stages, substitutions, sh -c):
+    # a cd changes the directory of later commands of its own scope and of scopes inside it.
+    scope: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +89,14 @@ class Walk:
     bindings: dict[str, Binding] = field(default_factory=dict)  # for-loop variables
     assigned: dict[str, bool] = field(default_factory=dict)  # name -> only integers so far
     evaluates: bool = False  # eval/source/trap…: variables may hold anything
+    scope: tuple[int, ...] = ()
+    ids: Iterator[int] = field(default_factory=lambda: count(1))
+
+    def child(self) -> tuple[int, ...]:
+        """Enter a child shell; returns the scope to restore."""
+        saved = self.scope
+        self.scope = (*saved, next(self.ids))
+        return saved
 
     def assign(self, name: str, integer: bool) -> None:
         self.assigned[name] = self.assigned.get(name, True) and integer
@@ -99,8 +112,11 @@ class Walk:
         return frozenset(known | {n for n in _INTEGER_SPECIALS if n not in self.assigned})
 
 
-def walk(root: Node, src: bytes) -> Walk:
-    w = Walk(src)
+def walk(
+    root: Node, src: bytes, scope: tuple[int, ...] = (), ids: Iterator[int] | None = None
+) -> Walk:
+    """``scope``/``ids``: the scope this source runs in and the id source of the analysis."""
+    w = Walk(src, scope=scope, ids=ids or count(1))
     _stmt(w, root, (), w.items, ())
     return w
 
@@ -116,8 +132,10 @@ def _word(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> Word:
         label = "in <(…)" if sub.type == "process_substitution" else "in $(…)"
         if _text(sub).startswith(">("):
             label = "in >(…)"
+        saved = w.child()
         for child in sub.named_children:
             _stmt(w, child, (*ctx, label), out, ())
+        w.scope = saved
     return word
 
 
@@ -163,11 +181,12 @@ def _dispatch(
         _redirected(w, node, ctx, out, redirs)
     elif kind in _ASSIGN_KINDS:
         assigns = _assigns(w, node, ctx, out)
-        out.append(RawCommand(_text(node), (), tuple(assigns), redirs, ctx, kind="assign"))
+        out.append(RawCommand(_text(node), (), tuple(assigns), redirs, ctx, kind="assign",
+                              scope=w.scope))
     elif kind == "declaration_command":
         _declaration(w, node, ctx, out, redirs)
     elif kind == "unset_command":
-        out.append(RawCommand(_text(node), (), (), redirs, ctx, kind="unset"))
+        out.append(RawCommand(_text(node), (), (), redirs, ctx, kind="unset", scope=w.scope))
     elif kind == "test_command":
         _test(w, node, ctx, out, redirs)
     elif kind == "for_statement":
@@ -187,7 +206,7 @@ def _dispatch(
             _arith(w, child, ctx, out)
             _arith_assigned(w, child)
         names = [n for child in header for n in arith_names(child)]
-        out.append(RawCommand("for ((…))", (), (), redirs, ctx, kind="arith",
+        out.append(RawCommand("for ((…))", (), (), redirs, ctx, kind="arith", scope=w.scope,
                               arith=tuple(names)))
         start = len(out)
         for child in node.named_children:
@@ -200,7 +219,8 @@ def _dispatch(
     elif kind == "file_redirect":  # `$(<file)`: bash reads the file, nothing runs
         r = _redirect(w, node, ctx, out)
         if r is not None:
-            out.append(RawCommand(_text(node), (), (), (*redirs, r), ctx, kind="redirect"))
+            out.append(RawCommand(_text(node), (), (), (*redirs, r), ctx, kind="redirect",
+                                  scope=w.scope))
     elif kind in ("arithmetic_expansion", "binary_expression", "unary_expression",
                   "postfix_expression", "parenthesized_expression", "ternary_expression"):  # fmt: skip
         _arith_statement(w, node, ctx, out, redirs)
@@ -219,12 +239,17 @@ def _children(
     pipeline: bool = False,
 ) -> None:
     kids = _flatten(node) if node.type == "list" else node.children
+    forks = node.type == "subshell"  # one child shell for the whole ( … )
+    saved = w.child() if forks else w.scope
     for i, child in enumerate(kids):
         if child.type in (";;", ";&", ";;&") and node.type != "case_item":
             w.errors.append(f"unexpected {child.type!r} at {where(child)}")
         start = len(out)
-        _stmt(w, child, ctx, out, redirs)
         background = i + 1 < len(kids) and kids[i + 1].type == "&"
+        inner = w.child() if (pipeline or background) and child.is_named else None
+        _stmt(w, child, ctx, out, redirs)
+        if inner is not None:  # a pipeline stage or a background job: its own child shell
+            w.scope = inner
         if pipeline or background:
             for j in range(start, len(out)):
                 item = out[j]
@@ -234,6 +259,7 @@ def _children(
                         in_pipeline=item.in_pipeline or pipeline,
                         background=item.background or background,
                     )
+    w.scope = saved
 
 
 def _flatten(node: Node) -> list[Node]:
@@ -254,8 +280,10 @@ def _arith(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> None:
     while stack:
         cur = stack.pop()
         if cur.type in ("command_substitution", "process_substitution"):
+            saved = w.child()
             for child in cur.named_children:
                 _stmt(w, child, (*ctx, "in $(…)"), out, ())
+            w.scope = saved
         else:
             stack.extend(cur.named_children)
 
@@ -281,7 +309,7 @@ def _arith_statement(
     """`((…))`: runs its substitutions, assigns integers, evaluates the names it reads."""
     _arith(w, node, ctx, out)
     _arith_assigned(w, node)
-    out.append(RawCommand(_text(node), (), (), redirs, ctx, kind="arith",
+    out.append(RawCommand(_text(node), (), (), redirs, ctx, kind="arith", scope=w.scope,
                           arith=tuple(arith_names(node))))
 
 
@@ -322,7 +350,7 @@ def _test(
                 for side in (cur.child_by_field_name("left"), cur.child_by_field_name("right")):
                     if side is not None:
                         names.extend(arith_names(side))
-    out.append(RawCommand(_text(node), (head,), (), redirs, ctx, kind="test",
+    out.append(RawCommand(_text(node), (head,), (), redirs, ctx, kind="test", scope=w.scope,
                           arith=tuple(names)))
 
 
@@ -419,7 +447,8 @@ def _declaration(
         w.errors.append(f"unsupported declaration {keyword!r} at {where(node)}")
     head = Word(keyword, keyword, keyword)
     out.append(
-        RawCommand(_text(node), (head, *words), tuple(assigns), redirs, ctx, kind="declare")
+        RawCommand(_text(node), (head, *words), tuple(assigns), redirs, ctx, kind="declare",
+                   scope=w.scope)
     )
 
 
@@ -485,8 +514,10 @@ def _heredoc_substitutions(
 ) -> None:
     subs = [c for c in body_node.named_children if c.type == "command_substitution"]
     for sub in subs:
+        saved = w.child()
         for child in sub.named_children:
             _stmt(w, child, (*ctx, "in heredoc $(…)"), out, ())
+        w.scope = saved
     runs_code = "`" in body or "$(" in body or "@P" in body
     if runs_code and len(subs) < body.count("$(") + body.count("`") // 2:
         # tree-sitter misses expansions at the start of indented heredoc lines
@@ -522,7 +553,8 @@ def _redirected(
             w.errors.append(f"ambiguous file-descriptor redirection at {where(first_redirect)}")
     start = len(out)
     if body is None:
-        out.append(RawCommand(_text(node), (), (), all_redirs, ctx, kind="redirect"))
+        out.append(RawCommand(_text(node), (), (), all_redirs, ctx, kind="redirect",
+                              scope=w.scope))
     elif body.type == "command":
         _command(w, body, ctx, out, all_redirs, tuple(extra_words))
     else:
@@ -574,7 +606,7 @@ def _command(
     out.append(
         RawCommand(
             _text(node), all_words, tuple(assigns), (*redirs, *mine), ctx,
-            arith=_run_time_assigns(w, all_words),
+            arith=_run_time_assigns(w, all_words), scope=w.scope,
         )
     )
 
