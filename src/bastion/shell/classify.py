@@ -129,7 +129,8 @@ def redirect_paths(ctx: Ctx, redirects: tuple[Redirect, ...]) -> None:
 
 def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
     """Hardline checks common to every command, then the immutable result."""
-    paths = (*ctx.redirected, *ctx.carried_paths, *ctx.paths)
+    paths = (*ctx.redirected, *ctx.carried_paths, *ctx.paths) if (
+        ctx.redirected or ctx.carried_paths) else tuple(ctx.paths)
     if ctx.evaluated:
         dynamic = True
         ctx.note(ctx.evaluated)

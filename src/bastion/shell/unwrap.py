@@ -103,18 +103,21 @@ class Classifier:
         ctx = Ctx(raw, list(words), "", self.run_words, self.run_source, self.run_here,
                   wrappers=list(outer.wrappers), outer=outer)
         ctx.scope = outer.scope if applied else raw.scope
-        ctx.effects.update(outer.effects)
-        ctx.carried.update(outer.effects)
-        ctx.carried_hosts.extend(outer.hosts)
-        ctx.carried_notes.extend(outer.notes)
-        ctx.hosts.extend(outer.hosts)
-        ctx.notes.extend(outer.notes)
-        ctx.depth = outer.depth
+        if outer.depth:  # what a carrier hands to what it runs
+            ctx.effects.update(outer.effects)
+            ctx.carried.update(outer.effects)
+            ctx.carried_hosts.extend(outer.hosts)
+            ctx.carried_notes.extend(outer.notes)
+            ctx.hosts.extend(outer.hosts)
+            ctx.notes.extend(outer.notes)
+            ctx.depth = outer.depth
         ctx.extra_args = extra_args
         if not applied:
-            ctx.redirected.extend(outer.paths)
-            redirect_paths(ctx, (*outer.redirects, *raw.redirects))
-            if raw.kind != "declare":  # declare/export judge their own assignments
+            if outer.paths:
+                ctx.redirected.extend(outer.paths)
+            if raw.redirects or outer.redirects:
+                redirect_paths(ctx, (*outer.redirects, *raw.redirects))
+            if raw.assigns and raw.kind != "declare":  # declare/export judge their own
                 _assignments(ctx, raw.assigns, standalone=not words)
         self._evaluates(ctx, raw, words)
         if not words and raw.kind in ("assign", "unset", "arith") and ctx.effects <= {
@@ -131,8 +134,13 @@ class Classifier:
         if names:
             ctx.evaluated = f"arithmetic on {names[0]!r}, a value only known at run time"
             return
-        targets = [r.target for r in (*ctx.outer.redirects, *raw.redirects) if r.target]
-        for w in (*words, *(v for _, v in raw.assigns), *targets):
+        checked: list[Word] = words
+        if raw.assigns or raw.redirects or ctx.outer.redirects:
+            targets = [r.target for r in (*ctx.outer.redirects, *raw.redirects) if r.target]
+            checked = [*words, *(v for _, v in raw.assigns), *targets]
+        for w in checked:
+            if not (w.prompt_expand or w.arith):
+                continue  # the common case
             if w.prompt_expand:
                 ctx.evaluated = f"{w.text!r}: prompt expansion runs what a variable holds"
                 return
@@ -157,7 +165,8 @@ class Classifier:
                 ctx.add(E.UNKNOWN, note="wrapper without a command")
                 return [*ctx.inner, finish(ctx, "", dynamic=False)]
             head = ctx.words[0]
-            if posixpath.basename(head.sketch) == "bastion":  # any path, even a run-time one
+            if head.sketch.endswith("bastion") and posixpath.basename(head.sketch) == "bastion":
+                # Bastion's own CLI by any path, even one only known at run time
                 _self(ctx, ctx.words[1:])
             if head.value is None or head.glob or head.prompt_expand:
                 ctx.add(E.UNKNOWN, note=f"command word {head.text!r} only known at run time")

@@ -72,6 +72,7 @@ _ASSIGNERS = frozenset({"read", "mapfile", "readarray", "printf", "getopts", "de
                         "typeset", "local", "export", "readonly", "select", "wait"})
 #: Builtins that run code in this shell: any variable may then hold anything.
 _EVALUATORS = frozenset({"eval", "source", ".", "trap", "alias", "compgen", "complete"})
+_WATCHED = _ASSIGNERS | _EVALUATORS | {"let"}
 _INT = re.compile(r"-?[0-9]+")
 _ARITH_ASSIGN = frozenset({"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=",
                            "++", "--"})
@@ -101,13 +102,15 @@ class Walk:
     def assign(self, name: str, integer: bool) -> None:
         self.assigned[name] = self.assigned.get(name, True) and integer
 
+    arith_seen: bool = False  # some word or statement evaluates arithmetic
+
     @property
     def integers(self) -> frozenset[str]:
         """Variables safe in arithmetic: only ever set to integer literals here (or the
         shell's own integer variables). Anything else (the environment, read, a string) is
         a run-time value that arithmetic would evaluate."""
-        if self.evaluates:
-            return frozenset()
+        if self.evaluates or not self.arith_seen:
+            return frozenset()  # (nothing to check when no arithmetic is evaluated)
         known = {n for n, ok in self.assigned.items() if ok}
         return frozenset(known | {n for n in _INTEGER_SPECIALS if n not in self.assigned})
 
@@ -128,6 +131,7 @@ def _text(node: Node) -> str:
 def _word(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> Word:
     word, subs, errors = decode(node, w.src, w.bindings)
     w.errors.extend(errors)
+    w.arith_seen = w.arith_seen or bool(word.arith)
     for sub in subs:
         label = "in <(…)" if sub.type == "process_substitution" else "in $(…)"
         if _text(sub).startswith(">("):
@@ -206,6 +210,7 @@ def _dispatch(
             _arith(w, child, ctx, out)
             _arith_assigned(w, child)
         names = [n for child in header for n in arith_names(child)]
+        w.arith_seen = True
         out.append(RawCommand("for ((…))", (), (), redirs, ctx, kind="arith", scope=w.scope,
                               arith=tuple(names)))
         start = len(out)
@@ -309,6 +314,7 @@ def _arith_statement(
     """`((…))`: runs its substitutions, assigns integers, evaluates the names it reads."""
     _arith(w, node, ctx, out)
     _arith_assigned(w, node)
+    w.arith_seen = True
     out.append(RawCommand(_text(node), (), (), redirs, ctx, kind="arith", scope=w.scope,
                           arith=tuple(arith_names(node))))
 
@@ -350,6 +356,7 @@ def _test(
                 for side in (cur.child_by_field_name("left"), cur.child_by_field_name("right")):
                     if side is not None:
                         names.extend(arith_names(side))
+        w.arith_seen = w.arith_seen or bool(names)
     out.append(RawCommand(_text(node), (head,), (), redirs, ctx, kind="test", scope=w.scope,
                           arith=tuple(names)))
 
@@ -616,9 +623,12 @@ def _run_time_assigns(w: Walk, words: tuple[Word, ...]) -> tuple[str, ...]:
     time (`read x`, `printf -v x`: every name in its words, conservatively); return the
     names `let` evaluates as arithmetic."""
     values = [v.value for v in words]
-    if any(v in _EVALUATORS for v in values):
+    if _WATCHED.isdisjoint(values):
+        return ()  # the common case: no builtin that evaluates or assigns
+    if not _EVALUATORS.isdisjoint(values):
         w.evaluates = True
     if values[:1] == ["let"]:
+        w.arith_seen = True
         names: list[str] = []
         for v in values[1:]:
             if v is None:
@@ -629,7 +639,7 @@ def _run_time_assigns(w: Walk, words: tuple[Word, ...]) -> tuple[str, ...]:
             if target:
                 w.assign(target.group(1), True)  # let stores integers
         return tuple(names)
-    if any(v in _ASSIGNERS for v in values):
+    if not _ASSIGNERS.isdisjoint(values):
         for v in values:
             for m in _NAME_USE.findall((v or "").removeprefix("-v")):
                 w.assign(m[1], False)
