@@ -110,7 +110,7 @@ def _python_module(ctx: Ctx, module: str | None, rest: list[Word]) -> None:
     if module is None:
         ctx.dynamic = True
         return
-    if module in SELF_MODULES:  # python -m bastion …: Bastion's own CLI
+    if module in SELF_MODULES or module.startswith("bastion."):  # python -m bastion …
         why = self_change([w.value for w in rest])
         if why:
             ctx.self_change = why
@@ -227,7 +227,10 @@ def shell(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None
             ctx.note(f"{ctx.program} -c string only known at run time")
             return
         ctx.inner.extend(ctx.run_source(ctx, word.value, f"{ctx.program} -c"))
-        ctx.replaced = True
+        # Words after the string are $0, $1…: kept on the carrier so the policy sees them.
+        ctx.replaced = i + 1 >= len(args)
+        if not ctx.replaced:
+            ctx.note(f"{ctx.program} -c passes arguments to its string")
         return
     if i < len(args):
         ctx.add(E.CODE, note=f"{ctx.program} runs a script")

@@ -267,6 +267,9 @@ class Classifier:
                 ctx.program = name
             return False
         if spec.skip and not parsed.has(*spec.skip_unless):
+            if name == "flock" and rest:  # flock creates its lock file
+                ctx.add(E.WRITE, note="flock creates its lock file")
+                ctx.path(rest[0], Access.WRITE, "flock lock file")
             rest = rest[spec.skip :]
             if rest and rest[0].value in spec.shell_string and len(rest) > 1:  # flock F -c S
                 self._shell_string(ctx, rest[1], f"{name} {rest[0].value}")
