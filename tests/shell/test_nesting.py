@@ -116,8 +116,7 @@ def test_a_carriers_redirection_is_on_every_command_of_its_string() -> None:
 
 def test_an_empty_shell_string_keeps_its_carriers_redirection() -> None:
     (c,) = analyze("bash -c '' > /etc/x").commands
-    assert c.program == "bash" and [(p.path, p.access) for p in c.paths] == [
-        ("/etc/x", Access.WRITE)]
+    assert c.program == "bash" and [(p.path, p.access) for p in c.paths] == [("/etc/x", Access.WRITE)]
 
 
 def test_assignments_inside_a_shell_string_are_applied_like_at_the_top_level() -> None:
@@ -139,16 +138,36 @@ def test_find_exec_and_xargs_do_not_apply_the_redirection_twice() -> None:
 
 # -- generated nesting never decides less strictly than the bare command ----------------
 BARE = [
-    "ls -la", "cat README.md", "grep -rn TODO src", "wc -l src/app.py", "echo hi",
-    "echo x > out.txt", "echo x >> ~/.bashrc", "touch new.txt", "cp README.md b.md",
-    "cat < ~/.ssh/id_rsa", "sort < README.md > sorted.txt", "cat k", "cat ~/.ssh/id_rsa",
-    "printenv GITHUB_TOKEN", "rm -rf build", "rm -rf /", "rm -rf ~", "rm -rf /e*c",
-    "curl https://example.com", "curl http://169.254.169.254/", "bastion approvals approve 1",
-    "cat $X", "HOME=/tmp ls", "echo x > /etc/cron.d/x", "cd / && rm -rf *",
-    "trap 'rm -rf ~' EXIT", "while :; do sh & done", "sgdisk -Z /dev/sda",
+    "ls -la",
+    "cat README.md",
+    "grep -rn TODO src",
+    "wc -l src/app.py",
+    "echo hi",
+    "echo x > out.txt",
+    "echo x >> ~/.bashrc",
+    "touch new.txt",
+    "cp README.md b.md",
+    "cat < ~/.ssh/id_rsa",
+    "sort < README.md > sorted.txt",
+    "cat k",
+    "cat ~/.ssh/id_rsa",
+    "printenv GITHUB_TOKEN",
+    "rm -rf build",
+    "rm -rf /",
+    "rm -rf ~",
+    "rm -rf /e*c",
+    "curl https://example.com",
+    "curl http://169.254.169.254/",
+    "bastion approvals approve 1",
+    "cat $X",
+    "HOME=/tmp ls",
+    "echo x > /etc/cron.d/x",
+    "cd / && rm -rf *",
+    "trap 'rm -rf ~' EXIT",
+    "while :; do sh & done",
+    "sgdisk -Z /dev/sda",
 ]
-WRAPS = ["sh -c {}", "bash -c {}", "eval {}", "xargs sh -c {}", "env X=1 sh -c {}",
-         "timeout 5 sh -c {}"]
+WRAPS = ["sh -c {}", "bash -c {}", "eval {}", "xargs sh -c {}", "env X=1 sh -c {}", "timeout 5 sh -c {}"]
 
 
 def _wrap(command: str, wraps: list[str]) -> str:
@@ -157,8 +176,12 @@ def _wrap(command: str, wraps: list[str]) -> str:
     return command
 
 
-@settings(max_examples=150, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(st.sampled_from(BARE), st.lists(st.sampled_from(WRAPS), min_size=1, max_size=3))
 def test_generated_nesting_never_decides_less_strictly_than_the_bare_command(
     gate: Gate, call: Call, command: str, wraps: list[str]

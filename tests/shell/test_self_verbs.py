@@ -26,26 +26,26 @@ def decide(gate: Gate, call: Call, command: str) -> tuple[Decision, list[str]]:
 MODES = ["", 'mode = "read-only"', 'mode = "full-access"']
 
 SELF = [
-    'bastion approvals approve 12',
-    'bastion approvals deny 3 --feedback no',
-    '/x/.venv/bin/bastion grants revoke g1',
-    'bastion grants add x',
-    'python -m bastion policy trust',
-    'python3 -m bastion.adapters.cli.main keys create --role admin',
-    'bastion keys revoke k1',
-    'bastion db upgrade',
-    'bastion install claude',
-    'bastion uninstall codex',
-    'bastion service install',
-    'bastion mcp trust files',
-    'sudo bastion uninstall claude',
+    "bastion approvals approve 12",
+    "bastion approvals deny 3 --feedback no",
+    "/x/.venv/bin/bastion grants revoke g1",
+    "bastion grants add x",
+    "python -m bastion policy trust",
+    "python3 -m bastion.adapters.cli.main keys create --role admin",
+    "bastion keys revoke k1",
+    "bastion db upgrade",
+    "bastion install claude",
+    "bastion uninstall codex",
+    "bastion service install",
+    "bastion mcp trust files",
+    "sudo bastion uninstall claude",
     "bash -c 'bastion approvals deny 3'",
-    'env X=1 bastion service install',
+    "env X=1 bastion service install",
     '"$HOME/.venv/bin/bastion" approvals approve 1',
     'bastion approvals "$VERB" 1',
-    'uv run bastion grants revoke x',
+    "uv run bastion grants revoke x",
     'f() { bastion approvals approve "$1"; }; f 1',
-    'xargs bastion approvals approve < ids.txt',
+    "xargs bastion approvals approve < ids.txt",
 ]
 
 
@@ -60,13 +60,13 @@ def test_a_state_changing_bastion_verb_is_denied_in_every_mode(
 
 
 READ_ONLY = [
-    'bastion approvals list',
-    'bastion grants list --json',
-    'bastion keys list',
-    'bastion db status',
-    'bastion policy test',
+    "bastion approvals list",
+    "bastion grants list --json",
+    "bastion keys list",
+    "bastion db status",
+    "bastion policy test",
     "bastion explain shell 'ls'",
-    'bastion grants revoke --help',
+    "bastion grants revoke --help",
 ]
 
 
@@ -74,8 +74,7 @@ READ_ONLY = [
 def test_a_read_only_bastion_verb_is_not_self(
     make_gate: Callable[..., Gate], call: Call, command: str
 ) -> None:
-    assert decide(make_gate('mode = "full-access"'), call, command) == (
-        A, ["mode.full-access"])
+    assert decide(make_gate('mode = "full-access"'), call, command) == (A, ["mode.full-access"])
 
 
 def test_the_reason_names_the_verb() -> None:
@@ -83,13 +82,18 @@ def test_the_reason_names_the_verb() -> None:
     assert c.self_change == "bastion grants revoke"
 
 
-@pytest.mark.parametrize(("args", "why"), [
-    (["approvals", "approve", "1"], "bastion approvals approve"),
-    (["grants", None], "bastion grants verb only known at run time"),
-    ([None], "bastion subcommand only known at run time"),
-    (["install", "claude"], "bastion install"),
-    (["approvals"], None), (["approvals", "list"], None), (["explain", "shell", "ls"], None),
-    (["keys", "create", "--help"], None),
-])
+@pytest.mark.parametrize(
+    ("args", "why"),
+    [
+        (["approvals", "approve", "1"], "bastion approvals approve"),
+        (["grants", None], "bastion grants verb only known at run time"),
+        ([None], "bastion subcommand only known at run time"),
+        (["install", "claude"], "bastion install"),
+        (["approvals"], None),
+        (["approvals", "list"], None),
+        (["explain", "shell", "ls"], None),
+        (["keys", "create", "--help"], None),
+    ],
+)
 def test_self_change_reads_the_verb_table(args: list[str | None], why: str | None) -> None:
     assert self_change(args) == why

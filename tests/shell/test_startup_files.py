@@ -29,8 +29,10 @@ STARTUP = [
     ("sh -l -c 'ls'", [(("ls",), ["/etc/profile", "~/.profile"])]),
     ("dash -lc 'ls'", [(("ls",), ["/etc/profile", "~/.profile"])]),
     ("zsh -c 'ls'", [(("ls",), ZSHENV)]),
-    ("zsh -lc 'ls'", [(("ls",), [*ZSHENV, "/etc/zsh/zprofile", "~/.zprofile",
-                                  "/etc/zsh/zlogin", "~/.zlogin"])]),
+    (
+        "zsh -lc 'ls'",
+        [(("ls",), [*ZSHENV, "/etc/zsh/zprofile", "~/.zprofile", "/etc/zsh/zlogin", "~/.zlogin"])],
+    ),
     ("bash -ic 'ls'", [(("ls",), ["/etc/bash.bashrc", "~/.bashrc"])]),
     ("bash -l", [(("bash", "-l"), BASH_LOGIN)]),
     ("sh -c \"bash -lc 'ls'\"", [(("ls",), BASH_LOGIN)]),
@@ -49,8 +51,10 @@ def test_a_login_or_interactive_shell_declares_its_startup_files_on_what_it_runs
 def test_a_login_shell_is_as_pure_as_its_inner_command_and_says_why() -> None:
     (c,) = analyze("bash -lc 'cat README.md > out.txt'").commands
     assert [(p.path, p.access) for p in c.paths] == [
-        *((f, Access.READ) for f in BASH_LOGIN), ("out.txt", Access.WRITE),
-        ("README.md", Access.READ)]
+        *((f, Access.READ) for f in BASH_LOGIN),
+        ("out.txt", Access.WRITE),
+        ("README.md", Access.READ),
+    ]
     assert "a login bash first runs its startup files (" + ", ".join(BASH_LOGIN) + ")" in c.notes
     assert analyze("bash -lc 'ls'").commands[0].pure_reader
 
@@ -65,8 +69,6 @@ AGENT_STARTUP_CODE = [
 
 
 @pytest.mark.parametrize(("command", "note"), AGENT_STARTUP_CODE)
-def test_startup_code_the_agent_could_have_written_makes_the_command_code(
-    command: str, note: str
-) -> None:
+def test_startup_code_the_agent_could_have_written_makes_the_command_code(command: str, note: str) -> None:
     inner = next(c for c in analyze(command).commands if c.program == "ls")
     assert E.CODE in inner.effects and not inner.pure_reader and note in inner.notes
