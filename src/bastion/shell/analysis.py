@@ -53,7 +53,7 @@ def _analyze_source(data: bytes, outer: Outer) -> tuple[list[SimpleCommand], lis
     errors = error_nodes(tree.root_node)
     result = walk(tree.root_node, data, outer.scope, outer.ids)
     errors.extend(result.errors)
-    classifier = Classifier(_recurse, integers=result.integers)
+    classifier = Classifier(_recurse, integers=result.vars.integers)
     commands = _items(classifier, result.items, outer, errors)
     return commands, errors
 

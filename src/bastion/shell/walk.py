@@ -16,7 +16,8 @@ from itertools import count
 from tree_sitter import Node
 
 from bastion.shell.parser import where
-from bastion.shell.words import SUBST, Binding, Word, arith_names, decode
+from bastion.shell.variables import INT, Variables, arith_assigned, only_expanded, run_time_assigns
+from bastion.shell.words import Binding, Word, arith_names, decode
 
 _SKIP = frozenset({"comment", "heredoc_start", "heredoc_end", "file_descriptor"})
 _CONTAINERS = frozenset(
@@ -64,20 +65,7 @@ class FunctionDef:
 Item = RawCommand | FunctionDef
 
 
-#: Variables that always hold an integer unless the command assigns them.
-_INTEGER_SPECIALS = frozenset({"#", "?", "$", "!", "RANDOM", "SECONDS", "LINENO", "BASHPID",
-                               "PPID", "UID", "EUID", "EPOCHSECONDS", "SRANDOM", "OPTIND"})
-#: Builtins that assign the variables named in their arguments at run time.
-_ASSIGNERS = frozenset({"read", "mapfile", "readarray", "printf", "getopts", "declare",
-                        "typeset", "local", "export", "readonly", "select", "wait"})
-#: Builtins that run code in this shell: any variable may then hold anything.
-_EVALUATORS = frozenset({"eval", "source", ".", "trap", "alias", "compgen", "complete"})
-_WATCHED = _ASSIGNERS | _EVALUATORS | {"let"}
-_INT = re.compile(r"-?[0-9]+")
-_ARITH_ASSIGN = frozenset({"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=",
-                           "++", "--"})
 _ARITH_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
-_LET_TARGET = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)")
 _MAX_BINDINGS = 8  # a longer literal loop list leaves its variable unknown
 
 
@@ -88,8 +76,7 @@ class Walk:
     errors: list[str] = field(default_factory=list)
     depth: int = 0
     bindings: dict[str, Binding] = field(default_factory=dict)  # for-loop variables
-    assigned: dict[str, bool] = field(default_factory=dict)  # name -> only integers so far
-    evaluates: bool = False  # eval/source/trap…: variables may hold anything
+    vars: Variables = field(default_factory=Variables)  # what arithmetic may trust
     scope: tuple[int, ...] = ()
     ids: Iterator[int] = field(default_factory=lambda: count(1))
 
@@ -99,20 +86,6 @@ class Walk:
         self.scope = (*saved, next(self.ids))
         return saved
 
-    def assign(self, name: str, integer: bool) -> None:
-        self.assigned[name] = self.assigned.get(name, True) and integer
-
-    arith_seen: bool = False  # some word or statement evaluates arithmetic
-
-    @property
-    def integers(self) -> frozenset[str]:
-        """Variables safe in arithmetic: only ever set to integer literals here (or the
-        shell's own integer variables). Anything else (the environment, read, a string) is
-        a run-time value that arithmetic would evaluate."""
-        if self.evaluates or not self.arith_seen:
-            return frozenset()  # (nothing to check when no arithmetic is evaluated)
-        known = {n for n, ok in self.assigned.items() if ok}
-        return frozenset(known | {n for n in _INTEGER_SPECIALS if n not in self.assigned})
 
 
 def walk(
@@ -131,7 +104,7 @@ def _text(node: Node) -> str:
 def _word(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> Word:
     word, subs, errors = decode(node, w.src, w.bindings)
     w.errors.extend(errors)
-    w.arith_seen = w.arith_seen or bool(word.arith)
+    w.vars.arith_seen = w.vars.arith_seen or bool(word.arith)
     for sub in subs:
         label = "in <(…)" if sub.type == "process_substitution" else "in $(…)"
         if _text(sub).startswith(">("):
@@ -208,9 +181,9 @@ def _dispatch(
                                                                    "compound_statement")]
         for child in header:
             _arith(w, child, ctx, out)
-            _arith_assigned(w, child)
+            arith_assigned(w.vars, child)
         names = [n for child in header for n in arith_names(child)]
-        w.arith_seen = True
+        w.vars.arith_seen = True
         out.append(RawCommand("for ((…))", (), (), redirs, ctx, kind="arith", scope=w.scope,
                               arith=tuple(names)))
         start = len(out)
@@ -313,30 +286,10 @@ def _arith_statement(
 ) -> None:
     """`((…))`: runs its substitutions, assigns integers, evaluates the names it reads."""
     _arith(w, node, ctx, out)
-    _arith_assigned(w, node)
-    w.arith_seen = True
+    arith_assigned(w.vars, node)
+    w.vars.arith_seen = True
     out.append(RawCommand(_text(node), (), (), redirs, ctx, kind="arith", scope=w.scope,
                           arith=tuple(arith_names(node))))
-
-
-def _arith_assigned(w: Walk, node: Node) -> None:
-    """Names an arithmetic expression assigns: they hold integers afterwards."""
-    stack = [node]
-    while stack:
-        cur = stack.pop()
-        stack.extend(cur.named_children)
-        if cur.type == "variable_assignment":
-            name = cur.child_by_field_name("name")
-            if name is not None:
-                w.assign(_text(name), True)
-            continue
-        ops = {_text(c) for c in cur.children if not c.is_named}
-        if cur.type in ("binary_expression", "postfix_expression", "unary_expression") and (
-            ops & _ARITH_ASSIGN
-        ):
-            target = cur.named_children[0] if cur.named_children else None
-            if target is not None and target.type in ("variable_name", "word"):
-                w.assign(_text(target), True)
 
 
 def _test(
@@ -356,7 +309,7 @@ def _test(
                 for side in (cur.child_by_field_name("left"), cur.child_by_field_name("right")):
                     if side is not None:
                         names.extend(arith_names(side))
-        w.arith_seen = w.arith_seen or bool(names)
+        w.vars.arith_seen = w.vars.arith_seen or bool(names)
     out.append(RawCommand(_text(node), (head,), (), redirs, ctx, kind="test", scope=w.scope,
                           arith=tuple(names)))
 
@@ -379,8 +332,8 @@ def _for(
         elif child.type in ("do_group", "compound_statement"):
             body.append(child)
     literal = bool(values) and len(values) <= _MAX_BINDINGS and all(v.literal for v in values)
-    w.assign(name, literal and all(_INT.fullmatch(v.value or "") for v in values))
-    if not literal or name in w.bindings or not all(_only_expanded(b, name) for b in body):
+    w.vars.assign(name, literal and all(INT.fullmatch(v.value or "") for v in values))
+    if not literal or name in w.bindings or not all(only_expanded(_text(b), name) for b in body):
         for child in body:
             _stmt(w, child, ctx, out, redirs)
         return
@@ -391,21 +344,6 @@ def _for(
                 _stmt(w, child, ctx, out, redirs)
         finally:
             del w.bindings[name]
-
-
-_NAME_USE = re.compile(r"(\$\{|\$)?([A-Za-z_][A-Za-z0-9_]*)(\})?")
-
-
-def _only_expanded(body: Node, name: str) -> bool:
-    """The body mentions ``name`` only as `$name` / `${name}` (never assigns it: no
-    `name=`, `read name`, `${name:=x}`, `((name++))`)."""
-    for m in _NAME_USE.finditer(_text(body)):
-        if m.group(2) != name:
-            continue
-        if m.group(1) == "$" or (m.group(1) == "${" and m.group(3)):
-            continue
-        return False
-    return True
 
 
 def _assigns(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> list[tuple[str, Word]]:
@@ -423,16 +361,16 @@ def _assigns(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> list
             name = _text(name_node.child_by_field_name("name") or name_node)
         if value_node is None:
             result.append((name, Word("", "", "")))
-            w.assign(name, False)
+            w.vars.assign(name, False)
         elif value_node.type == "array":
             for elem in value_node.named_children:
                 _word(w, elem, ctx, out)
             result.append((name, Word(_text(value_node), None, "\x00")))
-            w.assign(name, False)
+            w.vars.assign(name, False)
         else:
             word = _word(w, value_node, ctx, out)
             result.append((name, word))
-            w.assign(name, word.value is not None and bool(_INT.fullmatch(word.value)))
+            w.vars.assign(name, word.value is not None and bool(INT.fullmatch(word.value)))
     return result
 
 
@@ -447,7 +385,7 @@ def _declaration(
             assigns.extend(_assigns(w, child, ctx, out))
         elif child.type == "variable_name":
             assigns.append((_text(child), Word("", None, "\x00")))  # export X: keeps its value
-            w.assign(_text(child), False)
+            w.vars.assign(_text(child), False)
         else:
             words.append(_word(w, child, ctx, out))
     if keyword not in _DECL_KEYWORDS:
@@ -613,37 +551,9 @@ def _command(
     out.append(
         RawCommand(
             _text(node), all_words, tuple(assigns), (*redirs, *mine), ctx,
-            arith=_run_time_assigns(w, all_words), scope=w.scope,
+            arith=run_time_assigns(w.vars, all_words), scope=w.scope,
         )
     )
-
-
-def _run_time_assigns(w: Walk, words: tuple[Word, ...]) -> tuple[str, ...]:
-    """Note code run in this shell (eval, source…) and variables a builtin assigns at run
-    time (`read x`, `printf -v x`: every name in its words, conservatively); return the
-    names `let` evaluates as arithmetic."""
-    values = [v.value for v in words]
-    if _WATCHED.isdisjoint(values):
-        return ()  # the common case: no builtin that evaluates or assigns
-    if not _EVALUATORS.isdisjoint(values):
-        w.evaluates = True
-    if values[:1] == ["let"]:
-        w.arith_seen = True
-        names: list[str] = []
-        for v in values[1:]:
-            if v is None:
-                names.append(SUBST)
-                continue
-            names.extend(m[1] for m in _NAME_USE.findall(v))
-            target = _LET_TARGET.match(v)
-            if target:
-                w.assign(target.group(1), True)  # let stores integers
-        return tuple(names)
-    if not _ASSIGNERS.isdisjoint(values):
-        for v in values:
-            for m in _NAME_USE.findall((v or "").removeprefix("-v")):
-                w.assign(m[1], False)
-    return ()
 
 
 def _check_adjacent(w: Walk, node: Node, src: bytes) -> None:
