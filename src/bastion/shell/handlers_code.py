@@ -12,6 +12,7 @@ from bastion.shell.hosts import url_host
 from bastion.shell.model import Access, PathUse
 from bastion.shell.programs import Spec, interpreters
 from bastion.shell.programs.packages import INSTALL_VALUES
+from bastion.shell.programs.wrappers import STARTUP_FILES
 from bastion.shell.self_verbs import MODULES as SELF_MODULES
 from bastion.shell.self_verbs import self_change
 from bastion.shell.words import Word, literal_word
@@ -245,7 +246,7 @@ def _startup_files(ctx: Ctx, modes: set[str]) -> None:
     while agents cannot write them)."""
     family = "zsh" if ctx.program == "zsh" else "bash" if ctx.program == "bash" else "sh"
     files = [f for mode in ("always", *sorted(modes))
-             for f in interpreters.STARTUP_FILES.get((family, mode), ())]
+             for f in STARTUP_FILES.get((family, mode), ())]
     if not files:
         return
     kind = "login" if "l" in modes else "interactive" if "i" in modes else "every"

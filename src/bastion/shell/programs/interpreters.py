@@ -47,16 +47,6 @@ SHELLS = fs("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh", "rb
 #: Shells whose syntax is not bash: their strings are opaque.
 FOREIGN_SHELLS = fs("fish", "csh", "tcsh", "nu", "xonsh", "elvish")
 SHELL_VALUE_FLAGS = fs("-o", "+o", "-O", "+O", "--rcfile", "--init-file")
-#: Startup files a shell runs before its command: (family, "always" | "l" login | "i"
-#: interactive) -> files.
-STARTUP_FILES: dict[tuple[str, str], tuple[str, ...]] = {
-    ("bash", "l"): ("/etc/profile", "~/.bash_profile", "~/.bash_login", "~/.profile"),
-    ("bash", "i"): ("/etc/bash.bashrc", "~/.bashrc"),
-    ("sh", "l"): ("/etc/profile", "~/.profile"),
-    ("zsh", "always"): ("/etc/zsh/zshenv", "~/.zshenv"),
-    ("zsh", "l"): ("/etc/zsh/zprofile", "~/.zprofile", "/etc/zsh/zlogin", "~/.zlogin"),
-    ("zsh", "i"): ("/etc/zsh/zshrc", "~/.zshrc"),
-}
 
 PROGRAMS: dict[str, Spec] = {
     **{n: Spec(CODE, handler="interpreter") for n in _FAMILIES},

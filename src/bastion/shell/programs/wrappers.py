@@ -165,3 +165,13 @@ SHELL_SPECIAL_VARS = fs(
 SHELL_STRING_VARS = fs("PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS3", "PS4")
 #: Variables naming a file of shell code a (non-interactive) shell runs first.
 STARTUP_FILE_VARS = fs("BASH_ENV", "ENV")
+#: Startup files a shell runs before its command: (family, "always" | "l" login | "i"
+#: interactive) -> files.
+STARTUP_FILES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("bash", "l"): ("/etc/profile", "~/.bash_profile", "~/.bash_login", "~/.profile"),
+    ("bash", "i"): ("/etc/bash.bashrc", "~/.bashrc"),
+    ("sh", "l"): ("/etc/profile", "~/.profile"),
+    ("zsh", "always"): ("/etc/zsh/zshenv", "~/.zshenv"),
+    ("zsh", "l"): ("/etc/zsh/zprofile", "~/.zprofile", "/etc/zsh/zlogin", "~/.zlogin"),
+    ("zsh", "i"): ("/etc/zsh/zshrc", "~/.zshrc"),
+}
