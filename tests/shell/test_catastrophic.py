@@ -54,6 +54,7 @@ CATASTROPHIC = [
     ("while true; do bash -c : & done", D, ["hardline.destructive"]),
     ("for ((;;)); do ls & done", D, ["hardline.destructive"]),
     ("until false; do sh & done", D, ["hardline.destructive"]),
+    ("while sleep 1; do bash -c : & done", D, ["hardline.destructive"]),
     ("while :; do (sh &); done", D, ["hardline.destructive"]),
 ]
 
@@ -76,6 +77,7 @@ BOUNDED = [
     ("cryptsetup status x", Q, ["hardline.system"]),
     ('for f in a b; do wc -l "$f" & done', A, W),
     ("while :; do date; sleep 1; done &", A, W),
+    ("while sleep 1; do date; done", A, W),
 ]
 
 

@@ -65,7 +65,7 @@ NOT_PURE = [
     ("enable -f x.so y", Q, U),
     ("enable -n echo", Q, U),
     ("BASH_CMDS[ls]=/tmp/x; ls", Q, U),
-    ("BASH_ALIASES[ls]='rm -rf ~'", Q, U),
+    ("BASH_ALIASES[ls]='rm -rf ~'", D, ["hardline.destructive"]),
     ("shopt -s expand_aliases", Q, U),
     ("shopt -s dotglob; cat *", Q, U),
     ("PATH=/tmp/evil; ls", Q, U),

@@ -63,7 +63,7 @@ def assignments(ctx: Ctx, assigns: tuple[tuple[str, Word], ...], standalone: boo
             ctx.carry(E.CODE, note=f"program injection: {name}= names shell code run first")
             if word.value is not None:
                 ctx.paths.append(PathUse(word.value, Access.READ, word.text, f"{name} file run"))
-        elif name in W.SHELL_STRING_VARS:
+        elif name in W.SHELL_STRING_VARS or name == "BASH_ALIASES":
             ctx.carry(E.CODE, note=f"program injection: {name}= is shell code the shell runs")
             if word.value is None:
                 ctx.dynamic = True

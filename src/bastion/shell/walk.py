@@ -146,7 +146,8 @@ def _dispatch(
         start = len(out)
         _children(w, node, ctx, out, redirs)
         cond = node.child_by_field_name("condition")
-        if cond is not None and _text(cond).strip() in _ENDLESS.get(node.children[0].type, ()):
+        keyword = node.children[0].type
+        if cond is not None and _ENDLESS[keyword].fullmatch(_text(cond).strip()) is not None:
             _fork_loop(out, start)
     elif kind == "compound_statement" and node.children and node.children[0].type == "((":
         _arith_statement(w, node, ctx, out, redirs)
@@ -267,8 +268,10 @@ def _arith(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> None:
 
 
 #: Loop conditions that never end, per loop keyword.
-_ENDLESS = {"while": frozenset({":", "true", "[ 1 ]", "((1))", "/bin/true"}),
-            "until": frozenset({"false", "! :", "! true", "/bin/false"})}
+_ENDLESS = {
+    "while": re.compile(r"(:|true|/bin/true|\[ 1 \]|\(\(1\)\)|test 1|sleep [0-9.]+[smhd]?)"),
+    "until": re.compile(r"(false|/bin/false|! :|! true)"),
+}
 #: Context marking a command started in the background on every turn of an endless loop.
 FORK_LOOP = "started in the background by an endless loop"
 
