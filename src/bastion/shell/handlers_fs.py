@@ -173,10 +173,10 @@ def find(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
             while j < len(args) and args[j].value not in (";", "+"):
                 j += 1
             inner, found = _exec_words(tok, args[i + 1 : j], starts or [Word(".", ".", ".")])
-            if found:
-                ctx.note(f"find {tok} runs a command on each file found (classified below)")
-            else:
-                ctx.add(E.CODE, note=f"find {tok} runs a command")
+            # Code until the policy checks recursive path uses through the file system
+            # (links out of the workspace): then `{}` below makes the inner command decide.
+            ctx.add(E.CODE, note=f"find {tok} runs a command"
+                    + (" on each file found below the start paths" if found else ""))
             if inner:
                 ctx.inner.extend(_each_found(ctx.run_words(ctx, inner, f"find {tok}"), found))
             if j >= len(args):
