@@ -210,3 +210,19 @@ CD_SCOPES = [
 def test_a_cd_moves_only_the_later_commands_of_its_own_shell(command: str, path: str) -> None:
     last = analyze(command).commands[-1]
     assert [p.path for p in last.paths] == [path]
+
+
+PURE_WRAPS = ["sh -c {}", "bash -c {}", "dash -c {}", "eval {}", "timeout 5 sh -c {}"]
+
+
+@settings(
+    max_examples=120,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(st.sampled_from(BARE), st.lists(st.sampled_from(PURE_WRAPS), min_size=1, max_size=3))
+def test_a_pure_carrier_decides_exactly_like_the_bare_command(
+    gate: Gate, call: Call, command: str, wraps: list[str]
+) -> None:
+    assert decide(gate, call, _wrap(command, wraps)) == decide(gate, call, command)
