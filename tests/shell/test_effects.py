@@ -84,8 +84,8 @@ CODE = [
     "uv run pytest", "poetry run pytest", "fd -x rm", "ssh h ls",
     "sort --compress-program=x f", "git clone --upload-pack=x h:r",
 ]
-SAFE_ASSIGNMENTS = ["GIT_PAGER=cat git log", "PAGER=cat git log", "FOO=1 ls", "LANG=C sort f",
-                    "export FOO=1 && ls", "git -c color.ui=never log", "git -c core.pager=cat log",
+SAFE_ASSIGNMENTS = ["GIT_PAGER=cat git log", "PAGER=cat git log", "NO_COLOR=1 ls", "LANG=C sort f",
+                    "export LANG=C && ls", "git -c color.ui=never log", "git -c core.pager=cat log",
                     "GIT_AUTHOR_NAME=x git status", "EDITOR=true git status"]
 
 

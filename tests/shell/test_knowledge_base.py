@@ -32,7 +32,16 @@ BOTH_KINDS: dict[str, tuple[str, str]] = {
     "ufw": ("ufw status", "ufw disable"),
     "terraform": ("terraform validate", "terraform apply"), "helm": ("helm repo list", "helm install x y"),
     "echo": ("echo hi", "echo $GITHUB_TOKEN"), "printenv": ("printenv PATH", "printenv"),
-    "env": ("env A=1", "env"), "cat": ("cat f", "cat f > g"), "yq": ("yq .a f", "yq -i .a f"),
+    "env": ("env LC_ALL=C ls", "env"), "cat": ("cat f", "cat f > g"), "yq": ("yq .a f", "yq -i .a f"),
+    # shell builtins that assign or evaluate (programs/builtins.py)
+    "alias": ("alias", "alias ls='rm -rf ~'"), "compgen": ("compgen -c", "compgen -C 'rm x' w"),
+    "declare": ("declare -f", "declare -x A=1"), "enable": ("enable -a", "enable -f x.so y"),
+    "export": ("export LANG=C", "export PATH=/tmp"), "hash": ("hash -r", "hash -p /tmp/x ls"),
+    "local": ("local -p", "local PATH=/tmp"), "mapfile": ("mapfile -t a", "mapfile -C 'rm x' a"),
+    "read": ("read -r l", "read PATH"), "readarray": ("readarray -t a", "readarray -C 'rm x' a"),
+    "readonly": ("readonly -p", "readonly PATH=/tmp"), "set": ("set -euo pipefail", "set -a"),
+    "shopt": ("shopt -q extglob", "shopt -s expand_aliases"),
+    "trap": ("trap -p", "trap 'rm -rf ~' EXIT"), "typeset": ("typeset -f", "typeset -x A=1"),
 }
 
 

@@ -21,7 +21,7 @@ PURE = [
     "sort -u f | uniq -c", "uniq f", "nl f", "jq .name package.json", "tree src",
     "find . -name '*.py'", "find src -type f -name x", "sed -n '1,20p' file",
     "sed 's/a/b/' file", "awk '{print $1}' file", "basename /a/b", "dirname /a/b",
-    "date", "whoami", "id", "uname -a", "env FOO=1 ls", "cat <<'EOF'\nhi\nEOF",
+    "date", "whoami", "id", "uname -a", "env LC_ALL=C ls", "cat <<'EOF'\nhi\nEOF",
     "[ -f x ] && echo yes", "[[ -d src ]]", "test -f x", "python3 --version",
     "node --version", "git --version", "command -v git", "type ls", "ls | sort | head",
     "echo $PATH", "echo \"$HOME\"", "cat file | grep x | wc -l", "ps aux", "less README",
@@ -32,7 +32,7 @@ PURE = [
     "for f in a b; do echo $f; done", "if [ -f x ]; then cat x; fi",
     "ls -la && git status", "git log --format='%H %s' -5", "cd src && ls",
     "cd src; grep -rn TODO .", "time ls", "nice -n 10 ls", "timeout 5 cat f",
-    "FOO=bar ls", "echo hi >/dev/null", "ls 2>/dev/null", "ls 2>&1 | head", "ls >&2",
+    "TZ=UTC ls", "echo hi >/dev/null", "ls 2>/dev/null", "ls 2>&1 | head", "ls >&2",
     "(ls; pwd)", "{ ls; pwd; }", "! grep x f", "pip list", "pip show requests",
     "npm ls", "cargo tree", "go version",
 ]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from helpers import E, analyze
 
+from bastion.shell.model import Access
+
 # (command, program of the innermost command, wrappers outermost first)
 UNWRAPPED = [
     ("sudo rm -rf x", "rm", ("sudo",)), ("sudo -u bob ls", "ls", ("sudo",)),
@@ -99,11 +101,19 @@ def test_xargs_replacement_token_is_dynamic() -> None:
     assert [p.path for p in c.paths if p.path is not None] == []
 
 
-def test_find_exec_placeholder_is_not_a_literal_path() -> None:
-    a = analyze("find . -name x -exec cat {} \\;")
+def test_find_exec_placeholder_is_everything_below_each_start_path() -> None:
+    a = analyze("find src lib -name x -exec cat {} \\;")
     inner = next(c for c in a.commands if c.program == "cat")
-    assert [p.path for p in inner.paths] == [None, None][: len(inner.paths)]
+    assert [(p.path, p.access, p.recursive) for p in inner.paths] == [
+        ("src", Access.READ, True), ("lib", Access.READ, True)]
     assert inner.wrappers == ("find -exec",)
+
+
+def test_find_execdir_placeholder_is_not_a_literal_path() -> None:
+    a = analyze("find . -name x -execdir cat {} \\;")
+    inner = next(c for c in a.commands if c.program == "cat")
+    assert [p.path for p in inner.paths] == [None]
+    assert E.CODE in next(c for c in a.commands if c.program == "find").effects
 
 
 @pytest.mark.parametrize("command", [
@@ -115,11 +125,12 @@ def test_dynamic_shell_string_is_dynamic(command: str) -> None:
     assert any(c.dynamic for c in a.commands), [(c.argv, c.dynamic) for c in a.commands]
 
 
-def test_ssh_remote_command_is_code_and_network_not_local() -> None:
-    (c,) = analyze("ssh user@example.com 'rm -rf /'").commands
+def test_ssh_remote_command_is_code_and_network_and_classified_like_a_shell_string() -> None:
+    inner, c = analyze("ssh user@example.com 'rm -rf /'").commands
     assert c.program == "ssh" and c.hosts == ("example.com",)
     assert {E.NETWORK, E.CODE} <= c.effects
-    assert c.catastrophic is None  # the remote command is not classified locally
+    assert inner.argv == ("rm", "-rf", "/") and inner.wrappers == ("ssh",)
+    assert inner.catastrophic == "rm of the root directory"
 
 
 def test_ssh_without_command_is_network_only() -> None:

@@ -81,6 +81,16 @@ def _decide_command(gate: Gate, call: ToolCall, out: Assembly, cmd: SimpleComman
                 f"catastrophic: {cmd.catastrophic}",
             )
         )
+    if cmd.self_change:
+        subject.hard.append(
+            Reason(
+                Decision.DENY,
+                "hardline.self",
+                "built-in",
+                words[:200],
+                f"Bastion's own state: {cmd.self_change}",
+            )
+        )
     for pattern in policy.command_deny:
         if pattern.command.matches_deny(cmd):
             subject.hard.append(

@@ -17,10 +17,12 @@ import posixpath
 from dataclasses import replace
 
 from bastion.policy.decision import Effect
-from bastion.shell.model import PathUse, ShellAnalysis, SimpleCommand
+from bastion.shell.ctx import Outer
+from bastion.shell.model import Access, PathUse, ShellAnalysis, SimpleCommand
 from bastion.shell.parser import MAX_COMMAND_BYTES, error_nodes, parse, unsafe_char
+from bastion.shell.paths import root_like
 from bastion.shell.unwrap import Classifier
-from bastion.shell.walk import FunctionDef, Item, RawCommand, walk
+from bastion.shell.walk import FORK_LOOP, FunctionDef, Item, RawCommand, walk
 
 
 def analyze(command: str) -> ShellAnalysis:
@@ -35,7 +37,7 @@ def analyze(command: str) -> ShellAnalysis:
         return ShellAnalysis(command, (), (f"command too long ({len(data)} bytes > "
                                            f"{MAX_COMMAND_BYTES})",))
     try:
-        commands, errors = _analyze_source(data, (), frozenset(), 0)
+        commands, errors = _analyze_source(data, Outer())
         commands = _follow_cd(commands)
     except Exception as exc:  # fail closed on any internal error (RecursionError included)
         return ShellAnalysis(command, (), (f"internal error: {type(exc).__name__}: {exc}",))
@@ -44,47 +46,40 @@ def analyze(command: str) -> ShellAnalysis:
     return ShellAnalysis(command, tuple(commands), tuple(dict.fromkeys(errors)))
 
 
-def _analyze_source(
-    data: bytes, wrappers: tuple[str, ...], inherit: frozenset[Effect], depth: int
-) -> tuple[list[SimpleCommand], list[str]]:
+def _analyze_source(data: bytes, outer: Outer) -> tuple[list[SimpleCommand], list[str]]:
+    """One source at any nesting level: the top level, or a shell string (``outer`` is what
+    its carrier hands it). Exactly the same code classifies both."""
     tree = parse(data)
     errors = error_nodes(tree.root_node)
-    items, walk_errors = walk(tree.root_node, data)
-    errors.extend(walk_errors)
-
-    def recurse(
-        source: str, wraps: tuple[str, ...], inh: frozenset[Effect], d: int
-    ) -> tuple[list[SimpleCommand], list[str]]:
-        bad = unsafe_char(source)  # e.g. $'\U000e55d0' decoded inside `bash -c`
-        if bad is not None:
-            return [], [bad]
-        nested = source.encode("utf-8")
-        if len(nested) > MAX_COMMAND_BYTES:
-            return [], ["nested command too long"]
-        return _analyze_source(nested, wraps, inh, d)
-
-    classifier = Classifier(recurse)
-    commands = _items(classifier, items, list(wrappers), inherit, depth, errors)
+    result = walk(tree.root_node, data, outer.scope, outer.ids)
+    errors.extend(result.errors)
+    classifier = Classifier(_recurse, integers=result.vars.integers)
+    commands = _items(classifier, result.items, outer, errors)
     return commands, errors
 
 
+def _recurse(source: str, outer: Outer) -> tuple[list[SimpleCommand], list[str]]:
+    bad = unsafe_char(source)  # e.g. $'\U000e55d0' decoded inside `bash -c`
+    if bad is not None:
+        return [], [bad]
+    nested = source.encode("utf-8")
+    if len(nested) > MAX_COMMAND_BYTES:
+        return [], ["nested command too long"]
+    return _analyze_source(nested, outer)
+
+
 def _items(
-    c: Classifier,
-    items: list[Item] | tuple[Item, ...],
-    wrappers: list[str],
-    inherit: frozenset[Effect],
-    depth: int,
-    errors: list[str],
+    c: Classifier, items: list[Item] | tuple[Item, ...], outer: Outer, errors: list[str]
 ) -> list[SimpleCommand]:
     out: list[SimpleCommand] = []
     for item in items:
         if isinstance(item, FunctionDef):
-            body = _items(c, item.body, wrappers, inherit, depth, errors)
+            body = _items(c, item.body, outer, errors)
             out.extend(body)
             c.functions[item.name] = _summary(item, body)
             continue
         words = list(item.words)
-        cmds = c.command(item, words, list(wrappers), inherit, depth)
+        cmds = c.command(item, words, outer)
         out.extend(_with_context(cmd, item) for cmd in cmds)
     errors.extend(c.errors)
     c.errors.clear()
@@ -95,6 +90,10 @@ def _with_context(cmd: SimpleCommand, raw: RawCommand) -> SimpleCommand:
     extra = tuple(n for n in raw.context if n not in cmd.notes)
     if raw.background:
         extra += ("runs in the background",)
+    if FORK_LOOP in raw.context and not cmd.catastrophic:
+        return replace(cmd, notes=cmd.notes + extra, pure_reader=False,
+                       catastrophic="fork bomb: an endless loop starts background processes",
+                       effects=cmd.effects | {Effect.DESTRUCTIVE, Effect.SYSTEM})
     return replace(cmd, notes=cmd.notes + extra) if extra else cmd
 
 
@@ -131,16 +130,20 @@ def _summary(fn: FunctionDef, body: list[SimpleCommand]) -> SimpleCommand:
         dynamic=any(b.dynamic for b in body), effects=frozenset(effects), paths=tuple(paths),
         hosts=tuple(h for b in body for h in b.hosts), pure_reader=all(
             b.pure_reader for b in body) and not catastrophic, catastrophic=catastrophic,
-        notes=tuple(notes),
+        notes=tuple(notes), self_change=next((b.self_change for b in body if b.self_change), None),
     )
 
 
 def _follow_cd(commands: list[SimpleCommand]) -> list[SimpleCommand]:
-    prefix: str | None = ""
+    """Join relative paths to the directory earlier `cd`s moved to. A cd moves the later
+    commands of its own scope and of the scopes inside it: after a subshell, pipeline stage,
+    substitution or `sh -c` ends, the directory is the one before it."""
+    prefixes: dict[tuple[int, ...], str | None] = {(): ""}
     out: list[SimpleCommand] = []
     for cmd in commands:
+        prefix = _prefix(prefixes, cmd.scope)
         if prefix != "" and cmd.paths:
-            cmd = replace(cmd, paths=tuple(_moved(p, prefix) for p in cmd.paths))
+            cmd = _root_delete(replace(cmd, paths=tuple(_moved(p, prefix) for p in cmd.paths)))
         out.append(cmd)
         if cmd.program in ("cd", "pushd", "popd") or (cmd.dynamic and cmd.argv[:1] == ("cd",)):
             args = [a for a in cmd.argv[1:] if not a.startswith("-") or a == "-"]
@@ -148,10 +151,33 @@ def _follow_cd(commands: list[SimpleCommand]) -> list[SimpleCommand]:
                 prefix = None
             elif not args:
                 prefix = "~"
-            else:
-                target = cmd.paths[0].path if cmd.paths else None
-                prefix = None if target is None or prefix is None else _join(prefix, target)
+            else:  # the cd's own argument, already joined to the current prefix above
+                target = next((p for p in cmd.paths if p.why.startswith("argument of")), None)
+                prefix = None if target is None or target.path is None else target.path
+            prefixes[cmd.scope] = prefix
     return out
+
+
+def _prefix(prefixes: dict[tuple[int, ...], str | None], scope: tuple[int, ...]) -> str | None:
+    """The directory of the innermost enclosing scope that a cd moved."""
+    for k in range(len(scope), -1, -1):
+        if scope[:k] in prefixes:
+            return prefixes[scope[:k]]
+    return ""
+
+
+def _root_delete(cmd: SimpleCommand) -> SimpleCommand:
+    """`cd / && rm -rf *`: a relative delete that the cd makes root-like is catastrophic."""
+    if cmd.catastrophic:
+        return cmd
+    for use in cmd.paths:
+        target = use.path or use.pattern
+        why = root_like(target) if use.access is Access.DELETE and target else None
+        if why:
+            return replace(cmd, catastrophic=f"{cmd.program or 'delete'} of {why} (after cd)",
+                           effects=cmd.effects | {Effect.DESTRUCTIVE}, pure_reader=False,
+                           notes=(*cmd.notes, f"deletes {why} after cd"))
+    return cmd
 
 
 def _join(prefix: str, path: str) -> str:
@@ -161,8 +187,17 @@ def _join(prefix: str, path: str) -> str:
 
 
 def _moved(use: PathUse, prefix: str | None) -> PathUse:
-    if use.path is None or use.path.startswith(("/", "~")):
+    """A relative path (and glob pattern) after ``cd``: joined to the cd target, unknown
+    after a cd to a run-time value."""
+    anchor = use.path if use.path is not None else use.pattern
+    if anchor is None or anchor.startswith(("/", "~")):
         return use
     if prefix is None:
-        return replace(use, path=None, why=f"{use.why} (after cd to an unknown directory)")
-    return replace(use, path=_join(prefix, use.path), why=f"{use.why} (after cd {prefix})")
+        return replace(use, path=None, pattern=None,
+                       why=f"{use.why} (after cd to an unknown directory)")
+    return replace(
+        use,
+        path=None if use.path is None else _join(prefix, use.path),
+        pattern=None if use.pattern is None else _join(prefix, use.pattern),
+        why=f"{use.why} (after cd {prefix})",
+    )

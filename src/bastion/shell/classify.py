@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from bastion.policy.decision import Effect
 from bastion.shell import paths as P
-from bastion.shell.ctx import Ctx
+from bastion.shell.ctx import Ctx, path_use
 from bastion.shell.flags import Parsed, parse_args
 from bastion.shell.hosts import any_host
 from bastion.shell.model import Access, PathUse, SimpleCommand
@@ -101,7 +101,11 @@ def _apply_flags(ctx: Ctx, spec: Spec, parsed: Parsed) -> None:
 
 
 def redirect_paths(ctx: Ctx, redirects: tuple[Redirect, ...]) -> None:
+    """Every redirection of a command, whatever program, wrapper or handler follows: kept in
+    ``ctx.redirected`` (a handler may rebuild ``ctx.paths``, never these)."""
     for r in redirects:
+        if r.evaluates:
+            ctx.evaluated = ctx.evaluated or f"{r.text!r} evaluates a run-time value"
         target = r.target
         if target is None:
             continue
@@ -118,12 +122,24 @@ def redirect_paths(ctx: Ctx, redirects: tuple[Redirect, ...]) -> None:
         if access is Access.WRITE:
             ctx.add(Effect.WRITE)
             ctx.reader = False
-        ctx.path(target, access, f"redirection {r.op}")
+        use = path_use(target, access, f"redirection {r.op}")
+        if use is not None:
+            ctx.redirected.append(use)
 
 
 def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
     """Hardline checks common to every command, then the immutable result."""
-    for use in ctx.paths:
+    paths = (*ctx.redirected, *ctx.carried_paths, *ctx.paths) if (
+        ctx.redirected or ctx.carried_paths) else tuple(ctx.paths)
+    if ctx.evaluated:
+        dynamic = True
+        ctx.note(ctx.evaluated)
+    for use in paths:
+        if use.access is Access.DELETE and not ctx.catastrophic and (use.path or use.pattern):
+            why = P.root_like(use.path or use.pattern or "")
+            if why:  # rsync --delete into ~, find / -delete, rm of a glob reaching /etc
+                ctx.catastrophic = f"{ctx.program or 'delete'} of {why}"
+                ctx.add(Effect.DESTRUCTIVE, note=f"deletes {why}")
         if use.path is None:
             continue
         p = P.normalise(use.path)
@@ -144,7 +160,8 @@ def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
         and not dynamic
         and ctx.effects <= {Effect.READ}
         and not ctx.errors
-        and all(use.path is not None for use in ctx.paths)  # an unknown path is not "pure"
+        and ctx.self_change is None
+        and all(use.path is not None for use in paths)  # an unknown path is not "pure"
     )
     return SimpleCommand(
         text=ctx.raw.text,
@@ -154,7 +171,7 @@ def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
         known=ctx.known and not dynamic,
         dynamic=dynamic,
         effects=frozenset(ctx.effects),
-        paths=tuple(ctx.paths),
+        paths=paths,
         hosts=tuple(ctx.hosts),
         install_manager=ctx.install_manager,
         install_packages=tuple(ctx.install_packages),
@@ -163,4 +180,6 @@ def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
         catastrophic=ctx.catastrophic,
         notes=tuple(ctx.notes),
         dynamic_words=tuple(i for i, w in enumerate(ctx.words) if not w.literal or w.glob),
+        self_change=ctx.self_change,
+        scope=ctx.scope,
     )

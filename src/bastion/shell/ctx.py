@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import count
 
 from bastion.policy.decision import Effect
 from bastion.shell import paths as P
@@ -13,8 +14,28 @@ from bastion.shell.words import Word
 
 #: Classify an inner argv (find -exec, xargs …) under an extra wrapper label.
 RunWords = Callable[["Ctx", list[Word], str], list[SimpleCommand]]
-#: Parse and classify a shell string (bash -c, eval …) under a wrapper label.
+#: Parse and classify a shell string under a wrapper label: ``run_source`` for one run by a
+#: child shell (sh -c, su -c, ssh), ``run_here`` for one run by this shell (eval, trap, alias).
 RunSource = Callable[["Ctx", str, str], list[SimpleCommand]]
+
+
+@dataclass(frozen=True, slots=True)
+class Outer:
+    """What a command hands to the commands it runs (a shell string, find -exec, xargs…):
+    they run under its wrappers, privilege and environment, read its stdin and write its
+    stdout. ``redirects`` are the carrier's redirections, applied to every inner command
+    exactly as the top level applies its own; ``paths`` are files the carrier itself reads
+    for them (a login shell's startup files)."""
+
+    wrappers: tuple[str, ...] = ()
+    effects: frozenset[Effect] = frozenset()
+    hosts: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    redirects: tuple[Redirect, ...] = ()
+    paths: tuple[PathUse, ...] = ()
+    depth: int = 0
+    scope: tuple[int, ...] = ()  # the child shell it runs in (see SimpleCommand.scope)
+    ids: Iterator[int] = field(default_factory=lambda: count(1), compare=False)
 
 
 @dataclass(slots=True)
@@ -24,6 +45,7 @@ class Ctx:
     program: str
     run_words: RunWords
     run_source: RunSource
+    run_here: RunSource
     wrappers: list[str] = field(default_factory=list)
     effects: set[Effect] = field(default_factory=set)
     paths: list[PathUse] = field(default_factory=list)
@@ -40,11 +62,23 @@ class Ctx:
     dynamic: bool = False  # what runs is only known at run time (bash -c "$X", eval $X)
     replaced: bool = False  # a pure wrapper: only its inner commands are reported
     depth: int = 0
+    outer: Outer = field(default_factory=Outer)
+    # Redirection targets, kept apart so a handler that rebuilds ``paths`` cannot drop them.
+    redirected: list[PathUse] = field(default_factory=list)
+    # What this command's environment passes on to what it runs (NAME=… prefixes, env,
+    # a login shell's startup files): effects, hosts, notes, paths.
+    carried: set[Effect] = field(default_factory=set)
+    carried_hosts: list[str] = field(default_factory=list)
+    carried_notes: list[str] = field(default_factory=list)
+    carried_paths: list[PathUse] = field(default_factory=list)
+    evaluated: str | None = None  # a word evaluates a run-time value as code (${x@P}, $((x)))
+    self_change: str | None = None  # a state-changing verb of Bastion itself
+    scope: tuple[int, ...] = ()
 
     @property
     def stdin_data(self) -> Redirect | None:
         """The heredoc / here-string this command reads, if any."""
-        for r in reversed(self.raw.redirects):
+        for r in reversed((*self.outer.redirects, *self.raw.redirects)):
             if r.op in ("<<", "<<-", "<<<"):
                 return r
         return None
@@ -62,18 +96,32 @@ class Ctx:
 
     def path(self, word: Word, access: Access, why: str) -> None:
         """Record a path argument (process substitutions are pipes, not paths)."""
-        if word.procsub:
-            return
-        value = word.value
-        pattern = value if word.glob else None
-        if value is not None and word.glob:
-            if P.glob_is_safe(value):
-                why = f"{why} (glob)"
-            else:
-                value = None
-                why = f"{why} (glob that may reach protected names)"
-        self.paths.append(PathUse(value, access, word.text, why, pattern=pattern))
+        use = path_use(word, access, why)
+        if use is not None:
+            self.paths.append(use)
+
+    def carry(self, *effects: Effect, note: str = "") -> None:
+        """An effect of this command's environment: on it and on everything it runs."""
+        self.add(*effects, note=note)
+        self.carried.update(effects)
+        if note and note not in self.carried_notes:
+            self.carried_notes.append(note)
 
     def host(self, host: str) -> None:
         if host and host not in self.hosts:
             self.hosts.append(host)
+
+
+def path_use(word: Word, access: Access, why: str) -> PathUse | None:
+    """The PathUse of a word (None for a process substitution: a pipe, not a path)."""
+    if word.procsub:
+        return None
+    value = word.value
+    pattern = value if word.glob else None
+    if value is not None and word.glob:
+        if P.glob_is_safe(value):
+            why = f"{why} (glob)"
+        else:
+            value = None
+            why = f"{why} (glob that may reach protected names)"
+    return PathUse(value, access, word.text, why, pattern=pattern)

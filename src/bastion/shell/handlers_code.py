@@ -9,9 +9,12 @@ from bastion.policy.decision import Effect
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed, parse_args
 from bastion.shell.hosts import url_host
-from bastion.shell.model import Access
+from bastion.shell.model import Access, PathUse
 from bastion.shell.programs import Spec, interpreters
 from bastion.shell.programs.packages import INSTALL_VALUES
+from bastion.shell.programs.wrappers import STARTUP_FILES
+from bastion.shell.self_verbs import MODULES as SELF_MODULES
+from bastion.shell.self_verbs import self_change
 from bastion.shell.words import Word, literal_word
 
 E = Effect
@@ -108,6 +111,11 @@ def _python_module(ctx: Ctx, module: str | None, rest: list[Word]) -> None:
     if module is None:
         ctx.dynamic = True
         return
+    if module in SELF_MODULES or module.startswith("bastion."):  # python -m bastion …
+        why = self_change([w.value for w in rest])
+        if why:
+            ctx.self_change = why
+            ctx.add(E.UNKNOWN, note=f"changes Bastion's own state: {why}")
     if module in interpreters.PYTHON_MODULES_INSTALL:
         sub = rest[0].value if rest else None
         if sub in ("install", "uninstall") or module == "ensurepip":
@@ -191,6 +199,7 @@ def shell(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None
     args = ctx.words[1:]
     i = 0
     string_next = False
+    modes: set[str] = set()
     while i < len(args):
         v = args[i].value
         if v is None or not v.startswith(("-", "+")) or v in ("-", "--"):
@@ -200,9 +209,14 @@ def shell(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None
         if v in interpreters.SHELL_VALUE_FLAGS:
             if v in ("--rcfile", "--init-file") and i < len(args):
                 ctx.path(args[i], Access.READ, f"{ctx.program} {v}")
+                ctx.carry(E.CODE, note=f"{ctx.program} {v} runs a startup file first")
             i += 1
-        elif not v.startswith("--") and "c" in v[1:]:
-            string_next = True
+        elif v in ("--login", "--interactive"):
+            modes.add(v[2])
+        elif not v.startswith("--"):
+            string_next = string_next or "c" in v[1:]
+            modes.update(m for m in "li" if m in v[1:] and v.startswith("-"))
+    _startup_files(ctx, modes)
     if string_next:
         ctx.add(E.CODE)
         if i >= len(args):
@@ -214,7 +228,10 @@ def shell(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None
             ctx.note(f"{ctx.program} -c string only known at run time")
             return
         ctx.inner.extend(ctx.run_source(ctx, word.value, f"{ctx.program} -c"))
-        ctx.replaced = True
+        # Words after the string are $0, $1…: kept on the carrier so the policy sees them.
+        ctx.replaced = i + 1 >= len(args)
+        if not ctx.replaced:
+            ctx.note(f"{ctx.program} -c passes arguments to its string")
         return
     if i < len(args):
         ctx.add(E.CODE, note=f"{ctx.program} runs a script")
@@ -223,13 +240,30 @@ def shell(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None
     _stdin_code(ctx, ctx.program, shell=True)
 
 
+def _startup_files(ctx: Ctx, modes: set[str]) -> None:
+    """A login (-l) or interactive (-i) shell, and zsh always, first runs startup files:
+    declared as reads on everything it runs, so the policy checks them (they are safe only
+    while agents cannot write them)."""
+    family = "zsh" if ctx.program == "zsh" else "bash" if ctx.program == "bash" else "sh"
+    files = [f for mode in ("always", *sorted(modes))
+             for f in STARTUP_FILES.get((family, mode), ())]
+    if not files:
+        return
+    kind = "login" if "l" in modes else "interactive" if "i" in modes else "every"
+    note = f"a {kind} {ctx.program} first runs its startup files ({', '.join(files)})"
+    ctx.note(note)
+    ctx.carried_notes.append(note)
+    for f in files:
+        ctx.carried_paths.append(PathUse(f, Access.READ, f, f"startup file of {ctx.program}"))
+
+
 def eval_(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     args = ctx.words[1:]
     if any(w.value is None for w in args):
         ctx.dynamic = True
         ctx.note("eval of a string only known at run time")
         return
-    ctx.inner.extend(ctx.run_source(ctx, " ".join(w.value or "" for w in args), "eval"))
+    ctx.inner.extend(ctx.run_here(ctx, " ".join(w.value or "" for w in args), "eval"))
     ctx.replaced = True
 
 

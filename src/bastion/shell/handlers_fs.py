@@ -4,12 +4,13 @@ mkfs, find, sed/awk scripts, and ``uniq in out``."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from bastion.policy.decision import Effect
 from bastion.shell import paths as P
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed, parse_args
-from bastion.shell.model import Access, PathUse
+from bastion.shell.model import Access, PathUse, SimpleCommand
 from bastion.shell.programs import Spec
 from bastion.shell.words import Word
 
@@ -171,11 +172,13 @@ def find(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
             j = i + 1
             while j < len(args) and args[j].value not in (";", "+"):
                 j += 1
-            inner = [w if "{}" not in (w.value or "") else Word(w.text, None, "\x00")
-                     for w in args[i + 1 : j]]  # {} is each file found: a run-time value
-            ctx.add(E.CODE, note=f"find {tok} runs a command")
+            inner, found = _exec_words(tok, args[i + 1 : j], starts or [Word(".", ".", ".")])
+            # Code until the policy checks recursive path uses through the file system
+            # (links out of the workspace): then `{}` below makes the inner command decide.
+            ctx.add(E.CODE, note=f"find {tok} runs a command"
+                    + (" on each file found below the start paths" if found else ""))
             if inner:
-                ctx.inner.extend(ctx.run_words(ctx, inner, f"find {tok}"))
+                ctx.inner.extend(_each_found(ctx.run_words(ctx, inner, f"find {tok}"), found))
             if j >= len(args):
                 ctx.errors.append(f"find {tok} without a terminating ';' or '+'")
             i = j + 1
@@ -199,6 +202,45 @@ def find(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
                 ctx.catastrophic = f"find -delete of {why}"
     if ctx.reader and ctx.effects <= {E.READ}:
         ctx.reader = True
+
+
+_FOUND = "{}"
+
+
+def _exec_words(tok: str, words: list[Word], starts: list[Word]) -> tuple[list[Word], list[str]]:
+    """The command of `find -exec`/`-ok`: a `{}` word is each file found below the start
+    paths, so it stands for them (expanded by ``_each_found``, recursively). With `-execdir`,
+    a glob or run-time start, or `{}` inside a word, it is a run-time value."""
+    found = [w.value for w in starts if w.value is not None and not w.glob]
+    known = tok in ("-exec", "-ok") and len(found) == len(starts)
+    out: list[Word] = []
+    for w in words:
+        if w.value == _FOUND and known:
+            out.append(Word(_FOUND, found[0], found[0]))
+        elif _FOUND in (w.value or ""):
+            out.append(Word(w.text, None, "\x00"))
+        else:
+            out.append(w)
+    return out, (found if known and any(w.value == _FOUND for w in words) else [])
+
+
+def _each_found(cmds: list[SimpleCommand], starts: list[str]) -> list[SimpleCommand]:
+    """Turn the `{}` stand-in into one recursive path use per start: what find finds is
+    everything below it (the policy checks all of it, links included)."""
+    if not starts:
+        return cmds
+    out: list[SimpleCommand] = []
+    for cmd in cmds:
+        paths: list[PathUse] = []
+        for use in cmd.paths:
+            if use.raw != _FOUND:
+                paths.append(use)
+                continue
+            paths.extend(replace(use, path=s, raw=s, recursive=True,
+                                 why=f"{use.why} (each file find finds below {s})")
+                         for s in starts)
+        out.append(replace(cmd, paths=tuple(paths)))
+    return out
 
 
 _SED_CMD = re.compile(r"(?:^|[;\n{}])\s*(?:\d+|\$|/(?:[^/\\]|\\.)*/)?(?:,\s*(?:\d+|\$|"
@@ -265,7 +307,60 @@ def positional_system(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Wo
         ctx.effects.add(E.READ)
 
 
+#: Partition / encryption tools: the forms that only print (anything else rewrites a disk).
+_PARTITION_READS: dict[str, frozenset[str]] = {
+    "fdisk": frozenset({"-l", "--list", "-V", "--version", "-h", "--help"}),
+    "sfdisk": frozenset({"-l", "--list", "-d", "--dump", "-J", "--json", "-s", "--show-size",
+                         "-g", "--show-geometry", "-V", "--verify", "-F", "--list-free",
+                         "--version", "-h", "--help"}),
+    "gdisk": frozenset({"-l", "--version"}),
+    "sgdisk": frozenset({"-p", "--print", "-i", "--info", "-v", "--verify", "-O",
+                         "--print-mbr", "-L", "--list-types", "-V", "--version", "-?", "--help"}),
+    "parted": frozenset({"-l", "--list", "print", "-v", "--version", "-h", "--help", "-s",
+                         "--script", "-m", "--machine"}),
+    "cfdisk": frozenset({"-V", "--version", "-h", "--help"}),
+    "cryptsetup": frozenset({"status", "isLuks", "luksDump", "luksUUID", "tcryptDump",
+                             "benchmark", "--version", "-V", "--help", "-h", "-v", "--verbose",
+                             "--debug"}),
+}
+#: cryptsetup verbs that destroy what a device holds.
+_CRYPT_WIPE = frozenset({"luksFormat", "erase", "luksErase", "luksKillSlot", "luksRemoveKey",
+                         "reencrypt", "repair", "convert"})
+
+
+def partition(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """fdisk, sfdisk, parted, sgdisk, cryptsetup…: a print/list form only reads; any other
+    form acting on a device (or on one only known at run time) is catastrophic."""
+    reads = _PARTITION_READS.get(ctx.program, frozenset())
+    words = [w.value for w in ctx.words[1:]]
+    options = [v.partition("=")[0] if v else v for v in words]
+    devices = [w for w in ctx.words[1:] if w.value is None or P.normalise(w.value).startswith(
+        "/dev/")]
+    listing = bool(options) and all(
+        o in reads or (o is not None and o.startswith("/dev/")) for o in options
+    ) and any(o in reads and o not in ("-s", "--script", "-m", "--machine") for o in options)
+    if ctx.program == "cryptsetup":
+        verb = next((v for v in words if v is None or not v.startswith("-")), "")
+        if verb in reads:
+            listing = True
+        elif verb is None or verb in _CRYPT_WIPE:
+            ctx.catastrophic = f"cryptsetup {verb or '(run-time verb)'} destroys a device's data"
+            return
+        else:
+            listing = False
+            devices = []  # open/close/resize: system control, asked
+    if listing:  # still system control: it reads raw devices (asked, not catastrophic)
+        ctx.effects.discard(E.DESTRUCTIVE)
+        ctx.add(E.SYSTEM, note=f"{ctx.program} prints partition / device information")
+        return
+    for w in devices:
+        ctx.catastrophic = f"{ctx.program} rewrites the partition table of {w.text}"
+    if not devices and ctx.program in ("cfdisk", "gdisk", "fdisk", "parted"):
+        ctx.catastrophic = f"{ctx.program} edits a partition table"
+
+
 HANDLERS = {
+    "partition": partition,
     "rm": rm, "mv": mv, "chmod": chmod, "tar": tar, "dd": dd, "disk": disk, "find": find,
     "sed": sed, "awk": awk, "uniq": second_is_output, "positional_system": positional_system,
 }

@@ -92,7 +92,13 @@ def ssh(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     remote = parsed.positionals[1:]
     if remote:
         ctx.add(E.CODE, note="remote exec: runs a command on " + (host or "the remote host"))
-        ctx.note("the remote command is not classified locally")
+        # The remote shell runs the words joined by spaces: classify them like `sh -c` (its
+        # paths are the remote host's, checked here as if local: stricter, never looser).
+        words = ctx.words[ctx.words.index(target) + 1 :]
+        if any(w.value is None for w in words):
+            ctx.dynamic = True
+        else:
+            ctx.inner.extend(ctx.run_source(ctx, " ".join(w.value or "" for w in words), "ssh"))
 
 
 def remote_copy(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:

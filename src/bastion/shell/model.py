@@ -56,6 +56,11 @@ class SimpleCommand:
     # Indexes into argv of words only known at run time (variables, substitutions, globs);
     # an allow pattern may absorb them only with its final `*`.
     dynamic_words: tuple[int, ...] = ()
+    # Why this changes Bastion's own state (approvals, grants, trust, keys…): hardline self.
+    self_change: str | None = None
+    # The chain of child shells it runs in: a `cd` moves the later commands of its own scope
+    # and of scopes inside it, never those after a subshell, pipeline stage or `sh -c` ends.
+    scope: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

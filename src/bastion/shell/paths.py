@@ -75,6 +75,26 @@ def root_like(path: str) -> str | None:
     base = p[:-2] if p.endswith("/*") else p
     if base in SYSTEM_DIRS:
         return f"system directory {base}"
+    if p.startswith(("/", "~")) and any(ch in p for ch in "*?["):
+        return glob_root(p)
+    return None
+
+
+_ROOT_TARGETS = ("/", "~", *sorted(SYSTEM_DIRS))
+#: Entries every home has: a glob directly under ~ matching several is the whole home.
+_HOME_SAMPLES = ("~/Documents", "~/Desktop", "~/Downloads", "~/projects", "~/src", "~/bin")
+
+
+def glob_root(pattern: str) -> str | None:
+    """A glob that can match the root, a system directory or the home directory itself
+    (`/e*c`, `/u??`, `~/[A-Z]*`): the delete it feeds is as wide as its widest match."""
+    for target in _ROOT_TARGETS:
+        if fnmatch.fnmatchcase(target, pattern):
+            return f"glob {pattern} can match {'the root directory' if target == '/' else target}"
+    if pattern.startswith("~/") and "/" not in pattern[2:]:
+        hits = sum(fnmatch.fnmatchcase(s, pattern) for s in _HOME_SAMPLES)
+        if hits >= 2:
+            return f"glob {pattern} matches most of the home directory"
     return None
 
 

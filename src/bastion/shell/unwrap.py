@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 from bastion.policy.decision import Effect
 from bastion.shell import paths as P
 from bastion.shell.classify import Handler, apply_spec, finish, redirect_paths
-from bastion.shell.ctx import Ctx
+from bastion.shell.ctx import Ctx, Outer
+from bastion.shell.envvars import assignments as _assignments
 from bastion.shell.flags import parse_args
+from bastion.shell.handlers_builtins import HANDLERS as BUILTIN_HANDLERS
 from bastion.shell.handlers_code import HANDLERS as CODE_HANDLERS
 from bastion.shell.handlers_fs import HANDLERS as FS_HANDLERS
 from bastion.shell.handlers_git import HANDLERS as GIT_HANDLERS
@@ -22,7 +24,8 @@ from bastion.shell.handlers_net import HANDLERS as NET_HANDLERS
 from bastion.shell.model import Access, PathUse, SimpleCommand
 from bastion.shell.programs import WRAPPERS, lookup
 from bastion.shell.programs import wrappers as W
-from bastion.shell.walk import RawCommand
+from bastion.shell.self_verbs import self_change
+from bastion.shell.walk import RawCommand, Redirect
 from bastion.shell.words import Word, literal_word
 
 E = Effect
@@ -40,15 +43,15 @@ def secret_name(name: str) -> bool:
 
 
 def _handlers() -> dict[str, Handler]:
-    table: dict[str, Handler] = {**FS_HANDLERS, **NET_HANDLERS, **CODE_HANDLERS, **GIT_HANDLERS}
+    table: dict[str, Handler] = {**FS_HANDLERS, **NET_HANDLERS, **CODE_HANDLERS, **GIT_HANDLERS,
+                                 **BUILTIN_HANDLERS}
     table["git"] = lambda c, s, p, w: git(c, s, p, w, table)
     return table
 
 
 HANDLERS = _handlers()
-#: Parse + classify a nested shell string: (source, wrappers, inherited effects, depth).
-Recurse = Callable[[str, tuple[str, ...], frozenset[Effect], int], tuple[list[SimpleCommand],
-                                                                       list[str]]]
+#: Parse + classify a nested shell string under what its carrier hands it.
+Recurse = Callable[[str, Outer], tuple[list[SimpleCommand], list[str]]]
 
 
 @dataclass(slots=True)
@@ -56,21 +59,33 @@ class Classifier:
     recurse: Recurse
     functions: dict[str, SimpleCommand] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    # Variables this source only ever sets to integer literals: safe in arithmetic.
+    integers: frozenset[str] = frozenset()
 
     # -- callbacks handed to handlers -------------------------------------------------
     def run_words(self, ctx: Ctx, words: list[Word], label: str) -> list[SimpleCommand]:
-        return self.command(
-            ctx.raw, words, [*ctx.wrappers, label], _inherit(ctx), ctx.depth + 1,
-            extra_args=ctx.extra_args,
-        )
+        """The same raw command runs a program (find -exec, xargs, uv run): its own
+        redirections and assignments are already on the outer command."""
+        outer = _outer(ctx, label, ctx.outer.redirects, child=True)
+        return self.command(ctx.raw, words, outer, applied=True, extra_args=ctx.extra_args)
 
     def run_source(self, ctx: Ctx, source: str, label: str) -> list[SimpleCommand]:
+        """A shell string run by a child shell: classified by the same code as the top
+        level, every command in it under the carrier's redirections (its stdin/stdout) and
+        environment."""
+        return self._source(ctx, source, label, child=True)
+
+    def run_here(self, ctx: Ctx, source: str, label: str) -> list[SimpleCommand]:
+        """A shell string run by this shell (eval, a trap, an alias): its cd moves what
+        follows."""
+        return self._source(ctx, source, label, child=False)
+
+    def _source(self, ctx: Ctx, source: str, label: str, child: bool) -> list[SimpleCommand]:
         if ctx.depth + 1 > MAX_DEPTH:
             ctx.errors.append(f"nested shell strings deeper than {MAX_DEPTH}")
             return []
-        cmds, errors = self.recurse(
-            source, (*ctx.wrappers, label), _inherit(ctx), ctx.depth + 1
-        )
+        outer = _outer(ctx, label, (*ctx.outer.redirects, *ctx.raw.redirects), child=child)
+        cmds, errors = self.recurse(source, outer)
         ctx.errors.extend(f"in {label}: {e}" for e in errors)
         return cmds
 
@@ -79,25 +94,61 @@ class Classifier:
         self,
         raw: RawCommand,
         words: list[Word],
-        wrappers: list[str],
-        inherit: frozenset[Effect],
-        depth: int,
+        outer: Outer,
+        applied: bool = False,
         extra_args: bool = False,
     ) -> list[SimpleCommand]:
-        ctx = Ctx(raw, list(words), "", self.run_words, self.run_source, wrappers=list(wrappers))
-        ctx.effects.update(inherit)
-        ctx.depth = depth
+        """``applied``: the raw command's redirections and assignments were already applied
+        to the command that runs this one (``run_words``); nothing else differs by level."""
+        ctx = Ctx(raw, list(words), "", self.run_words, self.run_source, self.run_here,
+                  wrappers=list(outer.wrappers), outer=outer)
+        ctx.scope = outer.scope if applied else raw.scope
+        if outer.depth:  # what a carrier hands to what it runs
+            ctx.effects.update(outer.effects)
+            ctx.carried.update(outer.effects)
+            ctx.carried_hosts.extend(outer.hosts)
+            ctx.carried_notes.extend(outer.notes)
+            ctx.hosts.extend(outer.hosts)
+            ctx.notes.extend(outer.notes)
+            ctx.depth = outer.depth
         ctx.extra_args = extra_args
-        if depth == 0 or not words:
-            _assignments(ctx, raw.assigns)
-            redirect_paths(ctx, raw.redirects)
-        if not words and raw.kind in ("assign", "unset") and ctx.effects <= {E.READ} and not (
-            ctx.paths
-        ):
+        if not applied:
+            if outer.paths:
+                ctx.redirected.extend(outer.paths)
+            if raw.redirects or outer.redirects:
+                redirect_paths(ctx, (*outer.redirects, *raw.redirects))
+            if raw.assigns and raw.kind != "declare":  # declare/export judge their own
+                _assignments(ctx, raw.assigns, standalone=not words)
+        self._evaluates(ctx, raw, words)
+        if not words and raw.kind in ("assign", "unset", "arith") and ctx.effects <= {
+            E.READ
+        } and not (ctx.paths or ctx.redirected or ctx.evaluated or ctx.inner):
             return []  # a plain shell-variable assignment runs nothing
-        result = [self._no_program(ctx)] if not words else self._unwrap(ctx)
+        result = [*ctx.inner, self._no_program(ctx)] if not words else self._unwrap(ctx)
         self.errors.extend(ctx.errors)
         return result
+
+    def _evaluates(self, ctx: Ctx, raw: RawCommand, words: list[Word]) -> None:
+        """${x@P}, ${!x}, arithmetic on a variable that may hold code: dynamic."""
+        names = [n for n in raw.arith if n not in self.integers]
+        if names:
+            ctx.evaluated = f"arithmetic on {names[0]!r}, a value only known at run time"
+            return
+        checked: list[Word] = words
+        if raw.assigns or raw.redirects or ctx.outer.redirects:
+            targets = [r.target for r in (*ctx.outer.redirects, *raw.redirects) if r.target]
+            checked = [*words, *(v for _, v in raw.assigns), *targets]
+        for w in checked:
+            if not (w.prompt_expand or w.arith):
+                continue  # the common case
+            if w.prompt_expand:
+                ctx.evaluated = f"{w.text!r}: prompt expansion runs what a variable holds"
+                return
+            bad = [n for n in w.arith if n not in self.integers]
+            if bad:
+                ctx.evaluated = (f"{w.text!r} evaluates {bad[0]!r} as arithmetic (a run-time "
+                                 f"value there can run code)")
+                return
 
     def _no_program(self, ctx: Ctx) -> SimpleCommand:
         kind = ctx.raw.kind
@@ -114,6 +165,9 @@ class Classifier:
                 ctx.add(E.UNKNOWN, note="wrapper without a command")
                 return [*ctx.inner, finish(ctx, "", dynamic=False)]
             head = ctx.words[0]
+            if head.sketch.endswith("bastion") and posixpath.basename(head.sketch) == "bastion":
+                # Bastion's own CLI by any path, even one only known at run time
+                _self(ctx, ctx.words[1:])
             if head.value is None or head.glob or head.prompt_expand:
                 ctx.add(E.UNKNOWN, note=f"command word {head.text!r} only known at run time")
                 ctx.known = False
@@ -160,8 +214,10 @@ class Classifier:
         else:
             apply_spec(ctx, spec, ctx.words[1:], HANDLERS)
             _credentials(ctx)
-        if ctx.replaced and not ctx.paths and not ctx.dynamic:
-            return ctx.inner
+            _assigning_builtin(ctx)
+        if ctx.replaced and ctx.inner and not (ctx.paths or ctx.dynamic or ctx.evaluated or
+                                               ctx.catastrophic or ctx.self_change):
+            return ctx.inner  # a pure carrier: every inner command has its redirections
         cmd = finish(ctx, spelling, dynamic=ctx.dynamic)
         return [*ctx.inner, cmd]
 
@@ -189,6 +245,11 @@ class Classifier:
         rest = list(ctx.words[1 + stop :])
         ctx.wrappers.append(name)
         strings = parsed.values(*spec.shell_string) if spec.shell_string else []
+        if spec.log_file:
+            log = rest[0] if rest else literal_word(spec.log_file)
+            if not (log.value and P.is_harmless_target(log.value)):
+                ctx.add(E.WRITE, note=f"{name} writes a log of the session")
+                ctx.path(log, Access.WRITE, f"{name} log file")
         if strings:
             self._shell_string(ctx, strings[0], f"{name} {spec.shell_string and '-c'}")
             return False
@@ -206,6 +267,9 @@ class Classifier:
                 ctx.program = name
             return False
         if spec.skip and not parsed.has(*spec.skip_unless):
+            if name == "flock" and rest:  # flock creates its lock file
+                ctx.add(E.WRITE, note="flock creates its lock file")
+                ctx.path(rest[0], Access.WRITE, "flock lock file")
             rest = rest[spec.skip :]
             if rest and rest[0].value in spec.shell_string and len(rest) > 1:  # flock F -c S
                 self._shell_string(ctx, rest[1], f"{name} {rest[0].value}")
@@ -267,10 +331,13 @@ class Classifier:
                     args = [*split, *args[i:]]
                     i = 0
                 elif W.ENV_ALIASES.get(key, key) == "-C":
-                    ctx.note(f"runs in directory {value_word.text}")
+                    ctx.carry(E.UNKNOWN, note=f"env -C: runs in directory {value_word.text}, "
+                                              "so its relative paths are not the cwd's")
+                elif key == "-P":
+                    ctx.carry(E.CODE, note="env -P: programs are looked up in another PATH")
             elif v.startswith("-") and len(v) > 1 and "=" not in v:
                 i += 1  # combined short options such as -iv
-            elif "=" in v and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", v):
+            elif _NAME_EQ.match(v):
                 key, _, val = v.partition("=")
                 assigns.append((key, literal_word(val)))
                 i += 1
@@ -282,11 +349,7 @@ class Classifier:
         if not rest:
             ctx.words = [ctx.words[0]]
             ctx.program = "env"
-            if not assigns:
-                ctx.add(E.CREDENTIALS, note="env without a command prints every variable")
-            else:
-                ctx.add(E.READ)
-                ctx.reader = True
+            ctx.add(E.CREDENTIALS, note="env without a command prints every variable")
             return False
         ctx.words = rest
         return True
@@ -308,22 +371,39 @@ class Classifier:
         ctx.words = rest
 
 
-def _inherit(ctx: Ctx) -> frozenset[Effect]:
-    """Effects a wrapper passes to what runs inside it: privilege, and program injection
-    through the environment (BASH_ENV=x bash -c …)."""
-    injected = any(n.startswith("program injection") for n in ctx.notes)
-    return frozenset(ctx.effects & {E.PRIVILEGE}) | ({E.CODE} if injected else frozenset())
+def _outer(ctx: Ctx, label: str, redirects: tuple[Redirect, ...], child: bool) -> Outer:
+    """What a command passes to what it runs: its wrappers, privilege, what its environment
+    carries, the given redirections, and its scope (a new one for a child process)."""
+    return Outer(
+        scope=(*ctx.scope, next(ctx.outer.ids)) if child else ctx.scope,
+        ids=ctx.outer.ids,
+        wrappers=(*ctx.wrappers, label),
+        effects=frozenset(ctx.effects & {E.PRIVILEGE}) | frozenset(ctx.carried),
+        hosts=tuple(ctx.carried_hosts),
+        notes=tuple(ctx.carried_notes),
+        redirects=redirects,
+        paths=(*ctx.outer.paths, *ctx.carried_paths),
+        depth=ctx.depth + 1,
+    )
 
 
-def _assignments(ctx: Ctx, assigns: tuple[tuple[str, Word], ...]) -> None:
-    for name, word in assigns:
-        upper = name
-        if upper in W.INJECTION_VARS or (upper.startswith("GIT_") and upper not in
-                                         W.SAFE_GIT_VARS):
-            safe = W.SAFE_VALUES.get(upper)
-            if safe is not None and word.value is not None and word.value.strip() in safe:
-                continue
-            ctx.add(E.CODE, note=f"program injection: {name}= changes what programs run")
+_NAME_EQ = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def _self(ctx: Ctx, args: list[Word]) -> None:
+    why = self_change([w.value for w in args])
+    if why:
+        ctx.self_change = why
+        ctx.add(E.UNKNOWN, note=f"changes Bastion's own state: {why}")
+
+
+def _assigning_builtin(ctx: Ctx) -> None:
+    """`printf -v NAME` assigns (NAME may be PATH, or a subscript that runs code); a first
+    argument only known at run time may be that -v."""
+    if ctx.program == "printf" and len(ctx.words) > 1:
+        first = ctx.words[1].value
+        if first is None or first.startswith("-v"):
+            ctx.add(E.UNKNOWN, note="printf -v assigns a shell variable")
 
 
 def _credentials(ctx: Ctx) -> None:

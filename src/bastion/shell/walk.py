@@ -9,12 +9,15 @@ kept so a later call can be classified as its body.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from itertools import count
 
 from tree_sitter import Node
 
 from bastion.shell.parser import where
-from bastion.shell.words import Word, decode
+from bastion.shell.variables import INT, Variables, arith_assigned, only_expanded, run_time_assigns
+from bastion.shell.words import Binding, Word, arith_names, decode
 
 _SKIP = frozenset({"comment", "heredoc_start", "heredoc_end", "file_descriptor"})
 _CONTAINERS = frozenset(
@@ -33,6 +36,7 @@ class Redirect:
     text: str
     body: str | None = None  # heredoc / here-string data (decoded when literal)
     body_literal: bool = True  # False when the data expands variables at run time
+    evaluates: bool = False  # the target or data evaluates a run-time value ($((x)), ${!x})
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +46,13 @@ class RawCommand:
     assigns: tuple[tuple[str, Word], ...] = ()
     redirects: tuple[Redirect, ...] = ()
     context: tuple[str, ...] = ()  # e.g. "in $(…)", "in function f"
-    kind: str = "command"  # command | test | declare | assign | redirect | unset
+    kind: str = "command"  # command | test | declare | assign | redirect | unset | arith
     in_pipeline: bool = False
     background: bool = False
+    arith: tuple[str, ...] = ()  # names evaluated as arithmetic (`((x))`, `[[ x -eq 1 ]]`, let)
+    # The chain of child shells it runs in (subshells, pipeline stages, substitutions, sh -c):
+    # a cd changes the directory of later commands of its own scope and of scopes inside it.
+    scope: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,18 +65,36 @@ class FunctionDef:
 Item = RawCommand | FunctionDef
 
 
+_ARITH_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+_MAX_BINDINGS = 8  # a longer literal loop list leaves its variable unknown
+
+
 @dataclass(slots=True)
 class Walk:
     src: bytes
     items: list[Item] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     depth: int = 0
+    bindings: dict[str, Binding] = field(default_factory=dict)  # for-loop variables
+    vars: Variables = field(default_factory=Variables)  # what arithmetic may trust
+    scope: tuple[int, ...] = ()
+    ids: Iterator[int] = field(default_factory=lambda: count(1))
+
+    def child(self) -> tuple[int, ...]:
+        """Enter a child shell; returns the scope to restore."""
+        saved = self.scope
+        self.scope = (*saved, next(self.ids))
+        return saved
 
 
-def walk(root: Node, src: bytes) -> tuple[list[Item], list[str]]:
-    w = Walk(src)
+
+def walk(
+    root: Node, src: bytes, scope: tuple[int, ...] = (), ids: Iterator[int] | None = None
+) -> Walk:
+    """``scope``/``ids``: the scope this source runs in and the id source of the analysis."""
+    w = Walk(src, scope=scope, ids=ids or count(1))
     _stmt(w, root, (), w.items, ())
-    return w.items, w.errors
+    return w
 
 
 def _text(node: Node) -> str:
@@ -76,14 +102,17 @@ def _text(node: Node) -> str:
 
 
 def _word(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> Word:
-    word, subs, errors = decode(node, w.src)
+    word, subs, errors = decode(node, w.src, w.bindings)
     w.errors.extend(errors)
+    w.vars.arith_seen = w.vars.arith_seen or bool(word.arith)
     for sub in subs:
         label = "in <(…)" if sub.type == "process_substitution" else "in $(…)"
         if _text(sub).startswith(">("):
             label = "in >(…)"
+        saved = w.child()
         for child in sub.named_children:
             _stmt(w, child, (*ctx, label), out, ())
+        w.scope = saved
     return word
 
 
@@ -113,7 +142,16 @@ def _dispatch(
 ) -> None:
     if kind == "ERROR" or node.is_missing:
         return  # reported once from the root
-    if kind in _CONTAINERS or kind == "pipeline":
+    if kind == "while_statement":
+        start = len(out)
+        _children(w, node, ctx, out, redirs)
+        cond = node.child_by_field_name("condition")
+        keyword = node.children[0].type
+        if cond is not None and _ENDLESS[keyword].fullmatch(_text(cond).strip()) is not None:
+            _fork_loop(out, start)
+    elif kind == "compound_statement" and node.children and node.children[0].type == "((":
+        _arith_statement(w, node, ctx, out, redirs)
+    elif kind in _CONTAINERS or kind == "pipeline":
         _children(w, node, ctx, out, redirs, pipeline=kind == "pipeline")
     elif kind == "command":
         _command(w, node, ctx, out, redirs)
@@ -121,14 +159,17 @@ def _dispatch(
         _redirected(w, node, ctx, out, redirs)
     elif kind in _ASSIGN_KINDS:
         assigns = _assigns(w, node, ctx, out)
-        out.append(RawCommand(_text(node), (), tuple(assigns), redirs, ctx, kind="assign"))
+        out.append(RawCommand(_text(node), (), tuple(assigns), redirs, ctx, kind="assign",
+                              scope=w.scope))
     elif kind == "declaration_command":
         _declaration(w, node, ctx, out, redirs)
     elif kind == "unset_command":
-        out.append(RawCommand(_text(node), (), (), redirs, ctx, kind="unset"))
+        out.append(RawCommand(_text(node), (), (), redirs, ctx, kind="unset", scope=w.scope))
     elif kind == "test_command":
         _test(w, node, ctx, out, redirs)
-    elif kind in ("for_statement", "case_statement"):
+    elif kind == "for_statement":
+        _for(w, node, ctx, out, redirs)
+    elif kind == "case_statement":
         for child in node.children:
             if child.type == "variable_name" or not child.is_named:
                 continue
@@ -137,16 +178,31 @@ def _dispatch(
             else:
                 _word(w, child, ctx, out)  # the list / the case value: words
     elif kind == "c_style_for_statement":
+        header = [c for c in node.named_children if c.type not in ("do_group",
+                                                                   "compound_statement")]
+        for child in header:
+            _arith(w, child, ctx, out)
+            arith_assigned(w.vars, child)
+        names = [n for child in header for n in arith_names(child)]
+        w.vars.arith_seen = True
+        out.append(RawCommand("for ((…))", (), (), redirs, ctx, kind="arith", scope=w.scope,
+                              arith=tuple(names)))
+        start = len(out)
         for child in node.named_children:
-            if child.type == "do_group" or child.type == "compound_statement":
+            if child not in header:
                 _stmt(w, child, ctx, out, redirs)
-            else:
-                _arith(w, child, ctx, out)
+        if node.child_by_field_name("condition") is None:  # for ((;;)): endless
+            _fork_loop(out, start)
     elif kind == "function_definition":
         _function(w, node, ctx, out)
+    elif kind == "file_redirect":  # `$(<file)`: bash reads the file, nothing runs
+        r = _redirect(w, node, ctx, out)
+        if r is not None:
+            out.append(RawCommand(_text(node), (), (), (*redirs, r), ctx, kind="redirect",
+                                  scope=w.scope))
     elif kind in ("arithmetic_expansion", "binary_expression", "unary_expression",
                   "postfix_expression", "parenthesized_expression", "ternary_expression"):  # fmt: skip
-        _arith(w, node, ctx, out)
+        _arith_statement(w, node, ctx, out, redirs)
     elif kind in ("word", "extglob_pattern", "string", "raw_string", "concatenation"):
         _word(w, node, ctx, out)  # case patterns
     else:
@@ -162,12 +218,17 @@ def _children(
     pipeline: bool = False,
 ) -> None:
     kids = _flatten(node) if node.type == "list" else node.children
+    forks = node.type == "subshell"  # one child shell for the whole ( … )
+    saved = w.child() if forks else w.scope
     for i, child in enumerate(kids):
         if child.type in (";;", ";&", ";;&") and node.type != "case_item":
             w.errors.append(f"unexpected {child.type!r} at {where(child)}")
         start = len(out)
-        _stmt(w, child, ctx, out, redirs)
         background = i + 1 < len(kids) and kids[i + 1].type == "&"
+        inner = w.child() if (pipeline or background) and child.is_named else None
+        _stmt(w, child, ctx, out, redirs)
+        if inner is not None:  # a pipeline stage or a background job: its own child shell
+            w.scope = inner
         if pipeline or background:
             for j in range(start, len(out)):
                 item = out[j]
@@ -177,6 +238,7 @@ def _children(
                         in_pipeline=item.in_pipeline or pipeline,
                         background=item.background or background,
                     )
+    w.scope = saved
 
 
 def _flatten(node: Node) -> list[Node]:
@@ -197,10 +259,40 @@ def _arith(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> None:
     while stack:
         cur = stack.pop()
         if cur.type in ("command_substitution", "process_substitution"):
+            saved = w.child()
             for child in cur.named_children:
                 _stmt(w, child, (*ctx, "in $(…)"), out, ())
+            w.scope = saved
         else:
             stack.extend(cur.named_children)
+
+
+#: Loop conditions that never end, per loop keyword.
+_ENDLESS = {
+    "while": re.compile(r"(:|true|/bin/true|\[ 1 \]|\(\(1\)\)|test 1|sleep [0-9.]+[smhd]?)"),
+    "until": re.compile(r"(false|/bin/false|! :|! true)"),
+}
+#: Context marking a command started in the background on every turn of an endless loop.
+FORK_LOOP = "started in the background by an endless loop"
+
+
+def _fork_loop(out: list[Item], start: int) -> None:
+    """An endless loop whose body starts background processes is a fork bomb."""
+    for j in range(start, len(out)):
+        item = out[j]
+        if isinstance(item, RawCommand) and item.background:
+            out[j] = replace(item, context=(*item.context, FORK_LOOP))
+
+
+def _arith_statement(
+    w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item], redirs: tuple[Redirect, ...]
+) -> None:
+    """`((…))`: runs its substitutions, assigns integers, evaluates the names it reads."""
+    _arith(w, node, ctx, out)
+    arith_assigned(w.vars, node)
+    w.vars.arith_seen = True
+    out.append(RawCommand(_text(node), (), (), redirs, ctx, kind="arith", scope=w.scope,
+                          arith=tuple(arith_names(node))))
 
 
 def _test(
@@ -209,7 +301,52 @@ def _test(
     _arith(w, node, ctx, out)  # only substitutions inside a test run anything
     first = node.children[0].type if node.children else "["
     head = Word(first, first, first)
-    out.append(RawCommand(_text(node), (head,), (), redirs, ctx, kind="test"))
+    names: list[str] = []
+    if first == "[[":  # `[[ x -eq y ]]` evaluates both sides as arithmetic (`[` does not)
+        stack = list(node.named_children)
+        while stack:
+            cur = stack.pop()
+            stack.extend(cur.named_children)
+            op = cur.child_by_field_name("operator")
+            if cur.type == "binary_expression" and op is not None and _text(op) in _ARITH_TESTS:
+                for side in (cur.child_by_field_name("left"), cur.child_by_field_name("right")):
+                    if side is not None:
+                        names.extend(arith_names(side))
+        w.vars.arith_seen = w.vars.arith_seen or bool(names)
+    out.append(RawCommand(_text(node), (head,), (), redirs, ctx, kind="test", scope=w.scope,
+                          arith=tuple(names)))
+
+
+def _for(
+    w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item], redirs: tuple[Redirect, ...]
+) -> None:
+    """`for v in WORDS; do BODY; done`. Over a short literal list (globs included) whose
+    body never reassigns v, the body is walked once per word with v bound to it, so
+    `"$v"` is that word (a glob: each of its matches); otherwise v is a run-time value."""
+    var = node.child_by_field_name("variable")
+    name = _text(var) if var is not None else ""
+    values: list[Word] = []
+    body: list[Node] = []
+    for i, child in enumerate(node.children):
+        if child.type == "variable_name" or not child.is_named:
+            continue
+        if node.field_name_for_child(i) == "value":
+            values.append(_word(w, child, ctx, out))
+        elif child.type in ("do_group", "compound_statement"):
+            body.append(child)
+    literal = bool(values) and len(values) <= _MAX_BINDINGS and all(v.literal for v in values)
+    w.vars.assign(name, literal and all(INT.fullmatch(v.value or "") for v in values))
+    if not literal or name in w.bindings or not all(only_expanded(_text(b), name) for b in body):
+        for child in body:
+            _stmt(w, child, ctx, out, redirs)
+        return
+    for value in values:
+        w.bindings[name] = Binding(value.value or "", value.glob)
+        try:
+            for child in body:
+                _stmt(w, child, ctx, out, redirs)
+        finally:
+            del w.bindings[name]
 
 
 def _assigns(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> list[tuple[str, Word]]:
@@ -227,12 +364,16 @@ def _assigns(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> list
             name = _text(name_node.child_by_field_name("name") or name_node)
         if value_node is None:
             result.append((name, Word("", "", "")))
+            w.vars.assign(name, False)
         elif value_node.type == "array":
             for elem in value_node.named_children:
                 _word(w, elem, ctx, out)
             result.append((name, Word(_text(value_node), None, "\x00")))
+            w.vars.assign(name, False)
         else:
-            result.append((name, _word(w, value_node, ctx, out)))
+            word = _word(w, value_node, ctx, out)
+            result.append((name, word))
+            w.vars.assign(name, word.value is not None and bool(INT.fullmatch(word.value)))
     return result
 
 
@@ -247,13 +388,15 @@ def _declaration(
             assigns.extend(_assigns(w, child, ctx, out))
         elif child.type == "variable_name":
             assigns.append((_text(child), Word("", None, "\x00")))  # export X: keeps its value
+            w.vars.assign(_text(child), False)
         else:
             words.append(_word(w, child, ctx, out))
     if keyword not in _DECL_KEYWORDS:
         w.errors.append(f"unsupported declaration {keyword!r} at {where(node)}")
     head = Word(keyword, keyword, keyword)
     out.append(
-        RawCommand(_text(node), (head, *words), tuple(assigns), redirs, ctx, kind="declare")
+        RawCommand(_text(node), (head, *words), tuple(assigns), redirs, ctx, kind="declare",
+                   scope=w.scope)
     )
 
 
@@ -306,7 +449,12 @@ def _heredoc(
         if literal is False:
             _heredoc_substitutions(w, body_node, body, ctx, out)
     op = "<<-" if any(c.type == "<<-" for c in node.children) else "<<"
-    return Redirect(op, None, None, _text(node), body, literal), nested, after
+    evaluates = not literal and _EVAL_IN_BODY.search(body) is not None
+    return Redirect(op, None, None, _text(node), body, literal, evaluates), nested, after
+
+
+#: In an unquoted heredoc: arithmetic, indirection, prompt expansion, subscripts, offsets.
+_EVAL_IN_BODY = re.compile(r"\$\(\(|\$\[|\$\{[^}]*[\[:!@]")
 
 
 def _heredoc_substitutions(
@@ -314,8 +462,10 @@ def _heredoc_substitutions(
 ) -> None:
     subs = [c for c in body_node.named_children if c.type == "command_substitution"]
     for sub in subs:
+        saved = w.child()
         for child in sub.named_children:
             _stmt(w, child, (*ctx, "in heredoc $(…)"), out, ())
+        w.scope = saved
     runs_code = "`" in body or "$(" in body or "@P" in body
     if runs_code and len(subs) < body.count("$(") + body.count("`") // 2:
         # tree-sitter misses expansions at the start of indented heredoc lines
@@ -351,7 +501,8 @@ def _redirected(
             w.errors.append(f"ambiguous file-descriptor redirection at {where(first_redirect)}")
     start = len(out)
     if body is None:
-        out.append(RawCommand(_text(node), (), (), all_redirs, ctx, kind="redirect"))
+        out.append(RawCommand(_text(node), (), (), all_redirs, ctx, kind="redirect",
+                              scope=w.scope))
     elif body.type == "command":
         _command(w, body, ctx, out, all_redirs, tuple(extra_words))
     else:
@@ -399,9 +550,11 @@ def _command(
             words.append(_word(w, child, ctx, out))
         prev_end, prev_kind = child.end_byte, kind
     _check_adjacent(w, node, w.src)
+    all_words = (*words, *extra_words)
     out.append(
         RawCommand(
-            _text(node), (*words, *extra_words), tuple(assigns), (*redirs, *mine), ctx
+            _text(node), all_words, tuple(assigns), (*redirs, *mine), ctx,
+            arith=run_time_assigns(w.vars, all_words), scope=w.scope,
         )
     )
 

@@ -9,6 +9,7 @@ so callers can still see shapes such as ``"$DIR"/*`` (DYN + "/*").
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
@@ -16,6 +17,43 @@ from tree_sitter import Node
 from bastion.shell.parser import where
 
 DYN = "\x00"
+SUBST = "$(…)"
+INDIRECT = "${!…}"
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ARITH_LEAVES = frozenset({"word", "string", "raw_string", "string_content", "concatenation"})
+# ${name:offset…}: a substring (arithmetic offsets), not ${name:-default} and friends.
+_SUBSTRING = re.compile(r"^\$\{[A-Za-z_0-9@*#?$!-]+(\[[^\]]*\])?:(?![-=+?])")
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """A for-loop variable bound to one word of a literal list: its value, and whether
+    that word is a glob (the variable then holds each match)."""
+
+    value: str
+    glob: bool = False
+
+
+def arith_names(node: Node) -> list[str]:
+    """Names an arithmetic expression evaluates (their values are arithmetic too)."""
+    names: list[str] = []
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        kind = cur.type
+        if kind in _SUBST_KINDS:
+            names.append(SUBST)
+        elif kind in ("variable_name", "special_variable_name"):
+            names.append((cur.text or b"").decode())
+        elif kind == "number":
+            continue
+        elif kind in _ARITH_LEAVES and not any(
+            c.type in _SUBST_KINDS or c.type.endswith("expansion") for c in cur.named_children
+        ):
+            names.extend(_IDENT.findall((cur.text or b"").decode("utf-8", "replace")))
+        else:
+            stack.extend(cur.named_children)
+    return names
 _HOME_VARS = frozenset({"HOME"})
 _SUBST_KINDS = frozenset({"command_substitution", "process_substitution"})
 
@@ -29,6 +67,10 @@ class Word:
     procsub: bool = False  # the word is a process substitution (a /dev/fd pipe)
     vars: tuple[str, ...] = ()  # variables it expands
     prompt_expand: bool = False  # ${x@P}: prompt expansion can run command substitutions
+    # Names whose values this word evaluates as arithmetic ($((x)), ${a[i]}, ${s:x}); a
+    # value there can run code (x='a[$(cmd)]'). SUBST / INDIRECT stand for what is never
+    # safe: a command substitution's output, an indirect ${!x}.
+    arith: tuple[str, ...] = ()
 
     @property
     def literal(self) -> bool:
@@ -45,6 +87,9 @@ class _Builder:
     vars: list[str] = field(default_factory=list)
     subs: list[Node] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    arith: list[str] = field(default_factory=list)
+    bindings: Mapping[str, Binding] = field(default_factory=dict)
+    bound_glob: int = -1  # length of a substituted glob-valued loop variable
 
     def add(self, text: str, unquoted: bool) -> None:
         self.chars.extend(text)
@@ -123,7 +168,7 @@ def _var_name(node: Node) -> str | None:
     return None
 
 
-def _expansion(b: _Builder, node: Node, at_start: bool) -> None:
+def _expansion(b: _Builder, node: Node, at_start: bool, quoted: bool) -> None:
     name = _var_name(node)
     if name:
         b.vars.append(name)
@@ -133,12 +178,47 @@ def _expansion(b: _Builder, node: Node, at_start: bool) -> None:
     if name in _HOME_VARS and simple and at_start:
         b.add("~", False)  # the engine expands ~ itself
         return
+    bound = b.bindings.get(name) if simple and name else None
+    if bound is not None and _bind(b, bound, quoted):
+        return
     text = (node.text or b"").decode()
     if "@P" in text or "@E" in text:
         b.prompt = True
+    if node.type == "expansion":
+        _expansion_arith(b, node, text)
     for sub in _descendants(node, _SUBST_KINDS):
         b.subs.append(sub)
     b.dyn()
+
+
+def _bind(b: _Builder, bound: Binding, quoted: bool) -> bool:
+    """Substitute a loop variable's literal value. Unquoted, bash would split and glob it
+    again: only a plain value is safe then. A glob value stands for each match, so it is
+    only substituted as a whole quoted word (checked in ``decode``)."""
+    if bound.glob:
+        if not quoted:
+            return False
+        b.bound_glob = len(bound.value)
+        b.add(bound.value, True)  # the pattern: ``glob`` marks the word for expansion
+        return True
+    if not quoted and any(ch in bound.value for ch in " \t\n*?[{~"):
+        return False
+    b.add(bound.value, False)
+    return True
+
+
+def _expansion_arith(b: _Builder, node: Node, text: str) -> None:
+    """Subscripts and substring offsets are arithmetic; ${!x} evaluates x's value."""
+    if text.startswith("${!") and not text.endswith(("*}", "@}", "[@]}", "[*]}")):
+        b.arith.append(INDIRECT)
+    for child in node.named_children:
+        if child.type == "subscript":
+            index = child.child_by_field_name("index")
+            if index is not None and (index.text or b"") not in (b"@", b"*"):
+                b.arith.extend(arith_names(index))
+    if _SUBSTRING.match(text):
+        for child in node.named_children[1:]:
+            b.arith.extend(arith_names(child))
 
 
 def _descendants(node: Node, kinds: frozenset[str]) -> list[Node]:
@@ -188,7 +268,7 @@ def _part(b: _Builder, node: Node, src: bytes, quoted: bool) -> None:
         for child in node.named_children:
             _part(b, child, src, quoted)
     elif kind in ("simple_expansion", "expansion"):
-        _expansion(b, node, at_start=not b.chars)
+        _expansion(b, node, at_start=not b.chars, quoted=quoted)
     elif kind == "command_substitution":
         b.subs.append(node)
         b.dyn()
@@ -198,6 +278,7 @@ def _part(b: _Builder, node: Node, src: bytes, quoted: bool) -> None:
         b.dyn()
     elif kind == "arithmetic_expansion":
         b.subs.extend(_descendants(node, _SUBST_KINDS))
+        b.arith.extend(arith_names(node))
         b.dyn()
     elif kind in ("brace_expression", "extglob_pattern"):
         b.dyn()
@@ -240,8 +321,11 @@ def _has_brace(chars: list[str], unquoted: list[bool]) -> bool:
 _PLAIN = re.compile(r"[^\\*?\[{~$`'\"\n]*")
 
 
-def decode(node: Node, src: bytes) -> tuple[Word, list[Node], list[str]]:
-    """Return the word, the substitution nodes inside it (to classify), and errors."""
+def decode(
+    node: Node, src: bytes, bindings: Mapping[str, Binding] | None = None
+) -> tuple[Word, list[Node], list[str]]:
+    """Return the word, the substitution nodes inside it (to classify), and errors.
+    ``bindings``: loop variables whose value is known (``for f in a b; do …``)."""
     kind = node.type
     if kind in ("word", "number", "raw_string"):
         text = (node.text or b"").decode("utf-8", "replace")
@@ -249,8 +333,10 @@ def decode(node: Node, src: bytes) -> tuple[Word, list[Node], list[str]]:
             return Word(text, text[1:-1], text[1:-1]), [], []
         if _PLAIN.fullmatch(text):  # fast path: nothing bash would change
             return Word(text, text, text), [], []
-    b = _Builder()
+    b = _Builder(bindings=bindings or {})
     _part(b, node, src, quoted=False)
+    if b.bound_glob >= 0 and (len(b.chars) != b.bound_glob or len(b.vars) != 1):
+        b.dynamic = True  # "$f.bak" / "$f$g": not one match of the pattern
     sketch = "".join(b.chars)
     glob = _has_glob(b.chars, b.unquoted)
     brace = _has_brace(b.chars, b.unquoted)
@@ -268,6 +354,7 @@ def decode(node: Node, src: bytes) -> tuple[Word, list[Node], list[str]]:
         procsub=b.procsub,
         vars=tuple(b.vars),
         prompt_expand=b.prompt,
+        arith=tuple(b.arith),
     )
     return word, b.subs, b.errors
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bastion.shell.programs import (
     build,
+    builtins,
     files,
     infra,
     interpreters,
@@ -26,6 +27,7 @@ FAMILIES: dict[str, dict[str, Spec]] = {
     "system": system.PROGRAMS,
     "infra": infra.PROGRAMS,
     "build": build.PROGRAMS,
+    "builtins": builtins.PROGRAMS,
 }
 
 PROGRAMS: dict[str, Spec] = {}

@@ -70,3 +70,7 @@ PROGRAMS: dict[str, Spec] = {
     "su": Spec(frozenset({E.PRIVILEGE, E.CODE}), handler="su"),
     "pkexec": Spec(frozenset({E.PRIVILEGE})), "runuser": Spec(frozenset({E.PRIVILEGE})),
 }
+# Partition and encryption tools: catastrophic on a device unless they only print
+# (handler ``partition``). Added at the end so the table above stays as it is.
+for _name in ("fdisk", "sfdisk", "parted", "gdisk", "sgdisk", "cfdisk", "cryptsetup"):
+    PROGRAMS[_name] = Spec(_DISK, handler="partition")

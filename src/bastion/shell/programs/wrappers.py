@@ -27,6 +27,7 @@ class Wrapper:
     shell_string: frozenset[str] = frozenset()  # flag whose value is a shell string (su -c)
     shell_flags: frozenset[str] = frozenset()  # runs a login/interactive shell (sudo -s)
     join_as_shell: bool = False  # the rest is joined and run by `sh -c` (watch)
+    log_file: str | None = None  # writes its first positional, or this file (script)
     value_paths: Mapping[str, Access] = field(default_factory=dict)
     aliases: Mapping[str, str] = field(default_factory=dict)
     note: str = ""
@@ -84,6 +85,15 @@ WRAPPERS: dict[str, Wrapper] = {
     "valgrind": Wrapper(), "proxychains": Wrapper(takes_value=fs("-f")),
     "proxychains4": Wrapper(takes_value=fs("-f")), "torsocks": Wrapper(),
     "entr": Wrapper(), "rlwrap": Wrapper(),
+    "script": Wrapper(
+        takes_value=fs("-c", "--command", "-E", "--echo", "-I", "--log-in", "-O", "--log-out",
+                       "-B", "--log-io", "-T", "--log-timing", "-m", "--logging-format", "-o",
+                       "--output-limit"),
+        shell_string=fs("-c", "--command"), log_file="typescript",
+        value_paths={f: Access.WRITE for f in ("-I", "--log-in", "-O", "--log-out", "-B",
+                                               "--log-io", "-T", "--log-timing")},
+        note="script records the session to a file",
+    ),
 }
 
 #: `env` options (handled in unwrap because of NAME=VALUE words and -S).
@@ -118,10 +128,50 @@ SAFE_VALUES: Mapping[str, frozenset[str]] = {
     "GIT_PAGER": fs("", "cat", "less", "more", "less -R", "less -FRX"),
     "MANPAGER": fs("", "cat", "less", "more"), "SYSTEMD_PAGER": fs("", "cat"),
     "EDITOR": fs("true", ":", "cat"), "GIT_EDITOR": fs("true", ":", "cat"),
-    "VISUAL": fs("true", ":", "cat"),
+    "VISUAL": fs("true", ":", "cat"), "GIT_TERMINAL_PROMPT": fs("0"),
+    "GIT_OPTIONAL_LOCKS": fs("0"), "GIT_MERGE_AUTOEDIT": fs("no"),
+    "DEBIAN_FRONTEND": fs("noninteractive"),
 }
-#: GIT_* variables that are plain data.
-SAFE_GIT_VARS = fs("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE",
-                   "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE",
-                   "GIT_TERMINAL_PROMPT", "GIT_TRACE", "GIT_CURL_VERBOSE", "GIT_OPTIONAL_LOCKS",
-                   "GIT_PAGER_IN_USE", "GIT_FLUSH", "GIT_MERGE_AUTOEDIT", "GIT_LFS_SKIP_SMUDGE")
+#: Environment variables that are plain data to every program (locale, colour, terminal
+#: size, CI markers, commit identity). Any other NAME=… in front of a command, or through
+#: ``env``, makes it not a pure reader: HOME, XDG_*, TAR_OPTIONS, GOFLAGS… change what it
+#: reads, writes or runs.
+HARMLESS_VARS = fs(
+    "LANG", "LANGUAGE", "TZ", "TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "CLICOLOR",
+    "CLICOLOR_FORCE", "COLUMNS", "LINES", "CI", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE",
+    "PYTHONIOENCODING", "RUST_BACKTRACE", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL",
+    "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE",
+)
+HARMLESS_PREFIXES = ("LC_",)
+#: Harmless in front of a command only (`IFS= read -r l`); a standalone IFS=… changes how
+#: every later expansion splits.
+PREFIX_ONLY_VARS = fs("IFS")
+#: Variables whose value is a URL or host the program connects to.
+HOST_VARS = fs(
+    "DOCKER_HOST", "CONTAINER_HOST", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_TRUSTED_HOST",
+    "PIP_PROXY", "UV_INDEX_URL", "UV_EXTRA_INDEX_URL", "UV_INDEX", "UV_DEFAULT_INDEX",
+    "npm_config_registry", "NPM_CONFIG_REGISTRY", "YARN_REGISTRY", "GOPROXY", "GONOSUMDB",
+    "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy",
+    "CARGO_HTTP_PROXY", "OLLAMA_HOST", "KUBERNETES_SERVICE_HOST", "VAULT_ADDR",
+)
+#: Shell variables that change the shell itself when assigned on their own (`PATH=…; ls`).
+SHELL_SPECIAL_VARS = fs(
+    "PATH", "HOME", "CDPATH", "ENV", "BASH_ENV", "IFS", "PS0", "PS1", "PS2", "PS3", "PS4",
+    "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS", "HISTFILE", "GLOBIGNORE", "EXECIGNORE",
+    "FUNCNEST", "OLDPWD", "PWD", "POSIXLY_CORRECT", "TMOUT", "REPLY", "OPTIND", "OPTARG",
+    "TMPDIR", "MAILPATH", "MAIL", "FIGNORE", "HOSTFILE", "COMP_WORDBREAKS",
+)
+#: Variables whose value is a shell string the shell runs (classified like `sh -c`).
+SHELL_STRING_VARS = fs("PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS3", "PS4")
+#: Variables naming a file of shell code a (non-interactive) shell runs first.
+STARTUP_FILE_VARS = fs("BASH_ENV", "ENV")
+#: Startup files a shell runs before its command: (family, "always" | "l" login | "i"
+#: interactive) -> files.
+STARTUP_FILES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("bash", "l"): ("/etc/profile", "~/.bash_profile", "~/.bash_login", "~/.profile"),
+    ("bash", "i"): ("/etc/bash.bashrc", "~/.bashrc"),
+    ("sh", "l"): ("/etc/profile", "~/.profile"),
+    ("zsh", "always"): ("/etc/zsh/zshenv", "~/.zshenv"),
+    ("zsh", "l"): ("/etc/zsh/zprofile", "~/.zprofile", "/etc/zsh/zlogin", "~/.zlogin"),
+    ("zsh", "i"): ("/etc/zsh/zshrc", "~/.zshrc"),
+}
