@@ -36,7 +36,7 @@ def analyze(command: str) -> ShellAnalysis:
                                            f"{MAX_COMMAND_BYTES})",))
     try:
         commands, errors = _analyze_source(data, (), frozenset(), 0)
-        commands = _follow_cd(commands)
+        commands = _follow_cd(commands, cdpath="CDPATH" in command)
     except Exception as exc:  # fail closed on any internal error (RecursionError included)
         return ShellAnalysis(command, (), (f"internal error: {type(exc).__name__}: {exc}",))
     if "\x00" in command:
@@ -135,7 +135,9 @@ def _summary(fn: FunctionDef, body: list[SimpleCommand]) -> SimpleCommand:
     )
 
 
-def _follow_cd(commands: list[SimpleCommand]) -> list[SimpleCommand]:
+def _follow_cd(commands: list[SimpleCommand], *, cdpath: bool = False) -> list[SimpleCommand]:
+    """Join later relative paths to each literal ``cd`` target; after a cd whose target is
+    a glob, a run-time value, or looked up in a ``CDPATH`` the command sets, they are unknown."""
     prefix: str | None = ""
     out: list[SimpleCommand] = []
     for cmd in commands:
@@ -149,7 +151,10 @@ def _follow_cd(commands: list[SimpleCommand]) -> list[SimpleCommand]:
             elif not args:
                 prefix = "~"
             else:
-                target = cmd.paths[0].path if cmd.paths else None
+                use = cmd.paths[0] if cmd.paths else None
+                target = use.path if use is not None and use.pattern is None else None
+                if cdpath and target is not None and not target.startswith(("/", "~", "./", "../")):
+                    target = None
                 prefix = None if target is None or prefix is None else _join(prefix, target)
     return out
 
@@ -161,8 +166,16 @@ def _join(prefix: str, path: str) -> str:
 
 
 def _moved(use: PathUse, prefix: str | None) -> PathUse:
-    if use.path is None or use.path.startswith(("/", "~")):
+    spelled = use.path if use.path is not None else use.pattern
+    if spelled is None or spelled.startswith(("/", "~")):
         return use
     if prefix is None:
-        return replace(use, path=None, why=f"{use.why} (after cd to an unknown directory)")
-    return replace(use, path=_join(prefix, use.path), why=f"{use.why} (after cd {prefix})")
+        why = f"{use.why} (after cd to an unknown directory)"
+        return replace(use, path=None, pattern=None, why=why)
+    pattern = _join(_escape_glob(prefix), use.pattern) if use.pattern is not None else None
+    path = _join(prefix, use.path) if use.path is not None else None
+    return replace(use, path=path, pattern=pattern, why=f"{use.why} (after cd {prefix})")
+
+
+def _escape_glob(text: str) -> str:
+    return "".join("\\" + c if c in "*?[]\\" else c for c in text)

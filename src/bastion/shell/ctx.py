@@ -65,7 +65,7 @@ class Ctx:
         if word.procsub:
             return
         value = word.value
-        pattern = value if word.glob else None
+        pattern = word.pattern if word.glob and value is not None else None
         if value is not None and word.glob:
             if P.glob_is_safe(value):
                 why = f"{why} (glob)"

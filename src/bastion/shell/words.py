@@ -29,6 +29,8 @@ class Word:
     procsub: bool = False  # the word is a process substitution (a /dev/fd pipe)
     vars: tuple[str, ...] = ()  # variables it expands
     prompt_expand: bool = False  # ${x@P}: prompt expansion can run command substitutions
+    # A literal glob as bash matches it: quoted *?[]\ backslash-escaped (``a'*'*`` -> ``a\**``).
+    pattern: str | None = None
 
     @property
     def literal(self) -> bool:
@@ -237,6 +239,7 @@ def _has_brace(chars: list[str], unquoted: list[bool]) -> bool:
     return False
 
 
+_GLOB_CHARS = frozenset("*?[]\\")
 _PLAIN = re.compile(r"[^\\*?\[{~$`'\"\n]*")
 
 
@@ -260,6 +263,11 @@ def decode(node: Node, src: bytes) -> tuple[Word, list[Node], list[str]]:
     if tilde_user:  # ~user, ~+, ~- : depend on the system, not on the text
         b.dynamic = True
     value = None if (b.dynamic or brace) else sketch
+    pattern = None
+    if glob and value is not None:
+        pattern = "".join(
+            "\\" + c if c in _GLOB_CHARS and not u else c for c, u in zip(b.chars, b.unquoted, strict=True)
+        )
     word = Word(
         text=(node.text or b"").decode("utf-8", "replace"),
         value=value,
@@ -268,6 +276,7 @@ def decode(node: Node, src: bytes) -> tuple[Word, list[Node], list[str]]:
         procsub=b.procsub,
         vars=tuple(b.vars),
         prompt_expand=b.prompt,
+        pattern=pattern,
     )
     return word, b.subs, b.errors
 

@@ -1,0 +1,210 @@
+"""A parser of git's config file syntax, and the keys that make git run a program.
+
+Syntax (git-config(1) "CONFIGURATION FILE"): ``[section]``, ``[section "subsection"]``
+(subsection case-sensitive, ``\\"`` and ``\\\\`` escaped), the deprecated
+``[section.subsection]`` (lowercased); ``name = value`` or a bare ``name`` (true); names
+and sections are case-insensitive; values are trimmed, ``"`` toggles quoting, ``\\n \\t \\b
+\\" \\\\`` are escapes, a trailing ``\\`` continues the line, ``#`` and ``;`` start a
+comment outside quotes. Anything git would reject raises ``ConfigSyntax`` (the caller fails
+closed). This never runs git.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bastion.shell.programs.vcs import SAFE_PAGERS
+
+
+class ConfigSyntax(ValueError):
+    def __init__(self, line: int, why: str) -> None:
+        super().__init__(f"line {line}: {why}")
+        self.line = line
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    section: str  # lowercased
+    subsection: str | None  # as written (case-sensitive)
+    name: str  # lowercased
+    value: str | None  # None: a bare name (boolean true)
+    line: int
+
+    @property
+    def key(self) -> str:
+        middle = f".{self.subsection}" if self.subsection is not None else ""
+        return f"{self.section}{middle}.{self.name}"
+
+
+_SECTION = re.compile(r"[A-Za-z0-9.-]+")
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
+_ESCAPES = {"n": "\n", "t": "\t", "b": "\b", '"': '"', "\\": "\\"}
+
+
+def parse(text: str) -> list[Entry]:
+    entries: list[Entry] = []
+    lines = text.split("\n")
+    section: tuple[str, str | None] | None = None
+    index = 0
+    while index < len(lines):
+        number = index + 1
+        line = lines[index].lstrip(" \t\r")
+        index += 1
+        if number == 1 and line.startswith("\ufeff"):
+            line = line[1:]
+        if line.startswith("["):
+            section, line = _header(line, number)
+            line = line.lstrip(" \t\r")
+        if not line or line[0] in "#;":
+            continue
+        if section is None:
+            raise ConfigSyntax(number, "a variable before any section")
+        name_match = _NAME.match(line)
+        if name_match is None:
+            raise ConfigSyntax(number, f"bad variable name in {line[:40]!r}")
+        name = name_match.group(0).lower()
+        rest = line[name_match.end() :].lstrip(" \t")
+        if not rest or rest[0] in "#;\r":
+            entries.append(Entry(section[0], section[1], name, None, number))
+            continue
+        if rest[0] != "=":
+            raise ConfigSyntax(number, f"expected '=' after {name}")
+        value, index = _value(rest[1:], lines, index, number)
+        entries.append(Entry(section[0], section[1], name, value, number))
+    return entries
+
+
+def _header(line: str, number: int) -> tuple[tuple[str, str | None], str]:
+    """Parse ``[section "sub"]``; return the section and the rest of the line."""
+    match = _SECTION.match(line, 1)
+    if match is None:
+        raise ConfigSyntax(number, "bad section header")
+    name = match.group(0)
+    pos = match.end()
+    if line[pos : pos + 1] == "]":
+        if "." in name:  # [section.subsection]: deprecated, the subsection lowercased
+            head, _, dotted = name.partition(".")
+            return (head.lower(), dotted.lower()), line[pos + 1 :]
+        return (name.lower(), None), line[pos + 1 :]
+    if line[pos : pos + 2] != ' "' and not re.match(r'[ \t]+"', line[pos:]):
+        raise ConfigSyntax(number, "bad section header")
+    pos = line.index('"', pos) + 1
+    sub: list[str] = []
+    while True:
+        if pos >= len(line):
+            raise ConfigSyntax(number, "unterminated subsection")
+        ch = line[pos]
+        if ch == "\\" and pos + 1 < len(line):
+            sub.append(line[pos + 1])
+            pos += 2
+        elif ch == '"':
+            break
+        else:
+            sub.append(ch)
+            pos += 1
+    if line[pos + 1 : pos + 2] != "]":
+        raise ConfigSyntax(number, "bad section header")
+    return (name.lower(), "".join(sub)), line[pos + 2 :]
+
+
+def _value(first: str, lines: list[str], index: int, number: int) -> tuple[str, int]:
+    out: list[str] = []
+    pending_space = ""  # unquoted whitespace, kept only when more value follows
+    quoted = False
+    text = first.lstrip(" \t")
+    while True:
+        pos = 0
+        while pos < len(text):
+            ch = text[pos]
+            pos += 1
+            if ch == "\\":
+                if pos >= len(text):  # continuation
+                    break
+                escaped = _ESCAPES.get(text[pos])
+                if escaped is None:
+                    raise ConfigSyntax(number, f"bad escape \\{text[pos]}")
+                out.append(pending_space + escaped)
+                pending_space = ""
+                pos += 1
+            elif ch == '"':
+                out.append(pending_space)
+                pending_space = ""
+                quoted = not quoted
+            elif not quoted and ch in "#;":
+                return "".join(out), index
+            elif not quoted and ch in " \t\r":
+                pending_space += ch if ch != "\r" else ""
+            else:
+                out.append(pending_space + ch)
+                pending_space = ""
+        else:
+            if quoted:
+                raise ConfigSyntax(number, "unterminated quote")
+            return "".join(out), index
+        if index >= len(lines):
+            return "".join(out), index
+        text = lines[index]
+        index += 1
+
+
+# -- keys that run programs -------------------------------------------------------------------
+
+#: section.name (no subsection) that names a program to run.
+PROGRAM_KEYS = frozenset({
+    "core.fsmonitor", "core.pager", "core.editor", "core.sshcommand", "core.hookspath",
+    "core.askpass", "core.gitproxy", "core.alternaterefscommand", "core.worktree",
+    "diff.external", "credential.helper", "gpg.program", "sequence.editor",
+    "uploadpack.packobjectshook", "protocol.allow", "interactive.difffilter", "man.viewer",
+    "web.browser",
+})  # fmt: skip
+#: section.*.name: any subsection.
+SUB_PROGRAM_KEYS = frozenset({
+    ("diff", "textconv"), ("diff", "command"), ("difftool", "cmd"), ("mergetool", "cmd"),
+    ("merge", "driver"), ("credential", "helper"), ("gpg", "program"), ("remote", "uploadpack"),
+    ("remote", "receivepack"), ("remote", "vcs"), ("protocol", "allow"), ("browser", "cmd"),
+    ("man", "cmd"), ("trailer", "command"), ("trailer", "cmd"), ("submodule", "update"),
+})  # fmt: skip
+#: Every key of these sections runs programs (filter.<driver>.clean/smudge/process).
+PROGRAM_SECTIONS = frozenset({"filter"})
+#: Keys whose value is a program unless it is one of SAFE_PAGERS.
+_PAGER_KEYS = frozenset({"core.pager", "core.editor", "sequence.editor"})
+_FALSE = frozenset({"false", "no", "off", "0", ""})
+#: Where git reads more configuration from: followed, not judged.
+INCLUDE_NAME = "path"
+
+
+def is_include(entry: Entry) -> bool:
+    return entry.name == INCLUDE_NAME and (
+        (entry.section == "include" and entry.subsection is None)
+        or (entry.section == "includeif" and entry.subsection is not None)
+    )
+
+
+def runs_program(entry: Entry) -> bool:
+    """Whether this setting can make a git read run a program."""
+    value = entry.value.strip() if entry.value is not None else None
+    plain = f"{entry.section}.{entry.name}"
+    if entry.section in PROGRAM_SECTIONS:
+        return True
+    if entry.section == "alias":
+        return value is not None and value.startswith("!")
+    if entry.section == "pager":  # pager.<cmd> = true/false or a program
+        return (
+            value is not None
+            and value.lower() not in _FALSE | {"true", "yes", "on", "1"}
+            and (value not in SAFE_PAGERS)
+        )
+    if entry.subsection is None:
+        if plain in _PAGER_KEYS:
+            return value is None or value not in SAFE_PAGERS
+        if plain == "core.fsmonitor":
+            return value is not None and value.lower() not in _FALSE
+        if plain == "protocol.allow":
+            return value is not None and value.lower() != "never"
+        return plain in PROGRAM_KEYS
+    if (entry.section, entry.name) == ("protocol", "allow"):
+        return value is not None and value.lower() != "never"
+    if (entry.section, entry.name) == ("submodule", "update"):
+        return value is not None and value.startswith("!")
+    return (entry.section, entry.name) in SUB_PROGRAM_KEYS
