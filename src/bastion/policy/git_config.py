@@ -34,11 +34,12 @@ class Entry:
     @property
     def key(self) -> str:
         middle = f".{self.subsection}" if self.subsection is not None else ""
-        return f"{self.section}{middle}.{self.name}"
+        return f"{self.section}{middle}.{self.name}" if self.section else self.name
 
 
 _SECTION = re.compile(r"[A-Za-z0-9.-]+")
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
+_SPACE = frozenset(" \t\v\f\r")
 _ESCAPES = {"n": "\n", "t": "\t", "b": "\b", '"': '"', "\\": "\\"}
 
 
@@ -59,7 +60,7 @@ def parse(text: str) -> list[Entry]:
         if not line or line[0] in "#;":
             continue
         if section is None:
-            raise ConfigSyntax(number, "a variable before any section")
+            section = ("", None)  # git accepts a variable before any section (key "name")
         name_match = _NAME.match(line)
         if name_match is None:
             raise ConfigSyntax(number, f"bad variable name in {line[:40]!r}")
@@ -109,43 +110,50 @@ def _header(line: str, number: int) -> tuple[tuple[str, str | None], str]:
 
 
 def _value(first: str, lines: list[str], index: int, number: int) -> tuple[str, int]:
+    """git's parse_value: unquoted whitespace becomes one space per character and is kept
+    only between other characters; a backslash at the end of a line continues the value."""
     out: list[str] = []
-    pending_space = ""  # unquoted whitespace, kept only when more value follows
+    length = 0
+    space = 0
     quoted = False
-    text = first.lstrip(" \t")
+    text = first
     while True:
+        line = text[:-1] if text.endswith("\r") else text
         pos = 0
-        while pos < len(text):
-            ch = text[pos]
+        continued = False
+        while pos < len(line):
+            ch = line[pos]
             pos += 1
+            if ch in _SPACE and not quoted:
+                space += 1 if length else 0
+                continue
+            if not quoted and ch in "#;":
+                break  # a comment: the rest of the line (no continuation)
+            out.append(" " * space)
+            length += space
+            space = 0
             if ch == "\\":
-                if pos >= len(text):  # continuation
+                if pos >= len(line):
+                    continued = True
                     break
-                escaped = _ESCAPES.get(text[pos])
+                escaped = _ESCAPES.get(line[pos])
                 if escaped is None:
-                    raise ConfigSyntax(number, f"bad escape \\{text[pos]}")
-                out.append(pending_space + escaped)
-                pending_space = ""
+                    raise ConfigSyntax(number, f"bad escape \\{line[pos]}")
+                out.append(escaped)
                 pos += 1
             elif ch == '"':
-                out.append(pending_space)
-                pending_space = ""
                 quoted = not quoted
-            elif not quoted and ch in "#;":
-                return "".join(out), index
-            elif not quoted and ch in " \t\r":
-                pending_space += ch if ch != "\r" else ""
+                continue
             else:
-                out.append(pending_space + ch)
-                pending_space = ""
-        else:
-            if quoted:
-                raise ConfigSyntax(number, "unterminated quote")
-            return "".join(out), index
-        if index >= len(lines):
-            return "".join(out), index
-        text = lines[index]
-        index += 1
+                out.append(ch)
+            length += 1
+        if continued and index < len(lines):
+            text = lines[index]
+            index += 1
+            continue
+        if quoted:
+            raise ConfigSyntax(number, "unterminated quote")
+        return "".join(out), index
 
 
 # -- keys that run programs -------------------------------------------------------------------
@@ -208,3 +216,22 @@ def runs_program(entry: Entry) -> bool:
     if (entry.section, entry.name) == ("submodule", "update"):
         return value is not None and value.startswith("!")
     return (entry.section, entry.name) in SUB_PROGRAM_KEYS
+
+
+#: Of those, the settings a git *read* (status, log, diff, show, grep …) can run: an editor,
+#: a credential helper, an ssh command or a merge driver only run for commands that change
+#: something or reach the network, and git ignores an alias named like a built-in command.
+_READ_KEYS = frozenset({"core.fsmonitor", "core.pager", "diff.external", "gpg.program",
+                        "core.alternaterefscommand", "interactive.difffilter"})  # fmt: skip
+_READ_SUB_KEYS = frozenset({("diff", "textconv"), ("diff", "command"), ("gpg", "program")})
+
+
+def runs_on_read(entry: Entry) -> bool:
+    """Whether this setting can run a program during a read-only git command."""
+    if not runs_program(entry):
+        return False
+    if entry.section in PROGRAM_SECTIONS or entry.section == "pager":
+        return True
+    if entry.subsection is None:
+        return f"{entry.section}.{entry.name}" in _READ_KEYS
+    return (entry.section, entry.name) in _READ_SUB_KEYS

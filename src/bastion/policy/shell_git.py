@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
-from bastion.policy.git_config import ConfigSyntax, Entry, is_include, parse, runs_program
+from bastion.policy.git_config import ConfigSyntax, Entry, is_include, parse, runs_on_read, runs_program
 from bastion.policy.git_index import IndexUnknown, index_paths
 from bastion.policy.tree import Kind
 from bastion.policy.treewalk import OverBudget, Reach
@@ -106,7 +106,9 @@ def _bare(reach: Reach, folder: str) -> bool:
     )
 
 
-def config_files(reach: Reach, repo: Repo, home: str) -> list[str]:
+def config_files(reach: Reach, repo: Repo, home: str) -> list[tuple[str, bool]]:
+    """Every file git loads for ``repo``, each with whether it comes with the repository (the
+    agent may have written it) rather than from the person's own global configuration."""
     files = [posixpath.join(repo.git_dir, "config"), posixpath.join(repo.git_dir, "config.worktree")]
     common = reach.read(posixpath.join(repo.git_dir, "commondir"))
     common_dir = repo.git_dir
@@ -114,7 +116,8 @@ def config_files(reach: Reach, repo: Repo, home: str) -> list[str]:
         common_dir = posixpath.join(repo.git_dir, common.decode("utf-8", "replace").strip())
         files.append(posixpath.join(common_dir, "config"))
     files.extend(_module_configs(reach, posixpath.join(common_dir, "modules"), 0))
-    return [*files, posixpath.join(home, ".gitconfig"), posixpath.join(home, ".config", "git", "config")]
+    own = [posixpath.join(home, ".gitconfig"), posixpath.join(home, ".config", "git", "config")]
+    return [(f, True) for f in files] + [(f, False) for f in own]
 
 
 def _module_configs(reach: Reach, folder: str, depth: int) -> list[str]:
@@ -138,14 +141,15 @@ class Finding:
     line: int
 
 
-def dangerous_settings(reach: Reach, files: list[str], home: str) -> list[Finding]:
-    """Every program-running setting in ``files`` and what they include. Raises OSError,
+def dangerous_settings(reach: Reach, files: list[tuple[str, bool]], home: str) -> list[Finding]:
+    """Every program-running setting in ``files`` and what they include: any such key in a
+    repository's files, those a read can run in the person's global ones. Raises OSError,
     ConfigSyntax, OverBudget."""
     found: list[Finding] = []
     seen: set[str] = set()
-    todo = [(path, 0) for path in files]
+    todo = [(path, 0, repository) for path, repository in files]
     while todo:
-        path, depth = todo.pop(0)
+        path, depth, repository = todo.pop(0)
         if path in seen:
             continue
         seen.add(path)
@@ -158,8 +162,8 @@ def dangerous_settings(reach: Reach, files: list[str], home: str) -> list[Findin
             raise ConfigSyntax(1, "not UTF-8") from exc
         for entry in entries:
             if is_include(entry):
-                todo.append(_include(entry, path, home, depth))
-            elif runs_program(entry):
+                todo.append((*_include(entry, path, home, depth), repository))
+            elif runs_program(entry) if repository else runs_on_read(entry):
                 found.append(Finding(path, entry.key, entry.line))
     return found
 

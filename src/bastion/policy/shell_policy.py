@@ -326,9 +326,12 @@ def _path(
 def _reality(
     gate: Gate, subject: Subject, cmd: SimpleCommand, cwd: str, reach: Reach, cwds: tuple[str, ...] | None
 ) -> bool:
-    """What the command reaches beyond its arguments: a recursive reader's trees, git's
-    repository configuration and committed files. True when nothing asks."""
+    """What a reader reaches beyond its arguments: a recursive reader's trees, git's
+    repository configuration and committed files. True when nothing asks. (A command that is
+    no reader is not allowed as one anyway, so it costs no I/O here.)"""
     policy = gate.policy
+    if not _reader_or_printer(cmd):
+        return True
     starts: list[str] = []
     for use in cmd.paths:
         if use.access is Access.READ:

@@ -121,19 +121,25 @@ class Recursion:
 
 _GREP = frozenset({"grep", "egrep", "fgrep", "zgrep"})
 _GREP_VALUED = frozenset("efmABCdD")
+_TAR_VALUED = frozenset("fCTXbgHKLNV")
 _FIND_CONTENT = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 
 def _short_flags(argv: tuple[str, ...], valued: frozenset[str]) -> set[str]:
     """Letters of short option clusters up to ``--`` (stopping at one that takes a value)."""
     letters: set[str] = set()
+    skip = False
     for word in argv[1:]:
+        if skip:  # the value of the option before (grep -e -r: "-r" is the pattern)
+            skip = False
+            continue
         if word == "--":
             break
         if word.startswith("-") and not word.startswith("--") and len(word) > 1:
-            for ch in word[1:]:
+            for index, ch in enumerate(word[1:], start=1):
                 letters.add(ch)
                 if ch in valued:
+                    skip = index == len(word) - 1
                     break
     return letters
 
@@ -166,7 +172,9 @@ def recursion_of(cmd: SimpleCommand) -> Recursion | None:
         hidden = program != "ag" or bool({"--hidden", "-u", "--unrestricted"} & set(argv))
         return Recursion(follow, hidden=hidden)
     if program in ("tar", "bsdtar") and _tar_creates(argv):
-        follow = Follow.ALL if "-h" in argv or "--dereference" in longs else Follow.NONE
+        bundled = argv[1] if not argv[1].startswith("-") else ""  # tar chf x.tar dir
+        short = _short_flags(argv, _TAR_VALUED) | set(bundled)
+        follow = Follow.ALL if "h" in short or "--dereference" in longs else Follow.NONE
         return Recursion(follow, default_start=False)
     return None
 
@@ -177,7 +185,7 @@ def _tar_creates(argv: tuple[str, ...]) -> bool:
     first = argv[1]
     if not first.startswith("-") and "c" in first:
         return True  # tar czf x.tgz dir
-    return "--create" in argv or "c" in _short_flags(argv, frozenset("fCTXbgHKLNV"))
+    return "--create" in argv or "c" in _short_flags(argv, _TAR_VALUED)
 
 
 @dataclass(frozen=True, slots=True)
