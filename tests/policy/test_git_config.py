@@ -353,3 +353,40 @@ def test_a_dynamic_git_directory_is_unknown(make_gate: GateFactory, call: Call, 
 def test_git_version_reads_no_repository(make_gate: GateFactory, call: Call, repo: Path) -> None:
     add_config(repo / ".git" / "config", "[core]\n\tfsmonitor = ./x\n")
     assert outcome(make_gate(), call, "git --version") == ALLOWED
+
+
+# -- the folder core.hooksPath names is agent configuration -----------------------------------
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        "[core]\n\thooksPath = scripts/hooks\n",
+        '[core]\n\thooksPath = "scripts/hooks/"\n',
+        "[include]\n\tpath = hooks.inc\n",
+    ],
+)
+def test_writing_into_the_hooks_path_a_repository_names_asks(
+    make_gate: GateFactory, call: Call, repo: Path, config: str
+) -> None:
+    (repo / ".git" / "hooks.inc").write_text("[core]\n\thooksPath = scripts/hooks\n")
+    add_config(repo / ".git" / "config", config)
+    gate = make_gate('mode = "full-access"')
+    asks = (Decision.ASK, ("hardline.agent-config",))
+    assert outcome(gate, call, "echo x > scripts/hooks/pre-commit") == asks
+    assert outcome(gate, call, "cd scripts && echo x > hooks/pre-push") == asks
+    evaluation = gate.evaluate(call("write", path="scripts/hooks/pre-commit", content="x"))
+    assert (evaluation.decision, [r.rule for r in evaluation.reasons]) == (
+        Decision.ASK,
+        ["hardline.agent-config"],
+    )
+    assert "core.hooksPath" in evaluation.reasons[0].message
+    assert outcome(gate, call, "echo x > scripts/build.sh") == (Decision.ALLOW, ("mode.full-access",))
+
+
+def test_a_workspace_without_a_hooks_path_writes_as_before(
+    make_gate: GateFactory, call: Call, repo: Path
+) -> None:
+    gate = make_gate()
+    assert outcome(gate, call, "echo x > scripts/hooks/pre-commit") == ALLOWED
+    assert gate.evaluate(call("write", path="notes.txt", content="x")).decision is Decision.ALLOW

@@ -151,6 +151,8 @@ SELF = [
     "cp evil.toml .bastion/policy.toml",
     "mv .bastion gone",
     "rm -rf .bastion",
+    "cd .bastion && echo x > policy.toml",  # a list's redirection is not the cd target
+    "cd sub && cd .bastion && cat x > policy.toml",
 ]
 
 
@@ -195,10 +197,12 @@ AGENT_CONFIG = [
 def test_writing_agent_and_repository_configuration_always_asks(
     make_gate: GateFactory, call: Call, ws: Path, target: str
 ) -> None:
-    assert outcome(make_gate('mode = "full-access"'), call, f"echo x > {target}") == (
-        Decision.ASK,
-        ("hardline.agent-config",),
-    )
+    asks = (Decision.ASK, ("hardline.agent-config",))
+    gate = make_gate('mode = "full-access"')
+    assert outcome(gate, call, f"echo x > {target}") == asks
+    folder, _, name = target.rpartition("/")
+    if folder:
+        assert outcome(gate, call, f"cd {folder} && echo x > {name}") == asks
 
 
 # -- root cause 9: recursive readers -------------------------------------------------------------

@@ -202,6 +202,14 @@ class Gate:
             subject.hard.extend(verdict.reasons)
         elif verdict.decision is Decision.ALLOW:
             subject.notes.extend(r.message for r in verdict.reasons)
+        if write:  # a repository's core.hooksPath folder is agent configuration too
+            from bastion.policy.git_hooks import hooks_write_reason
+            from bastion.policy.treewalk import Reach
+
+            hooks = hooks_write_reason(self.policy, Reach(self.tree, self.fs.resolve), verdict)
+            if hooks is not None:
+                subject.hard.append(hooks)
+                subject.effects.add(Effect.SELF)
         spellings = {verdict.lexical, verdict.resolved}
         rule = self.last_rule(
             family,

@@ -21,6 +21,7 @@ from bastion.policy.git_config import ConfigSyntax, Entry, is_include, parse, ru
 from bastion.policy.git_index import IndexUnknown, index_paths
 from bastion.policy.tree import Kind
 from bastion.policy.treewalk import OverBudget, Reach
+from bastion.shell.analysis import cd_target
 from bastion.shell.model import SimpleCommand
 
 #: Global options that take a value (the value is the next word unless written ``--x=v``).
@@ -270,14 +271,39 @@ def command_dirs(
         elif _unknown_cd(cmd, cdpath):
             unknown = True
         else:
-            path = cmd.paths[0].path or "."
+            use = cd_target(cmd)
+            path = use.path if use is not None and use.path else "."
             seen.append(posixpath.join(cwd, home + path[1:] if path.startswith("~") else path))
     return out
 
 
 def _unknown_cd(cmd: SimpleCommand, cdpath: bool) -> bool:
-    target = cmd.paths[0] if cmd.paths else None
+    target = cd_target(cmd)
     if cmd.program == "popd" or cmd.dynamic or target is None or target.path is None:
         return True
     relative = not target.path.startswith(("/", "~", "./", "../"))
     return target.pattern is not None or (cdpath and relative)
+
+
+def hooks_dirs(reach: Reach, folder: str, home: str) -> list[tuple[str, str]]:
+    """The folders ``core.hooksPath`` names for the repository ``folder`` is in, each with
+    the file that sets it: git runs any program put there. Raises like dangerous_settings."""
+    repo = discover(reach, folder)
+    if repo is None:
+        return []
+    base = repo.work_tree or repo.git_dir
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    todo = [(path, 0) for path, _ in config_files(reach, repo, home)]
+    while todo:
+        path, depth = todo.pop(0)
+        data = None if path in seen else reach.read(path)
+        seen.add(path)
+        for entry in parse(data.decode("utf-8")) if data is not None else ():
+            if is_include(entry):
+                todo.append(_include(entry, path, home, depth))
+            elif entry.key == "core.hookspath" and entry.value:
+                value = entry.value.strip()
+                value = home + value[1:] if value == "~" or value.startswith("~/") else value
+                out.append((posixpath.normpath(posixpath.join(base, value)), path))
+    return out

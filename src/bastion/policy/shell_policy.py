@@ -10,6 +10,7 @@ from __future__ import annotations
 from bastion.call.model import Family, ToolCall
 from bastion.policy.decision import Decision, Effect, Reason
 from bastion.policy.engine import WRITE_EFFECTS, Gate, install_subject
+from bastion.policy.git_hooks import hooks_write_reason
 from bastion.policy.network import decide_target
 from bastion.policy.paths import PathError, check_path, normalise
 from bastion.policy.shell_git import check_git, command_dirs
@@ -294,12 +295,20 @@ def _paths(gate: Gate, out: Assembly, subject: Subject, cmd: SimpleCommand, cwd:
                 subject.effects.add(Effect.DESTRUCTIVE)
                 subject.hard.append(destructive_reason(use.raw, f"everything in {why}"))
         for path in targets:
-            ok &= _path(gate, out, subject, use, path, cwd, judge=judge)
+            ok &= _path(gate, out, subject, use, path, cwd, reach, judge=judge)
     return ok
 
 
 def _path(
-    gate: Gate, out: Assembly, subject: Subject, use: PathUse, path: str, cwd: str, *, judge: bool
+    gate: Gate,
+    out: Assembly,
+    subject: Subject,
+    use: PathUse,
+    path: str,
+    cwd: str,
+    reach: Reach,
+    *,
+    judge: bool,
 ) -> bool:
     policy = gate.policy
     write = use.access is not Access.READ
@@ -307,6 +316,10 @@ def _path(
     subject.effects |= verdict.effects
     if verdict.decision in (Decision.DENY, Decision.ASK):
         subject.hard.extend(verdict.reasons)
+    hooks = hooks_write_reason(policy, reach, verdict) if write else None
+    if hooks is not None:
+        subject.hard.append(hooks)
+        subject.effects.add(Effect.SELF)
     if write:
         gate.ceiling_write_check(out, verdict)
     if judge:
@@ -320,7 +333,7 @@ def _path(
         why = use.why or use.access.value
         subject.notes.extend(f"{r.message} ({why})" for r in verdict.reasons)
         return False
-    return True
+    return hooks is None
 
 
 def _reality(

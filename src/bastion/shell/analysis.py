@@ -151,12 +151,18 @@ def _follow_cd(commands: list[SimpleCommand], *, cdpath: bool = False) -> list[S
             elif not args:
                 prefix = "~"
             else:
-                use = cmd.paths[0] if cmd.paths else None
+                use = cd_target(cmd)
                 target = use.path if use is not None and use.pattern is None else None
                 if cdpath and target is not None and not target.startswith(("/", "~", "./", "../")):
                     target = None
                 prefix = None if target is None or prefix is None else _join(prefix, target)
     return out
+
+
+def cd_target(cmd: SimpleCommand) -> PathUse | None:
+    """The directory argument of a cd (a redirection of a list, ``cd d && echo x > f``,
+    is reported on the cd too: it is not the target)."""
+    return next((p for p in cmd.paths if not p.why.startswith("redirection")), None)
 
 
 def _join(prefix: str, path: str) -> str:
