@@ -3,16 +3,23 @@ recursively and follow which links, the tree walk, destructive targets, the fake
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
 
+from bastion import Decision, Gate, ToolCall
 from bastion.policy.compiled import Policy
+from bastion.policy.decision import Reason
 from bastion.policy.loader import load_policy_text
 from bastion.policy.paths import check_path
+from bastion.policy.shell_policy import decide_analysis
 from bastion.policy.shell_reach import Follow, Recursion, destructive_target, recursion_of, wildcard_parent
 from bastion.policy.tree import Kind, MemoryTree
 from bastion.policy.treewalk import Found, OverBudget, Reach, walk
+from bastion.policy.verdict import Assembly
 from bastion.shell import analyze
-from bastion.shell.model import Access, PathUse
+from bastion.shell.model import Access, PathUse, ShellAnalysis
 
 TABLE: list[tuple[str, Recursion | None]] = [
     ("grep -rn x .", Recursion(Follow.COMMAND_LINE)),
@@ -153,3 +160,25 @@ def test_a_symlink_to_the_home_is_judged_by_its_target(policy: Policy) -> None:
 )
 def test_a_whole_folder_glob_names_the_folder_it_empties(pattern: str, parent: str | None) -> None:
     assert wildcard_parent(PathUse(None, Access.DELETE, pattern, pattern=pattern)) == parent
+
+
+def test_a_path_use_marked_recursive_is_walked_even_for_a_program_the_table_does_not_know(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "tree").mkdir()
+    (tmp_path / "tree" / ".env").write_text("S=1")
+    (tmp_path / "other.txt").write_text("x")
+    policy = load_policy_text("", cwd=str(tmp_path), env={"HOME": "/nonexistent", "BASTION_STATE_DIR": "/s"})
+    gate = Gate(policy)
+    analysis = analyze("cat tree other.txt")
+    (cmd,) = analysis.commands
+    marked = replace(cmd, paths=(replace(cmd.paths[0], recursive=True), cmd.paths[1]))
+
+    def decide(shell: ShellAnalysis) -> tuple[Decision, list[str]]:
+        out = Assembly(approval_default=Reason(Decision.ASK, "approval.x", "built-in", "", ""))
+        decide_analysis(gate, ToolCall("shell", {"command": "x"}, cwd=str(tmp_path)), out, shell)
+        evaluation = out.finish()
+        return evaluation.decision, [r.rule for r in evaluation.reasons]
+
+    assert decide(analysis) == (Decision.ALLOW, ["mode.workspace"])
+    assert decide(replace(analysis, commands=(marked,))) == (Decision.ASK, ["hardline.credentials"])

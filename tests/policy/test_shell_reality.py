@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bastion import Decision, Gate, ToolCall
+from bastion.policy.compiled import Policy
 from bastion.policy.decision import Effect
 from bastion.policy.tree import MemoryTree
 
@@ -356,3 +357,13 @@ def test_a_host_a_command_reaches_goes_through_the_network_policy_and_metadata_i
         Decision.DENY,
         ("hardline.metadata",),
     )
+
+
+def test_writing_an_explicitly_named_policy_file_is_denied(
+    make_policy: Callable[..., Policy], call: Call, tmp_path: Path
+) -> None:
+    explicit = tmp_path / "elsewhere" / "custom-policy.toml"
+    explicit.parent.mkdir()
+    explicit.write_text('mode = "full-access"\n')
+    gate = Gate(make_policy('mode = "full-access"', path=str(explicit)))
+    assert outcome(gate, call, f"echo x >> {explicit}") == (Decision.DENY, ("hardline.self",))

@@ -346,8 +346,9 @@ def _reality(
     if not _reader_or_printer(cmd):
         return True
     starts: list[str] = []
+    marked = any(u.recursive for u in cmd.paths)  # the knowledge base names the trees itself
     for use in cmd.paths:
-        if use.access is Access.READ:
+        if use.access is Access.READ and (use.recursive or not marked):
             found = concrete_paths(reach, use, cwd=cwd, home=policy.home)
             starts.extend(found if not isinstance(found, Unknown) else ())
     reached = check_recursion(policy, gate.fs, reach, cmd, starts, cwd=cwd)
