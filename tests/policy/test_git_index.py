@@ -125,3 +125,16 @@ def test_listing_history_without_patches_does_not_read_the_index(
     gate = make_gate()
     assert outcome(gate, call, "git log --oneline") == (Decision.ALLOW, ("mode.workspace",))
     assert outcome(gate, call, "git log -p") == (Decision.ASK, ("hardline.credentials",))
+
+
+def test_a_sha256_repository_index_is_read_with_its_longer_object_ids(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    git("init", "-q", "--object-format=sha256", ".", cwd=workspace)
+    for name in ("a.txt", "deploy/id_rsa"):
+        (workspace / name).parent.mkdir(parents=True, exist_ok=True)
+        (workspace / name).write_text(name)
+    git("add", "a.txt", "deploy/id_rsa", cwd=workspace)
+    data = (workspace / ".git" / "index").read_bytes()
+    assert index_paths(data, oid_size=32) == ["a.txt", "deploy/id_rsa"]
+    assert outcome(make_gate(), call, "git grep x") == (Decision.ASK, ("hardline.credentials",))

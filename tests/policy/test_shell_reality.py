@@ -5,10 +5,15 @@ self and agent configuration protected, destructive targets judged after resolut
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bastion import Decision, Gate, ToolCall
 from bastion.policy.compiled import Policy
@@ -60,6 +65,8 @@ GLOBS: list[tuple[str, Outcome]] = [
     ("echo x > *.md", (Decision.ALLOW, ("mode.workspace",))),
     ("echo x > ?", (Decision.DENY, ("hardline.credentials",))),
     ("cat ../*", ASK_DEFAULT),  # ../todo.txt is outside the workspace
+    ("cat {notes.md,k}", ASK_DEFAULT),  # brace expansion is not expanded: unknown, never allowed
+    ("cat notes{.md,}", ASK_DEFAULT),
 ]
 
 
@@ -367,3 +374,25 @@ def test_writing_an_explicitly_named_policy_file_is_denied(
     explicit.write_text('mode = "full-access"\n')
     gate = Gate(make_policy('mode = "full-access"', path=str(explicit)))
     assert outcome(gate, call, f"echo x >> {explicit}") == (Decision.DENY, ("hardline.self",))
+
+
+_GLOB_PARTS = st.sampled_from(
+    ["*", "?", "k", "n", ".", "[k]", "[!a]", "s", "*.md", "/", "src/", "~/", ".s*/"]
+)
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(_GLOB_PARTS, min_size=1, max_size=4))
+def test_a_glob_never_decides_less_strictly_than_the_files_bash_expands_it_to(
+    make_gate: GateFactory, call: Call, ws: Path, home: Path, parts: list[str]
+) -> None:
+    pattern = "".join(parts).replace("//", "/")
+    if pattern.startswith("/") or "~" in pattern[1:]:
+        return
+    gate = make_gate()
+    script = f"HOME={shlex.quote(str(home))}; printf '%s\\0' {pattern}"
+    run = subprocess.run(["bash", "--norc", "-c", script], cwd=ws, capture_output=True, check=True)
+    words = run.stdout.decode().split("\0")[:-1]
+    bare = max(gate.evaluate(call("shell", command=f"cat {shlex.quote(w)}")).decision for w in words)
+    assert gate.evaluate(call("shell", command=f"cat {pattern}")).decision >= bare, (pattern, words)

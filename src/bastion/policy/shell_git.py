@@ -228,12 +228,21 @@ def _repos(reach: Reach, inv: Invocation) -> list[Repo]:
     return list(dict.fromkeys(r for r in found if r is not None))
 
 
+def _oid_size(reach: Reach, repo: Repo) -> int:
+    """20 bytes (SHA-1), or 32 when the repository says ``extensions.objectFormat = sha256``."""
+    data = reach.read(posixpath.join(repo.git_dir, "config")) or b""
+    for entry in parse(data.decode("utf-8", "replace")):
+        if entry.key == "extensions.objectformat" and (entry.value or "").strip().lower() == "sha256":
+            return 32
+    return 20
+
+
 def _committed_credentials(policy: Policy, reach: Reach, repo: Repo, inv: Invocation) -> list[Reason]:
     data = reach.read(posixpath.join(repo.git_dir, "index"))
     if data is None:
         return []
     remaining = max(0, reach.budget - reach.spent)
-    paths = index_paths(data, limit=remaining)
+    paths = index_paths(data, oid_size=_oid_size(reach, repo), limit=remaining)
     reach.spend(len(paths), repo.git_dir)
     base = repo.work_tree or posixpath.dirname(repo.git_dir)
     credentials = policy.hardline.credentials
