@@ -81,29 +81,33 @@ def names(found: list[Found]) -> list[tuple[str, str | None]]:
     return sorted((f.path, f.target) for f in found)
 
 
-def test_the_walk_reports_flagged_entries_and_skips_dot_files_when_asked() -> None:
+def keep_all(path: str, is_dir: bool) -> bool:
+    return False
+
+
+def skip_hidden(path: str, is_dir: bool) -> bool:
+    return path.rsplit("/", 1)[1].startswith(".")
+
+
+def test_the_walk_reports_flagged_files_and_leaves_out_what_skip_says() -> None:
     def flagged(path: str) -> bool:
         return path.rsplit("/", 1)[1].startswith(".env")
 
-    assert names(walk(reach_of(tree()), "/ws", follow_links=False, hidden=True, flag=flagged)) == [
+    assert names(walk(reach_of(tree()), "/ws", follow_links=False, skip=keep_all, flag=flagged)) == [
         ("/ws/.env", None),
         ("/ws/sub/.env.local", None),
     ]
-    assert walk(reach_of(tree()), "/ws", follow_links=False, hidden=False, flag=flagged) == []
+    assert walk(reach_of(tree()), "/ws", follow_links=False, skip=skip_hidden, flag=flagged) == []
 
 
 def test_a_following_walk_reports_every_link_once_and_looks_inside_git() -> None:
-    found = walk(reach_of(tree()), "/ws", follow_links=True, hidden=True, flag=lambda p: False)
-    assert names(found) == [
-        ("/ws/.git/planted", "/h/key"),
-        ("/ws/out", "/h"),
-        ("/ws/self", "/ws"),
-    ]
+    found = walk(reach_of(tree()), "/ws", follow_links=True, skip=keep_all, flag=lambda p: False)
+    assert names(found) == [("/ws/.git/planted", "/h/key"), ("/ws/out", "/h"), ("/ws/self", "/ws")]
 
 
 def test_the_walk_stops_at_the_budget() -> None:
     with pytest.raises(OverBudget) as caught:
-        walk(reach_of(MemoryTree(huge={"/ws/big": 50}), budget=10), "/ws", follow_links=False, hidden=True,
+        walk(reach_of(MemoryTree(huge={"/ws/big": 50}), budget=10), "/ws", follow_links=False, skip=keep_all,
              flag=lambda p: False)  # fmt: skip
     assert caught.value.where == "/ws/big"
 

@@ -265,6 +265,43 @@ def test_rg_skips_hidden_files_unless_told_and_find_only_lists_names(
     assert outcome(gate, call, "find . -name '*.py'") == ALLOWED
 
 
+GREP_FILTERS: list[tuple[str, Outcome]] = [
+    ("grep -rn PASSWORD --include='*.py' .", ALLOWED),
+    ("grep -rn PASSWORD --include '*.py' .", ALLOWED),
+    ("grep -rn PASSWORD --exclude='.env*' .", ALLOWED),
+    ("grep -rn PASSWORD --exclude-dir=config --exclude='.e*' .", ALLOWED),
+    ("grep -rn PASSWORD --exclude='*.md' .", (Decision.ASK, ("hardline.credentials",))),
+    ("grep -rn PASSWORD --include='*.py' --exclude='*.py' .", ALLOWED),
+    ("grep -rn PASSWORD --exclude='*.py' --include='.env*' .", (Decision.ASK, ("hardline.credentials",))),
+    (
+        "grep -rn PASSWORD --include='*.py' --include='*.production' .",
+        (Decision.ASK, ("hardline.credentials",)),
+    ),
+    ("grep -rn PASSWORD --exclude-from=list .", (Decision.ASK, ("hardline.credentials",))),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), GREP_FILTERS)
+def test_grep_include_and_exclude_decide_which_files_are_read_as_grep_does(
+    make_gate: GateFactory, call: Call, workspace: Path, command: str, expected: Outcome
+) -> None:
+    (workspace / ".env").write_text("PASSWORD=1\n")
+    (workspace / "config").mkdir()
+    (workspace / "config" / ".env.production").write_text("PASSWORD=1\n")
+    assert outcome(make_gate(), call, command) == expected
+
+
+@pytest.mark.parametrize("ignore", [".ignore", ".rgignore", ".gitignore", "src/.ignore"])
+def test_an_ignore_file_whitelisting_a_hidden_name_makes_rg_search_hidden_files(
+    make_gate: GateFactory, call: Call, workspace: Path, ignore: str
+) -> None:
+    (workspace / ".env").write_text("SECRET=1\n")
+    gate = make_gate()
+    assert outcome(gate, call, "rg SECRET") == ALLOWED
+    (workspace / ignore).write_text("build/\n!.env\n")
+    assert outcome(gate, call, "rg SECRET") == (Decision.ASK, ("hardline.credentials",))
+
+
 def test_a_symlinked_folder_inside_the_workspace_is_walked_once(
     make_gate: GateFactory, call: Call, workspace: Path
 ) -> None:

@@ -12,15 +12,16 @@ All I/O goes through one per-call ``Reach`` (budgeted); over budget is unknown (
 
 from __future__ import annotations
 
+import fnmatch
 import posixpath
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Effect, Reason
 from bastion.policy.paths import FileSystem, PathError, PathVerdict, absolute, check_path
 from bastion.policy.shell_glob import GlobSyntax, expand
-from bastion.policy.treewalk import OverBudget, Reach, walk
+from bastion.policy.treewalk import Found, OverBudget, Reach, walk
 from bastion.shell.model import Access, PathUse, SimpleCommand
 from bastion.shell.paths import SYSTEM_DIRS
 
@@ -194,6 +195,57 @@ class Reached:
     notes: tuple[str, ...]
 
 
+#: Ignore files whose ``!pattern`` lines make rg and ag search a hidden file anyway.
+_IGNORE_FILES = frozenset({".ignore", ".rgignore", ".gitignore", ".agignore"})
+
+
+@dataclass
+class _Filter:
+    """Which entries a recursive reader leaves out and which files it reads."""
+
+    hidden: bool
+    rules: tuple[tuple[bool, str], ...] = ()  # grep --include (True) / --exclude (False), in order
+    exclude_dirs: tuple[str, ...] = ()
+    ignore_files: list[str] = field(default_factory=list)
+
+    def skip(self, path: str, is_dir: bool) -> bool:
+        name = posixpath.basename(path)
+        if is_dir and any(fnmatch.fnmatchcase(name, g) for g in self.exclude_dirs):
+            return True
+        if not self.hidden and name.startswith("."):
+            if name in _IGNORE_FILES:
+                self.ignore_files.append(path)
+            return True
+        return False
+
+    def reads(self, path: str) -> bool:
+        """GNU grep: the last matching --include/--exclude wins; with none matching, a file
+        is read unless the first of them is an --include."""
+        name = posixpath.basename(path)
+        for include, glob in reversed(self.rules):
+            if fnmatch.fnmatchcase(name, glob):
+                return include
+        return not (self.rules and self.rules[0][0])
+
+
+def _grep_filter(argv: tuple[str, ...]) -> tuple[tuple[tuple[bool, str], ...], tuple[str, ...]]:
+    rules: list[tuple[bool, str]] = []
+    dirs: list[str] = []
+    for index, word in enumerate(argv[1:], start=1):
+        if word == "--":
+            break
+        name, eq, value = word.partition("=")
+        if not eq and name in ("--include", "--exclude", "--exclude-dir") and index + 1 < len(argv):
+            value = argv[index + 1]
+        elif not eq:
+            continue
+        if name == "--exclude-dir":
+            dirs.append(value)
+        elif name in ("--include", "--exclude"):
+            rules.append((name == "--include", value))
+    return tuple(rules), tuple(dirs)
+
+
 def check_recursion(
     policy: Policy, fs: FileSystem, reach: Reach, cmd: SimpleCommand, starts: list[str], *, cwd: str
 ) -> Reached:
@@ -205,19 +257,13 @@ def check_recursion(
         mode = Recursion(Follow.COMMAND_LINE)
     if not starts and mode.default_start and not any(u.access is Access.READ for u in cmd.paths):
         starts = ["."]
-    credentials = policy.hardline.credentials
+    rules, dirs = _grep_filter(cmd.argv) if cmd.program in _GREP else ((), ())
     reasons: list[Reason] = []
     what = cmd.program or "this command"
     for start in starts:
         try:
-            top = absolute(start, cwd=cwd, home=policy.home)
-            found = walk(
-                reach,
-                posixpath.normpath(top),
-                follow_links=mode.follow is Follow.ALL,
-                hidden=mode.hidden,
-                flag=lambda p: mode.content and credentials.first_match(p) is not None,
-            )
+            top = posixpath.normpath(absolute(start, cwd=cwd, home=policy.home))
+            found = _walk_start(policy, reach, mode, _Filter(mode.hidden, rules, dirs), top)
         except OverBudget:
             reasons.append(budget_reason(start, f"{what} (recursive)"))
             continue
@@ -227,6 +273,29 @@ def check_recursion(
             reasons.extend(_reached_reason(policy, fs, what, start, item.path, item.target, cwd=cwd))
     note = f"{what} reads everything below {', '.join(starts)}: checked what it reaches"
     return Reached(tuple(dict.fromkeys(reasons)), (note,) if starts else ())
+
+
+def _walk_start(policy: Policy, reach: Reach, mode: Recursion, keep: _Filter, top: str) -> list[Found]:
+    credentials = policy.hardline.credentials
+
+    def flag(path: str) -> bool:
+        return mode.content and keep.reads(path) and credentials.first_match(path) is not None
+
+    follow = mode.follow is Follow.ALL
+    found = walk(reach, top, follow_links=follow, skip=keep.skip, flag=flag)
+    if keep.ignore_files and any(_whitelists(reach, p) for p in keep.ignore_files):
+        # "!name" in an ignore file makes rg search that hidden entry: walk them all.
+        keep = replace(keep, hidden=True, ignore_files=[])
+        found = walk(reach, top, follow_links=follow, skip=keep.skip, flag=flag)
+    return found
+
+
+def _whitelists(reach: Reach, path: str) -> bool:
+    try:
+        data = reach.read(path) or b""
+    except OSError:
+        return True  # unreadable: it may whitelist anything
+    return any(line.strip().startswith(b"!") for line in data.splitlines())
 
 
 def _reached_reason(

@@ -94,12 +94,12 @@ def walk(
     start: str,
     *,
     follow_links: bool,
-    hidden: bool,
+    skip: Callable[[str, bool], bool],
     flag: Callable[[str], bool],
 ) -> list[Found]:
-    """Every entry below ``start`` that ``flag`` marks, and every symlink followed on the
-    way (its resolved target reported). ``hidden=False`` skips dot entries (rg's default).
-    Raises OverBudget."""
+    """Every file below ``start`` that ``flag`` marks, and every symlink followed on the
+    way (its resolved target reported). ``skip(path, is_dir)`` leaves an entry out (rg's
+    hidden files, grep --exclude-dir). Raises OverBudget."""
     found: list[Found] = []
     seen: set[str] = set()
     stack = [start]
@@ -110,16 +110,18 @@ def walk(
             continue
         seen.add(real)
         for entry in reach.listdir(folder):
-            if not hidden and entry.name.startswith("."):
-                continue
             path = posixpath.join(folder, entry.name)
+            if skip(path, entry.kind is Kind.DIR):
+                continue
+            if entry.kind is Kind.DIR:
+                if follow_links or entry.name != ".git":
+                    # A repository's objects hold no names worth checking, unless links are
+                    # followed: a link planted inside .git would be read too.
+                    stack.append(path)
+                continue
             if flag(path):
                 found.append(Found(path))
-            if entry.kind is Kind.DIR and (follow_links or entry.name != ".git"):
-                # A repository's objects hold no names worth checking, unless links are
-                # followed: a link planted inside .git would be read too.
-                stack.append(path)
-            elif entry.kind is Kind.LINK and follow_links:
+            if entry.kind is Kind.LINK and follow_links:
                 found.append(Found(path, _resolved(reach, path)))
                 if reach.kind(path, follow=True) is Kind.DIR:
                     stack.append(path)
