@@ -390,3 +390,29 @@ def test_a_workspace_without_a_hooks_path_writes_as_before(
     gate = make_gate()
     assert outcome(gate, call, "echo x > scripts/hooks/pre-commit") == ALLOWED
     assert gate.evaluate(call("write", path="notes.txt", content="x")).decision is Decision.ALLOW
+
+
+def test_the_places_git_is_told_to_act_on_go_through_the_path_policy(
+    make_gate: GateFactory, call: Call, repo: Path, home: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "other"
+    outside.mkdir()
+    git("init", "-q", ".", cwd=outside)
+    gate = make_gate()
+    assert outcome(gate, call, f"git -C {outside} log -p") == (Decision.ASK, ("shell.git-place",))
+    assert outcome(gate, call, f"git --work-tree={home} diff") == (Decision.ASK, ("shell.git-place",))
+    assert outcome(gate, call, "git -C ~/.ssh log")[0] is Decision.DENY
+    assert outcome(gate, call, "git -C ~ log") == (Decision.ASK, ("shell.git-place",))
+    assert outcome(gate, call, "git -C ~/proj log") == ALLOWED
+    assert outcome(gate, call, "git -C src log") == ALLOWED
+
+
+def test_a_work_tree_elsewhere_counts_the_committed_files_there(
+    make_gate: GateFactory, call: Call, repo: Path, home: Path
+) -> None:
+    # an index listing .ssh/id_rsa, compared against the HOME as work tree, prints the key
+    (repo / ".ssh").mkdir()
+    (repo / ".ssh" / "id_rsa").write_text("fake")
+    git("add", ".ssh/id_rsa", cwd=repo)
+    decision, rules = outcome(make_gate(), call, f"git --work-tree={home} diff")
+    assert (decision, rules) == (Decision.ASK, ("shell.git-place", "hardline.credentials"))

@@ -19,6 +19,7 @@ from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.git_config import ConfigSyntax, Entry, is_include, parse, runs_on_read, runs_program
 from bastion.policy.git_index import IndexUnknown, index_paths
+from bastion.policy.paths import FileSystem, check_path
 from bastion.policy.tree import Kind
 from bastion.policy.treewalk import OverBudget, Reach
 from bastion.shell.analysis import cd_target
@@ -46,9 +47,9 @@ class Invocation:
     args: tuple[str, ...]
 
 
-def invocation(cmd: SimpleCommand, cwds: tuple[str, ...]) -> Invocation | str:
+def invocation(cmd: SimpleCommand, cwds: tuple[str, ...], home: str) -> Invocation | str:
     """The directories a git argv acts on, or why they are only known at run time."""
-    argv = cmd.argv
+    argv = tuple(home + a[1:] if a == "~" or a.startswith("~/") else a for a in cmd.argv)
     dirs = list(cwds)
     git_dir = work_tree = None
     i = 1
@@ -190,18 +191,20 @@ def _reason(where: str, message: str, rule: str = "shell.git-config") -> Reason:
     return Reason(Decision.ASK, rule, "built-in", where[:200], message)
 
 
-def check_git(policy: Policy, reach: Reach, cmd: SimpleCommand, cwds: tuple[str, ...] | None) -> list[Reason]:
+def check_git(
+    policy: Policy, fs: FileSystem, reach: Reach, cmd: SimpleCommand, cwds: tuple[str, ...] | None
+) -> list[Reason]:
     """Reasons a git command is not the reader it looks like ([] when it is one)."""
     if cmd.program != "git" or cmd.dynamic:
         return []
     if cwds is None:
         return [_reason("git", "git runs in a directory only known at run time: its config is unknown")]
-    inv = invocation(cmd, cwds)
+    inv = invocation(cmd, cwds, policy.home)
     if isinstance(inv, str):
         return [_reason("git", f"{inv}: its configuration is unknown")]
     if inv.sub in (None, "version") and inv.git_dir is None:
         return []
-    reasons: list[Reason] = []
+    reasons = _named_places(policy, fs, inv, cwds)
     try:
         for repo in _repos(reach, inv):
             for finding in dangerous_settings(reach, config_files(reach, repo, policy.home), policy.home):
@@ -221,11 +224,32 @@ def check_git(policy: Policy, reach: Reach, cmd: SimpleCommand, cwds: tuple[str,
     return list(dict.fromkeys(reasons))
 
 
+def _named_places(policy: Policy, fs: FileSystem, inv: Invocation, cwds: tuple[str, ...]) -> list[Reason]:
+    """``-C``, ``--git-dir`` and ``--work-tree`` name where git reads: the path policy decides
+    them like any read (``git -C ~/.ssh log``, ``git --work-tree=/ diff``)."""
+    named = [*(inv.dirs if inv.dirs != cwds else ()), inv.git_dir, inv.work_tree]
+    reasons: list[Reason] = []
+    for place in dict.fromkeys(p for p in named if p is not None):
+        verdict = check_path(policy, place, write=False, cwd="/", fs=fs)
+        if verdict.decision is Decision.DENY:
+            reasons.extend(verdict.reasons)
+        elif verdict.decision is not Decision.ALLOW:
+            reasons.append(
+                _reason(
+                    verdict.lexical,
+                    f"git acts on {verdict.lexical}, which is not an allowed read",
+                    rule="shell.git-place",
+                )
+            )
+    return reasons
+
+
 def _repos(reach: Reach, inv: Invocation) -> list[Repo]:
     if inv.git_dir is not None:
         return [Repo(inv.git_dir, inv.work_tree)]
     found = [discover(reach, d) for d in inv.dirs]
-    return list(dict.fromkeys(r for r in found if r is not None))
+    repos = (Repo(r.git_dir, inv.work_tree or r.work_tree) for r in found if r is not None)
+    return list(dict.fromkeys(repos))
 
 
 def _oid_size(reach: Reach, repo: Repo) -> int:

@@ -352,7 +352,7 @@ def _reality(
             found = concrete_paths(reach, use, cwd=cwd, home=policy.home)
             starts.extend(found if not isinstance(found, Unknown) else ())
     reached = check_recursion(policy, gate.fs, reach, cmd, starts, cwd=cwd)
-    reasons = [*reached.reasons, *check_git(policy, reach, cmd, cwds)]
+    reasons = [*reached.reasons, *check_git(policy, gate.fs, reach, cmd, cwds)]
     subject.notes.extend(reached.notes)
     subject.hard.extend(reasons)
     subject.effects |= credential_effect(tuple(reasons))
