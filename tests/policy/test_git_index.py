@@ -138,3 +138,18 @@ def test_a_sha256_repository_index_is_read_with_its_longer_object_ids(
     data = (workspace / ".git" / "index").read_bytes()
     assert index_paths(data, oid_size=32) == ["a.txt", "deploy/id_rsa"]
     assert outcome(make_gate(), call, "git grep x") == (Decision.ASK, ("hardline.credentials",))
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["git show HEAD:.env", "git show HEAD~0:deploy/id_rsa", "git cat-file -p HEAD:.env", "git log -p -- .env",
+     "git diff HEAD -- x.pem", "git grep KEY HEAD -- .npmrc"],
+)  # fmt: skip
+def test_a_credential_named_on_the_command_line_is_printed_from_history_and_asks(
+    make_gate: GateFactory, call: Call, workspace: Path, command: str
+) -> None:
+    make_repo(workspace, ["README.md"])  # the index lists no credential: history may
+    git("commit", "-qm", "x", cwd=workspace)
+    evaluation = make_gate().evaluate(call("shell", command=command))
+    assert evaluation.decision is Decision.ASK
+    assert {r.rule for r in evaluation.reasons} == {"hardline.credentials"}

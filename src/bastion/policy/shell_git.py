@@ -217,6 +217,7 @@ def check_git(
                 )
             if prints_files(inv):
                 reasons.extend(_committed_credentials(policy, reach, repo, inv))
+                reasons.extend(_named_credentials(policy, repo, inv))
     except OverBudget as exc:
         return [_reason(exc.where, f"git's repository and configuration below {exc.where} exceed the budget")]
     except (OSError, ConfigSyntax, IndexUnknown) as exc:
@@ -250,6 +251,28 @@ def _repos(reach: Reach, inv: Invocation) -> list[Repo]:
     found = [discover(reach, d) for d in inv.dirs]
     repos = (Repo(r.git_dir, inv.work_tree or r.work_tree) for r in found if r is not None)
     return list(dict.fromkeys(repos))
+
+
+def _named_credentials(policy: Policy, repo: Repo, inv: Invocation) -> list[Reason]:
+    """``git show HEAD~3:.env``, ``git log -p -- id_rsa``: a path named on the command line
+    is printed from history even when the index no longer lists it."""
+    base = repo.work_tree or posixpath.dirname(repo.git_dir)
+    credentials = policy.hardline.credentials
+    out = []
+    for word in inv.args:
+        if word.startswith("-"):
+            continue
+        path = word.partition(":")[2] if ":" in word else word
+        if path and credentials.first_match(posixpath.join(base, path.lstrip("/"))) is not None:
+            out.append(
+                _reason(
+                    word,
+                    f"git {inv.sub} prints {path} from the repository, a credential file name: "
+                    "a person must confirm",
+                    rule="hardline.credentials",
+                )
+            )
+    return out
 
 
 def _oid_size(reach: Reach, repo: Repo) -> int:
