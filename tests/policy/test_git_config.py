@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from bastion import Decision, Gate, ToolCall
 from bastion.policy.decision import Effect
-from bastion.policy.git_config import ConfigSyntax, Entry, parse, runs_on_read, runs_program
+from bastion.policy.git_config import ConfigSyntax, Entry, parse, runs_for, runs_program
 
 GateFactory = Callable[..., Gate]
 Call = Callable[..., ToolCall]
@@ -150,46 +150,53 @@ def test_generated_configs_parse_as_git_reads_them_or_fail_where_git_fails(
 
 # -- which keys run programs ---------------------------------------------------------------------
 
-RUNS: list[tuple[str, bool, bool]] = [  # (setting, runs a program, runs during a read)
-    ("[core]\nfsmonitor = ./hook", True, True),
-    ("[core]\nfsmonitor = false", False, False),
-    ("[core]\npager = sh -c id", True, True),
-    ("[core]\npager = less", False, False),
-    ("[core]\neditor = vim", True, False),
-    ("[core]\nsshCommand = ssh -i k", True, False),
-    ("[core]\nhooksPath = .husky/_", True, False),
-    ("[core]\naskPass = x", True, False),
-    ("[diff]\nexternal = x", True, True),
-    ('[diff "img"]\ntextconv = exif', True, True),
-    ('[diff "img"]\ncommand = x', True, True),
-    ('[filter "lfs"]\nclean = git-lfs clean -- %f', True, True),
-    ('[filter "x"]\nprocess = x', True, True),
-    ('[merge "x"]\ndriver = x %A', True, False),
-    ("[alias]\nup = !git pull", True, False),
-    ("[alias]\nlg = log --graph", False, False),
-    ("[credential]\nhelper = store", True, False),
-    ('[credential "https://h"]\nhelper = x', True, False),
-    ("[gpg]\nprogram = x", True, True),
-    ('[gpg "ssh"]\nprogram = x', True, True),
-    ("[sequence]\neditor = x", True, False),
-    ("[pager]\nlog = delta", True, True),
-    ("[pager]\nlog = false", False, False),
-    ("[uploadpack]\npackObjectsHook = x", True, False),
-    ('[protocol "ext"]\nallow = always', True, False),
-    ('[protocol "ext"]\nallow = never', False, False),
-    ('[remote "o"]\nuploadpack = x', True, False),
-    ('[submodule "m"]\nupdate = !x', True, False),
-    ('[submodule "m"]\nupdate = rebase', False, False),
-    ("[user]\nname = Me", False, False),
-    ('[remote "origin"]\nurl = https://h/r', False, False),
-    ("[core]\nrepositoryformatversion = 0", False, False),
+S, R, H = "status", "remote", "help"
+#: (setting, runs a program at all, the read-only subcommands among status/remote/help it runs for)
+RUNS: list[tuple[str, bool, frozenset[str]]] = [
+    ("[core]\nfsmonitor = ./hook", True, frozenset({S, R, H})),
+    ("[core]\nfsmonitor = false", False, frozenset()),
+    ("[core]\npager = sh -c id", True, frozenset({S, R, H})),
+    ("[core]\npager = less", False, frozenset()),
+    ("[core]\neditor = vim", True, frozenset()),  # never for a read
+    ("[core]\nhooksPath = .husky/_", True, frozenset()),  # no hook runs for a read
+    ("[core]\nsshCommand = ssh -i k", True, frozenset({R})),  # only when a remote is reached
+    ("[core]\naskPass = x", True, frozenset({R})),
+    ("[diff]\nexternal = x", True, frozenset({S, R, H})),
+    ('[diff "img"]\ntextconv = exif', True, frozenset({S, R, H})),
+    ('[diff "img"]\ncommand = x', True, frozenset({S, R, H})),
+    ('[filter "lfs"]\nclean = git-lfs clean -- %f', True, frozenset({S, R, H})),
+    ('[filter "x"]\nprocess = x', True, frozenset({S, R, H})),
+    ('[merge "x"]\ndriver = x %A', True, frozenset()),
+    ("[alias]\nup = !git pull", True, frozenset()),  # an alias is no reader; built-ins win
+    ("[alias]\nlg = log --graph", False, frozenset()),
+    ("[credential]\nhelper = store", True, frozenset({R})),
+    ('[credential "https://h"]\nhelper = x', True, frozenset({R})),
+    ("[gpg]\nprogram = x", True, frozenset({S, R, H})),
+    ('[gpg "ssh"]\nprogram = x', True, frozenset({S, R, H})),
+    ("[sequence]\neditor = x", True, frozenset()),
+    ("[pager]\nlog = delta", True, frozenset({S, R, H})),
+    ("[pager]\nlog = false", False, frozenset()),
+    ("[uploadpack]\npackObjectsHook = x", True, frozenset({R})),
+    ('[protocol "ext"]\nallow = always', True, frozenset({R})),
+    ('[protocol "ext"]\nallow = never', False, frozenset()),
+    ('[remote "o"]\nuploadpack = x', True, frozenset({R})),
+    ('[submodule "m"]\nupdate = !x', True, frozenset()),
+    ('[submodule "m"]\nupdate = rebase', False, frozenset()),
+    ("[man]\nviewer = x", True, frozenset({H})),
+    ('[man "x"]\ncmd = x', True, frozenset({H})),
+    ("[web]\nbrowser = x", True, frozenset({H})),
+    ("[user]\nname = Me", False, frozenset()),
+    ('[remote "origin"]\nurl = https://h/r', False, frozenset()),
+    ("[core]\nrepositoryformatversion = 0", False, frozenset()),
 ]
 
 
-@pytest.mark.parametrize(("text", "program", "on_read"), RUNS)
-def test_the_settings_that_run_programs_are_known(text: str, program: bool, on_read: bool) -> None:
+@pytest.mark.parametrize(("text", "program", "reads"), RUNS)
+def test_the_settings_that_run_programs_and_the_reads_they_run_for_are_known(
+    text: str, program: bool, reads: frozenset[str]
+) -> None:
     (entry,) = parse(text)
-    assert (runs_program(entry), runs_on_read(entry)) == (program, on_read)
+    assert (runs_program(entry), {sub for sub in (S, R, H) if runs_for(entry, sub)}) == (program, reads)
 
 
 def test_an_entry_names_its_key_with_the_subsection_as_written() -> None:
@@ -231,15 +238,23 @@ def add_config(config: Path, text: str) -> None:
         handle.write(text)
 
 
-@pytest.mark.parametrize(("text", "_p", "_r"), [r for r in RUNS if r[1]])
-def test_a_git_read_in_a_repository_whose_config_runs_a_program_is_code(
-    make_gate: GateFactory, call: Call, repo: Path, text: str, _p: bool, _r: bool
+READS = {S: "git status", R: "git remote show origin", H: "git help log"}
+
+
+@pytest.mark.parametrize(("text", "reads"), [(t, r) for t, program, r in RUNS if program])
+@pytest.mark.parametrize("sub", [S, R, H])
+def test_a_git_read_whose_repository_config_runs_a_program_during_it_is_code(
+    make_gate: GateFactory, call: Call, repo: Path, text: str, reads: frozenset[str], sub: str
 ) -> None:
     add_config(repo / ".git" / "config", text + "\n")
-    evaluation = make_gate('mode = "full-access"').evaluate(call("shell", command="git status"))
-    assert (evaluation.decision, [r.rule for r in evaluation.reasons]) == (Decision.ASK, ["shell.git-config"])
-    assert str(repo / ".git" / "config") in evaluation.reasons[0].message
-    assert Effect.CODE in evaluation.effects
+    evaluation = make_gate('mode = "full-access"').evaluate(call("shell", command=READS[sub]))
+    rules = [r.rule for r in evaluation.reasons]
+    if sub in reads:
+        assert (evaluation.decision, rules) == (Decision.ASK, ["shell.git-config"])
+        assert str(repo / ".git" / "config") in evaluation.reasons[0].message
+        assert Effect.CODE in evaluation.effects
+    else:
+        assert "shell.git-config" not in rules
 
 
 def test_a_plain_repository_stays_a_reader(make_gate: GateFactory, call: Call, repo: Path) -> None:
@@ -311,7 +326,7 @@ INCLUDES = [
 def test_included_files_are_followed_whatever_their_condition(
     make_gate: GateFactory, call: Call, repo: Path, text: str
 ) -> None:
-    (repo / ".git" / "extra.inc").write_text("[core]\n\tsshCommand = x\n")
+    (repo / ".git" / "extra.inc").write_text("[diff]\n\texternal = x\n")
     (repo / ".git" / "chain.inc").write_text("[include]\n\tpath = extra.inc\n")
     add_config(repo / ".git" / "config", text)
     evaluation = make_gate().evaluate(call("shell", command="git log"))
@@ -329,7 +344,7 @@ def test_an_include_loop_or_a_broken_config_fails_closed(
     assert outcome(make_gate(), call, "git status") == CODE
 
 
-def test_the_persons_global_config_counts_only_for_what_a_read_runs(
+def test_the_persons_global_config_counts_like_the_repositorys(
     make_gate: GateFactory, call: Call, repo: Path, home: Path
 ) -> None:
     (home / ".gitconfig").write_text(
@@ -416,3 +431,13 @@ def test_a_work_tree_elsewhere_counts_the_committed_files_there(
     git("add", ".ssh/id_rsa", cwd=repo)
     decision, rules = outcome(make_gate(), call, f"git --work-tree={home} diff")
     assert (decision, rules) == (Decision.ASK, ("shell.git-place", "hardline.credentials"))
+
+
+def test_a_repository_using_husky_hooks_stays_a_reader_for_reads(
+    make_gate: GateFactory, call: Call, repo: Path
+) -> None:
+    add_config(repo / ".git" / "config", "[core]\n\thooksPath = .husky/_\n\teditor = code --wait\n")
+    gate = make_gate()
+    for command in ("git status", "git log --oneline", "git diff"):
+        assert outcome(gate, call, command) == ALLOWED, command
+    assert outcome(gate, call, "echo x > .husky/_/pre-commit") == (Decision.ASK, ("hardline.agent-config",))

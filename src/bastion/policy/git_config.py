@@ -218,20 +218,29 @@ def runs_program(entry: Entry) -> bool:
     return (entry.section, entry.name) in SUB_PROGRAM_KEYS
 
 
-#: Of those, the settings a git *read* (status, log, diff, show, grep …) can run: an editor,
-#: a credential helper, an ssh command or a merge driver only run for commands that change
-#: something or reach the network, and git ignores an alias named like a built-in command.
-_READ_KEYS = frozenset({"core.fsmonitor", "core.pager", "diff.external", "gpg.program",
-                        "core.alternaterefscommand", "interactive.difffilter"})  # fmt: skip
-_READ_SUB_KEYS = frozenset({("diff", "textconv"), ("diff", "command"), ("gpg", "program")})
+#: Of those, the settings that never run during a read-only git command: an editor, hooks, a
+#: merge driver or tool, an alias (git ignores one named like a built-in command, and an
+#: alias is no reader), a submodule update command.
+_NEVER_ON_READ = frozenset({"core.editor", "sequence.editor", "core.hookspath"})
+_NEVER_ON_READ_SECTIONS = frozenset({"alias", "merge", "mergetool", "difftool", "trailer", "submodule"})
+#: Settings that run only when git reaches a remote (``git remote show origin`` does).
+_NETWORK = frozenset({"core.sshcommand", "core.askpass", "core.gitproxy", "credential.helper",
+                      "uploadpack.packobjectshook", "protocol.allow"})  # fmt: skip
+_NETWORK_SECTIONS = frozenset({"credential", "remote", "protocol"})
+#: Settings that run only for ``git help`` (a man page viewer or a browser).
+_HELP_SECTIONS = frozenset({"man", "browser", "web", "help"})
+_NETWORK_SUBCOMMANDS = frozenset({"remote", "ls-remote", "submodule"})
 
 
-def runs_on_read(entry: Entry) -> bool:
-    """Whether this setting can run a program during a read-only git command."""
+def runs_for(entry: Entry, subcommand: str | None) -> bool:
+    """Whether this setting can run a program while the read-only git ``subcommand`` runs."""
     if not runs_program(entry):
         return False
-    if entry.section in PROGRAM_SECTIONS or entry.section == "pager":
-        return True
-    if entry.subsection is None:
-        return f"{entry.section}.{entry.name}" in _READ_KEYS
-    return (entry.section, entry.name) in _READ_SUB_KEYS
+    plain = f"{entry.section}.{entry.name}"
+    if plain in _NEVER_ON_READ or entry.section in _NEVER_ON_READ_SECTIONS:
+        return False
+    if plain in _NETWORK or entry.section in _NETWORK_SECTIONS:
+        return subcommand in _NETWORK_SUBCOMMANDS
+    if entry.section in _HELP_SECTIONS:
+        return subcommand in ("help", "--help")
+    return True

@@ -7,7 +7,8 @@ it (on the resolved path). Its configuration: ``config``, ``config.worktree``, t
 dir's ``config`` (linked worktrees), every submodule's ``modules/**/config``, the global
 ``~/.gitconfig`` and ``~/.config/git/config``, and every ``include.path`` /
 ``includeIf.*.path`` they name (followed whatever the condition: the stricter reading).
-A key that runs a program (``git_config.runs_program``) makes the git command code.
+A key that runs a program during that read (``git_config.runs_for``) makes it code; keys that
+only run for commands that are no readers anyway (an editor, hooks, merge drivers) do not.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
-from bastion.policy.git_config import ConfigSyntax, Entry, is_include, parse, runs_on_read, runs_program
+from bastion.policy.git_config import ConfigSyntax, Entry, is_include, parse, runs_for
 from bastion.policy.git_index import IndexUnknown, index_paths
 from bastion.policy.paths import FileSystem, check_path
 from bastion.policy.tree import Kind
@@ -108,9 +109,8 @@ def _bare(reach: Reach, folder: str) -> bool:
     )
 
 
-def config_files(reach: Reach, repo: Repo, home: str) -> list[tuple[str, bool]]:
-    """Every file git loads for ``repo``, each with whether it comes with the repository (the
-    agent may have written it) rather than from the person's own global configuration."""
+def config_files(reach: Reach, repo: Repo, home: str) -> list[str]:
+    """Every file git loads for ``repo`` (before includes)."""
     files = [posixpath.join(repo.git_dir, "config"), posixpath.join(repo.git_dir, "config.worktree")]
     common = reach.read(posixpath.join(repo.git_dir, "commondir"))
     common_dir = repo.git_dir
@@ -118,8 +118,7 @@ def config_files(reach: Reach, repo: Repo, home: str) -> list[tuple[str, bool]]:
         common_dir = posixpath.join(repo.git_dir, common.decode("utf-8", "replace").strip())
         files.append(posixpath.join(common_dir, "config"))
     files.extend(_module_configs(reach, posixpath.join(common_dir, "modules"), 0))
-    own = [posixpath.join(home, ".gitconfig"), posixpath.join(home, ".config", "git", "config")]
-    return [(f, True) for f in files] + [(f, False) for f in own]
+    return [*files, posixpath.join(home, ".gitconfig"), posixpath.join(home, ".config", "git", "config")]
 
 
 def _module_configs(reach: Reach, folder: str, depth: int) -> list[str]:
@@ -143,15 +142,14 @@ class Finding:
     line: int
 
 
-def dangerous_settings(reach: Reach, files: list[tuple[str, bool]], home: str) -> list[Finding]:
-    """Every program-running setting in ``files`` and what they include: any such key in a
-    repository's files, those a read can run in the person's global ones. Raises OSError,
-    ConfigSyntax, OverBudget."""
+def dangerous_settings(reach: Reach, files: list[str], home: str, subcommand: str | None) -> list[Finding]:
+    """Every setting in ``files`` (and what they include) that runs a program while the
+    read-only ``subcommand`` runs. Raises OSError, ConfigSyntax, OverBudget."""
     found: list[Finding] = []
     seen: set[str] = set()
-    todo = [(path, 0, repository) for path, repository in files]
+    todo = [(path, 0) for path in files]
     while todo:
-        path, depth, repository = todo.pop(0)
+        path, depth = todo.pop(0)
         if path in seen:
             continue
         seen.add(path)
@@ -164,8 +162,8 @@ def dangerous_settings(reach: Reach, files: list[tuple[str, bool]], home: str) -
             raise ConfigSyntax(1, "not UTF-8") from exc
         for entry in entries:
             if is_include(entry):
-                todo.append((*_include(entry, path, home, depth), repository))
-            elif runs_program(entry) if repository else runs_on_read(entry):
+                todo.append(_include(entry, path, home, depth))
+            elif runs_for(entry, subcommand):
                 found.append(Finding(path, entry.key, entry.line))
     return found
 
@@ -207,7 +205,8 @@ def check_git(
     reasons = _named_places(policy, fs, inv, cwds)
     try:
         for repo in _repos(reach, inv):
-            for finding in dangerous_settings(reach, config_files(reach, repo, policy.home), policy.home):
+            files = config_files(reach, repo, policy.home)
+            for finding in dangerous_settings(reach, files, policy.home, inv.sub):
                 reasons.append(
                     _reason(
                         f"{finding.file}:{finding.line} {finding.key}",
@@ -350,7 +349,7 @@ def hooks_dirs(reach: Reach, folder: str, home: str) -> list[tuple[str, str]]:
     base = repo.work_tree or repo.git_dir
     out: list[tuple[str, str]] = []
     seen: set[str] = set()
-    todo = [(path, 0) for path, _ in config_files(reach, repo, home)]
+    todo = [(path, 0) for path in config_files(reach, repo, home)]
     while todo:
         path, depth = todo.pop(0)
         data = None if path in seen else reach.read(path)
