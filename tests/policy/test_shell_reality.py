@@ -270,6 +270,7 @@ GREP_FILTERS: list[tuple[str, Outcome]] = [
     ("grep -rn PASSWORD --include '*.py' .", ALLOWED),
     ("grep -rn PASSWORD --exclude='.env*' .", ALLOWED),
     ("grep -rn PASSWORD --exclude-dir=config --exclude='.e*' .", ALLOWED),
+    ("grep -rn PASSWORD --exclude-dir=config --exclude=.env .", ALLOWED),  # a pattern, not a read
     ("grep -rn PASSWORD --exclude='*.md' .", (Decision.ASK, ("hardline.credentials",))),
     ("grep -rn PASSWORD --include='*.py' --exclude='*.py' .", ALLOWED),
     ("grep -rn PASSWORD --exclude='*.py' --include='.env*' .", (Decision.ASK, ("hardline.credentials",))),

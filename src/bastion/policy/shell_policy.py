@@ -212,6 +212,9 @@ def _decide_command(
         out.caps.append(gate.mode_block(f"'{words[:120]}' writes"))
 
 
+_EXCLUDING = ("--exclude=", "--exclude-dir=")
+
+
 def _credential_arguments(gate: Gate, subject: Subject, cmd: SimpleCommand, cwd: str) -> None:
     """A safety net for programs whose arguments the knowledge base does not model as paths
     (``pytest ~/.ssh/id_rsa``, ``tool --key=~/.aws/credentials``): a path-like word naming a
@@ -219,6 +222,8 @@ def _credential_arguments(gate: Gate, subject: Subject, cmd: SimpleCommand, cwd:
     known = {p.raw for p in cmd.paths} | {p.path for p in cmd.paths if p.path}
     credentials = gate.policy.hardline.credentials
     for word in cmd.argv[1:]:
+        if word.startswith(_EXCLUDING):
+            continue  # a pattern of what to leave out (grep/tar/rsync --exclude=.env)
         value = word.partition("=")[2] if word.startswith("-") and "=" in word else word
         if value in known or not (value.startswith(("/", "~", ".")) or "/" in value):
             continue
