@@ -51,6 +51,10 @@ TABLE: list[tuple[str, Recursion | None]] = [
     ("ag x", Recursion(Follow.NONE, hidden=False)),
     ("ack --follow x", Recursion(Follow.ALL, hidden=True)),
     ("cat -r x", None),
+    ("zip -r out.zip src", Recursion(Follow.ALL, default_start=False)),
+    ("zip -ry out.zip src", Recursion(Follow.NONE, default_start=False)),
+    ("zip -r --symlinks out.zip src", Recursion(Follow.NONE, default_start=False)),
+    ("zip out.zip a b", None),
 ]
 
 

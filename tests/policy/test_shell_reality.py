@@ -198,6 +198,9 @@ AGENT_CONFIG = [
     ".gitmodules",
     ".envrc",
     "sub/.envrc",
+    "~/.gitconfig",
+    "~/.config/git/config",
+    "~/.config/git/attributes",
 ]
 
 
@@ -253,6 +256,21 @@ def test_a_recursive_reader_follows_symlinks_only_where_the_program_does(
     make_gate: GateFactory, call: Call, ws: Path, command: str, expected: Outcome
 ) -> None:
     assert outcome(make_gate(), call, command) == expected
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("tar chf - .", (Decision.ASK, ("shell.reach-outside",))),  # -h stores what k points to
+        ("zip -r - .", (Decision.ASK, ("shell.reach-outside",))),  # zip follows links unless -y
+        ("tar cf - .", (Decision.ALLOW, ("mode.full-access",))),
+        ("zip -ry - .", (Decision.ALLOW, ("mode.full-access",))),
+    ],
+)
+def test_an_archiver_that_follows_symlinks_is_checked_in_every_mode(
+    make_gate: GateFactory, call: Call, ws: Path, command: str, expected: Outcome
+) -> None:
+    assert outcome(make_gate('mode = "full-access"'), call, command) == expected
 
 
 def test_rg_skips_hidden_files_unless_told_and_find_only_lists_names(

@@ -97,6 +97,9 @@ AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
     "**/.git/worktrees/*/config.worktree",
     "**/.gitmodules",
     "**/.envrc",
+    # The person's own git configuration: every repository's git reads run what it names.
+    "**/.gitconfig",
+    "**/.config/git",
 )
 
 #: Bastion's own configuration wherever a policy file could be found: every

@@ -344,12 +344,10 @@ def _path(
 def _reality(
     gate: Gate, subject: Subject, cmd: SimpleCommand, cwd: str, reach: Reach, cwds: tuple[str, ...] | None
 ) -> bool:
-    """What a reader reaches beyond its arguments: a recursive reader's trees, git's
-    repository configuration and committed files. True when nothing asks. (A command that is
-    no reader is not allowed as one anyway, so it costs no I/O here.)"""
+    """What a command reaches beyond its arguments: a recursive command's trees (a credential
+    read through ``tar ch`` is one whatever the mode), and for a reader git's repository
+    configuration and committed files. True when nothing asks."""
     policy = gate.policy
-    if not _reader_or_printer(cmd):
-        return True
     starts: list[str] = []
     marked = any(u.recursive for u in cmd.paths)  # the knowledge base names the trees itself
     for use in cmd.paths:
@@ -357,7 +355,9 @@ def _reality(
             found = concrete_paths(reach, use, cwd=cwd, home=policy.home)
             starts.extend(found if not isinstance(found, Unknown) else ())
     reached = check_recursion(policy, gate.fs, reach, cmd, starts, cwd=cwd)
-    reasons = [*reached.reasons, *check_git(policy, gate.fs, reach, cmd, cwds)]
+    # A command that is no reader is not allowed as one anyway: git costs no I/O for it.
+    git = check_git(policy, gate.fs, reach, cmd, cwds) if _reader_or_printer(cmd) else []
+    reasons = [*reached.reasons, *git]
     subject.notes.extend(reached.notes)
     subject.hard.extend(reasons)
     subject.effects |= credential_effect(tuple(reasons))

@@ -172,6 +172,12 @@ def recursion_of(cmd: SimpleCommand) -> Recursion | None:
         follow = Follow.ALL if {"--follow", "-f"} & set(argv) else Follow.NONE
         hidden = program != "ag" or bool({"--hidden", "-u", "--unrestricted"} & set(argv))
         return Recursion(follow, hidden=hidden)
+    if program == "zip" and ("r" in _short_flags(argv, frozenset("bntxiFOPZ")) or "--recurse-paths" in longs):
+        # zip stores what a symlink points to unless told -y
+        follow = (
+            Follow.NONE if "y" in _short_flags(argv, frozenset()) or "--symlinks" in longs else Follow.ALL
+        )
+        return Recursion(follow, default_start=False)
     if program in ("tar", "bsdtar") and _tar_creates(argv):
         bundled = argv[1] if not argv[1].startswith("-") else ""  # tar chf x.tar dir
         short = _short_flags(argv, _TAR_VALUED) | set(bundled)
