@@ -459,3 +459,14 @@ def test_a_glob_never_decides_less_strictly_than_the_files_bash_expands_it_to(
     words = run.stdout.decode().split("\0")[:-1]
     bare = max(gate.evaluate(call("shell", command=f"cat {shlex.quote(w)}")).decision for w in words)
     assert gate.evaluate(call("shell", command=f"cat {pattern}")).decision >= bare, (pattern, words)
+
+
+def test_what_a_call_saw_on_disk_is_not_kept_for_the_next_call(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    gate = make_gate()
+    assert outcome(gate, call, "grep -rn PASSWORD .") == ALLOWED
+    assert outcome(gate, call, "cat .env*") == ALLOWED  # no match: the literal name
+    (workspace / ".env.local").write_text("PASSWORD=1\n")
+    assert outcome(gate, call, "grep -rn PASSWORD .") == (Decision.ASK, ("hardline.credentials",))
+    assert outcome(gate, call, "cat .env*") == (Decision.DENY, ("hardline.credentials",))
