@@ -151,9 +151,20 @@ def test_glob_path_keeps_literal_text_when_it_cannot_reach_protected_names() -> 
 
 
 @pytest.mark.parametrize("command", ["cat *", "cat .e*", "cat ~/.s*/id_rsa", "cat */x", "cat id_*"])
-def test_glob_that_may_reach_protected_names_is_unknown(command: str) -> None:
+def test_glob_that_may_reach_protected_names_has_no_literal_path_only_its_pattern(command: str) -> None:
+    # The policy expands the pattern through the file system (policy/shell_glob.py), so the
+    # classifier keeps it for that and no longer calls the command impure for it.
     c = only(command)
-    assert c.paths[0].path is None and not c.pure_reader
+    assert (c.paths[0].path, c.paths[0].pattern) == (None, command.split()[1])
+
+
+def test_a_quoted_glob_character_is_escaped_in_the_pattern() -> None:
+    c = only(r"cat a'*'* b\?c? \\?x")
+    assert [(p.path, p.pattern) for p in c.paths] == [
+        ("a**", r"a\**"),
+        ("b?c?", r"b\?c?"),
+        (r"\?x", r"\\?x"),
+    ]
 
 
 def test_cd_moves_later_relative_paths() -> None:

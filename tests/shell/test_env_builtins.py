@@ -83,7 +83,8 @@ NOT_PURE = [
     ("cat <<EOF\n$((x))\nEOF", Q, ["approval.interactive_default", "shell.dynamic"]),
     ('for f in src/*.py; do f=/etc/shadow; cat "$f"; done', Q, U),
     ("for f in src/*; do cat $f; done", Q, U),
-    ('for f in ~/.ssh/*; do cat "$f"; done', Q, ["hardline.credentials"]),
+    # the bound glob is expanded through the file system: the key itself is read
+    ('for f in ~/.ssh/*; do cat "$f"; done', D, ["hardline.credentials", "paths.deny_read"]),
     ('for f in src/*.py; do cp "$f" "$f.bak"; done', Q, U),
 ]
 

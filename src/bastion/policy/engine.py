@@ -20,6 +20,7 @@ from bastion.policy.decision import Decision, Effect, Evaluation, Reason, deny_f
 from bastion.policy.network import Resolver, decide_target
 from bastion.policy.paths import FileSystem, OsFileSystem, PathVerdict, check_path, inside_write_roots
 from bastion.policy.rules import PATH_FAMILIES
+from bastion.policy.tree import OsTree, Tree
 from bastion.policy.verdict import Assembly, Subject
 
 if TYPE_CHECKING:
@@ -39,9 +40,12 @@ class Gate:
         fs: FileSystem | None = None,
         resolver: Resolver | None = None,
         sandboxed: bool = False,
+        tree: Tree | None = None,
     ) -> None:
         self.policy = policy
         self.fs: FileSystem = fs or OsFileSystem()
+        #: Listings and small reads for what a shell command reaches (globs, recursion, git).
+        self.tree: Tree = tree or OsTree()
         self.resolver = resolver
         #: Will allowed code run inside the OS sandbox? Unsandboxed code always asks.
         self.sandboxed = sandboxed
@@ -198,6 +202,14 @@ class Gate:
             subject.hard.extend(verdict.reasons)
         elif verdict.decision is Decision.ALLOW:
             subject.notes.extend(r.message for r in verdict.reasons)
+        if write:  # a repository's core.hooksPath folder is agent configuration too
+            from bastion.policy.git_hooks import hooks_write_reason
+            from bastion.policy.treewalk import Reach
+
+            hooks = hooks_write_reason(self.policy, Reach(self.tree, self.fs.resolve), verdict)
+            if hooks is not None:
+                subject.hard.append(hooks)
+                subject.effects.add(Effect.SELF)
         spellings = {verdict.lexical, verdict.resolved}
         rule = self.last_rule(
             family,

@@ -83,7 +83,28 @@ AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
     "**/.config/fish/config.fish",
     "**/.git/hooks",
     "**/.git/config",
+    # Other agents' and editors' configuration, and what git or direnv runs on its own.
+    "**/.cursor",
+    "**/.vscode/settings.json",
+    "**/.vscode/tasks.json",
+    "**/opencode.json",
+    "**/.husky",
+    "**/.githooks",
+    "**/.git/info",
+    "**/.git/config.worktree",
+    "**/.git/modules/**/config",
+    "**/.git/modules/**/hooks",
+    "**/.git/worktrees/*/config.worktree",
+    "**/.gitmodules",
+    "**/.envrc",
+    # The person's own git configuration: every repository's git reads run what it names.
+    "**/.gitconfig",
+    "**/.config/git",
 )
+
+#: Bastion's own configuration wherever a policy file could be found: every
+#: ``.bastion/policy.toml`` up any tree and the user policy (whether it exists yet or not).
+SELF_GLOBS: tuple[str, ...] = (".bastion", "**/.config/bastion")
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +117,12 @@ class Hardline:
 
     @classmethod
     def build(
-        cls, *, home: str, credentials_dir: str, policy_files: tuple[str, ...], state_dir: str
+        cls,
+        *,
+        home: str,
+        credentials_dir: str,
+        policy_files: tuple[str, ...],
+        state_dir: str,
     ) -> Hardline:
         def gs(patterns: tuple[str, ...], ignore_case: bool) -> GlobSet:
             return GlobSet.of(
@@ -109,7 +135,7 @@ class Hardline:
         return cls(
             credentials=gs((*CREDENTIAL_GLOBS, _exact(credentials_dir)), True),
             system_write=gs(SYSTEM_WRITE_GLOBS, False),
-            self_deny=gs(tuple(_exact(p) for p in (*policy_files, state_dir)), False),
+            self_deny=gs((*SELF_GLOBS, *(_exact(p) for p in (*policy_files, state_dir))), False),
             self_state=gs((_exact(state_dir),), False),
             self_ask=gs(AGENT_PERMISSION_GLOBS, True),
         )

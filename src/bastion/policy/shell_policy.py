@@ -10,10 +10,22 @@ from __future__ import annotations
 from bastion.call.model import Family, ToolCall
 from bastion.policy.decision import Decision, Effect, Reason
 from bastion.policy.engine import WRITE_EFFECTS, Gate, install_subject
+from bastion.policy.git_hooks import hooks_write_reason
 from bastion.policy.network import decide_target
 from bastion.policy.paths import PathError, check_path, normalise
+from bastion.policy.shell_git import check_git, command_dirs
+from bastion.policy.shell_reach import (
+    Unknown,
+    check_recursion,
+    concrete_paths,
+    credential_effect,
+    destructive_reason,
+    destructive_target,
+    wildcard_parent,
+)
+from bastion.policy.treewalk import Reach
 from bastion.policy.verdict import Assembly, Subject
-from bastion.shell.model import Access, ShellAnalysis, SimpleCommand
+from bastion.shell.model import Access, PathUse, ShellAnalysis, SimpleCommand
 from bastion.shell.programs import lookup
 
 #: Commands longer than this are denied outright (bytes of UTF-8).
@@ -59,11 +71,21 @@ def decide_analysis(gate: Gate, call: ToolCall, out: Assembly, analysis: ShellAn
             )
     # The classifier already joins relative paths after ``cd DIR`` (and gives None after a
     # cd to a run-time value), so every path is relative to the call's own cwd here.
-    for cmd in analysis.commands:
-        _decide_command(gate, call, out, cmd)
+    # Globs, recursion and git are looked at through the file system, once per call.
+    reach = Reach(gate.tree, gate.fs.resolve)
+    dirs = command_dirs(analysis.commands, call.cwd, policy.home, cdpath="CDPATH" in analysis.source)
+    for cmd, cwds in zip(analysis.commands, dirs, strict=True):
+        _decide_command(gate, call, out, cmd, reach, cwds)
 
 
-def _decide_command(gate: Gate, call: ToolCall, out: Assembly, cmd: SimpleCommand) -> None:
+def _decide_command(
+    gate: Gate,
+    call: ToolCall,
+    out: Assembly,
+    cmd: SimpleCommand,
+    reach: Reach,
+    cwds: tuple[str, ...] | None,
+) -> None:
     policy = gate.policy
     words = " ".join(cmd.argv) if cmd.argv else cmd.text
     subject = out.add(Subject(label=f"$ {words}"[:300], effects=set(cmd.effects)))
@@ -123,7 +145,8 @@ def _decide_command(gate: Gate, call: ToolCall, out: Assembly, cmd: SimpleComman
                 "what runs is only known at run time",
             )
         )
-    touched_ok = _paths(gate, out, subject, cmd, call.cwd) & _hosts(gate, subject, cmd)
+    touched_ok = _paths(gate, out, subject, cmd, call.cwd, reach) & _hosts(gate, subject, cmd)
+    touched_ok &= _reality(gate, subject, cmd, call.cwd, reach, cwds)
     _credential_arguments(gate, subject, cmd, call.cwd)
 
     # (3) allow entries, then rules: the last matching rule overrides.
@@ -199,6 +222,9 @@ def _decide_command(gate: Gate, call: ToolCall, out: Assembly, cmd: SimpleComman
         out.caps.append(gate.mode_block(f"'{words[:120]}' writes"))
 
 
+_EXCLUDING = ("--exclude=", "--exclude-dir=")
+
+
 def _credential_arguments(gate: Gate, subject: Subject, cmd: SimpleCommand, cwd: str) -> None:
     """A safety net for programs whose arguments the knowledge base does not model as paths
     (``pytest ~/.ssh/id_rsa``, ``tool --key=~/.aws/credentials``): a path-like word naming a
@@ -206,6 +232,8 @@ def _credential_arguments(gate: Gate, subject: Subject, cmd: SimpleCommand, cwd:
     known = {p.raw for p in cmd.paths} | {p.path for p in cmd.paths if p.path}
     credentials = gate.policy.hardline.credentials
     for word in cmd.argv[1:]:
+        if word.startswith(_EXCLUDING):
+            continue  # a pattern of what to leave out (grep/tar/rsync --exclude=.env)
         value = word.partition("=")[2] if word.startswith("-") and "=" in word else word
         if value in known or not (value.startswith(("/", "~", ".")) or "/" in value):
             continue
@@ -246,15 +274,19 @@ def _reader_program(program: str | None) -> bool:
     return spec is not None and spec.reader and not spec.subcommands
 
 
-def _paths(gate: Gate, out: Assembly, subject: Subject, cmd: SimpleCommand, cwd: str) -> bool:
-    """Check every path the command touches; True when all are allowed for their access."""
+def _paths(gate: Gate, out: Assembly, subject: Subject, cmd: SimpleCommand, cwd: str, reach: Reach) -> bool:
+    """Check every path the command touches (each glob as the words it expands to); True
+    when all are allowed for their access."""
     policy = gate.policy
     ok = True
     for use in cmd.paths:
         write = use.access is not Access.READ
-        if use.path is None:
+        targets = concrete_paths(reach, use, cwd=cwd, home=policy.home)
+        if isinstance(targets, Unknown):
             ok = False
-            subject.notes.append(f"{use.raw} ({use.why or use.access.value}) is only known at run time")
+            subject.notes.append(targets.note)
+            if targets.ask is not None:
+                subject.hard.append(targets.ask)
             if write and policy.ceiling is not None and policy.ceiling.filesystem != "unrestricted":
                 out.caps.append(
                     Reason(
@@ -266,19 +298,82 @@ def _paths(gate: Gate, out: Assembly, subject: Subject, cmd: SimpleCommand, cwd:
                     )
                 )
             continue
-        verdict = check_path(policy, use.path, write=write, cwd=cwd, fs=gate.fs)
-        subject.effects |= verdict.effects
-        if verdict.decision in (Decision.DENY, Decision.ASK):
-            subject.hard.extend(verdict.reasons)
-        if write:
-            gate.ceiling_write_check(out, verdict)
-        if verdict.decision is Decision.DENY or (
-            verdict.decision is not Decision.ALLOW and policy.mode != "full-access"
-        ):
-            ok = False
-            why = use.why or use.access.value
-            subject.notes.extend(f"{r.message} ({why})" for r in verdict.reasons)
+        if use.pattern is not None:
+            subject.notes.append(f"{use.raw} expands to {' '.join(targets)[:300]}")
+        # The classifier's lexical catastrophic verdict already denies; judge the rest here.
+        judge = use.access is Access.DELETE and cmd.catastrophic is None
+        parent = wildcard_parent(use) if judge else None
+        if parent is not None:
+            emptied = check_path(policy, parent, write=True, cwd=cwd, fs=gate.fs)
+            why = destructive_target(policy, emptied)
+            if why is not None:
+                subject.effects.add(Effect.DESTRUCTIVE)
+                subject.hard.append(destructive_reason(use.raw, f"everything in {why}"))
+        for path in targets:
+            ok &= _path(gate, out, subject, use, path, cwd, reach, judge=judge)
     return ok
+
+
+def _path(
+    gate: Gate,
+    out: Assembly,
+    subject: Subject,
+    use: PathUse,
+    path: str,
+    cwd: str,
+    reach: Reach,
+    *,
+    judge: bool,
+) -> bool:
+    policy = gate.policy
+    write = use.access is not Access.READ
+    verdict = check_path(policy, path, write=write, cwd=cwd, fs=gate.fs)
+    subject.effects |= verdict.effects
+    if verdict.decision in (Decision.DENY, Decision.ASK):
+        subject.hard.extend(verdict.reasons)
+    hooks = hooks_write_reason(policy, reach, verdict) if write else None
+    if hooks is not None:
+        subject.hard.append(hooks)
+        subject.effects.add(Effect.SELF)
+    if write:
+        gate.ceiling_write_check(out, verdict)
+    if judge:
+        why = destructive_target(policy, verdict)
+        if why is not None:
+            subject.effects.add(Effect.DESTRUCTIVE)
+            subject.hard.append(destructive_reason(path, why))
+    if verdict.decision is Decision.DENY or (
+        verdict.decision is not Decision.ALLOW and policy.mode != "full-access"
+    ):
+        why = use.why or use.access.value
+        subject.notes.extend(f"{r.message} ({why})" for r in verdict.reasons)
+        return False
+    return hooks is None
+
+
+def _reality(
+    gate: Gate, subject: Subject, cmd: SimpleCommand, cwd: str, reach: Reach, cwds: tuple[str, ...] | None
+) -> bool:
+    """What a command reaches beyond its arguments: a recursive command's trees (a credential
+    read through ``tar ch`` is one whatever the mode), and for a reader git's repository
+    configuration and committed files. True when nothing asks."""
+    policy = gate.policy
+    starts: list[str] = []
+    marked = any(u.recursive for u in cmd.paths)  # the knowledge base names the trees itself
+    for use in cmd.paths:
+        if use.access is Access.READ and (use.recursive or not marked):
+            found = concrete_paths(reach, use, cwd=cwd, home=policy.home)
+            starts.extend(found if not isinstance(found, Unknown) else ())
+    reached = check_recursion(policy, gate.fs, reach, cmd, starts, cwd=cwd)
+    # A command that is no reader is not allowed as one anyway: git costs no I/O for it.
+    git = check_git(policy, gate.fs, reach, cmd, cwds) if _reader_or_printer(cmd) else []
+    reasons = [*reached.reasons, *git]
+    subject.notes.extend(reached.notes)
+    subject.hard.extend(reasons)
+    subject.effects |= credential_effect(tuple(reasons))
+    if any(r.rule == "shell.git-config" for r in reasons):
+        subject.effects.add(Effect.CODE)
+    return not reasons
 
 
 def _hosts(gate: Gate, subject: Subject, cmd: SimpleCommand) -> bool:

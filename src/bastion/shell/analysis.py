@@ -38,7 +38,7 @@ def analyze(command: str) -> ShellAnalysis:
                                            f"{MAX_COMMAND_BYTES})",))
     try:
         commands, errors = _analyze_source(data, Outer())
-        commands = _follow_cd(commands)
+        commands = _follow_cd(commands, cdpath="CDPATH" in command)
     except Exception as exc:  # fail closed on any internal error (RecursionError included)
         return ShellAnalysis(command, (), (f"internal error: {type(exc).__name__}: {exc}",))
     if "\x00" in command:
@@ -134,10 +134,12 @@ def _summary(fn: FunctionDef, body: list[SimpleCommand]) -> SimpleCommand:
     )
 
 
-def _follow_cd(commands: list[SimpleCommand]) -> list[SimpleCommand]:
+def _follow_cd(commands: list[SimpleCommand], *, cdpath: bool = False) -> list[SimpleCommand]:
     """Join relative paths to the directory earlier `cd`s moved to. A cd moves the later
     commands of its own scope and of the scopes inside it: after a subshell, pipeline stage,
-    substitution or `sh -c` ends, the directory is the one before it."""
+    substitution or `sh -c` ends, the directory is the one before it. After a cd whose target
+    is a glob, a run-time value, or looked up in a ``CDPATH`` the command sets, later relative
+    paths are unknown."""
     prefixes: dict[tuple[int, ...], str | None] = {(): ""}
     out: list[SimpleCommand] = []
     for cmd in commands:
@@ -152,10 +154,19 @@ def _follow_cd(commands: list[SimpleCommand]) -> list[SimpleCommand]:
             elif not args:
                 prefix = "~"
             else:  # the cd's own argument, already joined to the current prefix above
-                target = next((p for p in cmd.paths if p.why.startswith("argument of")), None)
-                prefix = None if target is None or target.path is None else target.path
+                use = cd_target(cmd)
+                target = use.path if use is not None and use.pattern is None else None
+                if cdpath and use is not None and not use.raw.startswith(("/", "~", "./", "../")):
+                    target = None  # CDPATH may send a bare name anywhere
+                prefix = target
             prefixes[cmd.scope] = prefix
     return out
+
+
+def cd_target(cmd: SimpleCommand) -> PathUse | None:
+    """The directory argument of a cd (a redirection of a list, ``cd d && echo x > f``,
+    is reported on the cd too: it is not the target)."""
+    return next((p for p in cmd.paths if p.why.startswith("argument of")), None)
 
 
 def _prefix(prefixes: dict[tuple[int, ...], str | None], scope: tuple[int, ...]) -> str | None:
@@ -189,15 +200,16 @@ def _join(prefix: str, path: str) -> str:
 def _moved(use: PathUse, prefix: str | None) -> PathUse:
     """A relative path (and glob pattern) after ``cd``: joined to the cd target, unknown
     after a cd to a run-time value."""
-    anchor = use.path if use.path is not None else use.pattern
-    if anchor is None or anchor.startswith(("/", "~")):
+    spelled = use.path if use.path is not None else use.pattern
+    if spelled is None or spelled.startswith(("/", "~")):
         return use
     if prefix is None:
-        return replace(use, path=None, pattern=None,
-                       why=f"{use.why} (after cd to an unknown directory)")
-    return replace(
-        use,
-        path=None if use.path is None else _join(prefix, use.path),
-        pattern=None if use.pattern is None else _join(prefix, use.pattern),
-        why=f"{use.why} (after cd {prefix})",
-    )
+        why = f"{use.why} (after cd to an unknown directory)"
+        return replace(use, path=None, pattern=None, why=why)
+    pattern = _join(_escape_glob(prefix), use.pattern) if use.pattern is not None else None
+    path = _join(prefix, use.path) if use.path is not None else None
+    return replace(use, path=path, pattern=pattern, why=f"{use.why} (after cd {prefix})")
+
+
+def _escape_glob(text: str) -> str:
+    return "".join("\\" + c if c in "*?[]\\" else c for c in text)

@@ -161,7 +161,8 @@ def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
         and ctx.effects <= {Effect.READ}
         and not ctx.errors
         and ctx.self_change is None
-        and all(use.path is not None for use in paths)  # an unknown path is not "pure"
+        # An unknown path is not "pure"; a literal glob is expanded by the policy.
+        and all(use.path is not None or use.pattern is not None for use in paths)
     )
     return SimpleCommand(
         text=ctx.raw.text,

@@ -117,7 +117,7 @@ def path_use(word: Word, access: Access, why: str) -> PathUse | None:
     if word.procsub:
         return None
     value = word.value
-    pattern = value if word.glob else None
+    pattern = word.pattern if word.glob and value is not None else None
     if value is not None and word.glob:
         if P.glob_is_safe(value):
             why = f"{why} (glob)"

@@ -71,6 +71,8 @@ class Word:
     # value there can run code (x='a[$(cmd)]'). SUBST / INDIRECT stand for what is never
     # safe: a command substitution's output, an indirect ${!x}.
     arith: tuple[str, ...] = ()
+    # A literal glob as bash matches it: quoted *?[]\ backslash-escaped (``a'*'*`` -> ``a\**``).
+    pattern: str | None = None
 
     @property
     def literal(self) -> bool:
@@ -318,6 +320,7 @@ def _has_brace(chars: list[str], unquoted: list[bool]) -> bool:
     return False
 
 
+_GLOB_CHARS = frozenset("*?[]\\")
 _PLAIN = re.compile(r"[^\\*?\[{~$`'\"\n]*")
 
 
@@ -346,6 +349,11 @@ def decode(
     if tilde_user:  # ~user, ~+, ~- : depend on the system, not on the text
         b.dynamic = True
     value = None if (b.dynamic or brace) else sketch
+    pattern = None
+    if glob and value is not None:
+        pattern = "".join(
+            "\\" + c if c in _GLOB_CHARS and not u else c for c, u in zip(b.chars, b.unquoted, strict=True)
+        )
     word = Word(
         text=(node.text or b"").decode("utf-8", "replace"),
         value=value,
@@ -355,6 +363,7 @@ def decode(
         vars=tuple(b.vars),
         prompt_expand=b.prompt,
         arith=tuple(b.arith),
+        pattern=pattern,
     )
     return word, b.subs, b.errors
 

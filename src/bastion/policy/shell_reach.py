@@ -1,0 +1,337 @@
+"""What a shell command really reaches, seen through the file system at decision time.
+
+- a glob (``PathUse.pattern``) becomes the words bash would produce in that directory;
+- a recursive reader (``grep -r``, ``rg``, ``find``, ``tar c``, or ``PathUse.recursive``)
+  is walked: a credential-named entry or a followed symlink leaving the roots means it is
+  not a pure reader;
+- a delete whose target (after expansion and symlinks) is ``/``, the home, a system
+  folder or an ancestor of the workspace is catastrophic.
+
+All I/O goes through one per-call ``Reach`` (budgeted); over budget is unknown (ask).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import posixpath
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from bastion.policy.compiled import Policy
+from bastion.policy.decision import Decision, Effect, Reason
+from bastion.policy.paths import FileSystem, PathError, PathVerdict, absolute, check_path
+from bastion.policy.shell_glob import GlobSyntax, expand
+from bastion.policy.treewalk import Found, OverBudget, Reach, walk
+from bastion.shell.model import Access, PathUse, SimpleCommand
+from bastion.shell.paths import SYSTEM_DIRS
+
+_WILDCARD_NAMES = frozenset({"*", "**", ".*", "?*", "*.*", "[!.]*"})
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """A path use whose targets cannot be known; ``ask`` is set when a person should be
+    asked whatever the mode (an exhausted budget), not just the mode's default applied."""
+
+    note: str
+    ask: Reason | None = None
+
+
+def budget_reason(where: str, what: str) -> Reason:
+    return Reason(
+        Decision.ASK,
+        "shell.reach-budget",
+        "built-in",
+        where[:200],
+        f"{what} looks at more entries than a decision may scan below {where}: "
+        "name smaller folders or files (or exclude large ones) to let it be checked",
+    )
+
+
+def concrete_paths(reach: Reach, use: PathUse, *, cwd: str, home: str) -> tuple[str, ...] | Unknown:
+    """The paths a use really names: its literal, or every word its glob expands to."""
+    why = use.why or use.access.value
+    if use.pattern is None:
+        if use.path is None:
+            return Unknown(f"{use.raw} ({why}) is only known at run time")
+        return (use.path,)
+    try:
+        found = expand(reach, use.pattern, cwd=cwd, home=home)
+        matches = found.matches
+        if ".." in use.pattern.split("/"):
+            # bash's logical cd joins "..": expand the lexical spelling too (kernel: above).
+            lexical = expand(reach, posixpath.normpath(use.pattern), cwd=cwd, home=home)
+            matches = tuple(dict.fromkeys((*matches, *lexical.matches)))
+    except OverBudget as exc:
+        return Unknown(f"{use.raw} ({why}): glob over budget", budget_reason(exc.where, f"glob {use.raw}"))
+    except (GlobSyntax, PathError) as exc:
+        return Unknown(f"{use.raw} ({why}): {exc}")
+    return matches or (found.literal,)
+
+
+# -- destructive targets --------------------------------------------------------------------
+
+
+def destructive_target(policy: Policy, verdict: PathVerdict) -> str | None:
+    """Why deleting this (resolved) target wrecks the machine or the workspace, or None."""
+    for spelled in dict.fromkeys((verdict.lexical, verdict.resolved)):
+        if spelled == "/":
+            return "the root directory"
+        if spelled == policy.home.rstrip("/"):
+            return f"the home directory {spelled}"
+        if spelled in SYSTEM_DIRS:
+            return f"system directory {spelled}"
+        for root in (*policy.workspace, policy.home):
+            if root.startswith(spelled.rstrip("/") + "/"):
+                return f"{spelled}, an ancestor of {root}"
+    return None
+
+
+def wildcard_parent(use: PathUse) -> str | None:
+    """``rm -rf DIR/*``: the folder a whole-folder glob empties."""
+    if use.pattern is None:
+        return None
+    head, _, last = use.pattern.rstrip("/").rpartition("/")
+    if last not in _WILDCARD_NAMES:
+        return None
+    return head or ("/" if use.pattern.startswith("/") else ".")
+
+
+def destructive_reason(what: str, why: str) -> Reason:
+    return Reason(
+        Decision.DENY, "hardline.destructive", "built-in", what[:200], f"catastrophic: deletes {why}"
+    )
+
+
+# -- recursive readers -----------------------------------------------------------------------
+
+
+class Follow(Enum):
+    NONE = "none"
+    COMMAND_LINE = "command-line"  # grep -r: only symlinks named as arguments
+    ALL = "all"  # grep -R, find -L, rg -L
+
+
+@dataclass(frozen=True, slots=True)
+class Recursion:
+    follow: Follow
+    hidden: bool = True  # reads dot files (rg skips them unless --hidden)
+    content: bool = True  # reads file contents (find without -exec only lists names)
+    default_start: bool = True  # with no path argument it reads the cwd
+
+
+_GREP = frozenset({"grep", "egrep", "fgrep", "zgrep"})
+_GREP_VALUED = frozenset("efmABCdD")
+_TAR_VALUED = frozenset("fCTXbgHKLNV")
+_FIND_CONTENT = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+
+
+def _short_flags(argv: tuple[str, ...], valued: frozenset[str]) -> set[str]:
+    """Letters of short option clusters up to ``--`` (stopping at one that takes a value)."""
+    letters: set[str] = set()
+    skip = False
+    for word in argv[1:]:
+        if skip:  # the value of the option before (grep -e -r: "-r" is the pattern)
+            skip = False
+            continue
+        if word == "--":
+            break
+        if word.startswith("-") and not word.startswith("--") and len(word) > 1:
+            for index, ch in enumerate(word[1:], start=1):
+                letters.add(ch)
+                if ch in valued:
+                    skip = index == len(word) - 1
+                    break
+    return letters
+
+
+def recursion_of(cmd: SimpleCommand) -> Recursion | None:
+    """The table of recursive readers (until every program declares ``PathUse.recursive``)."""
+    program, argv = cmd.program, cmd.argv
+    longs = {w.partition("=")[0] for w in argv[1:] if w.startswith("--")}
+    if program in _GREP:
+        short = _short_flags(argv, _GREP_VALUED)
+        if "R" in short or "--dereference-recursive" in longs:
+            return Recursion(Follow.ALL)
+        if "r" in short or "--recursive" in longs:
+            return Recursion(Follow.COMMAND_LINE)
+        return None
+    if program == "rg":
+        short = _short_flags(argv, frozenset("efgmACBEjMtTr"))
+        unrestricted = sum(w.count("u") for w in argv[1:] if w.startswith("-") and not w.startswith("--"))
+        hidden = "." in short or "--hidden" in longs or unrestricted >= 2
+        follow = Follow.ALL if "L" in short or "--follow" in longs else Follow.NONE
+        return Recursion(follow, hidden=hidden)
+    if program == "find":
+        head = [w for w in argv[1:4] if w in ("-L", "-H", "-P")]
+        follow = Follow.ALL if "-L" in head or "-follow" in argv else Follow.NONE
+        if "-H" in head and follow is Follow.NONE:
+            follow = Follow.COMMAND_LINE
+        return Recursion(follow, content=any(w in _FIND_CONTENT for w in argv))
+    if program in ("ag", "ack", "ack-grep"):
+        follow = Follow.ALL if {"--follow", "-f"} & set(argv) else Follow.NONE
+        hidden = program != "ag" or bool({"--hidden", "-u", "--unrestricted"} & set(argv))
+        return Recursion(follow, hidden=hidden)
+    if program == "zip" and ("r" in _short_flags(argv, frozenset("bntxiFOPZ")) or "--recurse-paths" in longs):
+        # zip stores what a symlink points to unless told -y
+        follow = (
+            Follow.NONE if "y" in _short_flags(argv, frozenset()) or "--symlinks" in longs else Follow.ALL
+        )
+        return Recursion(follow, default_start=False)
+    if program in ("tar", "bsdtar") and _tar_creates(argv):
+        bundled = argv[1] if not argv[1].startswith("-") else ""  # tar chf x.tar dir
+        short = _short_flags(argv, _TAR_VALUED) | set(bundled)
+        follow = Follow.ALL if "h" in short or "--dereference" in longs else Follow.NONE
+        return Recursion(follow, default_start=False)
+    return None
+
+
+def _tar_creates(argv: tuple[str, ...]) -> bool:
+    if len(argv) < 2:
+        return False
+    first = argv[1]
+    if not first.startswith("-") and "c" in first:
+        return True  # tar czf x.tgz dir
+    return "--create" in argv or "c" in _short_flags(argv, _TAR_VALUED)
+
+
+@dataclass(frozen=True, slots=True)
+class Reached:
+    reasons: tuple[Reason, ...]
+    notes: tuple[str, ...]
+
+
+#: Ignore files whose ``!pattern`` lines make rg and ag search a hidden file anyway.
+_IGNORE_FILES = frozenset({".ignore", ".rgignore", ".gitignore", ".agignore"})
+
+
+@dataclass
+class _Filter:
+    """Which entries a recursive reader leaves out and which files it reads."""
+
+    hidden: bool
+    rules: tuple[tuple[bool, str], ...] = ()  # grep --include (True) / --exclude (False), in order
+    exclude_dirs: tuple[str, ...] = ()
+    ignore_files: list[str] = field(default_factory=list)
+
+    def skip(self, path: str, is_dir: bool) -> bool:
+        name = posixpath.basename(path)
+        if is_dir and any(fnmatch.fnmatchcase(name, g) for g in self.exclude_dirs):
+            return True
+        if not self.hidden and name.startswith("."):
+            if name in _IGNORE_FILES:
+                self.ignore_files.append(path)
+            return True
+        return False
+
+    def reads(self, path: str) -> bool:
+        """GNU grep: the last matching --include/--exclude wins; with none matching, a file
+        is read unless the first of them is an --include."""
+        name = posixpath.basename(path)
+        for include, glob in reversed(self.rules):
+            if fnmatch.fnmatchcase(name, glob):
+                return include
+        return not (self.rules and self.rules[0][0])
+
+
+def _grep_filter(argv: tuple[str, ...]) -> tuple[tuple[tuple[bool, str], ...], tuple[str, ...]]:
+    rules: list[tuple[bool, str]] = []
+    dirs: list[str] = []
+    for index, word in enumerate(argv[1:], start=1):
+        if word == "--":
+            break
+        name, eq, value = word.partition("=")
+        if not eq and name in ("--include", "--exclude", "--exclude-dir") and index + 1 < len(argv):
+            value = argv[index + 1]
+        elif not eq:
+            continue
+        if name == "--exclude-dir":
+            dirs.append(value)
+        elif name in ("--include", "--exclude"):
+            rules.append((name == "--include", value))
+    return tuple(rules), tuple(dirs)
+
+
+def check_recursion(
+    policy: Policy, fs: FileSystem, reach: Reach, cmd: SimpleCommand, starts: list[str], *, cwd: str
+) -> Reached:
+    """Walk what ``cmd`` reads recursively below ``starts`` (spelled as in argv)."""
+    mode = recursion_of(cmd)
+    if mode is None:
+        if not any(u.recursive for u in cmd.paths):
+            return Reached((), ())
+        mode = Recursion(Follow.COMMAND_LINE)
+    if not starts and mode.default_start and not any(u.access is Access.READ for u in cmd.paths):
+        starts = ["."]
+    rules, dirs = _grep_filter(cmd.argv) if cmd.program in _GREP else ((), ())
+    reasons: list[Reason] = []
+    what = cmd.program or "this command"
+    for start in starts:
+        try:
+            top = posixpath.normpath(absolute(start, cwd=cwd, home=policy.home))
+            found = _walk_start(policy, reach, mode, _Filter(mode.hidden, rules, dirs), top)
+        except OverBudget:
+            reasons.append(budget_reason(start, f"{what} (recursive)"))
+            continue
+        except PathError:
+            continue  # the path policy already denies an unusable start
+        for item in found[:20]:
+            reasons.extend(_reached_reason(policy, fs, what, start, item.path, item.target, cwd=cwd))
+    note = f"{what} reads everything below {', '.join(starts)}: checked what it reaches"
+    return Reached(tuple(dict.fromkeys(reasons)), (note,) if starts else ())
+
+
+def _walk_start(policy: Policy, reach: Reach, mode: Recursion, keep: _Filter, top: str) -> list[Found]:
+    credentials = policy.hardline.credentials
+
+    def flag(path: str) -> bool:
+        return mode.content and keep.reads(path) and credentials.first_match(path) is not None
+
+    follow = mode.follow is Follow.ALL
+    found = walk(reach, top, follow_links=follow, skip=keep.skip, flag=flag)
+    if keep.ignore_files and any(_whitelists(reach, p) for p in keep.ignore_files):
+        # "!name" in an ignore file makes rg search that hidden entry: walk them all.
+        keep = replace(keep, hidden=True, ignore_files=[])
+        found = walk(reach, top, follow_links=follow, skip=keep.skip, flag=flag)
+    return found
+
+
+def _whitelists(reach: Reach, path: str) -> bool:
+    try:
+        data = reach.read(path) or b""
+    except OSError:
+        return True  # unreadable: it may whitelist anything
+    return any(line.strip().startswith(b"!") for line in data.splitlines())
+
+
+def _reached_reason(
+    policy: Policy, fs: FileSystem, what: str, start: str, path: str, target: str | None, *, cwd: str
+) -> list[Reason]:
+    if target is None:
+        return [
+            Reason(
+                Decision.ASK,
+                "hardline.credentials",
+                "built-in",
+                path[:200],
+                f"{what} reads everything below {start}, which holds the credential file {path}: "
+                "a person must confirm (or name the files and folders to search)",
+            )
+        ]
+    verdict = check_path(policy, path, write=False, cwd=cwd, fs=fs)
+    if verdict.decision is Decision.ALLOW:
+        return []
+    return [
+        Reason(
+            Decision.ASK,
+            "shell.reach-outside",
+            "built-in",
+            f"{path} -> {target}"[:200],
+            f"{what} follows the symlink {path} to {target}, which is not an allowed read: "
+            "a person must confirm",
+        )
+    ]
+
+
+def credential_effect(reasons: tuple[Reason, ...]) -> set[Effect]:
+    return {Effect.CREDENTIALS} if any(r.rule == "hardline.credentials" for r in reasons) else set()
