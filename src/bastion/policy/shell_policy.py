@@ -280,6 +280,9 @@ def _paths(gate: Gate, out: Assembly, subject: Subject, cmd: SimpleCommand, cwd:
     policy = gate.policy
     ok = True
     for use in cmd.paths:
+        if use.startup and use.path is not None:
+            ok = _startup_file(gate, subject, use.path, cwd) and ok
+            continue
         write = use.access is not Access.READ
         targets = concrete_paths(reach, use, cwd=cwd, home=policy.home)
         if isinstance(targets, Unknown):
@@ -312,6 +315,21 @@ def _paths(gate: Gate, out: Assembly, subject: Subject, cmd: SimpleCommand, cwd:
         for path in targets:
             ok &= _path(gate, out, subject, use, path, cwd, reach, judge=judge)
     return ok
+
+
+def _startup_file(gate: Gate, subject: Subject, path: str, cwd: str) -> bool:
+    """A login shell runs its startup files: as safe as the inner command only while an agent
+    cannot write them. Protected ones (a direct write would ask or be denied: shell rc files,
+    /etc) are declared, not asked about; one the agent could write is code it controls."""
+    verdict = check_path(gate.policy, path, write=True, cwd=cwd, fs=gate.fs)
+    if verdict.decision is Decision.ALLOW:
+        subject.effects.add(Effect.CODE)
+        subject.hard.append(Reason(Decision.ASK, "shell.startup-writable", "built-in", path,
+                                   f"the shell first runs {path}, which an agent may write: "
+                                   "it is code the agent controls"))  # fmt: skip
+        return False
+    subject.notes.append(f"runs startup file {path} (protected from agent writes)")
+    return True
 
 
 def _path(

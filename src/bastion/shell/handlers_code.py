@@ -254,7 +254,8 @@ def _startup_files(ctx: Ctx, modes: set[str]) -> None:
     ctx.note(note)
     ctx.carried_notes.append(note)
     for f in files:
-        ctx.carried_paths.append(PathUse(f, Access.READ, f, f"startup file of {ctx.program}"))
+        ctx.carried_paths.append(PathUse(f, Access.READ, f, f"startup file of {ctx.program}",
+                                         startup=True))
 
 
 def eval_(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:

@@ -32,6 +32,9 @@ class PathUse:
     pattern: str | None = None
     # The program reads (or writes) everything below this path, not just the path itself.
     recursive: bool = False
+    # A shell startup file (~/.profile, /etc/profile…) a login or interactive shell runs: code
+    # the agent must not be able to write, judged as such by the policy (not as a plain read).
+    startup: bool = False
 
 
 @dataclass(frozen=True, slots=True)
