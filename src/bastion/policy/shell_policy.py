@@ -187,6 +187,21 @@ def _decide_command(gate: Gate, call: ToolCall, out: Assembly, cmd: SimpleComman
             )
     if cmd.effects & WRITE_EFFECTS and policy.mode == "read-only":
         out.caps.append(gate.mode_block(f"'{words[:120]}' writes"))
+    if not _reader_or_printer(cmd):
+        subject.unmet.append(_not_a_reader(cmd, words))
+
+
+def _not_a_reader(cmd: SimpleCommand, words: str) -> Reason:
+    """Why the mode did not allow it: named by what the command does."""
+    does = ", ".join(sorted(e.value for e in cmd.effects)) or "nothing known"
+    kind = "not a recognised reader" if cmd.known else "an unknown command"
+    return Reason(
+        Decision.ASK,
+        "shell.not-a-reader",
+        "built-in",
+        words[:200],
+        f"'{words[:120]}' is {kind} (effects: {does}): no rule allows it",
+    )
 
 
 def _credential_arguments(gate: Gate, subject: Subject, cmd: SimpleCommand, cwd: str) -> None:
@@ -244,7 +259,9 @@ def _paths(gate: Gate, out: Assembly, subject: Subject, cmd: SimpleCommand, cwd:
         write = use.access is not Access.READ
         if use.path is None:
             ok = False
-            subject.notes.append(f"{use.raw} ({use.why or use.access.value}) is only known at run time")
+            unknown = f"{use.raw} ({use.why or use.access.value}) is only known at run time"
+            subject.notes.append(unknown)
+            subject.unmet.append(Reason(Decision.ASK, "shell.dynamic-path", "built-in", use.raw, unknown))
             if write and policy.ceiling is not None and policy.ceiling.filesystem != "unrestricted":
                 out.caps.append(
                     Reason(
@@ -268,6 +285,8 @@ def _paths(gate: Gate, out: Assembly, subject: Subject, cmd: SimpleCommand, cwd:
             ok = False
             why = use.why or use.access.value
             subject.notes.extend(f"{r.message} ({why})" for r in verdict.reasons)
+            if verdict.decision is None:
+                subject.unmet.extend(verdict.reasons)
     return ok
 
 
@@ -282,4 +301,5 @@ def _hosts(gate: Gate, subject: Subject, cmd: SimpleCommand) -> bool:
         elif decision is None and policy.mode != "full-access":
             ok = False
             subject.notes.append(f"{host} is not in allow_hosts")
+            subject.unmet.extend(reasons)
     return ok

@@ -94,7 +94,10 @@ def test_batch_answers_every_line_in_order_and_denies_malformed_ones(
     assert result.returncode == 0
     assert [o["decision"] for o in out] == ["allow", "deny", "ask", "deny", "deny", "deny"]
     assert out[1]["reasons"][0]["rule"] == "call.invalid"
-    assert out[3]["reasons"][0]["rule"] == "approval.non_interactive_default"
+    assert [r["rule"] for r in out[3]["reasons"]] == [
+        "paths.outside-roots",
+        "approval.non_interactive_default",
+    ]
     assert set(out[0]) == {"decision", "reasons", "effects", "marker"}
 
 
