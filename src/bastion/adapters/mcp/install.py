@@ -27,6 +27,13 @@ from typing import Any
 from bastion.errors import BastionError
 
 AGENTS = ("claude", "gemini", "codex")
+#: What the proxy checks without configuration (the proxy logs the inferred map at start).
+INFERRED_NOTE = (
+    "{name}: path and URL arguments are inferred from each tool's inputSchema (names, format, "
+    "descriptions) and from values that look like paths, and checked by the path and network "
+    "policy by default; the proxy logs what it inferred when it starts. To name more keys: "
+    "[mcp.servers.{name}] paths = [...], urls = [...]"
+)
 
 
 class InstallError(BastionError):
@@ -189,6 +196,7 @@ def install_agent(agent: str, *, file: str | None, dry_run: bool, policy: str | 
     report.backup = _backup(path)
     _write(path, new)
     report.notes.append(f"wrapped {', '.join(report.wrapped)} in {path}; the old file is {report.backup}")
+    report.notes.extend(INFERRED_NOTE.format(name=name) for name in report.wrapped)
     return report
 
 
