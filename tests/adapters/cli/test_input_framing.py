@@ -255,3 +255,22 @@ def test_policy_test_and_check_exit_only_with_documented_codes_whatever_the_file
     policy.write_text(text.replace("\x00", ""), encoding="utf-8", errors="surrogateescape")
     assert cli(["policy", "test", str(policy)], workspace) in DOCUMENTED
     assert cli(["check", "--policy", str(policy), "shell", "ls"], workspace) in DOCUMENTED
+
+
+@pytest.mark.parametrize(
+    "arg",
+    [
+        '{"path": "README.md", "path": "/etc/shadow"}',
+        '{"path": "x", "n": NaN}',
+        '{"path": "x", "n": ' + "[" * 70 + "]" * 70 + "}",
+    ],
+)
+def test_check_arg_json_that_reads_two_ways_is_a_usage_error_not_a_path(
+    env: dict[str, str], workspace: Path, arg: str
+) -> None:
+    result = run(["check", "read", arg], env, workspace)
+
+    assert (
+        result.returncode,
+        result.stderr.startswith("error: ARG for 'read' must be the JSON of its arguments: "),
+    ) == (2, True)
