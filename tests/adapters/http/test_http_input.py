@@ -116,3 +116,11 @@ def test_a_prompt_client_is_still_answered_after_the_timeouts_are_in_place(quick
     response = quick.client("agent").post("/v1/decide", json={"tool": "read", "args": {"path": "README.md"}})
 
     assert (response.status_code, response.json()["decision"]) == (200, "allow")
+
+
+def test_pipelined_requests_are_all_answered_before_an_idle_connection_is_closed(quick: Gateway) -> None:
+    with connect(quick) as sock:
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n" * 3)
+        answer = read_until_closed(sock)
+
+    assert answer.count(b"HTTP/1.1 200 OK") == 3

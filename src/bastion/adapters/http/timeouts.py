@@ -37,11 +37,11 @@ class _HeadDeadline(H11Protocol):
         super().connection_made(transport)
         self._waiting_for: object = None
         self._head_timer: asyncio.TimerHandle | None = None
-        self._arm()
+        self._arm(None)
 
-    def _arm(self) -> None:
+    def _arm(self, waiting_for: object) -> None:
         self._disarm()
-        self._waiting_for = self.cycle  # a new cycle object means a head arrived
+        self._waiting_for = waiting_for  # a cycle other than this one means a head arrived
         self._head_timer = self.loop.call_later(self.head_timeout, self._expired)
 
     def _disarm(self) -> None:
@@ -51,8 +51,9 @@ class _HeadDeadline(H11Protocol):
 
     def _expired(self) -> None:
         self._head_timer = None
-        if self.cycle is self._waiting_for and not self.transport.is_closing():
-            self.transport.close()  # nothing useful arrived in time: free the connection
+        idle = self.cycle is None or self.cycle.response_complete
+        if self.cycle is self._waiting_for and idle and not self.transport.is_closing():
+            self.transport.close()  # no complete head in time: free the connection
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
@@ -60,9 +61,10 @@ class _HeadDeadline(H11Protocol):
             self._disarm()
 
     def on_response_complete(self) -> None:
-        super().on_response_complete()
-        if not self.transport.is_closing():
-            self._arm()  # the next head (keep-alive) gets its own deadline
+        finished = self.cycle
+        super().on_response_complete()  # may already start a pipelined request
+        if not self.transport.is_closing() and self.cycle is finished:
+            self._arm(finished)  # the next head (keep-alive) gets its own deadline
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
