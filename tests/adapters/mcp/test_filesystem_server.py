@@ -7,15 +7,17 @@ prefix). Missing, these tests fail in CI (``CI=true``) and are skipped elsewhere
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import anyio
 import mcp_types as types
 import pytest
 
-from tests.adapters.mcp.conftest import Peer, approve, payload, text_of
+from tests.adapters.mcp.conftest import BASTION, Peer, approve, payload, text_of
 
 PREFIX = Path(os.environ.get("BASTION_MCP_SERVERS_DIR", "/root/mcp-servers"))
 SERVER = PREFIX / "node_modules" / ".bin" / "mcp-server-filesystem"
@@ -126,3 +128,27 @@ def test_a_path_outside_the_workspace_through_the_real_server_is_checked_by_the_
     result = anyio.run(main)
     assert (result.is_error, "not yours" in text_of(result)) == (True, False)
     assert f"{outside} is outside every readable root" in text_of(result)
+
+
+def test_mcp_install_show_args_lists_what_the_real_server_gets_checked(
+    peer: Peer, filesystem: list[str]
+) -> None:
+    config = peer.root / "work" / ".mcp.json"
+    config.write_text(
+        json.dumps({"mcpServers": {"files": {"command": filesystem[0], "args": filesystem[1:]}}})
+    )
+
+    done = subprocess.run(
+        [BASTION, "mcp", "install", "claude", "--show-args"],
+        cwd=peer.root / "work",
+        env={**peer.env, "COLUMNS": "300"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "files/read_text_file: checks paths path" in lines
+    assert "files/move_file: checks paths source, destination" in lines
+    assert "files/read_multiple_files: checks paths paths[]" in lines
