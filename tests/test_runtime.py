@@ -239,12 +239,15 @@ def test_cancelling_a_parked_call_cancels_its_request_and_records_it(keeper: Kee
 def test_a_non_interactive_ask_is_denied_at_once_without_parking(keeper: Keeper) -> None:
     k = keeper(ASK)
     result = asyncio.run(k.request(shell(interactive=False)))
-    assert (result.decision, result.reasons[0].rule, k.store.list_requests()) == (
+    # The rule that asked leads (issue 15: reasons must not hide the cause), the default follows.
+    assert (result.decision, [r.rule for r in result.reasons], k.store.list_requests()) == (
         Decision.DENY,
-        "approval.non_interactive_default",
+        ["rule[1]", "approval.non_interactive_default"],
         [],
     )
-    assert ledger_rows(k) == [("decided", "deny", "policy", "approval.non_interactive_default")]
+    assert result.message == "a person decides; nobody can be asked here (non-interactive): the call is " \
+        "denied without waiting"
+    assert ledger_rows(k) == [("decided", "deny", "policy", "rule[1]")]
 
 
 def test_a_standing_grant_covers_a_non_interactive_call(keeper: Keeper, workspace: Path) -> None:

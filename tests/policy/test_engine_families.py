@@ -82,7 +82,12 @@ def test_an_exception_inside_the_engine_is_a_denial(make_gate: GateFactory, call
         ("workspace", "edit", {"path": "src/app.py"}, ("allow", ["paths.roots"])),
         ("workspace", "list", {}, ("allow", ["paths.roots"])),
         ("workspace", "grep", {"pattern": "x"}, ("allow", ["paths.roots"])),
-        ("workspace", "write", {"path": "/opt/x"}, ("ask", ["approval.interactive_default"])),
+        (
+            "workspace",
+            "write",
+            {"path": "/opt/x"},
+            ("ask", ["paths.outside-roots", "approval.interactive_default"]),
+        ),
         ("read-only", "read", {"path": "README.md"}, ("allow", ["paths.roots"])),
         ("read-only", "write", {"path": "src/new.py"}, ("deny", ["mode.read-only"])),
         ("full-access", "write", {"path": "/opt/x"}, ("allow", ["mode.full-access"])),
@@ -113,7 +118,7 @@ def test_an_unmatched_call_nobody_can_answer_is_denied_without_a_permanent_marke
     evaluation = make_gate().evaluate(call("write", interactive=False, path="/opt/x"))
     assert summary(evaluation) == {
         "decision": "deny",
-        "rules": ["approval.non_interactive_default"],
+        "rules": ["paths.outside-roots", "approval.non_interactive_default"],
         "effects": ["write"],
         "marker": None,
     }
@@ -124,7 +129,7 @@ def test_an_unmatched_call_nobody_can_answer_is_denied_without_a_permanent_marke
     [
         ("https://pypi.org/simple/", ("allow", ["network.allow_hosts"])),
         ("https://api.github.com/x", ("allow", ["network.allow_hosts"])),
-        ("https://github.com/x", ("ask", ["approval.interactive_default"])),
+        ("https://github.com/x", ("ask", ["network.unlisted", "approval.interactive_default"])),
         ("http://169.254.169.254/latest/meta-data", ("deny", ["hardline.metadata"])),
         ("http://127.0.0.1:8080/", ("deny", ["network.private"])),
         ("http://0x7f.1/", ("deny", ["network.private"])),

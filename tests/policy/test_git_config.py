@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from bastion import Decision, Gate, ToolCall
 from bastion.policy.decision import Effect
 from bastion.policy.git_config import ConfigSyntax, Entry, parse, runs_for, runs_program
+from tests.shell.helpers import deciding_rules
 
 GateFactory = Callable[..., Gate]
 Call = Callable[..., ToolCall]
@@ -226,7 +227,7 @@ def repo(workspace: Path) -> Path:
 
 def outcome(gate: Gate, call: Call, command: str, **kw: object) -> tuple[Decision, tuple[str, ...]]:
     evaluation = gate.evaluate(call("shell", command=command, **kw))
-    return evaluation.decision, tuple(dict.fromkeys(r.rule for r in evaluation.reasons))
+    return evaluation.decision, tuple(deciding_rules(evaluation))
 
 
 ALLOWED = (Decision.ALLOW, ("mode.workspace",))
@@ -361,7 +362,7 @@ def test_a_dynamic_git_directory_is_unknown(make_gate: GateFactory, call: Call, 
     # (the cd itself asks as an unknown command; git asks because its repository is unknown)
     assert outcome(make_gate(), call, "cd $D && git status") == (
         Decision.ASK,
-        ("approval.interactive_default", "shell.git-config"),
+        ("shell.git-config", "approval.interactive_default"),  # the specific cause leads
     )
 
 

@@ -91,7 +91,7 @@ def test_the_gemini_hole_an_allow_for_git_status_does_not_match_whoami(
     sneaky = gate.evaluate(mcp_call("shell", "run", {"command": "whoami", "metadata": {"reason": "git status"}},
                                     str(workspace)))
     plain = gate.evaluate(mcp_call("shell", "run", {"command": "git status"}, str(workspace)))
-    assert (sneaky.decision, [r.rule for r in sneaky.reasons]) == (Decision.ASK, ["approval.interactive_default"])
+    assert (sneaky.decision, [r.rule for r in sneaky.reasons]) == (Decision.ASK, ["mcp.no-rule", "approval.interactive_default"])
     assert (plain.decision, [r.rule for r in plain.reasons]) == (Decision.ALLOW, ["rule[1]"])
     assert plain.reasons[0].message == "rule[1] (allow) matched shell/run command='git status'"
 
@@ -112,7 +112,7 @@ def test_a_mapped_path_argument_is_checked_by_the_path_policy(gate_with_extras: 
     assert inside.decision is Decision.ALLOW
     assert (key.decision, key.marker, key.reasons[0].rule) == (Decision.DENY, MARKER_DENIED, "hardline.credentials")
     assert (many.decision, many.reasons[0].rule) == (Decision.DENY, "hardline.credentials")
-    assert (outside.decision, outside.reasons[0].rule) == (Decision.ASK, "approval.interactive_default")
+    assert (outside.decision, outside.reasons[0].rule) == (Decision.ASK, "paths.outside-roots")
     assert (system.decision, system.marker) == (Decision.DENY, MARKER_DENIED)
 
 
@@ -120,7 +120,7 @@ def test_a_read_only_hint_never_allows_a_call_by_itself(gate_with_extras: GateMa
     gate = gate_with_extras("", servers={"files": McpServerArgs(paths=("path",))})
     result = gate.evaluate(mcp_call("files", "read_text_file", {"path": "README.md"}, str(workspace),
                                     readOnlyHint=True))
-    assert (result.decision, [r.rule for r in result.reasons]) == (Decision.ASK, ["approval.interactive_default"])
+    assert (result.decision, [r.rule for r in result.reasons]) == (Decision.ASK, ["mcp.no-rule", "approval.interactive_default"])
 
 
 def test_a_mapped_url_argument_is_checked_by_the_network_policy(gate_with_extras: GateMaker,

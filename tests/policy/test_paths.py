@@ -78,7 +78,7 @@ def test_a_symlink_chain_leaving_the_workspace_is_not_allowed(
     (workspace / "b").symlink_to(outside / "data.txt")
     evaluation = make_gate().evaluate(call("read", path="a"))
     assert evaluation.decision is Decision.ASK
-    assert evaluation.reasons[0].rule == "approval.interactive_default"
+    assert evaluation.reasons[0].rule == "paths.outside-roots"
 
 
 def test_a_symlink_loop_is_denied(make_gate: GateFactory, call: Call, workspace: Path) -> None:

@@ -19,6 +19,7 @@ from bastion import Decision, Gate, ToolCall
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Effect
 from bastion.policy.tree import Entry, MemoryTree
+from tests.shell.helpers import deciding_rules
 
 GateFactory = Callable[..., Gate]
 Call = Callable[..., ToolCall]
@@ -36,7 +37,7 @@ def ws(workspace: Path, home: Path) -> Path:
 
 def outcome(gate: Gate, call: Call, command: str, **kw: object) -> Outcome:
     evaluation = gate.evaluate(call("shell", command=command, **kw))
-    return evaluation.decision, tuple(dict.fromkeys(r.rule for r in evaluation.reasons))
+    return evaluation.decision, tuple(deciding_rules(evaluation))
 
 
 ASK_DEFAULT = (Decision.ASK, ("approval.interactive_default",))

@@ -23,3 +23,15 @@ def effects(analysis: ShellAnalysis) -> set[Effect]:
 def all_pure(command: str) -> bool:
     a = analyze(command)
     return a.decidable and bool(a.commands) and all(c.pure_reader for c in a.commands)
+
+
+#: Reasons that explain why nothing allowed a call (the leading reason an agent reads), not
+#: which rule decided it: tables that pin the deciding rules leave them out; they are pinned
+#: in tests/policy/test_leading_reason.py.
+EXPLAINING_RULES = frozenset({"shell.not-a-reader", "shell.dynamic-path", "paths.outside-roots"})
+
+
+def deciding_rules(evaluation: object) -> list[str]:
+    """The rule ids of ``evaluation``'s reasons, in order, without the explaining ones."""
+    rules = [r.rule for r in evaluation.reasons]  # type: ignore[attr-defined]
+    return list(dict.fromkeys(r for r in rules if r not in EXPLAINING_RULES))

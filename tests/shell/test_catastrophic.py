@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from helpers import deciding_rules
 
 from bastion import Decision, Gate, ToolCall
 from bastion.shell import analyze
@@ -18,7 +19,7 @@ W = ["mode.workspace"]  # a pure reader touching only allowed paths
 
 def decide(gate: Gate, call: Call, command: str) -> tuple[Decision, list[str]]:
     evaluation = gate.evaluate(call("shell", command=command))
-    return evaluation.decision, sorted({r.rule for r in evaluation.reasons})
+    return evaluation.decision, sorted(deciding_rules(evaluation))
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from helpers import deciding_rules
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -29,7 +30,7 @@ def gate(make_gate: Callable[..., Gate], workspace: Path, home: Path) -> Gate:
 
 def decide(gate: Gate, call: Call, command: str) -> tuple[Decision, list[str]]:
     evaluation = gate.evaluate(call("shell", command=command))
-    return evaluation.decision, sorted({r.rule for r in evaluation.reasons})
+    return evaluation.decision, sorted(deciding_rules(evaluation))
 
 
 # Root cause 1: (command, decision, rules). Every carrier of a shell string.

@@ -59,7 +59,12 @@ def non_interactive(evaluation: Evaluation, default: str, source: str) -> Evalua
     reason = Reason(decision, "approval.non_interactive_default", source, "",
                     "nobody can be asked here (non-interactive): the call is "
                     f"{'denied' if decision is Decision.DENY else 'left to ask'} without waiting")
-    return prepend(evaluation, reason, marker=None)
+    # The cause (the rule or check that asked) leads; the default only says nobody answered.
+    cause = tuple(r for r in evaluation.reasons if not r.rule.startswith("approval."))
+    if not cause:
+        return prepend(evaluation, reason, marker=None)
+    return Evaluation(decision=decision, reasons=(*cause, reason), effects=evaluation.effects,
+                      marker=None, trace=evaluation.trace)
 
 
 def resolved(request: ApprovalRequest, asked: Evaluation, *, ttl_text: str = "") -> Evaluation:

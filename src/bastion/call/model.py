@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -107,10 +106,9 @@ class ToolCall:
     def from_json(cls, data: Any, *, default_cwd: str = "/") -> ToolCall:
         """Build from a JSON object; raises CallError with a clear message on bad input."""
         if isinstance(data, str | bytes):
-            try:
-                data = json.loads(data)
-            except (ValueError, UnicodeDecodeError) as exc:
-                raise CallError(f"not valid JSON: {exc}") from exc
+            from bastion.call.strict_json import loads  # duplicates, NaN, depth: input errors
+
+            data = loads(data)
         if not isinstance(data, Mapping):
             raise CallError("a tool call must be a JSON object")
         unknown = set(data) - {"tool", "args", "cwd", "session", "turn", "agent", "interactive"}

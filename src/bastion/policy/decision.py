@@ -123,9 +123,11 @@ class Evaluation:
 
     @property
     def message(self) -> str:
-        """One line for an agent: marker first, then the deciding reasons."""
+        """One line for an agent: marker first, then the leading reason (the most specific
+        one), then the other deciding reasons."""
         deciding = [r.message for r in self.reasons if r.decision == self.decision]
-        text = "; ".join(deciding or [r.message for r in self.reasons])
+        leading = [self.reasons[0].message] if self.reasons else []
+        text = "; ".join(dict.fromkeys(leading + deciding))
         return f"{self.marker} {text}" if self.marker else text
 
     def to_json(self) -> dict[str, Any]:

@@ -233,6 +233,7 @@ class Gate:
             )
         else:
             subject.notes.extend(r.message for r in verdict.reasons)
+            subject.unmet.extend(verdict.reasons)  # outside every root: says which path
         return subject, verdict
 
 
@@ -263,6 +264,8 @@ def _fetch(gate: Gate, call: ToolCall, out: Assembly) -> None:
     rule = gate.last_rule(Family.FETCH, lambda r: r.matcher.matches_host(target))
     if decision is Decision.ALLOW:
         subject.override = reasons[0]
+    else:
+        subject.unmet.extend(reasons)  # the host not in allow_hosts, for the leading reason
     if rule is not None:
         subject.override = gate.rule_reason(rule, host)
     if policy.mode == "full-access":
@@ -409,6 +412,9 @@ def _mcp(gate: Gate, call: ToolCall, out: Assembly) -> None:
     from bastion.policy.mcp_args import decide_mcp_extras
 
     decide_mcp_extras(gate, call, out, subject)
+    subject.unmet.append(
+        Reason(Decision.ASK, "mcp.no-rule", "built-in", name, f"no rule allows the MCP tool {name}")
+    )
     if annotations.get("destructiveHint") is True:
         subject.hard.append(
             Reason(

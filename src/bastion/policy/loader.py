@@ -48,9 +48,15 @@ def parse_policy_text(
         found = re.search(r"\(at line (\d+), column \d+\)", str(exc))
         line = int(found.group(1)) if found else getattr(exc, "lineno", None)
         raise PolicyError(f"not valid TOML: {getattr(exc, 'msg', exc)}", file=name, line=line) from exc
+    except RecursionError as exc:  # tomllib recurses per nesting level: 3,000 "[" overflows
+        raise PolicyError("nested too deeply to read (arrays or tables)", file=name) from exc
+    except (ValueError, MemoryError) as exc:  # anything else the parser chokes on
+        raise PolicyError(f"the TOML parser cannot read it: {exc}", file=name) from exc
     locator = KeyLocator(text)
     try:
         spec = PolicyFile.model_validate(data)
+    except RecursionError as exc:
+        raise PolicyError("nested too deeply to validate", file=name) from exc
     except ValidationError as exc:
         errors = exc.errors()
         # For a union (e.g. a root as text or as a table), the deepest branch error says most.
@@ -158,8 +164,19 @@ def load_policy(
     env = os.environ if env is None else env
     cwd = os.path.abspath(cwd or os.getcwd())
     layers = policy_layers(path, cwd=cwd, env=env)
-    policy = compile_policy(layers, cwd=cwd, home=_home(env), state_dir=state_dir_from(env))
-    check_rule_examples(policy, layers)
+    return _compile(layers, cwd=cwd, env=env)
+
+
+def _compile(layers: list[Layer], *, cwd: str, env: Mapping[str, str]) -> Policy:
+    """Compile and self-test; an unexpected failure is still a load error naming the files."""
+    try:
+        policy = compile_policy(layers, cwd=cwd, home=_home(env), state_dir=state_dir_from(env))
+        check_rule_examples(policy, layers)
+    except PolicyError:
+        raise
+    except Exception as exc:  # RecursionError, a bad value deep in a rule: never a traceback
+        files = ", ".join(layer.path for layer in layers if layer.path) or "<policy>"
+        raise PolicyError(f"cannot be compiled: {type(exc).__name__}: {exc}", file=files) from exc
     return policy
 
 
@@ -174,6 +191,4 @@ def load_policy_text(
         Layer(path=None, spec=PolicyFile(), trusted=True),
         parse_policy_text(text, path=path, base_dir=cwd),
     ]
-    policy = compile_policy(layers, cwd=cwd, home=_home(env), state_dir=state_dir_from(env))
-    check_rule_examples(policy, layers)
-    return policy
+    return _compile(layers, cwd=cwd, env=env)

@@ -25,6 +25,7 @@ from bastion.call.model import Family, ToolCall
 from bastion.errors import CallError
 from bastion.policy.compiled import Policy, Rule
 from bastion.policy.decision import Decision, Effect, Reason
+from bastion.policy.mcp_infer import implicit_values
 from bastion.policy.network import decide_target
 from bastion.policy.settings import McpServerArgs
 from bastion.policy.verdict import Assembly, Subject
@@ -147,17 +148,57 @@ def decide_mcp_extras(gate: Gate, call: ToolCall, out: Assembly, subject: Subjec
         condition = args_of(rule)
         matched = f"{name} {_args_text(condition)}" if condition else name
         subject.override = gate.rule_reason(rule, matched)
-    config = servers_of(gate.policy).get(server)
-    if config is None:
-        return
+    config = servers_of(gate.policy).get(server) or McpServerArgs()
     read_only = annotations.get("readOnlyHint") is True
-    for key, path in mapped_values(config.paths, arguments):
+
+    def check_path(key: str, path: str) -> None:
         # The hint may only skip the write-specific check; it never allows anything.
         gate.path_subject(out, Family.READ, path, write=False, cwd=call.cwd, label=f"{name} {key}: read")
         if not read_only:
             gate.path_subject(out, Family.WRITE, path, write=True, cwd=call.cwd, label=f"{name} {key}: write")
+
+    for key, path in mapped_values(config.paths, arguments):
+        check_path(key, path)
     for key, url in mapped_values(config.urls, arguments):
         url_subject(gate, out, url, label=f"{name} {key}")
+    # By default, for every server: keys the tool's inputSchema marks (sent by the proxy as
+    # ``inferred``), then any value anywhere whose key or look says path or URL.
+    inferred = call.args.get("inferred") or {}
+    if not hasattr(inferred, "get"):
+        raise CallError("mcp: 'inferred' must be an object")
+    schema_paths = _keys(inferred.get("paths"))
+    schema_urls = _keys(inferred.get("urls"))
+    for key, value in plausible_values(schema_paths, arguments):
+        check_path(key, value)
+    for key, value in plausible_values(schema_urls, arguments):
+        url_subject(gate, out, value, label=f"{name} {key}")
+    done = frozenset(k.removesuffix("[]") for k in (*config.paths, *config.urls, *schema_paths, *schema_urls))
+    for label, value, kind in implicit_values(arguments, done):
+        if kind == "url":
+            url_subject(gate, out, value, label=f"{name} {label}")
+        else:
+            check_path(label, value)
+
+
+def _keys(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list | tuple) or not all(isinstance(k, str) for k in value):
+        raise CallError("mcp: 'inferred' paths/urls must be lists of argument keys")
+    return tuple(value)
+
+
+def plausible_values(keys: tuple[str, ...], arguments: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """Like ``mapped_values`` for inferred keys: only strings that could be a path or URL
+    (one line, not empty); anything else at such a key is left to ``implicit_values``."""
+    for key in keys:
+        _, values = _values_at(arguments, key)
+        for value in values or ():
+            if isinstance(value, str) and value and len(value) <= 4096 and not _CONTROL.search(value):
+                yield key, value
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def url_subject(gate: Gate, out: Assembly, url: str, *, label: str) -> Subject:

@@ -220,6 +220,21 @@ def _decide_command(
             )
     if cmd.effects & WRITE_EFFECTS and policy.mode == "read-only":
         out.caps.append(gate.mode_block(f"'{words[:120]}' writes"))
+    if not _reader_or_printer(cmd):
+        subject.unmet.append(_not_a_reader(cmd, words))
+
+
+def _not_a_reader(cmd: SimpleCommand, words: str) -> Reason:
+    """Why the mode did not allow it: named by what the command does."""
+    does = ", ".join(sorted(e.value for e in cmd.effects)) or "nothing known"
+    kind = "not a recognised reader" if cmd.known else "an unknown command"
+    return Reason(
+        Decision.ASK,
+        "shell.not-a-reader",
+        "built-in",
+        words[:200],
+        f"'{words[:120]}' is {kind} (effects: {does}): no rule allows it",
+    )
 
 
 _EXCLUDING = ("--exclude=", "--exclude-dir=")
@@ -290,6 +305,9 @@ def _paths(gate: Gate, out: Assembly, subject: Subject, cmd: SimpleCommand, cwd:
             subject.notes.append(targets.note)
             if targets.ask is not None:
                 subject.hard.append(targets.ask)
+            else:  # why nothing allowed it, should nothing else decide (the leading reason)
+                subject.unmet.append(Reason(Decision.ASK, "shell.dynamic-path", "built-in", use.raw,
+                                            targets.note))
             if write and policy.ceiling is not None and policy.ceiling.filesystem != "unrestricted":
                 out.caps.append(
                     Reason(
@@ -365,6 +383,8 @@ def _path(
     ):
         why = use.why or use.access.value
         subject.notes.extend(f"{r.message} ({why})" for r in verdict.reasons)
+        if verdict.decision is None:
+            subject.unmet.extend(verdict.reasons)
         return False
     return hooks is None
 
@@ -405,4 +425,5 @@ def _hosts(gate: Gate, subject: Subject, cmd: SimpleCommand) -> bool:
         elif decision is None and policy.mode != "full-access":
             ok = False
             subject.notes.append(f"{host} is not in allow_hosts")
+            subject.unmet.extend(reasons)
     return ok

@@ -38,6 +38,9 @@ class Subject:
     override: Reason | None = None  # last matching allow entry / rule
     mode: Reason | None = None  # the mode's default for this subject
     notes: list[str] = field(default_factory=list)
+    #: Why nothing allowed it (a host not in allow_hosts, not a recognised reader, …): when
+    #: the approval default decides, these lead, so the cause is never hidden behind it.
+    unmet: list[Reason] = field(default_factory=list)
 
     def decide(self, approval_default: Reason) -> tuple[Decision, list[Reason]]:
         denies = [r for r in self.hard if r.decision is Decision.DENY]
@@ -49,7 +52,26 @@ class Subject:
         if floors:
             top = max(r.decision for r in floors)
             return top, [r for r in floors if r.decision is top]
+        if chosen is approval_default:
+            # A hardline ASK under a non-interactive DENY, or an unmet allow list: the
+            # specific reason leads, the default (nobody to ask) follows it.
+            specific = [r for r in self.hard if r.decision < chosen.decision] + self.unmet
+            if specific:
+                return chosen.decision, [*dict.fromkeys(specific), _after_specific(chosen)]
         return chosen.decision, [chosen]
+
+
+def _after_specific(default: Reason) -> Reason:
+    """The approval default, worded to follow a specific reason (no "no rule decided")."""
+    unattended = default.rule == "approval.non_interactive_default"
+    message = {
+        Decision.ASK: "a person decides",
+        Decision.DENY: "nobody can be asked here, so the call is denied"
+        if unattended
+        else "the approval default denies it",
+        Decision.ALLOW: "the approval default allows it",
+    }[default.decision]
+    return Reason(default.decision, default.rule, default.source, default.matched, message)
 
 
 @dataclass
@@ -95,6 +117,8 @@ class Assembly:
             )
         final = max(d for d, _ in decided)
         reasons = [r for d, rs in decided if d == final for r in rs]
+        # Across subjects too, the bare approval default never leads a specific reason.
+        reasons.sort(key=lambda r: r.rule.startswith(SOFT_PREFIXES))
         if self.caps:
             final = Decision.DENY
             reasons = list(self.caps)
@@ -117,7 +141,9 @@ class Assembly:
 def _marker(decision: Decision, reasons: list[Reason]) -> str | None:
     if decision is not Decision.DENY:
         return None
-    firm = [r for r in reasons if not r.rule.startswith(SOFT_PREFIXES)]
+    # Only reasons carrying the DENY count: a hardline ASK that leads a non-interactive
+    # default DENY explains it, but the refusal is still the (soft) default.
+    firm = [r for r in reasons if r.decision is Decision.DENY and not r.rule.startswith(SOFT_PREFIXES)]
     if not firm:
         return None
     if all(r.rule.startswith(BLOCK_PREFIXES) for r in firm):

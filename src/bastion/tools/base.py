@@ -130,6 +130,12 @@ def hints(*, read_only: bool, destructive: bool, idempotent: bool, open_world: b
     )
 
 
+class Prepared(Protocol):
+    """What a tool holds open from before the decision until its I/O (a pinned directory)."""
+
+    def close(self) -> None: ...
+
+
 class Tool(abc.ABC):
     """One reference tool. Subclasses set the class attributes and ``execute``."""
 
@@ -157,6 +163,16 @@ class Tool(abc.ABC):
         self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation
     ) -> ToolResult: ...
 
+    def prepare(self, args: Mapping[str, Any], call: ToolCall) -> Prepared | None:
+        """Called before the decision; what it returns is passed to ``execute_prepared``
+        and closed after the call. Must not raise (errors are reported after ALLOW)."""
+        return None
+
+    async def execute_prepared(
+        self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation, prepared: Prepared | None
+    ) -> ToolResult:
+        return await self.execute(args, call, evaluation)
+
     def describe(self) -> dict[str, Any]:
         return {
             "name": self.name,
@@ -177,16 +193,24 @@ class Tool(abc.ABC):
             )
         except BastionError as exc:
             return ToolResult(ok=False, decision="deny", message=str(exc)).to_json()
-        evaluation = await self.ctx.authorizer.request(call)
-        if evaluation.decision is not Decision.ALLOW:
-            return refused(evaluation).to_json()
-        start = time.monotonic()
+        # Pinned before the decision: the I/O uses what the gate checked, not what the
+        # path names after a person took minutes to answer.
+        prepared = self.prepare(clean, call)
         try:
-            result = await self.execute(clean, call, evaluation)
-        except BastionError as exc:
-            result = ToolResult(ok=False, decision="allow", message=str(exc))
-        except Exception as exc:  # reported and audited, never a crash of the host
-            result = ToolResult(ok=False, decision="allow", message=f"internal error: {type(exc).__name__}")
+            evaluation = await self.ctx.authorizer.request(call)
+            if evaluation.decision is not Decision.ALLOW:
+                return refused(evaluation).to_json()
+            start = time.monotonic()
+            try:
+                result = await self.execute_prepared(clean, call, evaluation, prepared)
+            except BastionError as exc:
+                result = ToolResult(ok=False, decision="allow", message=str(exc))
+            except Exception as exc:  # reported and audited, never a crash of the host
+                message = f"internal error: {type(exc).__name__}"
+                result = ToolResult(ok=False, decision="allow", message=message)
+        finally:
+            if prepared is not None:
+                prepared.close()
         duration = time.monotonic() - start
         self.ctx.authorizer.record_execution(call, evaluation, result.exit_code, duration)
         data = result.to_json()

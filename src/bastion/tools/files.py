@@ -1,20 +1,22 @@
 """In-process file tools: read, write, edit, list. No shell, no subprocess.
 
 Paths are normalised exactly as the gate normalised them (``~``, cwd, ``..``), and the
-tool runs only after the gate allowed that path.
+tool runs only after the gate allowed that path. Read, write and edit pin the path's
+directory before the decision and do their I/O through it (``bastion.tools.pinned``), so
+a symlink swapped in while a call waits for a person is never followed.
 """
 
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Mapping
 from typing import Any
 
 from bastion.call.model import Family, ToolCall
 from bastion.policy.decision import Evaluation
 from bastion.policy.paths import normalise
-from bastion.tools.base import Tool, ToolError, ToolResult, hints
+from bastion.tools.base import Prepared, Tool, ToolError, ToolResult, hints
+from bastion.tools.pinned import PinFailure, Pinned, pin, read_pinned, write_pinned
 from bastion.tools.schema import obj
 
 READ_ONLY = hints(read_only=True, destructive=False, idempotent=True, open_world=False)
@@ -27,23 +29,46 @@ def target_path(tool: Tool, call: ToolCall, path: str) -> str:
     return normalise(path, cwd=call.cwd, home=tool.ctx.policy.home)
 
 
-def read_text(path: str, limit: int) -> tuple[str, bool]:
-    """(text, truncated); a binary or oversized-beyond-reason file is a ToolError."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(limit + 1)
-    except FileNotFoundError:
-        raise ToolError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ToolError(f"{path}: is a directory (use the list tool)") from None
-    except OSError as exc:
-        raise ToolError(f"{path}: {exc.strerror}") from None
+def read_text(target: Pinned, limit: int) -> tuple[str, bool]:
+    """(text, truncated); a binary file is a ToolError."""
+    data = read_pinned(target, limit)
     if b"\x00" in data[:_SNIFF]:
-        raise ToolError(f"{path}: binary file, not shown")
+        raise ToolError(f"{target.path}: binary file, not shown")
     return data[:limit].decode("utf-8", errors="replace"), len(data) > limit
 
 
-class ReadTool(Tool):
+class PinnedFileTool(Tool):
+    """A file tool whose path's directory is pinned before the decision."""
+
+    def prepare(self, args: Mapping[str, Any], call: ToolCall) -> Prepared:
+        try:
+            return pin(target_path(self, call, args["path"]))
+        except ToolError as exc:
+            return PinFailure(str(exc))
+        except Exception as exc:  # reported after ALLOW only; never allows by itself
+            return PinFailure(f"{args.get('path')}: cannot be opened safely ({type(exc).__name__})")
+
+    async def execute(self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation) -> ToolResult:
+        prepared = self.prepare(args, call)
+        try:
+            return await self.execute_prepared(args, call, evaluation, prepared)
+        finally:
+            prepared.close()
+
+    async def execute_prepared(
+        self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation, prepared: Prepared | None
+    ) -> ToolResult:
+        if isinstance(prepared, PinFailure):
+            raise ToolError(prepared.message)
+        if not isinstance(prepared, Pinned):
+            raise ToolError(f"{args.get('path')}: the path was not pinned before the decision")
+        return await self.pinned(args, prepared)
+
+    async def pinned(self, args: Mapping[str, Any], target: Pinned) -> ToolResult:
+        raise NotImplementedError
+
+
+class ReadTool(PinnedFileTool):
     name = "read"
     family = Family.READ
     description = "Read a text file. Optional 1-based start_line and max_lines select lines."
@@ -59,9 +84,9 @@ class ReadTool(Tool):
             ("path",),
         )
 
-    async def execute(self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation) -> ToolResult:
-        path = target_path(self, call, args["path"])
-        text, cut = read_text(path, self.ctx.config.max_output_bytes)
+    async def pinned(self, args: Mapping[str, Any], target: Pinned) -> ToolResult:
+        path = target.path
+        text, cut = read_text(target, self.ctx.config.max_output_bytes)
         lines = text.splitlines(keepends=True)
         start = args["start_line"] - 1
         stop = start + args["max_lines"] if "max_lines" in args else len(lines)
@@ -74,7 +99,7 @@ class ReadTool(Tool):
         )
 
 
-class WriteTool(Tool):
+class WriteTool(PinnedFileTool):
     name = "write"
     family = Family.WRITE
     description = "Create or overwrite a text file with the given content (parents created)."
@@ -83,22 +108,15 @@ class WriteTool(Tool):
     def build_schema(self) -> dict[str, Any]:
         return obj({"path": _PATH, "content": {"type": "string"}}, ("path", "content"))
 
-    async def execute(self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation) -> ToolResult:
-        path = target_path(self, call, args["path"])
-        existed = os.path.exists(path)
+    async def pinned(self, args: Mapping[str, Any], target: Pinned) -> ToolResult:
         data = args["content"].encode("utf-8")
-        try:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "wb") as handle:
-                handle.write(data)
-        except OSError as exc:
-            raise ToolError(f"{path}: {exc.strerror}") from None
+        created = write_pinned(target, data, create_parents=True)
         return ToolResult(
-            ok=True, decision="allow", data={"path": path, "bytes": len(data), "created": not existed}
+            ok=True, decision="allow", data={"path": target.path, "bytes": len(data), "created": created}
         )
 
 
-class EditTool(Tool):
+class EditTool(PinnedFileTool):
     name = "edit"
     family = Family.EDIT
     description = (
@@ -118,14 +136,14 @@ class EditTool(Tool):
             ("path", "old_string", "new_string"),
         )
 
-    async def execute(self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation) -> ToolResult:
-        path = target_path(self, call, args["path"])
+    async def pinned(self, args: Mapping[str, Any], target: Pinned) -> ToolResult:
+        path = target.path
         old, new = args["old_string"], args["new_string"]
         if not old:
             raise ToolError("old_string must not be empty")
         if old == new:
             raise ToolError("old_string and new_string are the same: nothing to change")
-        text, cut = read_text(path, 64 * 1024 * 1024)
+        text, cut = read_text(target, 64 * 1024 * 1024)
         if cut:
             raise ToolError(f"{path}: larger than 64 MiB, not edited")
         count = text.count(old)
@@ -137,16 +155,9 @@ class EditTool(Tool):
                 f"unique or set replace_all; nothing changed"
             )
         updated = text.replace(old, new) if args["replace_all"] else text.replace(old, new, 1)
-        real = os.path.realpath(path)  # keep a symlink a symlink: edit what it points to
-        mode = stat.S_IMODE(os.stat(real).st_mode)
-        temp = f"{real}.bastion-edit-{os.getpid()}"
-        try:
-            with open(temp, "x", encoding="utf-8", newline="") as handle:
-                handle.write(updated)
-            os.chmod(temp, mode)
-            os.replace(temp, real)
-        except OSError as exc:
-            raise ToolError(f"{path}: {exc.strerror}") from None
+        # A symlink stays a symlink: the pin followed it at decision time (the gate checked
+        # that resolved spelling) and the atomic rename replaces what it points to.
+        write_pinned(target, updated.encode("utf-8"), create_parents=False)
         return ToolResult(ok=True, decision="allow", data={"path": path, "replacements": count})
 
 

@@ -126,7 +126,7 @@ def test_the_ledger_shows_the_request_and_who_resolved_it(
     finish(child)
     events = json.loads(run(["logs", "--json", "--session", "s1"], env, workspace).stdout)
     assert [(e["kind"], e["decision"], e["resolver"], e["rule"], e["decision_id"]) for e in events] == [
-        ("requested", "ask", "policy", "approval.interactive_default", request_id),
+        ("requested", "ask", "policy", "paths.outside-roots", request_id),
         ("resolved", "allow", "person", "approval.person", request_id),
     ]
 

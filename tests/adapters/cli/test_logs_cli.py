@@ -32,7 +32,7 @@ def test_logs_json_is_an_array_of_events_saying_which_rule_decided_and_where(
     ] == [
         (1, "decided", "allow", "policy", "paths.roots", "a", "read: README.md"),
         (2, "decided", "deny", "policy", "hardline.credentials", "a", "read: ~/.ssh/id_rsa"),
-        (3, "decided", "deny", "policy", "approval.non_interactive_default", "b", "write: /opt/elsewhere"),
+        (3, "decided", "deny", "policy", "paths.outside-roots", "b", "write: /opt/elsewhere"),
     ]
     assert set(events[0]) == {
         "seq",

@@ -20,7 +20,8 @@ def gateway_factory(tmp_path: Path, home: Path, workspace: Path) -> Iterator[Gat
     started: list[Gateway] = []
 
     def build(policy: str = ASK_POLICY, gateway: GatewaySettings | None = None,
-              reload_interval: float = 0.1, events_interval: float = 0.1) -> Gateway:
+              reload_interval: float = 0.1, events_interval: float = 0.1,
+              head_timeout: float = 10.0, body_timeout: float = 30.0) -> Gateway:
         state = tmp_path / f"state{len(started)}"
         env = {"HOME": str(home), "BASTION_STATE_DIR": str(state), "PATH": "/usr/bin:/bin"}
         policy_file = tmp_path / f"policy{len(started)}.toml"
@@ -34,9 +35,9 @@ def gateway_factory(tmp_path: Path, home: Path, workspace: Path) -> Iterator[Gat
         settings = ServerSettings(policy_path=str(policy_file), cwd=str(workspace), env=env,
                                   gateway=gateway or GatewaySettings(rate_limit_per_minute=10_000),
                                   reload_interval=reload_interval, events_interval=events_interval,
-                                  sandboxed=False)
+                                  sandboxed=False, head_timeout=head_timeout, body_timeout=body_timeout)
         app = create_app(settings, keys=store)
-        server, thread = start(app, free_socket())
+        server, thread = start(app, free_socket(), head_timeout=head_timeout)
         host, port = server.servers[0].sockets[0].getsockname()[:2]
         running = Gateway(f"http://{host}:{port}", keys, ids, env, policy_file, workspace, server, thread)
         started.append(running)

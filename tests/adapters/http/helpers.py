@@ -15,6 +15,8 @@ from typing import Any, TypeVar
 import httpx
 import uvicorn
 
+from bastion.adapters.http.timeouts import server_config
+
 T = TypeVar("T")
 
 #: A policy where ``make deploy …`` asks (a rule) and ``git status`` is allowed.
@@ -63,9 +65,10 @@ def free_socket() -> socket.socket:
     return sock
 
 
-def start(app: object, sock: socket.socket) -> tuple[uvicorn.Server, threading.Thread]:
-    config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on",  # type: ignore[arg-type]
-                            timeout_graceful_shutdown=1)
+def start(app: object, sock: socket.socket, *, head_timeout: float = 10.0) -> tuple[uvicorn.Server, threading.Thread]:
+    # The same uvicorn config as ``bastion serve`` (read timeouts included).
+    config = server_config(app, head_timeout=head_timeout, log_config=None,  # type: ignore[arg-type]
+                           access_log=False, lifespan="on", timeout_graceful_shutdown=1)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -69,11 +69,11 @@ def test_long_commands_and_session_ids_are_invalid_calls(small: Gateway) -> None
         (422, "too_long"), (422, "too_long"), 200]
 
 
-def test_malformed_json_and_invalid_calls_are_422_with_a_stable_code(gateway: Gateway) -> None:
+def test_malformed_json_is_400_and_invalid_calls_are_422_with_a_stable_code(gateway: Gateway) -> None:
     agent = gateway.client("agent")
     results = [error(agent.post("/v1/decide", content=body)) for body in
                (b"{not json", b"[1, 2]", b'{"tool": "shell", "args": []}', b'{"tool": "x", "bogus": 1}')]
-    assert results == [(422, "malformed_json"), (422, "invalid_call"), (422, "invalid_call"),
+    assert results == [(400, "malformed_json"), (422, "invalid_call"), (422, "invalid_call"),
                        (422, "invalid_call")]
 
 

@@ -87,6 +87,8 @@ def peer(tmp_path: Path) -> Peer:
         "BASTION_STATE_DIR": str(tmp_path / "state"),
         "UPSTREAM_LOG": str(tmp_path / "upstream.log"),
         "LANG": "C.UTF-8",
+        # A worktree run (PYTHONPATH=src) must test its own code, not the installed one.
+        **({"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}),
     }
     policy = tmp_path / "policy.toml"
     policy.write_text("", encoding="utf-8")

@@ -109,3 +109,15 @@ def test_the_install_command_prints_the_diff(tmp_path: Path) -> None:
                           text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     assert '+      "command": "' in done.stdout and "dry run: nothing written" in done.stdout
+
+
+def test_install_says_for_each_wrapped_server_that_its_path_and_url_arguments_are_checked(tmp_path: Path) -> None:
+    # Issue 15: mcp install neither wrote nor mentioned any path config; the checks are now
+    # inferred by default, and install says so for every server it wrapped.
+    config = tmp_path / ".mcp.json"
+    config.write_text(json.dumps(CLAUDE))
+    report = install_agent("claude", file=None, dry_run=False, policy=None, cwd=str(tmp_path), env={},
+                           bastion="bastion")
+    inferred = [n for n in report.notes if "inferred from each tool's inputSchema" in n]
+    assert [n.split(":")[0] for n in inferred] == ["files", "remote"]
+    assert inferred[0].endswith("[mcp.servers.files] paths = [...], urls = [...]")

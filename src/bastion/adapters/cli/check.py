@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from collections.abc import Iterator
@@ -167,33 +168,51 @@ def render(evaluation: Evaluation, console: Console) -> None:
         console.print("effects: " + ", ".join(e.value for e in evaluation.effects))
 
 
-def _lines(source: str) -> Iterator[str]:
-    if source == "-":
-        yield from sys.stdin
-        return
+def _lines(source: str) -> Iterator[bytes]:
+    """Byte-exact ``\n`` framing: a bare CR, U+2028 or a form feed is part of its line, never
+    a line break (``str.splitlines`` would split there and shift decisions onto other lines).
+    A final line without ``\n`` is still a line."""
     try:
-        with open(source, encoding="utf-8", errors="surrogateescape") as handle:
-            yield from handle
+        handle = sys.stdin.buffer if source == "-" else open(source, "rb")  # noqa: SIM115
     except OSError as exc:
         fail(f"cannot read batch file {source}: {exc.strerror or exc}")
+    with contextlib.ExitStack() as stack:
+        if handle is not sys.stdin.buffer:
+            stack.enter_context(handle)
+        pending = b""
+        while chunk := handle.read(1 << 16):
+            pending += chunk
+            *complete, pending = pending.split(b"\n")
+            yield from complete
+        if pending:
+            yield pending
+
+
+def _decide_line(gate: Gate, raw: bytes, number: int, default_cwd: str) -> Evaluation:
+    """One line's Evaluation; every input error is a deny naming the line."""
+    try:  # a CRLF line ending leaves "\r", which JSON reads as whitespace
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return deny_for_error(f"line {number}: not UTF-8 ({exc.reason})", rule="call.invalid")
+    if not text.strip():
+        return deny_for_error(f"line {number}: empty line (one call per line)", rule="call.invalid")
+    try:
+        return gate.evaluate(ToolCall.from_json(text, default_cwd=default_cwd))
+    except CallError as exc:
+        return deny_for_error(f"line {number}: {exc}", rule="call.invalid")
+    except Exception as exc:  # one line never stops the batch, and never allows
+        return deny_for_error(exc)
 
 
 def run_batch(gate: Gate, source: str, *, default_cwd: str, out: TextIO | None = None) -> int:
-    """JSON Lines in, one Evaluation per line out, in order. A bad line is a deny, not a stop."""
+    """JSON Lines in, exactly one Evaluation per input line out, in order. A bad line
+    (blank, malformed, not UTF-8) is a deny, not a stop and not a skipped line."""
     stream = out or sys.stdout
     progress = sys.stderr.isatty()
     count = 0
-    for line in _lines(source):
-        if not line.strip():
-            continue
+    for raw in _lines(source):
         count += 1
-        try:
-            call = ToolCall.from_json(line, default_cwd=default_cwd)
-            evaluation = gate.evaluate(call)
-        except CallError as exc:
-            evaluation = deny_for_error(f"line {count}: {exc}", rule="call.invalid")
-        except Exception as exc:  # one line never stops the batch, and never allows
-            evaluation = deny_for_error(exc)
+        evaluation = _decide_line(gate, raw, count, default_cwd)
         stream.write(json.dumps(evaluation.to_json(), ensure_ascii=False) + "\n")
         if progress and count % 500 == 0:
             sys.stderr.write(f"\r{count} calls decided")

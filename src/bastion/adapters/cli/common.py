@@ -11,6 +11,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 from rich.console import Console
 
+from bastion.call import strict_json
 from bastion.call.model import PRIMARY_ARGUMENT, Family, ToolCall
 from bastion.errors import BastionError, CallError, PolicyError
 from bastion.policy.compiled import Policy
@@ -79,9 +80,9 @@ def call_from_args(family: str, arg: str, *, cwd: str, interactive: bool) -> Too
     parsed: Any = None
     if known is not Family.SHELL and arg.lstrip().startswith("{"):
         try:
-            parsed = json.loads(arg)
-        except ValueError as exc:
-            if primary is None:
+            parsed = strict_json.loads(arg)  # duplicate keys, NaN, deep nesting: input errors
+        except CallError as exc:
+            if primary is None or _lenient_json(arg):  # JSON read two ways is never a path
                 raise CallError(f"ARG for {family!r} must be the JSON of its arguments: {exc}") from exc
     if isinstance(parsed, dict):
         args = parsed
@@ -95,6 +96,14 @@ def call_from_args(family: str, arg: str, *, cwd: str, interactive: bool) -> Too
             f'e.g. bastion check code \'{{"language": "python", "source": "print(1)"}}\''
         )
     return ToolCall(tool=family, args=args, cwd=cwd, interactive=interactive)
+
+
+def _lenient_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def print_json(data: Any) -> None:

@@ -3,6 +3,7 @@ imported (a hook runs once per tool call: start-up is its cost)."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 
@@ -28,6 +29,13 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 2)
+    except Exception as exc:  # never a traceback and a stray exit 1: a usage/load error (2)
+        if os.environ.get("BASTION_DEBUG") == "1":
+            import traceback
+
+            traceback.print_exc()
+        sys.stderr.write(f"error: {type(exc).__name__}: {exc}\n")
+        return 2
     return 0
 
 

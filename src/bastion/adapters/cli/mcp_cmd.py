@@ -90,8 +90,11 @@ def install(
     file: Annotated[str | None, typer.Option("--file", help="The agent's config file (default: "
                                                            "the usual place).")] = None,
     policy: PolicyOption = None,
+    show_args: Annotated[bool, typer.Option("--show-args", help="Start each wrapped command server "
+                                            "once and show which arguments are checked as paths/URLs.")
+                         ] = False,
 ) -> None:
-    from bastion.adapters.mcp.install import InstallError, install_agent
+    from bastion.adapters.mcp.install import InstallError, inferred_args, install_agent
 
     try:
         report = install_agent(agent, file=file, dry_run=dry_run, policy=policy, cwd=os.getcwd(),
@@ -103,6 +106,16 @@ def install(
         typer.echo(report.diff, nl=False)
     for line in report.notes:
         console.print(line, soft_wrap=True)
+    if show_args:
+        import anyio
+
+        for name, (command, extra, where) in report.commands.items():
+            try:
+                lines = anyio.run(inferred_args, name, command, {**os.environ, **extra}, where or os.getcwd())
+            except Exception as exc:  # a server that does not start: say so, install stands
+                lines = [f"{name}: could not list its tools ({type(exc).__name__}: {exc})"]
+            for line in lines:
+                console.print(line, soft_wrap=True, markup=False)
 
 
 def pins(

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from bastion.adapters.cli.common import JsonOption, fail, print_json
+from bastion.adapters.cli.common import EXIT_USAGE, JsonOption, fail, print_json
 from bastion.adapters.cli.tables import Column, print_rows
 from bastion.errors import PolicyError
 from bastion.policy.loader import (
@@ -36,10 +36,11 @@ def test(file: FileArg = None, json_out: JsonOption = False) -> None:
     try:
         policy = load_policy(file, cwd=os.getcwd())
     except PolicyError as exc:
+        # A policy that does not load is a load error: exit 2, like every other command.
         if json_out:
             print_json({"ok": False, "error": str(exc), "file": exc.file, "line": exc.line, "key": exc.key})
-            raise typer.Exit(1) from exc
-        fail(str(exc), hint="every key is listed, with comments, in examples/policy.toml", code=1)
+            raise typer.Exit(EXIT_USAGE) from exc
+        fail(str(exc), hint="every key is listed, with comments, in examples/policy.toml")
     rows = []
     for rule in policy.rules:
         for kind, examples, expected in (("match", rule.match, True), ("not_match", rule.not_match, False)):
@@ -70,7 +71,7 @@ def test(file: FileArg = None, json_out: JsonOption = False) -> None:
         for warning in policy.warnings:
             console.print(f"[yellow]warning:[/] {warning}")
         console.print("[green]policy is valid[/]" if result["ok"] else "[red]examples failed[/]")
-    raise typer.Exit(0 if result["ok"] else 1)
+    raise typer.Exit(0 if result["ok"] else EXIT_USAGE)
 
 
 def trust(file: Annotated[str | None, typer.Argument()] = None) -> None:

@@ -22,6 +22,7 @@ from bastion.adapters.hooks.daemon import HookServer, start_hook_server, stop_ho
 from bastion.adapters.http.app import create_app, route_permissions
 from bastion.adapters.http.boot import BootRefused, check_boot, ensure_approver
 from bastion.adapters.http.settings import ServerSettings
+from bastion.adapters.http.timeouts import server_config
 from bastion.errors import BastionError
 from bastion.state import open_stores, state_url_for
 
@@ -84,8 +85,8 @@ def serve(host: HostOption = "127.0.0.1", port: PortOption = 8765, policy: Polic
         out.write(f"Log in at {url} with an approver key (lost it? bastion keys create --role approver "
                   "--label page)\n")
     out.flush()
-    config = uvicorn.Config(app, log_config=None, access_log=False, timeout_graceful_shutdown=2,
-                            server_header=False, lifespan="on")
+    config = server_config(app, head_timeout=settings.head_timeout, log_config=None, access_log=False,
+                           timeout_graceful_shutdown=2, server_header=False, lifespan="on")
     hooks = _hook_socket()
     try:
         uvicorn.Server(config).run(sockets=[sock])

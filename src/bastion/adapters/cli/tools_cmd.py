@@ -9,7 +9,6 @@ needed approval, 4 it was denied, 2 usage or policy error.
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from typing import Annotated, Any
 
@@ -29,7 +28,8 @@ from bastion.adapters.cli.common import (
     print_json,
     resolve_cwd,
 )
-from bastion.errors import BastionError
+from bastion.call import strict_json
+from bastion.errors import BastionError, CallError
 from bastion.exec.secrets import check_credentials_placement
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision
@@ -84,9 +84,9 @@ def _run_tool(
     if name not in found:
         fail(f"no tool {name!r} here", hint=f"enabled tools: {', '.join(sorted(found))}")
     try:
-        parsed: Any = json.loads(args)
-    except ValueError as exc:
-        fail(f"--args is not valid JSON: {exc}")
+        parsed: Any = strict_json.loads(args)
+    except CallError as exc:
+        fail(f"--args is not strict JSON: {exc}")
     result = asyncio.run(found[name].run(parsed, cwd=where))
     print_json(result)
     if result["ok"]:

@@ -9,10 +9,11 @@ Any failure answers deny in the agent's own format.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
+import socket
 import socketserver
 import threading
+import time
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,7 @@ from bastion.adapters.hooks.client import MAGIC, MAX_INPUT, frame, socket_path, 
 from bastion.adapters.hooks.decide import Decider, LocalDecider, Options
 from bastion.adapters.hooks.entry import PARK_MARGIN, parse_args, protocol_for
 from bastion.adapters.hooks.protocol import PRE_TOOL_USE, Verdict
+from bastion.call import strict_json
 
 if TYPE_CHECKING:
     from bastion.policy.compiled import Policy
@@ -42,7 +44,7 @@ def answer_hook(
     try:
         sent = message.get("env") or {}
         env = {**base_env, **{str(k): str(v) for k, v in dict(sent).items()}}
-        payload = json.loads(str(message.get("stdin", "")))
+        payload = strict_json.loads(str(message.get("stdin", "")))
         request = protocol.parse(payload, env, event=parsed.event)
         event = request.event
         budget = max(parsed.timeout - PARK_MARGIN, 0.0) if parsed.timeout else 0.0
@@ -69,18 +71,55 @@ def encode_reply(reply: Mapping[str, Any]) -> bytes:
     return MAGIC + b"".join(frame(p.encode("utf-8")) for p in parts)
 
 
-class _Handler(socketserver.StreamRequestHandler):
+#: Seconds a client has to send its whole request; a silent or dripping client is answered
+#: with a deny and disconnected instead of holding a worker thread forever.
+READ_TIMEOUT = 10.0
+
+
+def read_request(sock: socket.socket, *, limit: int, timeout: float) -> bytes | None:
+    """Everything up to EOF, within ``timeout`` seconds in total; None when it took longer."""
+    deadline = time.monotonic() + timeout
+    chunks: list[bytes] = []
+    size = 0
+    while size <= limit:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None
+        sock.settimeout(remaining)
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            return None
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+class _Handler(socketserver.BaseRequestHandler):
     server: HookServer
 
     def handle(self) -> None:
-        data = self.rfile.read(MAX_INPUT * 2)
-        try:
-            message = decode_request(data)
-        except (ValueError, UnicodeDecodeError):
-            reply: dict[str, Any] = {"stdout": "", "stderr": "bastion hook: bad request\n", "exit_code": 2}
+        sock: socket.socket = self.request
+        data = read_request(sock, limit=MAX_INPUT * 2, timeout=self.server.read_timeout)
+        reply: dict[str, Any]
+        if data is None:
+            reply = {
+                "stdout": "",
+                "exit_code": 2,
+                "stderr": f"bastion hook: no complete request within {self.server.read_timeout:g} s\n",
+            }
         else:
-            reply = answer_hook(message, decider=self.server.decider, base_env=self.server.base_env)
-        self.wfile.write(encode_reply(reply))
+            try:
+                message = decode_request(data)
+            except (ValueError, UnicodeDecodeError):
+                reply = {"stdout": "", "stderr": "bastion hook: bad request\n", "exit_code": 2}
+            else:
+                reply = answer_hook(message, decider=self.server.decider, base_env=self.server.base_env)
+        sock.settimeout(self.server.read_timeout)  # a client that never reads cannot hold us either
+        with contextlib.suppress(OSError):
+            sock.sendall(encode_reply(reply))
 
 
 class ResidentDecider(LocalDecider):
@@ -141,8 +180,14 @@ class HookServer(socketserver.ThreadingUnixStreamServer):
     daemon_threads = True
 
     def __init__(
-        self, path: str, *, decider: Decider | None = None, base_env: Mapping[str, str] | None = None
+        self,
+        path: str,
+        *,
+        decider: Decider | None = None,
+        base_env: Mapping[str, str] | None = None,
+        read_timeout: float = READ_TIMEOUT,
     ):
+        self.read_timeout = read_timeout
         self.decider = decider or ResidentDecider()
         self.base_env = dict(os.environ if base_env is None else base_env)
         folder = os.path.dirname(path)

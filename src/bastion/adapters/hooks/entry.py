@@ -17,7 +17,6 @@ policy comes from a pickle cache, the shell classifier only for shell calls).
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import sys
 import threading
@@ -27,6 +26,8 @@ from dataclasses import dataclass
 
 from bastion.adapters.hooks.decide import Decider, LocalDecider, Options
 from bastion.adapters.hooks.protocol import PRE_TOOL_USE, AgentProtocol, Answer, Verdict
+from bastion.call import strict_json
+from bastion.errors import CallError
 
 AGENTS = ("claude", "gemini", "codex", "copilot", "qwen", "generic")
 MAX_INPUT = 8 * 1024 * 1024
@@ -195,9 +196,9 @@ def _decide(
     env = os.environ
     raw = read_input()
     try:
-        payload = json.loads(raw)
-    except ValueError as exc:
-        return responder.deny(f"the hook input is not JSON ({exc})")
+        payload = strict_json.loads(raw)  # duplicate keys, NaN, deep nesting: deny
+    except CallError as exc:
+        return responder.deny(f"the hook input is not JSON that can be read safely ({exc})")
     request = protocol.parse(payload, env, event=parsed.event)
     responder.event = request.event
     budget = parsed.timeout - PARK_MARGIN - (time.monotonic() - started) if parsed.timeout else 0.0

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bastion.adapters.hooks.agent_trust import project_trust
 from bastion.adapters.hooks.targets import (
     CLAUDE_DENY_MIRROR,
     DEFAULT_TIMEOUT,
@@ -161,6 +162,10 @@ def install(
                 entry["added_deny"] = sorted(set(entry.get("added_deny", [])) | set(added))
                 _save_manifest(path, manifest)
             out(f"installed: {agent} runs '{exe} hook {agent}' before every tool call")
+    trust = project_trust(agent, cwd, env) if scope == "project" else None
+    if trust is not None and not trust.trusted:
+        out(f"NOT ACTIVE YET: {trust.detail}.")
+        out(f"To activate it: {trust.fix}. Until then `bastion doctor` fails.")
     for note in target.notes:
         out(note)
     return target
@@ -294,7 +299,10 @@ def hook_checks(policy: Any) -> list[tuple[str, bool, str]]:
                         )
                         continue
                     ok, detail = probe(command, agent, cwd)
-                    if ok and agent == "codex":
-                        detail += "; Codex runs it only once trusted (see 'bastion install codex')"
+                    trust = project_trust(agent, cwd, env) if scope == "project" else None
+                    if ok and trust is not None and not trust.trusted:
+                        ok, detail = False, f"answers, but is skipped: {trust.detail}; {trust.fix}"
+                    elif ok and agent == "codex":
+                        detail += "; Codex runs it only once the hook itself is trusted (/hooks)"
                     checks.append((name, ok, detail))
     return checks

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from datetime import datetime
@@ -13,10 +12,11 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from bastion.adapters.http.auth import Principal
 from bastion.adapters.http.context import Context, context_of
-from bastion.adapters.http.errors import invalid, not_found
+from bastion.adapters.http.errors import ApiError, invalid, not_found
 from bastion.adapters.http.events import stream
 from bastion.adapters.http.service import decided_object, request_object
 from bastion.approval.state import RequestState
+from bastion.call import strict_json
 from bastion.call.model import ToolCall
 from bastion.errors import BastionError, CallError, PolicyError
 from bastion.keys.model import Role
@@ -32,9 +32,9 @@ async def json_body(request: Request, *, optional: bool = False) -> Any:
     if not raw.strip() and optional:
         return {}
     try:
-        return json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise invalid(f"the body is not valid JSON: {exc}", "malformed_json") from None
+        return strict_json.loads(raw)
+    except CallError as exc:  # not JSON, duplicate keys, NaN/Infinity, too deep: the input's fault
+        raise ApiError(400, "malformed_json", f"the body is not strict JSON: {exc}") from None
 
 
 def _check_lengths(data: Mapping[str, Any], ctx: Context) -> None:

@@ -30,6 +30,7 @@ from bastion.adapters.http.resolver import LoopSafeResolver
 from bastion.adapters.http.service import GatewayService, request_object
 from bastion.adapters.http.sessions import GatewayState
 from bastion.adapters.http.settings import GatewaySettings, ServerSettings
+from bastion.adapters.http.timeouts import BodyTimeoutMiddleware
 from bastion.keys.sqlite import KEYS_FILE
 from bastion.keys.store import KeyStore
 from bastion.policy.compiled import Policy
@@ -158,6 +159,7 @@ def create_app(settings: ServerSettings, *, keys: KeyStore | None = None) -> Sta
             stores.close()
 
     middleware = [Middleware(RequestIdMiddleware),
+                  Middleware(BodyTimeoutMiddleware, seconds=settings.body_timeout),
                   Middleware(BodyLimitMiddleware, max_bytes=gateway.max_body_bytes)]
     if gateway.cors_origins:
         middleware.append(Middleware(

@@ -52,7 +52,8 @@ SCHEMAS: dict[str, Any] = {
             "key": {"type": "string"}, "message": {"type": "string"}}}}},
     "Object": {"type": "object"},
 }
-_ERRORS = {"401": "missing or wrong key", "403": "wrong role (or CSRF, or self-approval)",
+_ERRORS = {"400": "body is not strict JSON (syntax, duplicate keys, NaN, nesting > 64)",
+           "401": "missing or wrong key", "403": "wrong role (or CSRF, or self-approval)",
            "404": "unknown id", "413": "body too large", "422": "invalid call or body",
            "429": "rate limited (see Retry-After)"}
 

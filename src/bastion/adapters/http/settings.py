@@ -92,3 +92,5 @@ class ServerSettings:
     events_interval: float = 0.25  # seconds between store polls for the event feed
     session_ttl: float = 12 * 3600.0  # approvals-page login lifetime
     sandboxed: bool | None = None  # None: probe bubblewrap, as ``bastion check`` does
+    body_timeout: float = 30.0  # seconds for a request body once its head is in (else 408)
+    head_timeout: float = 10.0  # seconds for a request head (else the connection closes)

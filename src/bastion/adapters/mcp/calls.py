@@ -32,6 +32,7 @@ from bastion.approval.queue import AnswerError
 from bastion.audit.redact import summarize
 from bastion.call.model import ToolCall
 from bastion.policy.decision import Decision, Evaluation
+from bastion.policy.mcp_infer import infer_schema
 from bastion.runtime import Gatekeeper
 
 #: The key of Bastion's question in an ``InputRequiredResult``.
@@ -128,9 +129,13 @@ class McpCalls:
         self._pending_limit = pending_limit
 
     def tool_call(self, tool: str, arguments: Mapping[str, Any] | None,
-                  annotations: Mapping[str, Any] | None, *, agent: str | None = None) -> ToolCall:
-        args = {"server": self.server, "tool": tool, "arguments": dict(arguments or {}),
-                "annotations": dict(annotations or {})}
+                  annotations: Mapping[str, Any] | None, *, agent: str | None = None,
+                  schema: Mapping[str, Any] | None = None) -> ToolCall:
+        args: dict[str, Any] = {"server": self.server, "tool": tool, "arguments": dict(arguments or {}),
+                                "annotations": dict(annotations or {})}
+        paths, urls = infer_schema(schema)
+        if paths or urls:  # the engine checks these through the path/network policy
+            args["inferred"] = {"paths": list(paths), "urls": list(urls)}
         return ToolCall(tool="mcp", args=args, cwd=self.cwd, session=self.session, agent=agent,
                         interactive=True)
 

@@ -27,6 +27,13 @@ from typing import Any
 from bastion.errors import BastionError
 
 AGENTS = ("claude", "gemini", "codex")
+#: What the proxy checks without configuration (the proxy logs the inferred map at start).
+INFERRED_NOTE = (
+    "{name}: path and URL arguments are inferred from each tool's inputSchema (names, format, "
+    "descriptions) and from values that look like paths, and checked by the path and network "
+    "policy by default; the proxy logs what it inferred when it starts. To name more keys: "
+    "[mcp.servers.{name}] paths = [...], urls = [...]"
+)
 
 
 class InstallError(BastionError):
@@ -43,6 +50,8 @@ class InstallReport:
     skipped: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     backup: str | None = None
+    #: name -> (command, env, cwd) of each command server wrapped, for ``--show-args``.
+    commands: dict[str, tuple[list[str], dict[str, str], str | None]] = field(default_factory=dict)
 
 
 def bastion_command() -> str:
@@ -175,6 +184,12 @@ def install_agent(agent: str, *, file: str | None, dry_run: bool, policy: str | 
             report.notes.append(f"{name}: left as it is ({why})")
         else:
             report.wrapped.append(name)
+            if entry.get("command"):
+                argv = [str(entry["command"]), *(str(a) for a in entry.get("args") or [])]
+                raw_env = entry.get("env")
+                extra: Mapping[str, Any] = raw_env if isinstance(raw_env, Mapping) else {}
+                cwd_of = str(entry["cwd"]) if entry.get("cwd") else None
+                report.commands[name] = (argv, {str(k): str(v) for k, v in extra.items()}, cwd_of)
         return wrapped
 
     new = (_rewrite_toml if path.endswith(".toml") else _rewrite_json)(old, wrap)
@@ -189,6 +204,7 @@ def install_agent(agent: str, *, file: str | None, dry_run: bool, policy: str | 
     report.backup = _backup(path)
     _write(path, new)
     report.notes.append(f"wrapped {', '.join(report.wrapped)} in {path}; the old file is {report.backup}")
+    report.notes.extend(INFERRED_NOTE.format(name=name) for name in report.wrapped)
     return report
 
 
@@ -207,3 +223,27 @@ def _write(path: str, text: str) -> None:
         handle.write(text)
     os.chmod(tmp, mode)
     os.replace(tmp, path)
+
+
+async def inferred_args(name: str, command: list[str], env: Mapping[str, str], cwd: str | None,
+                        *, timeout: float = 60.0) -> list[str]:
+    """Start the server once, list its tools and say which arguments the proxy will check."""
+    import anyio
+
+    from bastion.adapters.mcp.upstream import Upstream, UpstreamSpec
+    from bastion.policy.mcp_infer import describe_inferred
+
+    async def unchanged() -> None:
+        return None
+
+    upstream = Upstream(UpstreamSpec(command=tuple(command), env=dict(env), cwd=cwd),
+                        on_tools_changed=unchanged, timeout=timeout)
+    with anyio.fail_after(timeout):
+        async with anyio.create_task_group() as tg:
+            upstream.bind(tg)
+            try:
+                tools = await upstream.list_tools()
+            finally:
+                await upstream.aclose()
+    lines = describe_inferred(name, {t.name: t.input_schema for t in tools})
+    return lines or [f"{name}: no tool schema names a path or URL (path-like values are still checked)"]

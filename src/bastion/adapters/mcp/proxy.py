@@ -45,6 +45,7 @@ from bastion.adapters.mcp.wire import PipeLines, answering_malformed
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import MARKER_BLOCKED, Decision, Effect, Evaluation, Reason, deny_for_error
 from bastion.policy.mcp_args import hiding_rule
+from bastion.policy.mcp_infer import describe_inferred
 from bastion.runtime import Gatekeeper
 
 Context = ServerRequestContext[Any, Any]
@@ -95,6 +96,7 @@ class McpProxy:
         self._masks: dict[str, SecretMask] = {}
         self._session: ServerSession | None = None
         self._warned: set[tuple[str, str]] = set()
+        self._inferred_shown: list[str] = []
 
     def bind(self, tg: anyio.abc.TaskGroup) -> None:
         """Run upstream connections as tasks of ``tg`` (leaving it reaps them)."""
@@ -117,6 +119,11 @@ class McpProxy:
                 self._warned.add(key)
                 self.log.write(f"bastion: {item.message(self.name)}\n")
         self._offer = Offer(offered, review)
+        inferred = describe_inferred(self.name, {n: t.input_schema for n, t in offered.items()})
+        if inferred != self._inferred_shown:  # say once what is checked without configuration
+            self._inferred_shown = inferred
+            for line in inferred:
+                self.log.write(f"bastion: {line} (inferred from the inputSchema)\n")
         return self._offer
 
     async def upstream_changed(self) -> None:
@@ -181,7 +188,8 @@ class McpProxy:
                        if tool.annotations else {})
         client = ctx.session.client_params
         agent = client.client_info.name if client is not None and client.client_info else None
-        call = self.calls.tool_call(name, params.arguments, annotations, agent=agent)
+        call = self.calls.tool_call(name, params.arguments, annotations, agent=agent,
+                                    schema=tool.input_schema)
         outcome = await self.calls.decide(state, call, self._channel(ctx, params))
         if isinstance(outcome, types.InputRequiredResult):
             return outcome
