@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from bastion.policy.decision import Effect
 from bastion.shell import paths as P
 from bastion.shell.ctx import Ctx
-from bastion.shell.flags import Parsed, parse_args
-from bastion.shell.hosts import any_host
+from bastion.shell.flags import NUMERIC, Flag, Parsed, parse_args
+from bastion.shell.hosts import any_host, bare_host
 from bastion.shell.model import Access, PathUse, SimpleCommand
 from bastion.shell.programs import Spec
+from bastion.shell.programs.spec import OPEN_HANDLERS
 from bastion.shell.walk import Redirect
 from bastion.shell.words import Word
 
@@ -20,12 +22,20 @@ _WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
 _READ_OPS = frozenset({"<", "<&"})
 
 
+def _parse(spec: Spec, args: list[Word], stop: bool = False) -> tuple[Parsed, int]:
+    return parse_args(args, spec.takes_value, spec.aliases, stop_at_positional=stop,
+                      known=spec.known, numeric=spec.numeric, optional=spec.optional,
+                      pairs=spec.pairs)
+
+
 def resolve_spec(ctx: Ctx, spec: Spec, args: list[Word], label: str) -> tuple[Spec, list[Word]]:
     """Follow subcommands (``git remote add``, ``docker volume rm``) down to the spec that
-    applies, returning it with the words after the subcommand."""
+    applies, returning it with the words after the subcommand. A subcommand that adds
+    effects to its parent's is recorded as the word raising them."""
     while spec.subcommands is not None:
-        parsed, stop = parse_args(args, spec.takes_value, spec.aliases, stop_at_positional=True)
-        _apply_flags(ctx, spec, parsed)
+        offset = len(ctx.words) - len(args)
+        parsed, stop = _parse(spec, args, stop=True)
+        _apply_flags(ctx, spec, parsed, offset)
         if stop >= len(args):
             return spec, []  # bare program: the spec's own defaults
         sub_word = args[stop]
@@ -33,9 +43,16 @@ def resolve_spec(ctx: Ctx, spec: Spec, args: list[Word], label: str) -> tuple[Sp
         nxt = spec.subcommands.get(sub) if sub is not None else None
         if nxt is None:
             if spec.other_sub is None:
-                ctx.add(Effect.UNKNOWN, note=f"{label}: unknown subcommand {sub_word.text!r}")
-                return Spec(), args[stop + 1 :]
+                ctx.raise_at(offset + stop, Effect.UNKNOWN,
+                             note=f"{label}: unknown subcommand {sub_word.text!r}")
+                return Spec(open_args=True), args[stop + 1 :]
             nxt = spec.other_sub
+        raised = nxt.effects - spec.effects - {Effect.READ}
+        if nxt.caches:
+            raised |= {Effect.WRITE}
+        if nxt.cache_hosts:
+            raised |= {Effect.NETWORK}
+        ctx.raising.extend((offset + stop, e) for e in sorted(raised))
         label = f"{label} {sub_word.text}"
         spec, args = nxt, args[stop + 1 :]
     return spec, args
@@ -43,20 +60,35 @@ def resolve_spec(ctx: Ctx, spec: Spec, args: list[Word], label: str) -> tuple[Sp
 
 def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handler]) -> None:
     ctx.reader = True  # ctx.add() of any non-read effect clears it
+    if ctx.base is None:
+        ctx.base = frozenset(spec.effects)
     top = spec
+    if len(args) == 1 and args[0].value in spec.info:  # make --version, cargo --help
+        ctx.effects.add(Effect.READ)
+        ctx.note(f"{ctx.program} {args[0].value} only prints information")
+        return
     spec, args = resolve_spec(ctx, spec, args, ctx.program)
     ctx.reader = ctx.reader and spec.reader
     ctx.effects.update(spec.effects)
     if spec.note:
         ctx.note(spec.note)
-    parsed, _ = parse_args(args, spec.takes_value, spec.aliases)
-    _apply_flags(ctx, spec, parsed)
+    _caches(ctx, spec)
+    offset = len(ctx.words) - len(args)
+    parsed, _ = _parse(spec, args)
+    _apply_flags(ctx, spec, parsed, offset)
     positionals = list(parsed.positionals)
+    if spec.plus_unknown:
+        for word in positionals:
+            if word.value is None or word.value.startswith("+"):
+                ctx.raise_at(ctx.index_of(word), Effect.UNKNOWN,
+                             note=f"{ctx.program} {word.text}: a startup command")
     access = spec.args
+    recursive = spec.recursive
     for flag in parsed.flags:
         rule = spec.flags.get(flag.name)
         if rule is not None and rule.args is not None:
             access = rule.args
+        recursive = recursive or (rule is not None and rule.recursive)
     rest = positionals
     if spec.lead and not parsed.has(*spec.lead_flags):
         rest = positionals[spec.lead :]
@@ -64,10 +96,13 @@ def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handl
         ctx.path(rest[-1], Access.WRITE, f"destination of {ctx.program}")
         rest = rest[:-1]
     if access is not None:
+        first = len(ctx.paths)
         for word in rest:
             ctx.path(word, access, f"argument of {ctx.program}")
         if ctx.extra_args:
             ctx.paths.append(PathUse(None, access, "", f"{ctx.program} argument from xargs"))
+        if recursive:
+            _recursive(ctx, first, bool(rest) or ctx.extra_args)
     if spec.hosts:
         for word in positionals:
             host = any_host(word.value or "")
@@ -83,13 +118,51 @@ def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handl
         handlers[top.handler](ctx, top, parsed, positionals)  # program-wide checks (kubectl)
 
 
-def _apply_flags(ctx: Ctx, spec: Spec, parsed: Parsed) -> None:
+def _recursive(ctx: Ctx, first: int, named: bool) -> None:
+    """Mark the paths just recorded as read recursively; with none named, the cwd is."""
+    ctx.paths[first:] = [replace(p, recursive=True) for p in ctx.paths[first:]]
+    if not named:
+        ctx.paths.append(PathUse(".", Access.READ, ".", f"{ctx.program} searches the cwd",
+                                 recursive=True))
+
+
+def _caches(ctx: Ctx, spec: Spec) -> None:
+    """Caches and registries a read-only looking subcommand writes and contacts itself."""
+    for cache in spec.caches:
+        ctx.add(Effect.WRITE, note=f"{ctx.program} writes its cache {cache}")
+        ctx.paths.append(PathUse(cache, Access.WRITE, cache, f"{ctx.program} cache"))
+    for host in spec.cache_hosts:
+        ctx.add(Effect.NETWORK, note=f"{ctx.program} may contact {host}")
+        ctx.host(host)
+
+
+def _declared(spec: Spec, flag: Flag) -> bool:
+    """Whether the option table knows ``flag`` (with a value only where it takes one)."""
+    if flag.name == NUMERIC:
+        return spec.numeric
+    if spec.known is None:
+        return False
+    if flag.name not in spec.known:
+        return False
+    return not (flag.inline and flag.name not in spec.takes_value
+                and flag.name not in spec.optional)
+
+
+def _apply_flags(ctx: Ctx, spec: Spec, parsed: Parsed, offset: int = 1) -> None:
+    """Each option's effect; an option missing from the table makes the command unknown."""
+    open_args = spec.open_args or spec.handler in OPEN_HANDLERS
     for flag in parsed.flags:
+        at = offset + flag.index
         rule = spec.flags.get(flag.name)
+        if not open_args and not _declared(spec, flag):
+            shown = flag.text if flag.text in ("", flag.name) else f"{flag.name} (in {flag.text})"
+            ctx.raise_at(at, Effect.UNKNOWN,
+                         note=f"{ctx.program}: option {shown or flag.name!r} is not in its "
+                              "table (unknown)")
         if rule is None:
             continue
         if rule.effects:
-            ctx.add(*rule.effects, note=rule.note)
+            ctx.raise_at(at, *rule.effects, note=rule.note)
         else:
             ctx.note(rule.note)
         if rule.args is not None and rule.args is not Access.READ:
@@ -98,6 +171,18 @@ def _apply_flags(ctx: Ctx, spec: Spec, parsed: Parsed) -> None:
             ctx.path(flag.value, rule.value, f"{ctx.program} {flag.name}")
             if rule.value is not Access.READ:
                 ctx.reader = False
+        if rule.host:
+            _flag_host(ctx, flag, at)
+
+
+def _flag_host(ctx: Ctx, flag: Flag, at: int) -> None:
+    value = flag.value.value if flag.value is not None else None
+    host = (any_host(value) or bare_host(value.split("/")[0])) if value else None
+    if host:
+        ctx.host(host)
+    else:
+        ctx.raise_at(at, Effect.UNKNOWN, note=f"{ctx.program} {flag.name}: destination "
+                                              "only known at run time")
 
 
 def redirect_paths(ctx: Ctx, redirects: tuple[Redirect, ...]) -> None:
@@ -163,4 +248,6 @@ def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
         catastrophic=ctx.catastrophic,
         notes=tuple(ctx.notes),
         dynamic_words=tuple(i for i, w in enumerate(ctx.words) if not w.literal or w.glob),
+        raising=tuple(ctx.raising),
+        base_effects=ctx.base,
     )

@@ -39,7 +39,13 @@ def _check_config(ctx: Ctx, pairs: list[Word], how: str) -> None:
 def git(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word], handlers: dict[str,
         Handler]) -> None:
     args = ctx.words[1:]
-    top, stop = parse_args(args, V.GIT_GLOBAL_VALUES, stop_at_positional=True)
+    g = V.GIT_GLOBAL
+    top, stop = parse_args(args, g.takes_value, g.aliases, stop_at_positional=True,
+                           known=g.known, optional=g.optional)
+    for flag in top.flags:
+        if g.known is not None and flag.name not in g.known:
+            ctx.raise_at(1 + flag.index, E.UNKNOWN,
+                         note=f"git: option {flag.text!r} is not in its table (unknown)")
     _check_config(ctx, top.values("-c"), "-c")
     for w in top.values("--config-env"):
         key = (w.value or "").partition("=")[0]
@@ -56,11 +62,14 @@ def git(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word], handlers:
     sub_word = args[stop]
     sub = V.GIT_SUBCOMMANDS.get(sub_word.value or "")
     if sub is None:
-        ctx.add(E.UNKNOWN, E.CODE, note=f"unknown git subcommand {sub_word.text!r} "
-                                        "(may be an alias running a program)")
+        ctx.raise_at(1 + stop, E.UNKNOWN, E.CODE,
+                     note=f"unknown git subcommand {sub_word.text!r} (may be an alias "
+                          "running a program)")
         return
     was = set(ctx.effects)
-    sub = replace(sub, takes_value=sub.takes_value | V.GIT_SUB_VALUES)
+    ctx.raising.extend((1 + stop, e) for e in sorted(sub.effects - {E.READ}))
+    if sub.known is None:  # no option table: at least do not take values for paths
+        sub = replace(sub, takes_value=sub.takes_value | V.GIT_SUB_VALUES)
     inner_ctx_program = ctx.program
     apply_spec(ctx, sub, list(args[stop + 1 :]), handlers)
     ctx.program = inner_ctx_program

@@ -56,6 +56,12 @@ class SimpleCommand:
     # Indexes into argv of words only known at run time (variables, substitutions, globs);
     # an allow pattern may absorb them only with its final `*`.
     dynamic_words: tuple[int, ...] = ()
+    # Indexes into argv of words that raised an effect beyond the program's base class
+    # (`find . -delete`: (2, DELETE)); an allow pattern covers them only with a literal word.
+    raising: tuple[tuple[int, Effect], ...] = ()
+    # The effects of the program (subcommand) itself, before any of its arguments; None when
+    # the program is not in the knowledge base.
+    base_effects: frozenset[Effect] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from bastion.policy.decision import Effect
-from bastion.shell.programs.spec import CODE, READ, WRITE, FlagRule, Spec
+from bastion.shell.programs.spec import CODE, READ, WRITE, FlagRule, Spec, fs
 
 E = Effect
 _R = Spec(READ, reader=True)
-_RUN = Spec(CODE, note="runs project code")
+#: `--version` prints and exits before any project file is read (`--help` is not safe:
+#: pytest --help imports conftest.py).
+_INFO = fs("--version")
+_RUN = Spec(CODE, note="runs project code", info=_INFO)
 _CHECK = {"--check": FlagRule(), "--diff": FlagRule()}
 
 PROGRAMS: dict[str, Spec] = {
