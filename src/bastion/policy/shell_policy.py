@@ -126,6 +126,8 @@ def _decide_command(gate: Gate, call: ToolCall, out: Assembly, cmd: SimpleComman
                 pattern.text,
                 f"matches allow entry '{pattern.text}'",
             )
+        elif (gap := pattern.command.gap(cmd)) is not None:
+            subject.notes.append(f"allow entry {gap}")  # which word is not covered, and how
     rule = gate.last_rule(
         Family.SHELL, lambda r: r.matcher.matches_command(cmd, allow=r.action in ("allow", "classify"))
     )

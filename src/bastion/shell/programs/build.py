@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bastion.policy.decision import Effect
-from bastion.shell.programs.spec import CODE, READ, WRITE, FlagRule, Spec, fs
+from bastion.shell.programs.spec import CODE, READ, WRITE, FlagRule, Spec, fs, opts
 
 E = Effect
 _R = Spec(READ, reader=True)
@@ -12,6 +12,39 @@ _R = Spec(READ, reader=True)
 _INFO = fs("--version")
 _RUN = Spec(CODE, note="runs project code", info=_INFO)
 _CHECK = {"--check": FlagRule(), "--diff": FlagRule()}
+
+#: GNU make 4.3 `make --help`. -C and -f choose which Makefile runs: their paths are read.
+_MAKE = (
+    "-b -m -B|--always-make -C|--directory=P -d --debug? -e|--environment-overrides -E|--eval= "
+    "-f|--file|--makefile=P -h|--help -i|--ignore-errors -I|--include-dir=P -j|--jobs= "
+    "-k|--keep-going -l|--load-average|--max-load? -L|--check-symlink-times "
+    "-n|--just-print|--dry-run|--recon -o|--old-file|--assume-old= -O|--output-sync? "
+    "-p|--print-data-base -q|--question -r|--no-builtin-rules -R|--no-builtin-variables "
+    "-s|--silent|--quiet --no-silent -S|--no-keep-going|--stop -t|--touch --trace "
+    "-v|--version -w|--print-directory --no-print-directory -W|--what-if|--new-file|--assume-new= "
+    "--warn-undefined-variables"
+)
+#: pytest 9 `pytest --help` (with the asyncio, anyio and hypothesis plugins of the venv).
+_PYTEST = (
+    "-k= -m= --markers -x|--exitfirst --maxfail= --strict-config --strict-markers --strict "
+    "--fixtures|--funcargs --fixtures-per-test --pdb --pdbcls= --trace --capture= -s "
+    "--runxfail --lf|--last-failed --ff|--failed-first --nf|--new-first --cache-show? "
+    "--cache-clear --lfnf|--last-failed-no-failures= --sw|--stepwise --sw-skip|--stepwise-skip "
+    "--durations= --durations-min= -v|--verbose --no-header --no-summary -q|--quiet "
+    "--verbosity= -r= --disable-warnings|--disable-pytest-warnings -l|--showlocals "
+    "--no-showlocals --tb= --show-capture= --full-trace --color= --code-highlight= "
+    "--pastebin=U --junit-xml=W --junit-prefix= -W|--pythonwarnings= --collect-only|--co "
+    "--pyargs --ignore= --ignore-glob= --deselect= --confcutdir= --noconftest "
+    "--keep-duplicates --collect-in-virtualenv --continue-on-collection-errors --import-mode= "
+    "--doctest-modules --doctest-report= --doctest-glob= --doctest-ignore-import-errors "
+    "--doctest-continue-on-failure -c|--config-file=R --rootdir=R --basetemp=W -V|--version "
+    "-h|--help -p= --trace-config --debug?!W -o|--override-ini= --assert= --setup-only "
+    "--setup-show --setup-plan --log-level= --log-format= --log-date-format= "
+    "--log-cli-level= --log-cli-format= --log-cli-date-format= --log-file=W "
+    "--log-file-level= --log-file-format= --log-file-date-format= --log-auto-indent= "
+    "--log-disable= --asyncio-mode= --hypothesis-profile= --hypothesis-verbosity= "
+    "--hypothesis-show-statistics --hypothesis-seed= --hypothesis-explain"
+)
 
 PROGRAMS: dict[str, Spec] = {
     **{n: _RUN for n in (
@@ -28,6 +61,8 @@ PROGRAMS: dict[str, Spec] = {
         "golangci-lint", "staticcheck", "shellcheck", "hadolint", "actionlint", "yamllint",
         "markdownlint", "cargo-nextest", "maturin", "bats", "act",
     )},
+    "make": opts(_RUN, _MAKE), "gmake": opts(_RUN, _MAKE), "pytest": opts(_RUN, _PYTEST),
+    "py.test": opts(_RUN, _PYTEST),
     "ruff": Spec(CODE, subcommands={
         "check": Spec(READ, reader=True, flags={
             "--fix": FlagRule(WRITE, note="ruff --fix edits files"),

@@ -201,3 +201,98 @@ REFLOG = f"--all --single-worktree {PRETTY} {REVS}"
 STASH_SHOW = f"{DIFF} -u|--include-untracked --only-untracked"
 WORKTREE_LIST = "--porcelain -v|--verbose -z --expire="
 REMOTE = "-v|--verbose"
+
+#: Writing subcommands: their base class is already a write; the options that run a program
+#: (--exec, --upload-pack, --receive-pack, --template of clone) are marked.
+_PATHSPEC = "--pathspec-from-file=R --pathspec-file-nul"
+_MERGING = (
+    "--commit --no-commit --edit|-e --no-edit --cleanup= --ff --no-ff --ff-only "
+    "-S|--gpg-sign? --no-gpg-sign --log? --no-log --signoff --no-signoff --stat|-n "
+    "--no-stat --squash --no-squash -s|--strategy= -X|--strategy-option= "
+    "--verify-signatures --no-verify-signatures --summary --no-summary -q|--quiet "
+    "-v|--verbose --progress --no-progress --autostash --no-autostash "
+    "--allow-unrelated-histories --rerere-autoupdate --no-rerere-autoupdate"
+)
+_FETCHING = (
+    "--all -a|--append --atomic --depth= --deepen= --shallow-since= --shallow-exclude= "
+    "--unshallow --update-shallow --negotiation-tip= --negotiate-only --dry-run -f|--force "
+    "-k|--keep --prefetch -p|--prune --no-tags --refmap= -t|--tags -j|--jobs= "
+    "--set-upstream --upload-pack=X --progress -o|--server-option= --show-forced-updates "
+    "--no-show-forced-updates -4|--ipv4 -6|--ipv6 --recurse-submodules? "
+    "--no-recurse-submodules"
+)
+WRITES: dict[str, str] = {
+    "commit": (
+        "-a|--all -p|--patch -C|--reuse-message= -c|--reedit-message= --fixup= --squash= "
+        "--reset-author --short --branch --porcelain --long -z|--null -F|--file=R --author= "
+        "--date= -m|--message= -t|--template=R -s|--signoff --no-signoff --trailer= "
+        "-n|--no-verify --verify --allow-empty --allow-empty-message --cleanup= -e|--edit "
+        f"--no-edit --amend --no-post-rewrite -i|--include -o|--only {_PATHSPEC} "
+        "-u|--untracked-files? -v|--verbose -q|--quiet --dry-run --status --no-status "
+        "-S|--gpg-sign? --no-gpg-sign"
+    ),
+    "add": (
+        "-n|--dry-run -v|--verbose -f|--force --sparse -i|--interactive -p|--patch -e|--edit "
+        "-u|--update -A|--all|--no-ignore-removal --no-all|--ignore-removal "
+        "-N|--intent-to-add --refresh --ignore-errors --ignore-missing "
+        f"--no-warn-embedded-repo --renormalize --chmod= {_PATHSPEC}"
+    ),
+    "checkout": (
+        "-q|--quiet --progress --no-progress -f|--force --ours --theirs -b= -B= -t|--track? "
+        "--no-track --guess --no-guess -l -d|--detach --orphan= --ignore-skip-worktree-bits "
+        "-m|--merge --conflict= -p|--patch --ignore-other-worktrees --overwrite-ignore "
+        "--no-overwrite-ignore --recurse-submodules --no-recurse-submodules --overlay "
+        f"--no-overlay {_PATHSPEC}"
+    ),
+    "switch": (
+        "-c|--create= -C|--force-create= -d|--detach --guess --no-guess -f|--force "
+        "--discard-changes -m|--merge --conflict= -q|--quiet --progress --no-progress "
+        "-t|--track? --no-track --orphan= --ignore-other-worktrees --recurse-submodules "
+        "--no-recurse-submodules"
+    ),
+    "restore": (
+        "-s|--source= -p|--patch -W|--worktree -S|--staged -q|--quiet --progress "
+        "--no-progress --ours --theirs -m|--merge --conflict= --ignore-unmerged "
+        "--ignore-skip-worktree-bits --recurse-submodules --no-recurse-submodules --overlay "
+        f"--no-overlay {_PATHSPEC}"
+    ),
+    "push": (
+        "--all --branches --prune --mirror -n|--dry-run --porcelain -d|--delete --tags "
+        "--follow-tags --signed? --no-signed -o|--push-option= --receive-pack|--exec=X "
+        "--force-with-lease? --force-if-includes -f|--force --repo= -u|--set-upstream "
+        "-q|--quiet -v|--verbose --progress --no-progress --recurse-submodules= "
+        "--no-recurse-submodules -4|--ipv4 -6|--ipv6 --no-verify --verify --atomic"
+    ),
+    "pull": f"{_MERGING} -r|--rebase? --no-rebase {_FETCHING}",
+    "fetch": f"{_FETCHING} --multiple -P|--prune-tags --refetch -u|--update-head-ok --stdin",
+    "merge": f"{_MERGING} -m= --into-name= -F|--file=R --overwrite-ignore "
+    "--no-overwrite-ignore --abort --quit --continue",
+    "rebase": (
+        "--fork-point --no-fork-point --onto= --keep-base --continue --abort --quit --apply "
+        "--empty= --keep-empty --no-keep-empty --reapply-cherry-picks "
+        "--no-reapply-cherry-picks --allow-empty-message --skip --edit-todo "
+        "--show-current-patch -m|--merge -s|--strategy= -X|--strategy-option= "
+        "--rerere-autoupdate --no-rerere-autoupdate -S|--gpg-sign? --no-gpg-sign -q|--quiet "
+        "-v|--verbose --stat -n|--no-stat --no-verify --verify -C= -f|--force-rebase "
+        "--no-ff --ignore-whitespace --whitespace= --committer-date-is-author-date "
+        "--ignore-date|--reset-author-date --signoff -i|--interactive -r|--rebase-merges? "
+        "--no-rebase-merges -x|--exec=X --root --autosquash --no-autosquash --autostash "
+        "--no-autostash --reschedule-failed-exec --no-reschedule-failed-exec --update-refs "
+        "--no-update-refs"
+    ),
+    "reset": f"-q|--quiet --refresh --no-refresh {_PATHSPEC} --soft --mixed --hard --merge "
+    "--keep -p|--patch -N|--intent-to-add --recurse-submodules "
+    "--no-recurse-submodules",
+    "rm": f"-f|--force -n|--dry-run -r --cached --ignore-unmatch --sparse -q|--quiet {_PATHSPEC}",
+    "mv": "-f|--force -k -n|--dry-run -v|--verbose",
+    "clone": (
+        "-l|--local --no-hardlinks -s|--shared --reference= --reference-if-able= "
+        "--dissociate -q|--quiet -v|--verbose --progress --server-option= -n|--no-checkout "
+        "--bare --sparse --filter= --also-filter-submodules --mirror -o|--origin= "
+        "-b|--branch= -u|--upload-pack=X --template=X -c|--config= --depth= "
+        "--shallow-since= --shallow-exclude= --single-branch --no-single-branch --no-tags "
+        "--recurse-submodules? --shallow-submodules --no-shallow-submodules "
+        "--remote-submodules --no-remote-submodules --separate-git-dir= -j|--jobs= "
+        "--bundle-uri="
+    ),
+}

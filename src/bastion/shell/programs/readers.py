@@ -94,7 +94,8 @@ PROGRAMS: dict[str, Spec] = {
         flags={"-i": FlagRule(WRITE, args=Access.WRITE, note="sed -i edits files in place")},
         handler="sed",
     ),
-    "awk": reader(lead=1, lead_flags=fs("-f"), takes_value=fs("-f", "-v", "-F"), handler="awk"),
+    "awk": reader(lead=1, lead_flags=fs("-f", "-e"), takes_value=fs("-f", "-v", "-F"),
+                  handler="awk"),
     "fd": reader(
         lead=1,
         recursive=True,

@@ -88,6 +88,7 @@ def printer(table: str | None = None, **kw: object) -> Spec:
 #   =X              the value is a program or code   =N  a URL or host reached
 #   =L  a file listing further paths (read, and what it lists is unknown)
 #   =U  any value makes the command unknown      =S  the value changes the system
+#   =P  a path whose code the program runs (make -C DIR): read, and unknown for patterns
 #   =2, =2R …       the option takes two words (jq --arg NAME VALUE); the kind is the 2nd's
 #   -i!W  a switch raising WRITE (!X code, !N network, !D delete, !U unknown, !S system,
 #         !C changes configuration = WRITE)
@@ -98,7 +99,7 @@ _KINDS: dict[str, tuple[frozenset[Effect], Access | None, bool]] = {
     "R": (frozenset(), Access.READ, False), "W": (WRITE, Access.WRITE, False),
     "X": (CODE, None, False), "N": (NET, None, True),
     "L": (frozenset({E.UNKNOWN}), Access.READ, False), "U": (frozenset({E.UNKNOWN}), None, False),
-    "S": (SYSTEM, None, False),
+    "S": (SYSTEM, None, False), "P": (frozenset({E.UNKNOWN}), Access.READ, False),
 }
 _RAISE: dict[str, frozenset[Effect]] = {
     "W": WRITE, "X": CODE, "N": NET, "D": DELETE, "U": frozenset({E.UNKNOWN}), "S": SYSTEM,
@@ -163,7 +164,8 @@ def opts(spec: Spec, table: str) -> Spec:
 _VALUE_NOTES = {"W": "writes the file it names", "R": "reads the file it names",
                 "X": "runs the program it names", "N": "reaches the host it names",
                 "L": "reads the paths listed in the file it names", "U": "is not modelled",
-                "S": "changes the system", "": "", "V": ""}
+                "S": "changes the system", "P": "runs the code found there",
+                "": "", "V": ""}
 
 
 def spec_label(spellings: list[str]) -> str:

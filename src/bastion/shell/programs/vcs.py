@@ -98,7 +98,7 @@ GIT_SUBCOMMANDS: dict[str, Spec] = {
     "daemon": Spec(frozenset({E.NETWORK, E.CODE})),
     "instaweb": Spec(frozenset({E.NETWORK, E.CODE})),
 }
-for _name, _table in GO.TABLES.items():  # the option allow-lists, parsed once
+for _name, _table in {**GO.TABLES, **GO.WRITES}.items():  # the allow-lists, parsed once
     GIT_SUBCOMMANDS[_name] = opts(GIT_SUBCOMMANDS[_name], f"{_table} -h --help")
 GIT_SUBCOMMANDS["remote"] = opts(GIT_SUBCOMMANDS["remote"], GO.REMOTE)
 GIT_GLOBAL = opts(Spec(), GO.GLOBAL)
