@@ -58,7 +58,7 @@ def mv(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
 
 
 def chmod(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    if not parsed.has("-r"):
+    if not parsed.has("-r", "-R"):
         return
     for word in _targets(spec, parsed, positionals):
         why = _root_reason(word)

@@ -33,7 +33,8 @@ PROGRAMS: dict[str, Spec] = {}
 for _table in FAMILIES.values():
     for _name, _spec in _table.items():
         if _name in options.OPTIONS:  # the option allow-list, parsed once at import
-            _spec = opts(_spec, f"{options.OPTIONS[_name]} {options.COMMON}")
+            common = options.NO_COMMON.get(_name, options.COMMON)
+            _spec = opts(_spec, f"{options.OPTIONS[_name]} {common}")
             _table[_name] = _spec
         PROGRAMS[_name] = _spec
 

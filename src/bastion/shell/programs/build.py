@@ -24,7 +24,7 @@ _MAKE = (
     "-v|--version -w|--print-directory --no-print-directory -W|--what-if|--new-file|--assume-new= "
     "--warn-undefined-variables"
 )
-#: pytest 9 `pytest --help` (with the asyncio, anyio and hypothesis plugins of the venv).
+#: pytest 9 `pytest --help`, without the options of plugins.
 _PYTEST = (
     "-k= -m= --markers -x|--exitfirst --maxfail= --strict-config --strict-markers --strict "
     "--fixtures|--funcargs --fixtures-per-test --pdb --pdbcls= --trace --capture= -s "
@@ -42,8 +42,7 @@ _PYTEST = (
     "--setup-show --setup-plan --log-level= --log-format= --log-date-format= "
     "--log-cli-level= --log-cli-format= --log-cli-date-format= --log-file=W "
     "--log-file-level= --log-file-format= --log-file-date-format= --log-auto-indent= "
-    "--log-disable= --asyncio-mode= --hypothesis-profile= --hypothesis-verbosity= "
-    "--hypothesis-show-statistics --hypothesis-seed= --hypothesis-explain"
+    "--log-disable="
 )
 
 PROGRAMS: dict[str, Spec] = {

@@ -20,22 +20,27 @@ DIFF = (
     "--pickaxe-all --pickaxe-regex -O=R --skip-to= --rotate-to= -R --relative? --no-relative "
     "-a|--text --ignore-cr-at-eol --ignore-space-at-eol -b|--ignore-space-change "
     "-w|--ignore-all-space --ignore-blank-lines -I|--ignore-matching-lines= "
-    "--inter-hunk-context= -W|--function-context --exit-code --quiet --ext-diff!X "
+    "--inter-hunk-context= -W|--function-context --exit-code  --ext-diff!X "
     "--no-ext-diff --textconv!X --no-textconv --ignore-submodules? --src-prefix= "
-    "--dst-prefix= --no-prefix --default-prefix --line-prefix= --ita-invisible-in-index "
-    "--diff-merges= --no-diff-merges --combined-all-paths -m -c --cc --dd --remerge-diff "
-    "--merge-base -1 -2 -3 -0 -t --function-context -#"
+    "--dst-prefix= --no-prefix  --line-prefix= --ita-invisible-in-index "
+    "        "
+    "     -t --function-context "
 )
-PRETTY = (
+FORMAT = (
     "--pretty? --format= --abbrev-commit --no-abbrev-commit --oneline --encoding= "
-    "--expand-tabs? --no-expand-tabs --notes? --no-notes --show-notes? --show-signature "
-    "--relative-date --date= --parents --children --left-right --graph --show-linear-break? "
+    "--expand-tabs? --no-expand-tabs --show-signature --date="
+)
+NOTES = "--notes? --no-notes --show-notes?"
+WALK_OUT = "--relative-date --parents --children --left-right --graph --show-linear-break?"
+DECORATE = (
     "--decorate? --no-decorate --decorate-refs= --decorate-refs-exclude= --clear-decorations "
     "--source --use-mailmap --no-use-mailmap --mailmap --no-mailmap --log-size"
 )
+PRETTY = f"{FORMAT} {NOTES} {WALK_OUT} {DECORATE}"
+MERGES = "--diff-merges= --no-diff-merges --remerge-diff -m -c --cc --combined-all-paths"
 REVS = (
     "-n|--max-count= --skip= --since|--after= --since-as-filter= --until|--before= "
-    "--max-age= --min-age= --author= --committer= --grep-reflog= --grep= --all-match "
+    "--author= --committer= --grep-reflog= --grep= --all-match "
     "--invert-grep -i|--regexp-ignore-case --basic-regexp -E|--extended-regexp "
     "-F|--fixed-strings -P|--perl-regexp --remove-empty --merges --no-merges --min-parents= "
     "--max-parents= --no-min-parents --no-max-parents --first-parent "
@@ -43,10 +48,10 @@ REVS = (
     "--exclude= --exclude-hidden= --reflog --alternate-refs --single-worktree "
     "--ignore-missing --bisect --stdin --cherry-mark --cherry-pick --left-only --right-only "
     "--cherry -g|--walk-reflogs --merge --boundary --simplify-by-decoration --show-pulls "
-    "--full-history --dense --sparse --simplify-merges --ancestry-path? --date-order "
-    "--author-date-order --topo-order --reverse --no-walk? --do-walk"
+    "--full-history --dense --sparse --simplify-merges --ancestry-path? --reverse"
 )
-LOG = f"--follow --no-follow --full-diff -L= {REVS} {PRETTY} {DIFF}"
+ORDER = "--date-order --author-date-order --topo-order --no-walk? --do-walk"
+LOG = f"--follow --full-diff -L= {REVS} {ORDER} {PRETTY} {DIFF} {MERGES} -#"
 STATUS = (
     "-s|--short -b|--branch --show-stash --porcelain? --long -v|--verbose "
     "-u|--untracked-files? --ignore-submodules? --ignored? -z --column? --no-column "
@@ -58,20 +63,24 @@ BRANCH = (
     "--show-current -v|-vv|--verbose -q|--quiet --abbrev= --no-abbrev -t|--track? "
     "--no-track --recurse-submodules --set-upstream -u|--set-upstream-to= --unset-upstream "
     "--edit-description --contains? --no-contains? --merged? --no-merged? --sort= "
-    "--points-at= --format= --omit-empty"
+    "--points-at= --format="
 )
 TAG = (
     "-a|--annotate -s|--sign --no-sign -u|--local-user= -f|--force -d|--delete -v|--verify "
     "-n? -l|--list --sort= --color? -i|--ignore-case --column? --no-column --contains? "
     "--no-contains? --merged? --no-merged? --points-at= -m|--message= -F|--file=R "
-    "-e|--edit --cleanup= --create-reflog --format= --omit-empty -#"
+    "-e|--edit --cleanup= --create-reflog --format= -#"
 )
 BLAME = (
     "-b --root --show-stats --progress --no-progress -L= -l -t -S=R --reverse= "
     "--first-parent -p|--porcelain --line-porcelain --incremental --encoding= --contents=R "
     "--date= -M -C --ignore-rev= --ignore-revs-file=R --color-lines --color-by-age -c "
-    "--score-debug -f|--show-name -n|--show-number -s -e|--show-email -w --abbrev= "
-    "--minimal"
+    "--score-debug -f|--show-name -n|--show-number -s -e|--show-email -w --abbrev="
+)
+ANNOTATE = (
+    "-b --root --show-stats --progress --no-progress -L= -l -t -S=R --reverse= "
+    "--first-parent -p|--porcelain --line-porcelain --incremental --encoding= --contents=R "
+    "--date= -M -C --ignore-rev= --ignore-revs-file=R --color-lines --color-by-age -c"
 )
 REV_PARSE = (
     "--parseopt --sq-quote --keep-dashdash --stop-at-non-option --stuck-long --revs-only "
@@ -82,7 +91,7 @@ REV_PARSE = (
     "--show-toplevel --show-superproject-working-tree --shared-index-path "
     "--absolute-git-dir --is-inside-git-dir --is-inside-work-tree --is-bare-repository "
     "--is-shallow-repository --show-cdup --show-prefix --show-object-format? "
-    "--show-ref-format --since|--after= --until|--before="
+    "--since|--after= --until|--before="
 )
 LS_FILES = (
     "-c|--cached -d|--deleted -m|--modified -o|--others -i|--ignored -s|--stage --directory "
@@ -112,7 +121,8 @@ LS_TREE = (
     "--full-name --full-tree --format="
 )
 REV_LIST = (
-    f"{REVS} {PRETTY} --quiet --disk-usage? --use-bitmap-index --progress= --bisect-vars "
+    f"{REVS} {ORDER} {FORMAT} {WALK_OUT} --max-age= --min-age= --quiet --disk-usage? "
+    "--use-bitmap-index --progress= --bisect-vars "
     "--bisect-all --objects --in-commit-order --objects-edge --objects-edge-aggressive "
     "--indexed-objects --unpacked --object-names --no-object-names --filter= --no-filter "
     "--filter-provided-objects --filter-print-omitted --missing= "
@@ -125,12 +135,11 @@ CAT_FILE = (
 )
 FOR_EACH_REF = (
     "--count= --sort= --format= --color? --shell --perl --python --tcl --points-at= "
-    "--merged? --no-merged? --contains? --no-contains? --ignore-case --omit-empty "
-    "--exclude= --stdin"
+    "--merged? --no-merged? --contains? --no-contains? --ignore-case"
 )
 SHOW_REF = (
-    "--head --heads --branches --tags -d|--dereference -s|--hash? --verify "
-    "--abbrev? -q|--quiet --exclude-existing? --exists"
+    "--head --heads --tags -d|--dereference -s|--hash? --verify "
+    "--abbrev? -q|--quiet --exclude-existing?"
 )
 CONFIG = (
     "--type= --replace-all --add --get --get-all --get-regexp --get-urlmatch --global "
@@ -151,17 +160,18 @@ GLOBAL = (
 TABLES: dict[str, str] = {
     "status": STATUS,
     "log": LOG,
-    "whatchanged": LOG,
-    "show": f"{PRETTY} {DIFF}",
-    "diff": f"{DIFF} --no-index!U --cached --staged",
-    "diff-tree": f"{DIFF} {PRETTY} -r --root --stdin --no-commit-id -v --always",
-    "diff-files": f"{DIFF} -q --base --ours --theirs",
-    "diff-index": f"{DIFF} --cached",
-    "range-diff": f"{DIFF} --creation-factor= --no-dual-color --left-only --right-only",
+    "whatchanged": "",
+    "show": f"{FORMAT} {NOTES} {DIFF} {MERGES}",
+    "diff": f"{DIFF} --no-index!U --cached --staged --merge-base -0 -1 -2 -3 --quiet",
+    "diff-tree": f"{DIFF} {FORMAT} {NOTES} -r --root --stdin --no-commit-id -v --always -m -c "
+    "--cc --combined-all-paths --merge-base",
+    "diff-files": f"{DIFF} -q --base --ours --theirs -c --cc -0 -1 -2 -3",
+    "diff-index": f"{DIFF} --cached --merge-base -m -c --cc",
+    "range-diff": "--creation-factor= --no-dual-color --left-only --right-only",
     "branch": BRANCH,
     "tag": TAG,
     "blame": BLAME,
-    "annotate": BLAME,
+    "annotate": ANNOTATE,
     "rev-parse": REV_PARSE,
     "ls-files": LS_FILES,
     "grep": GREP,
@@ -178,8 +188,8 @@ TABLES: dict[str, str] = {
     "--no-undefined --always",
     "count-objects": "-v|--verbose -H|--human-readable",
     "check-ignore": "-q|--quiet -v|--verbose --stdin -z -n|--non-matching --no-index",
-    "check-attr": "-a|--all --cached --stdin -z --source=",
-    "cherry": "-v --abbrev?",
+    "check-attr": "-a|--all --cached --stdin -z",
+    "cherry": "-v",
     "version": "--build-options",
     "show-branch": "-r|--remotes -a|--all --current --topo-order --date-order --sparse "
     "--more= --list --merge-base --independent --no-name --sha1-name "
@@ -197,7 +207,7 @@ TABLES: dict[str, str] = {
     "get-tar-commit-id": "",
 }
 #: Options of `git reflog`, `git stash list|show` and `git worktree list`.
-REFLOG = f"--all --single-worktree {PRETTY} {REVS}"
+REFLOG = "--all --single-worktree -#"
 STASH_SHOW = f"{DIFF} -u|--include-untracked --only-untracked"
 WORKTREE_LIST = "--porcelain -v|--verbose -z --expire="
 REMOTE = "-v|--verbose"
@@ -210,8 +220,7 @@ _MERGING = (
     "-S|--gpg-sign? --no-gpg-sign --log? --no-log --signoff --no-signoff --stat|-n "
     "--no-stat --squash --no-squash -s|--strategy= -X|--strategy-option= "
     "--verify-signatures --no-verify-signatures --summary --no-summary -q|--quiet "
-    "-v|--verbose --progress --no-progress --autostash --no-autostash "
-    "--allow-unrelated-histories --rerere-autoupdate --no-rerere-autoupdate"
+    "-v|--verbose --progress --autostash --no-autostash --allow-unrelated-histories"
 )
 _FETCHING = (
     "--all -a|--append --atomic --depth= --deepen= --shallow-since= --shallow-exclude= "
@@ -257,15 +266,16 @@ WRITES: dict[str, str] = {
         f"--no-overlay {_PATHSPEC}"
     ),
     "push": (
-        "--all --branches --prune --mirror -n|--dry-run --porcelain -d|--delete --tags "
+        "--all --prune --mirror -n|--dry-run --porcelain -d|--delete --tags "
         "--follow-tags --signed? --no-signed -o|--push-option= --receive-pack|--exec=X "
         "--force-with-lease? --force-if-includes -f|--force --repo= -u|--set-upstream "
-        "-q|--quiet -v|--verbose --progress --no-progress --recurse-submodules= "
+        "-q|--quiet -v|--verbose --progress --recurse-submodules= "
         "--no-recurse-submodules -4|--ipv4 -6|--ipv6 --no-verify --verify --atomic"
     ),
     "pull": f"{_MERGING} -r|--rebase? --no-rebase {_FETCHING}",
     "fetch": f"{_FETCHING} --multiple -P|--prune-tags --refetch -u|--update-head-ok --stdin",
-    "merge": f"{_MERGING} -m= --into-name= -F|--file=R --overwrite-ignore "
+    "merge": f"{_MERGING} --no-progress --rerere-autoupdate --no-rerere-autoupdate "
+    "-m= --into-name= -F|--file=R --overwrite-ignore "
     "--no-overwrite-ignore --abort --quit --continue",
     "rebase": (
         "--fork-point --no-fork-point --onto= --keep-base --continue --abort --quit --apply "
@@ -276,12 +286,12 @@ WRITES: dict[str, str] = {
         "-v|--verbose --stat -n|--no-stat --no-verify --verify -C= -f|--force-rebase "
         "--no-ff --ignore-whitespace --whitespace= --committer-date-is-author-date "
         "--ignore-date|--reset-author-date --signoff -i|--interactive -r|--rebase-merges? "
-        "--no-rebase-merges -x|--exec=X --root --autosquash --no-autosquash --autostash "
+        "-x|--exec=X --root --autosquash --no-autosquash --autostash "
         "--no-autostash --reschedule-failed-exec --no-reschedule-failed-exec --update-refs "
         "--no-update-refs"
     ),
     "reset": f"-q|--quiet --refresh --no-refresh {_PATHSPEC} --soft --mixed --hard --merge "
-    "--keep -p|--patch -N|--intent-to-add --recurse-submodules "
+    "--keep -p|--patch -N --recurse-submodules "
     "--no-recurse-submodules",
     "rm": f"-f|--force -n|--dry-run -r --cached --ignore-unmatch --sparse -q|--quiet {_PATHSPEC}",
     "mv": "-f|--force -k -n|--dry-run -v|--verbose",

@@ -24,14 +24,14 @@ _SUM = (
 )
 _GREP = (
     "-E|--extended-regexp -F|--fixed-strings -G|--basic-regexp -P|--perl-regexp -e|--regexp= "
-    "-f|--file=R -i|-y|--ignore-case --no-ignore-case -w|--word-regexp -x|--line-regexp "
+    "-f|--file=R -i|--ignore-case --no-ignore-case -w|--word-regexp -x|--line-regexp "
     "-z|--null-data -s|--no-messages -v|--invert-match -V -m|--max-count= -b|--byte-offset "
     "-n|--line-number --line-buffered -H|--with-filename -h|--no-filename --label= "
     "-o|--only-matching -q|--quiet|--silent --binary-files= -a|--text -I -d|--directories=U "
     "-D|--devices= -r|--recursive^ -R|--dereference-recursive^ --include= --exclude= "
     "--exclude-from=R --exclude-dir= -L|--files-without-match -l|--files-with-matches "
     "-c|--count -T|--initial-tab -Z|--null -A|--after-context= -B|--before-context= "
-    "-C|--context= -# --group-separator= --no-group-separator --color?|--colour? -U|--binary"
+    "-C|--context= -# --group-separator= --no-group-separator --color|--colour? -U|--binary"
 )
 _DIFF = (
     "--normal -q|--brief -s|--report-identical-files -c -C= --context? -u -U= --unified? "
@@ -43,9 +43,7 @@ _DIFF = (
     "--from-file=R --to-file=R -i|--ignore-case -E|--ignore-tab-expansion "
     "-Z|--ignore-trailing-space -b|--ignore-space-change -w|--ignore-all-space "
     "-B|--ignore-blank-lines -I|--ignore-matching-lines= -a|--text --strip-trailing-cr "
-    "-D|--ifdef= --line-format= --old-line-format= --new-line-format= "
-    "--unchanged-line-format= --old-group-format= --new-group-format= "
-    "--changed-group-format= --unchanged-group-format= -d|--minimal --horizon-lines= "
+    "-D|--ifdef= --line-format= -d|--minimal --horizon-lines= "
     "--speed-large-files --color? --palette= -v"
 )
 _RG = (
@@ -57,7 +55,7 @@ _RG = (
     "-L|--follow -g|--glob= --glob-case-insensitive -h --heading --hidden --iglob= "
     "-i|--ignore-case --ignore-file=R --ignore-file-case-insensitive --include-zero "
     "-v|--invert-match --json --line-buffered -n|--line-number -x|--line-regexp "
-    "-M|--max-columns= --max-columns-preview -m|--max-count= -d|--max-depth= "
+    "-M|--max-columns= --max-columns-preview -m|--max-count= --max-depth= "
     "--max-filesize= --mmap -U|--multiline --multiline-dotall --no-config -I|--no-filename "
     "--no-heading --no-ignore --no-ignore-dot --no-ignore-exclude --no-ignore-files "
     "--no-ignore-global --no-ignore-messages --no-ignore-parent --no-ignore-vcs "
@@ -67,13 +65,13 @@ _RG = (
     "-q|--quiet --regex-size-limit= -e|--regexp= -r|--replace= -z|--search-zip!X "
     "-S|--smart-case --sort= --sortr= --stats -a|--text -j|--threads= --trim -t|--type= "
     "--type-add= --type-clear= --type-list -T|--type-not= -u|--unrestricted -V|--version "
-    "--vimgrep -H|--with-filename -w|--word-regexp --hostname-bin=X --hyperlink-format= "
+    "--vimgrep -H|--with-filename -w|--word-regexp "
     "--no-context-separator --no-auto-hybrid-regex --no-binary --no-block-buffered "
-    "--no-byte-offset --no-column --no-crlf --no-encoding --no-fixed-strings --no-follow "
+    "--no-column --no-crlf --no-encoding --no-fixed-strings --no-follow "
     "--no-glob-case-insensitive --no-hidden --no-ignore-file-case-insensitive "
-    "--no-include-zero --no-invert-match --no-line-buffered --no-max-columns-preview "
+    "--no-line-buffered --no-max-columns-preview "
     "--no-multiline --no-multiline-dotall --no-one-file-system --no-pcre2 --no-pre "
-    "--no-search-zip --no-sort-files --no-text --no-trim --no-unicode --sort-files -#"
+    "--no-search-zip --no-text --no-trim --no-unicode -#"
 )
 _FD = (
     "-H|--hidden -I|--no-ignore --no-ignore-vcs --no-ignore-parent -u|--unrestricted "
@@ -111,7 +109,7 @@ _AWK = (
     "-g|--gen-pot -i|--include=X -I|--trace -l|--load=X -L|--lint? -M|--bignum "
     "-N|--use-lc-numeric -n|--non-decimal-data -o|--pretty-print?!W -O|--optimize "
     "-p|--profile?!W -P|--posix -r|--re-interval -s|--no-optimize -S|--sandbox "
-    "-t|--lint-old -V|--version -h|--usage"
+    "-t|--lint-old -V|--version -h"
 )
 _SED = (
     "-n|--quiet|--silent --debug -e|--expression= -f|--file=R --follow-symlinks "
@@ -131,7 +129,7 @@ _CP = (
     "-a|--archive --attributes-only --backup? -b --copy-contents -d -f|--force "
     "-i|--interactive -H -l|--link -L|--dereference -n|--no-clobber -P|--no-dereference -p "
     "--preserve? --no-preserve= --parents -r|-R|--recursive --reflink? --remove-destination "
-    "--sparse= --strip-trailing-slashes -s|--symbolic -S|--suffix= -t|--target-directory= "
+    "--sparse= --strip-trailing-slashes -s|--symbolic-link -S|--suffix= -t|--target-directory= "
     "-T|--no-target-directory -u|--update? -v|--verbose -x|--one-file-system -Z --context?"
 )
 
@@ -159,7 +157,7 @@ OPTIONS: dict[str, str] = {
     "batcat": _BAT,
     "awk": _AWK,
     "gawk": _AWK,
-    "mawk": "-F= -v= -f=R -W= --version -V",
+    "mawk": "-F= -v= -f=R -W=U",
     "sed": _SED,
     "sort": _SORT,
     "cp": _CP,
@@ -200,7 +198,7 @@ OPTIONS: dict[str, str] = {
     "-s|--output-separator= -h -v|-V",
     "xxd": "-a|-autoskip -b|-bits -C|-capitalize -c|-cols= -E|-EBCDIC -e -g|-groupsize= "
     "-h -i|-include -l|-len= -n|-name= -o= -p|-ps|-postscript|-plain -r|-revert -d "
-    "-s|-seek= -u -v|-version -R=",
+    "-s|-seek= -u -v|-version",
     "base64": "-d|--decode -i|--ignore-garbage -w|--wrap=",
     "base32": "-d|--decode -i|--ignore-garbage -w|--wrap=",
     "md5sum": _SUM,
@@ -260,8 +258,8 @@ OPTIONS: dict[str, str] = {
     "tr": "-c|-C|--complement -d|--delete -s|--squeeze-repeats -t|--truncate-set1",
     "printenv": "-0|--null",
     "printf": "-v=U",
-    "which": "-a -s",
-    "whereis": "-b -m -s -u -B= -M= -S= -f -l -g",
+    "which": "-a",
+    "whereis": "-b -m -s -u -B= -M= -S= -f -l",
     "yes": "",
     "true": "",
     "false": "",
@@ -273,16 +271,16 @@ OPTIONS: dict[str, str] = {
     "who": "-a|--all -b|--boot -d|--dead -H|--heading --ips -l|--login --lookup -m "
     "-p|--process -q|--count -r|--runlevel -s|--short -t|--time -T|-w|--mesg "
     "-u|--users --message --writable",
-    "ps": "-A -e -a -d -N|--deselect -r -T -x -C= -G|--Group= -g|--group= -p|--pid= "
+    "ps": "-A -e -a -d -N|--deselect -T -C= -G|--Group= -g|--group= -p|--pid= "
     "--ppid= -q|--quick-pid= -s|--sid= -t|--tty= -u|--user= -U|--User= -F -f -j -l "
-    "-M -O= -o|--format= -y -Z|--context -c -H|--forest --headers --no-headers "
-    "--cols|--columns|--width= --rows|--lines= --signames -n= -w -L -m --sort= -V",
+    "-M -O= -o|--format= -y --context -c -H|--forest --headers --no-headers "
+    "--cols|--columns|--width= --rows|--lines= -w -L -m --sort= -V",
     "pgrep": "-d|--delimiter= -l|--list-name -a|--list-full -v|--inverse -w|--lightweight "
     "-c|--count -f|--full -g|--pgroup= -G|--group= -i|--ignore-case -n|--newest "
     "-o|--oldest -O|--older= -P|--parent= -s|--session= -t|--terminal= "
     "-u|--euid= -U|--uid= -x|--exact -F|--pidfile=R -L|--logpidfile "
     "-r|--runstates= -A|--ignore-ancestors --cgroup= --ns= --nslist= -h -V",
-    "pidof": "-s -c -q -w -x -o=",
+    "pidof": "-s -c -q -x -o=",
     "pstree": "-a|--arguments -A|--ascii -c|--compact-not -C|--color= -g|--show-pgids "
     "-G|--vt100 -h|--highlight-all -H|--highlight-pid= -l|--long "
     "-n|--numeric-sort -N|--ns-sort= -p|--show-pids -s|--show-parents "
@@ -348,7 +346,7 @@ OPTIONS: dict[str, str] = {
     "-S|--sep-string? -t|--omit-header -T|--omit-pagination -v|--show-nonprinting "
     "-w|--width= -W|--page-width= --columns= -#",
     "lsof": "-c= -d= -i? -n -P -t -a -l -u= -p= -s? -R -T? -V -w -x? -b -U -g?",
-    "top": "-b -c -d= -e= -E= -H -i -n= -o= -O -p= -s -S -u= -U= -w? -1 -h -v",
+    "top": "-b -c -d= -e= -E= -H -i -n= -o= -O -p= -s -S -u= -U= -w? -1 -h",
     "vmstat": "-a|--active -f|--forks -m|--slabs -n|--one-header -s|--stats -d|--disk "
     "-D|--disk-sum -p|--partition= -S|--unit= -w|--wide -t|--timestamp "
     "-y|--no-first -h -V",
@@ -368,7 +366,8 @@ OPTIONS: dict[str, str] = {
     "nawk": "-F= -v= -f=R --version",
     "yq": "-y|--yaml-output|--yml-output -Y|--yaml-roundtrip|--yml-roundtrip "
     "--yaml-output-grammar-version|--yml-out-ver= -w|--width= "
-    "--indentless-lists|--indentless -i|--in-place " + _JQ,
+    "--indentless-lists|--indentless -i|--in-place -c -n -e -s -r -R -C -M -S --tab "
+    "--arg=2 --argjson=2 --slurpfile=2R --rawfile=2R --args --jsonargs -h",
     "cd": "-L -P -e -@",
     "pushd": "-n",
     "command": "-v -V -p",
@@ -397,7 +396,7 @@ OPTIONS: dict[str, str] = {
     "gpg": "-k|--list-keys|--list-public-keys -K|--list-secret-keys --fingerprint "
     "--list-signatures|--list-sigs --check-signatures|--check-sigs --verify "
     "--show-keys --list-packets --with-colons --with-fingerprint --keyid-format= "
-    "-a|--armor|--armour --batch --yes --no-tty -q|--quiet -v|--verbose "
+    "-a|--armor --batch --yes --no-tty -q|--quiet -v|--verbose "
     "--homedir=R -o|--output=W -d|--decrypt -e|--encrypt -r|--recipient= -s|--sign "
     "-b|--detach-sign --clear-sign|--clearsign -c|--symmetric --import!W --export "
     "--export-secret-keys --export-secret-subkeys --delete-secret-keys "
@@ -450,5 +449,9 @@ OPTIONS: dict[str, str] = {
     "xz": "-z|--compress -d|--decompress -t|--test -l|--list -k|--keep -f|--force "
     "-c|--stdout -e|--extreme -T|--threads= -q|--quiet -v|--verbose -V -#",
 }
-#: Options every table knows.
+#: Options every table knows, but for the tools that have neither (or only one).
 COMMON = "--help --version"
+NO_COMMON: dict[str, str] = {
+    "getconf": "", "lsof": "-h -?", "pidof": "", "tput": "", "which": "", "xxd": "",
+    "mawk": "", "jq": "--version",
+}

@@ -32,7 +32,7 @@ _PIP_GENERAL = (
     "-q|--quiet --log=W --no-input --keyring-provider= --proxy=N --retries= --timeout= "
     "--exists-action= --trusted-host=N --cert=R --client-cert=R --cache-dir=W --no-cache-dir "
     "--disable-pip-version-check --no-color --no-python-version-warning --use-feature= "
-    "--use-deprecated= --root-user-action="
+    "--use-deprecated="
 )
 _PIP_INDEX = "-i|--index-url=N --extra-index-url=N --no-index -f|--find-links=N"
 #: pip list checks PyPI for a newer pip and records it in its cache (list -o asks PyPI).

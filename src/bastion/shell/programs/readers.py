@@ -50,7 +50,7 @@ PROGRAMS: dict[str, Spec] = {
         takes_value=fs(
             "-e", "-f", "-g", "-t", "-T", "-m", "-A", "-B", "-C", "-M", "-j", "-E", "-r",
             "--glob", "--type", "--pre", "--pre-glob", "--replace", "--max-count", "--regexp",
-            "--file", "--iglob", "--type-add", "--encoding", "--max-depth", "-d", "--context",
+            "--file", "--iglob", "--type-add", "--encoding", "--max-depth", "--context",
         ),
         flags={
             "--pre": FlagRule(CODE, note="rg --pre runs a program on every file"),

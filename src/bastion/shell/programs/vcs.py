@@ -54,9 +54,10 @@ GIT_SUBCOMMANDS: dict[str, Spec] = {
     }, other_sub=Spec(WRITE)),
     "worktree": Spec(WRITE, subcommands={"list": opts(_R, GO.WORKTREE_LIST),
                                          "remove": Spec(DELETE)}, other_sub=Spec(WRITE)),
-    "reflog": Spec(READ, reader=True, subcommands={
+    "reflog": opts(Spec(READ, reader=True, subcommands={
         "show": opts(_R, GO.REFLOG), "list": _R, "exists": _R,
         "expire": Spec(DELETE), "delete": Spec(DELETE)}, other_sub=opts(_R, GO.REFLOG)),
+        GO.REFLOG),
     "submodule": Spec(_NET_WRITE, subcommands={"status": _R, "summary": _R, "foreach": Spec(
         frozenset({E.CODE}), note="git submodule foreach runs a shell command")},
         other_sub=Spec(_NET_WRITE)),
