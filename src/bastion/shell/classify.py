@@ -28,16 +28,18 @@ def _parse(spec: Spec, args: list[Word], stop: bool = False) -> tuple[Parsed, in
                       pairs=spec.pairs)
 
 
-def resolve_spec(ctx: Ctx, spec: Spec, args: list[Word], label: str) -> tuple[Spec, list[Word]]:
+def resolve_spec(
+    ctx: Ctx, spec: Spec, args: list[Word], label: str, at: int = -1
+) -> tuple[Spec, list[Word], int]:
     """Follow subcommands (``git remote add``, ``docker volume rm``) down to the spec that
-    applies, returning it with the words after the subcommand. A subcommand that adds
-    effects to its parent's is recorded as the word raising them."""
+    applies, returning it with the words after the subcommand and the argv index of the
+    word that chose it (``at``: -1 for the program itself)."""
     while spec.subcommands is not None:
         offset = len(ctx.words) - len(args)
         parsed, stop = _parse(spec, args, stop=True)
         _apply_flags(ctx, spec, parsed, offset)
         if stop >= len(args):
-            return spec, []  # bare program: the spec's own defaults
+            return spec, [], at  # bare program: the spec's own defaults
         sub_word = args[stop]
         sub = sub_word.value
         nxt = spec.subcommands.get(sub) if sub is not None else None
@@ -45,20 +47,19 @@ def resolve_spec(ctx: Ctx, spec: Spec, args: list[Word], label: str) -> tuple[Sp
             if spec.other_sub is None:
                 ctx.raise_at(offset + stop, Effect.UNKNOWN,
                              note=f"{label}: unknown subcommand {sub_word.text!r}")
-                return Spec(open_args=True), args[stop + 1 :]
+                return Spec(open_args=True), args[stop + 1 :], offset + stop
             nxt = spec.other_sub
-        raised = nxt.effects - spec.effects - {Effect.READ}
-        if nxt.caches:
-            raised |= {Effect.WRITE}
-        if nxt.cache_hosts:
-            raised |= {Effect.NETWORK}
-        ctx.raising.extend((offset + stop, e) for e in sorted(raised))
+        _raise_spec(ctx, nxt, offset + stop)
         label = f"{label} {sub_word.text}"
-        spec, args = nxt, args[stop + 1 :]
-    return spec, args
+        spec, args, at = nxt, args[stop + 1 :], offset + stop
+    return spec, args, at
 
 
-def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handler]) -> None:
+def apply_spec(
+    ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handler], at: int = -1
+) -> None:
+    """Classify ``args`` by ``spec``; ``at`` is the argv index of the word that chose
+    ``spec`` (a git subcommand), whose effects that word raises."""
     ctx.reader = True  # ctx.add() of any non-read effect clears it
     if ctx.base is None:
         ctx.base = frozenset(spec.effects)
@@ -67,7 +68,9 @@ def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handl
         ctx.effects.add(Effect.READ)
         ctx.note(f"{ctx.program} {args[0].value} only prints information")
         return
-    spec, args = resolve_spec(ctx, spec, args, ctx.program)
+    if at >= 0:
+        _raise_spec(ctx, spec, at)
+    spec, args, at = resolve_spec(ctx, spec, args, ctx.program, at)
     ctx.reader = ctx.reader and spec.reader
     ctx.effects.update(spec.effects)
     if spec.note:
@@ -116,6 +119,16 @@ def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handl
             handler(ctx, spec, parsed, positionals)
     if top is not spec and top.handler is not None and top.handler in handlers:
         handlers[top.handler](ctx, top, parsed, positionals)  # program-wide checks (kubectl)
+    # `git stash list`: stash's write is not what the command does in the end
+    ctx.raising[:] = [(i, e) for i, e in ctx.raising if e in ctx.effects]
+
+
+def _raise_spec(ctx: Ctx, spec: Spec, at: int) -> None:
+    """The subcommand word at ``at`` raises what its spec does (and its caches)."""
+    raised = set(spec.effects - {Effect.READ})
+    raised |= {Effect.WRITE} if spec.caches else set()
+    raised |= {Effect.NETWORK} if spec.cache_hosts else set()
+    ctx.raising.extend((at, e) for e in sorted(raised) if (at, e) not in ctx.raising)
 
 
 def _recursive(ctx: Ctx, first: int, named: bool) -> None:

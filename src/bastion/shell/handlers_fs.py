@@ -112,8 +112,10 @@ def tar(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
         ctx.add(E.WRITE, note="tar writes an archive")
         for w in archive:
             ctx.path(w, Access.WRITE, "archive written")
+        first = len(ctx.paths)
         for w in parsed.positionals:
             ctx.path(w, Access.READ, "archived")
+        ctx.paths[first:] = [replace(p, recursive=True) for p in ctx.paths[first:]]
     else:
         ctx.add(E.UNKNOWN, note="tar mode not recognised")
     if any(f.value is not None and f.value.value == "-" for f in parsed.flags):

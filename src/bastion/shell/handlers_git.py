@@ -67,11 +67,10 @@ def git(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word], handlers:
                           "running a program)")
         return
     was = set(ctx.effects)
-    ctx.raising.extend((1 + stop, e) for e in sorted(sub.effects - {E.READ}))
     if sub.known is None:  # no option table: at least do not take values for paths
         sub = replace(sub, takes_value=sub.takes_value | V.GIT_SUB_VALUES)
     inner_ctx_program = ctx.program
-    apply_spec(ctx, sub, list(args[stop + 1 :]), handlers)
+    apply_spec(ctx, sub, list(args[stop + 1 :]), handlers, at=1 + stop)
     ctx.program = inner_ctx_program
     if was - {E.READ}:
         ctx.reader = False

@@ -49,10 +49,11 @@ class CommandPattern:
         """Why this entry, though its words match, does not cover ``cmd``: the first word
         raising an effect above the program's base class that no literal word names, with
         an entry that would cover it; None when it covers every effect."""
-        base = _base(cmd)
         literal = {i + 1 for i, w in enumerate(self.words) if not _GLOB & set(w)}
+        # what the program, and the words the entry names literally, do (`git stash *`)
+        base = _base(cmd) | {e for i, e in cmd.raising if i in literal}
         for index, effect in cmd.raising:
-            if effect in base or index in literal:
+            if effect in base:
                 continue
             if 0 < index < len(cmd.argv):
                 return (f"'{self.text}' does not cover {cmd.argv[index]!r} ({effect.value}): "
