@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bastion.policy.decision import Effect
+from bastion.shell.model import Access
 from bastion.shell.programs.spec import CODE, READ, WRITE, FlagRule, Spec, fs, opts
 
 E = Effect
@@ -45,6 +46,19 @@ _PYTEST = (
     "--log-disable="
 )
 
+#: ruff 0.x `ruff check --help`: fixes write the files, the cache and output file are paths.
+_RUFF_CHECK = (
+    "--fix --no-fix --unsafe-fixes --no-unsafe-fixes --show-fixes --no-show-fixes --diff "
+    "-w|--watch --fix-only!W --no-fix-only --ignore-noqa --output-format= -o|--output-file=W "
+    "--target-version= --preview --no-preview --extension= --statistics --add-noqa?!W "
+    "--show-files --show-settings -h|--help --select= --ignore= --extend-select= "
+    "--per-file-ignores= --extend-per-file-ignores= --fixable= --unfixable= "
+    "--extend-fixable= --exclude= --extend-exclude= --respect-gitignore "
+    "--no-respect-gitignore --force-exclude --no-force-exclude -n|--no-cache --cache-dir=W "
+    "--stdin-filename= -e|--exit-zero --exit-non-zero-on-fix -v|--verbose -q|--quiet "
+    "-s|--silent --config=R --isolated --color="
+)
+
 PROGRAMS: dict[str, Spec] = {
     **{n: _RUN for n in (
         "make", "gmake", "cmake", "ninja", "meson", "pytest", "py.test", "tox", "nox",
@@ -63,9 +77,9 @@ PROGRAMS: dict[str, Spec] = {
     "make": opts(_RUN, _MAKE), "gmake": opts(_RUN, _MAKE), "pytest": opts(_RUN, _PYTEST),
     "py.test": opts(_RUN, _PYTEST),
     "ruff": Spec(CODE, subcommands={
-        "check": Spec(READ, reader=True, flags={
+        "check": opts(Spec(READ, reader=True, args=Access.READ, recursive=True, flags={
             "--fix": FlagRule(WRITE, note="ruff --fix edits files"),
-            "--unsafe-fixes": FlagRule(WRITE), "--watch": FlagRule()}),
+            "--unsafe-fixes": FlagRule(WRITE), "--watch": FlagRule()}), _RUFF_CHECK),
         "format": Spec(WRITE, flags=_CHECK), "version": _R, "--version": _R, "rule": _R,
         "help": _R}, other_sub=Spec(READ, reader=True)),
     "black": Spec(WRITE, flags=_CHECK, note="black rewrites files unless --check/--diff"),

@@ -94,6 +94,15 @@ _CARGO_READ = opts(Spec(READ, caches=("~/.cargo",), cache_hosts=("index.crates.i
     "-F= --all-features --no-default-features --target= --manifest-path=R --frozen --locked "
     "--offline -v|--verbose -q|--quiet --color= --format-version= --no-deps "
     "--filter-platform= -Z= -h|--help"))
+#: cargo 1.8x `cargo build --help` and `cargo test --help` (they share most options).
+_CARGO_BUILD = (
+    "--future-incompat-report --message-format= -v|--verbose -q|--quiet --color= --config=U "
+    "-Z= -h|--help -p|--package= --workspace --exclude= --all --lib --bins --bin= --examples "
+    "--example= --tests --test= --benches --bench= --all-targets -F|--features= "
+    "--all-features --no-default-features -r|--release --profile= -j|--jobs= --keep-going "
+    "--target= --target-dir=W --unit-graph --timings? --manifest-path=R "
+    "--ignore-rust-version --locked --offline --frozen --no-run --no-fail-fast --doc"
+)
 _GO_LIST = ("-m -json? -f= -e -deps -test -find -compiled -export -u -versions -retracted "
             "-reuse= -mod= -modfile=R -tags= -C=R -x -n -v")
 
@@ -133,8 +142,9 @@ PROGRAMS: dict[str, Spec] = {
     "pacman": Spec(INSTALL, handler="pacman"),
     "cargo": Spec(CODE, info=fs("--version", "-V", "--help", "-h"), subcommands={
         "install": _I, "add": _I, "remove": _I, "uninstall": _I,
-        **{n: _RUN for n in ("build", "b", "test", "t", "run", "r", "check", "c", "clippy",
-                             "bench", "doc", "publish", "package", "fix")},
+        **{n: opts(_RUN, _CARGO_BUILD) for n in ("build", "b", "test", "t", "run", "r",
+                                                 "check", "c", "clippy", "bench", "doc")},
+        **{n: _RUN for n in ("publish", "package", "fix")},
         **{n: _CARGO_READ for n in ("tree", "metadata")},
         **{n: _R for n in ("--version", "version", "help", "locate-project", "pkgid",
                            "verify-project", "read-manifest")},
