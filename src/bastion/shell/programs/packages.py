@@ -43,6 +43,10 @@ _PIP_LIST = opts(Spec(READ, caches=("~/.cache/pip",), cache_hosts=("pypi.org",))
 _PIP_SHOW = opts(_R, f"{_PIP_GENERAL} -f|--files")
 _PIP_FREEZE = opts(_R, f"{_PIP_GENERAL} -r|--requirement=R -l|--local --user --path=R --all "
                         "--exclude-editable --exclude=")
+#: Install options whose value is the package index or registry reached.
+INDEX_FLAGS = ("-i", "--index-url", "--extra-index-url", "--registry", "-f", "--find-links",
+               "--index", "--default-index", "--source")
+
 PIP = opts(Spec(_NETR.effects, info=fs("--version", "-V", "--help", "-h"), subcommands={
     "install": _I, "uninstall": _I, "download": Spec(frozenset({E.NETWORK, E.WRITE})),
     "list": _PIP_LIST, "show": _PIP_SHOW, "freeze": _PIP_FREEZE,
