@@ -86,6 +86,8 @@ def _documented(text: str) -> set[str]:
         found.add(token.split("[", 1)[0])
     found |= {"--" + m for m in re.findall(r"--\[no-\]([\w-]+)", text)}
     found |= {"--no-" + m for m in re.findall(r"--\[no-\]([\w-]+)", text)}
+    found |= {"--" + m for m in re.findall(r"--\[no\]([\w-]+)", text)}  # ag's spelling
+    found |= {"--no" + m for m in re.findall(r"--\[no\]([\w-]+)", text)}
     return found
 
 

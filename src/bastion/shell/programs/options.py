@@ -361,6 +361,31 @@ OPTIONS: dict[str, str] = {
     "last": "-n|--limit= -a|--hostlast -d|--dns -F|--fulltimes -i|--ip -w|--fullnames "
     "-x|--system -R|--nohostname -s|--since= -t|--until= -p|--present= -f=R -#",
     "tput": "-S -T= -V -x",
+    # ag 2.2 / ack 3.6 `--help`. ack also reads the project's .ackrc (--pager there runs
+    # only when the output is a terminal, never for an agent).
+    "ag": "--ackmate -A|--after= -B|--before= -c|--count --color --nocolor "
+    "--color-line-number= --color-match= --color-path= --column -H -C|--context= "
+    "-g|--filename-pattern= -l|--files-with-matches -L|--files-without-matches "
+    "--print-all-files -o|--only-matching --print-long-lines --passthrough --silent --stats "
+    "--stats-only --vimgrep -0|--null|--print0 -a|--all-types -D|--debug --depth= "
+    "-f|--follow -F|--fixed-strings -G|--file-search-regex= --hidden -i|--ignore-case "
+    "--ignore= --ignore-dir= -m|--max-count= --one-device -p|--path-to-ignore=R -Q|--literal "
+    "-s|--case-sensitive -S|--smart-case --search-binary -t|--all-text -u|--unrestricted "
+    "-U|--skip-vcs-ignores -v|--invert-match -w|--word-regexp -W|--width= -z|--search-zip "
+    "--group --nogroup --heading --noheading --break --nobreak --numbers --nonumbers "
+    "--filename --nofilename -n|--norecurse -r|--recurse --pager=X --nopager "
+    "--list-file-types --workers= -V",
+    "ack": "-f -g= -l|--files-with-matches -L|--files-without-matches -c|--count "
+    "-i|--ignore-case -S -I|--no-ignore-case -v|--invert-match -w|--word-regexp -Q|--literal "
+    "--range-start= --range-end= --match= --output=X -o --passthru -m|--max-count= -1 "
+    "-H|--with-filename -h|--no-filename -A|--after-context= -B|--before-context= "
+    "-C|--context? --print0 -s --pager=X --nopager --group --nogroup -p|--proximate? -P "
+    "--color --nocolor --color-filename= --color-match= --color-colno= --color-lineno= "
+    "--help-colors --help-rgb-colors --flush --sort-files --show-types --files-from=L -x!U "
+    "--ignore-file= -r|-R|--recurse -n|--no-recurse -t|--type= -T= -k|--known-types "
+    "--help-types --type-set= --type-add= --type-del= --ackrc=U --ignore-ack-defaults "
+    "--create-ackrc --dump --man --column --heading --noheading --break --nobreak "
+    "--env --noenv --smart-case --no-smart-case",
     "zgrep": _GREP,
     "gsed": _SED,
     "nawk": "-F= -v= -f=R --version",
@@ -453,5 +478,5 @@ OPTIONS: dict[str, str] = {
 COMMON = "--help --version"
 NO_COMMON: dict[str, str] = {
     "getconf": "", "lsof": "-h -?", "pidof": "", "tput": "", "which": "", "xxd": "",
-    "mawk": "", "jq": "--version",
+    "mawk": "", "jq": "--version", "ag": "--version",
 }
