@@ -104,6 +104,8 @@ NOT_COVERED = [
     ("pytest *", "pytest --junit-xml=out.xml"), ("awk *", "awk 'BEGIN{system(\"id\")}'"),
     ("pip *", "pip list --index-url http://169.254.169.254/"), ("date *", "date -s 2020-01-01"),
     ("docker *", "docker -H tcp://x:2375 ps"), ("git stash *", "git stash drop"),
+    ("git config *", "git config core.pager sh"), ("git *", "git branch newbranch"),
+    ("git branch *", "git branch -D main"), ("git push *", "git push origin :main"),
 ]
 COVERED = [
     ("find * -delete", "find . -delete"), ("find . -delete", "find . -delete"),
@@ -114,6 +116,8 @@ COVERED = [
     ("sort -o * *", "sort -o out f"), ("pytest *", "pytest -x -q tests"),
     ("ls *", "ls -la src"), ("echo *", "echo x > out.txt"), ("git stash *", "git stash push"),
     ("git *", "git status --short"), ("npm ls", "npm ls"), ("mytool *", "mytool --any x"),
+    ("git config core.pager less", "git config core.pager less"),
+    ("git branch *", "git branch newbranch"), ("git push -d *", "git push -d origin x"),
 ]
 
 
