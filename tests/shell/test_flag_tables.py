@@ -367,3 +367,29 @@ def test_an_abbreviation_of_a_raising_option_is_never_harmless(program: str, dat
 def test_the_index_an_install_uses_is_a_network_destination(command: str, host: str) -> None:
     c = only(command)
     assert host in c.hosts and E.INSTALL in c.effects
+
+
+@pytest.mark.parametrize(
+    ("command", "effect"),
+    [
+        ("curl --resolve x.io:443:169.254.169.254 https://x.io", E.UNKNOWN),
+        ("curl --unix-socket /var/run/docker.sock http://x/", E.UNKNOWN),
+        ("curl -K cfg https://x.io", E.UNKNOWN),
+        ("curl -x http://10.0.0.1:3128 https://x.io", E.NETWORK),
+        ("curl --bogus https://x.io", E.UNKNOWN),
+        ("curl -O https://x.io/f", E.WRITE),
+    ],
+)
+def test_curl_options_that_reroute_or_write_are_not_plain_fetches(command: str, effect: Effect) -> None:
+    assert effect in only(command).effects
+
+
+def test_writing_an_option_output_to_dev_null_writes_nothing() -> None:
+    c = only("curl -s -o /dev/null -w '%{http_code}' https://x.io")
+    assert c.effects == {E.NETWORK} and c.paths == () and c.raising == ()
+    assert only("sort -o /dev/stdout f").pure_reader
+
+
+def test_a_write_out_format_read_from_a_file_is_a_read_of_it() -> None:
+    c = only("curl -w @~/.ssh/id_rsa https://x.io")
+    assert ("~/.ssh/id_rsa", "read") in [(p.path, p.access.value) for p in c.paths]

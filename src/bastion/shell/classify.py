@@ -167,6 +167,10 @@ def _apply_flags(ctx: Ctx, spec: Spec, parsed: Parsed, offset: int = 1) -> None:
     for flag in parsed.flags:
         at = offset + flag.index
         rule = spec.flags.get(flag.name)
+        if rule is not None and rule.value is Access.WRITE and flag.value is not None and (
+            P.is_harmless_target(flag.value.value or "")
+        ):
+            rule = None  # curl -o /dev/null, sort -o /dev/stdout: nothing is written
         if not open_args and not _declared(spec, flag):
             shown = flag.text if flag.text in ("", flag.name) else f"{flag.name} (in {flag.text})"
             ctx.raise_at(at, Effect.UNKNOWN,
