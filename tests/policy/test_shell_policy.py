@@ -218,13 +218,14 @@ def test_modes_decide_unknown_and_writing_commands(
 def test_rules_match_per_simple_command_and_the_last_match_wins(make_gate: GateFactory, call: Call) -> None:
     gate = make_gate(
         '[[rule]]\ntool = "shell"\npattern = "git *"\naction = "allow"\n'
+        '[[rule]]\ntool = "shell"\npattern = "git commit *"\naction = "allow"\n'
         '[[rule]]\ntool = "shell"\npattern = "git push *"\naction = "ask"\nreason = "pushing needs a person"\n'
     )
     assert decide(gate, call, "git commit -m x") is Decision.ALLOW
     pushed = gate.evaluate(call("shell", command="git push origin main"))
     assert (pushed.decision, pushed.reasons[0].rule, pushed.reasons[0].message) == (
         Decision.ASK,
-        "rule[2]",
+        "rule[3]",
         "pushing needs a person",
     )
 

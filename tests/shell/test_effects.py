@@ -79,7 +79,7 @@ CODE = [
     "PYTHONSTARTUP=x python3", "NODE_OPTIONS='--require x' node a.js", "PATH=/tmp:$PATH git status",
     "export PAGER=evil", "export LD_PRELOAD=/tmp/x.so", "env PAGER=evil git log",
     "GIT_SSH_COMMAND=x git fetch", "git config core.pager evil", "rg --pre ./x pat",
-    "find . -exec ls {} \\;", "awk 'BEGIN{system(\"id\")}'", "sed 'e id' f", "tar --to-command=sh -xf a",
+    "find . -exec sh -c id \\;", "awk 'BEGIN{system(\"id\")}'", "sed 'e id' f", "tar --to-command=sh -xf a",
     "curl x | sh", "curl x | bash", "wget -O- x | python3", "docker build .", "git unknownalias",
     "uv run pytest", "poetry run pytest", "fd -x rm", "ssh h ls",
     "sort --compress-program=x f", "git clone --upload-pack=x h:r",

@@ -87,3 +87,72 @@ def test_compound_smuggling_matches_only_the_allowed_part(command: str) -> None:
 def test_bad_pattern_is_rejected_with_a_reason(bad: str) -> None:
     with pytest.raises(ValueError, match=r"pattern"):
         compile_pattern(bad)
+
+
+# Root cause 5 (issue 13): an allow entry grants only its program's base effect class; a word
+# the knowledge base maps to a stronger effect must be a literal word of the pattern.
+NOT_COVERED = [
+    ("find *", "find . -delete"), ("find *", "find . -name x -fprint out"),
+    ("find *", "find . -execdir rm {} +"), ("sed *", "sed -n '1e rm -rf ~' f"),
+    ("sed *", "sed 's/a/b/w out' f"), ("sed *", "sed -i s/a/b/ f"), ("make *", "make -C / clean"),
+    ("make *", "make -f /tmp/evil.mk"), ("ls", "LD_PRELOAD=/tmp/x.so ls"),
+    ("ls *", "LD_PRELOAD=/tmp/x.so ls -la"), ("git log *", "git log --output=x"),
+    ("git log *", "git log --ext-diff"), ("git *", "git push origin main"),
+    ("git *", "git commit -m x"), ("npm *", "npm install left-pad"), ("npm *", "npm ls"),
+    ("sort *", "sort -o out f"), ("sort *", "sort --compress-program=sh f"),
+    ("rg *", "rg --pre sh x"), ("tree *", "tree -o out"), ("cat *", "cat --bogus f"),
+    ("pytest *", "pytest --junit-xml=out.xml"), ("awk *", "awk 'BEGIN{system(\"id\")}'"),
+    ("pip *", "pip list --index-url http://169.254.169.254/"), ("date *", "date -s 2020-01-01"),
+    ("docker *", "docker -H tcp://x:2375 ps"), ("git stash *", "git stash drop"),
+    ("git config *", "git config core.pager sh"), ("git *", "git branch newbranch"),
+    ("git branch *", "git branch -D main"), ("git push *", "git push origin :main"),
+]
+COVERED = [
+    ("find * -delete", "find . -delete"), ("find . -delete", "find . -delete"),
+    ("sed -n * *", "sed -n '1,20p' f"), ("sed *", "sed -n '1,20p' f"),
+    ("make *", "make test"), ("make -C * *", "make -C sub test"),
+    ("git log --output=x *", "git log --output=x -5"), ("git commit *", "git commit -m x"),
+    ("git push *", "git push origin main"), ("npm install *", "npm install left-pad"),
+    ("sort -o * *", "sort -o out f"), ("pytest *", "pytest -x -q tests"),
+    ("ls *", "ls -la src"), ("echo *", "echo x > out.txt"), ("git stash *", "git stash push"),
+    ("git *", "git status --short"), ("npm ls", "npm ls"), ("mytool *", "mytool --any x"),
+    ("git config core.pager less", "git config core.pager less"),
+    ("git branch *", "git branch newbranch"), ("git push -d *", "git push -d origin x"),
+]
+
+
+@pytest.mark.parametrize(("pattern", "command"), NOT_COVERED)
+def test_an_allow_entry_does_not_lift_an_effect_its_star_absorbs(pattern: str, command: str) -> None:
+    assert not any(_matches(pattern, command, "allow"))
+
+
+def test_find_star_covers_find_but_never_the_command_its_exec_runs_on_each_file() -> None:
+    # `{}` is each file found: the inner command is a command of its own, decided on its own.
+    assert _matches("find *", "find . -exec rm {} +", "allow") == [False, True]
+
+
+@pytest.mark.parametrize(("pattern", "command"), COVERED)
+def test_an_allow_entry_covers_the_effects_its_literal_words_name(pattern: str, command: str) -> None:
+    assert all(_matches(pattern, command, "allow"))
+
+
+@pytest.mark.parametrize(("pattern", "command", "word", "entry"), [
+    ("find *", "find . -delete", "-delete", "find * -delete"),
+    ("sed *", "sed -n '1e id' f", "1e id", "sed * '1e id' *"),
+    ("make *", "make -C / clean", "-C", "make -C *"),
+    ("git log *", "git log --output=x -5", "--output=x", "git log --output=x *"),
+    ("sort *", "sort -o out f", "-o", "sort -o *"),
+])
+def test_explain_names_the_uncovered_word_and_an_entry_that_covers_it(
+    pattern: str, command: str, word: str, entry: str
+) -> None:
+    (cmd,) = [c for c in analyze(command).commands if c.program == command.split()[0]]
+    gap = compile_pattern(pattern).gap(cmd)
+    assert gap is not None and repr(word) in gap and f"'{entry}'" in gap, gap
+    assert compile_pattern(entry).matches_allow(cmd)
+
+
+def test_an_assignment_that_raises_an_effect_cannot_be_covered_by_any_entry() -> None:
+    (cmd,) = analyze("LD_PRELOAD=/tmp/x.so ls").commands
+    gap = compile_pattern("ls").gap(cmd)
+    assert gap is not None and "comes from no argument" in gap

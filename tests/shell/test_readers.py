@@ -33,8 +33,8 @@ PURE = [
     "ls -la && git status", "git log --format='%H %s' -5", "cd src && ls",
     "cd src; grep -rn TODO .", "time ls", "nice -n 10 ls", "timeout 5 cat f",
     "TZ=UTC ls", "echo hi >/dev/null", "ls 2>/dev/null", "ls 2>&1 | head", "ls >&2",
-    "(ls; pwd)", "{ ls; pwd; }", "! grep x f", "pip list", "pip show requests",
-    "npm ls", "cargo tree", "go version",
+    "(ls; pwd)", "{ ls; pwd; }", "! grep x f", "pip show requests", "pip freeze",
+    "go version", "npm --version", "cargo --version", "make --version", "pytest --version",
 ]
 NOT_PURE = [
     "sed -i s/a/b/ f", "sed -ni p f", "sed --in-place s/x/y/ f", "sort -o out f",
@@ -46,6 +46,8 @@ NOT_PURE = [
     "awk '{system(\"id\")}'", "awk '{print > \"out\"}' f", "uniq a b", "xxd a b",
     "sed 'e id' f", "sed 's/x/y/w out' f", "unknowncmd", "/tmp/ls", "$X", "cat $(ls)",
     "git -c core.pager=sh log", "date -s 2020-01-01", "hostname newname",
+    # they write a cache under the home directory and may ask their registry
+    "pip list", "npm ls", "npm view react", "cargo tree", "cargo metadata", "go list ./...",
 ]
 
 

@@ -159,6 +159,8 @@ def _decide_command(
                 pattern.text,
                 f"matches allow entry '{pattern.text}'",
             )
+        elif (gap := pattern.command.gap(cmd)) is not None:
+            subject.notes.append(f"allow entry {gap}")  # which word is not covered, and how
     rule = gate.last_rule(
         Family.SHELL, lambda r: r.matcher.matches_command(cmd, allow=r.action in ("allow", "classify"))
     )
@@ -403,9 +405,10 @@ def _reality(
             found = concrete_paths(reach, use, cwd=cwd, home=policy.home)
             starts.extend(found if not isinstance(found, Unknown) else ())
     reached = check_recursion(policy, gate.fs, reach, cmd, starts, cwd=cwd)
-    # A command that is no reader is not allowed as one anyway: git costs no I/O for it.
-    git = check_git(policy, gate.fs, reach, cmd, cwds) if _reader_or_printer(cmd) else []
-    reasons = [*reached.reasons, *git]
+    # Every git command reads its repository's configuration, readers or not: in full-access a
+    # writing or networked git runs too, and a program the config names is code in any mode.
+    git = check_git(policy, gate.fs, reach, cmd, cwds)
+    reasons = list(dict.fromkeys([*reached.reasons, *git]))  # git grep: its walk and its index
     subject.notes.extend(reached.notes)
     subject.hard.extend(reasons)
     subject.effects |= credential_effect(tuple(reasons))

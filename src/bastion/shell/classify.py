@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from bastion.policy.decision import Effect
 from bastion.shell import paths as P
 from bastion.shell.ctx import Ctx, path_use
-from bastion.shell.flags import Parsed, parse_args
-from bastion.shell.hosts import any_host
+from bastion.shell.flags import NUMERIC, Flag, Parsed, parse_args
+from bastion.shell.hosts import any_host, bare_host
 from bastion.shell.model import Access, PathUse, SimpleCommand
 from bastion.shell.programs import Spec
+from bastion.shell.programs.spec import OPEN_HANDLERS
 from bastion.shell.walk import Redirect
 from bastion.shell.words import Word
 
@@ -20,43 +22,76 @@ _WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
 _READ_OPS = frozenset({"<", "<&"})
 
 
-def resolve_spec(ctx: Ctx, spec: Spec, args: list[Word], label: str) -> tuple[Spec, list[Word]]:
+def _parse(spec: Spec, args: list[Word], stop: bool = False) -> tuple[Parsed, int]:
+    return parse_args(args, spec.takes_value, spec.aliases, stop_at_positional=stop,
+                      known=spec.known, numeric=spec.numeric, optional=spec.optional,
+                      pairs=spec.pairs)
+
+
+def resolve_spec(
+    ctx: Ctx, spec: Spec, args: list[Word], label: str, at: int = -1
+) -> tuple[Spec, list[Word], int]:
     """Follow subcommands (``git remote add``, ``docker volume rm``) down to the spec that
-    applies, returning it with the words after the subcommand."""
+    applies, returning it with the words after the subcommand and the argv index of the
+    word that chose it (``at``: -1 for the program itself)."""
     while spec.subcommands is not None:
-        parsed, stop = parse_args(args, spec.takes_value, spec.aliases, stop_at_positional=True)
-        _apply_flags(ctx, spec, parsed)
+        offset = len(ctx.words) - len(args)
+        parsed, stop = _parse(spec, args, stop=True)
+        _apply_flags(ctx, spec, parsed, offset)
         if stop >= len(args):
-            return spec, []  # bare program: the spec's own defaults
+            return spec, [], at  # bare program: the spec's own defaults
         sub_word = args[stop]
         sub = sub_word.value
         nxt = spec.subcommands.get(sub) if sub is not None else None
         if nxt is None:
             if spec.other_sub is None:
-                ctx.add(Effect.UNKNOWN, note=f"{label}: unknown subcommand {sub_word.text!r}")
-                return Spec(), args[stop + 1 :]
+                ctx.raise_at(offset + stop, Effect.UNKNOWN,
+                             note=f"{label}: unknown subcommand {sub_word.text!r}")
+                return Spec(open_args=True), args[stop + 1 :], offset + stop
             nxt = spec.other_sub
+        _raise_spec(ctx, nxt, offset + stop)
         label = f"{label} {sub_word.text}"
-        spec, args = nxt, args[stop + 1 :]
-    return spec, args
+        spec, args, at = nxt, args[stop + 1 :], offset + stop
+    return spec, args, at
 
 
-def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handler]) -> None:
+def apply_spec(
+    ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handler], at: int = -1
+) -> None:
+    """Classify ``args`` by ``spec``; ``at`` is the argv index of the word that chose
+    ``spec`` (a git subcommand), whose effects that word raises."""
     ctx.reader = True  # ctx.add() of any non-read effect clears it
+    if ctx.base is None:
+        ctx.base = frozenset(spec.effects)
     top = spec
-    spec, args = resolve_spec(ctx, spec, args, ctx.program)
+    if len(args) == 1 and args[0].value in spec.info:  # make --version, cargo --help
+        ctx.effects.add(Effect.READ)
+        ctx.note(f"{ctx.program} {args[0].value} only prints information")
+        return
+    if at >= 0:
+        _raise_spec(ctx, spec, at)
+    spec, args, at = resolve_spec(ctx, spec, args, ctx.program, at)
     ctx.reader = ctx.reader and spec.reader
     ctx.effects.update(spec.effects)
     if spec.note:
         ctx.note(spec.note)
-    parsed, _ = parse_args(args, spec.takes_value, spec.aliases)
-    _apply_flags(ctx, spec, parsed)
+    _caches(ctx, spec)
+    offset = len(ctx.words) - len(args)
+    parsed, _ = _parse(spec, args)
+    _apply_flags(ctx, spec, parsed, offset)
     positionals = list(parsed.positionals)
+    if spec.plus_unknown:
+        for word in positionals:
+            if word.value is None or word.value.startswith("+"):
+                ctx.raise_at(ctx.index_of(word), Effect.UNKNOWN,
+                             note=f"{ctx.program} {word.text}: a startup command")
     access = spec.args
+    recursive = spec.recursive
     for flag in parsed.flags:
         rule = spec.flags.get(flag.name)
         if rule is not None and rule.args is not None:
             access = rule.args
+        recursive = recursive or (rule is not None and rule.recursive)
     rest = positionals
     if spec.lead and not parsed.has(*spec.lead_flags):
         rest = positionals[spec.lead :]
@@ -64,10 +99,13 @@ def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handl
         ctx.path(rest[-1], Access.WRITE, f"destination of {ctx.program}")
         rest = rest[:-1]
     if access is not None:
+        first = len(ctx.paths)
         for word in rest:
             ctx.path(word, access, f"argument of {ctx.program}")
         if ctx.extra_args:
             ctx.paths.append(PathUse(None, access, "", f"{ctx.program} argument from xargs"))
+        if recursive:
+            _recursive(ctx, first, bool(rest) or ctx.extra_args)
     if spec.hosts:
         for word in positionals:
             host = any_host(word.value or "")
@@ -81,15 +119,67 @@ def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handl
             handler(ctx, spec, parsed, positionals)
     if top is not spec and top.handler is not None and top.handler in handlers:
         handlers[top.handler](ctx, top, parsed, positionals)  # program-wide checks (kubectl)
+    # `git stash list`: stash's write is not what the command does in the end
+    ctx.raising[:] = [(i, e) for i, e in ctx.raising if e in ctx.effects]
 
 
-def _apply_flags(ctx: Ctx, spec: Spec, parsed: Parsed) -> None:
+def _raise_spec(ctx: Ctx, spec: Spec, at: int) -> None:
+    """The subcommand word at ``at`` raises what its spec does (and its caches)."""
+    raised = set(spec.effects - {Effect.READ})
+    raised |= {Effect.WRITE} if spec.caches else set()
+    raised |= {Effect.NETWORK} if spec.cache_hosts else set()
+    ctx.raising.extend((at, e) for e in sorted(raised) if (at, e) not in ctx.raising)
+
+
+def _recursive(ctx: Ctx, first: int, named: bool) -> None:
+    """Mark the paths just recorded as read recursively; with none named, the cwd is."""
+    ctx.paths[first:] = [replace(p, recursive=True) for p in ctx.paths[first:]]
+    if not named:
+        ctx.paths.append(PathUse(".", Access.READ, ".", f"{ctx.program} searches the cwd",
+                                 recursive=True))
+
+
+def _caches(ctx: Ctx, spec: Spec) -> None:
+    """Caches and registries a read-only looking subcommand writes and contacts itself."""
+    for cache in spec.caches:
+        ctx.add(Effect.WRITE, note=f"{ctx.program} writes its cache {cache}")
+        ctx.paths.append(PathUse(cache, Access.WRITE, cache, f"{ctx.program} cache"))
+    for host in spec.cache_hosts:
+        ctx.add(Effect.NETWORK, note=f"{ctx.program} may contact {host}")
+        ctx.host(host)
+
+
+def _declared(spec: Spec, flag: Flag) -> bool:
+    """Whether the option table knows ``flag`` (with a value only where it takes one)."""
+    if flag.name == NUMERIC:
+        return spec.numeric
+    if spec.known is None:
+        return False
+    if flag.name not in spec.known:
+        return False
+    return not (flag.inline and flag.name not in spec.takes_value
+                and flag.name not in spec.optional)
+
+
+def _apply_flags(ctx: Ctx, spec: Spec, parsed: Parsed, offset: int = 1) -> None:
+    """Each option's effect; an option missing from the table makes the command unknown."""
+    open_args = spec.open_args or spec.handler in OPEN_HANDLERS
     for flag in parsed.flags:
+        at = offset + flag.index
         rule = spec.flags.get(flag.name)
+        if rule is not None and rule.value is Access.WRITE and flag.value is not None and (
+            P.is_harmless_target(flag.value.value or "")
+        ):
+            rule = None  # curl -o /dev/null, sort -o /dev/stdout: nothing is written
+        if not open_args and not _declared(spec, flag):
+            shown = flag.text if flag.text in ("", flag.name) else f"{flag.name} (in {flag.text})"
+            ctx.raise_at(at, Effect.UNKNOWN,
+                         note=f"{ctx.program}: option {shown or flag.name!r} is not in its "
+                              "table (unknown)")
         if rule is None:
             continue
         if rule.effects:
-            ctx.add(*rule.effects, note=rule.note)
+            ctx.raise_at(at, *rule.effects, note=rule.note)
         else:
             ctx.note(rule.note)
         if rule.args is not None and rule.args is not Access.READ:
@@ -98,6 +188,18 @@ def _apply_flags(ctx: Ctx, spec: Spec, parsed: Parsed) -> None:
             ctx.path(flag.value, rule.value, f"{ctx.program} {flag.name}")
             if rule.value is not Access.READ:
                 ctx.reader = False
+        if rule.host:
+            _flag_host(ctx, flag, at)
+
+
+def _flag_host(ctx: Ctx, flag: Flag, at: int) -> None:
+    value = flag.value.value if flag.value is not None else None
+    host = (any_host(value) or bare_host(value.split("/")[0])) if value else None
+    if host:
+        ctx.host(host)
+    else:
+        ctx.raise_at(at, Effect.UNKNOWN, note=f"{ctx.program} {flag.name}: destination "
+                                              "only known at run time")
 
 
 def redirect_paths(ctx: Ctx, redirects: tuple[Redirect, ...]) -> None:
@@ -183,4 +285,6 @@ def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
         dynamic_words=tuple(i for i, w in enumerate(ctx.words) if not w.literal or w.glob),
         self_change=ctx.self_change,
         scope=ctx.scope,
+        raising=tuple(ctx.raising),
+        base_effects=ctx.base,
     )

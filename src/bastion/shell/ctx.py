@@ -74,6 +74,8 @@ class Ctx:
     evaluated: str | None = None  # a word evaluates a run-time value as code (${x@P}, $((x)))
     self_change: str | None = None  # a state-changing verb of Bastion itself
     scope: tuple[int, ...] = ()
+    raising: list[tuple[int, Effect]] = field(default_factory=list)  # argv index, effect
+    base: frozenset[Effect] | None = None  # the program's own effects (see SimpleCommand)
 
     @property
     def stdin_data(self) -> Redirect | None:
@@ -89,6 +91,15 @@ class Ctx:
             self.reader = False
         if note and note not in self.notes:
             self.notes.append(note)
+
+    def raise_at(self, index: int, *effects: Effect, note: str = "") -> None:
+        """Add effects that argv word ``index`` raised (-1: no single word)."""
+        self.add(*effects, note=note)
+        self.raising.extend((index, e) for e in effects if (index, e) not in self.raising)
+
+    def index_of(self, word: Word) -> int:
+        """The argv index of ``word`` (by identity), or -1."""
+        return next((i for i, w in enumerate(self.words) if w is word), -1)
 
     def note(self, text: str) -> None:
         if text and text not in self.notes:

@@ -8,10 +8,10 @@ import re
 from bastion.policy.decision import Effect
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed, parse_args
-from bastion.shell.hosts import url_host
+from bastion.shell.hosts import bare_host, url_host
 from bastion.shell.model import Access, PathUse
 from bastion.shell.programs import Spec, interpreters
-from bastion.shell.programs.packages import INSTALL_VALUES
+from bastion.shell.programs.packages import INDEX_FLAGS, INSTALL_VALUES
 from bastion.shell.programs.wrappers import STARTUP_FILES
 from bastion.shell.self_verbs import MODULES as SELF_MODULES
 from bastion.shell.self_verbs import self_change
@@ -144,6 +144,12 @@ def install_from(ctx: Ctx, manager: str, args: list[Word]) -> None:
     for w in parsed.values("-r", "-c"):
         ctx.path(w, Access.READ, f"{manager} requirements file")
         ctx.note(f"packages listed in {w.text}")
+    for w in parsed.values(*INDEX_FLAGS):  # the index / registry is a network destination
+        host = url_host(w.value or "") or bare_host((w.value or "").split("/")[0])
+        if host:
+            ctx.host(host)
+        else:
+            ctx.add(E.UNKNOWN, note=f"{manager} index only known at run time: {w.text}")
     local = [*parsed.values("-e")]
     for w in parsed.positionals:
         v = w.value

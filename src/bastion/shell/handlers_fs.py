@@ -8,11 +8,12 @@ from dataclasses import replace
 
 from bastion.policy.decision import Effect
 from bastion.shell import paths as P
+from bastion.shell import sedscript
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed, parse_args
 from bastion.shell.model import Access, PathUse, SimpleCommand
 from bastion.shell.programs import Spec
-from bastion.shell.words import Word
+from bastion.shell.words import Word, literal_word
 
 E = Effect
 
@@ -57,7 +58,7 @@ def mv(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
 
 
 def chmod(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    if not parsed.has("-r"):
+    if not parsed.has("-r", "-R"):
         return
     for word in _targets(spec, parsed, positionals):
         why = _root_reason(word)
@@ -111,8 +112,10 @@ def tar(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
         ctx.add(E.WRITE, note="tar writes an archive")
         for w in archive:
             ctx.path(w, Access.WRITE, "archive written")
+        first = len(ctx.paths)
         for w in parsed.positionals:
             ctx.path(w, Access.READ, "archived")
+        ctx.paths[first:] = [replace(p, recursive=True) for p in ctx.paths[first:]]
     else:
         ctx.add(E.UNKNOWN, note="tar mode not recognised")
     if any(f.value is not None and f.value.value == "-" for f in parsed.flags):
@@ -146,8 +149,17 @@ _FIND_VALUE = frozenset({"-name", "-iname", "-path", "-ipath", "-regex", "-irege
                          "-atime", "-amin", "-ctime", "-cmin", "-maxdepth", "-mindepth",
                          "-printf", "-wholename", "-iwholename", "-lname", "-ilname", "-inum",
                          "-links", "-uid", "-gid", "-samefile", "-used", "-fstype",
-                         "-regextype", "-context", "-newermt", "-anewer", "-cnewer", "-D",
-                         "-O", "-files0-from"})
+                         "-regextype", "-context", "-anewer", "-cnewer", "-D", "-O",
+                         "-xtype"})
+#: Primaries without a value (GNU findutils 4.9 man page).
+_FIND_PLAIN = frozenset({
+    "-depth", "-d", "-daystart", "-follow", "-help", "--help", "-ignore_readdir_race",
+    "-mount", "-noignore_readdir_race", "-noleaf", "-nowarn", "-version", "--version",
+    "-warn", "-xdev", "-empty", "-executable", "-false", "-nogroup", "-nouser", "-readable",
+    "-true", "-writable", "-ls", "-print", "-print0", "-prune", "-quit", "-not", "-a", "-and",
+    "-o", "-or", "(", ")", "!", ",",
+})
+_NEWER_XY = re.compile(r"^-newer[aBcm][aBcmt]$")
 
 
 def find(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
@@ -162,10 +174,14 @@ def find(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
         i += 1
     for w in starts or [Word(".", ".", ".")]:
         ctx.path(w, Access.READ, "find start")
+    ctx.paths[:] = [replace(p, recursive=True) for p in ctx.paths]  # find walks the tree
     deletes = False
     while i < len(args):
         tok = args[i].value
+        at = i + 1  # index in argv
         if tok is None:
+            ctx.raise_at(at, E.UNKNOWN, note=f"find expression word {args[i].text!r} only "
+                                             "known at run time")
             i += 1
             continue
         if tok in _FIND_EXEC:
@@ -173,10 +189,10 @@ def find(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
             while j < len(args) and args[j].value not in (";", "+"):
                 j += 1
             inner, found = _exec_words(tok, args[i + 1 : j], starts or [Word(".", ".", ".")])
-            # Code until the policy checks recursive path uses through the file system
-            # (links out of the workspace): then `{}` below makes the inner command decide.
-            ctx.add(E.CODE, note=f"find {tok} runs a command"
-                    + (" on each file found below the start paths" if found else ""))
+            if found:  # `{}` is each file found: the inner command decides, paths recursive
+                ctx.note(f"find {tok} runs a command on each file found below the start paths")
+            else:
+                ctx.raise_at(at, E.CODE, note=f"find {tok} runs a command")
             if inner:
                 ctx.inner.extend(_each_found(ctx.run_words(ctx, inner, f"find {tok}"), found))
             if j >= len(args):
@@ -185,15 +201,22 @@ def find(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
             continue
         if tok == "-delete":
             deletes = True
-            ctx.add(E.DELETE, note="find -delete removes what matches")
+            ctx.raise_at(at, E.DELETE, note="find -delete removes what matches")
             for w in starts or [Word(".", ".", ".")]:
                 ctx.path(w, Access.DELETE, "find -delete")
         elif tok in _FIND_WRITES and i + 1 < len(args):
-            ctx.add(E.WRITE, note=f"find {tok} writes a file")
+            ctx.raise_at(at, E.WRITE, note=f"find {tok} writes a file")
             ctx.path(args[i + 1], Access.WRITE, f"find {tok}")
             i += 1
-        elif tok in _FIND_VALUE:
+        elif tok == "-files0-from" and i + 1 < len(args):
+            ctx.raise_at(at, E.UNKNOWN, note="find -files0-from: start points from a file")
+            ctx.path(args[i + 1], Access.READ, "find -files0-from")
             i += 1
+        elif tok in _FIND_VALUE or _NEWER_XY.match(tok):
+            i += 1
+        elif tok.startswith("-") and tok not in _FIND_PLAIN:
+            ctx.raise_at(at, E.UNKNOWN, note=f"find: primary {tok!r} is not in its table "
+                                             "(unknown)")
         i += 1
     if deletes:
         for w in starts:
@@ -243,35 +266,39 @@ def _each_found(cmds: list[SimpleCommand], starts: list[str]) -> list[SimpleComm
     return out
 
 
-_SED_CMD = re.compile(r"(?:^|[;\n{}])\s*(?:\d+|\$|/(?:[^/\\]|\\.)*/)?(?:,\s*(?:\d+|\$|"
-                      r"/(?:[^/\\]|\\.)*/))?\s*!?\s*([ewWrR])(?:\s|$)")
-_SED_SUBST_FLAGS = re.compile(r"s(.)(?:(?!\1)[^\\]|\\.)*\1(?:(?!\1)[^\\]|\\.)*\1([a-zA-Z0-9]*)")
-
-
 def sed(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    scripts = parsed.values("-e")
+    scripts = [(f.value, f.index + (1 if f.inline else 2)) for f in parsed.flags
+               if f.name == "-e" and f.value is not None]
     if not scripts and positionals:
-        scripts = [positionals[0]]
+        scripts = [(positionals[0], ctx.index_of(positionals[0]))]
     for file_word in parsed.values("-f"):
         ctx.path(file_word, Access.READ, "sed script file")
-        ctx.add(E.UNKNOWN, note="sed script from a file")
-    for word in scripts:
+        ctx.raise_at(ctx.index_of(file_word), E.UNKNOWN, note="sed script from a file")
+    for word, at in scripts:
         text = word.value
-        if text is None:
-            ctx.add(E.UNKNOWN, note="sed script only known at run time")
+        commands = sedscript.parse(text) if text is not None else None
+        if commands is None:
+            why = "only known at run time" if text is None else "not understood"
+            ctx.raise_at(at, E.UNKNOWN, note=f"sed script {why}: {word.text[:60]!r}")
             continue
-        for m in _SED_CMD.finditer(text):
-            _sed_effect(ctx, m.group(1))
-        for m in _SED_SUBST_FLAGS.finditer(text):
-            for flag in m.group(2):
-                _sed_effect(ctx, flag)
+        for cmd in commands:
+            _sed_effect(ctx, cmd, at)
 
 
-def _sed_effect(ctx: Ctx, letter: str) -> None:
-    if letter == "e":
-        ctx.add(E.CODE, note="sed e runs a shell command")
-    elif letter in "wW":
-        ctx.add(E.WRITE, E.UNKNOWN, note="sed w writes a file")
+def _sed_effect(ctx: Ctx, cmd: sedscript.Command, at: int) -> None:
+    if cmd.letter == "e":
+        ctx.raise_at(at, E.CODE, note="sed e runs a shell command")
+    elif cmd.letter in "wW":
+        if cmd.arg in ("/dev/stdout", "/dev/stderr"):
+            return
+        if not cmd.arg:
+            ctx.raise_at(at, E.UNKNOWN, note=f"sed {cmd.letter} without a file name")
+            return
+        ctx.raise_at(at, E.WRITE, note=f"sed {cmd.letter} writes {cmd.arg!r}")
+        ctx.path(literal_word(cmd.arg), Access.WRITE, f"sed {cmd.letter} command")
+    elif cmd.letter in "rR" and cmd.arg:  # `r` without a file name reads nothing
+        ctx.path(literal_word(cmd.arg), Access.READ, f"sed {cmd.letter} command")
+        ctx.note(f"sed {cmd.letter} reads {cmd.arg!r}")
 
 
 _AWK_RISK = re.compile(r"system\s*\(|\|\s*getline|\bgetline\b|print[f]?\b[^;}]*[|>]|"
@@ -280,13 +307,17 @@ _AWK_RISK = re.compile(r"system\s*\(|\|\s*getline|\bgetline\b|print[f]?\b[^;}]*[
 
 def awk(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     if parsed.has("-f"):
-        ctx.add(E.CODE, note="awk program from a file")
+        at = next(f.index + 1 for f in parsed.flags if f.name == "-f")
+        ctx.raise_at(at, E.CODE, note="awk program from a file")
         return
-    program = positionals[0].value if positionals else None
-    if program is None:
-        ctx.add(E.UNKNOWN, note="awk program only known at run time")
-    elif _AWK_RISK.search(program):
-        ctx.add(E.CODE, note="awk program runs commands or writes files")
+    programs = parsed.values("-e") or positionals[:1]
+    for word in programs:
+        program = word.value
+        at = ctx.index_of(word)
+        if program is None:
+            ctx.raise_at(at, E.UNKNOWN, note="awk program only known at run time")
+        elif _AWK_RISK.search(program):
+            ctx.raise_at(at, E.CODE, note="awk program runs commands or writes files")
 
 
 def second_is_output(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:

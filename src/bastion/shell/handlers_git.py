@@ -39,7 +39,13 @@ def _check_config(ctx: Ctx, pairs: list[Word], how: str) -> None:
 def git(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word], handlers: dict[str,
         Handler]) -> None:
     args = ctx.words[1:]
-    top, stop = parse_args(args, V.GIT_GLOBAL_VALUES, stop_at_positional=True)
+    g = V.GIT_GLOBAL
+    top, stop = parse_args(args, g.takes_value, g.aliases, stop_at_positional=True,
+                           known=g.known, optional=g.optional)
+    for flag in top.flags:
+        if g.known is not None and flag.name not in g.known:
+            ctx.raise_at(1 + flag.index, E.UNKNOWN,
+                         note=f"git: option {flag.text!r} is not in its table (unknown)")
     _check_config(ctx, top.values("-c"), "-c")
     for w in top.values("--config-env"):
         key = (w.value or "").partition("=")[0]
@@ -56,13 +62,15 @@ def git(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word], handlers:
     sub_word = args[stop]
     sub = V.GIT_SUBCOMMANDS.get(sub_word.value or "")
     if sub is None:
-        ctx.add(E.UNKNOWN, E.CODE, note=f"unknown git subcommand {sub_word.text!r} "
-                                        "(may be an alias running a program)")
+        ctx.raise_at(1 + stop, E.UNKNOWN, E.CODE,
+                     note=f"unknown git subcommand {sub_word.text!r} (may be an alias "
+                          "running a program)")
         return
     was = set(ctx.effects)
-    sub = replace(sub, takes_value=sub.takes_value | V.GIT_SUB_VALUES)
+    if sub.known is None:  # no option table: at least do not take values for paths
+        sub = replace(sub, takes_value=sub.takes_value | V.GIT_SUB_VALUES)
     inner_ctx_program = ctx.program
-    apply_spec(ctx, sub, list(args[stop + 1 :]), handlers)
+    apply_spec(ctx, sub, list(args[stop + 1 :]), handlers, at=1 + stop)
     ctx.program = inner_ctx_program
     if was - {E.READ}:
         ctx.reader = False
@@ -72,8 +80,9 @@ def git_listing(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
     listing = parsed.has("-l", "--list", "-a", "--all", "-r", "--remotes", "-v", "-vv",
                          "--contains", "--merged", "--no-merged", "--show-current",
                          "--points-at", "-n")
-    if positionals and not listing:
-        ctx.add(E.WRITE, note="creates a branch / tag")
+    if positionals and not listing:  # raised by the subcommand word: `git branch *` covers it
+        at = next((i for i, w in enumerate(ctx.words) if w.value in ("branch", "tag")), -1)
+        ctx.raise_at(at, E.WRITE, note="creates a branch / tag")
 
 
 def git_config(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
@@ -84,16 +93,18 @@ def git_config(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) ->
                                                               "--rename-section", "-e",
                                                               "--edit")):
         return
-    ctx.add(E.WRITE, note="git config writes configuration")
+    edit = next((1 + f.index for f in parsed.flags if f.name == "-e"), -1)
+    at = ctx.index_of(positionals[0]) if positionals else edit
+    ctx.raise_at(at, E.WRITE, note="git config writes configuration")
     if positionals:
         key = positionals[0].value
         value = positionals[1].value if len(positionals) > 1 else None
         if key is None or config_key_runs_code(key, value):
-            ctx.add(E.CODE, note=f"program injection: git config {positionals[0].text}")
+            ctx.raise_at(at, E.CODE, note=f"program injection: git config {positionals[0].text}")
     if parsed.has("--global"):
         ctx.paths.append(PathUse("~/.gitconfig", Access.WRITE, "--global", "git config --global"))
     if parsed.has("-e", "--edit"):
-        ctx.add(E.CODE, note="git config --edit runs an editor")
+        ctx.raise_at(edit, E.CODE, note="git config --edit runs an editor")
 
 
 def git_clean(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
@@ -112,8 +123,11 @@ def git_clean(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> 
 def git_push(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     if parsed.has("-f") or any((w.value or "").startswith("+") for w in positionals[1:]):
         ctx.note("force push rewrites remote history")
-    if parsed.has("-d") or any((w.value or "").startswith(":") for w in positionals[1:]):
-        ctx.add(E.DELETE, note="deletes a remote branch")
+    deleting = [w for w in positionals[1:] if (w.value or "").startswith(":")]
+    if parsed.has("-d") or deleting:
+        at = ctx.index_of(deleting[0]) if deleting else next(
+            (2 + f.index for f in parsed.flags if f.name == "-d"), -1)
+        ctx.raise_at(at, E.DELETE, note="deletes a remote branch")
     if positionals and not any_host(positionals[0].value or ""):
         ctx.note(f"remote {positionals[0].text!r}")
 

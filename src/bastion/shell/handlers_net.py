@@ -41,7 +41,7 @@ def curl(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
         if flag.value is None:
             continue
         if flag.name in ("-d", "--data", "--data-binary", "--data-urlencode", "--json",
-                         "--data-ascii", "-F", "--form"):
+                         "--data-ascii", "-F", "--form", "-w", "--write-out"):
             _at_file(ctx, flag.value, f"curl {flag.name} upload")
         if flag.name == "--url":
             host = url_host(flag.value.value or "")

@@ -64,6 +64,12 @@ class SimpleCommand:
     # The chain of child shells it runs in: a `cd` moves the later commands of its own scope
     # and of scopes inside it, never those after a subshell, pipeline stage or `sh -c` ends.
     scope: tuple[int, ...] = ()
+    # Indexes into argv of words that raised an effect beyond the program's base class
+    # (`find . -delete`: (2, DELETE)); an allow pattern covers them only with a literal word.
+    raising: tuple[tuple[int, Effect], ...] = ()
+    # The effects of the program (subcommand) itself, before any of its arguments; None when
+    # the program is not in the knowledge base.
+    base_effects: frozenset[Effect] | None = None
 
 
 @dataclass(frozen=True, slots=True)

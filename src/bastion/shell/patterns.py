@@ -7,7 +7,11 @@ unwrapping (``sudo``, ``xargs``, ``bash -c`` …), never the raw string.
 
 * allow is strict: literal words in place, a non-final ``*`` takes one literal word, only the
   final ``*`` may absorb run-time words; dynamic commands and programs spelled by a path
-  outside the standard bin dirs never match.
+  outside the standard bin dirs never match. An allow entry grants only the program's base
+  effect class: a word the knowledge base maps to a stronger effect (``find . -delete``,
+  ``sed '1e id'``, an unknown option) must be a literal word of the pattern
+  (``find * -delete``), and an effect no word raised (an assignment such as
+  ``LD_PRELOAD=…``) is never covered.
 * deny is broad: flags are compared as canonical sets (``-rf`` = ``-fr`` = ``-r -f`` =
   ``--recursive --force`` per the knowledge base's aliases) in any order; non-flag words must
   be the command's leading positionals in order.
@@ -20,9 +24,10 @@ import posixpath
 import shlex
 from dataclasses import dataclass
 
+from bastion.policy.decision import HARDLINE_EFFECTS, Effect
 from bastion.shell import paths as P
 from bastion.shell.flags import parse_args
-from bastion.shell.model import SimpleCommand
+from bastion.shell.model import Access, SimpleCommand
 from bastion.shell.programs import Spec, lookup
 from bastion.shell.programs import vcs as V
 from bastion.shell.words import Word, literal_word
@@ -38,6 +43,35 @@ class CommandPattern:
     rest: bool  # a final "*" absorbs zero or more further words
 
     def matches_allow(self, cmd: SimpleCommand) -> bool:
+        return self._allow_shape(cmd) and self.uncovered(cmd) is None
+
+    def uncovered(self, cmd: SimpleCommand) -> str | None:
+        """Why this entry, though its words match, does not cover ``cmd``: the first word
+        raising an effect above the program's base class that no literal word names, with
+        an entry that would cover it; None when it covers every effect."""
+        literal = {i + 1 for i, w in enumerate(self.words) if not _GLOB & set(w)}
+        # what the program, and the words the entry names literally, do (`git stash *`)
+        base = _base(cmd) | {e for i, e in cmd.raising if i in literal}
+        for index, effect in cmd.raising:
+            if effect in base:
+                continue
+            if 0 < index < len(cmd.argv):
+                return (f"'{self.text}' does not cover {cmd.argv[index]!r} ({effect.value}): "
+                        f"an entry must name it, e.g. '{suggest(cmd, self)}'")
+            return f"'{self.text}' cannot cover {effect.value} that comes from no argument"
+        raised = {e for _, e in cmd.raising}
+        stray = cmd.effects - base - raised - _FLOORS - _redirected(cmd)
+        if stray:
+            names = ", ".join(sorted(e.value for e in stray))
+            return (f"'{self.text}' cannot cover {names}: it comes from no argument "
+                    "(an assignment, a wrapper or the environment)")
+        return None
+
+    def gap(self, cmd: SimpleCommand) -> str | None:
+        """For explain: why an entry whose words match ``cmd`` still does not allow it."""
+        return self.uncovered(cmd) if self._allow_shape(cmd) else None
+
+    def _allow_shape(self, cmd: SimpleCommand) -> bool:
         if cmd.dynamic or cmd.program != self.program or not cmd.argv:
             return False
         head = cmd.argv[0]
@@ -61,6 +95,44 @@ class CommandPattern:
         if len(have_pos) < len(want_pos) or (not self.rest and len(have_pos) > len(want_pos)):
             return False
         return all(_word_matches(p, have_pos[i]) for i, p in enumerate(want_pos))
+
+
+#: Hardline classes ask on their own whatever matches; a pattern never lifts them.
+_FLOORS = frozenset({Effect.PRIVILEGE, *HARDLINE_EFFECTS})
+
+
+def _base(cmd: SimpleCommand) -> frozenset[Effect]:
+    """The effects an allow entry for ``cmd``'s program grants: its base class and reading."""
+    if cmd.base_effects is not None:
+        base = cmd.base_effects
+    else:
+        base = frozenset() if cmd.known else frozenset({Effect.UNKNOWN})
+    return base | {Effect.READ}
+
+
+def _redirected(cmd: SimpleCommand) -> frozenset[Effect]:
+    """A redirection's write is checked by the path policy on its own target."""
+    if any(p.access is Access.WRITE and p.why.startswith("redirection") for p in cmd.paths):
+        return frozenset({Effect.WRITE})
+    return frozenset()
+
+
+def suggest(cmd: SimpleCommand, pattern: CommandPattern | None = None) -> str:
+    """The narrowest entry covering ``cmd``: raising words literal, the others ``*``."""
+    raising = {i for i, e in cmd.raising if e not in _base(cmd)}
+    keep = len(pattern.words) if pattern else 0
+    words = [cmd.program or cmd.argv[0]]
+    for i, word in enumerate(cmd.argv[1:], 1):
+        if i <= keep and pattern is not None and not _GLOB & set(pattern.words[i - 1]):
+            words.append(word)
+        else:
+            words.append(word if i in raising else "*")
+    trailing = len(words)
+    while trailing > 1 and words[trailing - 1] == "*":
+        trailing -= 1
+    if trailing < len(words):  # the words after the last literal: one final `*`
+        words = [*words[:trailing], "*"]
+    return shlex.join(words).replace("'*'", "*")
 
 
 def _word_matches(pattern: str, word: str) -> bool:

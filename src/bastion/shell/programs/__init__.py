@@ -9,12 +9,13 @@ from bastion.shell.programs import (
     infra,
     interpreters,
     network,
+    options,
     packages,
     readers,
     system,
     vcs,
 )
-from bastion.shell.programs.spec import FlagRule, Spec
+from bastion.shell.programs.spec import FlagRule, Spec, opts
 from bastion.shell.programs.wrappers import WRAPPERS, Wrapper
 
 FAMILIES: dict[str, dict[str, Spec]] = {
@@ -32,7 +33,12 @@ FAMILIES: dict[str, dict[str, Spec]] = {
 
 PROGRAMS: dict[str, Spec] = {}
 for _table in FAMILIES.values():
-    PROGRAMS.update(_table)
+    for _name, _spec in _table.items():
+        if _name in options.OPTIONS:  # the option allow-list, parsed once at import
+            common = options.NO_COMMON.get(_name, options.COMMON)
+            _spec = opts(_spec, f"{options.OPTIONS[_name]} {common}")
+            _table[_name] = _spec
+        PROGRAMS[_name] = _spec
 
 
 def lookup(program: str) -> Spec | None:

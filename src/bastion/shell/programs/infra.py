@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bastion.policy.decision import Effect
-from bastion.shell.programs.spec import CODE, INFRA, NET, READ, WRITE, FlagRule, Spec
+from bastion.shell.programs.spec import CODE, INFRA, NET, READ, WRITE, FlagRule, Spec, fs, opts
 
 E = Effect
 _R = Spec(READ, reader=True)
@@ -25,8 +25,22 @@ _TF = Spec(frozenset({E.UNKNOWN}), subcommands={
 })
 _KUBE_READ = ("get", "describe", "logs", "top", "explain", "version", "api-resources",
               "api-versions", "cluster-info", "diff", "auth", "events", "wait", "completion")
-_KUBECTL = Spec(NET, subcommands={
-    **{n: _NET_READ for n in _KUBE_READ},
+#: kubectl 1.30 `kubectl options`: the cluster it reaches and the credentials it uses.
+_KUBE_GLOBAL = (
+    "--kubeconfig=R -s|--server=N --context= --cluster= --user= -n|--namespace= "
+    "--request-timeout= --insecure-skip-tls-verify --certificate-authority=R "
+    "--client-certificate=R --client-key=R --token=U --as=U --as-group=U --as-uid=U "
+    "--tls-server-name= --cache-dir=W --profile= -v|--v= --match-server-version "
+    "--warnings-as-errors --disable-compression"
+)
+_KUBE_GET = opts(_NET_READ, (
+    f"{_KUBE_GLOBAL} -A|--all-namespaces -o|--output= -l|--selector= -w|--watch "
+    "--watch-only --field-selector= --show-labels --sort-by= --no-headers "
+    "-L|--label-columns= --chunk-size= --ignore-not-found -f|--filename=R -R|--recursive "
+    "-k|--kustomize=R --raw= --show-kind --show-managed-fields --server-print "
+    "--template= --output-watch-events --subresource= --allow-missing-template-keys"))
+_KUBECTL = opts(Spec(NET, subcommands={
+    **{n: _NET_READ for n in _KUBE_READ}, "get": _KUBE_GET,
     "config": Spec(WRITE, subcommands={n: _R for n in ("view", "get-contexts",
                                                           "current-context", "get-clusters")},
                    other_sub=Spec(WRITE)),
@@ -35,7 +49,7 @@ _KUBECTL = Spec(NET, subcommands={
                            "rollout", "expose", "autoscale", "certificate")},
     **{n: _OPAQUE for n in ("exec", "attach", "run", "debug", "port-forward", "proxy", "cp",
                             "plugin")},
-}, other_sub=_OPAQUE, handler="kubectl")
+}, other_sub=_OPAQUE, handler="kubectl"), _KUBE_GLOBAL)
 _HELM = Spec(NET, subcommands={
     **{n: _NET_READ for n in ("list", "ls", "status", "get", "template", "show", "search",
                               "history", "lint", "version", "env", "dependency")},
@@ -43,10 +57,17 @@ _HELM = Spec(NET, subcommands={
     "repo": Spec(frozenset({E.NETWORK, E.WRITE}), subcommands={"list": _R}),
     "plugin": _OPAQUE,
 })
-_DOCKER_READ = ("ps", "images", "logs", "inspect", "version", "info", "stats", "top",
+_DOCKER_READ = ("logs", "inspect", "version", "info", "stats", "top",
                 "history", "port", "diff", "search", "events")
-_DOCKER = Spec(frozenset({E.UNKNOWN}), subcommands={
-    **{n: _R for n in _DOCKER_READ},
+#: docker 24 `docker --help` global options: -H/--host is the daemon it talks to.
+_DOCKER_GLOBAL = ("--config=R -c|--context= -D|--debug -H|--host=N -l|--log-level= --tls "
+                  "--tlscacert=R --tlscert=R --tlskey=R --tlsverify")
+_DOCKER_PS = opts(_R, f"{_DOCKER_GLOBAL} -a|--all -f|--filter= --format= -n|--last= "
+                      "-l|--latest --no-trunc -q|--quiet -s|--size")
+_DOCKER_IMAGES = opts(_R, f"{_DOCKER_GLOBAL} -a|--all --digests -f|--filter= --format= "
+                          "--no-trunc -q|--quiet --tree")
+_DOCKER = opts(Spec(frozenset({E.UNKNOWN}), info=fs("--version", "-v"), subcommands={
+    **{n: _R for n in _DOCKER_READ}, "ps": _DOCKER_PS, "images": _DOCKER_IMAGES,
     **{n: Spec(frozenset({E.INFRASTRUCTURE, E.DELETE})) for n in ("rm", "rmi")},
     "system": Spec(READ, reader=True, subcommands={"df": _R, "info": _R, "events": _R},
                    other_sub=Spec(frozenset({E.INFRASTRUCTURE, E.DELETE}))),
@@ -68,7 +89,7 @@ _DOCKER = Spec(frozenset({E.UNKNOWN}), subcommands={
         **{n: _OPAQUE for n in ("exec", "run")},
     }, other_sub=Spec(frozenset({E.CODE}))),
     "login": _CREDS, "logout": Spec(WRITE),
-})
+}), _DOCKER_GLOBAL)
 
 PROGRAMS: dict[str, Spec] = {
     "terraform": _TF, "tofu": _TF, "terragrunt": _TF,

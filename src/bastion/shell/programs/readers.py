@@ -45,20 +45,22 @@ PROGRAMS: dict[str, Spec] = {
     "grep": _GREP, "egrep": _GREP, "fgrep": _GREP, "zgrep": _GREP,
     "rg": reader(
         lead=1,
+        recursive=True,
         lead_flags=fs("-e", "-f", "--regexp", "--file", "--files", "--type-list"),
         takes_value=fs(
             "-e", "-f", "-g", "-t", "-T", "-m", "-A", "-B", "-C", "-M", "-j", "-E", "-r",
             "--glob", "--type", "--pre", "--pre-glob", "--replace", "--max-count", "--regexp",
-            "--file", "--iglob", "--type-add", "--encoding", "--max-depth", "-d", "--context",
+            "--file", "--iglob", "--type-add", "--encoding", "--max-depth", "--context",
         ),
         flags={
             "--pre": FlagRule(CODE, note="rg --pre runs a program on every file"),
             "--pre-glob": FlagRule(CODE, note="rg --pre-glob selects files for --pre"),
         },
     ),
-    "ag": reader(lead=1, takes_value=fs("-G", "--ignore", "-A", "-B", "-C", "-m")),
+    "ag": reader(lead=1, recursive=True, takes_value=fs("-G", "--ignore", "-A", "-B", "-C", "-m")),
     "ack": reader(
         lead=1,
+        recursive=True,
         takes_value=fs("--pager", "-m", "-A", "-B", "-C"),
         flags={"--pager": FlagRule(CODE, note="ack --pager runs a program")},
     ),
@@ -68,9 +70,9 @@ PROGRAMS: dict[str, Spec] = {
         takes_value=fs("-f", "--from-file", "--arg", "--argjson", "--slurpfile", "--rawfile",
                        "--indent", "-L"),
     ),
-    "yq": reader(lead=1, takes_value=fs("-o", "-p", "--output-format", "--input-format"),
+    "yq": reader(lead=1, lead_flags=fs("-f", "--from-file", "-n", "--null-input"),
                  flags={"-i": FlagRule(WRITE, args=Access.WRITE, note="yq -i edits in place")},
-                 aliases={"--inplace": "-i"}),
+                 aliases={"--in-place": "-i"}),
     "xxd": reader(handler="uniq"),  # `xxd in out` writes out
     "sort": reader(
         takes_value=fs("-o", "-k", "-t", "-S", "-T", "--output", "--key",
@@ -92,9 +94,11 @@ PROGRAMS: dict[str, Spec] = {
         flags={"-i": FlagRule(WRITE, args=Access.WRITE, note="sed -i edits files in place")},
         handler="sed",
     ),
-    "awk": reader(lead=1, lead_flags=fs("-f"), takes_value=fs("-f", "-v", "-F"), handler="awk"),
+    "awk": reader(lead=1, lead_flags=fs("-f", "-e"), takes_value=fs("-f", "-v", "-F"),
+                  handler="awk"),
     "fd": reader(
         lead=1,
+        recursive=True,
         takes_value=fs("-e", "-t", "-E", "-d", "-x", "-X", "--exec", "--exec-batch",
                        "--extension", "--type", "--exclude", "--max-depth"),
         aliases={"--exec": "-x", "--exec-batch": "-X"},
@@ -106,6 +110,11 @@ for _name in ("gawk", "mawk", "nawk"):
     PROGRAMS[_name] = PROGRAMS["awk"]
 for _name in ("gsed",):
     PROGRAMS[_name] = PROGRAMS["sed"]
+PROGRAMS["fdfind"] = PROGRAMS["fd"]  # Debian's name for fd
+for _name in ("less", "more"):
+    PROGRAMS[_name] = reader(plus_unknown=True)  # `less +!cmd` runs cmd
+for _name in ("echo", "test", "[", "[[", "expr"):
+    PROGRAMS[_name] = printer(open_args=True)  # their words are text, not options
 # cd / pushd: the target is read (and later relative paths move with it, see analyze)
 PROGRAMS["cd"] = reader()
 PROGRAMS["pushd"] = reader()

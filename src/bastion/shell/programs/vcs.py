@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from bastion.policy.decision import Effect
 from bastion.shell.model import Access
-from bastion.shell.programs.spec import CODE, DELETE, NET, READ, WRITE, FlagRule, Spec, fs
+from bastion.shell.programs import git_options as GO
+from bastion.shell.programs.spec import (
+    CODE,
+    DELETE,
+    NET,
+    READ,
+    WRITE,
+    FlagRule,
+    Spec,
+    fs,
+    opts,
+)
 
 E = Effect
 _NET_WRITE = frozenset({E.NETWORK, E.WRITE})
@@ -21,7 +32,7 @@ def _branchish(*write_flags: str, delete_flags: tuple[str, ...] = ()) -> Spec:
 GIT_SUBCOMMANDS: dict[str, Spec] = {
     **{n: _R for n in (
         "status", "log", "diff", "show", "blame", "annotate", "ls-files", "ls-tree",
-        "rev-parse", "rev-list", "describe", "shortlog", "grep", "cat-file", "reflog",
+        "rev-parse", "rev-list", "describe", "shortlog", "cat-file",
         "whatchanged", "name-rev", "merge-base", "for-each-ref", "show-ref", "count-objects",
         "check-ignore", "check-attr", "version", "help", "var", "cherry", "range-diff",
         "diff-tree", "diff-files", "diff-index", "show-branch", "verify-commit", "verify-tag",
@@ -31,21 +42,30 @@ GIT_SUBCOMMANDS: dict[str, Spec] = {
                          "--edit-description", "-f", delete_flags=("-d", "-D", "--delete")),
     "tag": _branchish("-a", "-s", "-m", "-f", "-F", delete_flags=("-d", "--delete")),
     "remote": Spec(READ, reader=True, subcommands={
-        "show": _R, "get-url": _R, "-v": _R, "--verbose": _R,
+        "show": Spec(NET, flags={"-n": FlagRule(note="-n: does not contact the remote")}),
+        "get-url": opts(_R, "--push --all"), "-v": _R, "--verbose": _R,
         "add": Spec(WRITE), "remove": Spec(WRITE), "rm": Spec(WRITE), "rename": Spec(WRITE),
         "set-url": Spec(WRITE), "set-head": Spec(WRITE), "prune": Spec(_NET_WRITE),
         "update": Spec(_NET_WRITE),
     }, other_sub=Spec(WRITE)),
     "stash": Spec(WRITE, subcommands={
-        "list": _R, "show": _R, "drop": Spec(DELETE), "clear": Spec(DELETE),
+        "list": opts(_R, GO.REFLOG), "show": opts(_R, GO.STASH_SHOW), "drop": Spec(DELETE),
+        "clear": Spec(DELETE),
     }, other_sub=Spec(WRITE)),
-    "worktree": Spec(WRITE, subcommands={"list": _R, "remove": Spec(DELETE)},
-                     other_sub=Spec(WRITE)),
+    "worktree": Spec(WRITE, subcommands={"list": opts(_R, GO.WORKTREE_LIST),
+                                         "remove": Spec(DELETE)}, other_sub=Spec(WRITE)),
+    "reflog": opts(Spec(READ, reader=True, subcommands={
+        "show": opts(_R, GO.REFLOG), "list": _R, "exists": _R,
+        "expire": Spec(DELETE), "delete": Spec(DELETE)}, other_sub=opts(_R, GO.REFLOG)),
+        GO.REFLOG),
     "submodule": Spec(_NET_WRITE, subcommands={"status": _R, "summary": _R, "foreach": Spec(
         frozenset({E.CODE}), note="git submodule foreach runs a shell command")},
         other_sub=Spec(_NET_WRITE)),
     "notes": Spec(WRITE, subcommands={"show": _R, "list": _R}, other_sub=Spec(WRITE)),
     "config": Spec(READ, reader=True, handler="git_config"),
+    # git grep searches the whole work tree below the cwd (or the paths after the pattern)
+    "grep": Spec(READ, reader=True, args=Access.READ, lead=1, lead_flags=fs("-e", "-f"),
+                 recursive=True),
     **{n: Spec(WRITE) for n in (
         "add", "commit", "checkout", "switch", "restore", "merge", "rebase", "cherry-pick",
         "revert", "mv", "apply", "am", "init", "gc", "prune", "update-ref", "update-index",
@@ -79,6 +99,11 @@ GIT_SUBCOMMANDS: dict[str, Spec] = {
     "daemon": Spec(frozenset({E.NETWORK, E.CODE})),
     "instaweb": Spec(frozenset({E.NETWORK, E.CODE})),
 }
+for _name, _table in {**GO.TABLES, **GO.WRITES}.items():  # the allow-lists, parsed once
+    GIT_SUBCOMMANDS[_name] = opts(GIT_SUBCOMMANDS[_name], f"{_table} -h --help")
+GIT_SUBCOMMANDS["remote"] = opts(GIT_SUBCOMMANDS["remote"], GO.REMOTE)
+GIT_GLOBAL = opts(Spec(), GO.GLOBAL)
+
 #: Subcommand flags that take a value (so their values are not mistaken for paths).
 GIT_SUB_VALUES = fs("-m", "-F", "-C", "-c", "-b", "-B", "-n", "--author", "--date",
                     "--format", "--pretty", "-S", "-G", "--grep", "--since", "--until",
