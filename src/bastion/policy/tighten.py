@@ -82,7 +82,18 @@ def tighter_exec(new: ExecConfig, old: ExecConfig) -> bool:
         and cap(new.max_cpu_seconds, old.max_cpu_seconds)
         and set(new.env_allow) <= set(old.env_allow)
         and set(new.secrets) <= set(old.secrets)
+        and CONTAIN_ORDER[new.contain] >= CONTAIN_ORDER[old.contain]
+        and new.max_processes <= old.max_processes
+        and cap(new.max_resident_mb, old.max_resident_mb)
+        and new.tmp_size_mb <= old.tmp_size_mb
+        and new.seccomp >= old.seccomp
+        and new.scan_max_entries <= old.scan_max_entries
+        and set(new.scan_skip) <= set(old.scan_skip)
     )
+
+
+#: ``[exec] contain`` from loosest to strictest: a project layer may only move right.
+CONTAIN_ORDER = {"off": 0, "allowed": 1, "all": 2}
 
 
 def merge_ceiling(current: Ceiling | None, new: CeilingSection, source: str) -> Ceiling:
