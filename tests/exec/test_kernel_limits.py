@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bastion.exec import BubblewrapRunner, ExecConfig
-from bastion.exec import cgroups
+from bastion.exec import BubblewrapRunner, ExecConfig, cgroups
 from bastion.exec.seccomp import DENIED_SYSCALLS, filter_program
 from tests.conftest import PolicyFactory
 from tests.exec.sandbox_helpers import spec_for
