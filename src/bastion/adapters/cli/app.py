@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "bastion.adapters.cli.keys_cmd",
     "bastion.adapters.cli.hooks_cmd",
     "bastion.adapters.cli.db_cmd",
+    "bastion.adapters.cli.sandbox_cmd",
 )
 
 
