@@ -163,6 +163,10 @@ def install(
             out(f"installed: {agent} runs '{exe} hook {agent}' before every tool call")
     for note in target.notes:
         out(note)
+    from bastion.exec.capabilities import uncontained_note
+
+    if (uncontained := uncontained_note(agent)) is not None:
+        out(uncontained)
     return target
 
 
