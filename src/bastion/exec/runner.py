@@ -68,6 +68,8 @@ class RunSpec:
     #: Protected paths that did not exist: if the run creates one, it is moved to ``quarantine``.
     swept: tuple[str, ...] = ()
     quarantine: str = ""
+    #: Protected symlinks (path, target): put back after the run if it replaced them.
+    links: tuple[tuple[str, str], ...] = ()
     #: The profile's name, for the result and the ledger ("" when built without one).
     profile: str = ""
 
