@@ -135,10 +135,13 @@ def visible(path: str, spec: RunSpec) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class NetworkSetup:
-    """What the run's network needs: bwrap arguments and variables for the child."""
+    """What the run's network needs: bwrap arguments, variables for the child, and words put
+    in front of the command inside the sandbox (e.g. a forwarder from a local port to the
+    proxy's Unix socket)."""
 
     args: tuple[str, ...] = ()
     env: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    prefix: tuple[str, ...] = ()
 
 
 @contextlib.contextmanager
@@ -190,7 +193,8 @@ class BubblewrapRunner:
         # The new root is a tmpfs bwrap made: read-only, so nothing lands outside the mounts.
         argv += ["--remount-ro", "/"]
         argv += ["--chdir", os.path.realpath(spec.cwd), "--"]
-        return argv + limit_prefix(spec.limits, nproc=_nproc_fallback(spec)) + list(spec.argv)
+        limits = limit_prefix(spec.limits, nproc=_nproc_fallback(spec))
+        return argv + limits + list(net.prefix) + list(spec.argv)
 
     def run(self, spec: RunSpec) -> RunResult:
         with contextlib.ExitStack() as stack:
