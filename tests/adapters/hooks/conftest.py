@@ -54,6 +54,8 @@ class Sandbox:
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HOME": str(self.home),
             "BASTION_STATE_DIR": str(self.state),
+            # A worktree run (PYTHONPATH=src) tests its own code in the hook processes too.
+            **({"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}),
             **extra,
         }
 

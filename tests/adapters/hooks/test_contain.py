@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.adapters.hooks.conftest import Sandbox, bastion_exe, run_hook
 
@@ -113,3 +116,18 @@ def test_an_agent_whose_hooks_cannot_rewrite_gets_the_plain_answer(sandbox: Sand
 
     assert run.exit_code == 0
     assert "sandbox run" not in run.stdout
+
+
+@given(st.text(min_size=1, max_size=200))
+@settings(max_examples=200, deadline=None)
+def test_the_rewritten_command_carries_the_original_word_for_word_whatever_it_holds(command: str) -> None:
+    from bastion.adapters.hooks.contain import contained_command
+    from bastion.policy.decision import Decision, Effect, Evaluation, Reason
+
+    evaluation = Evaluation(Decision.ALLOW, (Reason(Decision.ALLOW, "t", "t", "", "ok"),), (Effect.WRITE,))
+
+    rewritten = contained_command({"command": command}, None, evaluation, cwd="/w d", policy_path=None)  # type: ignore[arg-type]
+
+    words = shlex.split(rewritten)
+    assert words[1:] == ["sandbox", "run", "--profile", "workspace-write", "--cwd", "/w d", "--timeout", "120",
+                         "--", "bash", "-c", command]  # fmt: skip
