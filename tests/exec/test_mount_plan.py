@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bastion.exec import BubblewrapRunner, ExecConfig, Limits, RunSpec, build_spec
 from bastion.exec.bubblewrap import plan_mounts
 from tests.conftest import PolicyFactory
@@ -143,3 +145,19 @@ def test_a_read_only_profile_binds_no_root_writable(make_policy: PolicyFactory, 
     spec = _spec("", make_policy, home, profile=Profile())
     assert (spec.writable_roots, spec.profile, spec.hosts) == ((), "read-only", ())
     assert "--bind" not in BubblewrapRunner("/usr/bin/bwrap").argv(spec)
+
+
+def test_without_a_pids_cgroup_a_normal_user_gets_rlimit_nproc_above_what_it_runs_now(
+    make_policy: PolicyFactory, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bastion.exec.bubblewrap as bubblewrap
+
+    monkeypatch.setattr(bubblewrap.cgroups, "enforceable", lambda: {"pids": False, "memory": False})
+    monkeypatch.setattr(bubblewrap.os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(bubblewrap, "_tasks_of", lambda uid: 700)
+    argv = BubblewrapRunner("/usr/bin/bwrap").argv(_spec("", make_policy, home))
+    assert "--nproc=1212" in argv  # 700 running + the default 512
+    monkeypatch.setattr(bubblewrap.os, "geteuid", lambda: 0)  # root: RLIMIT_NPROC would not hold
+    assert not any(
+        a.startswith("--nproc") for a in BubblewrapRunner("/usr/bin/bwrap").argv(_spec("", make_policy, home))
+    )

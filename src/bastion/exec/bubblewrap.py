@@ -231,7 +231,19 @@ def after_run(spec: RunSpec) -> tuple[str, ...]:
 
 
 def _nproc_fallback(spec: RunSpec) -> int:
-    """Without a pids cgroup, RLIMIT_NPROC (which holds for every uid but root's)."""
-    if spec.limits.max_processes and not cgroups.enforceable()["pids"]:
-        return spec.limits.max_processes
-    return 0
+    """Without a pids cgroup, RLIMIT_NPROC. It counts every task of the uid on the machine
+    (and does not hold for root at all), so the cap is what the uid runs now plus the run's
+    allowance: a desktop with 800 browser threads must not make every run fail to fork."""
+    if not spec.limits.max_processes or cgroups.enforceable()["pids"] or os.geteuid() == 0:
+        return 0
+    return _tasks_of(os.geteuid()) + spec.limits.max_processes
+
+
+def _tasks_of(uid: int) -> int:
+    count = 0
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if entry.stat().st_uid == uid:
+                    count += len(os.listdir(f"/proc/{entry.name}/task"))
+    return count
