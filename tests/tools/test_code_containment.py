@@ -255,3 +255,21 @@ def test_a_protected_symlink_the_run_replaces_is_put_back(make_tools: ToolsFacto
     assert result["exit_code"] == 0
     assert result["data"]["swept"] == [str(workspace / ".envrc")]
     assert os.readlink(workspace / ".envrc") == "envrc.real"
+
+
+def test_a_submodule_s_git_config_is_read_only_too(make_tools: ToolsFactory, repo: Path) -> None:
+    module = repo / ".git" / "modules" / "lib"
+    (module / "hooks").mkdir(parents=True)
+    (module / "HEAD").write_text("ref: refs/heads/main\n")
+    (module / "config").write_text("[core]\n")
+    tools = make_tools(authorizer=StubAuthorizer(Effect.CODE), sandbox=True)
+    source = (
+        "for path in ('.git/modules/lib/config', '.git/modules/lib/hooks/post-checkout'):\n"
+        "    try:\n        open(path, 'a').write('fsmonitor = evil')\n        print('written')\n"
+        "    except OSError as exc:\n        print(type(exc).__name__)\n"
+    )
+
+    result = run(tools["code"], {"language": "python", "source": source})
+
+    assert result["stdout"] == "OSError\nOSError\n"
+    assert (module / "config").read_text() == "[core]\n"

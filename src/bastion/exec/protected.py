@@ -120,7 +120,7 @@ class _Walk:
         if os.path.isfile(dotgit) or os.path.islink(dotgit):
             self._protect(dotgit)
         work_tree = os.path.dirname(dotgit)
-        for gitdir in _git_dirs(dotgit):
+        for gitdir in [*_git_dirs(dotgit), *_module_dirs(dotgit)]:
             for child in PROTECTED_CHILDREN[".git"]:
                 self._protect(os.path.join(gitdir, child))
             config = os.path.join(gitdir, "config")
@@ -157,6 +157,17 @@ def _git_dirs(dotgit: str) -> list[str]:
             found.append(os.path.normpath(os.path.join(gitdir, handle.readline(4096).strip())))
     except (OSError, UnicodeDecodeError):
         pass
+    return found
+
+
+def _module_dirs(dotgit: str) -> list[str]:
+    """Submodules' git dirs (``.git/modules/…``): git reads their config too."""
+    found = []
+    for folder, dirs, files in os.walk(os.path.join(dotgit, "modules")):
+        if "HEAD" in files and "config" in files:
+            found.append(folder)
+            dirs[:] = [d for d in dirs if d == "modules"]
+        dirs[:] = [d for d in dirs if d not in ("objects", "refs", "logs")]
     return found
 
 
