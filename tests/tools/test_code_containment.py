@@ -273,3 +273,29 @@ def test_a_submodule_s_git_config_is_read_only_too(make_tools: ToolsFactory, rep
 
     assert result["stdout"] == "OSError\nOSError\n"
     assert (module / "config").read_text() == "[core]\n"
+
+
+def test_an_exec_call_allowed_as_a_writer_still_cannot_touch_git_config(
+    make_tools: ToolsFactory, repo: Path
+) -> None:
+    before = (repo / ".git" / "config").read_text()
+    tools = make_tools(authorizer=StubAuthorizer(Effect.WRITE), sandbox=True)
+
+    result = run(
+        tools["exec"], {"command": "echo made > made.txt; git config core.fsmonitor evil; echo rc=$?"}
+    )
+
+    assert result["stdout"] == "rc=4\n"  # git: could not lock config file
+    assert (repo / "made.txt").read_text() == "made\n"
+    assert (repo / ".git" / "config").read_text() == before
+
+
+def test_an_exec_call_allowed_as_a_reader_runs_with_nothing_writable(
+    make_tools: ToolsFactory, workspace: Path
+) -> None:
+    tools = make_tools(authorizer=StubAuthorizer(Effect.READ), sandbox=True)
+
+    result = run(tools["exec"], {"command": "touch made.txt 2>&1; echo rc=$?"})
+
+    assert result["stdout"].endswith("Read-only file system\nrc=1\n")
+    assert not (workspace / "made.txt").exists()
