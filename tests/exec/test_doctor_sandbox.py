@@ -16,6 +16,11 @@ def test_every_installed_runtime_runs_through_the_sandbox(make_policy: PolicyFac
     assert [(name, ok) for name, ok, _ in checks] == [
         ("credentials dir", True),
         ("sandbox", True),
+        ("limit processes", True),
+        ("limit memory", True),
+        ("limit seccomp", True),
+        ("limit nested user namespaces", True),
+        ("limit /tmp size", True),
         ("runtime bash", True),
         ("runtime node", True),
         ("runtime python", True),
@@ -35,3 +40,36 @@ def test_a_missing_sandbox_is_reported_with_how_to_fix_it(
     checks = sandbox_checks(make_policy())
     assert checks[-1][:2] == ("sandbox", False)
     assert "apt-get install bubblewrap" in checks[-1][2]
+
+
+def test_doctor_says_which_limits_it_cannot_enforce(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bastion.exec.capabilities as capabilities
+
+    monkeypatch.setattr(capabilities.cgroups, "enforceable", lambda: {"pids": False, "memory": False})
+    monkeypatch.setattr(capabilities.os, "geteuid", lambda: 0)
+    checks = {name: (ok, detail) for name, ok, detail in capabilities.limit_checks(512, 4096, 0)}
+    assert checks["limit processes"] == (
+        False,
+        "NOT enforced: no writable pids cgroup, and RLIMIT_NPROC does not hold for root; run Bastion "
+        "as a normal user or give it a cgroup",
+    )
+    assert checks["limit memory"][0] is False
+    assert capabilities.limit_checks(512, 4096, 1024)[1] == (
+        "limit memory", True, "address space only (RLIMIT_AS = 1024 MiB; no memory cgroup)",
+    )  # fmt: skip
+
+
+def test_doctor_says_plainly_which_agents_run_calls_uncontained() -> None:
+    from bastion.adapters.cli.doctor_sandbox import containment_checks
+
+    checks = containment_checks(["claude", "codex", "gemini", "qwen"], "allowed")
+
+    assert [(name, ok) for name, ok, _ in checks] == [
+        ("containment claude", True),
+        ("containment codex", False),
+        ("containment gemini", False),
+        ("containment qwen", False),
+    ]
+    assert "runs UNCONTAINED" in checks[1][2] and "bastion launch codex" in checks[1][2]
+    assert "bastion launch gemini -- --sandbox" in checks[2][2]
+    assert containment_checks(["claude"], "off")[0][:2] == ("containment claude", False)

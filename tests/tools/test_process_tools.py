@@ -78,17 +78,24 @@ def test_a_secret_not_allowed_by_the_config_is_refused_without_running(
     assert (result["ok"], result["message"]) == (False, "secret 'API_TOKEN' is not listed in [exec] secrets")
 
 
-def test_network_is_shared_only_when_the_decision_carries_a_network_effect(
+def test_network_is_given_only_when_the_decision_carries_a_network_effect_and_names_its_host(
     make_tools: ToolsFactory,
 ) -> None:
-    command = "python3 -c 'import socket; print([n for _, n in socket.if_nameindex()])'"
+    # Changed with issue #14: a network effect alone no longer opens the network; the run
+    # reaches only the hosts the command names (the profile's ``hosts``).
+    interfaces = "python3 -c 'import socket; print([n for _, n in socket.if_nameindex()])'"
+    named = f"curl -s -o /dev/null --max-time 1 https://example.org/; {interfaces}"
     offline = run(
-        make_tools(authorizer=StubAuthorizer(Effect.READ), sandbox=True)["exec"], {"command": command}
+        make_tools(authorizer=StubAuthorizer(Effect.READ), sandbox=True)["exec"], {"command": named}
+    )
+    unnamed = run(
+        make_tools(authorizer=StubAuthorizer(Effect.NETWORK), sandbox=True)["exec"], {"command": interfaces}
     )
     online = run(
-        make_tools(authorizer=StubAuthorizer(Effect.NETWORK), sandbox=True)["exec"], {"command": command}
+        make_tools(authorizer=StubAuthorizer(Effect.NETWORK), sandbox=True)["exec"], {"command": named}
     )
     assert offline["stdout"] == "['lo']\n"  # a fresh network namespace: loopback only
+    assert unnamed["stdout"] == "['lo']\n"
     assert online["stdout"] != "['lo']\n"  # the host's interfaces
 
 

@@ -83,6 +83,17 @@ class ApprovalRequest:
         return {"grantable": True, "scopes": scopes, "exact": self.summary,
                 "suggested_pattern": self.suggested_pattern}
 
+    @property
+    def profile(self) -> dict[str, Any] | None:
+        """The sandbox profile the call runs in once approved (shell and code calls): what
+        the person is shown it may touch. Derived from the stored evaluation and argv."""
+        if self.tool not in ("shell", "code"):
+            return None
+        from bastion.exec.profile import profile_for, shell_hosts
+
+        hosts = shell_hosts(" ".join(self.argv)) if self.argv else ()
+        return profile_for(self.evaluation, hosts).to_json()
+
     def to_json(self) -> dict[str, Any]:
         """The ``approvals list --json`` shape (plus detail keys after the contract ones)."""
         return {
@@ -100,6 +111,7 @@ class ApprovalRequest:
             "resolver": self.resolver,
             "feedback": self.feedback,
             "grant": self.grant_id,
+            "profile": self.profile,
         }
 
 

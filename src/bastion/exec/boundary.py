@@ -6,6 +6,8 @@ import os
 from collections.abc import Mapping, Sequence
 
 from bastion.exec.config import ExecConfig
+from bastion.exec.profile import Profile
+from bastion.exec.protected import ProtectionPlan, plan_protection
 from bastion.exec.runner import Limits, RunSpec
 from bastion.policy.compiled import Policy
 
@@ -25,13 +27,16 @@ def writes_allowed(policy: Policy) -> bool:
     return policy.mode != "read-only" and not (ceiling and ceiling.filesystem == "read_only")
 
 
-def sandbox_roots(policy: Policy) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+def sandbox_roots(
+    policy: Policy, *, writes: bool = True
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """(writable, read-only, hidden) paths for a child under this policy.
 
-    Read-only mode (or a read-only ceiling) binds the workspace read-only. Policy files
-    inside a writable root are overlaid read-only: an agent must not edit its own rules.
+    Read-only mode (a read-only ceiling, or ``writes=False``: a read-only profile) binds the
+    workspace read-only. Policy files inside a writable root are overlaid read-only: an
+    agent must not edit its own rules.
     """
-    writable = tuple(policy.write_roots) if writes_allowed(policy) else ()
+    writable = tuple(policy.write_roots) if writes and writes_allowed(policy) else ()
     readonly = [r for r in policy.read_roots if r not in writable]
     for source in policy.sources:
         path = os.path.abspath(source)
@@ -39,38 +44,33 @@ def sandbox_roots(policy: Policy) -> tuple[tuple[str, ...], tuple[str, ...], tup
             readonly.append(path)
     hidden = [policy.credentials_dir, policy.state_dir]
     hidden += [os.path.join(policy.home, name) for name in HOME_CREDENTIALS]
-    hidden += credential_files(policy, (*writable, *readonly))
     return writable, tuple(dict.fromkeys(readonly)), tuple(dict.fromkeys(hidden))
 
 
-#: Folders a scan for credential files skips: large, and not where keys are kept.
-SKIPPED_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache",
-                          ".ruff_cache", ".pytest_cache", ".tox", "target", "dist", "build"})
+def protection(
+    policy: Policy, config: ExecConfig, writable: Sequence[str], readonly: Sequence[str]
+) -> ProtectionPlan:
+    """Credential files (hidden) and protected paths (read-only) in the mounted roots;
+    ScanBudgetExceeded when the roots are too big to check."""
+    return plan_protection(
+        writable,
+        readonly,
+        is_credential=lambda path: policy.hardline.credentials.first_match(path) is not None,
+        skip=config.scan_skip,
+        max_entries=config.scan_max_entries,
+        home=policy.home,
+    )
 
 
-def credential_files(
-    policy: Policy, roots: Sequence[str], *, max_depth: int = 6, max_entries: int = 20_000
-) -> list[str]:
-    """Credential files inside the mounted roots (``.env``, ``*.pem``, ``id_rsa``…): the gate
-    refuses to read them, and the sandbox hides them too, so a script the agent runs cannot
-    read them either. Bounded (depth, entries): a huge tree is only partly scanned."""
-    found: list[str] = []
-    seen = 0
-    stack = [(root, 0) for root in roots]
-    while stack and seen < max_entries:
-        folder, depth = stack.pop()
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            seen += 1
-            if policy.hardline.credentials.first_match(entry.path) is not None:
-                found.append(entry.path)
-                continue
-            if depth < max_depth and entry.name not in SKIPPED_DIRS and entry.is_dir(follow_symlinks=False):
-                stack.append((entry.path, depth + 1))
-    return found
+def limits_of(config: ExecConfig) -> Limits:
+    return Limits(
+        max_memory_mb=config.max_memory_mb,
+        max_cpu_seconds=config.max_cpu_seconds,
+        max_processes=config.max_processes,
+        max_resident_mb=config.max_resident_mb,
+        tmp_size_mb=config.tmp_size_mb,
+        seccomp=config.seccomp,
+    )
 
 
 def child_environment(config: ExecConfig, environ: Mapping[str, str]) -> dict[str, str]:
@@ -95,10 +95,16 @@ def build_spec(
     extra_writable: Sequence[str] = (),
     extra_readonly: Sequence[str] = (),
     environ: Mapping[str, str] | None = None,
+    profile: Profile | None = None,
 ) -> RunSpec:
-    """One RunSpec under ``policy``; ``timeout`` may only shorten the configured one."""
-    writable, readonly, hidden = sandbox_roots(policy)
+    """One RunSpec under ``policy``; ``timeout`` may only shorten the configured one. With a
+    ``profile``, the file system and network are the profile's (never more than the policy's).
+    Raises ScanBudgetExceeded when the roots are too big to check for credentials."""
+    writes = profile is None or profile.writable
+    writable, readonly, hidden = sandbox_roots(policy, writes=writes)
+    plan = protection(policy, config, writable, readonly)
     env = child_environment(config, os.environ if environ is None else environ)
+    hosts = profile.hosts if profile is not None else ()
     return RunSpec(
         argv=tuple(argv),
         cwd=cwd,
@@ -106,10 +112,15 @@ def build_spec(
         stdin=stdin,
         timeout=min(timeout, config.timeout) if timeout else config.timeout,
         max_output_bytes=config.max_output_bytes,
-        network=network,
-        writable_roots=(*writable, *extra_writable),
-        readonly_roots=(*readonly, *extra_readonly),
-        hidden_paths=hidden,
-        limits=Limits(max_memory_mb=config.max_memory_mb, max_cpu_seconds=config.max_cpu_seconds),
+        network=network and profile is None,
+        writable_roots=(*writable, *extra_writable, *plan.pinned),
+        readonly_roots=(*readonly, *extra_readonly, *plan.readonly),
+        hidden_paths=(*hidden, *plan.hidden),
+        limits=limits_of(config),
         secrets=dict(secrets or {}),
+        hosts=hosts,
+        swept=plan.swept,
+        links=plan.links,
+        quarantine=os.path.join(policy.state_dir, "quarantine"),
+        profile=profile.filesystem.value if profile is not None else "",
     )

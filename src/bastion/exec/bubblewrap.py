@@ -10,15 +10,20 @@ unshared (no network) unless the spec allows network. Mounts are ordered parents
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import functools
 import os
 import shutil
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from bastion.exec import cgroups, seccomp
 from bastion.exec.egress.binding import bwrap_args, command_prefix
 from bastion.exec.limits import limit_prefix
 from bastion.exec.process import Launch, run_process
+from bastion.exec.protected import restore_links, sweep
 from bastion.exec.runner import ExecError, RunResult, RunSpec, SandboxUnavailable
 
 SYSTEM_DIRS: tuple[str, ...] = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -44,12 +49,15 @@ class Mount:
     dest: str
     op: str  # "tmpfs" | "ro-bind" | "bind" | "symlink" | "proc" | "dev" | "hide-dir" | "hide-file"
     src: str = ""
+    size: int = 0  # bytes, for a tmpfs (0: unbounded)
 
     def args(self) -> list[str]:
         if self.op in ("ro-bind", "bind"):
             return [f"--{self.op}", self.src, self.dest]
         if self.op == "symlink":
             return ["--symlink", self.src, self.dest]
+        if self.op == "tmpfs" and self.size:
+            return ["--size", str(self.size), "--tmpfs", self.dest]
         if self.op in ("tmpfs", "proc", "dev"):
             return [f"--{self.op}", self.dest]
         if self.op == "hide-dir":
@@ -87,14 +95,15 @@ def _system_mounts() -> tuple[Mount, ...]:
     mounts += [
         Mount(2, _TMPFS, "/proc", "proc"),
         Mount(2, _TMPFS, "/dev", "dev"),
-        Mount(2, _TMPFS, "/tmp", "tmpfs"),
     ]
     return tuple(mounts)
 
 
 def plan_mounts(spec: RunSpec) -> list[Mount]:
-    """Every mount of the child's filesystem, in the order bwrap must apply them."""
-    mounts = list(_system_mounts())
+    """Every mount of the child's filesystem, in the order bwrap must apply them. The two
+    RAM file systems a run can fill (/tmp, the private HOME) are capped at ``tmp_size_mb``."""
+    size = spec.limits.tmp_size_mb * 1024 * 1024
+    mounts = [*_system_mounts(), Mount(2, _TMPFS, "/tmp", "tmpfs", size=size)]
     writable = {os.path.realpath(p) for p in spec.writable_roots if os.path.exists(p)}
     readonly = {os.path.realpath(p) for p in spec.readonly_roots if os.path.exists(p)}
     for path in sorted(writable):
@@ -107,7 +116,7 @@ def plan_mounts(spec: RunSpec) -> list[Mount]:
     roots = writable | readonly
     if home.startswith("/") and home != "/" and not any(_inside(home, r) for r in roots):
         home = os.path.normpath(home)
-        mounts.append(Mount(_depth(home), _TMPFS, home, "tmpfs"))
+        mounts.append(Mount(_depth(home), _TMPFS, home, "tmpfs", size=size))
     for path in sorted({os.path.normpath(p) for p in spec.hidden_paths}):
         real = os.path.realpath(path)
         if not any(_inside(real, r) for r in roots) or not os.path.lexists(real):
@@ -125,6 +134,50 @@ def visible(path: str, spec: RunSpec) -> bool:
     return any(_inside(real, r) for r in roots) and not any(_inside(real, h) for h in hidden)
 
 
+@dataclass(frozen=True, slots=True)
+class NetworkSetup:
+    """What the run's network needs: bwrap arguments, variables for the child, and words put
+    in front of the command inside the sandbox (e.g. a forwarder from a local port to the
+    proxy's Unix socket)."""
+
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    prefix: tuple[str, ...] = ()
+
+
+@contextlib.contextmanager
+def network_setup(spec: RunSpec) -> Iterator[NetworkSetup]:
+    """The one place that gives a run its network. No hosts and no ``network``: a network
+    namespace of its own with nothing in it. The egress proxy (``bastion.exec.egress``)
+    replaces the shared namespace for ``spec.hosts``: it is started here and stopped on exit."""
+    yield network_of(spec)
+
+
+def network_of(spec: RunSpec) -> NetworkSetup:
+    if spec.egress is not None:  # the proxy's socket and the forwarder in front of the command
+        if spec.network:
+            raise ExecError("a run behind the egress proxy must not share the host's network")
+        return NetworkSetup(tuple(bwrap_args(spec.egress)), {}, tuple(command_prefix(spec.egress)))
+    if spec.network:
+        return NetworkSetup(("--share-net",))
+    # No network; `hosts` without a proxy get none either (fail closed): whoever runs a
+    # `hosts` profile starts an EgressSession and passes its binding (see sandbox_cmd).
+    return NetworkSetup()
+
+
+def namespace_args(spec: RunSpec, network: NetworkSetup, seccomp_fd: int | None) -> list[str]:
+    """Every namespace unshared, nested user namespaces off, no capability, the filter."""
+    argv = ["--unshare-all", *network.args]
+    # Run as root, bwrap would keep every capability: drop them all, always.
+    argv += ["--cap-drop", "ALL", "--die-with-parent", "--new-session"]
+    # A user namespace of our own, in which no further one can be made (and uid 0 inside
+    # stays the caller's uid outside: workspace files keep their owner).
+    argv += ["--unshare-user", "--disable-userns"]
+    if seccomp_fd is not None:
+        argv += ["--seccomp", str(seccomp_fd)]
+    return argv
+
+
 class BubblewrapRunner:
     """Runs each command in a fresh bubblewrap sandbox."""
 
@@ -137,34 +190,71 @@ class BubblewrapRunner:
             raise SandboxUnavailable("bubblewrap ('bwrap') is not installed")
         self.bwrap = found
 
-    def argv(self, spec: RunSpec) -> list[str]:
+    def argv(
+        self, spec: RunSpec, *, network: NetworkSetup | None = None, seccomp_fd: int | None = None
+    ) -> list[str]:
         """The full ``bwrap … -- nice … COMMAND`` line for one spec."""
         if not visible(spec.cwd, spec):
             raise ExecError(f"working directory {spec.cwd} is not inside any sandbox root")
-        argv = [self.bwrap, "--unshare-all"]
-        if spec.network:
-            argv.append("--share-net")
-        if spec.network and spec.egress is not None:
-            raise ExecError("a run behind the egress proxy must not share the host's network")
-        # Run as root, bwrap would keep every capability: drop them all, always.
-        argv += ["--cap-drop", "ALL", "--die-with-parent", "--new-session"]
+        net = network or network_of(spec)
+        argv = [self.bwrap, *namespace_args(spec, net, seccomp_fd)]
         for mount in plan_mounts(spec):
             argv += mount.args()
         argv += bwrap_args(spec.egress)
         # The new root is a tmpfs bwrap made: read-only, so nothing lands outside the mounts.
         argv += ["--remount-ro", "/"]
         argv += ["--chdir", os.path.realpath(spec.cwd), "--"]
-        return argv + limit_prefix(spec.limits) + command_prefix(spec.egress) + list(spec.argv)
+        limits = limit_prefix(spec.limits, nproc=_nproc_fallback(spec))
+        return argv + limits + list(net.prefix) + list(spec.argv)
 
     def run(self, spec: RunSpec) -> RunResult:
-        launch = Launch(
-            argv=self.argv(spec),
-            cwd="/",
-            env=spec.child_env(),
-            stdin=spec.stdin,
-            timeout=spec.timeout,
-            max_output_bytes=spec.max_output_bytes,
-            secrets=spec.secrets,
-            runner=self.name,
-        )
-        return run_process(launch)
+        with contextlib.ExitStack() as stack:
+            network = stack.enter_context(network_setup(spec))
+            fd = seccomp.filter_fd() if spec.limits.seccomp else None
+            if fd is not None:
+                stack.callback(os.close, fd)
+            limits = spec.limits
+            procs = stack.enter_context(cgroups.run_group(limits.max_processes, limits.max_resident_mb))
+            argv = self.argv(spec, network=network, seccomp_fd=fd)
+            if procs:
+                argv = ["/bin/sh", "-c", cgroups.JOIN, "sh", str(len(procs)), *procs, *argv]
+            launch = Launch(
+                argv=argv,
+                cwd="/",
+                env={**spec.child_env(), **network.env},
+                stdin=spec.stdin,
+                timeout=spec.timeout,
+                max_output_bytes=spec.max_output_bytes,
+                secrets=spec.secrets,
+                runner=self.name,
+                pass_fds=() if fd is None else (fd,),
+            )
+            result = run_process(launch)
+        swept = after_run(spec)
+        return dataclasses.replace(result, swept=swept) if swept else result
+
+
+def after_run(spec: RunSpec) -> tuple[str, ...]:
+    """Undo what the run did to protected paths that could not be bound read-only."""
+    if not spec.quarantine:
+        return ()
+    return sweep(spec.swept, spec.quarantine) + restore_links(spec.links, spec.quarantine)
+
+
+def _nproc_fallback(spec: RunSpec) -> int:
+    """Without a pids cgroup, RLIMIT_NPROC. It counts every task of the uid on the machine
+    (and does not hold for root at all), so the cap is what the uid runs now plus the run's
+    allowance: a desktop with 800 browser threads must not make every run fail to fork."""
+    if not spec.limits.max_processes or cgroups.enforceable()["pids"] or os.geteuid() == 0:
+        return 0
+    return _tasks_of(os.geteuid()) + spec.limits.max_processes
+
+
+def _tasks_of(uid: int) -> int:
+    count = 0
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if entry.stat().st_uid == uid:
+                    count += len(os.listdir(f"/proc/{entry.name}/task"))
+    return count

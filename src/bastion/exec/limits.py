@@ -19,7 +19,7 @@ def _system_program(name: str) -> str | None:
     return shutil.which(name, path=SYSTEM_PATH)
 
 
-def limit_prefix(limits: Limits) -> list[str]:
+def limit_prefix(limits: Limits, *, nproc: int = 0) -> list[str]:
     """``nice -n 10 [prlimit --as=… --cpu=…]`` to put in front of a command.
 
     The memory and CPU ceilings are off (0) unless the policy's ``[exec]`` sets them: see
@@ -34,6 +34,8 @@ def limit_prefix(limits: Limits) -> list[str]:
         ceilings.append(f"--as={limits.max_memory_mb * 1024 * 1024}")
     if limits.max_cpu_seconds > 0:
         ceilings.append(f"--cpu={limits.max_cpu_seconds}")
+    if nproc > 0:
+        ceilings.append(f"--nproc={nproc}")
     if ceilings:
         prlimit = _system_program("prlimit")
         if prlimit is None:

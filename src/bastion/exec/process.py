@@ -33,6 +33,8 @@ class Launch:
     max_output_bytes: int
     secrets: Mapping[str, str]
     runner: str
+    #: Descriptors the child inherits (the seccomp program for ``bwrap --seccomp FD``).
+    pass_fds: tuple[int, ...] = ()
 
 
 def run_process(launch: Launch) -> RunResult:
@@ -47,6 +49,7 @@ def run_process(launch: Launch) -> RunResult:
             stderr=subprocess.PIPE,
             start_new_session=True,
             close_fds=True,
+            pass_fds=launch.pass_fds,
         )
     except OSError as exc:  # the message names the program, never the environment
         raise ExecError(f"cannot start {launch.argv[0]!r}: {exc.strerror or exc}") from None

@@ -29,11 +29,16 @@ class SandboxUnavailable(ExecError):
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Per-child ceilings. ``nice`` always applies; the prlimit ones only when > 0."""
+    """Per-child ceilings. ``nice`` always applies; the prlimit ones only when > 0. The
+    containment ones default to ``[exec]``'s defaults (0 / False: off)."""
 
     nice: int = 10
     max_memory_mb: int = 0
     max_cpu_seconds: int = 0
+    max_processes: int = 512  # cgroup pids.max
+    max_resident_mb: int = 4096  # cgroup memory limit
+    tmp_size_mb: int = 512  # the private /tmp
+    seccomp: bool = True
 
 
 def _frozen(value: Mapping[str, str]) -> Mapping[str, str]:
@@ -64,6 +69,15 @@ class RunSpec:
     #: The egress proxy this run reaches the network through (bastion.exec.egress);
     #: needs ``network=False``: the proxy is then the only way out.
     egress: EgressBinding | None = None
+    #: The only hosts the run may reach (through the egress proxy); see ``network``.
+    hosts: tuple[str, ...] = ()
+    #: Protected paths that did not exist: if the run creates one, it is moved to ``quarantine``.
+    swept: tuple[str, ...] = ()
+    quarantine: str = ""
+    #: Protected symlinks (path, target): put back after the run if it replaced them.
+    links: tuple[tuple[str, str], ...] = ()
+    #: The profile's name, for the result and the ledger ("" when built without one).
+    profile: str = ""
 
     def __post_init__(self) -> None:
         if not self.argv:
@@ -91,6 +105,8 @@ class RunResult:
     timed_out: bool
     duration: float
     runner: str
+    #: Protected paths the run created, moved out of the way afterwards.
+    swept: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -101,6 +117,7 @@ class RunResult:
             "timed_out": self.timed_out,
             "duration": round(self.duration, 6),
             "runner": self.runner,
+            **({"swept": list(self.swept)} if self.swept else {}),
         }
 
 

@@ -23,7 +23,10 @@ def bwrap_problem(bwrap: str | None = None) -> str | None:
     path = bwrap or shutil.which("bwrap")
     if path is None:
         return "bubblewrap ('bwrap') is not installed"
-    probe = [path, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "true"]
+    # The namespaces every run uses: a machine that cannot give a run its own user
+    # namespace (with nested ones disabled) has no usable sandbox.
+    probe = [path, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
+             "--ro-bind", "/", "/", "true"]  # fmt: skip
     try:
         done = subprocess.run(probe, capture_output=True, timeout=10, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:

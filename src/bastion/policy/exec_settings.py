@@ -11,6 +11,14 @@ from dataclasses import dataclass
 DEFAULT_ENV_ALLOW: tuple[str, ...] = ("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ")
 #: A secret's name is also the variable it arrives in: a plain shell variable name.
 SECRET_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
+#: ``[exec] contain``: which calls an agent hook rewrites to run inside Bastion's sandbox.
+CONTAIN_VALUES: tuple[str, ...] = ("allowed", "all", "off")
+#: Folder names the credential scan does not enter by default: generated trees, not where
+#: keys are kept. A person may list others (``scan_skip``) when a tree is too big to scan.
+DEFAULT_SCAN_SKIP: tuple[str, ...] = (
+    ".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache", ".ruff_cache",
+    ".pytest_cache", ".tox", "target", "dist", "build",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +62,9 @@ def secret_holds(table: Mapping[str, Mapping[str, object]]) -> tuple[SecretHold,
 class ExecConfig:
     """``[exec]``: ``timeout`` (s, per call), ``max_output_bytes`` (per stream),
     ``max_memory_mb`` / ``max_cpu_seconds`` (kernel ceilings, 0 = off), ``env_allow``
-    (variables passed through), ``secrets`` (names a call may ask to have injected) and
-    ``held`` (secrets that never enter the sandbox, see SecretHold; never in ``secrets``)."""
+    (variables passed through), ``secrets`` (names a call may ask to have injected),
+    ``held`` (secrets that never enter the sandbox, see SecretHold; never in ``secrets``), and
+    the containment settings below (which calls, process/memory/tmp caps, seccomp, scan)."""
 
     timeout: float = 30.0
     max_output_bytes: int = 10_000_000
@@ -68,16 +77,43 @@ class ExecConfig:
     env_allow: tuple[str, ...] = DEFAULT_ENV_ALLOW
     secrets: tuple[str, ...] = ()
     held: tuple[SecretHold, ...] = ()
+    #: "allowed": calls allowed without a person run contained; "all": approved calls too;
+    #: "off": the hooks leave every call as the agent wrote it.
+    contain: str = "allowed"
+    #: Processes (and threads) one sandboxed run may have at once (cgroup pids.max).
+    max_processes: int = 512
+    #: Resident memory of one run (cgroup memory limit; 0 = off). Unlike max_memory_mb it
+    #: counts pages used, not address space reserved, so it does not break V8 or the JVM.
+    max_resident_mb: int = 4096
+    #: Size of the private /tmp (MiB); it lives in RAM, so it is always capped.
+    tmp_size_mb: int = 512
+    #: The kernel filter (ptrace, keyctl, mount, bpf, new user namespaces… are refused).
+    seccomp: bool = True
+    #: Entries the credential/protected-path scan may visit; past it the run asks.
+    scan_max_entries: int = 200_000
+    scan_skip: tuple[str, ...] = DEFAULT_SCAN_SKIP
 
     def __post_init__(self) -> None:
         if isinstance(self.timeout, bool) or not (math.isfinite(self.timeout) and self.timeout > 0):
             raise ValueError("exec.timeout must be a positive number of seconds")
-        for name in ("max_output_bytes", "max_memory_mb", "max_cpu_seconds"):
+        if self.contain not in CONTAIN_VALUES:
+            raise ValueError(f"exec.contain must be one of {', '.join(CONTAIN_VALUES)}")
+        if not isinstance(self.seccomp, bool):
+            raise ValueError("exec.seccomp must be true or false")
+        for name in (
+            "max_output_bytes", "max_memory_mb", "max_cpu_seconds", "max_processes",
+            "max_resident_mb", "tmp_size_mb", "scan_max_entries",
+        ):  # fmt: skip
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"exec.{name} must be a whole number >= 0")
-        if self.max_output_bytes == 0:
-            raise ValueError("exec.max_output_bytes must be > 0")
+        for name in ("max_output_bytes", "max_processes", "tmp_size_mb", "scan_max_entries"):
+            if getattr(self, name) == 0:
+                raise ValueError(f"exec.{name} must be > 0")
+        object.__setattr__(self, "scan_skip", tuple(self.scan_skip))
+        for name in self.scan_skip:
+            if not name or "/" in name or name in (".", ".."):
+                raise ValueError(f"exec.scan_skip: {name!r} must be a plain folder name")
         object.__setattr__(self, "env_allow", tuple(self.env_allow))
         object.__setattr__(self, "secrets", tuple(self.secrets))
         object.__setattr__(self, "held", tuple(self.held))

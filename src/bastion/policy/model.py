@@ -112,6 +112,16 @@ class ExecSection(Section):
     max_cpu_seconds: int = Field(0, ge=0)
     env_allow: tuple[StrictStr, ...] = ("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ")
     secrets: tuple[StrictStr, ...] | dict[StrictStr, SecretSection] = ()
+    contain: Literal["allowed", "all", "off"] = "allowed"
+    max_processes: int = Field(512, gt=0)
+    max_resident_mb: int = Field(4096, ge=0)
+    tmp_size_mb: int = Field(512, gt=0)
+    seccomp: StrictBool = True
+    scan_max_entries: int = Field(200_000, gt=0)
+    scan_skip: tuple[StrictStr, ...] = (
+        ".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache", ".ruff_cache",
+        ".pytest_cache", ".tox", "target", "dist", "build",
+    )  # fmt: skip
 
 
 class LimitsSection(Section):

@@ -88,6 +88,13 @@ def tighter_exec(new: ExecConfig, old: ExecConfig) -> bool:
         and set(new.env_allow) <= set(old.env_allow)
         and set(new.secrets) <= set(old.secrets)
         and _tighter_holds(new, old)
+        and CONTAIN_ORDER[new.contain] >= CONTAIN_ORDER[old.contain]
+        and new.max_processes <= old.max_processes
+        and cap(new.max_resident_mb, old.max_resident_mb)
+        and new.tmp_size_mb <= old.tmp_size_mb
+        and new.seccomp >= old.seccomp
+        and new.scan_max_entries <= old.scan_max_entries
+        and set(new.scan_skip) <= set(old.scan_skip)
     )
 
 
@@ -98,6 +105,10 @@ def _tighter_holds(new: ExecConfig, old: ExecConfig) -> bool:
     known = set(old.secrets) | set(before)
     return all(h.name in known and (h.name not in before or set(h.hosts) <= before[h.name])
                for h in new.held)
+
+
+#: ``[exec] contain`` from loosest to strictest: a project layer may only move right.
+CONTAIN_ORDER = {"off": 0, "allowed": 1, "all": 2}
 
 
 def merge_ceiling(current: Ceiling | None, new: CeilingSection, source: str) -> Ceiling:

@@ -13,8 +13,10 @@ from bastion.call.model import Family, ToolCall
 from bastion.exec.boundary import build_spec
 from bastion.exec.bubblewrap import visible
 from bastion.exec.limits import SYSTEM_PATH
-from bastion.exec.runner import ExecError, Runner, RunResult
-from bastion.policy.decision import Decision, Effect, Evaluation
+from bastion.exec.profile import Filesystem, Profile, profile_for, shell_hosts
+from bastion.exec.protected import ScanBudgetExceeded
+from bastion.exec.runner import ExecError, Runner, RunResult, RunSpec
+from bastion.policy.decision import Decision, Evaluation
 from bastion.tools.base import Tool, ToolError, ToolResult, hints
 from bastion.tools.runtimes import Runtime, detect_runtimes
 from bastion.tools.schema import obj
@@ -37,8 +39,13 @@ def result_of(run: RunResult) -> ToolResult:
         truncated=run.truncated,
         timed_out=run.timed_out,
         message=f"timed out and was killed after {run.duration:.1f}s" if run.timed_out else "",
-        data={"runner": run.runner},
+        data={"runner": run.runner, **({"swept": list(run.swept)} if run.swept else {})},
     )
+
+
+def not_checked(exc: ScanBudgetExceeded) -> ToolResult:
+    """The roots are too big to check for credential files: not run, a person must decide."""
+    return ToolResult(ok=False, decision="ask", message=f"not run: {exc}")
 
 
 class _ProcessTool(Tool):
@@ -55,26 +62,29 @@ class _ProcessTool(Tool):
         call: ToolCall,
         args: Mapping[str, Any],
         *,
-        network: bool,
+        profile: Profile,
         cwd: str,
         extra_writable: Sequence[str] = (),
         extra_readonly: Sequence[str] = (),
     ) -> ToolResult:
         secrets = self.ctx.secrets.load(args.get("secrets", ()))
         stdin = args.get("stdin")
-        spec = build_spec(
-            self.ctx.policy,
-            self.ctx.config,
-            argv,
-            cwd=cwd,
-            network=network,
-            timeout=args.get("timeout"),
-            stdin=None if stdin is None else stdin.encode("utf-8"),
-            secrets=secrets,
-            extra_writable=extra_writable,
-            extra_readonly=extra_readonly,
-            environ=self.ctx.environ,
-        )
+        try:
+            spec = build_spec(
+                self.ctx.policy,
+                self.ctx.config,
+                argv,
+                cwd=cwd,
+                timeout=args.get("timeout"),
+                stdin=None if stdin is None else stdin.encode("utf-8"),
+                secrets=secrets,
+                extra_writable=extra_writable,
+                extra_readonly=extra_readonly,
+                environ=self.ctx.environ,
+                profile=profile,
+            )
+        except ScanBudgetExceeded as exc:
+            return not_checked(exc)
         run = await asyncio.to_thread(self.runner.run, spec)
         return result_of(run)
 
@@ -106,8 +116,10 @@ class ExecTool(_ProcessTool):
 
     async def execute(self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation) -> ToolResult:
         bash = shutil.which("bash", path=SYSTEM_PATH) or "bash"
-        network = evaluation.decision is Decision.ALLOW and Effect.NETWORK in evaluation.effects
-        return await self.launch([bash, "-c", args["command"]], call, args, network=network, cwd=call.cwd)
+        allowed = evaluation.decision is Decision.ALLOW
+        hosts = shell_hosts(args["command"]) if allowed else ()
+        profile = profile_for(evaluation, hosts)
+        return await self.launch([bash, "-c", args["command"]], call, args, profile=profile, cwd=call.cwd)
 
 
 class CodeTool(_ProcessTool):
@@ -151,15 +163,17 @@ async def run_code(
         path = os.path.join(directory, runtime.filename)
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(source)
-        probe = build_spec(
-            tool.ctx.policy, tool.ctx.config, ["true"], cwd=directory, environ=tool.ctx.environ
-        )
+        probe = RunSpec(
+            ("true",), cwd=directory, writable_roots=tuple(tool.ctx.policy.write_roots),
+            readonly_roots=tuple(tool.ctx.policy.read_roots),
+        )  # fmt: skip
         cwd = call.cwd if visible(call.cwd, probe) else directory
+        # Code may write the workspace (protected paths stay read-only); never network.
         return await tool.launch(
             runtime.argv(directory),
             call,
             args,
-            network=False,
+            profile=Profile(Filesystem.WORKSPACE_WRITE),
             cwd=cwd,
             extra_writable=(directory,),
             extra_readonly=runtime.readonly,

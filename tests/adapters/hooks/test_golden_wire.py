@@ -1,7 +1,7 @@
 """Golden stdin/stdout per agent and tool, through the real ``bastion hook AGENT`` process.
 
 ``fixtures/<agent>/<case>.json`` holds the agent's hook input (``$HOME``/``$PROJECT`` stand
-for the throwaway home and project), the environment the agent gives its hooks, and the
+for the throwaway home and project, ``$BASTION`` for the entry point a contained command runs), the environment the agent gives its hooks, and the
 exact answer expected on stdout with its exit code. ``captured-*.stdin.json`` are inputs
 recorded from the real CLIs (Claude Code 2.1.197, Codex 0.171.0) in the end-to-end runs.
 """
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bastion.adapters.hooks.entry import protocol_for
-from tests.adapters.hooks.conftest import FIXTURES, Sandbox, run_hook
+from tests.adapters.hooks.conftest import FIXTURES, Sandbox, bastion_exe, run_hook
 
 CASES = sorted(
     p for p in FIXTURES.glob("*/*.json") if p.parent.name != "settings" and not p.name.startswith("captured-")
@@ -39,7 +39,7 @@ def test_each_agent_gets_its_exact_golden_answer(case: Path, sandbox: Sandbox) -
     (sandbox.project / "README.md").write_text("# hi a\n")
     fixture = json.loads(case.read_text())
     forward = {"$PROJECT": str(sandbox.project), "$HOME": str(sandbox.home)}
-    back = {str(sandbox.project): "$PROJECT", str(sandbox.home): "$HOME"}
+    back = {bastion_exe(): "$BASTION", str(sandbox.project): "$PROJECT", str(sandbox.home): "$HOME"}
 
     run = run_hook(
         case.parent.name, json.dumps(_sub(fixture["stdin"], forward)), sandbox.env(**fixture["env"])

@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "bastion.adapters.cli.hooks_cmd",
     "bastion.adapters.cli.db_cmd",
     "bastion.adapters.cli.service_cmd",
+    "bastion.adapters.cli.sandbox_cmd",
 )
 
 

@@ -22,6 +22,7 @@ from bastion.policy.loader import load_policy
 EXTRA_CHECKS: tuple[str, ...] = (
     "bastion.adapters.cli.doctor_sandbox:sandbox_checks",
     "bastion.adapters.hooks.install:hook_checks",
+    "bastion.adapters.cli.doctor_sandbox:hook_containment_checks",
     "bastion.adapters.cli.db_cmd:db_checks",
 )
 

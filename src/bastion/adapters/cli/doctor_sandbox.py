@@ -9,6 +9,7 @@ import tempfile
 from bastion.call.model import CODE_LANGUAGES
 from bastion.exec.boundary import build_spec
 from bastion.exec.bubblewrap import BubblewrapRunner
+from bastion.exec.capabilities import UNCONTAINED_AGENTS, limit_checks, uncontained_note
 from bastion.exec.config import ExecConfig
 from bastion.exec.runner import ExecError, SandboxUnavailable
 from bastion.exec.secrets import check_credentials_placement
@@ -38,6 +39,7 @@ def sandbox_checks(policy: Policy, config: ExecConfig | None = None) -> list[Che
         return checks
     runner = BubblewrapRunner()
     checks.append(("sandbox", True, f"bubblewrap at {runner.bwrap}"))
+    checks += limit_checks(config.max_processes, config.max_resident_mb, config.max_memory_mb)
     runtimes = detect_runtimes()
     for language in sorted(CODE_LANGUAGES):
         name = f"runtime {language}"
@@ -85,3 +87,40 @@ def sandbox_checks(policy: Policy, config: ExecConfig | None = None) -> list[Che
                 )
             )
     return checks
+
+
+def containment_checks(installed: list[str], contain: str) -> list[Check]:
+    """Per agent with Bastion's hook: are its allowed calls contained? (said plainly)"""
+    checks: list[Check] = []
+    for agent in installed:
+        note = uncontained_note(agent)
+        if note is not None:
+            checks.append((f"containment {agent}", False, note))
+        elif contain == "off":
+            checks.append((f"containment {agent}", False, '[exec] contain = "off": calls run uncontained'))
+        else:
+            checks.append((f"containment {agent}", True, f"allowed shell calls run in 'bastion sandbox run' "
+                           f"([exec] contain = \"{contain}\")"))  # fmt: skip
+    return checks
+
+
+def installed_agents() -> list[str]:
+    """Agents whose settings (project or user scope, from the cwd) hold Bastion's hook."""
+    import contextlib
+
+    from bastion.adapters.hooks.install import InstallError, _commands, _load
+    from bastion.adapters.hooks.targets import target_for
+
+    found = []
+    for agent in ("claude", "copilot", *UNCONTAINED_AGENTS):
+        for scope in ("project", "user"):
+            with contextlib.suppress(ValueError, InstallError, OSError):
+                target = target_for(agent, scope=scope, cwd=os.getcwd(), env=os.environ)
+                if _commands(agent, _load(target.path)[1]):
+                    found.append(agent)
+                    break
+    return found
+
+
+def hook_containment_checks(policy: Policy) -> list[Check]:
+    return containment_checks(installed_agents(), policy.exec.contain)

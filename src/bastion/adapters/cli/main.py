@@ -21,6 +21,10 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write(f"bastion hook: cannot start: {exc}\n")
             return 2
         return run_hook(args[1:])
+    if args[:2] == ["sandbox", "run"]:  # once per contained call: no CLI framework
+        from bastion.adapters.cli.sandbox_cmd import run_sandbox
+
+        return run_sandbox(args[1:])
     from bastion.adapters.cli.app import build_app
 
     app = build_app()

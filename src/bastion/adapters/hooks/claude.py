@@ -11,15 +11,38 @@ at the terminal.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
-from bastion.adapters.hooks.protocol import AgentProtocol, env_interactive
+from bastion.adapters.hooks.protocol import (
+    PERMISSION_REQUEST,
+    AgentProtocol,
+    Answer,
+    Verdict,
+    dumps,
+    env_interactive,
+)
 
 
 class ClaudeProtocol(AgentProtocol):
+    """``updatedInput`` (with allow, or with ask: the prompt shows the rewritten command)
+    replaces the tool input Claude Code runs: verified against 2.1.197, with and without
+    ``--allowedTools Bash`` and for ``run_in_background`` (tests/adapters/hooks)."""
+
     name = "claude"
     honours_ask = True
+    rewrites_input = True
+
+    def render(self, verdict: Verdict) -> Answer:
+        answer = super().render(verdict)
+        if verdict.updated_input is None or verdict.event == PERMISSION_REQUEST:
+            return answer
+        if verdict.decision not in ("allow", "ask"):
+            return answer
+        body = json.loads(answer.stdout)
+        body["hookSpecificOutput"]["updatedInput"] = dict(verdict.updated_input)
+        return Answer(dumps(body), answer.stderr, answer.exit_code)
 
     def interactive(self, payload: Mapping[str, Any], env: Mapping[str, str]) -> bool | None:
         entrypoint = env.get("CLAUDE_CODE_ENTRYPOINT")

@@ -25,8 +25,12 @@ from bastion.errors import CallError
 
 
 class CopilotProtocol(AgentProtocol):
+    """``modifiedArgs`` (GitHub's hooks reference: the arguments the tool runs with instead)
+    carries the command rewritten to run inside Bastion's sandbox."""
+
     name = "copilot"
     honours_ask = True
+    rewrites_input = True
 
     def parse(self, payload: Any, env: Mapping[str, str], *, event: str | None = None) -> HookRequest:
         if isinstance(payload, Mapping) and "tool_name" in payload:
@@ -57,7 +61,12 @@ class CopilotProtocol(AgentProtocol):
         )
 
     def render(self, verdict: Verdict) -> Answer:
-        body = {"permissionDecision": verdict.decision, "permissionDecisionReason": verdict.reason}
+        body: dict[str, Any] = {
+            "permissionDecision": verdict.decision,
+            "permissionDecisionReason": verdict.reason,
+        }
+        if verdict.updated_input is not None and verdict.decision in ("allow", "ask"):
+            body["modifiedArgs"] = dict(verdict.updated_input)
         return self.finish(verdict.decision, body, verdict.reason)
 
 

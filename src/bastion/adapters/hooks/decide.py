@@ -84,7 +84,12 @@ class LocalDecider:
         parks = any(call.interactive for call in calls) and not delegate
         with self.keeper(policy, options.env, parks=parks) as keeper:
             verdicts = [self._one(keeper, call, request, delegate, options) for call in calls]
-        return strictest(verdicts)
+        verdict = strictest(verdicts)
+        if not protocol.rewrites_input:
+            return verdict
+        from bastion.adapters.hooks.contain import contain_verdict
+
+        return contain_verdict(verdict, request, calls, policy, policy_path=options.policy_path)
 
     def policy(self, options: Options, cwd: str) -> Policy:
         from bastion.adapters.hooks.policy_cache import load_cached_policy
@@ -111,7 +116,7 @@ class LocalDecider:
                 _record_handoff(keeper, call, peek)
                 if request.event == PERMISSION_REQUEST:
                     return Verdict("ask", peek.message, request.event, defer=True)
-                return Verdict("ask", peek.message, request.event)
+                return Verdict("ask", peek.message, request.event, evaluation=peek)
         if call.interactive and callable(options.on_park):
             options.on_park(options.park_budget)
         final = keeper.request_sync(call, timeout=max(options.park_budget, 0.0))
@@ -119,7 +124,9 @@ class LocalDecider:
 
 
 def _verdict(evaluation: Evaluation, event: str) -> Verdict:
-    return Verdict(evaluation.decision.label, evaluation.message or "no reason given", event)
+    return Verdict(
+        evaluation.decision.label, evaluation.message or "no reason given", event, evaluation=evaluation
+    )
 
 
 def _record_handoff(keeper: Gatekeeper, call: ToolCall, evaluation: Evaluation) -> None:

@@ -168,6 +168,10 @@ def install(
         out(f"To activate it: {trust.fix}. Until then `bastion doctor` fails.")
     for note in target.notes:
         out(note)
+    from bastion.exec.capabilities import uncontained_note
+
+    if (uncontained := uncontained_note(agent)) is not None:
+        out(uncontained)
     return target
 
 

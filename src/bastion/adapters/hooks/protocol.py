@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bastion.adapters.hooks.translate import Context
@@ -45,6 +45,10 @@ class Verdict:
     reason: str
     event: str = PRE_TOOL_USE
     defer: bool = False
+    #: The tool input to run instead (the command rewritten to run contained), if any.
+    updated_input: Mapping[str, Any] | None = None
+    #: The Evaluation behind the verdict (a ``bastion.policy.decision.Evaluation``).
+    evaluation: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +77,8 @@ class AgentProtocol:
     name = "claude"
     #: Does the agent show its own prompt for an ``ask`` answer?
     honours_ask = True
+    #: Can the hook's answer rewrite the call (so it runs inside Bastion's sandbox)?
+    rewrites_input = False
     events: tuple[str, ...] = (PRE_TOOL_USE, PERMISSION_REQUEST)
 
     def interactive(self, payload: Mapping[str, Any], env: Mapping[str, str]) -> bool | None:

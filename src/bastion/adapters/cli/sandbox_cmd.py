@@ -1,0 +1,181 @@
+"""``bastion sandbox run --profile P [--host H…] [--cwd DIR] [--timeout S] [--policy FILE] -- CMD…``
+
+Runs one command inside Bastion's sandbox in the named profile (``read-only`` or
+``workspace-write``; ``--host`` names a host the run may reach). This is what a hook's
+rewritten shell call runs. Dispatched before the CLI framework is imported: it runs once
+per contained call. Every run is a ledger record (metadata only: the arguments' hash).
+
+Exit status: the command's own; 124 when it was killed at the timeout; 126 when it could
+not be run contained (no sandbox, a tree too big to check): it is then not run at all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bastion.errors import BastionError
+
+USAGE = (
+    "usage: bastion sandbox run --profile read-only|workspace-write [--host HOST]... "
+    "[--cwd DIR] [--timeout SECONDS] [--policy FILE] -- COMMAND [ARG]...\n"
+)
+EXIT_TIMEOUT = 124
+EXIT_NOT_RUN = 126
+
+
+class UsageError(ValueError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class SandboxArgs:
+    profile: str
+    hosts: tuple[str, ...]
+    cwd: str
+    timeout: float | None
+    policy: str | None
+    argv: tuple[str, ...]
+
+
+def parse_args(args: list[str], cwd: str) -> SandboxArgs:
+    if args[:1] != ["run"]:
+        raise UsageError("the only sandbox command is 'run'")
+    rest = list(args[1:])
+    values: dict[str, str] = {}
+    hosts: list[str] = []
+    while rest and rest[0] != "--":
+        flag = rest.pop(0)
+        name, eq, inline = flag.partition("=")
+        if name not in ("--profile", "--host", "--cwd", "--timeout", "--policy"):
+            raise UsageError(f"unknown option {flag!r}")
+        if not eq:
+            if not rest:
+                raise UsageError(f"{name} needs a value")
+            inline = rest.pop(0)
+        if name == "--host":
+            hosts.append(inline)
+        else:
+            values[name[2:]] = inline
+    if not rest or rest[0] != "--" or len(rest) < 2:
+        raise UsageError("give the command after '--'")
+    if "profile" not in values:
+        raise UsageError("--profile is required")
+    try:
+        timeout = float(values["timeout"]) if "timeout" in values else None
+    except ValueError:
+        raise UsageError("--timeout must be seconds") from None
+    if timeout is not None and not 0 < timeout <= 86_400:
+        raise UsageError("--timeout must be in (0, 86400]")
+    where = os.path.abspath(values.get("cwd", cwd))
+    return SandboxArgs(values["profile"], tuple(hosts), where, timeout, values.get("policy"), tuple(rest[1:]))
+
+
+def run_sandbox(args: list[str], env: Mapping[str, str] | None = None) -> int:
+    environ = os.environ if env is None else env
+    try:
+        parsed = parse_args(args, os.getcwd())
+    except UsageError as exc:
+        sys.stderr.write(f"bastion sandbox: {exc}\n{USAGE}")
+        return 2
+    try:
+        return _run(parsed, environ)
+    except BastionError as exc:
+        sys.stderr.write(f"bastion sandbox: not run: {exc}\n")
+        return EXIT_NOT_RUN
+
+
+def _run(parsed: SandboxArgs, environ: Mapping[str, str]) -> int:
+    from bastion.adapters.hooks.policy_cache import load_cached_policy
+    from bastion.exec.boundary import build_spec
+    from bastion.exec.bubblewrap import BubblewrapRunner
+    from bastion.exec.profile import parse_profile
+    from bastion.exec.runner import SandboxUnavailable
+    from bastion.exec.select import bwrap_problem
+
+    profile = parse_profile(parsed.profile, parsed.hosts)
+    policy = load_cached_policy(parsed.policy, cwd=parsed.cwd, env=environ)
+    problem = bwrap_problem()
+    if problem is not None:
+        raise SandboxUnavailable(problem)
+    config = policy.exec
+    if parsed.timeout is not None:  # the agent's own timeout for its shell tool
+        config = dataclasses.replace(config, timeout=parsed.timeout)
+    spec = build_spec(policy, config, parsed.argv, cwd=parsed.cwd, environ=environ, profile=profile)
+    with contextlib.ExitStack() as stack:
+        if profile.hosts:  # network only through the egress proxy, decided per connection
+            spec = _behind_proxy(stack, policy, environ, spec, parsed.cwd)
+        result = BubblewrapRunner().run(spec)
+    _write(1, result.stdout)
+    _write(2, result.stderr)
+    if result.swept:
+        _write(
+            2, f"bastion sandbox: moved out protected paths the command created: {', '.join(result.swept)}\n"
+        )
+    code = EXIT_TIMEOUT if result.exit_code is None else result.exit_code
+    _record(policy, environ, parsed, profile.label, code, result.duration)
+    return code
+
+
+def _behind_proxy(stack: contextlib.ExitStack, policy: Any, environ: Mapping[str, str], spec: Any,
+                  cwd: str) -> Any:  # fmt: skip
+    """Start the egress proxy for this run: every connection the command makes is decided by
+    the same gate (hosts that ask park until a person answers), held secrets stay outside."""
+    from bastion.exec.egress.held import load_held
+    from bastion.exec.egress.session import EgressSession
+    from bastion.runtime import open_gatekeeper
+
+    keeper = stack.enter_context(open_gatekeeper(policy, environ))
+    held = load_held(policy.credentials_dir, policy.exec.held)
+    session = stack.enter_context(EgressSession(keeper, held=held, cwd=cwd, agent="sandbox"))
+    return dataclasses.replace(spec, network=False, egress=session.binding)
+
+
+def _record(policy: object, environ: Mapping[str, str], parsed: SandboxArgs, label: str, code: int,
+            duration: float) -> None:  # fmt: skip
+    """The ledger record of one contained run: what ran (hashed), its profile, exit, time."""
+    from bastion.call.model import ToolCall
+    from bastion.policy.decision import Decision, Effect, Evaluation, Reason
+    from bastion.runtime import open_gatekeeper
+
+    command = parsed.argv[2] if parsed.argv[:2] == ("bash", "-c") and len(parsed.argv) == 3 else None
+    args = {"command": command} if command is not None else {"argv": list(parsed.argv)}
+    call = ToolCall(tool="shell", args=args, cwd=parsed.cwd, agent="sandbox")
+    reason = Reason(Decision.ALLOW, "exec.contained", "built-in", label, f"ran contained: {label}")
+    evaluation = Evaluation(Decision.ALLOW, (reason,), (Effect.UNKNOWN,))
+    try:
+        with open_gatekeeper(policy, environ) as keeper:  # type: ignore[arg-type]
+            keeper.record_execution(call, evaluation, code, duration)
+    except Exception as exc:  # the run is over: say so, never hide it
+        _write(2, f"bastion sandbox: the ledger could not record this run: {type(exc).__name__}: {exc}\n")
+
+
+def _write(fd: int, text: str) -> None:
+    data = text.encode("utf-8", "replace")
+    try:
+        while data:
+            data = data[os.write(fd, data) :]
+    except OSError:
+        pass
+
+
+def register(app: object) -> None:
+    """``bastion sandbox run`` is dispatched in ``main`` before typer; listed here for --help."""
+    import typer
+
+    assert isinstance(app, typer.Typer)
+    group = typer.Typer(help="Run a command inside Bastion's sandbox in a profile.")
+
+    def run(ctx: typer.Context) -> None:
+        """bastion sandbox run --profile read-only|workspace-write [--host H]... -- COMMAND..."""
+        raise typer.Exit(run_sandbox(["run", *ctx.args]))
+
+    run.__annotations__ = {"ctx": typer.Context, "return": None}  # typer reads real types
+    settings = {"allow_extra_args": True, "ignore_unknown_options": True}
+    group.command("run", context_settings=settings)(run)
+    app.add_typer(group, name="sandbox")

@@ -1,0 +1,286 @@
+"""What stays read-only or hidden inside every sandbox, found by one bounded walk.
+
+Protected paths are everything the gate asks about or denies for a direct write: git's
+config, hooks and info (and a ``core.hooksPath`` folder), ``.gitmodules``, agent permission
+files and folders, Bastion's own policy folder, shell rc files, ``.envrc``. Inside a
+writable root each one that exists is bound read-only over itself; one that does not exist
+yet cannot be bound (bubblewrap would create it on the host), so it is *swept*: if the run
+created it, it is moved into the quarantine folder afterwards and the result says so.
+
+Credential files (``.env``, ``*.pem``, ``id_rsa``…) are hidden at any depth. The walk has a
+budget of entries; a tree too big to walk is not run half-scanned: ``ScanBudgetExceeded``
+says how to skip a tree (``[exec] scan_skip``) or raise the budget.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from bastion.exec.runner import ExecError
+
+#: Folders that are read-only wherever they appear (agent permissions, Bastion's policy).
+PROTECTED_DIRS = frozenset(
+    {".claude", ".codex", ".gemini", ".cursor", ".qwen", ".copilot", ".husky", ".bastion"}
+)
+#: Files that are read-only wherever they appear (rc files, direnv, MCP config).
+PROTECTED_FILES = frozenset({
+    ".gitmodules", ".mcp.json", ".envrc", ".bashrc", ".bash_profile", ".bash_login",
+    ".bash_logout", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".kshrc",
+    ".cshrc", ".tcshrc",
+})  # fmt: skip
+#: Entries inside a folder of this name that are protected (the folder itself is not).
+PROTECTED_CHILDREN: dict[str, tuple[str, ...]] = {
+    ".git": ("config", "config.worktree", "hooks", "info"),
+    ".vscode": ("settings.json", "tasks.json", "launch.json"),
+    ".github": ("hooks",),
+    ".config": ("fish", "git"),
+}
+#: Created at the top of a writable root, these would change what runs next: swept.
+ROOT_SWEPT = (".envrc", ".mcp.json", ".gitmodules", ".claude", ".codex", ".gemini", ".cursor",
+              ".husky", ".bastion", ".vscode/settings.json", ".vscode/tasks.json")  # fmt: skip
+#: Created in HOME (when HOME is writable), these run at the next login: swept.
+HOME_SWEPT = (".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile",
+              ".zshenv", ".zlogin", ".config/fish/config.fish", ".gitconfig",
+              ".config/bastion")  # fmt: skip
+_HOOKS_PATH = re.compile(r"^\s*hookspath\s*=\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
+_INCLUDE_PATH = re.compile(r"^\s*path\s*=\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+class ScanBudgetExceeded(ExecError):
+    """The walk of the mounted roots would exceed ``[exec] scan_max_entries``."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProtectionPlan:
+    hidden: tuple[str, ...] = ()  # credential files and folders found
+    readonly: tuple[str, ...] = ()  # protected paths that exist
+    swept: tuple[str, ...] = ()  # protected paths that do not exist yet
+    #: Folders between a writable root and a protected path, bound onto themselves: a mount
+    #: point cannot be renamed or removed, so ``mv .git .g; mkdir .git`` fails (EBUSY).
+    pinned: tuple[str, ...] = ()
+    #: Protected symlinks (path, target): restored after the run if it replaced them.
+    links: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass
+class _Walk:
+    is_credential: Callable[[str], bool]
+    skip: frozenset[str]
+    budget: int
+    seen: int = 0
+    hidden: list[str] = field(default_factory=list)
+    readonly: list[str] = field(default_factory=list)
+    swept: list[str] = field(default_factory=list)
+    links: list[tuple[str, str]] = field(default_factory=list)
+
+    def visit(self, root: str) -> None:
+        stack = [root]
+        while stack:
+            folder = stack.pop()
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            self.seen += len(entries)
+            if self.seen > self.budget:
+                raise ScanBudgetExceeded(_too_big(root, self.budget))
+            for entry in entries:
+                if self._entry(entry):
+                    stack.append(entry.path)
+
+    def _entry(self, entry: os.DirEntry[str]) -> bool:
+        """Record one entry; True when the walk should enter it."""
+        if self.is_credential(entry.path):
+            self.hidden.append(entry.path)
+            return False
+        name = entry.name
+        is_dir = entry.is_dir(follow_symlinks=False)
+        if name in PROTECTED_DIRS or name in PROTECTED_FILES:
+            self._protect(entry.path)
+        if name in PROTECTED_CHILDREN and (is_dir or name == ".git"):
+            self._children(entry.path, name)
+        return is_dir and name not in self.skip
+
+    def _children(self, path: str, name: str) -> None:
+        if name == ".git":
+            self._git(path)
+            return
+        for child in PROTECTED_CHILDREN[name]:
+            self._protect(os.path.join(path, child))
+
+    def _git(self, dotgit: str) -> None:
+        """A repository: its config, hooks, info, and a ``core.hooksPath`` folder. A ``.git``
+        file (worktree, submodule) points at the real git dir, which is protected too."""
+        if os.path.isfile(dotgit) or os.path.islink(dotgit):
+            self._protect(dotgit)
+        work_tree = os.path.dirname(dotgit)
+        for gitdir in [*_git_dirs(dotgit), *_module_dirs(dotgit)]:
+            for child in PROTECTED_CHILDREN[".git"]:
+                self._protect(os.path.join(gitdir, child))
+            config = os.path.join(gitdir, "config")
+            for hooks in _config_paths(_HOOKS_PATH, config, work_tree):
+                self._protect(hooks)
+            for included in _config_paths(_INCLUDE_PATH, config, gitdir):
+                self._protect(included)
+
+    def _protect(self, path: str) -> None:
+        """A symlink is not bound (its target may lie anywhere): it is put back after the run."""
+        if os.path.islink(path):
+            with contextlib.suppress(OSError):
+                self.links.append((path, os.readlink(path)))
+        elif os.path.lexists(path):
+            self.readonly.append(path)
+        else:
+            self.swept.append(path)
+
+
+def _git_dirs(dotgit: str) -> list[str]:
+    if os.path.isdir(dotgit):
+        return [dotgit]
+    try:
+        with open(dotgit, encoding="utf-8") as handle:
+            line = handle.readline(4096)
+    except (OSError, UnicodeDecodeError):
+        return []
+    if not line.startswith("gitdir:"):
+        return []
+    gitdir = os.path.normpath(os.path.join(os.path.dirname(dotgit), line[7:].strip()))
+    found = [gitdir]
+    try:
+        with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as handle:
+            found.append(os.path.normpath(os.path.join(gitdir, handle.readline(4096).strip())))
+    except (OSError, UnicodeDecodeError):
+        pass
+    return found
+
+
+def _module_dirs(dotgit: str) -> list[str]:
+    """Submodules' git dirs (``.git/modules/…``): git reads their config too."""
+    found = []
+    for folder, dirs, files in os.walk(os.path.join(dotgit, "modules")):
+        if "HEAD" in files and "config" in files:
+            found.append(folder)
+            dirs[:] = [d for d in dirs if d == "modules"]
+        dirs[:] = [d for d in dirs if d not in ("objects", "refs", "logs")]
+    return found
+
+
+def _config_paths(pattern: re.Pattern[str], config: str, base: str) -> list[str]:
+    """Every ``hooksPath =`` (or include ``path =``) value in a git config, in any section:
+    protecting one path too many is the safe side."""
+    try:
+        with open(config, encoding="utf-8", errors="replace") as handle:
+            text = handle.read(1_000_000)
+    except OSError:
+        return []
+    out = []
+    for value in pattern.findall(text):
+        value = value.strip('"')
+        if value.startswith("~/"):
+            value = os.path.expanduser(value)
+        out.append(os.path.normpath(os.path.join(base, value)))
+    return out
+
+
+def _too_big(root: str, budget: int) -> str:
+    return (
+        f"the sandbox cannot be checked for credential files: {root} has more than {budget} "
+        'entries. Skip a generated tree by its folder name with [exec] scan_skip = ["name", …] '
+        "in the policy (its files stay visible, unscanned), raise [exec] scan_max_entries, or "
+        "narrow the workspace roots"
+    )
+
+
+def plan_protection(
+    writable: Sequence[str],
+    readonly: Sequence[str],
+    *,
+    is_credential: Callable[[str], bool],
+    skip: Iterable[str],
+    max_entries: int,
+    home: str = "",
+) -> ProtectionPlan:
+    """Walk every mounted root once (fails closed past ``max_entries``)."""
+    walk = _Walk(is_credential, frozenset(skip), max_entries)
+    for root in dict.fromkeys((*writable, *readonly)):
+        if walk.is_credential(root):
+            walk.hidden.append(root)
+        elif os.path.isdir(root):
+            walk.visit(root)
+    swept = [p for p in walk.swept if any(_inside(p, r) for r in writable)]
+    for root in writable:
+        swept += [os.path.join(root, name) for name in ROOT_SWEPT]
+    if home and any(_inside(home, r) for r in writable):
+        swept += [os.path.join(home, name) for name in HOME_SWEPT]
+    # Bound by their real path: one that resolves outside the writable roots needs no
+    # binding (it is read-only or not mounted), and binding it would expose it.
+    real_roots = [os.path.realpath(r) for r in writable]
+    ro = [p for p in walk.readonly if any(_inside(os.path.realpath(p), r) for r in real_roots)]
+    return ProtectionPlan(
+        hidden=tuple(dict.fromkeys(walk.hidden)),
+        readonly=tuple(dict.fromkeys(ro)),
+        swept=tuple(dict.fromkeys(p for p in swept if not os.path.lexists(p))),
+        pinned=tuple(p for p in _ancestors(ro, writable) if not any(_inside(p, r) for r in ro)),
+        links=tuple(dict.fromkeys(link for link in walk.links if any(_inside(link[0], r) for r in writable))),
+    )
+
+
+def _ancestors(paths: Iterable[str], roots: Sequence[str]) -> tuple[str, ...]:
+    found: dict[str, None] = {}
+    for path in paths:
+        root = max((r for r in roots if _inside(path, r)), key=len, default=None)
+        folder = os.path.dirname(path)
+        while root is not None and folder != root and _inside(folder, root):
+            found[folder] = None
+            folder = os.path.dirname(folder)
+    return tuple(found)
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def sweep(paths: Sequence[str], quarantine: str) -> tuple[str, ...]:
+    """Move every protected path the run created into ``quarantine``; the moved paths."""
+    moved = []
+    stamp = f"{time.time_ns()}"
+    for path in paths:
+        if not os.path.lexists(path):
+            continue
+        target = os.path.join(quarantine, stamp, path.lstrip("/"))
+        try:
+            os.makedirs(os.path.dirname(target), mode=0o700, exist_ok=True)
+            shutil.move(path, target)
+        except OSError:
+            _remove(path)  # it must not stay where it would run: lose it rather than keep it
+        moved.append(path)
+    return tuple(moved)
+
+
+def restore_links(links: Sequence[tuple[str, str]], quarantine: str) -> tuple[str, ...]:
+    """Put back every protected symlink the run removed or replaced (what replaced it goes
+    to ``quarantine``); the paths restored."""
+    restored = []
+    for path, target in links:
+        with contextlib.suppress(OSError):
+            if os.path.islink(path) and os.readlink(path) == target:
+                continue
+        sweep([path], quarantine)
+        with contextlib.suppress(OSError):
+            os.symlink(target, path)
+        restored.append(path)
+    return tuple(restored)
+
+
+def _remove(path: str) -> None:
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(OSError):
+            os.unlink(path)

@@ -1,0 +1,133 @@
+"""``[exec] contain`` through the real ``bastion hook`` process: which answers rewrite the
+shell call to run under ``bastion sandbox run``, and which agents can be rewritten at all."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.adapters.hooks.conftest import Sandbox, bastion_exe, run_hook
+
+
+def _env(sandbox: Sandbox, policy: str, **extra: str) -> dict[str, str]:
+    folder = sandbox.home / ".config" / "bastion"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "policy.toml").write_text(policy)
+    source = {"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}
+    return sandbox.env(**source, **extra)
+
+
+def _claude(sandbox: Sandbox, command: str, env: dict[str, str]) -> dict[str, Any]:
+    payload = {
+        "hook_event_name": "PreToolUse", "cwd": str(sandbox.project), "session_id": "s",
+        "tool_name": "Bash", "tool_input": {"command": command},
+    }  # fmt: skip
+    out: dict[str, Any] = run_hook("claude", json.dumps(payload), env).json["hookSpecificOutput"]
+    return out
+
+
+def _contained(sandbox: Sandbox, profile: str, command: str, timeout: str = "120") -> str:
+    return (
+        f"{bastion_exe()} sandbox run --profile {profile} --cwd {sandbox.project} "
+        f"--timeout {timeout} -- bash -c '{command}'"
+    )
+
+
+def test_contain_allowed_rewrites_an_allowed_call(sandbox: Sandbox) -> None:
+    env = _env(sandbox, '[exec]\ncontain = "allowed"\n', CLAUDE_CODE_ENTRYPOINT="sdk-cli")
+
+    out = _claude(sandbox, "ls src", env)
+
+    assert out["permissionDecision"] == "allow"
+    assert out["updatedInput"] == {"command": _contained(sandbox, "read-only", "ls src")}
+
+
+def test_contain_allowed_leaves_a_call_the_person_is_asked_about_as_written(sandbox: Sandbox) -> None:
+    env = _env(sandbox, '[exec]\ncontain = "allowed"\n', CLAUDE_CODE_ENTRYPOINT="cli")
+
+    out = _claude(sandbox, "python3 build.py", env)
+
+    assert out["permissionDecision"] == "ask"
+    assert "updatedInput" not in out
+
+
+def test_contain_all_shows_the_person_the_contained_command_they_approve(sandbox: Sandbox) -> None:
+    env = _env(sandbox, '[exec]\ncontain = "all"\n', CLAUDE_CODE_ENTRYPOINT="cli")
+
+    out = _claude(sandbox, "python3 build.py", env)
+
+    assert out["permissionDecision"] == "ask"
+    assert out["updatedInput"] == {"command": _contained(sandbox, "workspace-write", "python3 build.py")}
+
+
+def test_contain_off_rewrites_nothing(sandbox: Sandbox) -> None:
+    env = _env(sandbox, '[exec]\ncontain = "off"\n', CLAUDE_CODE_ENTRYPOINT="sdk-cli")
+
+    out = _claude(sandbox, "ls src", env)
+
+    assert (out["permissionDecision"], "updatedInput" in out) == ("allow", False)
+
+
+def test_a_denied_call_is_never_rewritten(sandbox: Sandbox) -> None:
+    env = _env(sandbox, '[exec]\ncontain = "all"\n', CLAUDE_CODE_ENTRYPOINT="sdk-cli")
+
+    out = _claude(sandbox, "rm -rf ~", env)
+
+    assert (out["permissionDecision"], "updatedInput" in out) == ("deny", False)
+
+
+def test_a_workspace_too_big_to_check_asks_with_how_to_skip_it_instead_of_running(sandbox: Sandbox) -> None:
+    for index in range(60):
+        (sandbox.project / f"f{index}").touch()
+    env = _env(sandbox, "[exec]\nscan_max_entries = 50\n", CLAUDE_CODE_ENTRYPOINT="cli")
+
+    out = _claude(sandbox, "ls", env)
+
+    assert out["permissionDecision"] == "ask"
+    assert "more than 50 entries" in out["permissionDecisionReason"]
+    assert "[exec] scan_skip" in out["permissionDecisionReason"]
+    assert "updatedInput" not in out
+
+
+def test_copilot_gets_the_contained_command_as_modified_args(sandbox: Sandbox) -> None:
+    env = _env(sandbox, "")
+    payload = {"timestamp": 1, "cwd": str(sandbox.project), "toolName": "bash",
+               "toolArgs": json.dumps({"command": "ls src"})}  # fmt: skip
+
+    out = run_hook("copilot", json.dumps(payload), env).json
+
+    assert out["permissionDecision"] == "allow"
+    assert out["modifiedArgs"] == {"command": _contained(sandbox, "read-only", "ls src")}
+
+
+@pytest.mark.parametrize("agent", ["codex", "qwen"])
+def test_an_agent_whose_hooks_cannot_rewrite_gets_the_plain_answer(sandbox: Sandbox, agent: str) -> None:
+    env = _env(sandbox, "")
+    payload = {"hook_event_name": "PreToolUse", "cwd": str(sandbox.project), "session_id": "s",
+               "tool_name": "Bash", "tool_input": {"command": "ls src"}}  # fmt: skip
+
+    run = run_hook(agent, json.dumps(payload), env)
+
+    assert run.exit_code == 0
+    assert "sandbox run" not in run.stdout
+
+
+@given(st.text(min_size=1, max_size=200))
+@settings(max_examples=200, deadline=None)
+def test_the_rewritten_command_carries_the_original_word_for_word_whatever_it_holds(command: str) -> None:
+    from bastion.adapters.hooks.contain import contained_command
+    from bastion.policy.decision import Decision, Effect, Evaluation, Reason
+
+    evaluation = Evaluation(Decision.ALLOW, (Reason(Decision.ALLOW, "t", "t", "", "ok"),), (Effect.WRITE,))
+
+    rewritten = contained_command({"command": command}, None, evaluation, cwd="/w d", policy_path=None)  # type: ignore[arg-type]
+
+    words = shlex.split(rewritten)
+    assert words[1:] == ["sandbox", "run", "--profile", "workspace-write", "--cwd", "/w d", "--timeout", "120",
+                         "--", "bash", "-c", command]  # fmt: skip

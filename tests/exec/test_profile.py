@@ -1,0 +1,108 @@
+"""The profile a decision grants, and which outcomes ``[exec] contain`` rewrites."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bastion.exec.profile import (
+    Filesystem,
+    Profile,
+    contains,
+    parse_profile,
+    profile_for,
+    shell_hosts,
+)
+from bastion.exec.runner import ExecError
+from bastion.policy.decision import Decision, Effect, Evaluation, Reason
+
+ALLOW = Reason(Decision.ALLOW, "test", "test", "", "allowed")
+
+
+def _evaluation(*effects: Effect, decision: Decision = Decision.ALLOW) -> Evaluation:
+    return Evaluation(decision, (ALLOW,), effects)
+
+
+def test_a_reader_runs_with_the_whole_file_system_read_only_and_no_network() -> None:
+    assert profile_for(_evaluation(Effect.READ)) == Profile(Filesystem.READ_ONLY, ())
+
+
+def test_a_writer_gets_the_workspace_writable() -> None:
+    assert profile_for(_evaluation(Effect.READ, Effect.WRITE)) == Profile(Filesystem.WORKSPACE_WRITE, ())
+
+
+def test_code_and_unknown_effects_get_the_workspace_not_more() -> None:
+    assert profile_for(_evaluation(Effect.CODE)).filesystem is Filesystem.WORKSPACE_WRITE
+    assert profile_for(_evaluation(Effect.UNKNOWN)).filesystem is Filesystem.WORKSPACE_WRITE
+
+
+def test_network_is_only_the_hosts_the_decision_saw() -> None:
+    profile = profile_for(_evaluation(Effect.NETWORK), ("API.github.com", "api.github.com"))
+    assert profile == Profile(Filesystem.READ_ONLY, ("api.github.com",))
+    assert profile.to_json() == {"filesystem": "read-only", "network": "hosts", "hosts": ["api.github.com"]}
+    assert profile.label == "read-only, network: api.github.com"
+
+
+def test_hosts_without_a_network_effect_give_no_network() -> None:
+    assert profile_for(_evaluation(Effect.READ), ("example.org",)).hosts == ()
+
+
+def test_a_network_effect_whose_hosts_are_unknown_gets_no_network() -> None:
+    assert profile_for(_evaluation(Effect.NETWORK)).hosts == ()
+
+
+def test_the_hosts_of_a_shell_command_are_its_urls_hosts() -> None:
+    assert shell_hosts("curl -s https://Example.org/a && git clone https://github.com/x/y") == (
+        "example.org",
+        "github.com",
+    )
+
+
+def test_a_profile_round_trips_through_its_command_line_and_json() -> None:
+    profile = Profile(Filesystem.WORKSPACE_WRITE, ("a.example", "b.example"))
+    assert profile.argv() == ["--profile", "workspace-write", "--host", "a.example", "--host", "b.example"]
+    assert Profile.from_json(profile.to_json()) == profile
+
+
+@pytest.mark.parametrize("bad", ["", "full-access", "READ-ONLY", "workspace"])
+def test_an_unknown_profile_name_is_refused(bad: str) -> None:
+    with pytest.raises(ExecError, match="unknown sandbox profile"):
+        parse_profile(bad)
+
+
+@pytest.mark.parametrize("host", ["a/b", "user@host", "a b", "", "x\n"])
+def test_a_host_that_is_not_a_plain_name_is_refused(host: str) -> None:
+    with pytest.raises(ExecError, match="is not a host name"):
+        parse_profile("read-only", [host])
+
+
+@pytest.mark.parametrize(
+    ("contain", "decision", "by_person", "expected"),
+    [
+        ("allowed", Decision.ALLOW, False, True),
+        ("allowed", Decision.ALLOW, True, False),
+        ("allowed", Decision.ASK, False, False),
+        ("all", Decision.ALLOW, False, True),
+        ("all", Decision.ALLOW, True, True),
+        ("all", Decision.ASK, False, True),
+        ("off", Decision.ALLOW, False, False),
+        ("off", Decision.ASK, False, False),
+    ],
+)
+def test_contain_chooses_which_outcomes_are_rewritten(
+    contain: str, decision: Decision, by_person: bool, expected: bool
+) -> None:
+    assert contains(contain, decision, by_person=by_person) is expected
+
+
+@given(st.sampled_from(["allowed", "all", "off"]), st.booleans())
+def test_a_denied_call_is_never_contained_it_never_runs(contain: str, by_person: bool) -> None:
+    assert contains(contain, Decision.DENY, by_person=by_person) is False
+
+
+@given(st.sets(st.sampled_from(list(Effect))))
+def test_only_effects_that_change_nothing_on_disk_get_a_read_only_file_system(effects: set[Effect]) -> None:
+    profile = profile_for(_evaluation(*effects))
+    harmless = {Effect.READ, Effect.DB_READ, Effect.NETWORK}
+    assert profile.writable is not (effects <= harmless)

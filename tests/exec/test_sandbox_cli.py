@@ -1,0 +1,112 @@
+"""``bastion sandbox run``: the command a contained hook call runs (a real process)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from bastion.audit.ledger import Ledger
+from bastion.policy.loader import load_policy
+from bastion.runtime import open_gatekeeper
+from tests.adapters.hooks.conftest import bastion_exe
+from tests.exec.sandbox_helpers import require_bwrap
+
+
+@pytest.fixture
+def cli_env(env: dict[str, str]) -> dict[str, str]:
+    require_bwrap()
+    source = {"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}
+    return {**env, "PATH": "/usr/local/bin:/usr/bin:/bin", **source}
+
+
+def _run(workspace: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([bastion_exe(), "sandbox", "run", *args], cwd=workspace, env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+
+
+def test_a_workspace_write_run_writes_the_workspace_and_nothing_protected(
+    workspace: Path, cli_env: dict[str, str]
+) -> None:
+    (workspace / ".envrc").write_text("ok\n")
+
+    done = _run(workspace, cli_env, "--profile", "workspace-write", "--", "bash", "-c",
+                "echo hi > made; echo bad >> .envrc; echo rc=$?")  # fmt: skip
+
+    assert (done.returncode, (workspace / "made").read_text()) == (0, "hi\n")
+    assert done.stdout == "rc=1\n"
+    assert (workspace / ".envrc").read_text() == "ok\n"
+
+
+def test_a_read_only_run_writes_nothing(workspace: Path, cli_env: dict[str, str]) -> None:
+    done = _run(workspace, cli_env, "--profile", "read-only", "--", "bash", "-c", "echo hi > made")
+
+    assert done.returncode == 1
+    assert "Read-only file system" in done.stderr
+    assert not (workspace / "made").exists()
+
+
+def test_the_command_s_exit_status_and_output_come_through(workspace: Path, cli_env: dict[str, str]) -> None:
+    done = _run(
+        workspace, cli_env, "--profile", "read-only", "--", "bash", "-c", "echo out; echo err >&2; exit 7"
+    )
+
+    assert (done.returncode, done.stdout, done.stderr) == (7, "out\n", "err\n")
+
+
+def test_a_run_killed_at_its_timeout_exits_124(workspace: Path, cli_env: dict[str, str]) -> None:
+    done = _run(workspace, cli_env, "--profile", "read-only", "--timeout", "1", "--", "sleep", "30")
+
+    assert done.returncode == 124
+
+
+def test_every_contained_run_is_a_ledger_record_of_metadata_only(
+    workspace: Path, cli_env: dict[str, str], env: dict[str, str]
+) -> None:
+    _run(workspace, cli_env, "--profile", "workspace-write", "--", "bash", "-c", "echo s3cr3t-word > f")
+
+    policy = load_policy(None, cwd=str(workspace), env=env)
+    with open_gatekeeper(policy, env) as keeper:
+        ledger: Ledger = keeper.ledger
+        records = [r for r in ledger.events() if r.event.kind == "executed"]
+    assert [(r.event.tool, r.event.rule, r.event.exit_code, r.event.agent) for r in records] == [
+        ("shell", "exec.contained", 0, "sandbox")
+    ]
+    assert records[0].event.message == "ran contained: workspace-write, network: none"
+    assert records[0].event.raw_args is None  # the arguments' hash and redacted summary only
+
+
+def test_a_workspace_too_big_to_check_is_not_run(
+    workspace: Path, cli_env: dict[str, str], home: Path
+) -> None:
+    (home / ".config" / "bastion").mkdir(parents=True)
+    (home / ".config" / "bastion" / "policy.toml").write_text("[exec]\nscan_max_entries = 3\n")
+    for index in range(10):
+        (workspace / f"f{index}").touch()
+
+    done = _run(workspace, cli_env, "--profile", "workspace-write", "--", "bash", "-c", "echo ran > made")
+
+    assert done.returncode == 126
+    assert "more than 3 entries" in done.stderr
+    assert not (workspace / "made").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--", "true"], "--profile is required"),
+        (["--profile", "read-only"], "give the command after '--'"),
+        (["--profile", "full", "--", "true"], "unknown sandbox profile 'full'"),
+        (["--profile", "read-only", "--host", "a/b", "--", "true"], "is not a host name"),
+        (["--bogus", "x", "--", "true"], "unknown option '--bogus'"),
+    ],
+)
+def test_a_bad_command_line_runs_nothing(
+    workspace: Path, cli_env: dict[str, str], args: list[str], message: str
+) -> None:
+    done = _run(workspace, cli_env, *args)
+
+    assert done.returncode in (2, 126)
+    assert message in done.stderr
