@@ -54,11 +54,8 @@ class Sandbox:
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HOME": str(self.home),
             "BASTION_STATE_DIR": str(self.state),
-<<<<<<< HEAD
             # A worktree run (PYTHONPATH=src) must test its own code, not the installed one.
             **({"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}),
-=======
->>>>>>> x1-sandbox
             **extra,
         }
 
