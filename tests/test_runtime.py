@@ -98,7 +98,7 @@ async def answer_when_parked(k: Gatekeeper, **answer: Any) -> ApprovalRequest:
     for _ in range(100):
         pending = k.store.list_requests([RequestState.PENDING])
         if pending:
-            return k.queue.answer(pending[0].id, **answer)
+            return k.queue.answer(pending[0].id, **answer, approver="k1")
         await asyncio.sleep(0)
     raise AssertionError("nothing was parked")
 
@@ -205,7 +205,7 @@ def test_the_request_carries_a_redacted_summary_and_the_grant_on_offer(keeper: K
             "grantable": True,
             "scopes": ["project", "session"],
             "exact": "shell: git push https://***@github.com/o/r main",
-            "suggested_pattern": "git push *",
+            "suggested_pattern": None,  # a redacted word cannot be written in a pattern
         },
     )
 
@@ -214,7 +214,7 @@ def test_a_hardline_request_says_it_cannot_be_granted(keeper: Keeper) -> None:
     k = keeper(HARDLINE_ASK)
     asyncio.run(k.request(shell("rm -r build")))
     [request] = k.store.list_requests()
-    assert request.offer == {"grantable": False, "scopes": [], "note": "hardline class: cannot be granted"}
+    assert request.offer == {"grantable": False, "scopes": [], "note": "hardline class or raised privilege: never a standing grant"}
 
 
 def test_cancelling_a_parked_call_cancels_its_request_and_records_it(keeper: Keeper) -> None:
@@ -367,8 +367,9 @@ def test_the_first_verbatim_repeat_of_a_hard_reject_is_halted(keeper: Keeper) ->
         HARD_DENY,
     )
     assert second.message.startswith(
-        "[policy-blocked] this exact call was already refused and will be refused again; stop retrying this "
-        "call: change approach, or stop and report back to the user"
+        "[policy-blocked] this exact call was already refused and will be refused again; it may be retried "
+        "after 00:21:40 UTC (in 300s); stop retrying this call: change approach, or stop and report back "
+        "to the user"
     )
 
 

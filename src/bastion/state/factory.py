@@ -100,11 +100,14 @@ class Stores:
 
     @cached_property
     def ledger(self) -> LedgerStore:
+        from bastion.audit.chain import Chain
+
+        chain = Chain.from_argument_key(self.hasher_key())  # keyed: see bastion.audit.chain
         if self.url:
             from bastion.postgres.ledger import PgLedgerStore
-            return self._keep(PgLedgerStore(self.url))  # type: ignore[no-any-return]
+            return self._keep(PgLedgerStore(self.url, chain=chain))  # type: ignore[no-any-return]
         from bastion.audit.sqlite import SqliteLedgerStore
-        return self._keep(SqliteLedgerStore(self.sqlite_path))  # type: ignore[no-any-return]
+        return self._keep(SqliteLedgerStore(self.sqlite_path, chain=chain))  # type: ignore[no-any-return]
 
     @cached_property
     def keys(self) -> KeyStore:

@@ -224,7 +224,7 @@ def _store_request(env: dict[str, str], **kw: object) -> ApprovalRequest:
         (
             ["approvals", "approve", "hardline-request-1", "--always"],
             1,
-            "error: this call involves a hardline class: it cannot be granted\n"
+            "error: this call involves a hardline class or raised privilege: never a standing grant\n"
             "hint: approve it once (without --always), or deny it\n",
         ),
         (

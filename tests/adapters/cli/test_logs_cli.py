@@ -122,7 +122,8 @@ def test_verify_fails_naming_the_edited_record(
     result = run(["logs", "verify"], env, workspace)
     assert (result.returncode, result.stderr.splitlines()[0]) == (
         1,
-        "ledger broken at record 2: record 2 was altered: its content does not match its hash",
+        "ledger broken at record 2: record 2 was altered: its content does not match its keyed hash "
+        "(or the ledger key is not the one it was written with)",
     )
 
 
