@@ -122,7 +122,8 @@ def main() -> None:
             path = os.path.join(folder, f"{name.split()[0]}.db")
             rate = fn(path, args.records)
             print(f"{name:32s} {rate:10,.0f} durable records/s  ({args.records} records)")
-        verdict = Ledger(SqliteLedgerStore(os.path.join(folder, "one.db"), chain=CHAIN), hasher=HASHER).verify()
+        one = SqliteLedgerStore(os.path.join(folder, "one.db"), chain=CHAIN)
+        verdict = Ledger(one, hasher=HASHER).verify()
         print(f"verify: {verdict.ok}, {verdict.checked} records")
 
 
