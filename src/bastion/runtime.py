@@ -54,6 +54,8 @@ from bastion.policy.engine import Gate
 from bastion.policy.loader import state_dir_from
 
 DB_FILE = "bastion.db"
+#: Rules of the transient denials given while a store or the ledger is unavailable.
+_STATE_DOWN = frozenset({"state.unavailable", "audit.unavailable"})
 
 #: ``on_permission(request)`` answers a parked call in code: once, always or reject.
 Answer = PermissionDecision | Mapping[str, Any]
@@ -156,8 +158,10 @@ class Gatekeeper:
         is persisted (the CLI prints its id)."""
         now = self.clock.now()
         final = await self._request(call, now, timeout, confirmed_by_person, on_parked)
-        if call.session is not None and final.decision is not Decision.ALLOW:
-            # Only calls let through count toward calls_per_minute (see README, Limits).
+        if (call.session is not None and final.decision is not Decision.ALLOW
+                and final.reasons and final.reasons[0].rule not in _STATE_DOWN):
+            # Only calls let through count toward calls_per_minute (see README, Limits). While
+            # the state is down the call stays counted: one more failing round trip helps nobody.
             with contextlib.suppress(Exception):
                 self.store.refuse_call(call.session, now)
         return final

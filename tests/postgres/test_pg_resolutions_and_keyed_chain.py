@@ -175,7 +175,9 @@ def test_verify_names_the_first_bad_record_for_any_corruption_and_never_raises(
     sqlite_sql, pg_sql, words = CORRUPTIONS[what]
     tamper(stores, pg_sql if stores.url else sqlite_sql)
     result = verify_store(stores.ledger)
-    bad = 1 if what == "a missing column" else 3
+    # A column changed or dropped on PostgreSQL changes every row: the first bad record is 1.
+    whole_column = what == "a missing column" or (what == "a blob" and stores.url is not None)
+    bad = 1 if whole_column else 3
     assert (result.ok, result.bad_seq, words in (result.problem or "")) == (False, bad, True), result
 
 
