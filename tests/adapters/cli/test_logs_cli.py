@@ -54,6 +54,7 @@ def test_logs_json_is_an_array_of_events_saying_which_rule_decided_and_where(
         "raw_args",
         "exit_code",
         "duration",
+        "approver",
         "prev",
         "hash",
     }

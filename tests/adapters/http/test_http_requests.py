@@ -48,7 +48,7 @@ def test_an_asked_call_is_parked_as_a_pending_request_object(gateway: Gateway) -
         "feedback": None, "created": ANY, "expires": ANY, "tool": "shell",
         "summary": "shell: make deploy prod", "reason": "deploys need a person",
         "offer": {"grantable": True, "scopes": ["project", "session"],
-                  "exact": "shell: make deploy prod", "suggested_pattern": "make deploy *"},
+                  "exact": "shell: make deploy prod", "suggested_pattern": "make deploy prod"},
         "session": "s-1", "agent": "claude", "resolver": None, "resolved": None}
 
 
