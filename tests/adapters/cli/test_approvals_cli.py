@@ -423,3 +423,15 @@ def test_a_terminal_confirmation_with_the_wrong_text_changes_nothing(env: dict[s
     code, screen = _on_a_terminal(["approvals", "approve", "--", "hardline-request-1"], env, workspace, "no")
     listed = json.loads(run(["approvals", "list", "--json"], env, workspace).stdout)
     assert (code, "not confirmed" in screen, [e["state"] for e in listed]) == (2, True, ["pending"])
+
+
+def test_approve_always_on_a_sudo_request_is_refused_even_if_it_was_stored_as_grantable(
+    env: dict[str, str], workspace: Path
+) -> None:
+    sudo = Evaluation(Decision.ASK, (Reason(Decision.ASK, "shell.floor", "built-in", "sudo", "sudo"),),
+                      (Effect.READ, Effect.PRIVILEGE))
+    _store_request(env, evaluation=sudo, summary="shell: sudo ls", argv=("sudo", "ls"), grantable=True)
+    refused = run(["approvals", "approve", "--always", "--", "hardline-request-1"], env, workspace)
+    grants = json.loads(run(["grants", "list", "--json"], env, workspace).stdout)
+    assert (refused.returncode, refused.stderr.splitlines()[0], grants) == (
+        1, "error: this call involves a hardline class or raised privilege: never a standing grant", [])

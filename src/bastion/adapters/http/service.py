@@ -52,6 +52,7 @@ def request_object(request: ApprovalRequest, final: Evaluation | None = None) ->
         "agent": request.agent,
         "resolver": request.resolver,
         "resolved": iso(request.resolved_at),
+        "approver": request.approver,
     }
 
 
