@@ -18,6 +18,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from bastion.audit.chain import Chain
 from bastion.audit.config import AuditConfig
 from bastion.audit.events import AuditEvent, EventKind, make_event
 from bastion.audit.group import GroupCommitStore
@@ -26,6 +27,8 @@ from bastion.audit.ledger import Ledger
 from bastion.audit.sqlite import SqliteLedgerStore
 from bastion.call.model import ToolCall
 from bastion.policy.decision import Decision, Evaluation, Reason
+
+CHAIN = Chain(b"c" * 32)
 
 HASHER = ArgumentHasher(b"k" * 32)
 ALLOWED = Evaluation(Decision.ALLOW, (Reason(Decision.ALLOW, "rule[3]", "/p/.bastion/policy.toml:12", "git",
@@ -39,7 +42,7 @@ def event(n: int) -> AuditEvent:
 
 
 def one_per_commit(path: str, count: int) -> float:
-    ledger = Ledger(SqliteLedgerStore(path), hasher=HASHER)
+    ledger = Ledger(SqliteLedgerStore(path, chain=CHAIN), hasher=HASHER)
     start = time.perf_counter()
     for n in range(count):
         ledger.append(event(n))
@@ -49,7 +52,7 @@ def one_per_commit(path: str, count: int) -> float:
 
 
 def batched(path: str, count: int, size: int = 100) -> float:
-    ledger = Ledger(SqliteLedgerStore(path), hasher=HASHER)
+    ledger = Ledger(SqliteLedgerStore(path, chain=CHAIN), hasher=HASHER)
     start = time.perf_counter()
     for first in range(0, count, size):
         ledger.append_many([event(n) for n in range(first, min(first + size, count))])
@@ -59,7 +62,7 @@ def batched(path: str, count: int, size: int = 100) -> float:
 
 
 def _worker(path: str, count: int, barrier: object) -> None:
-    ledger = Ledger(SqliteLedgerStore(path), hasher=HASHER)
+    ledger = Ledger(SqliteLedgerStore(path, chain=CHAIN), hasher=HASHER)
     barrier.wait()  # type: ignore[attr-defined]
     for n in range(count):
         ledger.append(event(n))
@@ -67,7 +70,7 @@ def _worker(path: str, count: int, barrier: object) -> None:
 
 
 def processes(path: str, count: int, workers: int = 4) -> float:
-    Ledger(SqliteLedgerStore(path), hasher=HASHER).close()
+    Ledger(SqliteLedgerStore(path, chain=CHAIN), hasher=HASHER).close()
     ctx = multiprocessing.get_context("fork")
     barrier = ctx.Barrier(workers + 1)
     procs = [ctx.Process(target=_worker, args=(path, count // workers, barrier)) for _ in range(workers)]
@@ -81,7 +84,7 @@ def processes(path: str, count: int, workers: int = 4) -> float:
 
 
 def group_commit(path: str, count: int, threads: int = 16) -> float:
-    ledger = Ledger(GroupCommitStore(SqliteLedgerStore(path)), hasher=HASHER)
+    ledger = Ledger(GroupCommitStore(SqliteLedgerStore(path, chain=CHAIN)), hasher=HASHER)
     start = time.perf_counter()
     with ThreadPoolExecutor(max_workers=threads) as pool:
         list(pool.map(lambda n: ledger.append(event(n)), range(count)))
@@ -149,7 +152,8 @@ def main() -> None:
             path = os.path.join(folder, f"{name.split()[0]}.db")
             rate = fn(path, args.records)
             print(f"{name:32s} {rate:10,.0f} durable records/s  ({args.records} records)")
-        verdict = Ledger(SqliteLedgerStore(os.path.join(folder, "one.db")), hasher=HASHER).verify()
+        one = SqliteLedgerStore(os.path.join(folder, "one.db"), chain=CHAIN)
+        verdict = Ledger(one, hasher=HASHER).verify()
         print(f"verify: {verdict.ok}, {verdict.checked} records")
 
 

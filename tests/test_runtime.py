@@ -98,7 +98,7 @@ async def answer_when_parked(k: Gatekeeper, **answer: Any) -> ApprovalRequest:
     for _ in range(100):
         pending = k.store.list_requests([RequestState.PENDING])
         if pending:
-            return k.queue.answer(pending[0].id, **answer)
+            return k.queue.answer(pending[0].id, **answer, approver="k1")
         await asyncio.sleep(0)
     raise AssertionError("nothing was parked")
 
@@ -205,7 +205,7 @@ def test_the_request_carries_a_redacted_summary_and_the_grant_on_offer(keeper: K
             "grantable": True,
             "scopes": ["project", "session"],
             "exact": "shell: git push https://***@github.com/o/r main",
-            "suggested_pattern": "git push *",
+            "suggested_pattern": None,  # a redacted word cannot be written in a pattern
         },
     )
 
@@ -214,7 +214,7 @@ def test_a_hardline_request_says_it_cannot_be_granted(keeper: Keeper) -> None:
     k = keeper(HARDLINE_ASK)
     asyncio.run(k.request(shell("rm -r build")))
     [request] = k.store.list_requests()
-    assert request.offer == {"grantable": False, "scopes": [], "note": "hardline class: cannot be granted"}
+    assert request.offer == {"grantable": False, "scopes": [], "note": "hardline class or raised privilege: never a standing grant"}
 
 
 def test_cancelling_a_parked_call_cancels_its_request_and_records_it(keeper: Keeper) -> None:
@@ -370,8 +370,9 @@ def test_the_first_verbatim_repeat_of_a_hard_reject_is_halted(keeper: Keeper) ->
         HARD_DENY,
     )
     assert second.message.startswith(
-        "[policy-blocked] this exact call was already refused and will be refused again; stop retrying this "
-        "call: change approach, or stop and report back to the user"
+        "[policy-blocked] this exact call was already refused and will be refused again; it may be retried "
+        "after 00:21:40 UTC (in 300s); stop retrying this call: change approach, or stop and report back "
+        "to the user"
     )
 
 
@@ -534,3 +535,96 @@ def test_gate_request_parks_and_an_on_permission_callback_answers(tmp_path: Path
     )
     allowed = asyncio.run(gate.request(ToolCall("read", {"path": "a.txt"}, cwd=str(tmp_path))))
     assert allowed.decision is Decision.ALLOW
+
+
+# -- issue 15: no way around the gate ------------------------------------------------------------
+
+PRIVILEGE_ASK = Evaluation(
+    Decision.ASK,
+    (Reason(Decision.ASK, "shell.floor", "built-in", "sudo", "runs with raised privileges"),),
+    (Effect.READ, Effect.PRIVILEGE),
+)
+
+
+def test_approve_always_on_sudo_is_refused_as_a_standing_grant_on_every_path(keeper: Keeper) -> None:
+    from bastion.approval.queue import AnswerError
+
+    k = keeper(PRIVILEGE_ASK)
+
+    async def scenario() -> tuple[ApprovalRequest, str]:
+        task = asyncio.ensure_future(k.request(shell("sudo ls")))
+        for _ in range(100):
+            pending = k.store.list_requests([RequestState.PENDING])
+            if pending:
+                break
+            await asyncio.sleep(0)
+        try:
+            k.queue.answer(pending[0].id, approve=True, always=True, approver="k1")
+        except AnswerError as exc:
+            refused = str(exc)
+        k.queue.answer(pending[0].id, approve=True, approver="k1")
+        await task
+        return pending[0], refused
+
+    request, refused = asyncio.run(scenario())
+    assert (request.grantable, request.offer["grantable"], request.suggested_pattern, refused,
+            k.store.list_grants()) == (
+        False, False, None,
+        "this call involves a hardline class or raised privilege: never a standing grant", [])
+
+
+def test_a_pattern_grant_a_person_typed_never_answers_a_privilege_call(keeper: Keeper, policy: Policy) -> None:
+    from bastion.approval.model import Grant
+
+    k = keeper(PRIVILEGE_ASK)
+    k.store.add_grant(Grant(id="g1", tool="shell", scope=Scope.PROJECT, scope_value=k.project_of(shell()),
+                            summary="sudo *", created=1.0, pattern="sudo *"))
+    assert k.decide(shell("sudo ls")) == PRIVILEGE_ASK
+
+
+def test_refused_calls_do_not_count_toward_calls_per_minute_so_a_retrying_agent_gets_through(
+        keeper: Keeper) -> None:
+    clock = FakeClock(1000.0)
+    k = keeper(ALLOW, clock=clock, limits=LimitsConfig(calls_per_minute=12, max_calls_per_turn=None))
+    allowed: list[float] = []
+    for n in range(130):  # a burst of 30, then an agent retrying every 3 s for 300 s
+        if n >= 30:
+            clock.advance(3.0)
+        if asyncio.run(k.request(shell(f"echo {n}"))).decision is Decision.ALLOW:
+            allowed.append(clock.now())
+    busiest = max(sum(1 for t in allowed if start - 60 < t <= start) for start in allowed)
+    retried = [t for t in allowed if t > 1000.0]
+    # Counting refusals, every 3 s retry kept the minute full: nothing after the burst got through.
+    assert (busiest, len(allowed[:12]), len(retried) >= 4 * 12) == (12, 12, True)
+
+
+def test_the_repeat_failure_breaker_recovers_after_its_cooldown_even_while_the_agent_retries(
+        keeper: Keeper) -> None:
+    clock = FakeClock(1000.0)
+    k = keeper(ALLOW, clock=clock, limits=LimitsConfig(breaker_cooldown=300.0))
+    for _ in range(3):
+        k.record_execution(shell(), asyncio.run(k.request(shell())), 1, 0.1)
+    seen = []
+    for _ in range(10):  # retries every 30 s must not keep the breaker tripped
+        seen.append(asyncio.run(k.request(shell())).reasons[0].rule)
+        clock.advance(30.0)
+    assert seen == ["breaker.repeat-failure"] * 10
+    clock.advance(1.0)
+    assert asyncio.run(k.request(shell())) == ALLOW
+
+
+def test_a_breaker_cooldown_from_the_policy_reaches_the_gatekeeper(tmp_path: Path) -> None:
+    from bastion.policy.loader import load_policy_text
+
+    env = {"HOME": str(tmp_path / "home"), "BASTION_STATE_DIR": str(tmp_path / "state")}
+    policy = load_policy_text('[limits]\nbreaker_cooldown = "90s"\n', cwd=str(tmp_path), env=env)
+    default = load_policy_text("", cwd=str(tmp_path), env=env)
+    assert (policy.limits.breaker_cooldown, default.limits.breaker_cooldown) == (90.0, 300.0)
+
+
+def test_the_waiter_and_the_answering_side_write_one_resolution_with_the_approver(keeper: Keeper) -> None:
+    k = keeper(ASK)
+    final = run_answered(k, shell(), approve=True)
+    resolved = [r.event for r in k.ledger.events() if r.event.kind == "resolved"]
+    assert (final.decision, [(e.decision, e.resolver, e.approver) for e in resolved]) == (
+        Decision.ALLOW, [("allow", "person", "k1")])

@@ -21,7 +21,14 @@ from bastion.approval.clock import Clock, SystemClock
 from bastion.approval.config import LimitsConfig
 from bastion.approval.grants import find_grant, shell_argv, suggest_pattern
 from bastion.approval.guard import limit_reason, repeat_reason
-from bastion.approval.model import ApprovalRequest, PermissionDecision, Resolver, new_id
+from bastion.approval.model import (
+    CALLBACK,
+    ApprovalRequest,
+    PermissionDecision,
+    Resolver,
+    grantable,
+    new_id,
+)
 from bastion.approval.outcome import (
     confirmed,
     granted,
@@ -29,6 +36,7 @@ from bastion.approval.outcome import (
     overridden,
     resolved,
     resolver_of,
+    ttl_text,
 )
 from bastion.approval.queue import AnswerError, ApprovalQueue
 from bastion.approval.store import Store
@@ -37,6 +45,7 @@ from bastion.audit.events import EventKind, make_event
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.redact import redact, summarize
+from bastion.audit.resolutions import LedgerResolutions
 from bastion.call.model import ToolCall
 from bastion.errors import BastionError
 from bastion.policy.compiled import Policy
@@ -45,17 +54,12 @@ from bastion.policy.engine import Gate
 from bastion.policy.loader import state_dir_from
 
 DB_FILE = "bastion.db"
+#: Rules of the transient denials given while a store or the ledger is unavailable.
+_STATE_DOWN = frozenset({"state.unavailable", "audit.unavailable"})
 
 #: ``on_permission(request)`` answers a parked call in code: once, always or reject.
 Answer = PermissionDecision | Mapping[str, Any]
 PermissionCallback = Callable[[ApprovalRequest], Answer | Awaitable[Answer]]
-
-
-def _ttl_text(seconds: float) -> str:
-    for unit, size in (("h", 3600), ("m", 60)):
-        if seconds >= size and seconds % size == 0:
-            return f"{int(seconds // size)}{unit}"
-    return f"{seconds:g}s"
 
 
 def would_ask(evaluation: Evaluation) -> bool:
@@ -101,7 +105,8 @@ class Gatekeeper:
         self.on_permission = on_permission
         self.limits = limits or limits_from(gate.policy)
         self.audit = audit or audit_from(gate.policy)
-        self.queue = ApprovalQueue(store, self.clock)
+        self.resolutions = LedgerResolutions(ledger.store)
+        self.queue = ApprovalQueue(store, self.clock, recorder=self.resolutions)
         self._recent: OrderedDict[tuple[str | None, str], str] = OrderedDict()
 
     @property
@@ -125,13 +130,14 @@ class Gatekeeper:
                 usage = (self.store.admit_call if admit else self.store.peek_usage)(
                     call.session, call.turn, now)
                 halt = repeat_reason(self.store.failure_record(call.session, key),
-                                     matched=summarize(call))
+                                     matched=summarize(call), now=now,
+                                     cooldown=self.limits.breaker_cooldown, source=self.limits.source)
                 if halt is not None:
                     return overridden(evaluation, halt), Resolver.BREAKER
                 limit = limit_reason(usage, self.limits, now=now)
                 if limit is not None:
                     return overridden(evaluation, limit), Resolver.LIMIT
-            if would_ask(evaluation):
+            if would_ask(evaluation) and grantable(evaluation):
                 grant = find_grant(self.store.grants_for(call.tool), call, call_key=key,
                                    project=self.project_of(call))
                 if grant is not None:
@@ -151,6 +157,18 @@ class Gatekeeper:
         never turns a DENY into anything else. ``on_parked`` is told the request once it
         is persisted (the CLI prints its id)."""
         now = self.clock.now()
+        final = await self._request(call, now, timeout, confirmed_by_person, on_parked)
+        if (call.session is not None and final.decision is not Decision.ALLOW
+                and final.reasons and final.reasons[0].rule not in _STATE_DOWN):
+            # Only calls let through count toward calls_per_minute (see README, Limits). While
+            # the state is down the call stays counted: one more failing round trip helps nobody.
+            with contextlib.suppress(Exception):
+                self.store.refuse_call(call.session, now)
+        return final
+
+    async def _request(self, call: ToolCall, now: float, timeout: float | None,
+                       confirmed_by_person: bool,
+                       on_parked: Callable[[ApprovalRequest], None] | None) -> Evaluation:
         decision_id = new_id()
         evaluation, resolver = self._decide(call, now, admit=True)
         if evaluation.decision is not Decision.ASK:
@@ -185,8 +203,8 @@ class Gatekeeper:
             summary=summarize(call), reason=redact(evaluation.message)[:500],
             evaluation=evaluation, call_key=self.hasher.digest(call), project=self.project_of(call),
             session=call.session, agent=call.agent, turn=call.turn, argv=redacted,
-            grantable=not evaluation.hardline,
-            suggested_pattern=suggest_pattern(redacted) if not evaluation.hardline else None,
+            grantable=grantable(evaluation),
+            suggested_pattern=suggest_pattern(redacted) if grantable(evaluation) else None,
         )
 
     async def _park(self, call: ToolCall, evaluation: Evaluation, decision_id: str, now: float,
@@ -208,13 +226,14 @@ class Gatekeeper:
             if gone is not None and gone.state.final:
                 with contextlib.suppress(Exception):
                     self._finish(call, resolved(gone, evaluation), Resolver.CANCEL, decision_id,
-                                 EventKind.RESOLVED)
+                                 EventKind.RESOLVED, request=gone)
             raise
         finally:
             if task is not None:
                 task.cancel()
-        answer = resolved(final, evaluation, ttl_text=_ttl_text(request.expires - request.created))
-        return self._finish(call, answer, resolver_of(answer), decision_id, EventKind.RESOLVED)
+        answer = resolved(final, evaluation, ttl_text=ttl_text(request.expires - request.created))
+        return self._finish(call, answer, resolver_of(answer), decision_id, EventKind.RESOLVED,
+                            request=final)
 
     async def _ask_callback(self, request: ApprovalRequest) -> None:
         assert self.on_permission is not None
@@ -223,17 +242,17 @@ class Gatekeeper:
             if inspect.isawaitable(reply):
                 reply = await reply
             choice = PermissionDecision.coerce(reply)
-            always = choice.kind == "always" and request.grantable
+            always = choice.kind == "always" and request.grantable and grantable(request.evaluation)
             self.queue.answer(request.id, approve=choice.kind != "reject", always=always,
                               pattern=choice.pattern, scope=choice.scope,
-                              feedback=choice.feedback, resolver="callback")
+                              feedback=choice.feedback, resolver="callback", approver=CALLBACK)
         except asyncio.CancelledError:
             raise
         except AnswerError:
             return  # already resolved (expired or answered elsewhere): nothing to do
         except Exception as exc:  # a failing callback is a denial, never an approval
             try:
-                self.queue.answer(request.id, approve=False, resolver="callback",
+                self.queue.answer(request.id, approve=False, resolver="callback", approver=CALLBACK,
                                   feedback=f"on_permission failed: {type(exc).__name__}: {exc}")
             except AnswerError:
                 return
@@ -247,17 +266,24 @@ class Gatekeeper:
             duration=duration))
 
     def _finish(self, call: ToolCall, evaluation: Evaluation, resolver: Resolver,
-                decision_id: str, kind: EventKind) -> Evaluation:
-        """Record durably, then update the guard; a ledger failure turns the answer into DENY."""
+                decision_id: str, kind: EventKind, *,
+                request: ApprovalRequest | None = None) -> Evaluation:
+        """Record durably, then update the guard; a ledger failure turns the answer into DENY.
+        A parked ``request``'s resolution is written once, whoever writes it first."""
         try:
-            self._record(call, evaluation, resolver, decision_id, kind)
+            if request is not None:
+                self.resolutions.write(request)
+            else:
+                self._record(call, evaluation, resolver, decision_id, kind)
         except Exception as exc:
             return deny_for_error(f"the audit ledger cannot record this call ({exc})",
                                   rule="audit.unavailable", transient=True)
         key = self.hasher.digest(call)
         self._remember(call.session, key, decision_id)
+        # The limit's and the breaker's own refusals are not failures of the call: counting
+        # them would keep a tripped breaker tripped for as long as the agent retries.
         if call.session is not None and evaluation.decision is Decision.DENY \
-                and resolver is not Resolver.LIMIT:
+                and resolver not in (Resolver.LIMIT, Resolver.BREAKER):
             with contextlib.suppress(BastionError):  # the denial stands; only the guard forgets
                 self.store.note_outcome(call.session, key, failed=True,
                                         hard=evaluation.marker is not None, at=self.clock.now())

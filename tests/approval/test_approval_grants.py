@@ -80,20 +80,43 @@ def test_a_bad_pattern_is_refused_with_how_to_fix_it(pattern: str, message: str)
 @pytest.mark.parametrize(
     ("argv", "suggested"),
     [
-        (("git", "push", "origin", "main"), "git push origin *"),
-        (("npm", "install", "left-pad"), "npm install *"),
-        (("git", "commit", "-m", "msg"), "git commit *"),
-        (("docker", "compose", "up", "web", "-d"), "docker compose up *"),
-        (("git", "status"), None),
-        (("rm", "-rf", "build"), None),
-        (("ls", "src/"), None),
+        # git push's handler decides from later words (--force, +refspec, --delete): exact
+        (("git", "push", "origin", "main"), "git push origin main"),
+        # every package is dangerous to the knowledge base: exact, never "npm install *"
+        (("npm", "install", "left-pad"), "npm install left-pad"),
+        (("git", "commit", "-m", "msg"), "git commit -m msg"),
+        (("docker", "compose", "up", "web", "-d"), "docker compose up web -d"),
+        (("rm", "-rf", "build"), "rm -rf build"),
+        (("git", "status"), "git status"),
+        # docker ps now has an option table (its -a, --format… are judged): exact words
+        (("docker", "ps", "-a"), "docker ps -a"),
+        (("ls", "src/"), "ls src/"),
+        (("ls", "*.py"), None),
         (None, None),
     ],
 )
-def test_the_suggested_pattern_is_subcommand_level_and_never_a_bare_program(
+def test_approve_always_suggests_the_narrowest_pattern_not_one_covering_force_or_any_package(
     argv: tuple[str, ...] | None, suggested: str | None
 ) -> None:
     assert suggest_pattern(argv) == suggested
+
+
+@pytest.mark.parametrize(
+    ("approved", "other"),
+    [
+        ("git push origin main", "git push origin main --force"),
+        ("git push origin main", "git push origin +main"),
+        ("npm install left-pad", "npm install evil-package"),
+        ("pip install requests", "pip install requests-evil"),
+        ("docker ps -a", "docker ps -a; rm -rf ~"),
+    ],
+)
+def test_the_suggested_pattern_never_covers_a_more_dangerous_neighbour(approved: str, other: str) -> None:
+    suggested = suggest_pattern(plain_argv(approved))
+    assert suggested is not None
+    argv = plain_argv(other)
+    assert (parse_pattern(suggested).matches(plain_argv(approved) or ()),
+            argv is not None and parse_pattern(suggested).matches(argv)) == (True, False)
 
 
 def _grant(**kw: object) -> Grant:

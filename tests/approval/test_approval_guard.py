@@ -21,8 +21,9 @@ def test_the_first_verbatim_repeat_of_a_hard_reject_is_halted() -> None:
         "breaker.hard-reject-repeat",
         "built-in",
         "shell: x",
-        "this exact call was already refused and will be refused again; stop retrying this "
-        "call: change approach, or stop and report back to the user",
+        "this exact call was already refused and will be refused again; it stays refused for the "
+        "rest of this session; stop retrying this call: change approach, or stop and report back to "
+        "the user",
     )
 
 
@@ -32,9 +33,29 @@ def test_a_call_that_failed_three_times_is_halted() -> None:
         "breaker.repeat-failure",
         "built-in",
         "shell: x",
-        "this exact call already failed 3 times; stop retrying this call: change approach, "
-        "or stop and report back to the user",
+        "this exact call already failed 3 times; it stays refused for the rest of this session; stop "
+        "retrying this call: change approach, or stop and report back to the user",
     )
+
+
+def test_the_breaker_says_when_the_call_may_be_retried_during_its_cooldown() -> None:
+    record = FailureRecord(3, 0, last=1000.0)
+    assert repeat_reason(record, matched="shell: x", now=1010.0, cooldown=300.0, source="p:9") == Reason(
+        Decision.DENY,
+        "breaker.repeat-failure",
+        "p:9",
+        "shell: x",
+        "this exact call already failed 3 times; it may be retried after 00:21:40 UTC (in 290s); stop "
+        "retrying this call: change approach, or stop and report back to the user",
+    )
+
+
+def test_the_repeat_failure_breaker_recovers_after_its_cooldown_within_the_session() -> None:
+    hard, failing = FailureRecord(1, 1, last=1000.0), FailureRecord(3, 0, last=1000.0)
+    assert [
+        repeat_reason(r, matched="m", now=now, cooldown=300.0) is None
+        for r in (hard, failing) for now in (1299.9, 1300.0)
+    ] == [False, True, False, True]
 
 
 LIMITS = LimitsConfig(max_calls_per_turn=25, max_turn_duration=300.0, calls_per_minute=10, source="p:3")
@@ -70,8 +91,15 @@ def test_the_call_over_the_per_minute_rate_is_refused() -> None:
         "limits.calls_per_minute",
         "p:3",
         "11",
-        "more than 10 tool calls in the last minute; slow down and retry later",
+        "more than 10 tool calls were let through in the last minute; slow down and retry later",
     )
+
+
+def test_the_rate_limit_reason_says_refused_calls_are_not_counted() -> None:
+    reason = limit_reason(Usage(0, None, 11, minute_refused=40), LIMITS, now=0.0)
+    assert reason is not None and reason.message == (
+        "more than 10 tool calls were let through in the last minute (the 40 refused ones are not "
+        "counted); slow down and retry later")
 
 
 def test_the_rate_limit_is_off_by_default() -> None:

@@ -25,7 +25,7 @@ def test_a_parked_request_resumes_with_the_answer(store: Store, make_request: Ma
         watch = queue.submit(request)
         waiter = asyncio.ensure_future(queue.wait(request.id, request.expires, watch))
         await asyncio.sleep(0)
-        queue.answer(request.id, approve=True)
+        queue.answer(request.id, approve=True, approver="k1")
         return await waiter
 
     final = asyncio.run(scenario())
@@ -101,7 +101,7 @@ def test_approve_always_with_a_pattern_creates_a_project_grant(
     queue = ApprovalQueue(store, FakeClock(1001.0))
     request = make_request()
     store.create_request(request)
-    final = queue.answer(request.id, approve=True, always=True, pattern="git push origin *")
+    final = queue.answer(request.id, approve=True, always=True, pattern="git push origin *", approver="k1")
     [grant] = store.list_grants()
     assert grant == Grant(
         id=grant.id,
@@ -122,7 +122,7 @@ def test_approve_always_without_a_pattern_grants_the_exact_call(
     queue = ApprovalQueue(store, FakeClock(1001.0))
     request = make_request()
     store.create_request(request)
-    queue.answer(request.id, approve=True, always=True, scope=Scope.SESSION)
+    queue.answer(request.id, approve=True, always=True, scope=Scope.SESSION, approver="k1")
     [grant] = store.list_grants()
     assert (grant.kind, grant.key, grant.scope, grant.scope_value, grant.summary) == (
         "exact",
@@ -139,7 +139,7 @@ def test_approve_always_without_a_pattern_grants_the_exact_call(
         (
             {"grantable": False},
             {},
-            "this call involves a hardline class: it cannot be granted",
+            "this call involves a hardline class or raised privilege: never a standing grant",
             "approve it once (without --always), or deny it",
         ),
         (
@@ -180,7 +180,7 @@ def test_a_grant_that_cannot_be_made_is_refused_and_the_request_stays_pending(
     request = dataclasses.replace(make_request(), **changes)  # type: ignore[arg-type]
     store.create_request(request)
     with pytest.raises(AnswerError) as raised:
-        queue.answer(request.id, approve=True, always=True, **kwargs)  # type: ignore[arg-type]
+        queue.answer(request.id, approve=True, always=True, **kwargs, approver="k1")  # type: ignore[arg-type]
     assert (str(raised.value), raised.value.hint) == (message, hint)
     assert store.get_request(request.id) == request and store.list_grants() == []
 
@@ -189,9 +189,9 @@ def test_answering_a_resolved_request_says_who_resolved_it(store: Store, make_re
     queue = ApprovalQueue(store, FakeClock(1001.0))
     request = make_request()
     store.create_request(request)
-    queue.answer(request.id, approve=False, feedback="no")
+    queue.answer(request.id, approve=False, feedback="no", approver="k1")
     with pytest.raises(AnswerError) as raised:
-        queue.answer(request.id, approve=True)
+        queue.answer(request.id, approve=True, approver="k1")
     assert str(raised.value) == f"request {request.id} is already denied (by person)"
 
 
@@ -202,7 +202,7 @@ def test_answering_after_the_deadline_expires_the_request_and_says_so(
     request = make_request(created=1000.0, ttl=300.0)
     store.create_request(request)
     with pytest.raises(AnswerError) as raised:
-        queue.answer(request.id, approve=True)
+        queue.answer(request.id, approve=True, approver="k1")
     assert (str(raised.value), raised.value.hint) == (
         f"request {request.id} expired before this answer",
         "the call was denied; ask the agent to retry it",

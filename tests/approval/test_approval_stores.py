@@ -135,7 +135,7 @@ def test_failures_accumulate_per_session_and_call_and_a_success_clears_them(stor
     store.note_outcome("s1", "k", failed=True, hard=False, at=1.0)
     store.note_outcome("s1", "k", failed=True, hard=True, at=2.0)
     assert (store.failure_record("s1", "k"), store.failure_record("s2", "k")) == (
-        FailureRecord(2, 1),
+        FailureRecord(2, 1, last=2.0),
         FailureRecord(0, 0),
     )
     store.note_outcome("s1", "k", failed=False, hard=False, at=3.0)

@@ -75,7 +75,7 @@ def test_a_folder_too_long_for_a_socket_address_falls_back_to_polling(tmp_path: 
 def _approve_later(path: str, request_id: str) -> None:
     store = SqliteStore(path)
     try:
-        ApprovalQueue(store, SystemClock()).answer(request_id, approve=True)
+        ApprovalQueue(store, SystemClock()).answer(request_id, approve=True, approver="local:test")
     finally:
         store.close()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import multiprocessing
 from pathlib import Path
 
+from bastion.audit.chain import Chain
 from bastion.audit.config import AuditConfig
 from bastion.audit.events import EventKind, make_event
 from bastion.audit.keyed import ArgumentHasher
@@ -14,13 +15,15 @@ from bastion.audit.sqlite import SqliteLedgerStore
 from bastion.call.model import ToolCall
 from bastion.policy.decision import Decision, Evaluation, Reason
 
+CHAIN = Chain(b"c" * 32)
+
 HASHER = ArgumentHasher(b"k" * 32)
 ALLOWED = Evaluation(Decision.ALLOW, (Reason(Decision.ALLOW, "rule[1]", "p.toml:2", "x", "ok"),))
 PROCESSES, EACH = 4, 250
 
 
 def _write(path: str, worker: int, barrier: object) -> None:
-    ledger = Ledger(SqliteLedgerStore(path), hasher=HASHER)
+    ledger = Ledger(SqliteLedgerStore(path, chain=CHAIN), hasher=HASHER)
     barrier.wait()  # type: ignore[attr-defined]
     for n in range(EACH):
         call = ToolCall("shell", {"command": f"echo w{worker}-n{n:04d}"}, session=f"w{worker}")
@@ -41,7 +44,7 @@ def _write(path: str, worker: int, barrier: object) -> None:
 
 def test_concurrent_appends_lose_nothing_and_a_changed_byte_is_found_at_its_record(tmp_path: Path) -> None:
     path = tmp_path / "bastion.db"
-    Ledger(SqliteLedgerStore(str(path)), hasher=HASHER).close()
+    Ledger(SqliteLedgerStore(str(path), chain=CHAIN), hasher=HASHER).close()
     ctx = multiprocessing.get_context("fork")
     barrier = ctx.Barrier(PROCESSES)
     workers = [ctx.Process(target=_write, args=(str(path), w, barrier)) for w in range(PROCESSES)]
@@ -51,7 +54,7 @@ def test_concurrent_appends_lose_nothing_and_a_changed_byte_is_found_at_its_reco
         w.join(timeout=120)
     assert [w.exitcode for w in workers] == [0] * PROCESSES
 
-    ledger = Ledger(SqliteLedgerStore(str(path)), hasher=HASHER)
+    ledger = Ledger(SqliteLedgerStore(str(path), chain=CHAIN), hasher=HASHER)
     records = ledger.events()
     verdict = ledger.verify()
     target = next(r for r in records if r.event.summary == "shell: echo w2-n0123")
@@ -66,12 +69,13 @@ def test_concurrent_appends_lose_nothing_and_a_changed_byte_is_found_at_its_reco
     assert offset > 0 and raw.find(b"echo w2-n0123", offset + 1) == -1
     raw[offset + len(b"echo w2-n012")] = ord("4")
     path.write_bytes(bytes(raw))
-    reopened = Ledger(SqliteLedgerStore(str(path)), hasher=HASHER)
+    reopened = Ledger(SqliteLedgerStore(str(path), chain=CHAIN), hasher=HASHER)
     broken = reopened.verify()
     reopened.close()
     assert (broken.ok, broken.bad_seq, broken.checked, broken.problem) == (
         False,
         target.seq,
         target.seq - 1,
-        f"record {target.seq} was altered: its content does not match its hash",
+        f"record {target.seq} was altered: its content does not match its keyed hash "
+        "(or the ledger key is not the one it was written with)",
     )

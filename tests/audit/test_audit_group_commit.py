@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bastion.audit.chain import Chain
 from bastion.audit.events import AuditEvent, LedgerRecord
 from bastion.audit.group import GroupCommitStore
 from bastion.audit.ledger import Ledger
@@ -16,6 +17,8 @@ from bastion.audit.sqlite import SqliteLedgerStore
 from bastion.audit.store import MemoryLedgerStore
 from bastion.errors import StoreError
 from tests.audit.test_audit_ledger import HASHER, event
+
+CHAIN = Chain(b"c" * 32)
 
 
 class GatedStore(MemoryLedgerStore):
@@ -63,7 +66,7 @@ def test_a_failed_commit_fails_every_caller_in_it() -> None:
 
 
 def test_many_threads_through_group_commit_lose_nothing_and_the_chain_holds(tmp_path: Path) -> None:
-    ledger = Ledger(GroupCommitStore(SqliteLedgerStore(str(tmp_path / "b.db"))), hasher=HASHER)
+    ledger = Ledger(GroupCommitStore(SqliteLedgerStore(str(tmp_path / "b.db"), chain=CHAIN)), hasher=HASHER)
     with ThreadPoolExecutor(max_workers=8) as pool:
         returned = list(pool.map(lambda n: ledger.append(event(n)), range(400)))
     stored = ledger.events()

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from bastion.audit.chain import Chain
 from bastion.audit.config import AuditConfig
-from bastion.audit.events import GENESIS, AuditEvent, EventKind, make_event, record_hash
+from bastion.audit.events import GENESIS, AuditEvent, EventKind, make_event
 from bastion.audit.keyed import ArgumentHasher, load_or_create_key
 from bastion.audit.ledger import Ledger, VerifyResult
 from bastion.audit.sqlite import SqliteLedgerStore
@@ -19,6 +20,8 @@ from bastion.call.model import ToolCall
 from bastion.policy.decision import Decision, Evaluation, Reason
 
 HASHER = ArgumentHasher(b"k" * 32)
+#: The chain key the stores link with (fixed: tests reopen files).
+CHAIN = Chain(b"c" * 32)
 ALLOWED = Evaluation(Decision.ALLOW, (Reason(Decision.ALLOW, "rule[2]", "/p/policy.toml:7", "git", "fine"),))
 
 
@@ -40,7 +43,7 @@ def event(n: int, **kw: object) -> AuditEvent:
 
 @pytest.fixture(params=["memory", "sqlite"])
 def ledger(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Ledger]:
-    store = MemoryLedgerStore() if request.param == "memory" else SqliteLedgerStore(str(tmp_path / "b.db"))
+    store = MemoryLedgerStore(CHAIN) if request.param == "memory" else SqliteLedgerStore(str(tmp_path / "b.db"), chain=CHAIN)
     made = Ledger(store, hasher=HASHER)
     yield made
     made.close()
@@ -103,7 +106,7 @@ def test_appended_records_chain_from_genesis_and_verify(ledger: Ledger) -> None:
     first = ledger.append(event(1))
     rest = ledger.append_many([event(2), event(3)])
     assert [(r.seq, r.prev) for r in [first, *rest]] == [(1, GENESIS), (2, first.hash), (3, rest[0].hash)]
-    assert rest[1].hash == record_hash(3, rest[0].hash, event(3))
+    assert rest[1].hash == CHAIN.hash(3, rest[0].hash, event(3))
     assert ledger.verify() == VerifyResult(True, 3, rest[1].hash)
 
 
@@ -146,14 +149,14 @@ def test_the_key_is_created_once_with_mode_0600_and_reused(tmp_path: Path) -> No
 @pytest.fixture
 def db_with_ten(tmp_path: Path) -> Path:
     path = tmp_path / "b.db"
-    made = Ledger(SqliteLedgerStore(str(path)), hasher=HASHER)
+    made = Ledger(SqliteLedgerStore(str(path), chain=CHAIN), hasher=HASHER)
     made.append_many([event(n) for n in range(1, 11)])
     made.close()
     return path
 
 
 def _verify(path: Path) -> VerifyResult:
-    made = Ledger(SqliteLedgerStore(str(path)), hasher=HASHER)
+    made = Ledger(SqliteLedgerStore(str(path), chain=CHAIN), hasher=HASHER)
     try:
         return made.verify()
     finally:
@@ -175,7 +178,8 @@ def test_an_edited_field_is_found_at_its_record(db_with_ten: Path) -> None:
         False,
         5,
         6,
-        "record 6 was altered: its content does not match its hash",
+        "record 6 was altered: its content does not match its keyed hash "
+        "(or the ledger key is not the one it was written with)",
     )
 
 
@@ -202,7 +206,8 @@ def test_reordered_records_are_found_at_the_first_swapped_one(db_with_ten: Path)
     assert (result.ok, result.bad_seq, result.problem) == (
         False,
         7,
-        "record 7 was altered: its content does not match its hash",
+        "record 7 was altered: its content does not match its keyed hash "
+        "(or the ledger key is not the one it was written with)",
     )
 
 

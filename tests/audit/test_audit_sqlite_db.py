@@ -9,10 +9,13 @@ import sys
 from pathlib import Path
 
 from bastion.approval.sqlite import SqliteStore
+from bastion.audit.chain import Chain
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.sqlite import SqliteLedgerStore
 from bastion.audit.sqlite_db import open_db
+
+CHAIN = Chain(b"c" * 32)
 
 VISIT = "import sys; from bastion.approval.sqlite import SqliteStore; SqliteStore(sys.argv[1]).close()"
 
@@ -20,7 +23,7 @@ VISIT = "import sys; from bastion.approval.sqlite import SqliteStore; SqliteStor
 def test_a_second_connection_in_one_process_keeps_the_first_one_s_locks(tmp_path: Path) -> None:
     path = tmp_path / "bastion.db"
     store = SqliteStore(str(path))
-    ledger = Ledger(SqliteLedgerStore(str(path)), hasher=ArgumentHasher(b"k" * 32))
+    ledger = Ledger(SqliteLedgerStore(str(path), chain=CHAIN), hasher=ArgumentHasher(b"k" * 32))
     subprocess.run([sys.executable, "-c", VISIT, str(path)], check=True, timeout=60)
     wal_kept = (tmp_path / "bastion.db-wal").exists()
     store.expire_due(0.0)

@@ -144,7 +144,7 @@ def test_failures_count_up_per_call_and_a_success_clears_them(stores: Stores, ot
     counted = stores.approvals.failure_record("s1", "k")
     other_stores.approvals.note_outcome("s1", "k", failed=False, hard=False, at=3.0)
     assert (counted, stores.approvals.failure_record("s1", "k"),
-            stores.approvals.failure_record("s2", "k")) == (FailureRecord(2, 1), FailureRecord(),
+            stores.approvals.failure_record("s2", "k")) == (FailureRecord(2, 1, 2.0), FailureRecord(),
                                                             FailureRecord())
 
 
@@ -163,7 +163,7 @@ def test_a_waiter_learns_an_answer_given_through_another_opening_of_the_state(
         watch = queue.submit(request)
         waiting = asyncio.ensure_future(queue.wait(request.id, request.expires, watch))
         await asyncio.sleep(0.05)
-        ApprovalQueue(other_stores.approvals, clock).answer(request.id, approve=True)
+        ApprovalQueue(other_stores.approvals, clock).answer(request.id, approve=True, approver="k1")
         return await asyncio.wait_for(waiting, 30)
 
     final = asyncio.run(scenario())

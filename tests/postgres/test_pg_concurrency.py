@@ -53,7 +53,7 @@ def test_four_writers_appending_10000_events_keep_one_verifiable_chain(pg_url: s
     results = run_workers("append", [[pg_url, "2500", f"writer{i}"] for i in range(4)], tmp_path)
     stores = open_stores(pg_url, str(tmp_path))
     records = list(stores.ledger.scan())
-    verdict = verify_records(records)
+    verdict = verify_records(records, stores.ledger.chain)
     stores.close()
     got = sorted(s for r in results for s in r["seqs"])  # type: ignore[attr-defined]
     per_writer = Counter(r.event.session for r in records)

@@ -15,7 +15,7 @@ import pytest
 
 from bastion.audit.events import GENESIS, AuditEvent, LedgerRecord
 from bastion.audit.group import GroupCommitStore
-from bastion.audit.ledger import VerifyResult, verify_records
+from bastion.audit.ledger import VerifyResult, verify_store
 from bastion.audit.store import LedgerQuery
 from bastion.state import ENV_URL, Stores, open_stores
 
@@ -61,7 +61,7 @@ def test_every_field_reads_back_exactly_including_nul_and_floats(stores: Stores)
     odd = event(1, summary="shell: printf 'a\x00b'", raw_args='{"c":"\\u0000"}', exit_code=-9,
                 duration=0.1 + 0.2, time=1717171717.123456789, agent="ägent", turn=None)
     stored = stores.ledger.append([odd])
-    assert (list(stores.ledger.scan()), verify_records(stores.ledger.scan()).ok) == (stored, True)
+    assert (list(stores.ledger.scan()), verify_store(stores.ledger).ok) == (stored, True)
 
 
 def test_queries_filter_by_session_time_decision_and_position(stores: Stores) -> None:
@@ -80,7 +80,7 @@ def test_group_commit_over_the_store_keeps_one_chain(stores: Stores) -> None:
     grouped = GroupCommitStore(stores.ledger)
     for n in range(1, 6):
         grouped.append([event(n)])
-    assert verify_records(stores.ledger.scan()) == VerifyResult(True, 5, list(stores.ledger.scan())[-1].hash)
+    assert verify_store(stores.ledger) == VerifyResult(True, 5, list(stores.ledger.scan())[-1].hash)
 
 
 #: what -> (the edit, the seq verify stops at, records checked good before it, a word of the problem)
@@ -95,9 +95,9 @@ EDITS: dict[str, tuple[str, int, int, str]] = {
 def test_verify_names_the_first_bad_record_after_tampering(stores: Stores, what: str) -> None:
     records: list[LedgerRecord] = stores.ledger.append([event(n) for n in range(1, 6)])
     sql, bad_seq, checked, word = EDITS[what]
-    before = verify_records(stores.ledger.scan())
+    before = verify_store(stores.ledger)
     tamper(stores, sql)
-    after = verify_records(stores.ledger.scan())
+    after = verify_store(stores.ledger)
     assert (before.ok, after.ok, after.bad_seq, after.checked, after.head, word in (after.problem or "")) == (
         True, False, bad_seq, checked, records[checked - 1].hash, True)
 

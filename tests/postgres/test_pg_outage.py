@@ -90,7 +90,7 @@ def test_a_parked_call_whose_database_restarts_still_gets_its_answer(
         task = asyncio.ensure_future(keeper.request(call, on_parked=lambda r: parked.set_result(r.id)))
         request_id = await asyncio.wait_for(parked, 30)
         await asyncio.to_thread(cluster.restart)
-        await asyncio.to_thread(keeper.queue.answer, request_id, approve=True)
+        await asyncio.to_thread(keeper.queue.answer, request_id, approve=True, approver="k1")
         return (await asyncio.wait_for(task, 60)).decision
 
     assert asyncio.run(scenario()) is Decision.ALLOW

@@ -67,7 +67,9 @@ def test_db_status_and_upgrade_report_the_versions_and_upgrade_is_idempotent(pg_
 
 def test_db_upgrade_takes_the_url_option_over_the_environment(pg_empty_url: str) -> None:
     code, out = cli(["db", "upgrade", "--url", pg_empty_url], {ENV_URL: "postgresql://nobody@127.0.0.1:1/x"})
-    assert (code, out.strip().endswith(f"schema version {migrations.target_version()} (applied 1)")) == (0, True)
+    every = ", ".join(str(v) for v in range(1, migrations.target_version() + 1))
+    assert (code, out.strip().endswith(f"schema version {migrations.target_version()} (applied {every})")) == (
+        0, True)
 
 
 def test_concurrent_upgrades_apply_each_migration_once(pg_empty_url: str) -> None:

@@ -78,7 +78,7 @@ class Pair:
 
 def start_daemon(policy: Path, state_dir: Path, db_url: str, home: Path, workspace: Path) -> Daemon:
     env = {"HOME": str(home), "BASTION_STATE_DIR": str(state_dir), ENV_URL: db_url,
-           "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT)}
+           "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": os.pathsep.join((str(ROOT / "src"), str(ROOT)))}
     proc = subprocess.Popen([sys.executable, "-m", "bastion.adapters.cli.main", "serve", "--host", "127.0.0.1",
                              "--port", "0", "--policy", str(policy)], cwd=workspace, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)

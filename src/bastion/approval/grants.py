@@ -14,13 +14,19 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
-from bastion.approval.model import Grant, Scope
+from bastion.approval.model import NON_GRANTABLE_EFFECTS, Grant, Scope, grantable
 from bastion.call.model import ToolCall
+from bastion.policy.decision import Effect
+from bastion.shell.programs import Spec, lookup
+
+__all__ = ["NON_GRANTABLE_EFFECTS", "CommandPattern", "covers", "find_grant", "grantable", "in_scope",
+           "parse_pattern", "plain_argv", "shell_argv", "suggest_pattern"]
 
 WILDCARD = "*"
 _SHELL_SPECIAL = set("$`\n\r\\") | {"\x00"}
 _OPERATOR_CHARS = set(";&|<>()")
 _GLOB_CHARS = set("*?[]{}~")
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,19 +85,36 @@ def shell_argv(call: ToolCall) -> tuple[str, ...] | None:
     return plain_argv(command) if isinstance(command, str) else None
 
 
+#: A prefix is offered only for commands doing no more than this: for code, writes, deletes
+#: and installs the later words pick *what* runs or changes (a script, a package).
+_PREFIX_EFFECTS = frozenset({Effect.READ, Effect.NETWORK, Effect.DB_READ})
+
+
+def _closed(spec: Spec) -> bool:
+    """True when the knowledge base says no further argument changes what ``spec`` does:
+    no handler deciding from the words, no flag that adds an effect, no path, host or
+    package arguments, no subcommand still to choose, and only reading effects."""
+    return (spec.handler is None and spec.subcommands is None and not spec.hosts
+            and spec.args is None and not spec.dest_last and spec.effects <= _PREFIX_EFFECTS
+            and not any(rule.effects or rule.args or rule.value for rule in spec.flags.values()))
+
+
 def suggest_pattern(argv: tuple[str, ...] | None) -> str | None:
-    """A subcommand-level prefix to offer: the leading non-option words minus the last
-    (``git push origin main`` → ``git push origin *``); never a bare program."""
-    if not argv:
-        return None
-    leading: list[str] = []
-    for word in argv:
-        if word.startswith("-") or set(word) & _GLOB_CHARS or "/" in word:
-            break
-        leading.append(word)
-    # When options or paths follow, every leading word is the prefix; else all but the last.
-    words = (leading if len(argv) > len(leading) else leading[:-1])[:3]
-    return CommandPattern(tuple(words), prefix=True).text if len(words) >= 2 else None
+    """The narrowest pattern to offer for "approve always": the exact words by default. A
+    prefix (``cargo build *``) only when the program and its subcommands are a *closed*
+    entry of the knowledge base, so the ``*`` cannot reach a flag, path, host or package
+    that raises the effect; never a bare program. The knowledge base is read, not changed."""
+    if not argv or any(set(word) & _GLOB_CHARS for word in argv):
+        return None  # a glob character cannot be written in a pattern
+    exact = CommandPattern(argv, prefix=False).text
+    spec = lookup(argv[0])
+    consumed = 1
+    while spec is not None and spec.subcommands is not None and consumed < len(argv):
+        spec = spec.subcommands.get(argv[consumed])
+        consumed += 1
+    if spec is None or not _closed(spec) or consumed < 2 or consumed >= len(argv):
+        return exact
+    return CommandPattern(argv[:consumed], prefix=True).text
 
 
 def in_scope(grant: Grant, *, project: str, session: str | None) -> bool:

@@ -7,7 +7,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Iterable
 
-from bastion.approval.model import ApprovalRequest, FailureRecord, Grant, Usage
+from bastion.approval.model import EXPIRY, ApprovalRequest, FailureRecord, Grant, Usage
 from bastion.approval.state import Action, RequestState, transition
 from bastion.approval.store import MINUTE, Resolution, in_time
 from bastion.approval.watch import EventWatch, Watchers
@@ -22,6 +22,7 @@ class MemoryStore:
         self._grants: dict[str, Grant] = {}
         self._turns: dict[tuple[str, str], tuple[float, int]] = {}
         self._calls: dict[str, list[float]] = defaultdict(list)
+        self._refused: dict[str, list[float]] = defaultdict(list)
         self._failures: dict[tuple[str, str], FailureRecord] = {}
         self._watchers = Watchers()
 
@@ -46,7 +47,8 @@ class MemoryStore:
         return sorted(items, key=lambda r: r.created, reverse=True)
 
     def resolve(self, request_id: str, action: Action, *, at: float, resolver: str,
-                feedback: str | None = None, grant: Grant | None = None) -> Resolution:
+                feedback: str | None = None, grant: Grant | None = None,
+                approver: str | None = None) -> Resolution:
         with self._lock:
             current = self._requests.get(request_id)
             if current is None:
@@ -55,7 +57,7 @@ class MemoryStore:
                 return Resolution(False, current)
             updated = dataclasses.replace(
                 current, state=transition(current.state, action), resolved_at=at, resolver=resolver,
-                feedback=feedback, grant_id=grant.id if grant else None)
+                feedback=feedback, grant_id=grant.id if grant else None, approver=approver)
             self._requests[request_id] = updated
             if grant is not None:
                 self._grants[grant.id] = grant
@@ -66,7 +68,8 @@ class MemoryStore:
         with self._lock:
             due = [r.id for r in self._requests.values()
                    if r.state is RequestState.PENDING and r.expires <= at]
-        return [i for i in due if self.resolve(i, Action.EXPIRE, at=at, resolver="timeout").won]
+        return [i for i in due
+                if self.resolve(i, Action.EXPIRE, at=at, resolver="timeout", approver=EXPIRY).won]
 
     # -- grants --------------------------------------------------------------------------
     def add_grant(self, grant: Grant) -> None:
@@ -89,19 +92,28 @@ class MemoryStore:
         with self._lock:
             calls = [t for t in self._calls[session] if t > at - MINUTE]
             calls.append(at)
+            refused = [t for t in self._refused[session] if t > at - MINUTE]
             started, count = self._turns.get((session, turn), (at, 0)) if turn else (at, 0)
             if record:
                 self._calls[session] = calls
+                self._refused[session] = refused
                 if turn is not None:
                     self._turns[(session, turn)] = (started, count + 1)
             return Usage(turn_calls=count + 1 if turn else 0,
-                         turn_started=started if turn else None, minute_calls=len(calls))
+                         turn_started=started if turn else None, minute_calls=len(calls),
+                         minute_refused=len(refused))
 
     def peek_usage(self, session: str, turn: str | None, at: float) -> Usage:
         return self._usage(session, turn, at, record=False)
 
     def admit_call(self, session: str, turn: str | None, at: float) -> Usage:
         return self._usage(session, turn, at, record=True)
+
+    def refuse_call(self, session: str, at: float) -> None:
+        with self._lock:
+            if at in self._calls[session]:
+                self._calls[session].remove(at)
+                self._refused[session].append(at)
 
     def failure_record(self, session: str, key: str) -> FailureRecord:
         with self._lock:
@@ -113,7 +125,7 @@ class MemoryStore:
                 self._failures.pop((session, key), None)
                 return
             old = self._failures.get((session, key), FailureRecord())
-            self._failures[(session, key)] = FailureRecord(old.failures + 1, old.hard + int(hard))
+            self._failures[(session, key)] = FailureRecord(old.failures + 1, old.hard + int(hard), at)
 
     def close(self) -> None:
         return None

@@ -2,21 +2,45 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Literal
 
 from bastion.approval.state import RequestState
-from bastion.policy.decision import Evaluation
+from bastion.policy.decision import HARDLINE_EFFECTS, Effect, Evaluation
+
+#: Characters an id may not start with: a leading ``-`` reads as an option on a command line
+#: (``bastion approvals approve -x…``), and ``_`` is kept out with it for symmetry.
+_BAD_FIRST = frozenset("-_")
 
 
-def new_id() -> str:
-    """An unguessable id (128 random bits, URL-safe)."""
-    return secrets.token_urlsafe(16)
+def new_id(source: Callable[[int], bytes] = secrets.token_bytes) -> str:
+    """An unguessable id: 128 random bits, URL-safe base64 (22 characters), never starting
+    with ``-`` or ``_``. Draws again until the first character is a letter or digit
+    (rejection keeps the ids uniform over what is allowed; 1 in 32 draws is redone)."""
+    while True:
+        text = base64.urlsafe_b64encode(source(16)).rstrip(b"=").decode("ascii")
+        if text[0] not in _BAD_FIRST:
+            return text
+
+
+#: Effects no standing grant may ever cover: every hardline class (see
+#: ``bastion.policy.decision.HARDLINE_EFFECTS``, the shell floor classes) and raised
+#: privilege, which the shell policy also puts on the floor (``sudo``, ``doas``, package
+#: managers). One set, read by :func:`grantable`.
+NON_GRANTABLE_EFFECTS: frozenset[Effect] = HARDLINE_EFFECTS | {Effect.PRIVILEGE}
+
+
+def grantable(evaluation: Evaluation) -> bool:
+    """May a standing grant ever answer this call? Never when a non-grantable class is
+    involved. The one test every path uses: building a request, answering it (CLI, HTTP,
+    page, callback) and matching a grant."""
+    return not NON_GRANTABLE_EFFECTS.intersection(evaluation.effects)
 
 
 def iso(ts: float | None) -> str | None:
@@ -25,6 +49,14 @@ def iso(ts: float | None) -> str | None:
         return None
     text = datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds")
     return text.replace("+00:00", "Z")
+
+
+#: The ``approver`` of a resolution nobody answered (its time ran out) or that was cancelled,
+#: or that your code answered (``on_permission``).
+EXPIRY = "expiry"
+CANCEL = "cancel"
+CALLBACK = "callback"
+LOCAL_PREFIX = "local:"
 
 
 class Resolver(StrEnum):
@@ -73,12 +105,15 @@ class ApprovalRequest:
     resolver: str | None = None
     feedback: str | None = None
     grant_id: str | None = None
+    #: Who answered: an approver key's id, ``local:<user>``, ``callback``, ``expiry``, ``cancel``.
+    approver: str | None = None
 
     @property
     def offer(self) -> dict[str, Any]:
         """The grant scope on offer: what ``approve --always`` may create, or why not."""
-        if not self.grantable:
-            return {"grantable": False, "scopes": [], "note": "hardline class: cannot be granted"}
+        if not (self.grantable and grantable(self.evaluation)):
+            return {"grantable": False, "scopes": [],
+                    "note": "hardline class or raised privilege: never a standing grant"}
         scopes = [Scope.PROJECT.value] + ([Scope.SESSION.value] if self.session else [])
         return {"grantable": True, "scopes": scopes, "exact": self.summary,
                 "suggested_pattern": self.suggested_pattern}
@@ -112,6 +147,7 @@ class ApprovalRequest:
             "feedback": self.feedback,
             "grant": self.grant_id,
             "profile": self.profile,
+            "approver": self.approver,
         }
 
 
@@ -149,19 +185,24 @@ class Grant:
 
 @dataclass(frozen=True, slots=True)
 class Usage:
-    """A session's counters including the call being decided."""
+    """A session's counters including the call being decided. ``minute_calls`` counts the
+    calls let through in the last minute (this one included); ``minute_refused`` the
+    refused ones, which no limit counts (a refused retry must not lock an agent out)."""
 
     turn_calls: int = 0
     turn_started: float | None = None
     minute_calls: int = 0
+    minute_refused: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class FailureRecord:
-    """How often one exact call failed in a session, and how many of those were hard rejects."""
+    """How often one exact call failed in a session, how many of those were hard rejects,
+    and when the last one was (the breaker's cooldown counts from it)."""
 
     failures: int = 0
     hard: int = 0
+    last: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

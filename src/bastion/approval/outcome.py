@@ -96,3 +96,16 @@ def resolved(request: ApprovalRequest, asked: Evaluation, *, ttl_text: str = "")
                             "the request was cancelled before anyone answered")
             return prepend(asked, reason, marker=None)
     raise ValueError(f"request {request.id} is still pending")
+
+
+def ttl_text(seconds: float) -> str:
+    for unit, size in (("h", 3600), ("m", 60)):
+        if seconds >= size and seconds % size == 0:
+            return f"{int(seconds // size)}{unit}"
+    return f"{seconds:g}s"
+
+
+def final_evaluation(request: ApprovalRequest) -> Evaluation:
+    """The final Evaluation of a resolved request from the stored request alone: what the
+    waiter returns and what every writer of its ledger record writes."""
+    return resolved(request, request.evaluation, ttl_text=ttl_text(request.expires - request.created))

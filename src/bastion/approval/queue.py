@@ -8,12 +8,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import Protocol
 
 from bastion.approval.clock import Clock
 from bastion.approval.grants import parse_pattern
-from bastion.approval.model import ApprovalRequest, Grant, Scope, new_id
+from bastion.approval.model import (
+    CANCEL,
+    EXPIRY,
+    ApprovalRequest,
+    Grant,
+    Scope,
+    grantable,
+    new_id,
+)
 from bastion.approval.state import Action, RequestState
-from bastion.approval.store import Store, Watch
+from bastion.approval.store import Resolution, Store, Watch
 from bastion.errors import BastionError
 
 
@@ -25,10 +34,40 @@ class AnswerError(BastionError):
         self.hint = hint
 
 
+class Recorder(Protocol):
+    """Writes a final request's resolution to the audit ledger, at most once per request
+    (``bastion.audit.resolutions.LedgerResolutions``)."""
+
+    def record(self, request: ApprovalRequest) -> None: ...
+
+
 class ApprovalQueue:
-    def __init__(self, store: Store, clock: Clock) -> None:
+    """``recorder``: the side that resolves a request (answers it, expires it, cancels it)
+    writes the resolution to the ledger at once, so it is recorded even when the parked
+    caller is gone; the waiter records it too, and the ledger keeps the first."""
+
+    def __init__(self, store: Store, clock: Clock, recorder: Recorder | None = None) -> None:
         self.store = store
         self.clock = clock
+        self.recorder = recorder
+
+    def _resolve(self, request_id: str, action: Action, *, at: float, resolver: str,
+                 approver: str, feedback: str | None = None,
+                 grant: Grant | None = None) -> Resolution:
+        outcome = self.store.resolve(request_id, action, at=at, resolver=resolver, feedback=feedback,
+                                     grant=grant, approver=approver)
+        if outcome.won and outcome.request is not None:
+            self.record(outcome.request)
+        return outcome
+
+    def record(self, request: ApprovalRequest) -> None:
+        """Write ``request``'s resolution (idempotent); a no-op without a recorder."""
+        if self.recorder is not None and request.state.final:
+            self.recorder.record(request)
+
+    def expire(self, request_id: str, at: float) -> Resolution:
+        """Expire one request whose time is up (and record it)."""
+        return self._resolve(request_id, Action.EXPIRE, at=at, resolver="timeout", approver=EXPIRY)
 
     # -- the parked side -----------------------------------------------------------------
     def submit(self, request: ApprovalRequest) -> Watch:
@@ -53,15 +92,15 @@ class ApprovalQueue:
                     return current
                 remaining = deadline - self.clock.now()
                 if remaining <= 0:
-                    outcome = self.store.resolve(request_id, Action.EXPIRE, at=max(self.clock.now(),
-                                                 current.expires), resolver="timeout")
+                    outcome = self.expire(request_id, max(self.clock.now(), current.expires))
                     if outcome.request is not None and outcome.request.state.final:
                         return outcome.request
                     continue
                 await self.clock.wait(watch.event, min(remaining, self.store.poll_interval))
         except asyncio.CancelledError:
             with contextlib.suppress(BastionError):
-                self.store.resolve(request_id, Action.CANCEL, at=self.clock.now(), resolver="cancel")
+                self._resolve(request_id, Action.CANCEL, at=self.clock.now(), resolver="cancel",
+                              approver=CANCEL)
             raise
         finally:
             watch.close()
@@ -92,31 +131,37 @@ class ApprovalQueue:
         scope: Scope = Scope.PROJECT,
         feedback: str | None = None,
         resolver: str = "person",
+        approver: str,
     ) -> ApprovalRequest:
         """Approve (once or always) or deny; returns the request as resolved by this answer.
-        Raises AnswerError when it was already resolved, has expired, or cannot be granted."""
+        ``approver`` says who answered (an approver key's id, ``local:<user>``, ``callback``):
+        stored with the request and in its ledger record. Raises AnswerError when it was
+        already resolved, has expired, or cannot be granted."""
+        if not approver.strip():
+            raise AnswerError("an answer needs an approver identity",
+                              hint="answer with an approver key, or confirm on a terminal")
         request = self.find(request_id)
         now = self.clock.now()
         grant = self._grant(request, pattern, scope, now) if approve and always else None
         action = Action.APPROVE_ONCE if approve else Action.DENY
         if approve and always:
             action = Action.APPROVE_ALWAYS
-        outcome = self.store.resolve(request.id, action, at=now, resolver=resolver,
-                                     feedback=feedback if not approve else None, grant=grant)
+        outcome = self._resolve(request.id, action, at=now, resolver=resolver, approver=approver,
+                                feedback=feedback if not approve else None, grant=grant)
         if outcome.won and outcome.request is not None:
             return outcome.request
         current = outcome.request or request
         if current.state is RequestState.PENDING:  # past its expiry: record that, then say so
-            self.store.resolve(current.id, Action.EXPIRE, at=now, resolver="timeout")
+            self.expire(current.id, now)
             raise AnswerError(f"request {current.id} expired before this answer",
                               hint="the call was denied; ask the agent to retry it")
         raise AnswerError(f"request {current.id} is already {current.state.value}"
                           + (f" (by {current.resolver})" if current.resolver else ""))
 
     def _grant(self, request: ApprovalRequest, pattern: str | None, scope: Scope, now: float) -> Grant:
-        if not request.grantable:
-            raise AnswerError("this call involves a hardline class: it cannot be granted",
-                              hint="approve it once (without --always), or deny it")
+        if not (request.grantable and grantable(request.evaluation)):
+            raise AnswerError("this call involves a hardline class or raised privilege: never a "
+                              "standing grant", hint="approve it once (without --always), or deny it")
         if scope is Scope.SESSION:
             if not request.session:
                 raise AnswerError("this request has no session: a session grant is impossible",
@@ -145,4 +190,8 @@ class ApprovalQueue:
                      key=None if text else request.call_key, pattern=text, request_id=request.id)
 
     def expire_due(self) -> list[str]:
-        return self.store.expire_due(self.clock.now())
+        """Expire (and record) every pending request whose time is up, e.g. one whose
+        waiter was killed: nobody else would ever resolve it."""
+        now = self.clock.now()
+        due = [r.id for r in self.store.list_requests([RequestState.PENDING]) if r.expires <= now]
+        return [i for i in due if self.expire(i, now).won]

@@ -13,7 +13,7 @@ import os
 import sqlite3
 from collections.abc import Iterable
 
-from bastion.approval.model import ApprovalRequest, FailureRecord, Grant, Scope, Usage
+from bastion.approval.model import EXPIRY, ApprovalRequest, FailureRecord, Grant, Scope, Usage
 from bastion.approval.state import Action, RequestState, transition
 from bastion.approval.store import MINUTE, Resolution, in_time
 from bastion.approval.wake import WakeBus
@@ -27,7 +27,7 @@ CREATE TABLE IF NOT EXISTS approval_requests (
     tool TEXT NOT NULL, summary TEXT NOT NULL, reason TEXT NOT NULL, evaluation TEXT NOT NULL,
     call_key TEXT NOT NULL, project TEXT NOT NULL, session TEXT, agent TEXT, turn TEXT,
     argv TEXT, grantable INTEGER NOT NULL, suggested_pattern TEXT,
-    resolved_at REAL, resolver TEXT, feedback TEXT, grant_id TEXT);
+    resolved_at REAL, resolver TEXT, feedback TEXT, grant_id TEXT, approver TEXT);
 CREATE INDEX IF NOT EXISTS approval_requests_pending ON approval_requests(state, expires);
 CREATE TABLE IF NOT EXISTS grants (
     id TEXT PRIMARY KEY, tool TEXT NOT NULL, scope TEXT NOT NULL, scope_value TEXT NOT NULL,
@@ -36,7 +36,8 @@ CREATE INDEX IF NOT EXISTS grants_tool ON grants(tool);
 CREATE TABLE IF NOT EXISTS session_turns (
     session TEXT NOT NULL, turn TEXT NOT NULL, started REAL NOT NULL, calls INTEGER NOT NULL,
     PRIMARY KEY (session, turn));
-CREATE TABLE IF NOT EXISTS session_calls (session TEXT NOT NULL, at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS session_calls (session TEXT NOT NULL, at REAL NOT NULL,
+    refused INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS session_calls_at ON session_calls(session, at);
 CREATE TABLE IF NOT EXISTS call_failures (
     session TEXT NOT NULL, key TEXT NOT NULL, failures INTEGER NOT NULL, hard INTEGER NOT NULL,
@@ -46,7 +47,7 @@ CREATE TABLE IF NOT EXISTS call_failures (
 _REQUEST_COLUMNS = (
     "id", "state", "created", "expires", "tool", "summary", "reason", "evaluation", "call_key",
     "project", "session", "agent", "turn", "argv", "grantable", "suggested_pattern",
-    "resolved_at", "resolver", "feedback", "grant_id",
+    "resolved_at", "resolver", "feedback", "grant_id", "approver",
 )
 _GRANT_COLUMNS = ("id", "tool", "scope", "scope_value", "summary", "created", "key", "pattern",
                   "request_id")
@@ -57,7 +58,7 @@ def _request_row(r: ApprovalRequest) -> tuple[object, ...]:
         r.id, r.state.value, r.created, r.expires, r.tool, r.summary, r.reason,
         json.dumps(r.evaluation.to_json(), sort_keys=True), r.call_key, r.project, r.session,
         r.agent, r.turn, None if r.argv is None else json.dumps(list(r.argv)), int(r.grantable),
-        r.suggested_pattern, r.resolved_at, r.resolver, r.feedback, r.grant_id,
+        r.suggested_pattern, r.resolved_at, r.resolver, r.feedback, r.grant_id, r.approver,
     )
 
 
@@ -70,7 +71,7 @@ def _request(row: sqlite3.Row) -> ApprovalRequest:
         argv=None if row["argv"] is None else tuple(json.loads(row["argv"])),
         grantable=bool(row["grantable"]), suggested_pattern=row["suggested_pattern"],
         resolved_at=row["resolved_at"], resolver=row["resolver"], feedback=row["feedback"],
-        grant_id=row["grant_id"],
+        grant_id=row["grant_id"], approver=row["approver"],
     )
 
 
@@ -99,6 +100,9 @@ class SqliteStore:
     def __init__(self, path: str) -> None:
         self.path = path
         self.db = Database(path, SCHEMA)
+        # Files written by an older Bastion (cf. PostgreSQL migration 0002).
+        self.db.add_columns("approval_requests", {"approver": "TEXT"})
+        self.db.add_columns("session_calls", {"refused": "INTEGER NOT NULL DEFAULT 0"})
         self._watchers = Watchers()
         folder = os.path.join(os.path.dirname(os.path.abspath(path)), "wake")
         self._wake = WakeBus(folder, self._watchers.notify) if path != ":memory:" else None
@@ -128,7 +132,8 @@ class SqliteStore:
         return [_request(r) for r in rows]
 
     def resolve(self, request_id: str, action: Action, *, at: float, resolver: str,
-                feedback: str | None = None, grant: Grant | None = None) -> Resolution:
+                feedback: str | None = None, grant: Grant | None = None,
+                approver: str | None = None) -> Resolution:
         with self.db.transaction() as conn:
             rows = conn.execute("SELECT * FROM approval_requests WHERE id = ?", (request_id,)).fetchall()
             if not rows:
@@ -139,8 +144,9 @@ class SqliteStore:
             new_state = transition(current.state, action)
             cursor = conn.execute(
                 "UPDATE approval_requests SET state = ?, resolved_at = ?, resolver = ?, feedback = ?,"
-                " grant_id = ? WHERE id = ? AND state = 'pending'",
-                (new_state.value, at, resolver, feedback, grant.id if grant else None, request_id))
+                " grant_id = ?, approver = ? WHERE id = ? AND state = 'pending'",
+                (new_state.value, at, resolver, feedback, grant.id if grant else None, approver,
+                 request_id))
             won = cursor.rowcount == 1
             if won and grant is not None:
                 conn.execute(_INSERT_GRANT, _grant_row(grant))
@@ -153,7 +159,7 @@ class SqliteStore:
         rows = self.db.read("SELECT id FROM approval_requests WHERE state = 'pending' AND expires <= ?",
                             (at,))
         return [r["id"] for r in rows
-                if self.resolve(r["id"], Action.EXPIRE, at=at, resolver="timeout").won]
+                if self.resolve(r["id"], Action.EXPIRE, at=at, resolver="timeout", approver=EXPIRY).won]
 
     # -- grants --------------------------------------------------------------------------
     def add_grant(self, grant: Grant) -> None:
@@ -173,21 +179,25 @@ class SqliteStore:
 
     # -- counters ------------------------------------------------------------------------
     def _counts(self, conn: sqlite3.Connection, session: str, turn: str | None,
-                at: float) -> tuple[int, float | None, int]:
-        minute = conn.execute("SELECT count(*) FROM session_calls WHERE session = ? AND at > ?",
-                              (session, at - MINUTE)).fetchone()[0]
+                at: float) -> tuple[int, float | None, int, int]:
+        rows = conn.execute("SELECT refused, count(*) AS n FROM session_calls WHERE session = ? AND at > ?"
+                            " GROUP BY refused", (session, at - MINUTE)).fetchall()
+        counted = {int(r["refused"]): int(r["n"]) for r in rows}
+        minute, refused = counted.get(0, 0), counted.get(1, 0)
         if turn is None:
-            return 0, None, int(minute)
+            return 0, None, minute, refused
         row = conn.execute("SELECT started, calls FROM session_turns WHERE session = ? AND turn = ?",
                            (session, turn)).fetchone()
-        return (int(row["calls"]), float(row["started"]), int(minute)) if row else (0, None, int(minute))
+        if row is None:
+            return 0, None, minute, refused
+        return int(row["calls"]), float(row["started"]), minute, refused
 
     def peek_usage(self, session: str, turn: str | None, at: float) -> Usage:
         with self.db.lock:
-            calls, started, minute = self._counts(self.db.conn, session, turn, at)
+            calls, started, minute, refused = self._counts(self.db.conn, session, turn, at)
         return Usage(turn_calls=calls + 1 if turn else 0,
                      turn_started=(started if started is not None else at) if turn else None,
-                     minute_calls=minute + 1)
+                     minute_calls=minute + 1, minute_refused=refused)
 
     def admit_call(self, session: str, turn: str | None, at: float) -> Usage:
         with self.db.transaction(durable=False) as conn:  # counters: see Database.transaction
@@ -197,13 +207,21 @@ class SqliteStore:
                 conn.execute(
                     "INSERT INTO session_turns (session, turn, started, calls) VALUES (?, ?, ?, 1) "
                     "ON CONFLICT (session, turn) DO UPDATE SET calls = calls + 1", (session, turn, at))
-            calls, started, minute = self._counts(conn, session, turn, at)
-        return Usage(turn_calls=calls, turn_started=started, minute_calls=minute)
+            calls, started, minute, refused = self._counts(conn, session, turn, at)
+        return Usage(turn_calls=calls, turn_started=started, minute_calls=minute, minute_refused=refused)
+
+    def refuse_call(self, session: str, at: float) -> None:
+        with self.db.transaction() as conn:
+            conn.execute("UPDATE session_calls SET refused = 1 WHERE rowid = (SELECT rowid FROM "
+                         "session_calls WHERE session = ? AND at = ? AND refused = 0 LIMIT 1)",
+                         (session, at))
 
     def failure_record(self, session: str, key: str) -> FailureRecord:
-        rows = self.db.read("SELECT failures, hard FROM call_failures WHERE session = ? AND key = ?",
+        rows = self.db.read("SELECT failures, hard, updated FROM call_failures WHERE session = ? AND key = ?",
                             (session, key))
-        return FailureRecord(int(rows[0]["failures"]), int(rows[0]["hard"])) if rows else FailureRecord()
+        if not rows:
+            return FailureRecord()
+        return FailureRecord(int(rows[0]["failures"]), int(rows[0]["hard"]), float(rows[0]["updated"]))
 
     def note_outcome(self, session: str, key: str, *, failed: bool, hard: bool, at: float) -> None:
         with self.db.transaction(durable=False) as conn:  # the repeat guard's bookkeeping

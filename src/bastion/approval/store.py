@@ -63,10 +63,11 @@ class Store(Protocol):
         resolver: str,
         feedback: str | None = None,
         grant: Grant | None = None,
+        approver: str | None = None,
     ) -> Resolution:
         """Move a PENDING request on, conditionally: an answer only while ``at < expires``,
         EXPIRE only when ``at >= expires``, CANCEL any time. A grant is stored in the same
-        transaction as an APPROVE_ALWAYS that wins."""
+        transaction as an APPROVE_ALWAYS that wins; ``approver`` is stored with the answer."""
         ...
 
     def expire_due(self, at: float) -> list[str]:
@@ -88,7 +89,14 @@ class Store(Protocol):
         ...
 
     def admit_call(self, session: str, turn: str | None, at: float) -> Usage:
-        """Record one call and return the counters including it (one transaction)."""
+        """Record one call (as let through) and return the counters including it (one
+        transaction, so concurrent calls never overshoot a limit)."""
+        ...
+
+    def refuse_call(self, session: str, at: float) -> None:
+        """The call admitted at ``at`` was refused after all (by a limit, the breaker, the
+        policy or a person): it moves to the refused count, which ``calls_per_minute``
+        does not count."""
         ...
 
     def failure_record(self, session: str, key: str) -> FailureRecord: ...

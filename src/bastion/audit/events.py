@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
+import math
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
 from typing import Any
 
-from bastion.approval.model import iso
+from bastion.approval.model import ApprovalRequest, iso
 from bastion.audit.config import AuditConfig
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.redact import redact_value, summarize
@@ -45,6 +46,9 @@ class AuditEvent:
     raw_args: str | None = None
     exit_code: int | None = None
     duration: float | None = None
+    #: Who answered a parked request: an approver key's id, ``local:<user>`` (a terminal
+    #: confirmation), ``callback`` (on_permission), ``expiry`` or ``cancel``. Resolutions only.
+    approver: str | None = None
 
 
 EVENT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(AuditEvent))
@@ -67,18 +71,41 @@ class LedgerRecord:
         return {"seq": self.seq, **data, "prev": self.prev, "hash": self.hash}
 
 
-def canonical(seq: int, prev: str, event: AuditEvent) -> bytes:
-    body = {"seq": seq, "prev": prev, **asdict(event)}
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False).encode("utf-8")
+#: The type each stored field must have (``logs verify`` refuses anything else by name).
+_TEXT = frozenset({"kind", "decision_id", "tool", "decision", "resolver", "rule", "source", "message",
+                   "reasons", "args_hash", "summary"})
+_OPTIONAL_TEXT = frozenset({"session", "agent", "turn", "raw_args", "approver"})
+_JSON = ("reasons", "raw_args")
 
 
-def record_hash(seq: int, prev: str, event: AuditEvent) -> str:
-    return hashlib.sha256(canonical(seq, prev, event)).hexdigest()
-
-
-def chain(seq: int, prev: str, event: AuditEvent) -> LedgerRecord:
-    return LedgerRecord(seq=seq, prev=prev, hash=record_hash(seq, prev, event), event=event)
+def decode_event(values: Mapping[str, Any]) -> AuditEvent:
+    """An event from stored values, checked field by field; ValueError names what is wrong
+    (a missing column, a blob, an infinite number, text that is not JSON)."""
+    missing = [name for name in EVENT_FIELDS if name not in values]
+    if missing:
+        raise ValueError(f"it has no {', '.join(missing)} column")
+    for name in EVENT_FIELDS:
+        value = values[name]
+        if name in _TEXT and not isinstance(value, str):
+            raise ValueError(f"its {name} is {type(value).__name__}, not text")
+        if name in _OPTIONAL_TEXT and value is not None and not isinstance(value, str):
+            raise ValueError(f"its {name} is {type(value).__name__}, not text")
+    for name in ("time", "duration"):
+        value = values[name]
+        if value is None and name == "duration":
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise ValueError(f"its {name} is {value!r}, not a finite number")
+    code = values["exit_code"]
+    if code is not None and (isinstance(code, bool) or not isinstance(code, int)):
+        raise ValueError(f"its exit_code is {code!r}, not an integer")
+    for name in _JSON:
+        if values[name] is not None:
+            try:
+                json.loads(values[name])
+            except ValueError as exc:
+                raise ValueError(f"its {name} is not valid JSON ({exc})") from None
+    return AuditEvent(**{name: values[name] for name in EVENT_FIELDS})
 
 
 def make_event(
@@ -93,6 +120,7 @@ def make_event(
     config: AuditConfig,
     exit_code: int | None = None,
     duration: float | None = None,
+    approver: str | None = None,
 ) -> AuditEvent:
     """An event for ``call``: the first reason is the one that decided."""
     first = evaluation.reasons[0] if evaluation.reasons else None
@@ -120,4 +148,22 @@ def make_event(
         raw_args=raw,
         exit_code=exit_code,
         duration=duration,
+        approver=approver,
     )
+
+
+def resolution_event(request: ApprovalRequest, evaluation: Evaluation, *, resolver: str,
+                     time: float) -> AuditEvent:
+    """The ``resolved`` record of a parked request, built from the stored request alone, so
+    whichever side writes it (the answering one, the expiring one, the waiter) writes the
+    same thing; ``args_hash`` is the request's call key (the same keyed hash)."""
+    first = evaluation.reasons[0] if evaluation.reasons else None
+    reasons = [{"rule": r.rule, "source": r.source, "decision": r.decision.label}
+               for r in evaluation.reasons]
+    return AuditEvent(
+        kind=EventKind.RESOLVED.value, decision_id=request.id, time=time, tool=request.tool,
+        decision=evaluation.decision.label, resolver=resolver, rule=first.rule if first else "",
+        source=first.source if first else "", message=str(redact_value(evaluation.message))[:1000],
+        reasons=json.dumps(reasons, separators=(",", ":"), ensure_ascii=False),
+        args_hash=request.call_key, summary=request.summary, session=request.session,
+        agent=request.agent, turn=request.turn, approver=request.approver)

@@ -9,9 +9,11 @@ failed commit fails every caller in it, so nothing acknowledged is ever lost.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import Future
+from typing import Any
 
+from bastion.audit.chain import Chain, LegacyBreak
 from bastion.audit.events import AuditEvent, LedgerRecord
 from bastion.audit.store import LedgerQuery, LedgerStore
 
@@ -50,6 +52,20 @@ class GroupCommitStore:
             for events, future in batch:
                 future.set_result(records[start : start + len(events)])
                 start += len(events)
+
+    @property
+    def chain(self) -> Chain:
+        return self.inner.chain
+
+    def append_once(self, event: AuditEvent) -> LedgerRecord:
+        """Not batched: the check for an existing resolution needs its own transaction."""
+        return self.inner.append_once(event)
+
+    def scan_rows(self) -> Iterator[Mapping[str, Any]]:
+        return self.inner.scan_rows()
+
+    def legacy_break(self) -> LegacyBreak | None:
+        return self.inner.legacy_break()
 
     def query(self, query: LedgerQuery) -> list[LedgerRecord]:
         return self.inner.query(query)

@@ -112,6 +112,15 @@ class Database:
                     self.conn.execute("ROLLBACK")
                 raise StoreError(f"could not commit to {self.path}: {exc}") from exc
 
+    def add_columns(self, table: str, columns: dict[str, str]) -> None:
+        """Add each ``name: declaration`` column ``table`` lacks (a file an older Bastion
+        wrote): the SQLite side of a versioned migration, idempotent, in one transaction."""
+        with self.transaction() as conn:
+            have = {row["name"] for row in conn.execute(f"PRAGMA table_info({table})")}
+            for name, declaration in columns.items():
+                if name not in have:
+                    conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {declaration}")
+
     def read(self, sql: str, params: tuple[object, ...] = ()) -> list[sqlite3.Row]:
         with self.lock:
             try:

@@ -6,12 +6,14 @@ inserting after it is atomic, so writers in several processes never fork the cha
 
 from __future__ import annotations
 
+import secrets
 import threading
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
 
-from bastion.audit.events import GENESIS, AuditEvent, LedgerRecord, chain
+from bastion.audit.chain import Chain, LegacyBreak
+from bastion.audit.events import GENESIS, AuditEvent, EventKind, LedgerRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +42,26 @@ class LedgerQuery:
 
 
 class LedgerStore(Protocol):
+    #: The keyed chain this store links (and ``logs verify`` checks) records with.
+    chain: Chain
+
     def append(self, events: Sequence[AuditEvent]) -> list[LedgerRecord]:
         """Chain and store ``events`` in one durable transaction; returns the records."""
+        ...
+
+    def append_once(self, event: AuditEvent) -> LedgerRecord:
+        """Append ``event`` unless it is a ``resolved`` event and one with its
+        ``decision_id`` is stored already (then return that one): checked inside the
+        append's own write transaction, so exactly one resolution per request is stored."""
+        ...
+
+    def scan_rows(self) -> Iterator[Mapping[str, Any]]:
+        """Every record as its stored values (``seq``, ``prev``, ``hash``, the event's
+        columns), in ``seq`` order, undecoded: what ``logs verify`` checks."""
+        ...
+
+    def legacy_break(self) -> LegacyBreak | None:
+        """Where the chain was already broken when an unkeyed (v1) ledger was re-keyed."""
         ...
 
     def query(self, query: LedgerQuery) -> list[LedgerRecord]:
@@ -65,20 +85,41 @@ def matches(record: LedgerRecord, query: LedgerQuery) -> bool:
     )
 
 
+def is_resolution(event: AuditEvent) -> bool:
+    return event.kind == EventKind.RESOLVED.value
+
+
 class MemoryLedgerStore:
-    def __init__(self) -> None:
+    def __init__(self, chain: Chain | None = None) -> None:
         self._lock = threading.Lock()
         self.records: list[LedgerRecord] = []
+        #: Nothing outlives the process, so a fresh key per store is enough.
+        self.chain = chain or Chain(secrets.token_bytes(32))
+
+    def _append(self, event: AuditEvent) -> LedgerRecord:
+        last = self.records[-1] if self.records else None
+        record = self.chain.link(last.seq + 1 if last else 1, last.hash if last else GENESIS, event)
+        self.records.append(record)
+        return record
 
     def append(self, events: Sequence[AuditEvent]) -> list[LedgerRecord]:
-        out = []
         with self._lock:
-            for event in events:
-                last = self.records[-1] if self.records else None
-                record = chain(last.seq + 1 if last else 1, last.hash if last else GENESIS, event)
-                self.records.append(record)
-                out.append(record)
-        return out
+            return [self._append(event) for event in events]
+
+    def append_once(self, event: AuditEvent) -> LedgerRecord:
+        with self._lock:
+            if is_resolution(event):
+                for record in self.records:
+                    if is_resolution(record.event) and record.event.decision_id == event.decision_id:
+                        return record
+            return self._append(event)
+
+    def scan_rows(self) -> Iterator[Mapping[str, Any]]:
+        for record in self.scan():
+            yield {"seq": record.seq, "prev": record.prev, "hash": record.hash, **asdict(record.event)}
+
+    def legacy_break(self) -> LegacyBreak | None:
+        return None
 
     def query(self, query: LedgerQuery) -> list[LedgerRecord]:
         with self._lock:

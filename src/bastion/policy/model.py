@@ -130,6 +130,7 @@ class LimitsSection(Section):
     max_calls_per_turn: int = Field(25, ge=0)
     max_turn_duration: Duration = "5m"
     calls_per_minute: int = Field(0, ge=0)
+    breaker_cooldown: Duration = "5m"  # "0s": a tripped breaker never recovers in the session
 
 
 

@@ -14,16 +14,20 @@ class LimitsConfig:
     """Per-session limits; ``None`` turns one off. Durations are seconds.
 
     ``max_calls_per_turn`` and ``max_turn_duration`` apply to calls that carry a turn id;
-    ``calls_per_minute`` to calls that carry a session id (agent adapters supply both).
+    ``calls_per_minute`` to calls that carry a session id (agent adapters supply both) and
+    counts the calls let through, never the refused ones.
     """
 
     max_calls_per_turn: int | None = 25
     max_turn_duration: float | None = 300.0
     calls_per_minute: int | None = None
+    #: Seconds after an exact call's last failure before the repeat-failure breaker lets it
+    #: through again (``None``: never, within the session).
+    breaker_cooldown: float | None = 300.0
     source: str = "built-in"  # where the values come from, e.g. "policy.toml:12"
 
     def __post_init__(self) -> None:
-        for name in ("max_calls_per_turn", "max_turn_duration", "calls_per_minute"):
+        for name in ("max_calls_per_turn", "max_turn_duration", "calls_per_minute", "breaker_cooldown"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or value <= 0):
                 raise ValueError(f"limits.{name} must be a positive number (or unset), got {value!r}")

@@ -39,10 +39,15 @@ def limits(section: LimitsSection, layer: Layer, current: LimitsConfig, trusted:
             o if n is None else (n if o is None else min(n, o)) for n, o in zip(new, old, strict=True)
         )
     calls, duration, per_minute = new
+    cooldown = off(parse_duration(section.breaker_cooldown))
+    if not trusted:  # a longer cooldown is stricter; None (never recover) is the strictest
+        old_cooldown = current.breaker_cooldown
+        cooldown = None if cooldown is None or old_cooldown is None else max(cooldown, old_cooldown)
     return LimitsConfig(
         max_calls_per_turn=None if calls is None else int(calls),
         max_turn_duration=duration,
         calls_per_minute=None if per_minute is None else int(per_minute),
+        breaker_cooldown=cooldown,
         source=layer.where("limits"),
     )
 

@@ -14,7 +14,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from bastion.approval.model import ApprovalRequest, FailureRecord, Grant, Scope, Usage
+from bastion.approval.model import EXPIRY, ApprovalRequest, FailureRecord, Grant, Scope, Usage
 from bastion.approval.state import Action, RequestState, transition
 from bastion.approval.store import Resolution
 from bastion.approval.watch import EventWatch, Watchers
@@ -56,7 +56,7 @@ def _request(row: Row) -> ApprovalRequest:
         argv=None if f["argv"] is None else tuple(json.loads(f["argv"])),
         grantable=bool(f["grantable"]), suggested_pattern=f["suggested_pattern"],
         resolved_at=row["resolved_at"], resolver=row["resolver"], feedback=row["feedback"],
-        grant_id=row["grant_id"])
+        grant_id=row["grant_id"], approver=row.get("approver"))
 
 
 def _grant_values(g: Grant) -> tuple[object, ...]:
@@ -117,15 +117,18 @@ class PgApprovalStore(PgHandle):
         return [_request(r) for r in rows]
 
     def resolve(self, request_id: str, action: Action, *, at: float, resolver: str,
-                feedback: str | None = None, grant: Grant | None = None) -> Resolution:
+                feedback: str | None = None, grant: Grant | None = None,
+                approver: str | None = None) -> Resolution:
         new_state = transition(RequestState.PENDING, action)
         condition = _IN_TIME.get(action, _ANSWER_IN_TIME)
         params = {"state": new_state.value, "at": at, "resolver": clean(resolver),
-                  "feedback": clean(feedback), "grant": grant.id if grant else None, "id": request_id}
+                  "feedback": clean(feedback), "grant": grant.id if grant else None, "id": request_id,
+                  "approver": clean(approver)}
         with self.db.transaction("resolving an approval request") as conn:
             row = conn.execute(
                 "UPDATE approval_requests SET state = %(state)s, resolved_at = %(at)s, "
-                "resolver = %(resolver)s, feedback = %(feedback)s, grant_id = %(grant)s "
+                "resolver = %(resolver)s, feedback = %(feedback)s, grant_id = %(grant)s, "
+                "approver = %(approver)s "
                 f"WHERE id = %(id)s AND state = 'pending' AND {condition} RETURNING *",
                 params).fetchone()
             if row is None:
@@ -142,7 +145,7 @@ class PgApprovalStore(PgHandle):
         rows = self.db.read("SELECT id FROM approval_requests WHERE state = 'pending' AND expires <= %s "
                             "ORDER BY expires", (at,))
         return [r["id"] for r in rows
-                if self.resolve(r["id"], Action.EXPIRE, at=at, resolver="timeout").won]
+                if self.resolve(r["id"], Action.EXPIRE, at=at, resolver="timeout", approver=EXPIRY).won]
 
     # -- grants --------------------------------------------------------------------------
     def add_grant(self, grant: Grant) -> None:
@@ -166,6 +169,9 @@ class PgApprovalStore(PgHandle):
 
     def admit_call(self, session: str, turn: str | None, at: float) -> Usage:
         return counters.admit_call(self.db, session, turn, at)
+
+    def refuse_call(self, session: str, at: float) -> None:
+        counters.refuse_call(self.db, session, at)
 
     def failure_record(self, session: str, key: str) -> FailureRecord:
         return counters.failure_record(self.db, session, key)

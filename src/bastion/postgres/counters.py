@@ -24,25 +24,27 @@ from bastion.postgres.connection import Conn, PgDatabase
 SESSION_LOCK_SPACE = 0x42A5
 
 
-def _counts(conn: Conn, session: str, turn: str | None, at: float) -> tuple[int, float | None, int]:
-    row = conn.execute("SELECT count(*) AS n FROM session_calls WHERE session = %s AND at > %s",
-                       (session, at - MINUTE)).fetchone()
-    minute = int(row["n"]) if row else 0
+def _counts(conn: Conn, session: str, turn: str | None,
+            at: float) -> tuple[int, float | None, int, int]:
+    rows = conn.execute("SELECT refused, count(*) AS n FROM session_calls WHERE session = %s AND at > %s"
+                        " GROUP BY refused", (session, at - MINUTE)).fetchall()
+    counted = {bool(r["refused"]): int(r["n"]) for r in rows}
+    minute, refused = counted.get(False, 0), counted.get(True, 0)
     if turn is None:
-        return 0, None, minute
+        return 0, None, minute, refused
     found = conn.execute("SELECT started, calls FROM session_turns WHERE session = %s AND turn = %s",
                          (session, turn)).fetchone()
     if found is None:
-        return 0, None, minute
-    return int(found["calls"]), float(found["started"]), minute
+        return 0, None, minute, refused
+    return int(found["calls"]), float(found["started"]), minute, refused
 
 
 def peek_usage(db: PgDatabase, session: str, turn: str | None, at: float) -> Usage:
     with db.connection() as conn:
-        calls, started, minute = _counts(conn, session, turn, at)
+        calls, started, minute, refused = _counts(conn, session, turn, at)
     return Usage(turn_calls=calls + 1 if turn else 0,
                  turn_started=(started if started is not None else at) if turn else None,
-                 minute_calls=minute + 1)
+                 minute_calls=minute + 1, minute_refused=refused)
 
 
 def admit_call(db: PgDatabase, session: str, turn: str | None, at: float) -> Usage:
@@ -55,14 +57,24 @@ def admit_call(db: PgDatabase, session: str, turn: str | None, at: float) -> Usa
                 "INSERT INTO session_turns (session, turn, started, calls) VALUES (%s, %s, %s, 1) "
                 "ON CONFLICT (session, turn) DO UPDATE SET calls = session_turns.calls + 1",
                 (session, turn, at))
-        calls, started, minute = _counts(conn, session, turn, at)
-    return Usage(turn_calls=calls, turn_started=started, minute_calls=minute)
+        calls, started, minute, refused = _counts(conn, session, turn, at)
+    return Usage(turn_calls=calls, turn_started=started, minute_calls=minute, minute_refused=refused)
+
+
+def refuse_call(db: PgDatabase, session: str, at: float) -> None:
+    with db.transaction("counting a refused call") as conn:
+        conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (SESSION_LOCK_SPACE, session))
+        conn.execute("UPDATE session_calls SET refused = true WHERE ctid = (SELECT ctid FROM "
+                     "session_calls WHERE session = %s AND at = %s AND NOT refused LIMIT 1)",
+                     (session, at))
 
 
 def failure_record(db: PgDatabase, session: str, key: str) -> FailureRecord:
-    row = db.one("SELECT failures, hard FROM call_failures WHERE session = %s AND key = %s",
+    row = db.one("SELECT failures, hard, updated FROM call_failures WHERE session = %s AND key = %s",
                  (session, key))
-    return FailureRecord(int(row["failures"]), int(row["hard"])) if row else FailureRecord()
+    if row is None:
+        return FailureRecord()
+    return FailureRecord(int(row["failures"]), int(row["hard"]), float(row["updated"]))
 
 
 def note_outcome(db: PgDatabase, session: str, key: str, *, failed: bool, hard: bool, at: float) -> None:

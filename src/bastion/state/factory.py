@@ -100,15 +100,18 @@ class Stores:
 
     @cached_property
     def ledger(self) -> LedgerStore:
-        # Group commit: concurrent callers (daemon threads, the gateway, the MCP proxy) share
-        # one durable transaction; each still returns only once its own record is committed.
+        # Keyed chain (see bastion.audit.chain), and group commit: concurrent callers (daemon
+        # threads, the gateway, the MCP proxy) share one durable transaction; each still
+        # returns only once its own record is committed.
+        from bastion.audit.chain import Chain
         from bastion.audit.group import GroupCommitStore
 
+        chain = Chain.from_argument_key(self.hasher_key())
         if self.url:
             from bastion.postgres.ledger import PgLedgerStore
-            return self._keep(GroupCommitStore(PgLedgerStore(self.url)))  # type: ignore[no-any-return]
+            return self._keep(GroupCommitStore(PgLedgerStore(self.url, chain=chain)))  # type: ignore[no-any-return]
         from bastion.audit.sqlite import SqliteLedgerStore
-        return self._keep(GroupCommitStore(SqliteLedgerStore(self.sqlite_path)))  # type: ignore[no-any-return]
+        return self._keep(GroupCommitStore(SqliteLedgerStore(self.sqlite_path, chain=chain)))  # type: ignore[no-any-return]
 
     @cached_property
     def keys(self) -> KeyStore:

@@ -29,9 +29,24 @@ def _env(env: dict[str, str]) -> dict[str, str]:
     return full
 
 
-def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+#: Verbs that need an approver identity; ``run`` passes the test's approver key to them.
+KEYED = {("approvals", "approve"), ("approvals", "deny"), ("grants", "revoke"), ("policy", "trust")}
+KEY_VAR = "TEST_APPROVER_KEY"  # where the ``env`` fixture keeps the key (never read by bastion)
+
+
+@pytest.fixture
+def env(env: dict[str, str]) -> dict[str, str]:
+    """The shared env plus an approver key created in its state dir."""
+    made = subprocess.run([*BASTION, "keys", "create", "--role", "approver"], env=_env(env),
+                          capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    return {**env, KEY_VAR: made.stdout.strip()}
+
+
+def run(args: list[str], env: dict[str, str], cwd: Path, *, key: bool = True) -> subprocess.CompletedProcess[str]:
+    extra = ["--key", env[KEY_VAR]] if key and tuple(args[:2]) in KEYED and KEY_VAR in env else []
     return subprocess.run(
-        [*BASTION, *args], env=_env(env), cwd=cwd, capture_output=True, text=True, timeout=60
+        [*BASTION, *args[:2], *extra, *args[2:]], env=_env(env), cwd=cwd, capture_output=True, text=True, timeout=60
     )
 
 
@@ -181,7 +196,7 @@ def test_approve_always_grants_the_exact_call_until_revoked(
         str(workspace),
         request_id,
     )
-    assert f"revoke with 'bastion grants revoke {grant['id']}'" in approved.stdout
+    assert f"revoke with 'bastion grants revoke -- {grant['id']}'" in approved.stdout
     assert run(["request", *ASKING], env, workspace).returncode == 0  # the grant answers at once
     revoked = run(["grants", "revoke", grant["id"]], env, workspace)
     assert (revoked.returncode, json.loads(run(["grants", "list", "--json"], env, workspace).stdout)) == (
@@ -224,7 +239,7 @@ def _store_request(env: dict[str, str], **kw: object) -> ApprovalRequest:
         (
             ["approvals", "approve", "hardline-request-1", "--always"],
             1,
-            "error: this call involves a hardline class: it cannot be granted\n"
+            "error: this call involves a hardline class or raised privilege: never a standing grant\n"
             "hint: approve it once (without --always), or deny it\n",
         ),
         (
@@ -237,7 +252,7 @@ def _store_request(env: dict[str, str], **kw: object) -> ApprovalRequest:
             ["approvals", "approve", "hardline-request-1", "--pattern", "rm *"],
             2,
             "error: --pattern needs --always\n"
-            "hint: bastion approvals approve hardline-request-1 --always --pattern '…'\n",
+            "hint: bastion approvals approve --always --pattern '…' -- hardline-request-1\n",
         ),
         (
             ["grants", "revoke", "nosuchgrant"],
@@ -297,3 +312,126 @@ def test_watch_prints_the_list_again_when_it_changes(env: dict[str, str], worksp
         child.wait(timeout=30)
         assert child.stdout is not None
         child.stdout.close()
+
+
+# -- issue 15: self-approval needs an approver identity ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["approvals", "approve", "hardline-request-1"],
+        ["approvals", "deny", "hardline-request-1"],
+        ["approvals", "approve", "--always", "--", "hardline-request-1"],
+    ],
+)
+def test_an_agent_running_approve_without_a_key_or_a_terminal_is_refused_and_the_call_stays_parked(
+    env: dict[str, str], workspace: Path, args: list[str]
+) -> None:
+    _store_request(env)
+    refused = run(args, env, workspace, key=False)
+    listed = json.loads(run(["approvals", "list", "--json"], env, workspace).stdout)
+    assert (refused.returncode, "pass --key KEY" in refused.stderr, [e["state"] for e in listed]) == (
+        2, True, ["pending"])
+
+
+def test_an_agent_key_cannot_approve(env: dict[str, str], workspace: Path) -> None:
+    _store_request(env)
+    agent = run(["keys", "create", "--role", "agent"], env, workspace).stdout.strip()
+    refused = run(["approvals", "approve", "--key", agent, "--", "hardline-request-1"], env, workspace,
+                  key=False)
+    forged = run(["approvals", "approve", "--key", "bst_000000000000_" + "x" * 43, "--",
+                  "hardline-request-1"], env, workspace, key=False)
+    assert ((refused.returncode, "cannot approve" in refused.stderr),
+            (forged.returncode, "not a valid key" in forged.stderr)) == ((2, True), (2, True))
+
+
+def test_an_approval_with_a_key_records_the_key_id_as_its_approver(env: dict[str, str], workspace: Path) -> None:
+    _store_request(env)
+    done = run(["approvals", "approve", "--json", "--", "hardline-request-1"], env, workspace)
+    key_id = env[KEY_VAR].split("_")[1]
+    events = json.loads(run(["logs", "--json"], env, workspace).stdout)
+    assert (done.returncode, json.loads(done.stdout)["approver"],
+            [(e["kind"], e["decision_id"], e["approver"]) for e in events]) == (
+        0, key_id, [("resolved", "hardline-request-1", key_id)])
+
+
+def test_grants_revoke_and_policy_trust_refuse_without_an_approver_identity(
+    env: dict[str, str], workspace: Path
+) -> None:
+    (workspace / ".bastion").mkdir(exist_ok=True)
+    (workspace / ".bastion" / "policy.toml").write_text('mode = "workspace"\n')
+    revoke = run(["grants", "revoke", "nosuchgrant"], env, workspace, key=False)
+    trust = run(["policy", "trust"], env, workspace, key=False)
+    trusted = run(["policy", "trust"], env, workspace)
+    assert ((revoke.returncode, "no grant" in revoke.stderr),
+            (trust.returncode, "pass --key KEY" in trust.stderr), trusted.returncode) == (
+        (1, True), (2, True), 0)
+
+
+def _on_a_terminal(args: list[str], env: dict[str, str], cwd: Path, typed: str) -> tuple[int, str]:
+    """Run with stdin and stdout on a pty; type ``typed`` once the prompt shows."""
+    import pty
+
+    master, slave = pty.openpty()
+    child = subprocess.Popen([*BASTION, *args], env=_env(env), cwd=cwd, stdin=slave, stdout=slave,
+                             stderr=slave, close_fds=True)
+    os.close(slave)
+    seen = b""
+    end = time.monotonic() + 60
+    selector = selectors.DefaultSelector()
+    selector.register(master, selectors.EVENT_READ)
+    try:
+        while b"to confirm:" not in seen and time.monotonic() < end:
+            if selector.select(timeout=0.5):
+                seen += os.read(master, 4096)
+        os.write(master, typed.encode() + b"\n")
+        while time.monotonic() < end:
+            if selector.select(timeout=0.5):
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:  # the child closed the pty
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            elif child.poll() is not None:
+                break
+        return child.wait(timeout=30), seen.decode(errors="replace")
+    finally:
+        selector.close()
+        os.close(master)
+        if child.poll() is None:
+            child.kill()
+
+
+def test_a_person_on_a_terminal_confirms_by_typing_the_id_and_is_recorded_as_local_user(
+    env: dict[str, str], workspace: Path
+) -> None:
+    import getpass
+
+    _store_request(env)
+    code, screen = _on_a_terminal(["approvals", "approve", "--", "hardline-request-1"], env, workspace,
+                                  "hardline-request-1")
+    [event] = json.loads(run(["logs", "--json"], env, workspace).stdout)
+    assert (code, "approved hardline-request-1" in screen, event["approver"]) == (
+        0, True, f"local:{getpass.getuser()}")
+
+
+def test_a_terminal_confirmation_with_the_wrong_text_changes_nothing(env: dict[str, str], workspace: Path) -> None:
+    _store_request(env)
+    code, screen = _on_a_terminal(["approvals", "approve", "--", "hardline-request-1"], env, workspace, "no")
+    listed = json.loads(run(["approvals", "list", "--json"], env, workspace).stdout)
+    assert (code, "not confirmed" in screen, [e["state"] for e in listed]) == (2, True, ["pending"])
+
+
+def test_approve_always_on_a_sudo_request_is_refused_even_if_it_was_stored_as_grantable(
+    env: dict[str, str], workspace: Path
+) -> None:
+    sudo = Evaluation(Decision.ASK, (Reason(Decision.ASK, "shell.floor", "built-in", "sudo", "sudo"),),
+                      (Effect.READ, Effect.PRIVILEGE))
+    _store_request(env, evaluation=sudo, summary="shell: sudo ls", argv=("sudo", "ls"), grantable=True)
+    refused = run(["approvals", "approve", "--always", "--", "hardline-request-1"], env, workspace)
+    grants = json.loads(run(["grants", "list", "--json"], env, workspace).stdout)
+    assert (refused.returncode, refused.stderr.splitlines()[0], grants) == (
+        1, "error: this call involves a hardline class or raised privilege: never a standing grant", [])

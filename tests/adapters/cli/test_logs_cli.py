@@ -54,6 +54,7 @@ def test_logs_json_is_an_array_of_events_saying_which_rule_decided_and_where(
         "raw_args",
         "exit_code",
         "duration",
+        "approver",
         "prev",
         "hash",
     }
@@ -122,7 +123,8 @@ def test_verify_fails_naming_the_edited_record(
     result = run(["logs", "verify"], env, workspace)
     assert (result.returncode, result.stderr.splitlines()[0]) == (
         1,
-        "ledger broken at record 2: record 2 was altered: its content does not match its hash",
+        "ledger broken at record 2: record 2 was altered: its content does not match its keyed hash "
+        "(or the ledger key is not the one it was written with)",
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,6 +25,8 @@ def gateway_factory(tmp_path: Path, home: Path, workspace: Path) -> Iterator[Gat
               head_timeout: float = 10.0, body_timeout: float = 30.0) -> Gateway:
         state = tmp_path / f"state{len(started)}"
         env = {"HOME": str(home), "BASTION_STATE_DIR": str(state), "PATH": "/usr/bin:/bin"}
+        if os.environ.get("PYTHONPATH"):  # child CLIs run the same code as this test
+            env["PYTHONPATH"] = os.environ["PYTHONPATH"]
         policy_file = tmp_path / f"policy{len(started)}.toml"
         policy_file.write_text(policy)
         store = SqliteKeyStore.in_state_dir(str(state))

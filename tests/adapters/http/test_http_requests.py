@@ -48,8 +48,8 @@ def test_an_asked_call_is_parked_as_a_pending_request_object(gateway: Gateway) -
         "feedback": None, "created": ANY, "expires": ANY, "tool": "shell",
         "summary": "shell: make deploy prod", "reason": "deploys need a person",
         "offer": {"grantable": True, "scopes": ["project", "session"],
-                  "exact": "shell: make deploy prod", "suggested_pattern": "make deploy *"},
-        "session": "s-1", "agent": "claude", "resolver": None, "resolved": None}
+                  "exact": "shell: make deploy prod", "suggested_pattern": "make deploy prod"},
+        "session": "s-1", "agent": "claude", "resolver": None, "resolved": None, "approver": None}
 
 
 def test_approval_from_another_client_resumes_the_long_polling_waiter(gateway: Gateway) -> None:
@@ -60,7 +60,7 @@ def test_approval_from_another_client_resumes_the_long_polling_waiter(gateway: G
         approved = gateway.client("approver").post(f"/v1/requests/{rid}/approve")
         final = waiter.result(timeout=60).json()
     assert approved.status_code == 200
-    assert final["state"] == "approved_once"
+    assert (final["state"], final["approver"]) == ("approved_once", gateway.key_ids["approver"])
     assert final["evaluation"] == {
         "decision": "allow",
         "reasons": [{"rule": "approval.person", "source": f"request {rid}", "matched": rid,

@@ -16,16 +16,20 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
+from bastion.adapters.cli.approver import KeyOption, approver_identity
 from bastion.adapters.cli.common import JsonOption, fail, print_json
 from bastion.adapters.cli.tables import Column, build_table, print_rows
+from bastion.approval import hints
 from bastion.approval.clock import SystemClock
 from bastion.approval.model import ApprovalRequest, Scope
 from bastion.approval.queue import AnswerError, ApprovalQueue
 from bastion.approval.state import RequestState
 from bastion.approval.store import Store
+from bastion.audit.resolutions import LedgerResolutions
 from bastion.errors import BastionError
 from bastion.policy.loader import state_dir_from
 from bastion.runtime import DB_FILE
+from bastion.state import Stores
 
 #: Exit code when an answer cannot be applied (already resolved, expired, not grantable).
 EXIT_CONFLICT = 1
@@ -43,15 +47,28 @@ def db_path() -> str:
     return os.path.join(state_dir_from(os.environ), DB_FILE)
 
 
-def open_store() -> Store:
-    """The approval store of the state that applies here (SQLite, or PostgreSQL by
-    ``BASTION_STATE_URL`` / the policy's ``state_url``)."""
+def open_state() -> Stores:
+    """The state that applies here (SQLite, or PostgreSQL by ``BASTION_STATE_URL`` / the
+    policy's ``state_url``)."""
     from bastion.state import open_stores_from_env
 
     try:
-        return open_stores_from_env().approvals
+        return open_stores_from_env()
     except BastionError as exc:
         fail(str(exc), hint="check BASTION_STATE_DIR points at a writable folder")
+
+
+def open_store() -> Store:
+    """The approval store of the state that applies here."""
+    try:
+        return open_state().approvals
+    except BastionError as exc:
+        fail(str(exc), hint="check BASTION_STATE_DIR points at a writable folder")
+
+
+def open_queue(stores: Stores) -> ApprovalQueue:
+    """The queue over ``stores``, recording every resolution it makes in their ledger."""
+    return ApprovalQueue(stores.approvals, SystemClock(), recorder=LedgerResolutions(stores.ledger))
 
 
 def local_time(ts: float | None) -> str:
@@ -72,9 +89,9 @@ def _rows(requests: list[ApprovalRequest], now: float) -> list[list[str]]:
         if not offer["grantable"]:
             grant = "cannot be granted (hardline)"
         elif r.suggested_pattern:
-            grant = f"--always [--pattern '{r.suggested_pattern}']"
+            grant = f"--always [--pattern '{r.suggested_pattern}'] -- {r.id}"
         else:
-            grant = "--always"
+            grant = f"--always -- {r.id}"
         expires = until(r.expires, now) if r.state is RequestState.PENDING else local_time(r.resolved_at)
         rows.append([r.id, r.state.value, r.tool, r.summary, r.reason, local_time(r.created), expires,
                      grant if r.state is RequestState.PENDING else (r.grant_id or "")])
@@ -85,13 +102,13 @@ REQUEST_COLUMNS = (Column("id", key=True), Column("state"), Column("tool"), Colu
                    Column("reason"), Column("created"), Column("expires"), Column("grant"))
 
 
-def _view(store: Store, show_all: bool) -> Table:
-    return build_table(REQUEST_COLUMNS, _rows(_snapshot(store, show_all), time.time()))
+def _view(queue: ApprovalQueue, show_all: bool) -> Table:
+    return build_table(REQUEST_COLUMNS, _rows(_snapshot(queue, show_all), time.time()))
 
 
-def _snapshot(store: Store, show_all: bool) -> list[ApprovalRequest]:
-    store.expire_due(time.time())  # a waiter that died cannot expire its own request
-    return store.list_requests(None if show_all else [RequestState.PENDING])
+def _snapshot(queue: ApprovalQueue, show_all: bool) -> list[ApprovalRequest]:
+    queue.expire_due()  # a waiter that died cannot expire (nor record) its own request
+    return queue.store.list_requests(None if show_all else [RequestState.PENDING])
 
 
 @approvals_app.command("list")
@@ -101,10 +118,11 @@ def list_requests(
     watch: Annotated[bool, typer.Option("--watch", help="Keep showing changes until Ctrl-C.")] = False,
 ) -> None:
     """Show pending requests (--all: every state)."""
-    store = open_store()
+    stores = open_state()
     try:
+        queue = open_queue(stores)
         if not watch:
-            requests = _snapshot(store, show_all)
+            requests = _snapshot(queue, show_all)
             if json_out:
                 print_json([_contract(r) for r in requests])
             elif requests:
@@ -112,9 +130,11 @@ def list_requests(
             else:
                 Console(highlight=False).print("no pending requests" if not show_all else "no requests")
             return
-        _watch(store, show_all, json_out)
+        _watch(queue, show_all, json_out)
+    except BastionError as exc:
+        fail(str(exc), hint=exc.hint)
     finally:
-        store.close()
+        stores.close()
 
 
 def _contract(r: ApprovalRequest) -> dict[str, object]:
@@ -122,7 +142,7 @@ def _contract(r: ApprovalRequest) -> dict[str, object]:
     return {k: data[k] for k in ("id", "state", "tool", "summary", "reason", "created", "expires")}
 
 
-def _watch(store: Store, show_all: bool, json_out: bool) -> None:
+def _watch(store: ApprovalQueue, show_all: bool, json_out: bool) -> None:
     last: object = None
     try:
         if json_out:  # one JSON array per line, each time the list changes
@@ -140,18 +160,26 @@ def _watch(store: Store, show_all: bool, json_out: bool) -> None:
         return
 
 
-def _answer(request_id: str, *, approve: bool, always: bool = False, pattern: str | None = None,
-            scope: Scope = Scope.PROJECT, feedback: str | None = None) -> ApprovalRequest:
-    store = open_store()
+def _answer(request_id: str, *, key: str | None, approve: bool, always: bool = False,
+            pattern: str | None = None, scope: Scope = Scope.PROJECT,
+            feedback: str | None = None) -> ApprovalRequest:
+    """Find the request, establish who answers (``--key`` or a terminal confirmation),
+    then answer; the ledger gets the resolution with its approver."""
+    stores = open_state()
     try:
-        return ApprovalQueue(store, SystemClock()).answer(
-            request_id, approve=approve, always=always, pattern=pattern, scope=scope, feedback=feedback)
+        queue = open_queue(stores)
+        request = queue.find(request_id)
+        verb = ("approve always" if always else "approve") if approve else "deny"
+        approver = approver_identity(key, what=f"{verb} request {request.id}: {request.summary}",
+                                     token=request.id)
+        return queue.answer(request.id, approve=approve, always=always, pattern=pattern, scope=scope,
+                            feedback=feedback, approver=approver)
     except AnswerError as exc:
         fail(str(exc), hint=exc.hint, code=EXIT_CONFLICT)
     except BastionError as exc:
         fail(str(exc), hint=exc.hint)
     finally:
-        store.close()
+        stores.close()
 
 
 @approvals_app.command("approve")
@@ -162,23 +190,25 @@ def approve(
         "--pattern", help="With --always: a command prefix to grant, e.g. 'git push origin *'.")] = None,
     scope: Annotated[Scope, typer.Option(
         "--scope", help="With --always: project or session.")] = Scope.PROJECT,
+    key: KeyOption = None,
     json_out: JsonOption = False,
 ) -> None:
-    """Approve a parked call once, or always (a standing grant: the exact call by default)."""
+    """Approve a parked call once, or always (a standing grant: the exact call by default).
+    Needs --key KEY (an approver key) or a confirmation typed on a terminal."""
     if pattern is not None and not always:
         fail("--pattern needs --always",
-             hint=f"bastion approvals approve {request_id} --always --pattern '…'")
+             hint=hints.approve(request_id, "--always", "--pattern '…'"))
     if scope is not Scope.PROJECT and not always:
         fail("--scope needs --always",
-             hint=f"bastion approvals approve {request_id} --always --scope {scope.value}")
-    done = _answer(request_id, approve=True, always=always, pattern=pattern, scope=scope)
+             hint=hints.approve(request_id, "--always", "--scope", scope.value))
+    done = _answer(request_id, key=key, approve=True, always=always, pattern=pattern, scope=scope)
     if json_out:
         print_json(done.to_json())
         return
     message = f"approved {done.id}: {done.summary}"
     if done.grant_id:
         message += (f"\nstanding grant {done.grant_id} ({scope.value}): "
-                    f"revoke with 'bastion grants revoke {done.grant_id}'")
+                    f"revoke with '{hints.revoke(done.grant_id)}'")
     Console(highlight=False).print(message, markup=False)
 
 
@@ -187,10 +217,12 @@ def deny(
     request_id: Annotated[str, typer.Argument(metavar="ID", help="Request id (or a unique prefix).")],
     feedback: Annotated[str | None, typer.Option(
         "--feedback", help="Told to the agent, e.g. 'use the stdlib instead'.")] = None,
+    key: KeyOption = None,
     json_out: JsonOption = False,
 ) -> None:
-    """Deny a parked call, optionally telling the agent what to do instead."""
-    done = _answer(request_id, approve=False, feedback=feedback)
+    """Deny a parked call, optionally telling the agent what to do instead. Needs --key KEY
+    (an approver key) or a confirmation typed on a terminal."""
+    done = _answer(request_id, key=key, approve=False, feedback=feedback)
     if json_out:
         print_json(done.to_json())
         return

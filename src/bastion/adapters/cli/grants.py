@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 
 from bastion.adapters.cli.approvals import local_time, open_store
+from bastion.adapters.cli.approver import KeyOption, approver_identity
 from bastion.adapters.cli.common import JsonOption, fail, print_json
 from bastion.adapters.cli.tables import Column, print_rows
 from bastion.approval.model import Grant
@@ -53,11 +54,15 @@ def _find(grants: list[Grant], grant_id: str) -> Grant:
 @grants_app.command("revoke")
 def revoke(
     grant_id: Annotated[str, typer.Argument(metavar="ID", help="Grant id (or a unique prefix).")],
+    key: KeyOption = None,
 ) -> None:
-    """Remove a standing grant: matching calls ask again."""
+    """Remove a standing grant: matching calls ask again. Needs --key KEY (an approver key)
+    or a confirmation typed on a terminal."""
     store = open_store()
     try:
         grant = _find(store.list_grants(), grant_id)
+        approver_identity(key, what=f"revoke grant {grant.id}: {grant.pattern or grant.summary}",
+                          token=grant.id)
         store.revoke_grant(grant.id)
     finally:
         store.close()

@@ -17,7 +17,7 @@ from bastion.adapters.cli.approvals import local_time
 from bastion.adapters.cli.common import JsonOption, fail, print_json
 from bastion.adapters.cli.tables import Column, print_rows
 from bastion.audit.events import LedgerRecord
-from bastion.audit.ledger import verify_records
+from bastion.audit.ledger import verify_store
 from bastion.audit.store import LedgerQuery, LedgerStore, matches
 from bastion.errors import BastionError
 
@@ -137,7 +137,7 @@ def verify(json_out: JsonOption = False) -> None:
     """Check the hash chain: exit 0 when it holds, 1 naming the first bad record."""
     store = _open()
     try:
-        result = verify_records(store.scan())
+        result = verify_store(store)  # never raises: any corruption names its record
     finally:
         store.close()
     if json_out:

@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from bastion.adapters.cli.approver import KeyOption, approver_identity
 from bastion.adapters.cli.common import EXIT_USAGE, JsonOption, fail, print_json
 from bastion.adapters.cli.tables import Column, print_rows
 from bastion.errors import PolicyError
@@ -74,10 +75,14 @@ def test(file: FileArg = None, json_out: JsonOption = False) -> None:
     raise typer.Exit(0 if result["ok"] else EXIT_USAGE)
 
 
-def trust(file: Annotated[str | None, typer.Argument()] = None) -> None:
+def trust(file: Annotated[str | None, typer.Argument()] = None, key: KeyOption = None) -> None:
+    """Needs --key KEY (an approver key) or a confirmation typed on a terminal: a trusted
+    project file may loosen the policy."""
     target = file or find_project_file(os.getcwd())
     if target is None:
         fail("no .bastion/policy.toml here or in a parent folder; name the file to trust")
+    approver_identity(key, what=f"trust {os.path.abspath(target)} so it may loosen the policy",
+                      token=os.path.basename(target))
     try:
         digest = trust_policy_file(target, state_dir_from(os.environ))
     except PolicyError as exc:

@@ -28,6 +28,7 @@ from bastion.adapters.cli.common import (
     resolve_cwd,
     stderr,
 )
+from bastion.approval import hints
 from bastion.approval.model import ApprovalRequest, iso
 from bastion.errors import BastionError, CallError
 from bastion.runtime import open_gatekeeper
@@ -48,8 +49,9 @@ def _announce(request: ApprovalRequest) -> None:
     stderr.print(f"waiting for approval: request {request.id} (expires {iso(request.expires)})",
                  markup=False, soft_wrap=True)
     stderr.print(f"  {request.summary}", markup=False, soft_wrap=True)
-    stderr.print(f"  answer with: bastion approvals approve {request.id}  |  "
-                 f"bastion approvals deny {request.id} --feedback '…'", markup=False, soft_wrap=True)
+    deny = hints.deny(request.id, "--feedback '…'")
+    stderr.print(f"  answer with: {hints.approve(request.id)}  |  {deny}", markup=False,
+                 soft_wrap=True)
 
 
 def _terminate(signum: int, frame: FrameType | None) -> None:

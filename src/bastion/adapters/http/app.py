@@ -137,7 +137,7 @@ def create_app(settings: ServerSettings, *, keys: KeyStore | None = None) -> Sta
              else GatewayState.beside(keys, os.path.join(policy.state_dir, KEYS_FILE)))
     service = GatewayService(holder, state, resolver)
     hub = EventHub(first.store, interval=settings.events_interval, now=time.time,
-                   render=lambda r: request_object(r, service.final_of(r)))
+                   expire=first.queue.expire_due, render=lambda r: request_object(r, service.final_of(r)))
     ctx = Context(settings=settings, gateway=gateway, keys=keys, state=state, holder=holder,
                   service=service, hub=hub, limiter=stores.rate_limiter(gateway.rate_limit_per_minute),
                   login_limiter=stores.rate_limiter(LOGIN_ATTEMPTS_PER_MINUTE, scope="login"))

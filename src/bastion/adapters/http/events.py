@@ -28,8 +28,10 @@ QUEUE_SIZE = 1000
 
 class EventHub:
     def __init__(self, store: Store, *, interval: float, render: Callable[[ApprovalRequest], dict[str, Any]],
-                 now: Callable[[], float]) -> None:
+                 now: Callable[[], float], expire: Callable[[], object] | None = None) -> None:
         self.store = store
+        #: Expires (and records in the ledger) what is due; the bare store's by default.
+        self.expire = expire or (lambda: store.expire_due(now()))
         self.interval = interval
         self.render = render
         self.now = now
@@ -41,7 +43,7 @@ class EventHub:
 
     def poll(self) -> list[Event]:
         """One round: expire what is due, then what appeared and what was resolved."""
-        self.store.expire_due(self.now())
+        self.expire()
         current = {r.id: r for r in self.pending()}
         events: list[Event] = [("request", self.render(r)) for rid, r in sorted(
             current.items(), key=lambda item: item[1].created) if rid not in self._known]

@@ -25,7 +25,7 @@ from bastion.approval.clock import Clock, SystemClock
 from bastion.approval.model import ApprovalRequest, Scope, iso, new_id
 from bastion.approval.outcome import resolved
 from bastion.approval.queue import AnswerError
-from bastion.approval.state import Action, RequestState
+from bastion.approval.state import RequestState
 from bastion.audit.events import EventKind, LedgerRecord, make_event
 from bastion.call.model import ToolCall
 from bastion.policy.decision import Evaluation
@@ -56,6 +56,7 @@ def request_object(request: ApprovalRequest, final: Evaluation | None = None) ->
         "agent": request.agent,
         "resolver": request.resolver,
         "resolved": iso(request.resolved_at),
+        "approver": request.approver,
     }
 
 
@@ -157,7 +158,7 @@ class GatewayService:
                     await self._settle_here(request_id)
                     return request
                 if now >= request.expires:
-                    self.store.resolve(request_id, Action.EXPIRE, at=now, resolver="timeout")
+                    self.holder.snapshot.keeper.queue.expire(request_id, now)  # recorded too
                     continue
                 if now >= deadline:
                     return request
@@ -196,7 +197,8 @@ class GatewayService:
         queue = self.holder.snapshot.keeper.queue
         try:
             return queue.answer(request.id, approve=approve, always=always and approve,
-                                pattern=pattern, scope=chosen, feedback=feedback, resolver="person")
+                                pattern=pattern, scope=chosen, feedback=feedback, resolver="person",
+                                approver=key_id)
         except AnswerError as exc:
             if self.get(request.id).state.final:
                 raise ApiError(409, "already_resolved", str(exc)) from exc

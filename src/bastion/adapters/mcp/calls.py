@@ -27,7 +27,8 @@ from typing import Any, TextIO
 
 import mcp_types as types
 
-from bastion.approval.model import ApprovalRequest, PermissionDecision
+from bastion.approval import hints
+from bastion.approval.model import ApprovalRequest, PermissionDecision, grantable
 from bastion.approval.queue import AnswerError
 from bastion.audit.redact import summarize
 from bastion.call.model import ToolCall
@@ -91,12 +92,17 @@ def answer_of(result: types.ElicitResult | None) -> PermissionDecision:
     return PermissionDecision("reject", feedback="the approval form came back without a decision")
 
 
+#: The approver of an answer a person gave in the MCP client's approval form.
+ELICITATION = "mcp-elicitation"
+
+
 def apply_answer(keeper: Gatekeeper, request: ApprovalRequest, choice: PermissionDecision) -> None:
     """Answer a parked request as a person; a request answered elsewhere first stays so."""
     with contextlib.suppress(AnswerError):
         keeper.queue.answer(request.id, approve=choice.kind != "reject",
-                            always=choice.kind == "always" and request.grantable,
-                            feedback=choice.feedback, resolver="person")
+                            always=choice.kind == "always" and request.grantable
+                            and grantable(request.evaluation),
+                            feedback=choice.feedback, resolver="person", approver=ELICITATION)
 
 
 def refusal(server: str, tool: str, evaluation: Evaluation) -> types.CallToolResult:
@@ -151,7 +157,7 @@ class McpCalls:
     def _announce(self, request: ApprovalRequest) -> None:
         wait = max(0, round(request.expires - request.created))
         self.log.write(f"bastion: {request.summary} waits for approval ({wait}s): "
-                       f"bastion approvals approve {request.id}\n")
+                       f"{hints.approve(request.id)}\n")
         self.log.flush()
 
     async def _decide_eliciting(self, keeper: Gatekeeper, call: ToolCall, elicit: Elicit) -> Evaluation:
@@ -193,7 +199,7 @@ class McpCalls:
         while len(self._pending) > self._pending_limit:
             self._pending.popitem(last=False)
         form = types.ElicitRequest(params=types.ElicitRequestFormParams(
-            message=question(call, evaluation), requested_schema=approval_schema(not evaluation.hardline)))
+            message=question(call, evaluation), requested_schema=approval_schema(grantable(evaluation))))
         return types.InputRequiredResult(input_requests={APPROVAL_KEY: form}, request_state=token)
 
     def _take(self, channel: Channel, key: str, now: float) -> PermissionDecision | None:

@@ -1,0 +1,112 @@
+"""The ledger's keyed hash chain, and the one-time migration of an unkeyed (v1) chain.
+
+Each record's hash is ``HMAC-SHA256(chain key, canonical(seq, prev, event))``. The chain key
+is derived from the argument-hash key (``<state dir>/ledger.key``, 0600, inside the state
+dir no agent may read; on PostgreSQL the copy every daemon shares), so someone who can
+rewrite the ledger's rows but not read that key cannot recompute a chain that verifies.
+
+Version 1 chains used a plain SHA-256 over the same bytes (without ``approver``). Opening a
+v1 ledger re-keys it once, in one transaction: the v1 chain is verified first, and if it is
+already broken the first bad record is kept in the ledger's metadata, so ``logs verify``
+still names it after the migration instead of laundering it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+
+from bastion.audit.events import GENESIS, AuditEvent, LedgerRecord
+
+#: The metadata value of a keyed ledger (``ledger_meta.chain``).
+CHAIN_VERSION = "hmac-sha256-v2"
+_DERIVE = b"bastion ledger chain v2"
+#: The hash stored for a record that could not be hashed while re-keying.
+UNHASHABLE = "unhashable"
+
+
+def chain_key(argument_key: bytes) -> bytes:
+    """The chain key, derived (one-way) from the argument-hash key: a leak of one hash
+    never reveals the other key, and there is no second secret file to lose."""
+    return hmac.new(argument_key, _DERIVE, hashlib.sha256).digest()
+
+
+def canonical(seq: int, prev: str, event: AuditEvent, *, legacy: bool = False) -> bytes:
+    body = {"seq": seq, "prev": prev, **asdict(event)}
+    if legacy:
+        body.pop("approver", None)
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False).encode("utf-8")
+
+
+def legacy_hash(seq: int, prev: str, event: AuditEvent) -> str:
+    """A v1 record's hash (unkeyed): only read while migrating."""
+    return hashlib.sha256(canonical(seq, prev, event, legacy=True)).hexdigest()
+
+
+class Chain:
+    """Links events into the keyed chain; the key never appears in ``repr``."""
+
+    def __init__(self, key: bytes) -> None:
+        if len(key) < 16:
+            raise ValueError("a chain key needs at least 16 bytes")
+        self._key = key
+
+    def __repr__(self) -> str:
+        return "Chain(key=***)"
+
+    @classmethod
+    def from_argument_key(cls, argument_key: bytes) -> Chain:
+        return cls(chain_key(argument_key))
+
+    def hash(self, seq: int, prev: str, event: AuditEvent) -> str:
+        return hmac.new(self._key, canonical(seq, prev, event), hashlib.sha256).hexdigest()
+
+    def link(self, seq: int, prev: str, event: AuditEvent) -> LedgerRecord:
+        return LedgerRecord(seq=seq, prev=prev, hash=self.hash(seq, prev, event), event=event)
+
+
+@dataclass(frozen=True, slots=True)
+class LegacyBreak:
+    """Where a v1 chain was already broken when it was re-keyed."""
+
+    seq: int
+    problem: str
+
+
+def rekey(records: Iterable[LedgerRecord], chain: Chain,
+          write: Callable[[LedgerRecord], None]) -> LegacyBreak | None:
+    """Re-link every v1 record with ``chain`` (``write`` stores each new record); returns
+    the first place the v1 chain was broken, if it was."""
+    prev_old, prev_new, expected = GENESIS, GENESIS, 1
+    broken: LegacyBreak | None = None
+    for record in records:
+        if broken is None:
+            broken = _legacy_problem(record, prev_old, expected)
+        prev_old, expected = record.hash, record.seq + 1
+        try:
+            linked = chain.link(record.seq, prev_new, record.event)
+        except (TypeError, ValueError):  # a value no hash can cover: verify names it later
+            linked = LedgerRecord(seq=record.seq, prev=prev_new, hash=UNHASHABLE, event=record.event)
+        write(linked)
+        prev_new = linked.hash
+    return broken
+
+
+def _legacy_problem(record: LedgerRecord, prev: str, expected: int) -> LegacyBreak | None:
+    if record.seq != expected:
+        return LegacyBreak(record.seq, f"record {expected} was missing before the ledger was keyed")
+    try:
+        good = record.hash == legacy_hash(record.seq, record.prev, record.event)
+    except (TypeError, ValueError):
+        good = False
+    if not good:
+        return LegacyBreak(record.seq, f"record {record.seq} was already altered before the ledger "
+                                       "was keyed (its v1 hash did not match)")
+    if record.prev != prev:
+        return LegacyBreak(record.seq, f"record {record.seq} did not follow record {record.seq - 1} "
+                                       "before the ledger was keyed")
+    return None
