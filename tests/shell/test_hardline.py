@@ -22,7 +22,7 @@ SYSTEM = [
 SYSTEM_READERS = [
     "systemctl status nginx", "systemctl list-units", "systemctl is-active x", "crontab -l",
     "iptables -L", "ufw status", "sysctl -a", "ip addr", "ip route show", "mount",
-    "hostnamectl status", "service nginx status", "journalctl -xe", "kill -l",
+    "service nginx status", "journalctl -xe", "kill -l",
 ]
 INFRA = [
     "terraform apply", "terraform apply -auto-approve", "terraform destroy", "tofu apply",

@@ -27,13 +27,13 @@ PURE = [
     "echo $PATH", "echo \"$HOME\"", "cat file | grep x | wc -l", "ps aux", "less README",
     "realpath .", "readlink -f x", "sha256sum f", "md5sum f", "column -t f",
     "systemctl status nginx", "journalctl -u x -n 50", "crontab -l", "ip addr show",
-    "sysctl vm.swappiness", "docker ps", "docker images", "ruff check src",
+    "sysctl vm.swappiness", "ruff check src",
     "tar tzf a.tgz", "git clean -n", "kill -l", "sed -n '/x/p' f", "rg --files",
     "for f in a b; do echo $f; done", "if [ -f x ]; then cat x; fi",
     "ls -la && git status", "git log --format='%H %s' -5", "cd src && ls",
     "cd src; grep -rn TODO .", "time ls", "nice -n 10 ls", "timeout 5 cat f",
     "TZ=UTC ls", "echo hi >/dev/null", "ls 2>/dev/null", "ls 2>&1 | head", "ls >&2",
-    "(ls; pwd)", "{ ls; pwd; }", "! grep x f", "pip show requests", "pip freeze",
+    "(ls; pwd)", "{ ls; pwd; }", "! grep x f",
     "go version", "npm --version", "cargo --version", "make --version", "pytest --version",
 ]
 NOT_PURE = [

@@ -95,6 +95,10 @@ def apply_spec(
     rest = positionals
     if spec.lead and not parsed.has(*spec.lead_flags):
         rest = positionals[spec.lead :]
+        if access is not None:  # `rg *`: bash expands the "pattern" into paths, shifting them
+            for word in positionals[: spec.lead]:
+                if word.glob:
+                    ctx.path(word, access, f"glob in the pattern position of {ctx.program}")
     if spec.dest_last and not parsed.has("-t") and len(rest) >= 2:
         ctx.path(rest[-1], Access.WRITE, f"destination of {ctx.program}")
         rest = rest[:-1]

@@ -58,6 +58,7 @@ SYSTEM_EXEC_DIRS: tuple[str, ...] = (
 #: A program's helper is accepted only when the program itself was executed in the trace.
 HELPERS: dict[str, frozenset[str]] = {
     "git": frozenset({"git"}),  # git re-executes itself for some builtins
+    "sdiff": frozenset({"diff"}),  # sdiff runs diff -y
     "egrep": frozenset({"grep"}),  # Debian's egrep/fgrep are scripts running grep -E/-F
     "fgrep": frozenset({"grep"}),
     "yq": frozenset({"jq"}),  # Debian's yq converts and hands the document to jq

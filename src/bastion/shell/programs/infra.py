@@ -12,9 +12,11 @@ _INFRA = Spec(frozenset({E.INFRASTRUCTURE, E.NETWORK}))
 _OPAQUE = Spec(frozenset({E.CODE, E.UNKNOWN, E.NETWORK}), note="opaque runner")
 _CREDS = Spec(frozenset({E.CREDENTIALS, E.NETWORK}), note="prints or stores credentials")
 
+#: terraform writes ~/.terraform.d (its checkpoint) even when it only reads.
+_TF_READ = Spec(READ, caches=("~/.terraform.d",))
 _TF = Spec(frozenset({E.UNKNOWN}), subcommands={
     **{n: Spec(frozenset({E.NETWORK, E.CODE})) for n in ("plan", "refresh", "console")},
-    **{n: _R for n in ("validate", "show", "output", "version", "providers", "graph",
+    **{n: _TF_READ for n in ("validate", "show", "output", "version", "providers", "graph",
                        "-version", "--version", "help", "-help")},
     "fmt": Spec(WRITE), "init": Spec(frozenset({E.NETWORK, E.WRITE, E.INSTALL})),
     "get": Spec(frozenset({E.NETWORK, E.WRITE})), "workspace": Spec(WRITE, subcommands={
@@ -62,16 +64,18 @@ _DOCKER_READ = ("logs", "inspect", "version", "info", "stats", "top",
 #: docker 24 `docker --help` global options: -H/--host is the daemon it talks to.
 _DOCKER_GLOBAL = ("--config=R -c|--context= -D|--debug -H|--host=N -l|--log-level= --tls "
                   "--tlscacert=R --tlscert=R --tlskey=R --tlsverify")
-_DOCKER_PS = opts(_R, f"{_DOCKER_GLOBAL} -a|--all -f|--filter= --format= -n|--last= "
+#: Every docker command talks to the daemon's socket (a root service): never a pure reader.
+_DAEMON = Spec(frozenset({E.NETWORK}), note="docker talks to the Docker daemon's socket")
+_DOCKER_PS = opts(_DAEMON, f"{_DOCKER_GLOBAL} -a|--all -f|--filter= --format= -n|--last= "
                       "-l|--latest --no-trunc -q|--quiet -s|--size")
-_DOCKER_IMAGES = opts(_R, f"{_DOCKER_GLOBAL} -a|--all --digests -f|--filter= --format= "
+_DOCKER_IMAGES = opts(_DAEMON, f"{_DOCKER_GLOBAL} -a|--all --digests -f|--filter= --format= "
                           "--no-trunc -q|--quiet --tree")
 _DOCKER = opts(Spec(frozenset({E.UNKNOWN}), info=fs("--version", "-v"), subcommands={
-    **{n: _R for n in _DOCKER_READ}, "ps": _DOCKER_PS, "images": _DOCKER_IMAGES,
+    **{n: _DAEMON for n in _DOCKER_READ}, "ps": _DOCKER_PS, "images": _DOCKER_IMAGES,
     **{n: Spec(frozenset({E.INFRASTRUCTURE, E.DELETE})) for n in ("rm", "rmi")},
-    "system": Spec(READ, reader=True, subcommands={"df": _R, "info": _R, "events": _R},
+    "system": Spec(READ, reader=True, subcommands={"df": _DAEMON, "info": _DAEMON, "events": _DAEMON},
                    other_sub=Spec(frozenset({E.INFRASTRUCTURE, E.DELETE}))),
-    **{n: Spec(READ, reader=True, subcommands={"ls": _R, "list": _R, "inspect": _R},
+    **{n: Spec(READ, reader=True, subcommands={"ls": _DAEMON, "list": _DAEMON, "inspect": _DAEMON},
                other_sub=Spec(frozenset({E.INFRASTRUCTURE, E.DELETE})))
        for n in ("volume", "image", "container", "network", "builder", "buildx", "context",
                  "plugin", "secret", "config", "node", "service", "stack", "swarm")},

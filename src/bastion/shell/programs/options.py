@@ -226,7 +226,7 @@ OPTIONS: dict[str, str] = {
     "-b|--brief -c|--checking-printout -e|--exclude= --exclude-quiet= "
     "-f|--files-from=L -F|--separator= -i|--mime --apple --extension --mime-type "
     "--mime-encoding -k|--keep-going -l|--list -L|--dereference -h|--no-dereference "
-    "-n|--no-buffer -N|--no-pad -0|--print0 -p|--preserve-date -P|--parameter= "
+    "-n|--no-buffer -N|--no-pad -0|--print0 -p|--preserve-date!W -P|--parameter= "
     "-r|--raw -s|--special-files -S|--no-sandbox -d|--debug",
     "column": "-t|--table -n|--table-name= -O|--table-order= -N|--table-columns= "
     "-l|--table-columns-limit= -E|--table-noextreme= -d|--table-noheadings "

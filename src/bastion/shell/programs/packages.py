@@ -40,8 +40,10 @@ _PIP_LIST = opts(Spec(READ, caches=("~/.cache/pip",), cache_hosts=("pypi.org",))
     f"{_PIP_GENERAL} {_PIP_INDEX} -o|--outdated -u|--uptodate -e|--editable -l|--local "
     "--user --path=R --pre --format= --not-required --exclude-editable --include-editable "
     "--exclude="))
-_PIP_SHOW = opts(_R, f"{_PIP_GENERAL} -f|--files")
-_PIP_FREEZE = opts(_R, f"{_PIP_GENERAL} -r|--requirement=R -l|--local --user --path=R --all "
+#: pip show/freeze read pip's own config and cache under HOME (seen by the differential oracle).
+_PIP_HOME = Spec(READ, caches=("~/.cache/pip",))
+_PIP_SHOW = opts(_PIP_HOME, f"{_PIP_GENERAL} -f|--files")
+_PIP_FREEZE = opts(_PIP_HOME, f"{_PIP_GENERAL} -r|--requirement=R -l|--local --user --path=R --all "
                         "--exclude-editable --exclude=")
 #: Install options whose value is the package index or registry reached.
 INDEX_FLAGS = ("-i", "--index-url", "--extra-index-url", "--registry", "-f", "--find-links",

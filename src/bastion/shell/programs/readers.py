@@ -57,7 +57,10 @@ PROGRAMS: dict[str, Spec] = {
             "--pre-glob": FlagRule(CODE, note="rg --pre-glob selects files for --pre"),
         },
     ),
-    "ag": reader(lead=1, recursive=True, takes_value=fs("-G", "--ignore", "-A", "-B", "-C", "-m")),
+    # ag runs `sh -c "git config … core.excludesfile"` itself: code, not a pure reader.
+    "ag": Spec(CODE, args=Access.READ, lead=1, recursive=True,
+               takes_value=fs("-G", "--ignore", "-A", "-B", "-C", "-m"),
+               note="ag runs git config through sh to find its ignore files"),
     "ack": reader(
         lead=1,
         recursive=True,

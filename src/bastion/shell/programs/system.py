@@ -11,6 +11,9 @@ _SYS = Spec(SYSTEM)
 _DISK = frozenset({E.SYSTEM, E.DESTRUCTIVE})
 
 
+_DBUS = frozenset({E.UNKNOWN})
+
+
 def _verbs(readers: tuple[str, ...], default: Spec = _SYS, bare_reader: bool = True) -> Spec:
     """A program whose listed verbs only read; any other verb is system control."""
     return Spec(READ if bare_reader else SYSTEM, reader=bare_reader,
@@ -62,7 +65,9 @@ PROGRAMS: dict[str, Spec] = {
     "ip": Spec(SYSTEM, handler="ip"),
     "ifconfig": Spec(READ, reader=True, handler="positional_system"),
     "route": Spec(READ, reader=True, handler="positional_system"),
-    **{n: _verbs(("status", "show", "list", "--help", "-h")) for n in (
+    # They ask systemd over D-Bus (a root service): even their reading verbs are no pure reads.
+    **{n: Spec(_DBUS, subcommands={v: Spec(_DBUS) for v in ("status", "show", "list", "--help", "-h")},
+               other_sub=_SYS, note=f"{n} talks to systemd over D-Bus") for n in (
         "hostnamectl", "timedatectl", "localectl", "resolvectl", "networkctl",
     )},
     "launchctl": _verbs(("list", "print", "print-disabled", "help", "version")),
