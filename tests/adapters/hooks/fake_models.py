@@ -1,5 +1,8 @@
 """Model APIs served on loopback for the real agent CLIs: the Anthropic Messages API (for
-Claude Code, streamed SSE) and the OpenAI Responses API (for Codex, streamed SSE).
+Claude Code, streamed SSE), the OpenAI Responses API (for Codex, streamed SSE) and the
+Gemini API (for Gemini CLI: ``:generateContent`` for its JSON side questions, streamed
+``:streamGenerateContent?alt=sse`` for the turns) and the OpenAI Chat Completions API (for
+Qwen Code, streamed SSE; a non-streamed call is a JSON side question).
 
 Each server plays one script: the first model turn is a tool call of the test's choosing;
 when the agent sends the tool's result back, the turn ends with a short text and the
@@ -158,8 +161,112 @@ def responses_stream(script: Script, body: dict[str, Any]) -> bytes:
     )
 
 
+def _gemini_tool_response(body: dict[str, Any]) -> dict[str, Any] | None:
+    contents = body.get("contents") or []
+    if not contents or not isinstance(contents[-1], dict):
+        return None
+    for part in contents[-1].get("parts") or []:
+        response = part.get("functionResponse") if isinstance(part, dict) else None
+        if isinstance(response, dict):
+            inner = response.get("response")
+            inner = inner if isinstance(inner, dict) else {"output": inner}
+            is_error = "error" in inner
+            return {"content": str(inner.get("error" if is_error else "output", "")), "is_error": is_error}
+    return None
+
+
+def gemini_json_answer(body: dict[str, Any]) -> bytes:
+    """Gemini CLI's side questions in JSON mode: the model router ("flash or pro?") and the
+    next-speaker check ("the user")."""
+    asked = json.dumps(body.get("generationConfig") or {})
+    answer: dict[str, Any] = {"reasoning": "a simple task"}
+    if "model_choice" in asked:
+        answer["model_choice"] = "flash"
+    if "complexity_score" in asked:
+        answer = {"complexity_reasoning": "a simple task", "complexity_score": 10}
+    if "next_speaker" in asked:
+        answer["next_speaker"] = "user"
+    return json.dumps(_gemini_response([{"text": json.dumps(answer)}])).encode()
+
+
+def _gemini_response(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+        "modelVersion": "gemini-test",
+    }
+
+
+def gemini_stream(script: Script, body: dict[str, Any]) -> bytes:
+    result = _gemini_tool_response(body)
+    if result is not None:
+        script.results.append(result)
+    if result is not None or script.calls_made or not body.get("tools"):
+        parts: list[dict[str, Any]] = [{"text": "done"}]
+    else:
+        script.calls_made += 1
+        parts = [{"functionCall": {"name": script.tool, "args": script.arguments}}]
+    return f"data: {json.dumps(_gemini_response(parts))}\r\n\r\n".encode()
+
+
+def _chat_tool_result(body: dict[str, Any]) -> dict[str, Any] | None:
+    messages = body.get("messages") or []
+    if messages and isinstance(messages[-1], dict) and messages[-1].get("role") == "tool":
+        content = messages[-1].get("content")
+        if isinstance(content, list):
+            content = "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+        return {"content": str(content), "is_error": False}
+    return None
+
+
+def _chat_chunk(model: str, delta: dict[str, Any], finish: str | None) -> str:
+    chunk = {
+        "id": "chatcmpl-bastion",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": model,
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
+    return f"data: {json.dumps(chunk)}\n\n"
+
+
+def chat_completion(script: Script, body: dict[str, Any]) -> tuple[bytes, str]:
+    """Chat Completions: a streamed turn, or a JSON answer for a side question."""
+    model = str(body.get("model", "qwen-test"))
+    if not body.get("stream"):
+        answer = {"reasoning": "a simple task", "next_speaker": "user"}
+        message = {"role": "assistant", "content": json.dumps(answer)}
+        reply = {
+            "id": "chatcmpl-bastion",
+            "object": "chat.completion",
+            "created": 0,
+            "model": model,
+            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+        }
+        return json.dumps(reply).encode(), "application/json"
+    result = _chat_tool_result(body)
+    if result is not None:
+        script.results.append(result)
+    if result is not None or script.calls_made or not body.get("tools"):
+        events = [_chat_chunk(model, {"role": "assistant", "content": "done"}, None)]
+        finish = "stop"
+    else:
+        script.calls_made += 1
+        call = {
+            "index": 0,
+            "id": "call_bastion_test_1",
+            "type": "function",
+            "function": {"name": script.tool, "arguments": json.dumps(script.arguments)},
+        }
+        events = [_chat_chunk(model, {"role": "assistant", "tool_calls": [call]}, None)]
+        finish = "tool_calls"
+    events.append(_chat_chunk(model, {}, finish))
+    return ("".join(events) + "data: [DONE]\n\n").encode(), "text/event-stream"
+
+
 class FakeModelServer:
-    """``with FakeModelServer(script) as server: server.url`` — answers both APIs."""
+    """``with FakeModelServer(script) as server: server.url`` — answers all four APIs."""
 
     def __init__(self, script: Script) -> None:
         self.script = script
@@ -190,6 +297,14 @@ class FakeModelServer:
                     self._send(200, anthropic_stream(outer.script, body), "text/event-stream")
                 elif self.path.split("?")[0].endswith("/responses"):
                     self._send(200, responses_stream(outer.script, body), "text/event-stream")
+                elif self.path.split("?")[0].endswith("/chat/completions"):
+                    self._send(200, *chat_completion(outer.script, body))
+                elif self.path.split("?")[0].endswith(":streamGenerateContent"):
+                    self._send(200, gemini_stream(outer.script, body), "text/event-stream")
+                elif self.path.split("?")[0].endswith(":generateContent"):
+                    self._send(200, gemini_json_answer(body), "application/json")
+                elif self.path.split("?")[0].endswith(":countTokens"):
+                    self._send(200, b'{"totalTokens":10}', "application/json")
                 elif "count_tokens" in self.path:
                     self._send(200, b'{"input_tokens":10}', "application/json")
                 else:

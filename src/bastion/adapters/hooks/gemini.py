@@ -4,10 +4,22 @@
 cwd, hook_event_name, timestamp; output ``{"decision": "allow"|"deny"|"ask", "reason"}``
 — ``ask`` forces Gemini's own confirmation (``forcedDecision: "ask_user"``); exit 2 blocks
 with stderr as the reason; any other non-zero exit is only a warning and the tool runs).
+
+Gemini has no timeout on the confirmation an ``ask`` forces: under ``gemini -p`` (headless)
+nobody can answer it and the run hangs for ever. Neither the hook input nor the hook's
+environment says which mode runs (verified: both are identical for ``-p`` and ``-i``), but
+Gemini's terminal UI logs every prompt a person submits, with its session id, to
+``logs.json`` in the project's temp folder — the folder above the transcript's ``chats/`` —
+before the model is asked; a headless run logs none. So a session with a logged prompt has a
+person at the terminal; any other is non-interactive and an ASK is denied with its reason
+(``BASTION_HOOK_INTERACTIVE=1`` says otherwise, e.g. for an IDE that confirms over ACP).
 """
 
 from __future__ import annotations
 
+import json
+import os
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,18 +29,43 @@ from bastion.adapters.hooks.protocol import (
     Answer,
     HookRequest,
     Verdict,
+    env_interactive,
     text,
 )
 from bastion.adapters.hooks.translate import Context
 from bastion.errors import CallError
 
 BEFORE_TOOL = "BeforeTool"
+PROMPT_LOG = "logs.json"
+#: The log grows by one entry per prompt, newest last: this session's prompts are in its tail.
+PROMPT_LOG_TAIL = 1 << 20
+
+
+def prompt_logged(transcript: str | None, session: str | None) -> bool:
+    """Did a person submit a prompt in Gemini's terminal UI in this session?"""
+    if not transcript or not session or not os.path.isabs(transcript):
+        return False
+    log = os.path.join(os.path.dirname(os.path.dirname(transcript)), PROMPT_LOG)
+    try:
+        with open(log, "rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, size - PROMPT_LOG_TAIL))
+            data = handle.read(PROMPT_LOG_TAIL)
+    except OSError:
+        return False
+    entry = re.compile(rb'"sessionId"\s*:\s*' + re.escape(json.dumps(session).encode()))
+    return entry.search(data) is not None
 
 
 class GeminiProtocol(AgentProtocol):
     name = "gemini"
     honours_ask = True
     events = (BEFORE_TOOL,)
+
+    def interactive(self, payload: Mapping[str, Any], env: Mapping[str, str]) -> bool | None:
+        if env_interactive(env):
+            return True
+        return prompt_logged(text(payload.get("transcript_path")), text(payload.get("session_id")))
 
     def parse(self, payload: Any, env: Mapping[str, str], *, event: str | None = None) -> HookRequest:
         if not isinstance(payload, Mapping):
