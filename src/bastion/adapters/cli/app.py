@@ -23,6 +23,8 @@ COMMAND_MODULES = (
     "bastion.adapters.cli.hooks_cmd",
     "bastion.adapters.cli.db_cmd",
     "bastion.adapters.cli.service_cmd",
+    "bastion.adapters.cli.replay_cmd",
+    "bastion.adapters.cli.learn_cmd",
 )
 
 
