@@ -160,7 +160,20 @@ def load_policy(
     layers = policy_layers(path, cwd=cwd, env=env)
     policy = compile_policy(layers, cwd=cwd, home=_home(env), state_dir=state_dir_from(env))
     check_rule_examples(policy, layers)
-    return policy
+    return shadow_from_env(policy, env)
+
+
+#: ``1``: shadow mode whatever the files say (``--shadow`` on ``serve`` and ``hook`` sets it).
+SHADOW_ENV = "BASTION_SHADOW"
+
+
+def shadow_from_env(policy: Policy, env: Mapping[str, str]) -> Policy:
+    """The policy with ``enforce = false`` when ``BASTION_SHADOW=1`` (see bastion.policy.shadow)."""
+    if env.get(SHADOW_ENV) != "1" or not policy.enforce:
+        return policy
+    import dataclasses
+
+    return dataclasses.replace(policy, enforce=False, enforce_source=f"{SHADOW_ENV}=1 (--shadow)")
 
 
 def load_policy_text(
