@@ -90,3 +90,27 @@ def test_changes_are_grouped_loosening_first(tmp_path: Path) -> None:
     )
 
     assert list(grouped(changes)) == ["ask→allow", "allow→ask"]
+
+
+def test_without_a_corpus_the_ledgers_calls_are_compared(tmp_path: Path, workspace: Path) -> None:
+    from bastion.call.model import ToolCall
+    from bastion.runtime import open_gatekeeper
+
+    env = {"HOME": str(tmp_path / "home"), "BASTION_STATE_DIR": str(tmp_path / "state")}
+    a = tmp_path / "a.toml"
+    a.write_text("")
+    b = tmp_path / "b.toml"
+    b.write_text(EXTRA_RULE)
+    with open_gatekeeper(load_policy(str(a), cwd=str(workspace), env=env), env) as keeper:
+        for command in ("mkdir -p build", "ls", "mkdir -p dist"):
+            keeper.request_sync(ToolCall("shell", {"command": command}, cwd=str(workspace)))
+
+    done = CliRunner().invoke(
+        build_app(), ["policy", "diff", str(a), str(b), "--cwd", str(workspace), "--json"], env=env
+    )
+
+    assert done.exit_code == 1, done.output
+    assert [(c["call"], c["change"], c["approximate"]) for c in json.loads(done.output)] == [
+        ("shell mkdir -p build", "ask→allow", True),
+        ("shell mkdir -p dist", "ask→allow", True),
+    ]
