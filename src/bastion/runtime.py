@@ -123,6 +123,14 @@ class Gatekeeper:
         return self._decide(call, self.clock.now(), admit=False)[0]
 
     def _decide(self, call: ToolCall, now: float, *, admit: bool) -> tuple[Evaluation, Resolver]:
+        evaluation, resolver = self._decide_enforcing(call, now, admit=admit)
+        if not getattr(self.policy, "enforce", True):  # shadow mode: record would-be, allow
+            from bastion.policy.shadow import shadowed
+
+            evaluation = shadowed(evaluation, getattr(self.policy, "enforce_source", "enforce = false"))
+        return evaluation, resolver
+
+    def _decide_enforcing(self, call: ToolCall, now: float, *, admit: bool) -> tuple[Evaluation, Resolver]:
         try:
             evaluation = self.gate.evaluate(call)
             key = self.hasher.digest(call)

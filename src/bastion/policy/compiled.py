@@ -142,6 +142,10 @@ class Policy:
     state_url: str | None  # shared PostgreSQL state (BASTION_STATE_URL overrides); None: SQLite
     sources: tuple[str, ...]  # policy files applied, in order
     warnings: tuple[str, ...] = field(default=())
+    #: ``enforce = false`` (shadow mode): calls are decided and recorded, and allowed; see
+    #: bastion.policy.shadow. Only a trusted layer may turn enforcement off.
+    enforce: bool = True
+    enforce_source: str = "built-in"
 
 
 def _abs_root(path: str, base: str, home: str) -> str:
@@ -207,6 +211,7 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
     gateway: dict[str, Any] = {}
     mcp_servers: dict[str, McpServerArgs] = {}
     state_url: str | None = None
+    enforce, enforce_source = True, "built-in"
     warnings: list[str] = []
     sources: list[str] = []
 
@@ -327,6 +332,11 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
                 state_url = spec.state_url
             else:
                 dropped("state_url")
+        if spec.enforce is not None:  # shadow mode loosens everything: a trusted layer only
+            if trusted or spec.enforce:
+                enforce, enforce_source = spec.enforce, layer.where("enforce")
+            else:
+                dropped("enforce = false")
         if spec.gateway is not None:
             table = spec.gateway.model_dump()
             if trusted or tighten.tighter_gateway(table, gateway):
@@ -387,6 +397,8 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
         state_url=state_url,
         sources=tuple(sources),
         warnings=tuple(warnings),
+        enforce=enforce,
+        enforce_source=enforce_source,
     )
 
 

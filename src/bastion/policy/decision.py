@@ -115,6 +115,9 @@ class Evaluation:
     effects: tuple[Effect, ...] = ()
     marker: str | None = None
     trace: tuple[str, ...] = field(default=(), compare=False)
+    #: Shadow mode (bastion.policy.shadow): allowed, and what enforcing would have decided.
+    shadow: bool = False
+    would: Decision | None = None
 
     @property
     def hardline(self) -> bool:
@@ -131,12 +134,16 @@ class Evaluation:
         return f"{self.marker} {text}" if self.marker else text
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "decision": self.decision.label,
             "reasons": [r.to_json() for r in self.reasons],
             "effects": [e.value for e in self.effects],
             "marker": self.marker,
         }
+        if self.shadow:  # only in shadow mode: the enforcing contract is unchanged
+            data["shadow"] = True
+            data["would"] = (self.would or self.decision).label
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Evaluation:
@@ -145,6 +152,8 @@ class Evaluation:
             reasons=tuple(Reason.from_json(r) for r in data.get("reasons", [])),
             effects=tuple(Effect(e) for e in data.get("effects", [])),
             marker=data.get("marker"),
+            shadow=data.get("shadow") is True,
+            would=Decision.parse(str(data["would"])) if data.get("would") else None,
         )
 
 

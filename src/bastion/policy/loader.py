@@ -164,7 +164,7 @@ def load_policy(
     env = os.environ if env is None else env
     cwd = os.path.abspath(cwd or os.getcwd())
     layers = policy_layers(path, cwd=cwd, env=env)
-    return _compile(layers, cwd=cwd, env=env)
+    return shadow_from_env(_compile(layers, cwd=cwd, env=env), env)
 
 
 def _compile(layers: list[Layer], *, cwd: str, env: Mapping[str, str]) -> Policy:
@@ -178,6 +178,19 @@ def _compile(layers: list[Layer], *, cwd: str, env: Mapping[str, str]) -> Policy
         files = ", ".join(layer.path for layer in layers if layer.path) or "<policy>"
         raise PolicyError(f"cannot be compiled: {type(exc).__name__}: {exc}", file=files) from exc
     return policy
+
+
+#: ``1``: shadow mode whatever the files say (``--shadow`` on ``serve`` and ``hook`` sets it).
+SHADOW_ENV = "BASTION_SHADOW"
+
+
+def shadow_from_env(policy: Policy, env: Mapping[str, str]) -> Policy:
+    """The policy with ``enforce = false`` when ``BASTION_SHADOW=1`` (see bastion.policy.shadow)."""
+    if env.get(SHADOW_ENV) != "1" or not policy.enforce:
+        return policy
+    import dataclasses
+
+    return dataclasses.replace(policy, enforce=False, enforce_source=f"{SHADOW_ENV}=1 (--shadow)")
 
 
 def load_policy_text(

@@ -179,3 +179,5 @@ class PolicyFile(Section):
     gateway: GatewaySection | None = None
     mcp: McpSection | None = None
     state_url: StrictStr | None = None  # postgresql://… for shared state; default SQLite
+    #: ``false``: shadow mode — decide and record every call, allow it (hardline still denies).
+    enforce: StrictBool | None = None

@@ -24,6 +24,8 @@ COMMAND_MODULES = (
     "bastion.adapters.cli.db_cmd",
     "bastion.adapters.cli.service_cmd",
     "bastion.adapters.cli.sandbox_cmd",
+    "bastion.adapters.cli.replay_cmd",
+    "bastion.adapters.cli.learn_cmd",
 )
 
 

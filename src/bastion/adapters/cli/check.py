@@ -92,8 +92,12 @@ def explain(
     call = _single(family, value, where, non_interactive)
     evaluation = make_gate(loaded).explain(call)
     commands = _shell_commands(call)
+    from bastion.evidence.chain import chain  # issue #18: every matching entry, in order
+
+    links = chain(loaded, call, evaluation)
     if json_out:
-        print_json({**evaluation.to_json(), "trace": list(evaluation.trace), "commands": commands})
+        print_json({**evaluation.to_json(), "trace": list(evaluation.trace), "commands": commands,
+                    "chain": links})
     else:
         console = Console(highlight=False)
         console.print(f"[bold]call[/]: {escape(call.tool)} {escape(json.dumps(call.to_json()['args']))}")
@@ -113,8 +117,19 @@ def explain(
         console.print("[bold]stages[/]:")
         for line in evaluation.trace:
             console.print(f"  {line}", markup=False)
+        _print_chain(links, console)
         render(evaluation, console)
     raise typer.Exit(evaluation.decision.exit_code)
+
+
+def _print_chain(links: list[dict[str, Any]], console: Console) -> None:
+    if not links:
+        return
+    console.print("[bold]matched, in order[/] (deny lists, allow lists, then rules: the last rule wins):")
+    for n, link in enumerate(links, 1):
+        verdict = "deciding" if link.get("deciding") else f"overridden by {link['overridden_by']}"
+        console.print(f"  {n}. {link['stage']} {link['entry']!r} ({link['action']}) at {link['source']} "
+                      f"matched {link['subject']!r} — {verdict}", markup=False)
 
 
 def _shell_commands(call: ToolCall) -> list[dict[str, Any]]:

@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import sys
+from collections.abc import Mapping
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -43,9 +44,9 @@ def fail(message: str, *, hint: str = "", code: int = EXIT_USAGE) -> NoReturn:
     raise typer.Exit(code)
 
 
-def policy_or_exit(path: str | None, cwd: str) -> Policy:
+def policy_or_exit(path: str | None, cwd: str, *, env: Mapping[str, str] | None = None) -> Policy:
     try:
-        return load_policy(path, cwd=cwd)
+        return load_policy(path, cwd=cwd, env=env)
     except PolicyError as exc:
         fail(str(exc), hint="fix the file, then run 'bastion policy test' to check it")
     except BastionError as exc:

@@ -82,6 +82,8 @@ def logs(
     decision: Annotated[str | None, typer.Option("--decision", help="allow, ask or deny.")] = None,
     limit: Annotated[int | None, typer.Option("--limit", help="At most this many (the newest).")] = None,
     follow: Annotated[bool, typer.Option("--follow", "-f", help="Keep printing new events.")] = False,
+    would_deny: Annotated[bool, typer.Option(
+        "--would-deny", help="Only shadow-mode calls that enforcing would have denied.")] = False,
     json_out: JsonOption = False,
 ) -> None:
     """Show ledger events as a table (--json: an array; with --follow, one JSON object per line)."""
@@ -97,6 +99,11 @@ def logs(
     try:
         query = LedgerQuery(session=session, since=since_ts, decision=decision)
         records = store.query(query)
+        if would_deny:  # shadow mode records them as allowed, deciding rule shadow.would_deny
+            from bastion.policy.decision import Decision
+            from bastion.policy.shadow import would_rule
+
+            records = [r for r in records if r.event.rule == would_rule(Decision.DENY)]
         if limit is not None:
             records = records[-limit:] if limit > 0 else []
         if follow:

@@ -28,7 +28,18 @@ def register(app: typer.Typer) -> None:
     group = typer.Typer(help="Validate and trust policy files.", no_args_is_help=True)
     group.command("test", help="Validate a policy and run every match/not_match example.")(test)
     group.command("trust", help="Trust a project policy file so it may loosen, not only tighten.")(trust)
+    _register_evidence(group)
     app.add_typer(group, name="policy")
+
+
+def _register_evidence(group: typer.Typer) -> None:
+    """``policy diff`` and ``policy import`` (issue #18) live in their own modules."""
+    from bastion.adapters.cli.policy_diff import diff
+    from bastion.adapters.cli.policy_import import import_policy
+
+    group.command("diff", help="Show the calls whose decision changes between two policies.")(diff)
+    group.command("import", help="Turn Claude Code, Gemini CLI, Codex or seed configs into Bastion TOML.")(
+        import_policy)
 
 
 def test(file: FileArg = None, json_out: JsonOption = False) -> None:

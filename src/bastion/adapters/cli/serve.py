@@ -53,10 +53,16 @@ def _url(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
-def serve(host: HostOption = "127.0.0.1", port: PortOption = 8765, policy: PolicyOption = None) -> None:
+ShadowOption = Annotated[bool, typer.Option(
+    "--shadow", help="Shadow mode: decide and record every call, allow it (hardline still denied).")]
+
+
+def serve(host: HostOption = "127.0.0.1", port: PortOption = 8765, policy: PolicyOption = None,
+          shadow: ShadowOption = False) -> None:
     cwd = os.getcwd()
-    loaded = policy_or_exit(policy, cwd)
-    settings = ServerSettings(policy_path=policy, cwd=cwd, env=dict(os.environ), host=host, port=port)
+    env = {**os.environ, "BASTION_SHADOW": "1"} if shadow else dict(os.environ)
+    loaded = policy_or_exit(policy, cwd, env=env)
+    settings = ServerSettings(policy_path=policy, cwd=cwd, env=env, host=host, port=port)
     try:
         keys = open_stores(state_url_for(loaded, os.environ), loaded.state_dir).keys
         check_boot(host, keys, route_permissions())
@@ -79,6 +85,9 @@ def serve(host: HostOption = "127.0.0.1", port: PortOption = 8765, policy: Polic
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     out = sys.stdout
     out.write(f"Bastion gateway listening on {url} (policy: {', '.join(loaded.sources) or 'built-in'})\n")
+    if not loaded.enforce:
+        out.write(f"SHADOW MODE ({loaded.enforce_source}): every call is decided and recorded, and "
+                  "allowed; hardline classes are still denied. 'bastion logs --would-deny' lists the rest.\n")
     if new_key:
         out.write(f"First start: a new approver key, shown once. Log in at {url} with:\n{new_key}\n")
     else:

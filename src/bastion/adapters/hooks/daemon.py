@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from bastion.adapters.hooks.client import MAGIC, MAX_INPUT, frame, socket_path, unframe
 from bastion.adapters.hooks.decide import Decider, LocalDecider, Options
-from bastion.adapters.hooks.entry import PARK_MARGIN, parse_args, protocol_for
+from bastion.adapters.hooks.entry import PARK_MARGIN, hook_env, parse_args, protocol_for
 from bastion.adapters.hooks.protocol import PRE_TOOL_USE, Verdict
 from bastion.call import strict_json
 
@@ -43,7 +43,7 @@ def answer_hook(
     event = parsed.event or PRE_TOOL_USE
     try:
         sent = message.get("env") or {}
-        env = {**base_env, **{str(k): str(v) for k, v in dict(sent).items()}}
+        env = hook_env(parsed, {**base_env, **{str(k): str(v) for k, v in dict(sent).items()}})
         payload = strict_json.loads(str(message.get("stdin", "")))
         request = protocol.parse(payload, env, event=parsed.event)
         event = request.event

@@ -21,7 +21,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from bastion.adapters.hooks.decide import Decider, LocalDecider, Options
@@ -35,7 +35,7 @@ DEFAULT_DEADLINE = 5.0
 #: A parked wait ends this long before the agent's hook timeout.
 PARK_MARGIN = 5.0
 USAGE = (
-    "usage: bastion hook AGENT [--event EVENT] [--policy FILE] [--timeout S] [--deadline S]"
+    "usage: bastion hook AGENT [--event EVENT] [--policy FILE] [--timeout S] [--deadline S] [--shadow]"
     " [--autostart]\n"
     f"AGENT is one of: {', '.join(AGENTS)}\n"
 )
@@ -52,6 +52,7 @@ class HookArgs:
     policy: str | None = None
     timeout: float = 0.0  # the hook timeout the agent was configured with (0: unknown)
     deadline: float = DEFAULT_DEADLINE
+    shadow: bool = False  # --shadow: decide and record, allow (bastion.policy.shadow)
 
 
 def parse_args(args: list[str]) -> HookArgs:
@@ -65,6 +66,9 @@ def parse_args(args: list[str]) -> HookArgs:
         flag = rest.pop(0)
         if flag == "--autostart":
             continue  # read by the client before this: start a daemon when none answers
+        if flag == "--shadow":
+            values["shadow"] = "1"
+            continue
         name, eq, inline = flag.partition("=")
         if name not in ("--event", "--policy", "--timeout", "--deadline"):
             raise UsageError(f"unknown option {flag!r}")
@@ -80,7 +84,13 @@ def parse_args(args: list[str]) -> HookArgs:
         raise UsageError(f"--timeout/--deadline must be seconds: {exc}") from None
     if not (timeout >= 0 and 0 < deadline <= 600):
         raise UsageError("--timeout must be >= 0 and --deadline in (0, 600]")
-    return HookArgs(agent, values.get("event"), values.get("policy"), timeout, deadline)
+    return HookArgs(agent, values.get("event"), values.get("policy"), timeout, deadline,
+                    shadow="shadow" in values)
+
+
+def hook_env(parsed: HookArgs, env: Mapping[str, str]) -> dict[str, str]:
+    """The environment the decision sees: ``--shadow`` adds ``BASTION_SHADOW=1``."""
+    return {**env, "BASTION_SHADOW": "1"} if parsed.shadow else dict(env)
 
 
 def protocol_for(agent: str) -> AgentProtocol:
@@ -193,7 +203,7 @@ def _decide(
     started: float,
     on_park: Callable[[object], None],
 ) -> Answer:
-    env = os.environ
+    env = hook_env(parsed, os.environ)
     raw = read_input()
     try:
         payload = strict_json.loads(raw)  # duplicate keys, NaN, deep nesting: deny

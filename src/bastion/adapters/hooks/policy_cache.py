@@ -76,6 +76,7 @@ def cache_key(policy_path: str | None, *, cwd: str, env: Mapping[str, str]) -> s
         state_dir,
         policy_path or "",
         env.get("BASTION_POLICY", ""),
+        env.get("BASTION_SHADOW", ""),  # --shadow: the same files compile to another policy
     ):
         digest.update(b"\0" + value.encode("utf-8", "surrogateescape"))
     for path in policy_files(policy_path, cwd=cwd, env=env):

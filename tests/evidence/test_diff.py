@@ -1,0 +1,116 @@
+"""``policy diff``: two policies that differ by one rule show exactly the calls that rule changes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from bastion.adapters.cli.app import build_app
+from bastion.evidence.diff import diff, grouped
+from bastion.evidence.readers import read_files
+from bastion.evidence.replay import gates
+from bastion.policy.loader import load_policy
+from tests.evidence.make_fixtures import FIXTURES, POLICY
+
+SESSION = FIXTURES / "claude-session.jsonl"
+HOME = "/var/tmp/bastion-evidence-claude/home"
+EXTRA_RULE = '\n[[rule]]\ntool = "shell"\npattern = "mkdir -p *"\naction = "allow"\n'
+FETCH_RULE = '\n[[rule]]\ntool = "fetch"\npattern = "pypi.org"\naction = "ask"\n'
+
+
+def _with(tmp_path: Path, extra: str) -> Path:
+    path = tmp_path / "b.toml"
+    path.write_text(POLICY.read_text() + extra)
+    return path
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    return {"HOME": HOME, "BASTION_STATE_DIR": str(tmp_path / "state")}
+
+
+def test_one_added_rule_changes_exactly_the_calls_it_matches(tmp_path: Path) -> None:
+    b = _with(tmp_path, EXTRA_RULE)
+    env = _env(tmp_path)
+    calls = read_files([str(SESSION)], default_cwd="/").calls
+
+    changes = diff(
+        gates(lambda cwd: load_policy(str(POLICY), cwd=cwd, env=env)),
+        gates(lambda cwd: load_policy(str(b), cwd=cwd, env=env)),
+        calls,
+    )
+
+    assert [(c.before.proposed.label, c.kind) for c in changes] == [("Bash mkdir -p build", "ask→allow")]
+    assert changes[0].to_json()["after_reasons"][0]["rule"] == "rule[3]"
+    assert changes[0].to_json()["before_reasons"][0]["rule"] == "approval.interactive_default"
+
+
+def test_the_cli_prints_one_json_object_per_changed_call_and_exits_1(tmp_path: Path) -> None:
+    b = _with(tmp_path, FETCH_RULE)
+
+    done = CliRunner().invoke(
+        build_app(),
+        ["policy", "diff", str(POLICY), str(b), "--corpus", str(SESSION), "--json"],
+        env=_env(tmp_path),
+    )
+
+    assert done.exit_code == 1, done.output
+    [change] = json.loads(done.output)
+    assert (change["call"], change["change"], change["before"], change["after"]) == (
+        "WebFetch https://pypi.org/simple/",
+        "allow→ask",
+        "allow",
+        "ask",
+    )
+    assert change["before_reasons"][0]["rule"] == "network.allow_hosts"
+    assert change["after_reasons"][0]["rule"] == "rule[3]"
+
+
+def test_identical_policies_change_nothing_and_exit_0(tmp_path: Path) -> None:
+    done = CliRunner().invoke(
+        build_app(),
+        ["policy", "diff", str(POLICY), str(POLICY), "--corpus", str(SESSION)],
+        env=_env(tmp_path),
+    )
+
+    assert done.exit_code == 0, done.output
+    assert "0 of 33 calls change" in done.output
+
+
+def test_changes_are_grouped_loosening_first(tmp_path: Path) -> None:
+    b = _with(tmp_path, EXTRA_RULE + FETCH_RULE)
+    env = _env(tmp_path)
+    calls = read_files([str(SESSION)], default_cwd="/").calls
+
+    changes = diff(
+        gates(lambda cwd: load_policy(str(POLICY), cwd=cwd, env=env)),
+        gates(lambda cwd: load_policy(str(b), cwd=cwd, env=env)),
+        calls,
+    )
+
+    assert list(grouped(changes)) == ["ask→allow", "allow→ask"]
+
+
+def test_without_a_corpus_the_ledgers_calls_are_compared(tmp_path: Path, workspace: Path) -> None:
+    from bastion.call.model import ToolCall
+    from bastion.runtime import open_gatekeeper
+
+    env = {"HOME": str(tmp_path / "home"), "BASTION_STATE_DIR": str(tmp_path / "state")}
+    a = tmp_path / "a.toml"
+    a.write_text("")
+    b = tmp_path / "b.toml"
+    b.write_text(EXTRA_RULE)
+    with open_gatekeeper(load_policy(str(a), cwd=str(workspace), env=env), env) as keeper:
+        for command in ("mkdir -p build", "ls", "mkdir -p dist"):
+            keeper.request_sync(ToolCall("shell", {"command": command}, cwd=str(workspace)))
+
+    done = CliRunner().invoke(
+        build_app(), ["policy", "diff", str(a), str(b), "--cwd", str(workspace), "--json"], env=env
+    )
+
+    assert done.exit_code == 1, done.output
+    assert [(c["call"], c["change"], c["approximate"]) for c in json.loads(done.output)] == [
+        ("shell mkdir -p build", "ask→allow", True),
+        ("shell mkdir -p dist", "ask→allow", True),
+    ]

@@ -1,0 +1,152 @@
+"""Shadow mode: every call decided and recorded with its would-be decision, and allowed —
+except hardline classes, which stay denied."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from bastion.adapters.cli.app import build_app
+from bastion.adapters.hooks.entry import hook_env, parse_args
+from bastion.approval.clock import FakeClock
+from bastion.approval.memory import MemoryStore
+from bastion.audit.keyed import ArgumentHasher
+from bastion.audit.ledger import Ledger
+from bastion.audit.store import MemoryLedgerStore
+from bastion.call.model import ToolCall
+from bastion.policy.compiled import Policy
+from bastion.policy.decision import Decision
+from bastion.policy.engine import Gate
+from bastion.policy.loader import load_policy
+from bastion.runtime import Gatekeeper, open_gatekeeper
+
+SHADOW = 'enforce = false\n[[rule]]\ntool = "shell"\npattern = "git push *"\naction = "deny"\n'
+
+
+def _keeper(policy: Policy) -> Gatekeeper:
+    return Gatekeeper(
+        Gate(policy),
+        store=MemoryStore(),
+        clock=FakeClock(1000.0),
+        ledger=Ledger(MemoryLedgerStore(), hasher=ArgumentHasher(b"k" * 32)),
+    )
+
+
+def _shell(command: str, workspace: Path) -> ToolCall:
+    return ToolCall("shell", {"command": command}, cwd=str(workspace), session="s1", interactive=False)
+
+
+def test_a_denied_call_is_allowed_and_recorded_as_would_deny(
+    make_policy: Callable[..., Policy], workspace: Path
+) -> None:
+    keeper = _keeper(make_policy(SHADOW))
+
+    answer = keeper.request_sync(_shell("git push origin main", workspace))
+
+    assert answer.decision is Decision.ALLOW
+    assert answer.to_json()["shadow"] is True
+    assert answer.to_json()["would"] == "deny"
+    assert [r.rule for r in answer.reasons] == ["shadow.would_deny", "rule[1]"]
+    [record] = keeper.ledger.events()
+    assert (record.event.decision, record.event.rule) == ("allow", "shadow.would_deny")
+    assert record.event.message.startswith("[shadow] would deny:")
+
+
+def test_a_catastrophic_call_is_still_denied_in_shadow_mode(
+    make_policy: Callable[..., Policy], workspace: Path
+) -> None:
+    keeper = _keeper(make_policy(SHADOW))
+
+    answer = keeper.request_sync(_shell("rm -rf /", workspace))
+
+    assert answer.decision is Decision.DENY
+    assert answer.marker == "[policy-denied]"
+    assert (answer.to_json()["shadow"], answer.to_json()["would"]) == (True, "deny")
+    assert [r.rule for r in answer.reasons] == ["hardline.destructive", "shadow.hardline"]
+    [record] = keeper.ledger.events()
+    assert (record.event.decision, record.event.rule) == ("deny", "hardline.destructive")
+    assert "shadow mode" in record.event.message
+
+
+def test_every_shadow_record_says_shadow_even_an_allow(
+    make_policy: Callable[..., Policy], workspace: Path
+) -> None:
+    keeper = _keeper(make_policy(SHADOW))
+
+    keeper.request_sync(_shell("git status", workspace))
+    keeper.request_sync(_shell("python3 -c 'print(1)'", workspace))
+
+    assert [(r.event.decision, r.event.rule) for r in keeper.ledger.events()] == [
+        ("allow", "shadow.would_allow"),
+        ("allow", "shadow.would_deny"),
+    ]  # nobody to ask: deny
+
+
+def test_an_enforcing_policy_answers_without_shadow_fields(
+    make_policy: Callable[..., Policy], workspace: Path
+) -> None:
+    keeper = _keeper(make_policy(SHADOW.replace("enforce = false", "enforce = true")))
+
+    answer = keeper.request_sync(_shell("git push origin main", workspace))
+
+    assert answer.decision is Decision.DENY
+    assert "shadow" not in answer.to_json()
+
+
+def test_an_untrusted_project_policy_cannot_turn_enforcement_off(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    (project / ".bastion").mkdir(parents=True)
+    (project / ".bastion" / "policy.toml").write_text("enforce = false\n")
+
+    policy = load_policy(
+        cwd=str(project), env={"HOME": str(tmp_path), "BASTION_STATE_DIR": str(tmp_path / "s")}
+    )
+
+    assert policy.enforce is True
+    assert any("enforce = false" in w for w in policy.warnings)
+
+
+def test_the_shadow_flag_of_serve_and_hooks_turns_enforcement_off(tmp_path: Path) -> None:
+    env = hook_env(
+        parse_args(["claude", "--shadow"]), {"HOME": str(tmp_path), "BASTION_STATE_DIR": str(tmp_path)}
+    )
+
+    policy = load_policy(cwd=str(tmp_path), env=env)
+
+    assert (policy.enforce, policy.enforce_source) == (False, "BASTION_SHADOW=1 (--shadow)")
+    assert load_policy(cwd=str(tmp_path), env={"HOME": str(tmp_path)}).enforce is True
+
+
+def test_logs_would_deny_lists_what_enforcing_would_have_stopped(tmp_path: Path, workspace: Path) -> None:
+    env = {"HOME": str(tmp_path), "BASTION_STATE_DIR": str(tmp_path / "state")}
+    policy_file = tmp_path / "policy.toml"
+    policy_file.write_text(SHADOW)
+    policy = load_policy(str(policy_file), cwd=str(workspace), env=env)
+    with open_gatekeeper(policy, env) as keeper:
+        for command in ("git status", "git push origin main", "rm -rf /"):
+            keeper.request_sync(_shell(command, workspace))
+
+    done = CliRunner().invoke(build_app(), ["logs", "--would-deny", "--json"], env=env)
+
+    assert done.exit_code == 0, done.output
+    assert [(r["summary"], r["decision"]) for r in json.loads(done.output)] == [
+        ("shell: git push origin main", "allow")
+    ]
+
+
+def test_doctor_says_shadow(tmp_path: Path) -> None:
+    policy_file = tmp_path / "policy.toml"
+    policy_file.write_text("enforce = false\n")
+
+    done = CliRunner().invoke(
+        build_app(),
+        ["doctor", "--policy", str(policy_file), "--json"],
+        env={"HOME": str(tmp_path), "BASTION_STATE_DIR": str(tmp_path / "s")},
+    )
+
+    checks = {c["name"]: c for c in json.loads(done.output)["checks"]}
+    assert checks["shadow mode"]["ok"] is True
+    assert f"{policy_file}:1" in checks["shadow mode"]["detail"]
