@@ -63,9 +63,11 @@ def test_a_card_answers_every_question_without_horizontal_scroll_at_1280_and_390
         assert grants.startswith("commands matching") or grants.startswith("this exact call")
         assert f"this project ({gateway.policy_file})" in text
         assert "Time left" in text
+        assert card.find_element(By.CSS_SELECTOR, ".profile").text.startswith("sandbox profile ")  # type: ignore[attr-defined]
 
 
 def test_a_resolved_card_no_longer_shows_time_left(gateway: Gateway, browser: object) -> None:  # noqa: F811
+    from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
     driver = browser
@@ -76,6 +78,11 @@ def test_a_resolved_card_no_longer_shows_time_left(gateway: Gateway, browser: ob
     assert answer.status_code == 200, answer.text
     WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(lambda d: "Resolved" in card.text)  # type: ignore[attr-defined]
     assert "Time left" not in card.text  # type: ignore[attr-defined]
+    driver.get(gateway.url + "/history")  # type: ignore[attr-defined]
+    rows = WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "table.history tbody tr") or False)
+    by = rows[0].find_elements(By.TAG_NAME, "td")[4].text
+    assert by == gateway.key_ids["approver"]  # history names who answered
 
 
 def test_the_settings_page_shows_what_is_in_force_and_a_revoke_takes_effect_on_the_next_call(

@@ -62,6 +62,11 @@ def card(request: ApprovalRequest, *, csrf: str, now: float) -> str:
         for label, value in (("Session", request.session), ("Agent", request.agent))
         if value
     )
+    profile = request.profile
+    if profile is not None:  # what an approved call may touch once it runs contained
+        hosts = ", ".join(profile["hosts"]) or "none"
+        who += (f'<dt>Runs in</dt><dd class="profile">sandbox profile {escape(profile["filesystem"])}, '
+                f"network: {escape(hosts)}</dd>")  # fmt: skip
     rid = escape(request.id)
     if request.state.final:
         timing = (f'<dt class="timing">Resolved</dt><dd class="timing">{escape(request.state.value)}'
@@ -184,7 +189,7 @@ def history(records: list[LedgerRecord], *, csrf: str) -> str:
                 escape(r.event.tool),
                 f"<code>{escape(r.event.summary)}</code>",
                 f'<span class="decision {escape(r.event.decision)}">{escape(r.event.decision)}</span>',
-                escape(r.event.resolver),
+                escape(r.event.approver or r.event.resolver),  # who answered: a key id, local:<user>
                 escape(r.event.message),
             )
         )
