@@ -175,6 +175,10 @@ def _apply_flags(ctx: Ctx, spec: Spec, parsed: Parsed, offset: int = 1) -> None:
             P.is_harmless_target(flag.value.value or "")
         ):
             rule = None  # curl -o /dev/null, sort -o /dev/stdout: nothing is written
+        if flag.value is not None and flag.value.glob and not flag.inline and (
+            rule is None or rule.value is None
+        ):  # `strings -s *`: bash expands the "value" into paths, the next ones become files
+            ctx.path(flag.value, Access.READ, f"glob as the value of {ctx.program} {flag.name}")
         if not open_args and not _declared(spec, flag):
             shown = flag.text if flag.text in ("", flag.name) else f"{flag.name} (in {flag.text})"
             ctx.raise_at(at, Effect.UNKNOWN,
