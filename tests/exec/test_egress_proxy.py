@@ -239,7 +239,7 @@ def test_where_nobody_can_be_asked_an_asking_host_is_refused_at_once(
         reply = exchange(egress, get("http://other.test/"))
     assert (status(reply), upstream.seen) == ("HTTP/1.1 403 Forbidden", [])
     (event,) = [r.event for r in keeper.ledger.events()]
-    assert (event.kind, event.decision, event.rule) == ("decided", "deny", "approval.non_interactive_default")
+    assert (event.kind, event.decision, event.rule) == ("decided", "deny", "network.unlisted")  # the specific cause leads
 
 
 def test_the_question_about_a_held_host_names_the_credential_at_stake(
@@ -259,11 +259,11 @@ def test_the_question_about_a_held_host_names_the_credential_at_stake(
     (request,) = asked
     assert [(r.rule, r.decision.label) for r in request.evaluation.reasons[:2]] == [
         ("egress.hold", "ask"),
-        ("approval.interactive_default", "ask"),
+        ("network.unlisted", "ask"),  # the specific cause leads the default
     ]
     assert request.reason == (
         "a person approves the first request to other.test, which receives the held credential "
-        "API_TOKEN; no rule decided this call; a person decides"
+        "API_TOKEN; other.test is not in [network] allow_hosts; a person decides"
     )
 
 
