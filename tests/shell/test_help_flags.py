@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -62,9 +63,17 @@ def _run(argv: list[str]) -> str:
     return done.stdout + done.stderr
 
 
+_VENV_TOOLS = frozenset({"pytest", "py.test", "ruff", "mypy"})
+
+
 @functools.cache
 def _help(program: str, page: str) -> tuple[str, str]:
     """(help text, manual text) of ``program``."""
+    # Python tools the project itself installs: this interpreter's copy, not whatever an
+    # unrelated PATH entry (a pyenv shim, an older system pytest) happens to provide.
+    local = os.path.join(os.path.dirname(sys.executable), program)
+    if program in _VENV_TOOLS and os.path.exists(local):
+        program = local
     text = _run([program, "--help"])
     if len(text) < 200:
         text += _run([program, "-h"])

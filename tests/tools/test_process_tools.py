@@ -78,11 +78,12 @@ def test_a_secret_not_allowed_by_the_config_is_refused_without_running(
     assert (result["ok"], result["message"]) == (False, "secret 'API_TOKEN' is not listed in [exec] secrets")
 
 
-def test_network_is_given_only_when_the_decision_carries_a_network_effect_and_names_its_host(
+def test_the_exec_tool_never_shares_the_host_network_even_for_a_host_it_names(
     make_tools: ToolsFactory,
 ) -> None:
-    # Changed with issue #14: a network effect alone no longer opens the network; the run
-    # reaches only the hosts the command names (the profile's ``hosts``).
+    # Issue #14: a run reaches the hosts its profile names only through the egress proxy
+    # (``bastion sandbox run`` starts one); the exec tool starts none yet, so it gets no
+    # network at all rather than the host's whole network (fail closed).
     interfaces = "python3 -c 'import socket; print([n for _, n in socket.if_nameindex()])'"
     named = f"curl -s -o /dev/null --max-time 1 https://example.org/; {interfaces}"
     offline = run(
@@ -96,7 +97,7 @@ def test_network_is_given_only_when_the_decision_carries_a_network_effect_and_na
     )
     assert offline["stdout"] == "['lo']\n"  # a fresh network namespace: loopback only
     assert unnamed["stdout"] == "['lo']\n"
-    assert online["stdout"] != "['lo']\n"  # the host's interfaces
+    assert online["stdout"] == "['lo']\n"  # never the host's interfaces
 
 
 def test_a_command_that_runs_too_long_times_out(make_tools: ToolsFactory) -> None:

@@ -83,14 +83,18 @@ def _bastion(peer: Peer, *args: str) -> subprocess.CompletedProcess[str]:
 def test_a_parked_call_proceeds_when_approved_from_another_process(peer: Peer) -> None:
     found: list[dict[str, object]] = []
 
+    made = _bastion(peer, "keys", "create", "--role", "approver")  # approving needs an identity
+    assert made.returncode == 0, made.stderr
+    key = made.stdout.strip()
+
     async def approver() -> None:
         while True:
             listed = await anyio.to_thread.run_sync(_bastion, peer, "approvals", "list", "--json")
             pending = json.loads(listed.stdout or "[]")
             if pending:
                 found.extend(pending)
-                done = await anyio.to_thread.run_sync(_bastion, peer, "approvals", "approve",
-                                                      str(pending[0]["id"]))
+                done = await anyio.to_thread.run_sync(_bastion, peer, "approvals", "approve", "--key", key,
+                                                      "--", str(pending[0]["id"]))
                 assert done.returncode == 0, done.stderr
                 return
             await anyio.sleep(0.2)
