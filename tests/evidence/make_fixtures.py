@@ -134,7 +134,9 @@ def ledger_json(sandbox: Sandbox) -> list[dict[str, Any]]:
         check=True,
         env=sandbox.env(**_pythonpath()),
     )
-    return list(json.loads(done.stdout))
+    # The hooks' decisions only: a contained run (`bastion sandbox run`) records its own
+    # execution under the agent "sandbox", which is not a tool call of the session.
+    return [r for r in json.loads(done.stdout) if "/" in str(r.get("agent") or "")]
 
 
 def _pythonpath() -> dict[str, str]:

@@ -43,7 +43,7 @@ def test_one_added_rule_changes_exactly_the_calls_it_matches(tmp_path: Path) -> 
 
     assert [(c.before.proposed.label, c.kind) for c in changes] == [("Bash mkdir -p build", "ask→allow")]
     assert changes[0].to_json()["after_reasons"][0]["rule"] == "rule[3]"
-    assert changes[0].to_json()["before_reasons"][0]["rule"] == "approval.interactive_default"
+    assert changes[0].to_json()["before_reasons"][0]["rule"] == "shell.not-a-reader"  # the specific cause
 
 
 def test_the_cli_prints_one_json_object_per_changed_call_and_exits_1(tmp_path: Path) -> None:

@@ -141,7 +141,9 @@ def test_the_learned_rules_pass_policy_test_and_say_where_they_came_from(
         "/usr/share/doc/git/README": (),
         "/usr/share/doc/bash/README": (),
         "/usr/share/doc/make/README": (),
-        "pytest *": ("git push --force origin main",),
+        # pytest's option table has options that run code (-p PLUGIN): no `pytest *`, exact calls
+        "pytest tests/test_auth.py -q": ("git push --force origin main",),
+        "pytest tests/test_cli.py -q": ("git push --force origin main",),
         "mkdir *": ("git push --force origin main",),
         "npm test": ("npm publish",),
         "npm run build": ("npm publish",),
@@ -167,7 +169,7 @@ def test_a_flag_that_raises_the_effect_is_never_absorbed_by_a_star() -> None:
 
     assert [p for p in patterns if p.endswith("*")] == []
     assert (star_safe(("sed",)), star_safe(("find",)), star_safe(("git", "push"))) == (False, False, False)
-    assert star_safe(("pytest",)) is True
+    assert star_safe(("pytest",)) is False  # `-p PLUGIN`, `--rootdir`…: options that raise the effect
 
 
 def test_a_call_a_person_denied_even_once_is_never_learned(workspace: Path, env: dict[str, str]) -> None:
