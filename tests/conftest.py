@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -41,6 +42,7 @@ def env(home: Path, tmp_path: Path) -> dict[str, str]:
 def _no_daemon_outlives_the_tests(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Installed hooks start a detached daemon (``--autostart``) that ends when idle; a test
     run must not leave one behind, so those serving a test's state dir are ended here."""
+    started = time.time()
     yield
     base = str(tmp_path_factory.getbasetemp())
     for entry in os.listdir("/proc"):
@@ -51,8 +53,16 @@ def _no_daemon_outlives_the_tests(tmp_path_factory: pytest.TempPathFactory) -> I
             environ = Path(f"/proc/{entry}/environ").read_bytes().split(b"\0")
         except OSError:
             continue
+        try:
+            born = os.stat(f"/proc/{entry}").st_ctime
+        except OSError:
+            continue
+        # Daemons of this test run: under its temp dir, or started by it elsewhere (the real
+        # agents' sessions keep their state in /var/tmp).
         if b"bastion.adapters.hooks.autostart" in cmdline and any(
-            item.startswith(f"BASTION_HOOK_SOCKET={base}".encode()) for item in environ
+            item.startswith(f"BASTION_HOOK_SOCKET={base}".encode())
+            or (item.startswith(b"BASTION_HOOK_SOCKET=") and born >= started)
+            for item in environ
         ):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(int(entry), signal.SIGKILL)
