@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bastion.call.aliases import ALIASES
+from bastion.call.aliases import ALIASES, canonical
 from bastion.call.model import Family, ToolCall
 from bastion.errors import CallError
 
@@ -75,19 +75,10 @@ def to_calls(tool: str, args: Any, ctx: Context, *, mcp_server: str | None = Non
     if mcp is not None:
         server, name = mcp
         return [_call(ctx, Family.MCP, {"server": server, "tool": name, "arguments": dict(args)})]
-    alias = ALIASES.get(tool)
-    if alias is None and tool in {f.value for f in Family}:  # Bastion's own family names
-        return [_call(ctx, Family(tool), args)]
-    if alias is None:
+    if tool not in ALIASES and tool not in {f.value for f in Family}:
         raise UnknownTool(f"unknown tool {tool!r}: Bastion cannot tell what it does")
-    family, renames = alias
-    mapped: dict[str, Any] = {}
-    for source, target in renames.items():
-        if source in args and target not in mapped:
-            mapped[target] = args[source]
-    if family is Family.SHELL and isinstance(mapped.get("command"), list):
-        mapped["command"] = _join_argv(mapped["command"])
-    return [_call(ctx, family, mapped)]
+    family, mapped = canonical(tool, args)  # the one alias mapping, shared with JSON calls
+    return [_call(ctx, Family(family), mapped)]
 
 
 def _call(ctx: Context, family: Family, args: Mapping[str, Any]) -> ToolCall:
@@ -113,12 +104,6 @@ def _mcp_name(tool: str, server_hint: str | None) -> tuple[str, str] | None:
         return found.group("server"), found.group("tool")
     return None
 
-
-def _join_argv(argv: list[Any]) -> str:
-    """Codex sends ``["bash", "-lc", "…"]``: the shell classifier reads the words as written."""
-    import shlex
-
-    return " ".join(shlex.quote(str(word)) for word in argv)
 
 
 Targets = list[tuple[Family, dict[str, Any]]]
