@@ -113,11 +113,15 @@ def test_doctor_fails_while_codex_would_skip_the_project_hook_and_passes_once_tr
     assert [c[1] for c in after] == [True]
 
 
-def test_gemini_folder_trust_when_enabled_needs_the_folder_in_trusted_folders(tmp_path: Path) -> None:
+def test_gemini_folder_trust_is_on_by_default_and_needs_the_folder_trusted(tmp_path: Path) -> None:
     (tmp_path / ".gemini").mkdir()
     project = tmp_path / "proj"
     project.mkdir()
-    env = {"HOME": str(tmp_path)}
+    env = {"HOME": str(tmp_path), "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(tmp_path / "none.json")}
+    unset = gemini_trust(str(project), env)
+    (tmp_path / ".gemini" / "settings.json").write_text(
+        json.dumps({"security": {"folderTrust": {"enabled": False}}})
+    )
     off = gemini_trust(str(project), env)
     (tmp_path / ".gemini" / "settings.json").write_text(
         json.dumps({"security": {"folderTrust": {"enabled": True}}})
@@ -126,7 +130,53 @@ def test_gemini_folder_trust_when_enabled_needs_the_folder_in_trusted_folders(tm
     (tmp_path / ".gemini" / "trustedFolders.json").write_text(json.dumps({str(project): "TRUST_FOLDER"}))
     on_trusted = gemini_trust(str(project), env)
 
-    assert [t.trusted for t in (off, on_untrusted, on_trusted)] == [True, False, True]
+    assert [t.trusted for t in (unset, off, on_untrusted, on_trusted)] == [False, True, False, True]
+    assert "--skip-trust" in unset.detail and "bastion install gemini --user" in unset.fix
+
+
+@pytest.mark.parametrize(
+    ("rules", "trusted"),
+    [
+        ({"{p}/child": "TRUST_PARENT"}, True),  # TRUST_PARENT on a child trusts its parent
+        ({"{root}/sibling": "TRUST_PARENT"}, True),  # a sibling's parent is ours too
+        ({"{p}/a/b": "TRUST_PARENT"}, False),  # a grandchild's parent is below the folder
+        ({"{root}": "TRUST_FOLDER", "{p}": "DO_NOT_TRUST"}, False),  # the longest rule decides
+        ({"{root}": "DO_NOT_TRUST", "{p}": "TRUST_FOLDER"}, True),
+        ({"{p}-other": "TRUST_FOLDER"}, False),  # a name prefix is not a parent
+        ({"{p}/sub": "TRUST_FOLDER"}, False),  # a trusted child does not trust its parent
+    ],
+)
+def test_gemini_trusted_folder_rules_match_the_cli(
+    tmp_path: Path, rules: dict[str, str], trusted: bool
+) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    (tmp_path / ".gemini").mkdir()
+    filled = {k.format(p=project, root=tmp_path): v for k, v in rules.items()}
+    (tmp_path / ".gemini" / "trustedFolders.json").write_text(json.dumps(filled))
+    env = {"HOME": str(tmp_path), "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(tmp_path / "none.json")}
+
+    assert gemini_trust(str(project), env).trusted is trusted
+
+
+def test_gemini_trust_variables_and_system_settings_decide_before_the_rules(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    system = tmp_path / "system.json"
+    base = {"HOME": str(tmp_path), "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(system)}
+    (tmp_path / ".gemini").mkdir()
+    (tmp_path / ".gemini" / "settings.json").write_text(
+        json.dumps({"security": {"folderTrust": {"enabled": False}}})
+    )
+    user_off = gemini_trust(str(project), base)
+    system.write_text(json.dumps({"security": {"folderTrust": {"enabled": True}}}))
+    system_on = gemini_trust(str(project), base)
+
+    assert (user_off.trusted, system_on.trusted) == (True, False)
+    assert gemini_trust(str(project), {**base, "GEMINI_CLI_TRUST_WORKSPACE": "true"}).trusted is True
+    assert gemini_trust(str(project), {**base, "GEMINI_CLI_TRUST_WORKSPACE": "false"}).trusted is False
+    restricted = {**base, "GEMINI_CLI_TRUST_WORKSPACE": "true", "GEMINI_RESTRICTED_MODE": "true"}
+    assert gemini_trust(str(project), restricted).trusted is False
 
 
 def test_the_real_codex_cli_writes_the_trust_bastion_reads_and_then_runs_the_project_hook(

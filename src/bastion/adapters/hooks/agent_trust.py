@@ -12,10 +12,10 @@ does not count)::
 ``trust_level = "untrusted"`` is an explicit refusal. ``codex exec --trust`` (or answering
 the trust prompt of the interactive ``codex``) writes that entry.
 
-**Gemini CLI** documents folder trust: with ``security.folderTrust.enabled`` in the user's
-``~/.gemini/settings.json``, a project's ``.gemini/settings.json`` is ignored unless
-``~/.gemini/trustedFolders.json`` maps the folder (or, with ``TRUST_PARENT``, its parent) to
-trust. Gemini CLI is not installed here, so this follows its documentation, not a run.
+**Gemini CLI** (checked against the real 0.61.0 CLI): folder trust is on by default; a
+project's ``.gemini/settings.json`` is ignored unless ``~/.gemini/trustedFolders.json`` trusts
+the folder or ``GEMINI_CLI_TRUST_WORKSPACE=true`` is set when it starts (see
+``gemini_trust`` for why ``--skip-trust`` is not the same).
 """
 
 from __future__ import annotations
@@ -103,37 +103,83 @@ def _read_json(path: str) -> object:
         return None
 
 
-def gemini_trust(cwd: str, env: Mapping[str, str]) -> Trust:
-    home = env.get("HOME") or os.path.expanduser("~")
-    folder = os.path.realpath(cwd)
-    settings = _read_json(os.path.join(home, ".gemini", "settings.json"))
-    security = settings.get("security") if isinstance(settings, dict) else None
-    folder_trust = security.get("folderTrust") if isinstance(security, dict) else None
-    if not (isinstance(folder_trust, dict) and folder_trust.get("enabled") is True):
-        return Trust(True, "Gemini CLI folder trust is off: it reads the project's .gemini/settings.json")
-    trusted_file = os.path.join(home, ".gemini", "trustedFolders.json")
+def _gemini_home(env: Mapping[str, str]) -> str:
+    return env.get("GEMINI_CLI_HOME") or env.get("HOME") or os.path.expanduser("~")
+
+
+def _folder_trust_enabled(env: Mapping[str, str]) -> bool:
+    """``security.folderTrust.enabled``, defaulting to on (Gemini CLI 0.61.0:
+    ``?? true``); the system settings file overrides the user's."""
+    enabled = True
+    system = env.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH") or "/etc/gemini-cli/settings.json"
+    for path in (os.path.join(_gemini_home(env), ".gemini", "settings.json"), system):
+        settings = _read_json(path)
+        security = settings.get("security") if isinstance(settings, dict) else None
+        folder_trust = security.get("folderTrust") if isinstance(security, dict) else None
+        value = folder_trust.get("enabled") if isinstance(folder_trust, dict) else None
+        if isinstance(value, bool):
+            enabled = value
+    return enabled
+
+
+def _covers(rule: str, level: object, folder: str) -> bool:
+    """Gemini's rule: TRUST_PARENT on a path trusts that path's parent (and below)."""
+    base = os.path.dirname(rule) if level == "TRUST_PARENT" else rule
+    base = os.path.realpath(base)
+    return folder == base or folder.startswith(base.rstrip("/") + "/")
+
+
+def _folder_rule(folder: str, trusted_file: str) -> object:
+    """The level of the longest rule covering ``folder`` (None when no rule does)."""
     rules = _read_json(trusted_file)
-    rules = rules if isinstance(rules, dict) else {}
+    best: tuple[int, object] | None = None
+    for rule, level in (rules.items() if isinstance(rules, dict) else ()):
+        if _covers(str(rule), level, folder) and (best is None or len(str(rule)) > best[0]):
+            best = (len(str(rule)), level)
+    return None if best is None else best[1]
+
+
+def gemini_trust(cwd: str, env: Mapping[str, str]) -> Trust:
+    """Whether Gemini CLI reads ``<cwd>/.gemini/settings.json`` (and so Bastion's hook).
+
+    Checked against the real 0.61.0 CLI: folder trust is on unless a settings file turns
+    it off; an untrusted folder's project settings are dropped. ``--skip-trust`` only sets
+    ``GEMINI_CLI_TRUST_WORKSPACE=true`` *after* the settings are read, so the run is trusted
+    but the project's hooks are already gone: Bastion never runs. The variable exported
+    before ``gemini`` starts does load them."""
+    folder = os.path.realpath(cwd)
+    home = _gemini_home(env)
+    trusted_file = env.get("GEMINI_CLI_TRUSTED_FOLDERS_PATH") or os.path.join(
+        home, ".gemini", "trustedFolders.json"
+    )
     fix = (
         f"trust {folder} in Gemini CLI (/permissions, or {trusted_file}: "
-        f'{{"{folder}": "TRUST_FOLDER"}}), or install at user scope: bastion install gemini --user'
+        f'{{"{folder}": "TRUST_FOLDER"}}), or export GEMINI_CLI_TRUST_WORKSPACE=true before '
+        "starting gemini (`gemini --skip-trust` is NOT enough: it trusts the folder only "
+        "after the project's hooks were dropped), or install at user scope: "
+        "bastion install gemini --user"
     )
-    verdict = None
-    for path, level in rules.items():  # the longest matching rule decides
-        path = os.path.realpath(str(path))
-        covers = (
-            folder == path
-            or (level == "TRUST_PARENT" and os.path.dirname(folder) == path)
-            or folder.startswith(path.rstrip("/") + "/")
+    variable = env.get("GEMINI_CLI_TRUST_WORKSPACE")
+    if env.get("GEMINI_RESTRICTED_MODE") == "true" or variable == "false":
+        return Trust(
+            False,
+            "GEMINI_RESTRICTED_MODE=true or GEMINI_CLI_TRUST_WORKSPACE=false in this environment: "
+            f"Gemini CLI ignores {folder}/.gemini/settings.json",
+            fix,
         )
-        if covers and (verdict is None or len(path) > len(verdict[0])):
-            verdict = (path, level)
-    if verdict is not None and verdict[1] in ("TRUST_FOLDER", "TRUST_PARENT"):
+    if variable == "true":
+        return Trust(True, "GEMINI_CLI_TRUST_WORKSPACE=true in this environment: Gemini CLI reads "
+                     "the project's .gemini/settings.json (runs started without it do not)")
+    if not _folder_trust_enabled(env):
+        return Trust(True, "Gemini CLI folder trust is off: it reads the project's .gemini/settings.json")
+    level = _folder_rule(folder, trusted_file)
+    if level in ("TRUST_FOLDER", "TRUST_PARENT"):
         return Trust(True, f"Gemini CLI trusts {folder} ({trusted_file})")
+    why = "marked DO_NOT_TRUST" if level == "DO_NOT_TRUST" else "not trusted"
     return Trust(
         False,
-        f"Gemini CLI folder trust is on and {folder} is not trusted: it ignores "
-        f"{folder}/.gemini/settings.json",
+        f"Gemini CLI folder trust is on (its default) and {folder} is {why}: it ignores "
+        f"{folder}/.gemini/settings.json, with `--skip-trust` too",
         fix,
     )
 
