@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bastion.adapters.hooks.agent_trust import codex_trust, gemini_trust
+from bastion.adapters.hooks.agent_trust import codex_trust, gemini_trust, qwen_trust
 from bastion.adapters.hooks.install import hook_checks, install
 from tests.adapters.hooks.conftest import Sandbox, agent_cli, bastion_exe
 from tests.adapters.hooks.fake_models import FakeModelServer, Script
@@ -177,6 +177,34 @@ def test_gemini_trust_variables_and_system_settings_decide_before_the_rules(tmp_
     assert gemini_trust(str(project), {**base, "GEMINI_CLI_TRUST_WORKSPACE": "false"}).trusted is False
     restricted = {**base, "GEMINI_CLI_TRUST_WORKSPACE": "true", "GEMINI_RESTRICTED_MODE": "true"}
     assert gemini_trust(str(project), restricted).trusted is False
+
+
+@pytest.mark.parametrize(
+    ("enabled", "rules", "trusted"),
+    [
+        (None, {"{p}": "DO_NOT_TRUST"}, True),  # folder trust is off by default
+        (True, {}, True),  # undecided counts as trusted
+        (True, {"{p}": "DO_NOT_TRUST"}, False),
+        (True, {"{p}": "DO_NOT_TRUST", "{root}": "TRUST_FOLDER"}, True),  # any trust rule wins
+        (True, {"{root}": "DO_NOT_TRUST"}, True),  # DO_NOT_TRUST is exact, not a subtree
+        (True, {"{p}/x": "TRUST_PARENT", "{p}": "DO_NOT_TRUST"}, True),
+    ],
+)
+def test_qwen_folder_trust_rules_match_the_cli(
+    tmp_path: Path, enabled: bool | None, rules: dict[str, str], trusted: bool
+) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    (tmp_path / ".qwen").mkdir()
+    if enabled is not None:
+        (tmp_path / ".qwen" / "settings.json").write_text(
+            json.dumps({"security": {"folderTrust": {"enabled": enabled}}})
+        )
+    filled = {k.format(p=project, root=tmp_path): v for k, v in rules.items()}
+    (tmp_path / ".qwen" / "trustedFolders.json").write_text(json.dumps(filled))
+    env = {"HOME": str(tmp_path), "QWEN_CODE_SYSTEM_SETTINGS_PATH": str(tmp_path / "none.json")}
+
+    assert qwen_trust(str(project), env).trusted is trusted
 
 
 def test_the_real_codex_cli_writes_the_trust_bastion_reads_and_then_runs_the_project_hook(

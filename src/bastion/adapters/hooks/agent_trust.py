@@ -133,7 +133,7 @@ def _folder_rule(folder: str, trusted_file: str) -> object:
     """The level of the longest rule covering ``folder`` (None when no rule does)."""
     rules = _read_json(trusted_file)
     best: tuple[int, object] | None = None
-    for rule, level in (rules.items() if isinstance(rules, dict) else ()):
+    for rule, level in rules.items() if isinstance(rules, dict) else ():
         if _covers(str(rule), level, folder) and (best is None or len(str(rule)) > best[0]):
             best = (len(str(rule)), level)
     return None if best is None else best[1]
@@ -168,8 +168,11 @@ def gemini_trust(cwd: str, env: Mapping[str, str]) -> Trust:
             fix,
         )
     if variable == "true":
-        return Trust(True, "GEMINI_CLI_TRUST_WORKSPACE=true in this environment: Gemini CLI reads "
-                     "the project's .gemini/settings.json (runs started without it do not)")
+        return Trust(
+            True,
+            "GEMINI_CLI_TRUST_WORKSPACE=true in this environment: Gemini CLI reads "
+            "the project's .gemini/settings.json (runs started without it do not)",
+        )
     if not _folder_trust_enabled(env):
         return Trust(True, "Gemini CLI folder trust is off: it reads the project's .gemini/settings.json")
     level = _folder_rule(folder, trusted_file)
@@ -184,10 +187,59 @@ def gemini_trust(cwd: str, env: Mapping[str, str]) -> Trust:
     )
 
 
+def _qwen_dir(env: Mapping[str, str]) -> str:
+    home = env.get("HOME") or os.path.expanduser("~")
+    return os.path.abspath(env.get("QWEN_HOME") or os.path.join(home, ".qwen"))
+
+
+def qwen_trust(cwd: str, env: Mapping[str, str]) -> Trust:
+    """Qwen Code 0.15.10 (read from its bundle): folder trust is *off* unless a settings file
+    turns it on; when on, a folder inside any TRUST_FOLDER rule (or a TRUST_PARENT rule's
+    parent) is trusted, one named exactly by DO_NOT_TRUST is not, and an undecided folder
+    counts as trusted. Rules are compared as written, without resolving links."""
+    folder = os.path.realpath(cwd)
+    enabled = False
+    system = env.get("QWEN_CODE_SYSTEM_SETTINGS_PATH") or "/etc/qwen-code/settings.json"
+    for path in (os.path.join(_qwen_dir(env), "settings.json"), system):
+        settings = _read_json(path)
+        security = settings.get("security") if isinstance(settings, dict) else None
+        folder_trust = security.get("folderTrust") if isinstance(security, dict) else None
+        value = folder_trust.get("enabled") if isinstance(folder_trust, dict) else None
+        if isinstance(value, bool):
+            enabled = value
+    if not enabled:
+        return Trust(True, "Qwen Code folder trust is off: it reads the project's .qwen/settings.json")
+    trusted_file = env.get("QWEN_CODE_TRUSTED_FOLDERS_PATH") or os.path.join(
+        _qwen_dir(env), "trustedFolders.json"
+    )
+    rules = _read_json(trusted_file)
+    items = (
+        [(os.path.normpath(os.path.abspath(str(k))), v) for k, v in rules.items()]
+        if isinstance(rules, dict)
+        else []
+    )
+    for rule, level in items:
+        base = os.path.dirname(rule) if level == "TRUST_PARENT" else rule
+        if level in ("TRUST_FOLDER", "TRUST_PARENT") and (
+            folder == base or folder.startswith(base.rstrip("/") + "/")
+        ):
+            return Trust(True, f"Qwen Code trusts {folder} ({trusted_file})")
+    if any(rule == folder and level == "DO_NOT_TRUST" for rule, level in items):
+        return Trust(
+            False,
+            f"{trusted_file} marks {folder} DO_NOT_TRUST: Qwen Code ignores {folder}/.qwen/settings.json",
+            "remove that entry or trust the folder (/permissions), or install at user scope: "
+            "bastion install qwen --user",
+        )
+    return Trust(True, f"Qwen Code folder trust is on and {folder} is undecided, which it trusts")
+
+
 def project_trust(agent: str, cwd: str, env: Mapping[str, str]) -> Trust | None:
     """For a project-scope install: None when the agent has no such gate."""
     if agent == "codex":
         return codex_trust(cwd, env)
     if agent == "gemini":
         return gemini_trust(cwd, env)
+    if agent == "qwen":
+        return qwen_trust(cwd, env)
     return None
