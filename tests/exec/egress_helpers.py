@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import http.server
 import ipaddress
+import json
 import ssl
 import threading
 from dataclasses import dataclass, field
@@ -55,11 +56,18 @@ def _handler(upstream: Upstream) -> type[http.server.BaseHTTPRequestHandler]:
             size = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(size) if size else b""
             upstream.seen.append(Seen(self.command, self.path, dict(self.headers.items()), body))
+            coding = None
             if self.path.startswith("/bytes/"):
                 data = b"x" * int(self.path.rsplit("/", 1)[1])
+            elif self.path.startswith("/echo"):  # what a debugging endpoint sends back
+                data = json.dumps(dict(self.headers.items())).encode()
+                coding = self.path.partition("coding=")[2] or None
             else:
                 data = f"hello from {upstream.host} {self.command} {self.path}\n".encode()
             self.send_response(200)
+            if coding is not None:
+                self.send_header("Content-Encoding", coding)
+            self.send_header("X-Echo-Authorization", self.headers.get("Authorization", ""))
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)

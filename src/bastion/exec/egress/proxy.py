@@ -17,6 +17,7 @@ import time
 from urllib.parse import urlsplit
 
 from bastion.exec.egress.decide import EgressGate, Verdict
+from bastion.exec.egress.echo import EchoMask, echo_forms, identity_only, scannable
 from bastion.exec.egress.held import substitute
 from bastion.exec.egress.http1 import (
     MAX_HEAD,
@@ -83,6 +84,30 @@ async def _copy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, coun
             count[0] += len(data)
             writer.write(data)
             await writer.drain()
+        if writer.can_write_eof():
+            writer.write_eof()
+
+
+async def _copy_masked(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, count: list[int], mask: EchoMask
+) -> None:
+    """The response with held values masked; one the mask cannot read is refused (502)
+    before a byte of it reaches the client."""
+    try:
+        head = await reader.readuntil(b"\r\n\r\n")
+    except (asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+        raise Refused(502, "Bad Gateway", "the origin's response head is unreadable") from None
+    if not scannable(head):
+        raise Refused(502, "Bad Gateway", "the origin compressed an answer that may echo a held secret")
+    count[0] += len(head)
+    writer.write(mask.feed(head))
+    with contextlib.suppress(ConnectionError, OSError):
+        while data := await reader.read(_CHUNK):
+            count[0] += len(data)
+            writer.write(mask.feed(data))
+            await writer.drain()
+        writer.write(mask.flush())
+        await writer.drain()
         if writer.can_write_eof():
             writer.write_eof()
 
@@ -205,6 +230,10 @@ class EgressProxy:
             path = head.target
         _check_host_header(head, host, port, scheme)
         headers, _ = substitute(upstream_headers(head, _authority(host, port, scheme)), verdict.held)
+        mask = None
+        if verdict.held:  # the answer could carry a value back: scan it (uncompressed)
+            headers = identity_only(headers)
+            mask = EchoMask(echo_forms(verdict.held, headers))
         up_reader, up_writer = await self._dial(verdict, port)
         start = time.monotonic()
         sent, received = [0], [0]
@@ -218,7 +247,10 @@ class EgressProxy:
             await up_writer.drain()
             upload = asyncio.ensure_future(_copy(reader, up_writer, sent))
             try:
-                await _copy(up_reader, writer, received)
+                if mask is None:
+                    await _copy(up_reader, writer, received)
+                else:
+                    await _copy_masked(up_reader, writer, received, mask)
             finally:
                 upload.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
