@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bastion.adapters.hooks.autostart import LOCK_NAME
+from bastion.adapters.hooks.client import SOCKET_ENV
 from bastion.adapters.hooks.targets import hook_command
 
 
@@ -108,7 +109,8 @@ def test_without_the_flag_or_with_autostart_off_no_daemon_is_started(hook_env: d
     assert _decision(_hook(hook_env, "git status")) == (0, "allow")
     off = {**hook_env, "BASTION_HOOK_AUTOSTART": "0"}
     assert _decision(_hook(off, "git status", "--autostart", session="s2")) == (0, "allow")
-    time.sleep(2.0)  # a wrongly spawned daemon would be up by now (it starts in ~0.3 s)
+    # posix_spawn returns once the child has exec'd, before the hook answers: a wrongly
+    # spawned daemon would already be in /proc (and would stay there for its 30 s idle).
     assert _daemons(hook_env["BASTION_STATE_DIR"]) == []
 
 
@@ -124,8 +126,9 @@ def test_two_hooks_starting_at_once_leave_one_daemon(hook_env: dict[str, str]) -
         proc.communicate(payload.encode(), timeout=60)
     sock = os.path.join(hook_env["BASTION_STATE_DIR"], "hooks.sock")
     assert _wait(lambda: os.path.exists(sock))
-    time.sleep(1.0)  # late starters find the lock taken or the socket answering, and leave
-    assert len(_daemons(hook_env["BASTION_STATE_DIR"])) == 1
+    # Every spawn happened before its hook returned; late starters find the lock taken or
+    # the socket answering and leave, while the one serving stays (idle limit 30 s).
+    assert _wait(lambda: len(_daemons(hook_env["BASTION_STATE_DIR"])) == 1, seconds=60)
     with (
         open(os.path.join(hook_env["BASTION_STATE_DIR"], LOCK_NAME), "rb") as lock,
         pytest.raises(BlockingIOError),
@@ -134,11 +137,23 @@ def test_two_hooks_starting_at_once_leave_one_daemon(hook_env: dict[str, str]) -
 
 
 def test_the_daemon_ends_when_idle_and_removes_its_socket(hook_env: dict[str, str]) -> None:
-    env = {**hook_env, "BASTION_HOOK_IDLE": "1"}
-    sock = os.path.join(env["BASTION_STATE_DIR"], "hooks.sock")
-    _hook(env, "ls", "--autostart")
-    assert _wait(lambda: os.path.exists(sock))
-    assert _wait(lambda: not _daemons(env["BASTION_STATE_DIR"]) and not os.path.exists(sock))
+    """The daemon the hook would spawn, started here so the test holds its process: it binds
+    the socket, and once idle for BASTION_HOOK_IDLE seconds exits 0 and removes it. (The
+    idle time is long enough that a loaded machine still sees the socket before it goes.)"""
+    sock = os.path.join(hook_env["BASTION_STATE_DIR"], "hooks.sock")
+    env = {**hook_env, "BASTION_HOOK_IDLE": "5", SOCKET_ENV: sock}
+    daemon = subprocess.Popen(
+        [sys.executable, "-m", "bastion.adapters.hooks.autostart"], env=env, stdin=subprocess.DEVNULL
+    )
+    try:
+        seen = _wait(lambda: os.path.exists(sock) or daemon.poll() is not None, seconds=60)
+        bound = os.path.exists(sock)
+        code = daemon.wait(timeout=60)
+    finally:
+        if daemon.poll() is None:
+            daemon.kill()
+            daemon.wait()
+    assert (seen, bound, code, os.path.exists(sock)) == (True, True, 0, False)
 
 
 def test_the_daemon_ends_when_its_socket_is_taken_over(hook_env: dict[str, str]) -> None:
