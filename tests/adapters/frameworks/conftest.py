@@ -79,6 +79,16 @@ def keeper(policy: Policy, env: dict[str, str]) -> Iterator[Gatekeeper]:
         yield keeper
 
 
+#: A policy whose last word on shell is a deny with no pattern: the family is disabled.
+NO_SHELL = '[[rule]]\ntool = "shell"\naction = "deny"\nreason = "no shell here"\n'
+
+
+@pytest.fixture
+def no_shell(make_policy: Callable[..., Policy], env: dict[str, str]) -> Iterator[Gatekeeper]:
+    with open_gatekeeper(make_policy(NO_SHELL), env) as keeper:
+        yield keeper
+
+
 @pytest.fixture
 def tools(workspace: Path, home: Path) -> Tools:
     return Tools(workspace, home / ".ssh" / "authorized_keys")

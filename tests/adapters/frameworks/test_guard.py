@@ -114,3 +114,16 @@ def test_a_guard_works_in_the_policy_s_workspace_unless_told_otherwise(
 ) -> None:
     assert Guard(keeper, agent="test").call("read", {"path": "a"}).cwd == str(workspace)
     assert Guard(keeper, agent="test", cwd="/srv").call("read", {"path": "a"}).cwd == "/srv"
+
+
+def test_a_disabled_family_is_not_offered_but_a_tool_of_no_known_family_stays_listed(
+    no_shell: Gatekeeper,
+) -> None:
+    guard = Guard(no_shell, agent="test", families={"deploy": "shell"})
+    assert [guard.offered(n) for n in ("read", "shell", "Bash", "deploy", "frobnicate")] == [
+        True,
+        False,
+        False,
+        False,
+        True,
+    ]

@@ -171,3 +171,8 @@ def test_a_tool_outside_the_alias_table_is_denied_unless_its_family_is_named(
         ("decided", "shell", "allow"),
         ("executed", "shell", "allow"),
     ]
+
+
+def test_a_tool_whose_family_the_policy_disables_is_left_out(no_shell: Gatekeeper, tools: Tools) -> None:
+    wrapped = guard_tools(Guard(no_shell, agent="langgraph"), [tool(tools.read), tool(tools.shell)])
+    assert [t.name for t in wrapped] == ["read"]

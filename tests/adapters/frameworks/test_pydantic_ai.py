@@ -130,3 +130,17 @@ def test_a_rejected_deferred_call_never_runs_and_the_model_reads_the_feedback(
     assert (returns(second)[-1], second.output) == ("[policy-denied] denied by a person: not today", "done")
     assert (tools.ran, tools.shell_log.exists()) == ([("read", "README.md")], False)
     assert rows(keeper) == READ_AND_WRITE + shell_rejected()
+
+
+def test_a_tool_whose_family_the_policy_disables_is_absent_from_what_the_model_sees(
+    no_shell: Gatekeeper, tools: Tools
+) -> None:
+    seen: list[list[str]] = []
+
+    def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        seen.append([t.name for t in info.function_tools])
+        return ModelResponse(parts=[TextPart("done")])
+
+    toolset = guard_toolset(Guard(no_shell, agent="pydantic-ai"), FunctionToolset([tools.read, tools.shell]))
+    asyncio.run(Agent(FunctionModel(respond), toolsets=[toolset]).run("go"))
+    assert seen == [["read"]]

@@ -119,4 +119,5 @@ def guard_tool(guard: Guard, tool: BaseTool, *, family: str | None = None) -> Gu
 
 
 def guard_tools(guard: Guard, tools: Sequence[BaseTool]) -> list[GuardedTool]:
-    return [guard_tool(guard, tool) for tool in tools]
+    """The tools the policy offers, each behind the gate (a disabled family is left out)."""
+    return [guard_tool(guard, tool) for tool in tools if guard.offered(tool.name)]

@@ -10,7 +10,10 @@ as the tool's result (marker first, then the reason), so the tool never runs.
 Answer an interruption with ``guard.approve(state, item, approver=...)`` or ``await
 guard.reject(state, item, approver=..., feedback=...)``: they record the person's answer in
 Bastion's ledger and then call ``RunState.approve`` / ``RunState.reject``. An approval made
-with ``RunState.approve`` alone still counts, with the guard's approver name.
+with ``RunState.approve`` alone still counts, with the guard's approver name, except for a
+call no standing grant may cover (a hardline class, raised privilege): the SDK's approval
+may be ``always_approve`` for the whole tool, so such a call is refused unless answered with
+``guard.approve`` for that very call.
 
 The SDK is imported here only: ``import bastion`` never needs it.
 """
@@ -18,15 +21,23 @@ The SDK is imported here only: ``import bastion`` never needs it.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 from typing import Any
 
-from agents import FunctionTool, RunContextWrapper, RunState, ToolApprovalItem
+from agents import AgentBase, FunctionTool, RunContextWrapper, RunState, ToolApprovalItem
 from agents.tool_context import ToolContext
 
 from bastion.adapters.frameworks.guard import Answer, Asks, Guard
+from bastion.approval.model import grantable
 from bastion.call.model import ToolCall
 from bastion.errors import BastionError
+
+#: Why an approval given with ``RunState.approve`` alone does not answer a hardline call.
+SDK_WIDE = (
+    "approved with RunState.approve alone, which may cover every call of the tool; a call no "
+    "standing grant may cover (a hardline class, raised privilege) needs AgentsGuard.approve"
+)
 
 
 def _arguments(raw: str | None) -> dict[str, Any]:
@@ -69,11 +80,25 @@ class AgentsGuard:
                 and self.guard.asks is Asks.FRAMEWORK
                 and ctx.is_tool_approved(name, ctx.tool_call_id) is True
             ):
-                answer = Answer(True, self.guard.approver)  # approved in the SDK directly
+                # Approved in the SDK directly, perhaps for every call of the tool
+                # (always_approve): never what no standing grant may cover.
+                if not grantable(self.guard.keeper.decide(call)):
+                    return await self.guard.reject(call, Answer(False, self.guard.approver, SDK_WIDE))
+                answer = Answer(True, self.guard.approver)
             outcome = await self.guard.run(call, lambda: inner(ctx, raw), answer)
             return outcome.value if outcome.ran else outcome.text
 
-        return dataclasses.replace(tool, on_invoke_tool=invoke, needs_approval=needs_approval)
+        enabled = tool.is_enabled
+
+        async def is_enabled(ctx: RunContextWrapper[Any], agent: AgentBase) -> bool:
+            if not self.guard.offered(self._families.get(name, name)):
+                return False  # the policy disables the family: absent from the schema
+            value = enabled(ctx, agent) if callable(enabled) else enabled
+            return bool(await value) if inspect.isawaitable(value) else bool(value)
+
+        return dataclasses.replace(
+            tool, on_invoke_tool=invoke, needs_approval=needs_approval, is_enabled=is_enabled
+        )
 
     def _call(self, name: str, args: dict[str, Any]) -> ToolCall:
         return self.guard.call(self._families.get(name, name), args)

@@ -33,6 +33,10 @@ class BastionToolset(WrapperToolset[Any]):
 
     guard: Guard = field(kw_only=True)
 
+    async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
+        tools = await self.wrapped.get_tools(ctx)
+        return {name: tool for name, tool in tools.items() if self.guard.offered(name)}
+
     async def call_tool(
         self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any], tool: ToolsetTool[Any]
     ) -> Any:
