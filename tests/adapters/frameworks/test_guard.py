@@ -127,3 +127,34 @@ def test_a_disabled_family_is_not_offered_but_a_tool_of_no_known_family_stays_li
         False,
         True,
     ]
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("read", {"path": "../.ssh/id_rsa"}),
+        ("read", {"path": "~/.ssh/id_rsa"}),
+        ("read", {"path": "link-to-key"}),
+        ("read_file", {"absolute_path": "../.SSH/id_rsa"}),
+        ("Read", {"file_path": "../.ssh/id_rsa"}),
+        ("read", {}),
+        ("read", {"path": ["README.md", "../.ssh/id_rsa"]}),
+        ("shell", {"command": "cat ~/.ssh/id_rsa"}),
+        ("Bash", {"command": "cat README.md; cat ../.ssh/id_rsa"}),
+        ("shell", {}),
+    ],
+)
+def test_a_call_that_reaches_a_credential_or_cannot_be_read_never_runs_whatever_a_person_answers(
+    keeper: Gatekeeper, workspace: Path, home: Path, tool: str, args: dict[str, object]
+) -> None:
+    (workspace / "link-to-key").symlink_to(home / ".ssh" / "id_rsa")
+    ran: list[str] = []
+
+    async def action() -> str:
+        ran.append(tool)
+        return "leaked"
+
+    guard = Guard(keeper, agent="test")
+    outcome = asyncio.run(guard.run(guard.call(tool, args), action, Answer(True, "alice")))
+    assert (outcome.ran, outcome.evaluation.decision, ran) == (False, Decision.DENY, [])
+    assert [r[2] for r in rows(keeper)][-1] == "deny"

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -81,10 +82,12 @@ class Outcome:
 class Guard:
     """One Gatekeeper behind a framework's tools.
 
-    ``family`` maps a tool name onto a Bastion family and arguments; by default the name goes
-    through the alias table the hooks use (``read``, ``read_file``, ``Bash``, …), and any name
-    it does not know is denied as an unknown family: name the family for your own tools
-    (``families={"run": "shell"}``)."""
+    A tool's name maps onto a Bastion family and arguments through the alias table the hooks
+    use (``read``, ``read_file``, ``Bash``, …); any name it does not know is denied as an
+    unknown family: name the family of your own tools (``families={"run_tests": "shell"}``).
+    ``session`` (default: a new one per guard) is what the policy's ``[limits]`` and the
+    repeat-failure guard count; ``approver`` (default: ``agent``) is who an approval given
+    through the framework without a named person is recorded as."""
 
     def __init__(
         self,
@@ -101,11 +104,10 @@ class Guard:
         self.keeper = keeper
         self.agent = agent
         self.cwd = cwd or keeper.policy.workspace[0]
-        self.session = session
+        self.session = session or f"{agent}-{secrets.token_hex(6)}"
         self.asks = asks
         self.interactive = interactive
         self.families = dict(families or {})
-        #: Who an approval given through the framework without a named person counts as.
         self.approver = approver or agent
 
     # -- translating ---------------------------------------------------------------------
