@@ -1,19 +1,22 @@
 """The OpenAI Agents SDK guard (``pip install 'bastion[openai-agents]'``): function tools
 whose every call Bastion decides.
 
-``AgentsGuard.tool(tool)`` returns a copy of a ``FunctionTool`` with two things replaced:
+``AgentsGuard.tool(tool)`` returns a copy of a ``FunctionTool`` with three things replaced:
+``is_enabled`` is false when the policy disables the tool's family (absent from the schema);
 ``needs_approval`` asks the Gatekeeper whether the call would ask (nothing written), so an
 ASK becomes one of the SDK's own run interruptions; ``on_invoke_tool`` decides the call for
 real (recorded) and runs the original tool only on ALLOW. A refusal is returned to the model
 as the tool's result (marker first, then the reason), so the tool never runs.
 
 Answer an interruption with ``guard.approve(state, item, approver=...)`` or ``await
-guard.reject(state, item, approver=..., feedback=...)``: they record the person's answer in
-Bastion's ledger and then call ``RunState.approve`` / ``RunState.reject``. An approval made
+guard.reject(state, item, approver=..., feedback=...)``, then run again with the state: the
+approval is recorded when the resumed run invokes the tool, the rejection at once, and they
+call ``RunState.approve`` / ``RunState.reject``. An approval made
 with ``RunState.approve`` alone still counts, with the guard's approver name, except for a
 call no standing grant may cover (a hardline class, raised privilege): the SDK's approval
 may be ``always_approve`` for the whole tool, so such a call is refused unless answered with
-``guard.approve`` for that very call.
+``guard.approve`` for that very call. Those answers live in this ``AgentsGuard``: a state
+resumed by another process counts as a plain ``RunState.approve``.
 
 The SDK is imported here only: ``import bastion`` never needs it.
 """
