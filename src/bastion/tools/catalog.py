@@ -14,7 +14,7 @@ from bastion.policy.engine import Gate
 from bastion.policy.network import Resolver, SystemResolver
 from bastion.tools.base import Authorizer, GateAuthorizer, Tool, ToolContext
 from bastion.tools.fetch import FetchTool
-from bastion.tools.files import EditTool, ListTool, ReadTool, WriteTool
+from bastion.tools.files import EditTool, ListTool, MultiEditTool, ReadTool, WriteTool
 from bastion.tools.process_tools import CodeTool, ExecTool
 from bastion.tools.search import GlobTool, GrepTool
 
@@ -22,6 +22,7 @@ TOOL_CLASSES: tuple[type[Tool], ...] = (
     ReadTool,
     WriteTool,
     EditTool,
+    MultiEditTool,
     ListTool,
     GlobTool,
     GrepTool,
