@@ -15,6 +15,7 @@ from bastion.policy.network import Resolver, SystemResolver
 from bastion.tools.base import Authorizer, GateAuthorizer, Tool, ToolContext
 from bastion.tools.fetch import FetchTool
 from bastion.tools.files import EditTool, ListTool, MultiEditTool, ReadTool, WriteTool
+from bastion.tools.install import DetectToolsTool, InstallTool
 from bastion.tools.process_tools import CodeTool, ExecTool
 from bastion.tools.search import GlobTool, GrepTool
 
@@ -29,8 +30,10 @@ TOOL_CLASSES: tuple[type[Tool], ...] = (
     ExecTool,
     CodeTool,
     FetchTool,
+    InstallTool,
+    DetectToolsTool,
 )
-_NEEDS_RUNNER = frozenset({Family.SHELL, Family.CODE})
+_NEEDS_RUNNER = frozenset({Family.SHELL, Family.CODE, Family.INSTALL})
 
 
 def disabled(policy: Policy, family: Family) -> bool:
