@@ -112,23 +112,28 @@ def test_tools_json_lists_the_enabled_tools_without_the_disabled_one(
 
 
 @pytest.mark.usefixtures("cli_env")
-def test_an_unknown_or_disabled_tool_is_a_usage_error(
+def test_a_disabled_tool_is_denied_as_unknown_with_exit_4(
     capsys: pytest.CaptureFixture[str], workspace: Path, policy_file: str
 ) -> None:
-    code = main(
-        [
-            "tool",
-            "fetch",
-            "--args",
-            '{"url": "https://example.com"}',
-            "--policy",
-            policy_file,
-            "--cwd",
-            str(workspace),
-        ]
+    code, out = _run(
+        capsys,
+        "tool",
+        "fetch",
+        "--args",
+        '{"url": "https://example.com"}',
+        "--policy",
+        policy_file,
+        "--cwd",
+        str(workspace),
     )
-    assert code == 2
-    assert "no tool 'fetch' here" in capsys.readouterr().err
+    result = json.loads(out)
+    assert (code, result["ok"], result["decision"], [r["rule"] for r in result["reasons"]]) == (
+        4,
+        False,
+        "deny",
+        ["call.unknown-family"],
+    )
+    assert result["message"].startswith("[policy-denied] unknown tool 'fetch': not offered here (tools: ")
 
 
 @pytest.mark.usefixtures("cli_env")
