@@ -267,6 +267,10 @@ def test_the_registry_gate_keeps_the_policy_s_denials_and_refuses_every_other_ho
     assert rule("https://files.pythonhosted.org:443/") == ("deny", "network.deny_hosts")
     assert rule("https://example.com:443/") == ("deny", "install.registry-only")
     assert rule("https://pypi.org.evil.test:443/") == ("deny", "install.registry-only")
+    # In workspace mode with no allow_hosts the registry would ask: the approved install covers it.
+    workspace = RegistryGate(Gate(make_policy(), resolver=StaticResolver({})), MANAGERS["pip"])
+    allowed = workspace.evaluate(ToolCall("fetch", {"url": "https://pypi.org:443/"}, interactive=False))
+    assert (allowed.decision.label, allowed.reasons[0].rule) == ("allow", "install.registry")
 
 
 def test_detect_tools_finds_executables_on_path_without_running_them(

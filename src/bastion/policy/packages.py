@@ -62,7 +62,15 @@ MANAGERS: Mapping[str, Manager] = MappingProxyType(
                 rf"(?:@{_NPM_PART}/)?{_NPM_PART}(?:@{_VERSION})?",
                 "left-pad@1.3.0",
                 # --ignore-scripts: a package's install scripts are code nobody reviewed.
-                ("npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--"),
+                (
+                    "npm",
+                    "install",
+                    "--ignore-scripts",
+                    "--no-audit",
+                    "--no-fund",
+                    "--no-update-notifier",
+                    "--",
+                ),
                 ("registry.npmjs.org",),
             ),
             _manager(

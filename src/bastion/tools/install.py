@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 from bastion.call.model import Family, ToolCall
 from bastion.errors import BastionError
 from bastion.exec.boundary import build_spec
+from bastion.exec.bubblewrap import visible
 from bastion.exec.limits import SYSTEM_PATH
 from bastion.exec.profile import Filesystem, Profile
 from bastion.exec.protected import ScanBudgetExceeded
@@ -49,7 +50,7 @@ class RegistryGate(Gate):
     """The proxy's gate for one install: the manager's registry hosts only.
 
     A registry host is allowed for this run (the person approved the install) unless the
-    policy denies it; every other host is denied, even one the policy would allow."""
+    policy denies it outright; every other host is denied, even one the policy would allow."""
 
     def __init__(self, inner: Gate, manager: Manager) -> None:
         super().__init__(inner.policy, fs=inner.fs, resolver=inner.resolver, sandboxed=inner.sandboxed)
@@ -65,7 +66,10 @@ class RegistryGate(Gate):
             hosts = ", ".join(self.manager.hosts)
             message = f"an install with {self.manager.name} reaches only its registry ({hosts}), not {host}"
             return _deny("install.registry-only", host, message)
-        evaluation = self.inner.evaluate(call)
+        # Asked as if a person were there: a host the policy would ask about is what the
+        # person approved with the install; only a real denial (deny_hosts, a blocked
+        # address, the mode) stands, never the unattended default.
+        evaluation = self.inner.evaluate(dataclasses.replace(call, interactive=True))
         if evaluation.decision is Decision.DENY:
             return evaluation
         message = f"{host} is {self.manager.name}'s registry, for the install a person approved"
@@ -143,9 +147,12 @@ class InstallTool(_ProcessTool):
             )  # fmt: skip
         except ScanBudgetExceeded as exc:
             return not_checked(exc)
+        # A manager the sandbox already sees (a venv in the workspace) keeps its mounts, so
+        # it can install into its own, writable, prefix.
+        extra = () if visible(found, spec) else mounted_prefix(found, spec.hidden_paths)
         spec = dataclasses.replace(
             spec,
-            readonly_roots=(*spec.readonly_roots, *mounted_prefix(found, spec.hidden_paths)),
+            readonly_roots=(*spec.readonly_roots, *extra),
             max_output_bytes=min(spec.max_output_bytes, MAX_INSTALL_OUTPUT),
         )
         with contextlib.ExitStack() as stack:
