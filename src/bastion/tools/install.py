@@ -226,7 +226,11 @@ class DetectToolsTool(Tool):
         except BastionError as exc:
             return ToolResult(ok=False, decision="deny", message=str(exc)).to_json()
         reason = Reason(
-            Decision.ALLOW, "tools.detect", "built-in", "PATH", "a PATH lookup: nothing is read or run"
+            Decision.ALLOW,
+            "tools.detect",
+            "built-in",
+            "PATH",
+            "a PATH lookup (exec bits only): nothing is run",
         )
         call = ToolCall(tool=self.family.value, args={}, cwd=cwd or self.ctx.cwd)
         result = await self.execute(clean, call, Evaluation(Decision.ALLOW, (reason,), ()))
