@@ -135,3 +135,18 @@ def test_tool_call_json_and_hooks_take_it_as_an_edit_of_the_path(
     gate = Gate(make_policy())
     plain = ToolCall("edit", {"path": "src/mod.py"}, cwd=str(workspace), interactive=True)
     assert gate.evaluate(call).to_json() == gate.evaluate(plain).to_json()
+
+
+@pytest.mark.parametrize("tool", ["MultiEdit", "multi_edit"])
+def test_a_hook_payload_for_a_multi_edit_is_one_edit_call_of_the_path(workspace: Path, tool: str) -> None:
+    from bastion.adapters.hooks.translate import Context, to_calls
+
+    key = "file_path" if tool == "MultiEdit" else "path"
+    args = {key: "/etc/hosts", "edits": [edit("a", "b"), edit("c", "d")]}
+    [call] = to_calls(tool, args, Context(agent="claude", cwd=str(workspace), interactive=True))
+    assert (call.tool, call.args["path"], call.agent, call.interactive) == (
+        "edit",
+        "/etc/hosts",
+        "claude",
+        True,
+    )
