@@ -4,10 +4,10 @@ exec, code, fetch, install, detect_tools) offered over MCP on stdio.
 Each tool is listed with its JSON schema and honest annotations; only the tools the mode and
 the policy's ``enabled`` list offer are listed (``bastion.tools.catalog.permitted``: nothing
 that writes or runs in read-only), and a tool the policy disables or that has no sandbox to
-run in is absent; a call to an absent tool is denied as unknown. Every call goes through the tool's own run
-loop — gate, approval, sandbox, audit — with a Gatekeeper as its authorizer: an ASK is put
-to the person by elicitation when the client can (handshake-era clients), else it parks in
-the approval queue. Results are marked untrusted like a proxied server's (a file read from
+run in is absent; a call to an absent tool is denied as unknown. Every call goes through the
+tool's own run loop — gate, approval, sandbox, audit — with a Gatekeeper as its authorizer:
+an ASK is put to the person by elicitation when the client can (handshake-era clients), else
+it parks in the approval queue. Results are marked untrusted like a proxied server's (a file read from
 the workspace may carry instructions too). The policy is the one loaded at start.
 """
 
