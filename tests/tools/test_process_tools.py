@@ -6,10 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from bastion import Gate, ToolCall
 from bastion.exec import ExecConfig
 from bastion.exec.output import mask_token
-from bastion.policy.decision import Effect
+from bastion.policy.decision import Decision, Effect
 from bastion.tools import detect_runtimes
+from tests.conftest import PolicyFactory
 from tests.tools.conftest import StubAuthorizer, ToolsFactory, essentials, run
 
 
@@ -145,8 +147,13 @@ def test_code_cannot_write_outside_the_workspace(make_tools: ToolsFactory, tmp_p
     assert (target.exists(), Path("/usr/escape.txt").exists()) == (False, False)
 
 
-def test_code_in_read_only_mode_is_denied(make_tools: ToolsFactory) -> None:
-    result = run(
-        make_tools('mode = "read-only"', sandbox=True)["code"], {"language": "python", "source": "print(1)"}
+def test_code_in_read_only_mode_is_not_offered_and_the_gate_denies_it(
+    make_tools: ToolsFactory, make_policy: PolicyFactory, workspace: Path
+) -> None:
+    # The schema follows the mode: the tool is absent, and the decision is still a deny.
+    assert "code" not in make_tools('mode = "read-only"', sandbox=True)
+    call = ToolCall(
+        "code", {"language": "python", "source": "print(1)"}, cwd=str(workspace), interactive=True
     )
-    assert (result["ok"], result["decision"]) == (False, "deny")
+    evaluation = Gate(make_policy('mode = "read-only"'), sandboxed=True).evaluate(call)
+    assert (evaluation.decision, evaluation.marker) == (Decision.DENY, "[policy-blocked]")

@@ -12,7 +12,20 @@ from tests.conftest import PolicyFactory
 from tests.exec.sandbox_helpers import require_bwrap
 from tests.tools.conftest import ToolsFactory
 
-ALL = ["read", "write", "edit", "list", "glob", "grep", "exec", "code", "fetch"]
+ALL = [
+    "read",
+    "write",
+    "edit",
+    "multi_edit",
+    "list",
+    "glob",
+    "grep",
+    "exec",
+    "code",
+    "fetch",
+    "install",
+    "detect_tools",
+]
 
 
 def test_every_tool_is_offered_by_default_with_a_sandbox(make_tools: ToolsFactory) -> None:
@@ -21,7 +34,7 @@ def test_every_tool_is_offered_by_default_with_a_sandbox(make_tools: ToolsFactor
 
 def test_a_tool_denied_as_a_whole_is_absent_from_the_list(make_tools: ToolsFactory) -> None:
     text = '[[rule]]\ntool = "fetch"\naction = "deny"\n[[rule]]\ntool = "write"\naction = "deny"\n'
-    assert list(make_tools(text, sandbox=True)) == ["read", "edit", "list", "glob", "grep", "exec", "code"]
+    assert list(make_tools(text, sandbox=True)) == [n for n in ALL if n not in ("fetch", "write")]
 
 
 def test_a_deny_with_a_pattern_leaves_the_tool_offered(make_tools: ToolsFactory) -> None:
@@ -44,12 +57,12 @@ def _no_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(catalog, "select_runner", unavailable)
 
 
-def test_without_a_usable_runner_exec_and_code_are_not_offered(
+def test_without_a_usable_runner_exec_code_and_install_are_not_offered(
     make_policy: PolicyFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _no_sandbox(monkeypatch)
     names = [t.name for t in registry(make_policy(), environ={})]
-    assert names == ["read", "write", "edit", "list", "glob", "grep", "fetch"]
+    assert names == ["read", "write", "edit", "multi_edit", "list", "glob", "grep", "fetch", "detect_tools"]
 
 
 def test_require_sandbox_turns_a_missing_runner_into_an_error(
@@ -77,12 +90,15 @@ def test_hints_are_honest(make_tools: ToolsFactory) -> None:
         "read": (True, False),
         "write": (False, True),
         "edit": (False, True),
+        "multi_edit": (False, True),
         "list": (True, False),
         "glob": (True, False),
         "grep": (True, False),
         "exec": (False, True),
         "code": (False, True),
         "fetch": (True, False),
+        "install": (False, True),
+        "detect_tools": (True, False),
     }
 
 
@@ -95,12 +111,15 @@ def test_each_schema_is_a_closed_object_naming_its_required_arguments(
         "read": ["path"],
         "write": ["path", "content"],
         "edit": ["path", "old_string", "new_string"],
+        "multi_edit": ["path", "edits"],
         "list": [],
         "glob": ["pattern"],
         "grep": ["pattern"],
         "exec": ["command"],
         "code": ["language", "source"],
         "fetch": ["url"],
+        "install": ["manager", "packages"],
+        "detect_tools": [],
     }
 
 

@@ -95,28 +95,45 @@ def test_tools_json_lists_the_enabled_tools_without_the_disabled_one(
     code, out = _run(capsys, "tools", "--json", "--policy", policy_file, "--cwd", str(workspace))
     listed = json.loads(out)
     assert code == 0
-    assert [t["name"] for t in listed] == ["read", "write", "edit", "list", "glob", "grep", "exec", "code"]
+    assert [t["name"] for t in listed] == [
+        "read",
+        "write",
+        "edit",
+        "multi_edit",
+        "list",
+        "glob",
+        "grep",
+        "exec",
+        "code",
+        "install",
+        "detect_tools",
+    ]
     assert listed[0]["input_schema"]["required"] == ["path"]
 
 
 @pytest.mark.usefixtures("cli_env")
-def test_an_unknown_or_disabled_tool_is_a_usage_error(
+def test_a_disabled_tool_is_denied_as_unknown_with_exit_4(
     capsys: pytest.CaptureFixture[str], workspace: Path, policy_file: str
 ) -> None:
-    code = main(
-        [
-            "tool",
-            "fetch",
-            "--args",
-            '{"url": "https://example.com"}',
-            "--policy",
-            policy_file,
-            "--cwd",
-            str(workspace),
-        ]
+    code, out = _run(
+        capsys,
+        "tool",
+        "fetch",
+        "--args",
+        '{"url": "https://example.com"}',
+        "--policy",
+        policy_file,
+        "--cwd",
+        str(workspace),
     )
-    assert code == 2
-    assert "no tool 'fetch' here" in capsys.readouterr().err
+    result = json.loads(out)
+    assert (code, result["ok"], result["decision"], [r["rule"] for r in result["reasons"]]) == (
+        4,
+        False,
+        "deny",
+        ["call.unknown-family"],
+    )
+    assert result["message"].startswith("[policy-denied] unknown tool 'fetch': not offered here (tools: ")
 
 
 @pytest.mark.usefixtures("cli_env")

@@ -47,6 +47,7 @@ ALIASES: Mapping[str, tuple[Family, Mapping[str, str]]] = MappingProxyType(
         "exec": (Family.SHELL, {"command": "command"}),
         "read": (Family.READ, {"path": "path"}),
         "write": (Family.WRITE, {"path": "path"}),
+        "multi_edit": (Family.EDIT, {"path": "path", "file_path": "path"}),
         "list": (Family.LIST, {"path": "path"}),
         "grep": (Family.GREP, {"path": "path", "pattern": "pattern"}),
         "fetch": (Family.FETCH, {"url": "url"}),

@@ -146,6 +146,9 @@ class Policy:
     #: bastion.policy.shadow. Only a trusted layer may turn enforcement off.
     enforce: bool = True
     enforce_source: str = "built-in"
+    #: ``enabled = [...]``: the tool names offered to the model; None: every tool.
+    enabled: tuple[str, ...] | None = None
+    enabled_source: str = "built-in"
 
 
 def _abs_root(path: str, base: str, home: str) -> str:
@@ -212,6 +215,8 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
     mcp_servers: dict[str, McpServerArgs] = {}
     state_url: str | None = None
     enforce, enforce_source = True, "built-in"
+    enabled: tuple[str, ...] | None = None
+    enabled_source = "built-in"
     warnings: list[str] = []
     sources: list[str] = []
 
@@ -337,6 +342,11 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
                 enforce, enforce_source = spec.enforce, layer.where("enforce")
             else:
                 dropped("enforce = false")
+        if spec.enabled is not None:
+            enabled, not_added = _enabled(layer, enabled, spec.enabled)
+            enabled_source = layer.where("enabled")
+            if not_added:
+                dropped(f"enabled entries {', '.join(map(repr, not_added))}")
         if spec.gateway is not None:
             table = spec.gateway.model_dump()
             if trusted or tighten.tighter_gateway(table, gateway):
@@ -399,7 +409,23 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
         warnings=tuple(warnings),
         enforce=enforce,
         enforce_source=enforce_source,
+        enabled=enabled,
+        enabled_source=enabled_source,
     )
+
+
+def _enabled(
+    layer: Layer, current: tuple[str, ...] | None, given: tuple[str, ...]
+) -> tuple[tuple[str, ...], list[str]]:
+    from bastion.policy.enabled import TOOL_NAMES, merge_enabled, unknown_names
+
+    unknown = unknown_names(given)
+    if unknown:
+        index = given.index(unknown[0])
+        line = _line(layer, "enabled", index) or _line(layer, "enabled")
+        message = f"unknown tool {unknown[0]!r} (tools: {', '.join(TOOL_NAMES)})"
+        raise PolicyError(message, file=layer.name, line=line, key="enabled")
+    return merge_enabled(current, given, trusted=layer.trusted)
 
 
 def _rule(spec: RuleSpec, number: int, layer: Layer, index: int, home: str) -> Rule:

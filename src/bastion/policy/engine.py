@@ -18,6 +18,7 @@ from bastion.errors import CallError
 from bastion.policy.compiled import Policy, Rule
 from bastion.policy.decision import Decision, Effect, Evaluation, Reason, deny_for_error
 from bastion.policy.network import Resolver, decide_target
+from bastion.policy.packages import package_denials
 from bastion.policy.paths import FileSystem, OsFileSystem, PathVerdict, check_path, inside_write_roots
 from bastion.policy.rules import PATH_FAMILIES
 from bastion.policy.tree import OsTree, Tree
@@ -328,7 +329,8 @@ def _install(gate: Gate, call: ToolCall, out: Assembly) -> None:
         packages = (packages,)
     if not isinstance(packages, tuple) or not packages or not all(isinstance(p, str) and p for p in packages):
         raise CallError("install: 'packages' must be a non-empty list of package names")
-    install_subject(gate, out, call, manager, tuple(packages), label=f"install {manager}")
+    subject = install_subject(gate, out, call, manager, tuple(packages), label=f"install {manager}")
+    subject.hard.extend(package_denials(manager, tuple(packages)))  # names, not flags/paths/URLs
 
 
 def install_subject(

@@ -181,3 +181,5 @@ class PolicyFile(Section):
     state_url: StrictStr | None = None  # postgresql://… for shared state; default SQLite
     #: ``false``: shadow mode — decide and record every call, allow it (hardline still denies).
     enforce: StrictBool | None = None
+    #: The tools offered to the model (bastion.policy.enabled); absent: all of them.
+    enabled: tuple[StrictStr, ...] | None = None

@@ -12,7 +12,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from bastion.call.model import Family, ToolCall
 from bastion.errors import BastionError
@@ -24,6 +24,9 @@ from bastion.policy.decision import Decision, Evaluation
 from bastion.policy.engine import Gate
 from bastion.policy.network import Resolver
 from bastion.tools.schema import validate
+
+if TYPE_CHECKING:
+    from bastion.exec.egress.net import Dialer
 
 
 class Authorizer(Protocol):
@@ -70,6 +73,8 @@ class ToolContext:
     cwd: str
     environ: Mapping[str, str]
     interactive: bool = False
+    #: How the egress proxy of an install reaches a host (None: the real network).
+    dialer: Dialer | None = None
 
     @property
     def secrets(self) -> SecretStore:

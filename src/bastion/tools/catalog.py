@@ -1,20 +1,30 @@
-"""The tool catalog: ``registry(policy, …)`` builds the tools this policy enables."""
+"""The tool catalog: ``registry(policy, …)`` builds the tools this policy offers.
+
+The schema follows the mode: what the model is shown is only what it may use. A tool is
+offered when the policy's ``enabled`` list names it (no list: every tool), no pattern-less
+``[[rule]]`` deny disables its family, it has a runner if it runs processes, and - in
+read-only (the mode, or a read-only ``[ceiling]`` file system) - it changes nothing: no
+write, edit, multi_edit, exec, code or install is ever listed there. A call to a tool that
+is not offered is denied as unknown (``unknown_tool``), with the engine's own rule id.
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from bastion.call.model import Family
 from bastion.exec.config import ExecConfig
 from bastion.exec.runner import Runner, SandboxUnavailable
 from bastion.exec.select import REQUIRE_VARIABLE, select_runner
 from bastion.policy.compiled import Policy
+from bastion.policy.decision import MARKER_DENIED, Decision, Effect, Evaluation, Reason
 from bastion.policy.engine import Gate
 from bastion.policy.network import Resolver, SystemResolver
 from bastion.tools.base import Authorizer, GateAuthorizer, Tool, ToolContext
 from bastion.tools.fetch import FetchTool
-from bastion.tools.files import EditTool, ListTool, ReadTool, WriteTool
+from bastion.tools.files import EditTool, ListTool, MultiEditTool, ReadTool, WriteTool
+from bastion.tools.install import DetectToolsTool, InstallTool
 from bastion.tools.process_tools import CodeTool, ExecTool
 from bastion.tools.search import GlobTool, GrepTool
 
@@ -22,14 +32,44 @@ TOOL_CLASSES: tuple[type[Tool], ...] = (
     ReadTool,
     WriteTool,
     EditTool,
+    MultiEditTool,
     ListTool,
     GlobTool,
     GrepTool,
     ExecTool,
     CodeTool,
     FetchTool,
+    InstallTool,
+    DetectToolsTool,
 )
-_NEEDS_RUNNER = frozenset({Family.SHELL, Family.CODE})
+NEEDS_RUNNER = frozenset({Family.SHELL, Family.CODE, Family.INSTALL})
+#: Families never shown in read-only: they write, or run what could (seed 004: the model
+#: "never even sees write or bash"). A tool not marked read-only is hidden there too.
+READ_ONLY_HIDDEN = frozenset({Family.WRITE, Family.EDIT, Family.SHELL, Family.CODE, Family.INSTALL})
+#: The engine's rule for a call to an unknown tool family; an unoffered tool is unknown too.
+UNKNOWN_TOOL_RULE = "call.unknown-family"
+
+
+def read_only(policy: Policy) -> bool:
+    ceiling = policy.ceiling
+    return policy.mode == "read-only" or (ceiling is not None and ceiling.filesystem == "read_only")
+
+
+def permitted(policy: Policy, tool: type[Tool]) -> bool:
+    """Does this policy offer ``tool`` (the mode, ``enabled``, a disabling rule)?"""
+    if policy.enabled is not None and tool.name not in policy.enabled:
+        return False
+    if read_only(policy) and (tool.family in READ_ONLY_HIDDEN or not tool.annotations["readOnlyHint"]):
+        return False
+    return not disabled(policy, tool.family)
+
+
+def unknown_tool(name: str, offered: Iterable[str]) -> Evaluation:
+    """The refusal of a call to a tool that is not offered here (unknown, or not enabled)."""
+    names = ", ".join(sorted(offered)) or "none"
+    message = f"unknown tool {name!r}: not offered here (tools: {names})"
+    reason = Reason(Decision.DENY, UNKNOWN_TOOL_RULE, "built-in", name, message)
+    return Evaluation(Decision.DENY, (reason,), (Effect.UNKNOWN,), marker=MARKER_DENIED)
 
 
 def disabled(policy: Policy, family: Family) -> bool:
@@ -55,8 +95,8 @@ def registry(
     environ: Mapping[str, str] | None = None,
     interactive: bool = False,
 ) -> list[Tool]:
-    """The enabled tools. ``runner`` None picks one (``select_runner``); without a usable
-    runner ``exec`` and ``code`` are not offered, unless BASTION_REQUIRE_SANDBOX=1, which
+    """The tools offered (``permitted``). ``runner`` None picks one (``select_runner``); without a usable
+    runner ``exec``, ``code`` and ``install`` are not offered, unless BASTION_REQUIRE_SANDBOX=1, which
     makes that an error. ``authorizer`` None decides with the gate alone (ASK = no)."""
     environ = os.environ if environ is None else environ
     if runner is None:
@@ -83,5 +123,5 @@ def registry(
     return [
         cls(ctx)
         for cls in TOOL_CLASSES
-        if not disabled(policy, cls.family) and (runner is not None or cls.family not in _NEEDS_RUNNER)
+        if permitted(policy, cls) and (runner is not None or cls.family not in NEEDS_RUNNER)
     ]

@@ -1,4 +1,4 @@
-"""In-process file tools: read, write, edit, list. No shell, no subprocess.
+"""In-process file tools: read, write, edit, multi_edit, list. No shell, no subprocess.
 
 Paths are normalised exactly as the gate normalised them (``~``, cwd, ``..``), and the
 tool runs only after the gate allowed that path. Read, write and edit pin the path's
@@ -137,28 +137,82 @@ class EditTool(PinnedFileTool):
         )
 
     async def pinned(self, args: Mapping[str, Any], target: Pinned) -> ToolResult:
-        path = target.path
-        old, new = args["old_string"], args["new_string"]
-        if not old:
-            raise ToolError("old_string must not be empty")
-        if old == new:
-            raise ToolError("old_string and new_string are the same: nothing to change")
-        text, cut = read_text(target, 64 * 1024 * 1024)
-        if cut:
-            raise ToolError(f"{path}: larger than 64 MiB, not edited")
-        count = text.count(old)
-        if count == 0:
-            raise ToolError(f"{path}: old_string not found; nothing changed")
-        if count > 1 and not args["replace_all"]:
-            raise ToolError(
-                f"{path}: old_string found {count} times; add context to make it "
-                f"unique or set replace_all; nothing changed"
-            )
-        updated = text.replace(old, new) if args["replace_all"] else text.replace(old, new, 1)
-        # A symlink stays a symlink: the pin followed it at decision time (the gate checked
-        # that resolved spelling) and the atomic rename replaces what it points to.
-        write_pinned(target, updated.encode("utf-8"), create_parents=False)
-        return ToolResult(ok=True, decision="allow", data={"path": path, "replacements": count})
+        text = read_for_edit(target)
+        updated, count = replace_once(target.path, text, args)
+        write_edited(target, updated)
+        return ToolResult(ok=True, decision="allow", data={"path": target.path, "replacements": count})
+
+
+_EDIT_LIMIT = 64 * 1024 * 1024
+
+
+def read_for_edit(target: Pinned) -> str:
+    text, cut = read_text(target, _EDIT_LIMIT)
+    if cut:
+        raise ToolError(f"{target.path}: larger than 64 MiB, not edited")
+    return text
+
+
+def replace_once(path: str, text: str, edit: Mapping[str, Any], where: str = "") -> tuple[str, int]:
+    """``text`` with one edit applied (in memory) and the number of replacements; a
+    ToolError when ``old_string`` is empty, unchanged, missing, or ambiguous."""
+    old, new, every = edit["old_string"], edit["new_string"], edit.get("replace_all", False)
+    if not old:
+        raise ToolError(f"{where}old_string must not be empty")
+    if old == new:
+        raise ToolError(f"{where}old_string and new_string are the same: nothing to change")
+    count = text.count(old)
+    if count == 0:
+        raise ToolError(f"{path}: {where}old_string not found; nothing changed")
+    if count > 1 and not every:
+        raise ToolError(
+            f"{path}: {where}old_string found {count} times; add context to make it "
+            f"unique or set replace_all; nothing changed"
+        )
+    return (text.replace(old, new) if every else text.replace(old, new, 1)), count
+
+
+def write_edited(target: Pinned, text: str) -> None:
+    # A symlink stays a symlink: the pin followed it at decision time (the gate checked
+    # that resolved spelling) and the atomic rename replaces what it points to.
+    write_pinned(target, text.encode("utf-8"), create_parents=False)
+
+
+class MultiEditTool(PinnedFileTool):
+    """Several edits to one file, applied in order in memory, then one atomic write: all of
+    them or none. Decided exactly as an ``edit`` of that path."""
+
+    name = "multi_edit"
+    family = Family.EDIT
+    description = (
+        "Apply several exact-string edits to one text file in one call, in order, each on the "
+        "result of the previous. All or nothing: when any old_string is not found (or is found "
+        "more than once without replace_all), the file is left unchanged."
+    )
+    annotations = hints(read_only=False, destructive=True, idempotent=False, open_world=False)
+    max_edits = 100
+
+    def build_schema(self) -> dict[str, Any]:
+        edit = obj(
+            {
+                "old_string": {"type": "string"},
+                "new_string": {"type": "string"},
+                "replace_all": {"type": "boolean", "default": False},
+            },
+            ("old_string", "new_string"),
+        )
+        edits = {"type": "array", "items": edit, "minItems": 1, "maxItems": self.max_edits}
+        return obj({"path": _PATH, "edits": edits}, ("path", "edits"))
+
+    async def pinned(self, args: Mapping[str, Any], target: Pinned) -> ToolResult:
+        text = read_for_edit(target)
+        counts = []
+        for number, edit in enumerate(args["edits"], 1):
+            text, count = replace_once(target.path, text, edit, where=f"edit {number}: ")
+            counts.append(count)
+        write_edited(target, text)
+        data = {"path": target.path, "edits": len(counts), "replacements": counts}
+        return ToolResult(ok=True, decision="allow", data=data)
 
 
 class ListTool(Tool):

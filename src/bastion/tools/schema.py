@@ -1,7 +1,8 @@
 """Argument checking against a tool's JSON schema (the small subset the tools use).
 
-Types ``object`` (``properties``, ``required``, no extra keys), ``string``, ``integer``,
-``number``, ``boolean`` and ``array`` of strings; ``enum``, ``minimum``, ``maxLength``.
+Types ``object`` (``properties``, ``required``, no extra keys; nested too), ``string``,
+``integer``, ``number``, ``boolean`` and ``array`` (of strings unless ``items`` says);
+``enum``, ``minimum``, ``maxLength``, ``minItems``, ``maxItems``.
 Defaults from the schema are filled in so a tool always sees every key it declares.
 """
 
@@ -21,6 +22,7 @@ _CHECKS: dict[str, Any] = {
     "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v),
     "boolean": lambda v: isinstance(v, bool),
     "array": lambda v: isinstance(v, list | tuple),
+    "object": lambda v: isinstance(v, Mapping),
 }
 
 
@@ -58,6 +60,12 @@ def _check(where: str, spec: Schema, value: Any) -> Any:
         raise CallError(f"{where} must be > {spec['exclusiveMinimum']}")
     if "maxLength" in spec and len(value) > spec["maxLength"]:
         raise CallError(f"{where} is longer than {spec['maxLength']} characters")
+    if "minItems" in spec and len(value) < spec["minItems"]:
+        raise CallError(f"{where} needs at least {spec['minItems']} item(s)")
+    if "maxItems" in spec and len(value) > spec["maxItems"]:
+        raise CallError(f"{where} has more than {spec['maxItems']} items")
+    if kind == "object":
+        return validate(where, spec, value)
     if kind == "array":
         items = spec.get("items", {"type": "string"})
         return [_check(f"{where}[{i}]", items, item) for i, item in enumerate(value)]

@@ -3,7 +3,8 @@
 A tool call goes gate → approval (an ASK parks in Bastion's queue while a person answers
 with ``bastion approvals``; with nobody to ask it is denied at once) → sandbox → audit, and
 its result is printed as JSON. Exit codes: 0 the tool ran and succeeded, 1 it ran and failed, 3 it
-needed approval, 4 it was denied, 2 usage or policy error.
+needed approval, 4 it was denied (a tool the mode or ``enabled`` does not offer is denied as
+unknown), 2 usage or policy error. ``bastion tools`` lists only the tools offered.
 """
 
 from __future__ import annotations
@@ -35,16 +36,22 @@ from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision
 from bastion.runtime import Gatekeeper, open_gatekeeper
 from bastion.tools import Authorizer, Tool, registry
+from bastion.tools.base import refused
+from bastion.tools.catalog import unknown_tool
 
 NameArg = Annotated[
-    str, typer.Argument(help="Tool name: read, write, edit, list, glob, grep, exec, code, fetch.")
+    str,
+    typer.Argument(
+        help="Tool name: read, write, edit, multi_edit, list, glob, grep, exec, code, fetch, "
+        "install, detect_tools (those the mode and the policy's enabled list offer)."
+    ),
 ]
 ArgsOption = Annotated[str, typer.Option("--args", help="The tool's arguments as a JSON object.")]
 
 
 def register(app: typer.Typer) -> None:
     app.command("tool", help="Run one tool: gate, approval, sandbox, audit; prints JSON.")(tool)
-    app.command("tools", help="List the tools this policy enables, with their schemas.")(tools)
+    app.command("tools", help="List the tools this mode and policy offer, with their schemas.")(tools)
 
 
 def _tools(
@@ -81,13 +88,14 @@ def _run_tool(
     loaded: Policy, where: str, keeper: Gatekeeper, name: str, args: str, interactive: bool
 ) -> None:
     found = {t.name: t for t in _tools(loaded, where, keeper, interactive)}
-    if name not in found:
-        fail(f"no tool {name!r} here", hint=f"enabled tools: {', '.join(sorted(found))}")
     try:
         parsed: Any = strict_json.loads(args)
     except CallError as exc:
         fail(f"--args is not strict JSON: {exc}")
-    result = asyncio.run(found[name].run(parsed, cwd=where))
+    if name in found:
+        result = asyncio.run(found[name].run(parsed, cwd=where))
+    else:  # unknown, or not offered by this mode or the policy's enabled list
+        result = refused(unknown_tool(name, found)).to_json()
     print_json(result)
     if result["ok"]:
         raise typer.Exit(0)

@@ -1,11 +1,13 @@
-"""``bastion mcp serve``: Bastion's own tools (read, write, edit, list, glob, grep, exec, code,
-fetch) offered over MCP on stdio.
+"""``bastion mcp serve``: Bastion's own tools (read, write, edit, multi_edit, list, glob, grep,
+exec, code, fetch, install, detect_tools) offered over MCP on stdio.
 
-Each tool is listed with its JSON schema and honest annotations; a tool the policy disables
-(or that has no sandbox to run in) is absent. Every call goes through the tool's own run
-loop — gate, approval, sandbox, audit — with a Gatekeeper as its authorizer: an ASK is put
-to the person by elicitation when the client can (handshake-era clients), else it parks in
-the approval queue. Results are marked untrusted like a proxied server's (a file read from
+Each tool is listed with its JSON schema and honest annotations; only the tools the mode and
+the policy's ``enabled`` list offer are listed (``bastion.tools.catalog.permitted``: nothing
+that writes or runs in read-only), and a tool the policy disables or that has no sandbox to
+run in is absent; a call to an absent tool is denied as unknown. Every call goes through the
+tool's own run loop — gate, approval, sandbox, audit — with a Gatekeeper as its authorizer:
+an ASK is put to the person by elicitation when the client can (handshake-era clients), else
+it parks in the approval queue. Results are marked untrusted like a proxied server's (a file read from
 the workspace may carry instructions too). The policy is the one loaded at start.
 """
 
@@ -27,7 +29,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from bastion.adapters.mcp.calls import Channel, McpCalls
 from bastion.adapters.mcp.untrusted import DEFAULT_MAX_RESULT_BYTES, SecretMask, mark_result
 from bastion.adapters.mcp.wire import answering_malformed
-from bastion.call.model import Family, ToolCall
+from bastion.call.model import ToolCall
 from bastion.errors import BastionError
 from bastion.exec.runner import Runner, SandboxUnavailable
 from bastion.exec.secrets import check_credentials_placement
@@ -38,6 +40,8 @@ from bastion.policy.engine import Gate
 from bastion.policy.network import SystemResolver
 from bastion.runtime import Gatekeeper, open_gatekeeper
 from bastion.tools import Tool, registry
+from bastion.tools.base import refused
+from bastion.tools.catalog import NEEDS_RUNNER, unknown_tool
 
 Context = ServerRequestContext[Any, Any]
 
@@ -101,8 +105,8 @@ class BastionToolServer:
     def __init__(self, policy: Policy, keeper: Gatekeeper, *, cwd: str, runner: Runner | None) -> None:
         self.authorizer = KeeperAuthorizer(keeper, cwd=cwd)
         tools = registry(policy, authorizer=self.authorizer, runner=runner, cwd=cwd, interactive=True)
-        if runner is None:  # registry would pick one: without it, exec and code are not offered
-            tools = [t for t in tools if t.family not in (Family.SHELL, Family.CODE)]
+        if runner is None:  # registry would pick one: without it, exec, code, install are not offered
+            tools = [t for t in tools if t.family not in NEEDS_RUNNER]
         self.tools = {t.name: t for t in tools}
         self.mask = SecretMask(policy.credentials_dir)
 
@@ -116,9 +120,9 @@ class BastionToolServer:
 
     async def call_tool(self, ctx: Context, params: types.CallToolRequestParams) -> types.CallToolResult:
         tool = self.tools.get(params.name)
-        if tool is None:
-            text = f"no tool {params.name!r} here; tools: {', '.join(sorted(self.tools))}"
-            return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
+        if tool is None:  # unknown, or not offered by the mode or the policy's enabled list
+            refusal = refused(unknown_tool(params.name, self.tools)).to_json()
+            return tool_result(params.name, refusal, self.mask)
         token = _CHANNEL.set(channel_of(ctx))
         try:
             data = await tool.run(params.arguments or {})
