@@ -64,6 +64,17 @@ def permitted(policy: Policy, tool: type[Tool]) -> bool:
     return not disabled(policy, tool.family)
 
 
+def family_offered(policy: Policy, family: Family) -> bool:
+    """Is a tool of ``family`` offered (the framework guards' tools: the user's own, so
+    only their family is known)? The same rules as ``permitted``: not disabled, not a
+    writer in read-only, and with ``enabled`` set, some enabled Bastion tool has it."""
+    if disabled(policy, family) or (read_only(policy) and family in READ_ONLY_HIDDEN):
+        return False
+    if policy.enabled is None:
+        return True
+    return any(tool.family is family and tool.name in policy.enabled for tool in TOOL_CLASSES)
+
+
 def unknown_tool(name: str, offered: Iterable[str]) -> Evaluation:
     """The refusal of a call to a tool that is not offered here (unknown, or not enabled)."""
     names = ", ".join(sorted(offered)) or "none"

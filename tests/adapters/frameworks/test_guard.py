@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -127,6 +128,23 @@ def test_a_disabled_family_is_not_offered_but_a_tool_of_no_known_family_stays_li
         False,
         True,
     ]
+
+
+@pytest.mark.parametrize(
+    ("policy_text", "offered"),
+    [
+        ('mode = "read-only"\n', [True, False, False, False, True]),
+        ('enabled = ["read", "exec"]\n', [True, False, True, True, True]),
+        ('enabled = ["read"]\n', [True, False, False, False, True]),
+    ],
+)
+def test_the_guards_schema_follows_the_mode_and_enabled_like_bastion_tools(
+    make_policy: Callable[..., Policy], env: dict[str, str], policy_text: str, offered: list[bool]
+) -> None:
+    with open_gatekeeper(make_policy(policy_text), env) as keeper:
+        guard = Guard(keeper, agent="test", families={"deploy": "shell"})
+        names = ("read", "write", "Bash", "deploy", "frobnicate")
+        assert [guard.offered(n) for n in names] == offered
 
 
 @pytest.mark.parametrize(

@@ -124,14 +124,14 @@ class Guard:
         )
 
     def offered(self, tool: str) -> bool:
-        """Is ``tool`` in the schema the model sees? Not when the policy disables its family
-        (the tool catalog's rule, so the guards list what ``bastion tools`` lists); a call
-        to it is denied anyway. A tool of no known family stays listed: its calls are denied
-        with the reason, which says what to map."""
-        from bastion.tools.catalog import disabled
+        """Is ``tool`` in the schema the model sees? Not when the mode, ``enabled`` or a
+        disabling rule leaves its family out (the tool catalog's rules, so the guards list
+        what ``bastion tools`` lists); a call to it is denied anyway. A tool of no known
+        family stays listed: its calls are denied with the reason, which says what to map."""
+        from bastion.tools.catalog import family_offered
 
         family = self.call(tool, {}).family
-        return family is None or not disabled(self.keeper.policy, family)
+        return family is None or family_offered(self.keeper.policy, family)
 
     # -- deciding ------------------------------------------------------------------------
     def needs_person(self, call: ToolCall) -> bool:
