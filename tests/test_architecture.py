@@ -1,0 +1,348 @@
+"""The shape of the source tree: no import cycles, small modules and functions, layers one way.
+
+Read with ``ast`` only (nothing is imported). An import anywhere counts — at module level or
+inside a function — except under ``if TYPE_CHECKING:``, which never runs. Importing
+``a.b.c`` also imports the packages ``a`` and ``a.b`` (their ``__init__``), so a package whose
+``__init__`` re-exports its own modules is in a cycle with every one of them that imports a
+sibling. Known debt outside this change is listed by name below; an entry that no longer
+applies fails too, so the lists only shrink.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+MAX_MODULE_LINES = 400
+MAX_FUNCTION_LINES = 80
+
+#: Cycles not yet broken (each a strongly connected component, by its sorted members).
+KNOWN_CYCLES: set[frozenset[str]] = {
+    frozenset({"bastion.call", "bastion.call.aliases", "bastion.call.model"}),
+    frozenset({"bastion.policy.compiled", "bastion.policy.tighten"}),
+    frozenset({"bastion.keys", "bastion.keys.sqlite", "bastion.keys.store"}),
+    frozenset(
+        {"bastion.launch", "bastion.launch.agents", "bastion.launch.launcher", "bastion.launch.mapping"}
+        | {"bastion.launch.sessions"}
+    ),
+    frozenset(
+        {"bastion.exec", "bastion.exec.boundary", "bastion.exec.bubblewrap", "bastion.exec.egress"}
+        | {"bastion.exec.limits", "bastion.exec.process", "bastion.exec.profile", "bastion.exec.protected"}
+        | {"bastion.exec.seccomp", "bastion.exec.secrets", "bastion.exec.select", "bastion.exec.unsafe"}
+    ),
+    frozenset(
+        {"bastion.approval", "bastion.approval.grants", "bastion.approval.memory", "bastion.approval.model"}
+        | {"bastion.approval.outcome", "bastion.approval.queue", "bastion.approval.sqlite"}
+        | {"bastion.approval.store", "bastion.audit", "bastion.audit.chain", "bastion.audit.events"}
+        | {"bastion.audit.ledger", "bastion.audit.sqlite", "bastion.audit.store"}
+    ),
+    frozenset(
+        {"bastion.shell", "bastion.shell.analysis", "bastion.shell.classify", "bastion.shell.ctx"}
+        | {"bastion.shell.envvars", "bastion.shell.flags", "bastion.shell.handlers_builtins"}
+        | {"bastion.shell.handlers_code", "bastion.shell.handlers_fs", "bastion.shell.handlers_git"}
+        | {"bastion.shell.handlers_net", "bastion.shell.paths", "bastion.shell.patterns"}
+        | {"bastion.shell.programs", "bastion.shell.programs.build", "bastion.shell.programs.builtins"}
+        | {"bastion.shell.programs.files", "bastion.shell.programs.infra"}
+        | {"bastion.shell.programs.interpreters", "bastion.shell.programs.network"}
+        | {"bastion.shell.programs.packages", "bastion.shell.programs.readers"}
+        | {"bastion.shell.programs.spec", "bastion.shell.programs.system", "bastion.shell.programs.vcs"}
+        | {"bastion.shell.programs.wrappers", "bastion.shell.unwrap", "bastion.shell.variables"}
+        | {"bastion.shell.walk", "bastion.shell.words"}
+    ),
+    frozenset(
+        {"bastion.adapters.mcp", "bastion.adapters.mcp.calls", "bastion.adapters.mcp.install"}
+        | {"bastion.adapters.mcp.proxy", "bastion.adapters.mcp.reload", "bastion.adapters.mcp.server"}
+        | {"bastion.policy.engine", "bastion.policy.shell_policy", "bastion.postgres.pins"}
+        | {"bastion.runtime", "bastion.state", "bastion.state.factory", "bastion.tools"}
+        | {"bastion.tools.base", "bastion.tools.catalog", "bastion.tools.fetch", "bastion.tools.files"}
+        | {"bastion.tools.pinned", "bastion.tools.process_tools", "bastion.tools.search"}
+    ),
+}
+#: Modules and functions still over the limit.
+KNOWN_LONG_MODULES: set[str] = {
+    "bastion.policy.compiled",
+    "bastion.policy.engine",
+    "bastion.policy.shell_policy",
+    "bastion.shell.handlers_code",
+    "bastion.shell.programs.options",
+    "bastion.shell.unwrap",
+    "bastion.shell.walk",
+}
+KNOWN_LONG_FUNCTIONS: set[str] = {
+    "bastion.policy.compiled.compile_policy",
+    "bastion.policy.shell_policy._decide_command",
+}
+#: Import edges against the layers, not yet turned around.
+KNOWN_LAYER_BREAKS: set[tuple[str, str]] = {
+    ("bastion.policy.engine", "bastion.runtime"),
+    ("bastion.postgres.gateway", "bastion.adapters"),
+    ("bastion.postgres.gateway", "bastion.adapters.http"),
+    ("bastion.postgres.gateway", "bastion.adapters.http.sessions"),
+    ("bastion.postgres.pins", "bastion.adapters"),
+    ("bastion.postgres.pins", "bastion.adapters.mcp"),
+    ("bastion.postgres.pins", "bastion.adapters.mcp.pins"),
+    ("bastion.state.factory", "bastion.adapters"),
+    ("bastion.state.factory", "bastion.adapters.http"),
+    ("bastion.state.factory", "bastion.adapters.http.ratelimit"),
+    ("bastion.state.factory", "bastion.adapters.http.sessions"),
+    ("bastion.state.factory", "bastion.adapters.mcp"),
+    ("bastion.state.factory", "bastion.adapters.mcp.pins"),
+    ("bastion.adapters.http.app", "bastion.adapters.cli"),
+    ("bastion.adapters.http.app", "bastion.adapters.cli.common"),
+}
+
+#: The core: the call vocabulary, the shell classifier and the policy engine. Pure logic.
+CORE = ("bastion.call", "bastion.shell", "bastion.policy")
+#: What the core may import besides itself: the error types.
+CORE_MAY_IMPORT = ("bastion.errors",)
+#: Entry points: each translates its protocol and calls the runtime.
+ADAPTERS = ("bastion.adapters",)
+#: Stores and I/O the core never reaches (it gets Protocols passed in instead).
+STORES_AND_IO = (
+    "bastion.state",
+    "bastion.postgres",
+    "bastion.audit",
+    "bastion.approval",
+    "bastion.keys",
+    "bastion.exec",
+    "bastion.runtime",
+    "bastion.tools",
+    "bastion.launch",
+    "bastion.evidence",
+)
+#: Stores never import an entry point.
+STORES = ("bastion.state", "bastion.postgres")
+
+
+@dataclass
+class Module:
+    name: str
+    path: Path
+    is_package: bool
+    imports: set[str] = field(default_factory=set)  # runtime imports, for cycles
+    type_imports: set[str] = field(default_factory=set)  # also TYPE_CHECKING-only, for layers
+
+
+def _name_of(path: Path) -> tuple[str, bool]:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    is_package = parts[-1] == "__init__"
+    if is_package:
+        parts.pop()
+    return ".".join(parts), is_package
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(tree: ast.AST, module: Module, names: set[str]) -> Iterator[tuple[str, bool]]:
+    """(imported module, runs at import time) for every import statement in ``tree``."""
+
+    def visit(node: ast.AST, typing_only: bool) -> Iterator[tuple[str, bool]]:
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.body:
+                yield from visit(child, True)
+            for child in node.orelse:
+                yield from visit(child, typing_only)
+            return
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, typing_only
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = module.name.split(".")
+                if not module.is_package:
+                    anchor.pop()
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            yield base, typing_only
+            for alias in node.names:
+                if f"{base}.{alias.name}" in names:
+                    yield f"{base}.{alias.name}", typing_only
+        for child in ast.iter_child_nodes(node):
+            yield from visit(child, typing_only)
+
+    yield from visit(tree, False)
+
+
+def _with_parents(name: str, names: set[str]) -> Iterator[str]:
+    parts = name.split(".")
+    for end in range(1, len(parts) + 1):
+        prefix = ".".join(parts[:end])
+        if prefix in names:
+            yield prefix
+
+
+@cache
+def modules() -> dict[str, Module]:
+    found: dict[str, Module] = {}
+    trees: dict[str, ast.AST] = {}
+    for path in sorted((SRC / "bastion").rglob("*.py")):
+        name, is_package = _name_of(path)
+        found[name] = Module(name, path, is_package)
+        trees[name] = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names = set(found)
+    for name, module in found.items():
+        for target, typing_only in _imports(trees[name], module, names):
+            for imported in _with_parents(target, names):
+                if imported == name:
+                    continue
+                module.type_imports.add(imported)
+                if not typing_only:
+                    module.imports.add(imported)
+    return found
+
+
+def cycles() -> list[frozenset[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    graph = {name: sorted(m.imports) for name, m in modules().items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[frozenset[str]] = []
+    counter = 0
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(graph[root]))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, edges = work[-1]
+            for nxt in edges:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(graph[nxt])))
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = set()
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.add(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        found.append(frozenset(component))
+    return found
+
+
+def long_modules() -> set[str]:
+    return {
+        name
+        for name, m in modules().items()
+        if len(m.path.read_text(encoding="utf-8").splitlines()) > MAX_MODULE_LINES
+    }
+
+
+def long_functions() -> set[str]:
+    found = set()
+    for name, m in modules().items():
+        tree = ast.parse(m.path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                assert node.end_lineno is not None
+                if node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES:
+                    found.add(f"{name}.{node.name}")
+    return found
+
+
+def _inside(name: str, packages: tuple[str, ...]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in packages)
+
+
+def _edges_from(sources: tuple[str, ...]) -> Iterator[tuple[str, str]]:
+    for name, m in modules().items():
+        if _inside(name, sources):
+            for imported in m.type_imports:
+                yield name, imported
+
+
+def _show(components: set[frozenset[str]]) -> list[list[str]]:
+    return sorted(sorted(c) for c in components)
+
+
+def test_no_module_imports_itself_back_through_any_chain() -> None:
+    found = set(cycles())
+    assert _show(found - KNOWN_CYCLES) == [], "new import cycles"
+    assert _show(KNOWN_CYCLES - found) == [], "known cycles that are gone: drop them from the list"
+
+
+def test_no_module_is_over_400_lines() -> None:
+    found = long_modules()
+    assert sorted(found - KNOWN_LONG_MODULES) == []
+    assert sorted(KNOWN_LONG_MODULES - found) == [], "no longer long: drop from the list"
+
+
+def test_no_function_is_over_80_lines() -> None:
+    found = long_functions()
+    assert sorted(found - KNOWN_LONG_FUNCTIONS) == []
+    assert sorted(KNOWN_LONG_FUNCTIONS - found) == [], "no longer long: drop from the list"
+
+
+def _core_breaks() -> set[tuple[str, str]]:
+    return {
+        (src, dst)
+        for src, dst in _edges_from(CORE)
+        if not _inside(dst, CORE) and not _inside(dst, CORE_MAY_IMPORT) and dst != "bastion"
+    }
+
+
+def _store_breaks() -> set[tuple[str, str]]:
+    sources = (*STORES, "bastion.runtime", "bastion.audit", "bastion.approval")
+    return {e for e in _edges_from(sources) if _inside(e[1], ADAPTERS)}
+
+
+def _http_cli_breaks() -> set[tuple[str, str]]:
+    edges = _edges_from(("bastion.adapters.http",))
+    return {e for e in edges if _inside(e[1], ("bastion.adapters.cli",))}
+
+
+def test_the_core_imports_only_itself_and_the_error_types() -> None:
+    assert sorted(_core_breaks() - KNOWN_LAYER_BREAKS) == []
+
+
+def test_the_core_imports_no_adapter_store_or_io_package() -> None:
+    # The rule above, said the way the layers are drawn: adapters -> runtime -> core.
+    found = {e for e in _edges_from(CORE) if _inside(e[1], ADAPTERS + STORES_AND_IO)}
+    assert sorted(found - KNOWN_LAYER_BREAKS) == []
+
+
+def test_stores_and_the_runtime_import_no_adapter() -> None:
+    assert sorted(_store_breaks() - KNOWN_LAYER_BREAKS) == []
+
+
+def test_the_http_adapter_does_not_import_the_cli() -> None:
+    assert sorted(_http_cli_breaks() - KNOWN_LAYER_BREAKS) == []
+
+
+def test_every_known_layer_break_still_exists() -> None:
+    found = _core_breaks() | _store_breaks() | _http_cli_breaks()
+    assert sorted(KNOWN_LAYER_BREAKS - found) == [], "turned around: drop from the list"
+
+
+def test_the_reader_sees_relative_nested_and_typing_only_imports() -> None:
+    # The checker itself: a cycle it cannot see is a cycle it cannot fail on.
+    mods = modules()
+    assert "bastion.policy" in mods["bastion.policy.engine"].imports  # a package's __init__
+    assert "bastion" in mods["bastion.call.model"].imports
+    assert all(name.startswith("bastion") for m in mods.values() for name in m.imports)
