@@ -514,7 +514,7 @@ def test_policy_limits_and_audit_tables_reach_the_gatekeeper(tmp_path: Path) -> 
         assert events[0].event.raw_args is not None
 
 
-def test_gate_request_parks_and_an_on_permission_callback_answers(tmp_path: Path) -> None:
+def test_a_gatekeeper_over_a_gate_parks_and_an_on_permission_callback_answers(tmp_path: Path) -> None:
     from bastion.policy.loader import load_policy_text
 
     env = {"HOME": str(tmp_path / "home"), "BASTION_STATE_DIR": str(tmp_path / "state")}
@@ -526,14 +526,17 @@ def test_gate_request_parks_and_an_on_permission_callback_answers(tmp_path: Path
         seen.append(request.summary)
         return {"kind": "reject", "feedback": "write inside the project"}
 
-    denied = asyncio.run(gate.request(call, on_permission=reject))
+    policy = gate.policy
+    with open_gatekeeper(policy, env, gate=gate, on_permission=reject) as keeper:
+        denied = asyncio.run(keeper.request(call))
     assert seen == ["write: /opt/elsewhere"]
     assert (denied.decision, denied.reasons[0].rule, denied.reasons[0].message) == (
         Decision.DENY,
         "approval.callback",
         "denied by your code (on_permission): write inside the project",
     )
-    allowed = asyncio.run(gate.request(ToolCall("read", {"path": "a.txt"}, cwd=str(tmp_path))))
+    with open_gatekeeper(policy, env, gate=gate) as keeper:
+        allowed = asyncio.run(keeper.request(ToolCall("read", {"path": "a.txt"}, cwd=str(tmp_path))))
     assert allowed.decision is Decision.ALLOW
 
 
