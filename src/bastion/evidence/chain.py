@@ -83,7 +83,7 @@ def _shell(policy: Policy, call: ToolCall) -> Iterator[Match]:
                 yield from _path_matches(policy, access, _abs(use.path, call.cwd, policy.home))
         for rule in policy.rules:
             if rule.matcher.family.value == "shell" and rule.matcher.matches_command(
-                cmd, allow=rule.action in ("allow", "classify")
+                cmd, allow=rule.action.loosens
             ):
                 yield _rule(rule, text)
 

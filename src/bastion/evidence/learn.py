@@ -34,6 +34,7 @@ from bastion.evidence.replay import Replayed, decide
 from bastion.policy.compiled import Policy, Rule
 from bastion.policy.decision import Decision
 from bastion.policy.engine import Gate
+from bastion.policy.kinds import RuleAction
 from bastion.policy.rules import compile_matcher
 from bastion.runtime import would_ask
 
@@ -225,7 +226,7 @@ def with_rules(policy: Policy, learned: Iterable[Learned]) -> Policy:
                 index=n,
                 tool=rule.tool,
                 pattern=rule.pattern,
-                action="allow",
+                action=RuleAction.ALLOW,
                 reason="learned",
                 source="bastion learn",
                 matcher=matcher,
@@ -329,7 +330,7 @@ def _allows(load: Loader, candidate: Learned, cwd: str, items: list[Evidence], s
 def _not_match(load: Loader, candidate: Learned, near: list[str]) -> tuple[str, ...]:
     """Denied subjects of the same tool that the pattern does not match (checked the way
     ``policy test`` checks them)."""
-    from bastion.policy.rules import rule_matches_example
+    from bastion.policy.rule_examples import rule_matches_example
 
     if not near:
         return ()

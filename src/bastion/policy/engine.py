@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from bastion.call.model import Family, ToolCall
 from bastion.errors import CallError
+from bastion.policy.ceiling import ApprovalLevel, FilesystemLevel, NetworkLevel
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Effect, Evaluation, Reason, deny_for_error
 from bastion.policy.mcp_args import decide_mcp
@@ -109,31 +110,31 @@ class Gate:
         if ceiling is None:
             return
         effects = set().union(*(s.effects for s in out.subjects)) if out.subjects else set()
-        if ceiling.network == "denied" and Effect.NETWORK in effects:
+        if ceiling.network is NetworkLevel.DENIED and Effect.NETWORK in effects:
             out.caps.append(
                 Reason(
                     Decision.DENY,
                     "ceiling.network",
-                    ceiling.source,
+                    self.policy.ceiling_source,
                     "network",
                     "the ceiling denies all network access",
                 )
             )
-        if ceiling.filesystem == "read_only" and effects & (WRITE_EFFECTS | {Effect.UNKNOWN}):
+        if ceiling.filesystem is FilesystemLevel.READ_ONLY and effects & (WRITE_EFFECTS | {Effect.UNKNOWN}):
             out.caps.append(
                 Reason(
                     Decision.DENY,
                     "ceiling.filesystem",
-                    ceiling.source,
+                    self.policy.ceiling_source,
                     "read_only",
                     "the ceiling allows no writes",
                 )
             )
-        if ceiling.approval == "ask_every_action":
+        if ceiling.approval is ApprovalLevel.ASK_EVERY_ACTION:
             out.ask_every_action = Reason(
                 Decision.ASK,
                 "ceiling.approval",
-                ceiling.source,
+                self.policy.ceiling_source,
                 "ask_every_action",
                 "the ceiling asks before every action",
             )

@@ -25,6 +25,7 @@ from bastion.call.model import Family, ToolCall
 from bastion.errors import CallError
 from bastion.policy.compiled import Policy, Rule
 from bastion.policy.decision import Decision, Effect, Reason
+from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.mcp_infer import implicit_values
 from bastion.policy.network import decide_target
 from bastion.policy.settings import McpServerArgs
@@ -100,7 +101,7 @@ def hiding_rule(policy: Policy, server: str, tool: str) -> Rule | None:
     for rule in policy.rules:
         if rule.matcher.family is Family.MCP and rule.matcher.matches_words(name):
             last = rule
-    if last is not None and last.action == "deny" and args_of(last) is None:
+    if last is not None and last.action is RuleAction.DENY and args_of(last) is None:
         return last
     return None
 
@@ -213,7 +214,7 @@ def url_subject(ctx: Context, out: Assembly, url: str, *, label: str) -> Subject
     rule = last_rule(ctx, Family.FETCH, lambda r: r.matcher.matches_host(target))
     if rule is not None:
         subject.override = rule_reason(rule, host)
-    if subject.override is None and ctx.policy.mode == "full-access":
+    if subject.override is None and ctx.policy.mode is Mode.FULL_ACCESS:
         subject.mode = Reason(
             Decision.ALLOW,
             "mode.full-access",
@@ -251,9 +252,9 @@ def decide_mcp(ctx: Context, call: ToolCall, out: Assembly) -> None:
                 "the tool says it is destructive: a person confirms",
             )
         )
-    if policy.mode == "read-only":
+    if policy.mode is Mode.READ_ONLY:
         subject.mode = mode_block(policy, f"MCP tool {name}")
-    elif policy.mode == "full-access":
+    elif policy.mode is Mode.FULL_ACCESS:
         subject.mode = Reason(
             Decision.ALLOW,
             "mode.full-access",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bastion.call.model import Family, ToolCall
 from bastion.policy.decision import Decision, Effect, Reason
+from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.shell_git import command_dirs
 from bastion.policy.shell_touch import credential_arguments, touched_hosts, touched_paths, touched_reach
 from bastion.policy.stages import (
@@ -60,7 +61,7 @@ def decide_analysis(ctx: Context, call: ToolCall, out: Assembly, analysis: Shell
     if not analysis.decidable:
         subject = out.add(Subject(label="shell (unparsed part)", effects={Effect.UNKNOWN}))
         message = "cannot be decided safely: " + "; ".join(analysis.errors)[:500]
-        if policy.mode == "read-only":
+        if policy.mode is Mode.READ_ONLY:
             subject.hard.append(mode_block(policy, "a command that cannot be parsed"))
         else:
             subject.hard.append(
@@ -180,11 +181,11 @@ def _overrides(ctx: Context, subject: Subject, cmd: SimpleCommand, words: str, *
         elif (gap := pattern.command.gap(cmd)) is not None:
             subject.notes.append(f"allow entry {gap}")  # which word is not covered, and how
     rule = last_rule(
-        ctx, Family.SHELL, lambda r: r.matcher.matches_command(cmd, allow=r.action in ("allow", "classify"))
+        ctx, Family.SHELL, lambda r: r.matcher.matches_command(cmd, allow=r.action.loosens)
     )
     if rule is not None:
         verdict = None
-        if rule.action == "classify":
+        if rule.action is RuleAction.CLASSIFY:
             verdict = Decision.ALLOW if cmd.pure_reader else Decision.ASK
         subject.override = rule_reason(rule, words[:200], decision=verdict)
     if subject.override is not None and subject.override.decision is Decision.ALLOW and not touched_ok:
@@ -199,7 +200,7 @@ def _mode_default(
 ) -> None:
     """(4) the mode's default, and the read-only mode's caps."""
     policy = ctx.policy
-    if policy.mode == "read-only":
+    if policy.mode is Mode.READ_ONLY:
         if not cmd.pure_reader:
             out.caps.append(mode_block(policy, f"'{words[:120]}' (not a pure read)"))
         elif reader:
@@ -214,7 +215,7 @@ def _mode_default(
             words[:200],
             "a recognised pure reader touching only allowed paths",
         )
-    elif policy.mode == "full-access":
+    elif policy.mode is Mode.FULL_ACCESS:
         if Effect.DELETE in cmd.effects:
             subject.mode = Reason(
                 Decision.ASK,
@@ -225,7 +226,7 @@ def _mode_default(
             )
         else:
             subject.mode = full_access_allow(policy, words[:200], "full-access allows what is not denied")
-    if cmd.effects & WRITE_EFFECTS and policy.mode == "read-only":
+    if cmd.effects & WRITE_EFFECTS and policy.mode is Mode.READ_ONLY:
         out.caps.append(mode_block(policy, f"'{words[:120]}' writes"))
 
 

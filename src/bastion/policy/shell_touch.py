@@ -7,8 +7,10 @@ touched is allowed (a reader is allowed by the mode only then).
 
 from __future__ import annotations
 
+from bastion.policy.ceiling import FilesystemLevel
 from bastion.policy.decision import Decision, Effect, Reason
 from bastion.policy.git_hooks import hooks_write_reason
+from bastion.policy.kinds import Mode
 from bastion.policy.network import decide_target
 from bastion.policy.paths import PathError, check_path, normalise
 from bastion.policy.shell_git import check_git
@@ -81,12 +83,15 @@ def touched_paths(
                 subject.unmet.append(
                     Reason(Decision.ASK, "shell.dynamic-path", "built-in", use.raw, targets.note)
                 )
-            if write and policy.ceiling is not None and policy.ceiling.filesystem != "unrestricted":
+            limited = (
+                policy.ceiling is not None and policy.ceiling.filesystem is not FilesystemLevel.UNRESTRICTED
+            )
+            if write and limited:
                 out.caps.append(
                     Reason(
                         Decision.DENY,
                         "ceiling.filesystem",
-                        policy.ceiling.source,
+                        policy.ceiling_source,
                         use.raw,
                         "the ceiling limits writes and this target is unknown",
                     )
@@ -152,7 +157,7 @@ def _path(
             subject.effects.add(Effect.DESTRUCTIVE)
             subject.hard.append(destructive_reason(path, why))
     if verdict.decision is Decision.DENY or (
-        verdict.decision is not Decision.ALLOW and policy.mode != "full-access"
+        verdict.decision is not Decision.ALLOW and policy.mode is not Mode.FULL_ACCESS
     ):
         why = use.why or use.access.value
         subject.notes.extend(f"{r.message} ({why})" for r in verdict.reasons)
@@ -196,7 +201,7 @@ def touched_hosts(ctx: Context, subject: Subject, cmd: SimpleCommand) -> bool:
         if decision is Decision.DENY:
             subject.hard.extend(reasons)
             ok = False
-        elif decision is None and policy.mode != "full-access":
+        elif decision is None and policy.mode is not Mode.FULL_ACCESS:
             ok = False
             subject.notes.append(f"{host} is not in allow_hosts")
             subject.unmet.extend(reasons)

@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bastion.call.model import Family, ToolCall
+from bastion.policy.ceiling import FilesystemLevel
 from bastion.policy.compiled import Policy, Rule
 from bastion.policy.decision import Decision, Effect, Reason
+from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.network import Resolver
 from bastion.policy.paths import FileSystem, PathVerdict, check_path, inside_write_roots
 from bastion.policy.tree import Tree
@@ -53,7 +55,7 @@ def last_rule(ctx: Context, family: Family, test: Callable[[Rule], bool]) -> Rul
 
 
 def rule_reason(rule: Rule, matched: str, *, decision: Decision | None = None) -> Reason:
-    action = decision if decision is not None else Decision.parse(rule.action)
+    action = decision if decision is not None else rule.action.decision
     message = rule.reason or f"{rule.rule_id} ({rule.action}) matched {matched}"
     return Reason(action, rule.rule_id, rule.source, matched, message)
 
@@ -76,14 +78,14 @@ def ceiling_write_check(policy: Policy, out: Assembly, verdict: PathVerdict) -> 
     ceiling = policy.ceiling
     if (
         ceiling is not None
-        and ceiling.filesystem == "workspace_write"
+        and ceiling.filesystem is FilesystemLevel.WORKSPACE_WRITE
         and not (verdict.decision is not Decision.DENY and inside_write_roots(policy, verdict))
     ):
         out.caps.append(
             Reason(
                 Decision.DENY,
                 "ceiling.filesystem",
-                ceiling.source,
+                policy.ceiling_source,
                 verdict.lexical,
                 f"the ceiling allows writes only inside the workspace roots; {verdict.lexical} is outside",
             )
@@ -109,20 +111,23 @@ def path_subject(
             subject.hard.append(hooks)
             subject.effects.add(Effect.SELF)
     spellings = {verdict.lexical, verdict.resolved}
+    # An allow must hold for every spelling (a symlink's target too); a deny for any.
     rule = last_rule(
         ctx,
         family,
-        lambda r: (all if r.action == "allow" else any)(r.matcher.matches_path(p) for p in spellings),
+        lambda r: (all if r.action is RuleAction.ALLOW else any)(
+            r.matcher.matches_path(p) for p in spellings
+        ),
     )
     if rule is not None:
         subject.override = rule_reason(rule, verdict.lexical)
-    if write and policy.mode == "read-only":
+    if write and policy.mode is Mode.READ_ONLY:
         out.caps.append(mode_block(policy, f"writing {verdict.lexical}"))
     if write:
         ceiling_write_check(policy, out, verdict)
     if verdict.decision is Decision.ALLOW:
         subject.mode = verdict.reasons[0]
-    elif policy.mode == "full-access":
+    elif policy.mode is Mode.FULL_ACCESS:
         subject.mode = full_access_allow(
             policy, verdict.lexical, f"full-access allows what is not denied ({verdict.lexical})"
         )
@@ -142,7 +147,7 @@ def install_subject(
     )
     if rule is not None:
         subject.override = rule_reason(rule, f"{manager} {' '.join(packages)}")
-    if ctx.policy.mode == "read-only":
+    if ctx.policy.mode is Mode.READ_ONLY:
         out.caps.append(mode_block(ctx.policy, "installing packages"))
     elif call.interactive:
         subject.mode = Reason(

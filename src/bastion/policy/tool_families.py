@@ -11,6 +11,7 @@ import math
 from bastion.call.model import CODE_LANGUAGES, DB_OPERATIONS, Family, ToolCall
 from bastion.errors import CallError
 from bastion.policy.decision import Decision, Effect, Reason
+from bastion.policy.kinds import Mode
 from bastion.policy.network import decide_target
 from bastion.policy.stages import Context, install_subject, last_rule, mode_block, path_subject, rule_reason
 from bastion.policy.verdict import Assembly, Subject
@@ -44,7 +45,7 @@ def decide_fetch(ctx: Context, call: ToolCall, out: Assembly) -> None:
         subject.unmet.extend(reasons)  # the host not in allow_hosts, for the leading reason
     if rule is not None:
         subject.override = rule_reason(rule, host)
-    if policy.mode == "full-access":
+    if policy.mode is Mode.FULL_ACCESS:
         subject.mode = Reason(
             Decision.ALLOW,
             "mode.full-access",
@@ -52,7 +53,7 @@ def decide_fetch(ctx: Context, call: ToolCall, out: Assembly) -> None:
             host,
             "full-access allows what is not denied",
         )
-    elif policy.mode == "read-only":
+    elif policy.mode is Mode.READ_ONLY:
         subject.mode = mode_block(policy, f"network access to {host} (not in allow_hosts)")
     subject.notes.extend(r.message for r in reasons)
 
@@ -75,7 +76,7 @@ def decide_code(ctx: Context, call: ToolCall, out: Assembly) -> None:
     rule = last_rule(ctx, Family.CODE, lambda r: r.matcher.matches_words(language))
     if rule is not None:
         subject.override = rule_reason(rule, language)
-    if policy.mode == "read-only":
+    if policy.mode is Mode.READ_ONLY:
         out.caps.append(mode_block(policy, "running code"))
     elif ctx.sandboxed:
         subject.mode = Reason(
@@ -120,7 +121,7 @@ def decide_db(ctx: Context, call: ToolCall, out: Assembly) -> None:
     rule = last_rule(ctx, Family.DB, lambda r: r.matcher.matches_words(operation, target or "-"))
     if rule is not None:
         subject.override = rule_reason(rule, f"{operation} {target}")
-    if operation != "read" and policy.mode == "read-only":
+    if operation != "read" and policy.mode is Mode.READ_ONLY:
         out.caps.append(mode_block(policy, f"database {operation}"))
     elif operation == "delete":
         subject.hard.append(

@@ -11,6 +11,7 @@ from bastion.exec.runner import Runner, SandboxUnavailable
 from bastion.exec.select import REQUIRE_VARIABLE, select_runner
 from bastion.policy.compiled import Policy
 from bastion.policy.engine import Gate
+from bastion.policy.kinds import RuleAction
 from bastion.policy.network import Resolver, SystemResolver
 from bastion.tools.base import Authorizer, GateAuthorizer, Tool, ToolContext
 from bastion.tools.fetch import FetchTool
@@ -41,7 +42,7 @@ def disabled(policy: Policy, family: Family) -> bool:
     for rule in policy.rules:
         if rule.tool == family.value:
             last = rule
-    return last is not None and last.pattern is None and last.action == "deny"
+    return last is not None and last.pattern is None and last.action is RuleAction.DENY
 
 
 def registry(
