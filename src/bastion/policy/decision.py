@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
-from typing import Any
+from typing import Any, cast
+
+from bastion.policy.rule_ids import Origin, origin_of
 
 #: Stable prefix of a permanent refusal by a rule or a hardline built-in.
 MARKER_DENIED = "[policy-denied]"
@@ -74,13 +76,21 @@ HARDLINE_EFFECTS: frozenset[Effect] = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Reason:
-    """Why a decision was taken: which rule, where it is defined, what it matched."""
+    """Why a decision was taken: which rule, where it is defined, what it matched.
+
+    ``origin`` says who decided (``rule_ids.Origin``); left out, it is the catalogue's entry
+    for ``rule``. It is not part of the JSON: readers take it from the rule id again."""
 
     decision: Decision
     rule: str
     source: str
     matched: str
     message: str
+    origin: Origin = field(default=cast(Origin, None), compare=False)
+
+    def __post_init__(self) -> None:
+        if self.origin is None:
+            object.__setattr__(self, "origin", origin_of(self.rule))
 
     def to_json(self) -> dict[str, Any]:
         return {
