@@ -329,6 +329,18 @@ def test_the_http_adapter_does_not_import_the_cli() -> None:
     assert sorted(_http_cli_breaks() - KNOWN_LAYER_BREAKS) == []
 
 
+def test_inside_the_core_call_is_below_shell_and_shell_below_policy() -> None:
+    # The vocabulary (calls, effects) is shared from below: the classifier never reaches up
+    # into the engine, and the call model knows neither.
+    upward = {
+        (src, dst)
+        for src, dst in _edges_from(("bastion.call", "bastion.shell"))
+        if _inside(dst, ("bastion.policy",))
+        or (_inside(src, ("bastion.call",)) and _inside(dst, ("bastion.shell",)))
+    }
+    assert sorted(upward) == []
+
+
 def test_every_known_layer_break_still_exists() -> None:
     found = _core_breaks() | _store_breaks() | _http_cli_breaks()
     assert sorted(KNOWN_LAYER_BREAKS - found) == [], "turned around: drop from the list"

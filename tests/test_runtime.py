@@ -19,10 +19,11 @@ from bastion.audit.events import AuditEvent, LedgerRecord
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
+from bastion.call.effects import Effect
 from bastion.call.model import ToolCall
 from bastion.errors import StoreError
 from bastion.policy.compiled import Policy
-from bastion.policy.decision import MARKER_BLOCKED, MARKER_DENIED, Decision, Effect, Evaluation, Reason
+from bastion.policy.decision import MARKER_BLOCKED, MARKER_DENIED, Decision, Evaluation, Reason
 from bastion.policy.engine import Gate
 from bastion.runtime import Gatekeeper, open_gatekeeper
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell import analyze
 from bastion.shell.model import Access
 from bastion.shell.programs import FAMILIES, PROGRAMS, WRAPPERS, FlagRule

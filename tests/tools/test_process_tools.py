@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from bastion.call.effects import Effect
 from bastion.exec import ExecConfig
 from bastion.exec.output import mask_token
-from bastion.policy.decision import Effect
 from bastion.tools import detect_runtimes
 from tests.tools.conftest import StubAuthorizer, ToolsFactory, essentials, run
 

@@ -15,8 +15,8 @@ import shlex
 from dataclasses import dataclass
 
 from bastion.approval.model import NON_GRANTABLE_EFFECTS, Grant, Scope, grantable
+from bastion.call.effects import Effect
 from bastion.call.model import ToolCall
-from bastion.policy.decision import Effect
 from bastion.shell.programs import Spec, lookup
 
 __all__ = ["NON_GRANTABLE_EFFECTS", "CommandPattern", "covers", "find_grant", "grantable", "in_scope",

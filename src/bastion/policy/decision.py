@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import IntEnum, StrEnum
+from enum import IntEnum
 from typing import Any, cast
 
+from bastion.call.effects import HARDLINE_EFFECTS, Effect
 from bastion.policy.rule_ids import Origin, origin_of
 
 #: Stable prefix of a permanent refusal by a rule or a hardline built-in.
@@ -45,33 +46,6 @@ def strictest(decisions: Iterable[Decision]) -> Decision:
     if not items:
         raise ValueError("strictest() of no decisions")
     return max(items)
-
-
-class Effect(StrEnum):
-    """What a call does. The last five are hardline classes: never a standing grant."""
-
-    READ = "read"
-    WRITE = "write"
-    DELETE = "delete"
-    NETWORK = "network"
-    INSTALL = "install"
-    CODE = "code"
-    PRIVILEGE = "privilege"
-    DB_READ = "db-read"
-    DB_WRITE = "db-write"
-    DB_DELETE = "db-delete"
-    MCP = "mcp"
-    UNKNOWN = "unknown"
-    DESTRUCTIVE = "destructive"
-    SYSTEM = "system"
-    INFRASTRUCTURE = "infrastructure"
-    CREDENTIALS = "credentials"
-    SELF = "self"
-
-
-HARDLINE_EFFECTS: frozenset[Effect] = frozenset(
-    {Effect.DESTRUCTIVE, Effect.SYSTEM, Effect.INFRASTRUCTURE, Effect.CREDENTIALS, Effect.SELF}
-)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,11 +12,12 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from bastion.call.effects import Effect
 from bastion.call.model import Family, ToolCall
 from bastion.errors import CallError
 from bastion.policy.ceiling import ApprovalLevel, FilesystemLevel, NetworkLevel
 from bastion.policy.compiled import Policy
-from bastion.policy.decision import Decision, Effect, Evaluation, Reason, deny_for_error
+from bastion.policy.decision import Decision, Evaluation, Reason, deny_for_error
 from bastion.policy.mcp_args import decide_mcp
 from bastion.policy.network import Resolver
 from bastion.policy.paths import FileSystem, OsFileSystem

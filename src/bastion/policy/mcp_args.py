@@ -21,10 +21,11 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from bastion.call.effects import Effect
 from bastion.call.model import Family, ToolCall
 from bastion.errors import CallError
 from bastion.policy.compiled import Policy, Rule
-from bastion.policy.decision import Decision, Effect, Reason
+from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.mcp_infer import implicit_values
 from bastion.policy.network import decide_target

@@ -7,8 +7,9 @@ network policy. Anything that could not be parsed or decided asks, and is never 
 
 from __future__ import annotations
 
+from bastion.call.effects import Effect
 from bastion.call.model import Family, ToolCall
-from bastion.policy.decision import Decision, Effect, Reason
+from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.shell_git import command_dirs
 from bastion.policy.shell_touch import credential_arguments, touched_hosts, touched_paths, touched_reach

@@ -7,8 +7,9 @@ touched is allowed (a reader is allowed by the mode only then).
 
 from __future__ import annotations
 
+from bastion.call.effects import Effect
 from bastion.policy.ceiling import FilesystemLevel
-from bastion.policy.decision import Decision, Effect, Reason
+from bastion.policy.decision import Decision, Reason
 from bastion.policy.git_hooks import hooks_write_reason
 from bastion.policy.kinds import Mode
 from bastion.policy.network import decide_target

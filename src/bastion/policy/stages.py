@@ -11,10 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bastion.call.effects import Effect
 from bastion.call.model import Family, ToolCall
 from bastion.policy.ceiling import FilesystemLevel
 from bastion.policy.compiled import Policy, Rule
-from bastion.policy.decision import Decision, Effect, Reason
+from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.network import Resolver
 from bastion.policy.paths import FileSystem, PathVerdict, check_path, inside_write_roots

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import math
 
+from bastion.call.effects import Effect
 from bastion.call.model import CODE_LANGUAGES, DB_OPERATIONS, Family, ToolCall
 from bastion.errors import CallError
-from bastion.policy.decision import Decision, Effect, Reason
+from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode
 from bastion.policy.network import decide_target
 from bastion.policy.stages import Context, install_subject, last_rule, mode_block, path_subject, rule_reason

@@ -10,14 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bastion.policy.decision import (
-    MARKER_BLOCKED,
-    MARKER_DENIED,
-    Decision,
-    Effect,
-    Evaluation,
-    Reason,
-)
+from bastion.call.effects import Effect
+from bastion.policy.decision import MARKER_BLOCKED, MARKER_DENIED, Decision, Evaluation, Reason
 from bastion.policy.rule_ids import NON_INTERACTIVE_DEFAULT
 
 _EFFECT_ORDER = {effect: index for index, effect in enumerate(Effect)}

@@ -16,7 +16,7 @@ from __future__ import annotations
 import posixpath
 from dataclasses import replace
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell.ctx import Outer
 from bastion.shell.model import Access, PathUse, ShellAnalysis, SimpleCommand
 from bastion.shell.parser import MAX_COMMAND_BYTES, error_nodes, parse, unsafe_char

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell.ctx import Ctx, path_use
 from bastion.shell.flags import NUMERIC, Flag, Parsed, parse_args

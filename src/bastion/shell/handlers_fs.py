@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell import sedscript
 from bastion.shell.ctx import Ctx

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell.classify import Handler, apply_spec
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed, parse_args

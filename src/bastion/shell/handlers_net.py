@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed, parse_args
 from bastion.shell.hosts import any_host, bare_host, scp_host, url_host

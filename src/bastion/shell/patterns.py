@@ -24,7 +24,7 @@ import posixpath
 import shlex
 from dataclasses import dataclass
 
-from bastion.policy.decision import HARDLINE_EFFECTS, Effect
+from bastion.call.effects import HARDLINE_EFFECTS, Effect
 from bastion.shell import paths as P
 from bastion.shell.flags import parse_args
 from bastion.shell.model import Access, SimpleCommand

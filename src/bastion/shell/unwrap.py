@@ -9,7 +9,7 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell.classify import Handler, apply_spec, finish, redirect_paths
 from bastion.shell.ctx import Ctx, Outer

@@ -10,7 +10,8 @@ from typing import Any
 
 from bastion.approval.model import ApprovalRequest, iso
 from bastion.audit.events import LedgerRecord
-from bastion.policy.decision import Decision, Effect
+from bastion.call.effects import Effect
+from bastion.policy.decision import Decision
 
 
 @functools.cache

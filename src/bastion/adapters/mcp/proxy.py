@@ -42,8 +42,9 @@ from bastion.adapters.mcp.untrusted import (
 )
 from bastion.adapters.mcp.upstream import Upstream, UpstreamError, UpstreamSpec
 from bastion.adapters.mcp.wire import PipeLines, answering_malformed
+from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
-from bastion.policy.decision import MARKER_BLOCKED, Decision, Effect, Evaluation, Reason, deny_for_error
+from bastion.policy.decision import MARKER_BLOCKED, Decision, Evaluation, Reason, deny_for_error
 from bastion.policy.mcp_args import hiding_rule
 from bastion.policy.mcp_infer import describe_inferred
 from bastion.runtime import Gatekeeper
