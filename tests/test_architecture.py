@@ -22,7 +22,6 @@ MAX_FUNCTION_LINES = 80
 
 #: Cycles not yet broken (each a strongly connected component, by its sorted members).
 KNOWN_CYCLES: set[frozenset[str]] = {
-    frozenset({"bastion.call", "bastion.call.aliases", "bastion.call.model"}),
     frozenset({"bastion.keys", "bastion.keys.sqlite", "bastion.keys.store"}),
     frozenset(
         {"bastion.exec", "bastion.exec.boundary", "bastion.exec.bubblewrap", "bastion.exec.egress"}
@@ -36,22 +35,8 @@ KNOWN_CYCLES: set[frozenset[str]] = {
         | {"bastion.audit.ledger", "bastion.audit.sqlite", "bastion.audit.store"}
     ),
     frozenset(
-        {"bastion.shell", "bastion.shell.analysis", "bastion.shell.classify", "bastion.shell.ctx"}
-        | {"bastion.shell.envvars", "bastion.shell.flags", "bastion.shell.handlers_builtins"}
-        | {"bastion.shell.handlers_code", "bastion.shell.handlers_fs", "bastion.shell.handlers_git"}
-        | {"bastion.shell.handlers_net", "bastion.shell.paths", "bastion.shell.patterns"}
-        | {"bastion.shell.programs", "bastion.shell.programs.build", "bastion.shell.programs.builtins"}
-        | {"bastion.shell.programs.files", "bastion.shell.programs.infra"}
-        | {"bastion.shell.programs.interpreters", "bastion.shell.programs.network"}
-        | {"bastion.shell.programs.packages", "bastion.shell.programs.readers"}
-        | {"bastion.shell.programs.spec", "bastion.shell.programs.system", "bastion.shell.programs.vcs"}
-        | {"bastion.shell.programs.wrappers", "bastion.shell.unwrap", "bastion.shell.variables"}
-        | {"bastion.shell.walk", "bastion.shell.words"}
-    ),
-    frozenset(
-        {"bastion.adapters.mcp", "bastion.adapters.mcp.calls", "bastion.adapters.mcp.install"}
-        | {"bastion.adapters.mcp.proxy", "bastion.adapters.mcp.reload", "bastion.adapters.mcp.server"}
-        | {"bastion.postgres.pins", "bastion.runtime", "bastion.state", "bastion.state.factory"}
+        {"bastion.adapters.mcp", "bastion.adapters.mcp.install", "bastion.adapters.mcp.proxy"}
+        | {"bastion.adapters.mcp.server"}
     ),
     frozenset(
         {"bastion.tools", "bastion.tools.base", "bastion.tools.catalog", "bastion.tools.fetch"}
@@ -72,22 +57,7 @@ KNOWN_LONG_MODULES: set[str] = {
 }
 KNOWN_LONG_FUNCTIONS: set[str] = set()
 #: Import edges against the layers, not yet turned around.
-KNOWN_LAYER_BREAKS: set[tuple[str, str]] = {
-    ("bastion.postgres.gateway", "bastion.adapters"),
-    ("bastion.postgres.gateway", "bastion.adapters.http"),
-    ("bastion.postgres.gateway", "bastion.adapters.http.sessions"),
-    ("bastion.postgres.pins", "bastion.adapters"),
-    ("bastion.postgres.pins", "bastion.adapters.mcp"),
-    ("bastion.postgres.pins", "bastion.adapters.mcp.pins"),
-    ("bastion.state.factory", "bastion.adapters"),
-    ("bastion.state.factory", "bastion.adapters.http"),
-    ("bastion.state.factory", "bastion.adapters.http.ratelimit"),
-    ("bastion.state.factory", "bastion.adapters.http.sessions"),
-    ("bastion.state.factory", "bastion.adapters.mcp"),
-    ("bastion.state.factory", "bastion.adapters.mcp.pins"),
-    ("bastion.adapters.http.app", "bastion.adapters.cli"),
-    ("bastion.adapters.http.app", "bastion.adapters.cli.common"),
-}
+KNOWN_LAYER_BREAKS: set[tuple[str, str]] = set()
 
 #: The core: the call vocabulary, the shell classifier and the policy engine. Pure logic.
 CORE = ("bastion.call", "bastion.shell", "bastion.policy")

@@ -23,10 +23,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from bastion.call.effects import Effect
-
     # imported on first use: ``bastion hook`` must start without pydantic
-    from bastion.call.model import Family, ToolCall
+    from bastion.call.effects import Effect
+    from bastion.call.families import Family
+    from bastion.call.model import ToolCall
     from bastion.errors import BastionError, CallError, PolicyError, StoreError
     from bastion.policy.compiled import Policy
     from bastion.policy.decision import MARKER_BLOCKED, MARKER_DENIED, Decision, Evaluation, Reason
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from bastion.runtime import Gatekeeper, open_gatekeeper
 
 _WHERE = {
-    "Family": "bastion.call.model",
+    "Family": "bastion.call.families",
     "ToolCall": "bastion.call.model",
     "BastionError": "bastion.errors",
     "CallError": "bastion.errors",

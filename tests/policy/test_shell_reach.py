@@ -18,7 +18,7 @@ from bastion.policy.shell_reach import Follow, Recursion, destructive_target, re
 from bastion.policy.tree import Kind, MemoryTree
 from bastion.policy.treewalk import Found, OverBudget, Reach, walk
 from bastion.policy.verdict import Assembly
-from bastion.shell import analyze
+from bastion.shell.analysis import analyze
 from bastion.shell.model import Access, PathUse, ShellAnalysis
 
 TABLE: list[tuple[str, Recursion | None]] = [

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bastion.call.effects import Effect
-from bastion.shell import ShellAnalysis, SimpleCommand, analyze
+from bastion.shell.analysis import analyze
+from bastion.shell.model import ShellAnalysis, SimpleCommand
 
 E = Effect
 

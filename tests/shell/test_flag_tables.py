@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bastion.call.effects import Effect
-from bastion.shell.programs import PROGRAMS
+from bastion.shell.programs.registry import PROGRAMS
 
 # (command, an effect it must have, the argv index of the word that raised it)
 RAISING: list[tuple[str, Effect, int]] = [

@@ -67,7 +67,7 @@ def _rule(rule: Rule, subject: str) -> Match:
 
 
 def _shell(policy: Policy, call: ToolCall) -> Iterator[Match]:
-    from bastion.shell import analyze
+    from bastion.shell.analysis import analyze
 
     for cmd in analyze(str(call.args.get("command", ""))).commands:
         text = " ".join(cmd.argv)

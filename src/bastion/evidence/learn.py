@@ -103,7 +103,7 @@ class LearnReport:
 
 
 def _prefix_effects(argv: tuple[str, ...]) -> frozenset[str] | None:
-    from bastion.shell import analyze
+    from bastion.shell.analysis import analyze
 
     analysis = analyze(" ".join(_shell_quote(w) for w in argv))
     if analysis.errors or len(analysis.commands) != 1:
@@ -119,7 +119,7 @@ def _shell_quote(word: str) -> str:
 
 def _simple(command: str) -> tuple[str, ...] | None:
     """The argv of a statically known single simple command; None otherwise."""
-    from bastion.shell import analyze
+    from bastion.shell.analysis import analyze
 
     analysis = analyze(command)
     if analysis.errors or len(analysis.commands) != 1:
@@ -134,7 +134,7 @@ def star_safe(prefix: tuple[str, ...]) -> bool:
     """May a final ``*`` follow ``prefix``? Only when the knowledge base says no word after
     it can raise the effect: the prefix resolves to one Spec (no subcommand left to pick)
     with no handler (find predicates, sed scripts… add effects) and no flag that adds one."""
-    from bastion.shell.programs import lookup
+    from bastion.shell.programs.registry import lookup
 
     spec = lookup(posixpath.basename(prefix[0]))
     for word in prefix[1:]:

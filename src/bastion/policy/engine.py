@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bastion.call.effects import Effect
-from bastion.call.model import Family, ToolCall
+from bastion.call.families import Family
+from bastion.call.model import ToolCall
 from bastion.errors import CallError
 from bastion.policy.ceiling import ApprovalLevel, FilesystemLevel, NetworkLevel
 from bastion.policy.compiled import Policy

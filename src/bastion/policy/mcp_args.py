@@ -22,7 +22,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from bastion.call.effects import Effect
-from bastion.call.model import Family, ToolCall
+from bastion.call.families import Family
+from bastion.call.model import ToolCall
 from bastion.errors import CallError
 from bastion.policy.compiled import Policy, Rule
 from bastion.policy.decision import Decision, Reason

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from bastion.call.model import Family
+from bastion.call.families import Family
 from bastion.errors import PolicyError
 from bastion.policy.compiled import Policy, Rule
 from bastion.policy.layer import Layer
@@ -15,7 +15,7 @@ def rule_matches_example(rule: Rule, example: str, policy: Policy) -> bool:
     """Does ``rule`` match the example call argument written in its ``match``/``not_match``?"""
     m = rule.matcher
     if m.family is Family.SHELL:
-        from bastion.shell import analyze
+        from bastion.shell.analysis import analyze
 
         allow = rule.action.loosens
         return any(m.matches_command(c, allow=allow) for c in analyze(example).commands)

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bastion.call.model import Family
+from bastion.call.families import Family
 from bastion.policy.globs import Glob, GlobError, compile_glob
 from bastion.policy.network import Target, host_matches, host_pattern_error
 

@@ -8,7 +8,8 @@ network policy. Anything that could not be parsed or decided asks, and is never 
 from __future__ import annotations
 
 from bastion.call.effects import Effect
-from bastion.call.model import Family, ToolCall
+from bastion.call.families import Family
+from bastion.call.model import ToolCall
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.shell_git import command_dirs
@@ -25,7 +26,7 @@ from bastion.policy.stages import (
 from bastion.policy.treewalk import Reach
 from bastion.policy.verdict import Assembly, Subject
 from bastion.shell.model import Access, ShellAnalysis, SimpleCommand
-from bastion.shell.programs import lookup
+from bastion.shell.programs.registry import lookup
 
 #: Commands longer than this are denied outright (bytes of UTF-8).
 MAX_COMMAND_BYTES = 64 * 1024

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bastion.call.effects import Effect
-from bastion.call.model import Family, ToolCall
+from bastion.call.families import Family
+from bastion.call.model import ToolCall
 from bastion.policy.ceiling import FilesystemLevel
 from bastion.policy.compiled import Policy, Rule
 from bastion.policy.decision import Decision, Reason

@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 
 from bastion.call.effects import Effect
-from bastion.call.model import CODE_LANGUAGES, DB_OPERATIONS, Family, ToolCall
+from bastion.call.families import CODE_LANGUAGES, DB_OPERATIONS, Family
+from bastion.call.model import ToolCall
 from bastion.errors import CallError
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode

@@ -12,8 +12,7 @@ from bastion.shell.ctx import Ctx, path_use
 from bastion.shell.flags import NUMERIC, Flag, Parsed, parse_args
 from bastion.shell.hosts import any_host, bare_host
 from bastion.shell.model import Access, PathUse, SimpleCommand
-from bastion.shell.programs import Spec
-from bastion.shell.programs.spec import OPEN_HANDLERS
+from bastion.shell.programs.spec import OPEN_HANDLERS, Spec
 from bastion.shell.walk import Redirect
 from bastion.shell.words import Word
 

@@ -10,8 +10,9 @@ from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed, parse_args
 from bastion.shell.hosts import bare_host, url_host
 from bastion.shell.model import Access, PathUse
-from bastion.shell.programs import Spec, interpreters
+from bastion.shell.programs import interpreters
 from bastion.shell.programs.packages import INDEX_FLAGS, INSTALL_VALUES
+from bastion.shell.programs.spec import Spec
 from bastion.shell.programs.wrappers import STARTUP_FILES
 from bastion.shell.self_verbs import MODULES as SELF_MODULES
 from bastion.shell.self_verbs import self_change

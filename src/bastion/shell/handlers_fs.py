@@ -12,7 +12,7 @@ from bastion.shell import sedscript
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed, parse_args
 from bastion.shell.model import Access, PathUse, SimpleCommand
-from bastion.shell.programs import Spec
+from bastion.shell.programs.spec import Spec
 from bastion.shell.words import Word, literal_word
 
 E = Effect

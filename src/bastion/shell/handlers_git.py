@@ -11,8 +11,8 @@ from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed, parse_args
 from bastion.shell.hosts import any_host
 from bastion.shell.model import Access, PathUse
-from bastion.shell.programs import Spec
 from bastion.shell.programs import vcs as V
+from bastion.shell.programs.spec import Spec
 from bastion.shell.words import Word
 
 E = Effect

@@ -9,7 +9,7 @@ from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed, parse_args
 from bastion.shell.hosts import any_host, bare_host, scp_host, url_host
 from bastion.shell.model import Access
-from bastion.shell.programs import Spec
+from bastion.shell.programs.spec import Spec
 from bastion.shell.words import Word
 
 E = Effect

@@ -22,8 +22,9 @@ from bastion.shell.handlers_git import HANDLERS as GIT_HANDLERS
 from bastion.shell.handlers_git import git
 from bastion.shell.handlers_net import HANDLERS as NET_HANDLERS
 from bastion.shell.model import Access, PathUse, SimpleCommand
-from bastion.shell.programs import WRAPPERS, lookup
 from bastion.shell.programs import wrappers as W
+from bastion.shell.programs.registry import lookup
+from bastion.shell.programs.wrappers import WRAPPERS
 from bastion.shell.self_verbs import self_change
 from bastion.shell.walk import RawCommand, Redirect
 from bastion.shell.words import Word, literal_word

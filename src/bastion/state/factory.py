@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any, Literal
 from bastion.errors import StoreError
 
 if TYPE_CHECKING:
-    from bastion.adapters.mcp.pins import PinStore
     from bastion.approval.store import Store
     from bastion.audit.store import LedgerStore
     from bastion.keys.store import KeyStore
     from bastion.launch.sessions import SessionStore
+    from bastion.state.pins import PinStore
 
 ENV_URL = "BASTION_STATE_URL"
 DB_FILE = "bastion.db"
@@ -126,7 +126,7 @@ class Stores:
         if self.url:
             from bastion.postgres.pins import PgPinStore
             return self._keep(PgPinStore(self.url))  # type: ignore[no-any-return]
-        from bastion.adapters.mcp.pins import SqlitePinStore
+        from bastion.state.pins import SqlitePinStore
         return self._keep(SqlitePinStore.in_state_dir(self.state_dir))  # type: ignore[no-any-return]
 
     @cached_property
@@ -142,8 +142,8 @@ class Stores:
         if self.url:
             from bastion.postgres.gateway import PgGatewayState
             return self._keep(PgGatewayState(self.url))
-        from bastion.adapters.http.sessions import GatewayState
         from bastion.keys.sqlite import KEYS_FILE
+        from bastion.state.web_sessions import GatewayState
         return GatewayState.beside(self.keys, os.path.join(self.state_dir, KEYS_FILE))
 
     def rate_limiter(self, per_minute: int, *, scope: str = "gateway") -> Any:
@@ -157,7 +157,7 @@ class Stores:
                 return self._keep(PgRateLimiter(db, per_minute, scope=scope))
             finally:
                 db.release()
-        from bastion.adapters.http.ratelimit import RateLimiter
+        from bastion.state.ratelimit import RateLimiter
         return RateLimiter(per_minute)
 
     def hasher_key(self) -> bytes:

@@ -6,7 +6,7 @@ import os
 import shutil
 import tempfile
 
-from bastion.call.model import CODE_LANGUAGES
+from bastion.call.families import CODE_LANGUAGES
 from bastion.exec.boundary import build_spec
 from bastion.exec.bubblewrap import BubblewrapRunner
 from bastion.exec.capabilities import UNCONTAINED_AGENTS, limit_checks, uncontained_note

@@ -111,7 +111,7 @@ def _parse(request: ApprovalRequest) -> str:
     """For a shell call, what the parse found: each simple command and its effect classes."""
     if request.tool != "shell":
         return ""
-    from bastion.shell import analyze
+    from bastion.shell.analysis import analyze
 
     analysis = analyze(call_text(request))
     items = "".join(

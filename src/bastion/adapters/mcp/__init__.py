@@ -7,14 +7,6 @@ Gatekeeper's. See each module's docstring for its part.
 
 from bastion.adapters.mcp.calls import Channel, McpCalls, refusal
 from bastion.adapters.mcp.install import InstallError, InstallReport, install_agent
-from bastion.adapters.mcp.pins import (
-    MemoryPinStore,
-    PinStore,
-    Review,
-    SqlitePinStore,
-    ToolVersion,
-    check_offer,
-)
 from bastion.adapters.mcp.proxy import McpProxy, ProxyOptions, run_proxy
 from bastion.adapters.mcp.reload import Broken, PolicyWatch
 from bastion.adapters.mcp.server import BastionToolServer, run_serve
@@ -27,6 +19,14 @@ from bastion.policy.mcp_args import (
     rule_args_match,
 )
 from bastion.policy.settings import McpServerArgs
+from bastion.state.pins import (
+    MemoryPinStore,
+    PinStore,
+    Review,
+    SqlitePinStore,
+    ToolVersion,
+    check_offer,
+)
 
 __all__ = [
     "BastionToolServer",

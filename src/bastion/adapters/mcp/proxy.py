@@ -31,7 +31,6 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from bastion.adapters.mcp.calls import Channel, McpCalls, refusal
-from bastion.adapters.mcp.pins import PinStore, Review, ToolVersion, check_offer
 from bastion.adapters.mcp.reload import Broken, PolicyWatch
 from bastion.adapters.mcp.untrusted import (
     DEFAULT_MAX_RESULT_BYTES,
@@ -48,6 +47,7 @@ from bastion.policy.decision import MARKER_BLOCKED, Decision, Evaluation, Reason
 from bastion.policy.mcp_args import hiding_rule
 from bastion.policy.mcp_infer import describe_inferred
 from bastion.runtime import Gatekeeper
+from bastion.state.pins import PinStore, Review, ToolVersion, check_offer
 
 Context = ServerRequestContext[Any, Any]
 

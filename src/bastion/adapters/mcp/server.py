@@ -27,7 +27,8 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from bastion.adapters.mcp.calls import Channel, McpCalls
 from bastion.adapters.mcp.untrusted import DEFAULT_MAX_RESULT_BYTES, SecretMask, mark_result
 from bastion.adapters.mcp.wire import answering_malformed
-from bastion.call.model import Family, ToolCall
+from bastion.call.families import Family
+from bastion.call.model import ToolCall
 from bastion.errors import BastionError
 from bastion.exec.runner import Runner, SandboxUnavailable
 from bastion.exec.secrets import check_credentials_placement
