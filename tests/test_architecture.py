@@ -49,12 +49,7 @@ KNOWN_CYCLES: set[frozenset[str]] = {
     ),
 }
 #: Modules and functions still over the limit.
-KNOWN_LONG_MODULES: set[str] = {
-    "bastion.shell.handlers_code",
-    "bastion.shell.programs.options",
-    "bastion.shell.unwrap",
-    "bastion.shell.walk",
-}
+KNOWN_LONG_MODULES: set[str] = set()
 KNOWN_LONG_FUNCTIONS: set[str] = set()
 #: Import edges against the layers, not yet turned around.
 KNOWN_LAYER_BREAKS: set[tuple[str, str]] = set()

@@ -13,7 +13,7 @@ from bastion.shell.flags import NUMERIC, Flag, Parsed, parse_args
 from bastion.shell.hosts import any_host, bare_host
 from bastion.shell.model import Access, PathUse, SimpleCommand
 from bastion.shell.programs.spec import OPEN_HANDLERS, Spec
-from bastion.shell.walk import Redirect
+from bastion.shell.walk_model import Redirect
 from bastion.shell.words import Word
 
 Handler = Callable[[Ctx, Spec, Parsed, list[Word]], None]

@@ -9,7 +9,7 @@ from itertools import count
 from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell.model import Access, PathUse, SimpleCommand
-from bastion.shell.walk import RawCommand, Redirect
+from bastion.shell.walk_model import RawCommand, Redirect
 from bastion.shell.words import Word
 
 #: Classify an inner argv (find -exec, xargs …) under an extra wrapper label.
