@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from bastion.approval.clock import FakeClock
-from bastion.approval.config import LimitsConfig
 from bastion.approval.memory import MemoryStore
 from bastion.approval.model import ApprovalRequest, PermissionDecision, Scope
 from bastion.approval.state import RequestState
@@ -25,6 +24,7 @@ from bastion.errors import StoreError
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import MARKER_BLOCKED, MARKER_DENIED, Decision, Evaluation, Reason
 from bastion.policy.engine import Gate
+from bastion.policy.settings import LimitsConfig
 from bastion.runtime import Gatekeeper, open_gatekeeper
 
 ASK = Evaluation(

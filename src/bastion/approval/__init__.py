@@ -2,7 +2,6 @@
 repeat-failure guard and per-session limits."""
 
 from bastion.approval.clock import Clock, FakeClock, SystemClock
-from bastion.approval.config import LimitsConfig
 from bastion.approval.memory import MemoryStore
 from bastion.approval.model import (
     ApprovalRequest,
@@ -18,6 +17,7 @@ from bastion.approval.queue import AnswerError, ApprovalQueue
 from bastion.approval.sqlite import SqliteStore
 from bastion.approval.state import Action, IllegalTransition, RequestState, transition
 from bastion.approval.store import Resolution, Store
+from bastion.policy.settings import LimitsConfig
 
 __all__ = [
     "Action",

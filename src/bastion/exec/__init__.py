@@ -2,7 +2,6 @@
 
 from bastion.exec.boundary import build_spec, child_environment, sandbox_roots
 from bastion.exec.bubblewrap import BubblewrapRunner
-from bastion.exec.config import ExecConfig
 from bastion.exec.runner import (
     ExecError,
     Limits,
@@ -19,6 +18,7 @@ from bastion.exec.secrets import (
 )
 from bastion.exec.select import select_runner
 from bastion.exec.unsafe import UnsafeHostRunner
+from bastion.policy.exec_settings import ExecConfig
 
 __all__ = [
     "BubblewrapRunner",

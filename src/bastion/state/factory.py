@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from bastion.audit.store import LedgerStore
     from bastion.keys.store import KeyStore
     from bastion.launch.sessions import SessionStore
+    from bastion.policy.compiled import Policy
     from bastion.state.pins import PinStore
 
 ENV_URL = "BASTION_STATE_URL"
@@ -39,11 +40,12 @@ class StateUrlError(StoreError):
     hint = "set state_url (policy) or BASTION_STATE_URL to postgresql://USER@HOST:PORT/DB, or unset it"
 
 
-def state_url_for(policy: object = None, env: Mapping[str, str] | None = None) -> str | None:
+def state_url_for(policy: Policy | None = None, env: Mapping[str, str] | None = None) -> str | None:
     """The configured URL: the environment's ``BASTION_STATE_URL``, else the policy's
-    ``state_url`` (read defensively), else None (SQLite). Raises StateUrlError if unusable."""
+    ``state_url``, else None (SQLite). Raises StateUrlError if unusable."""
     source = os.environ if env is None else env
-    url = (source.get(ENV_URL) or "").strip() or str(getattr(policy, "state_url", None) or "").strip()
+    written = policy.state_url if policy is not None else None
+    url = (source.get(ENV_URL) or "").strip() or (written or "").strip()
     if not url:
         return None
     from bastion.postgres.connection import is_postgres_url, safe_url
@@ -210,7 +212,7 @@ def open_stores_from_env(env: Mapping[str, str] | None = None, *, cwd: str | Non
     url = state_url_for(None, source)
     if url is None:
         try:
-            policy: object = load_policy(policy_path, cwd=cwd or os.getcwd(), env=source)
+            policy: Policy | None = load_policy(policy_path, cwd=cwd or os.getcwd(), env=source)
         except BastionError:
             policy = None
         url = state_url_for(policy, source)

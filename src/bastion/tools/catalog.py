@@ -6,11 +6,11 @@ import os
 from collections.abc import Mapping
 
 from bastion.call.families import Family
-from bastion.exec.config import ExecConfig
 from bastion.exec.runner import Runner, SandboxUnavailable
 from bastion.exec.select import REQUIRE_VARIABLE, select_runner
 from bastion.policy.compiled import Policy
 from bastion.policy.engine import Gate
+from bastion.policy.exec_settings import ExecConfig
 from bastion.policy.kinds import RuleAction
 from bastion.policy.network import Resolver, SystemResolver
 from bastion.tools.base import Authorizer, GateAuthorizer, Tool, ToolContext
