@@ -77,12 +77,26 @@ def test_a_policy_given_a_mode_as_a_word_still_holds_the_member(tmp_path: Path) 
 
 
 def test_a_rule_action_gives_its_decision_and_says_whether_it_loosens() -> None:
-    assert [(a.decision, a.loosens) for a in RuleAction] == [
+    plain = [RuleAction.ALLOW, RuleAction.DENY, RuleAction.ASK]
+    assert [(a.decision, a.loosens) for a in plain] == [
         (Decision.ALLOW, True),
         (Decision.DENY, False),
         (Decision.ASK, False),
-        (Decision.ALLOW, True),
     ]
+    assert RuleAction.CLASSIFY.loosens
+    with pytest.raises(ValueError, match="unknown decision 'classify'"):
+        _ = RuleAction.CLASSIFY.decision
+
+
+def test_a_classify_rule_outside_shell_is_denied_never_allowed(tmp_path: Path) -> None:
+    from bastion.call.model import ToolCall
+    from bastion.policy.engine import Gate
+
+    env = {"HOME": str(tmp_path), "BASTION_STATE_DIR": str(tmp_path / "s")}
+    text = '[[rule]]\ntool = "read"\npattern = "/opt/**"\naction = "classify"\n'
+    gate = Gate(load_policy_text(text, cwd=str(tmp_path), env=env))
+    evaluation = gate.evaluate(ToolCall("read", {"path": "/opt/x"}, cwd=str(tmp_path), interactive=True))
+    assert (evaluation.decision, [r.rule for r in evaluation.reasons]) == (Decision.DENY, ["internal-error"])
 
 
 def test_a_rule_action_is_parsed_once_when_the_policy_loads(tmp_path: Path) -> None:

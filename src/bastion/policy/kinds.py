@@ -42,5 +42,6 @@ class RuleAction(StrEnum):
 
     @property
     def decision(self) -> Decision:
-        """The decision it gives when it matches (``classify``: its permissive side)."""
-        return Decision.ALLOW if self is RuleAction.CLASSIFY else Decision[self.name]
+        """The decision it gives when it matches. ``classify`` has none of its own (the shell
+        decider turns it into allow or ask): asked anyway, it raises, and the engine denies."""
+        return Decision.parse(self.value)
