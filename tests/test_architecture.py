@@ -257,6 +257,12 @@ def test_the_http_adapter_does_not_import_the_cli() -> None:
     assert sorted(_http_cli_breaks()) == []
 
 
+def test_no_decider_or_stage_imports_the_engine_back() -> None:
+    # The engine dispatches to the deciders; they get a stages.Context, never the Gate.
+    found = {src for src, dst in _edges_from(CORE) if dst == "bastion.policy.engine"}
+    assert sorted(found) == []
+
+
 def test_inside_the_core_call_is_below_shell_and_shell_below_policy() -> None:
     # The vocabulary (calls, effects) is shared from below: the classifier never reaches up
     # into the engine, and the call model knows neither.
