@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from bastion.approval.clock import FakeClock
-from bastion.approval.config import LimitsConfig
 from bastion.approval.memory import MemoryStore
 from bastion.approval.model import ApprovalRequest, PermissionDecision, Scope
 from bastion.approval.state import RequestState
@@ -19,11 +18,13 @@ from bastion.audit.events import AuditEvent, LedgerRecord
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
+from bastion.call.effects import Effect
 from bastion.call.model import ToolCall
 from bastion.errors import StoreError
 from bastion.policy.compiled import Policy
-from bastion.policy.decision import MARKER_BLOCKED, MARKER_DENIED, Decision, Effect, Evaluation, Reason
+from bastion.policy.decision import MARKER_BLOCKED, MARKER_DENIED, Decision, Evaluation, Reason
 from bastion.policy.engine import Gate
+from bastion.policy.settings import LimitsConfig
 from bastion.runtime import Gatekeeper, open_gatekeeper
 
 ASK = Evaluation(
@@ -514,7 +515,7 @@ def test_policy_limits_and_audit_tables_reach_the_gatekeeper(tmp_path: Path) -> 
         assert events[0].event.raw_args is not None
 
 
-def test_gate_request_parks_and_an_on_permission_callback_answers(tmp_path: Path) -> None:
+def test_a_gatekeeper_over_a_gate_parks_and_an_on_permission_callback_answers(tmp_path: Path) -> None:
     from bastion.policy.loader import load_policy_text
 
     env = {"HOME": str(tmp_path / "home"), "BASTION_STATE_DIR": str(tmp_path / "state")}
@@ -526,14 +527,17 @@ def test_gate_request_parks_and_an_on_permission_callback_answers(tmp_path: Path
         seen.append(request.summary)
         return {"kind": "reject", "feedback": "write inside the project"}
 
-    denied = asyncio.run(gate.request(call, on_permission=reject))
+    policy = gate.policy
+    with open_gatekeeper(policy, env, gate=gate, on_permission=reject) as keeper:
+        denied = asyncio.run(keeper.request(call))
     assert seen == ["write: /opt/elsewhere"]
     assert (denied.decision, denied.reasons[0].rule, denied.reasons[0].message) == (
         Decision.DENY,
         "approval.callback",
         "denied by your code (on_permission): write inside the project",
     )
-    allowed = asyncio.run(gate.request(ToolCall("read", {"path": "a.txt"}, cwd=str(tmp_path))))
+    with open_gatekeeper(policy, env, gate=gate) as keeper:
+        allowed = asyncio.run(keeper.request(ToolCall("read", {"path": "a.txt"}, cwd=str(tmp_path))))
     assert allowed.decision is Decision.ALLOW
 
 

@@ -24,23 +24,18 @@ if TYPE_CHECKING:
     from typing import Any
 
     # imported on first use: ``bastion hook`` must start without pydantic
-    from bastion.call.model import Family, ToolCall
+    from bastion.call.effects import Effect
+    from bastion.call.families import Family
+    from bastion.call.model import ToolCall
     from bastion.errors import BastionError, CallError, PolicyError, StoreError
     from bastion.policy.compiled import Policy
-    from bastion.policy.decision import (
-        MARKER_BLOCKED,
-        MARKER_DENIED,
-        Decision,
-        Effect,
-        Evaluation,
-        Reason,
-    )
+    from bastion.policy.decision import MARKER_BLOCKED, MARKER_DENIED, Decision, Evaluation, Reason
     from bastion.policy.engine import Gate
     from bastion.policy.loader import load_policy, load_policy_text
     from bastion.runtime import Gatekeeper, open_gatekeeper
 
 _WHERE = {
-    "Family": "bastion.call.model",
+    "Family": "bastion.call.families",
     "ToolCall": "bastion.call.model",
     "BastionError": "bastion.errors",
     "CallError": "bastion.errors",
@@ -50,7 +45,7 @@ _WHERE = {
     "MARKER_BLOCKED": "bastion.policy.decision",
     "MARKER_DENIED": "bastion.policy.decision",
     "Decision": "bastion.policy.decision",
-    "Effect": "bastion.policy.decision",
+    "Effect": "bastion.call.effects",
     "Evaluation": "bastion.policy.decision",
     "Reason": "bastion.policy.decision",
     "Gate": "bastion.policy.engine",

@@ -18,7 +18,6 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from bastion.approval.clock import Clock, SystemClock
-from bastion.approval.config import LimitsConfig
 from bastion.approval.grants import find_grant, shell_argv, suggest_pattern
 from bastion.approval.guard import limit_reason, repeat_reason
 from bastion.approval.model import (
@@ -40,7 +39,6 @@ from bastion.approval.outcome import (
 )
 from bastion.approval.queue import AnswerError, ApprovalQueue
 from bastion.approval.store import Store
-from bastion.audit.config import AuditConfig
 from bastion.audit.events import EventKind, make_event
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
@@ -52,6 +50,7 @@ from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Evaluation, deny_for_error
 from bastion.policy.engine import Gate
 from bastion.policy.loader import state_dir_from
+from bastion.policy.settings import AuditConfig, LimitsConfig
 
 DB_FILE = "bastion.db"
 #: Rules of the transient denials given while a store or the ledger is unavailable.
@@ -75,14 +74,12 @@ def would_ask(evaluation: Evaluation) -> bool:
 
 
 def limits_from(policy: Policy) -> LimitsConfig:
-    """The policy's ``[limits]`` once the loader provides ``policy.limits``; else defaults."""
-    value = getattr(policy, "limits", None)
-    return value if isinstance(value, LimitsConfig) else LimitsConfig()
+    """The policy's ``[limits]``."""
+    return policy.limits
 
 
 def audit_from(policy: Policy) -> AuditConfig:
-    value = getattr(policy, "audit", None)
-    return value if isinstance(value, AuditConfig) else AuditConfig()
+    return policy.audit
 
 
 class Gatekeeper:
@@ -124,10 +121,10 @@ class Gatekeeper:
 
     def _decide(self, call: ToolCall, now: float, *, admit: bool) -> tuple[Evaluation, Resolver]:
         evaluation, resolver = self._decide_enforcing(call, now, admit=admit)
-        if not getattr(self.policy, "enforce", True):  # shadow mode: record would-be, allow
+        if not self.policy.enforce:  # shadow mode: record would-be, allow
             from bastion.policy.shadow import shadowed
 
-            evaluation = shadowed(evaluation, getattr(self.policy, "enforce_source", "enforce = false"))
+            evaluation = shadowed(evaluation, self.policy.enforce_source)
         return evaluation, resolver
 
     def _decide_enforcing(self, call: ToolCall, now: float, *, admit: bool) -> tuple[Evaluation, Resolver]:

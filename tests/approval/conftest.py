@@ -11,7 +11,8 @@ from bastion.approval.memory import MemoryStore
 from bastion.approval.model import ApprovalRequest, new_id
 from bastion.approval.sqlite import SqliteStore
 from bastion.approval.store import Store
-from bastion.policy.decision import Decision, Effect, Evaluation, Reason
+from bastion.call.effects import Effect
+from bastion.policy.decision import Decision, Evaluation, Reason
 
 ASKED = Evaluation(
     Decision.ASK,

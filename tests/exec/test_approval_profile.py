@@ -4,7 +4,8 @@ shown what it may touch, and a contained approved call runs with exactly that.""
 from __future__ import annotations
 
 from bastion.approval.model import ApprovalRequest
-from bastion.policy.decision import Decision, Effect, Evaluation, Reason
+from bastion.call.effects import Effect
+from bastion.policy.decision import Decision, Evaluation, Reason
 
 ASK = Reason(Decision.ASK, "approval.interactive_default", "built-in", "", "a person decides")
 

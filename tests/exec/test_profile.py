@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bastion.call.effects import Effect
 from bastion.exec.profile import (
     Filesystem,
     Profile,
@@ -15,7 +16,7 @@ from bastion.exec.profile import (
     shell_hosts,
 )
 from bastion.exec.runner import ExecError
-from bastion.policy.decision import Decision, Effect, Evaluation, Reason
+from bastion.policy.decision import Decision, Evaluation, Reason
 
 ALLOW = Reason(Decision.ALLOW, "test", "test", "", "allowed")
 

@@ -10,10 +10,10 @@ import pytest
 
 from bastion.launch.launcher import NOT_STARTED, LaunchRefused, Ports, launch, resume, survey
 from bastion.launch.sessions import JsonSessionStore
-from bastion.launch.validate import NO_CEILING, Permissions
+from bastion.policy.ceiling import NO_CEILING, Ceiling
 
-READ_ONLY = Permissions("ask_every_action", "read_only", "allowed")
-STRICT = Permissions("ask_every_action", "read_only", "denied")
+READ_ONLY = Ceiling("ask_every_action", "read_only", "allowed")
+STRICT = Ceiling("ask_every_action", "read_only", "denied")
 
 
 class Harness:
@@ -26,7 +26,7 @@ class Harness:
                            on_event=self.events.append)
         self.cwd = str(tmp_path)
 
-    def launch(self, names: list[str], ceiling: Permissions, args: list[str] | None = None,
+    def launch(self, names: list[str], ceiling: Ceiling, args: list[str] | None = None,
                **kw: Any) -> Any:
         return launch(names, ceiling, "test", args or [], store=self.store, ports=self.ports,
                       cwd=self.cwd, **kw)
@@ -50,7 +50,7 @@ def test_launch_passes_exactly_the_mapped_flags_before_the_agent_args(h: Harness
 
 def test_flags_go_after_the_subcommand_whose_help_was_read(h: Harness) -> None:
     h.agents.add("codex")
-    h.launch(["codex"], Permissions("never_ask", "workspace_write", "allowed"), ["exec", "fix"])
+    h.launch(["codex"], Ceiling("never_ask", "workspace_write", "allowed"), ["exec", "fix"])
     assert h.agents.calls("codex") == [["exec", "--sandbox", "workspace-write", "fix"]]
 
 

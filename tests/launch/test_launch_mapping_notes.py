@@ -7,7 +7,7 @@ from collections.abc import Callable
 from bastion.launch.agents import KNOWN, spec_for
 from bastion.launch.helptext import HelpText, parse_help
 from bastion.launch.mapping import Mapping, map_ceiling
-from bastion.launch.validate import NO_CEILING, Permissions
+from bastion.policy.ceiling import NO_CEILING, Ceiling
 
 HelpOf = Callable[..., HelpText]
 NETWORK = ("cannot enforce network=denied: its help lists no flag that blocks network access "
@@ -15,21 +15,21 @@ NETWORK = ("cannot enforce network=denied: its help lists no flag that blocks ne
 
 
 def test_network_denied_is_refused_with_the_reason_when_no_flag_blocks_network(help_of: HelpOf) -> None:
-    ceiling = Permissions("ask_for_risky", "unrestricted", "denied")
+    ceiling = Ceiling("ask_for_risky", "unrestricted", "denied")
     assert map_ceiling(KNOWN["gemini"], help_of("gemini"), ceiling) == Mapping(
         "gemini", ceiling, False, (), None,
         ("not started: no mode fits inside the ceiling ask_for_risky,unrestricted,denied", NETWORK))
 
 
 def test_read_only_is_refused_for_an_agent_with_no_flag_that_stops_writes(help_of: HelpOf) -> None:
-    ceiling = Permissions("ask_every_action", "read_only", "allowed")
+    ceiling = Ceiling("ask_every_action", "read_only", "allowed")
     assert map_ceiling(KNOWN["opencode"], help_of("opencode"), ceiling).notes == (
         "not started: no mode fits inside the ceiling ask_every_action,read_only,allowed",
         "cannot enforce filesystem=read_only: its help lists no flag that stops it writing files")
 
 
 def test_codex_exec_cannot_ask_so_an_asking_ceiling_does_not_start_it(help_of: HelpOf) -> None:
-    ceiling = Permissions("ask_for_risky", "workspace_write", "allowed")
+    ceiling = Ceiling("ask_for_risky", "workspace_write", "allowed")
     assert map_ceiling(KNOWN["codex"], help_of("codex", "exec"), ceiling).notes == (
         "not started: no mode fits inside the ceiling ask_for_risky,workspace_write,allowed",
         "cannot enforce approval=ask_for_risky: it runs non-interactively, so it cannot ask "
@@ -38,18 +38,18 @@ def test_codex_exec_cannot_ask_so_an_asking_ceiling_does_not_start_it(help_of: H
 
 
 def test_dimensions_that_fit_alone_but_not_together_are_reported_as_such(help_of: HelpOf) -> None:
-    ceiling = Permissions("ask_every_action", "read_only", "denied")
+    ceiling = Ceiling("ask_every_action", "read_only", "denied")
     assert map_ceiling(KNOWN["codex"], help_of("codex"), ceiling).notes[1:] == (
         "its flags fit each dimension alone, but no combination fits all three",)
 
 
 def test_a_config_override_is_used_only_with_a_note_saying_so(help_of: HelpOf) -> None:
-    ceiling = Permissions("ask_every_action", "workspace_write", "denied")
+    ceiling = Ceiling("ask_every_action", "workspace_write", "denied")
     mapping = map_ceiling(KNOWN["claude"], help_of("claude"), ceiling)
     assert mapping == Mapping(
         "claude", ceiling, True,
         ("--permission-mode", "plan", "--settings", KNOWN["claude"].overrides[0].value),
-        Permissions("ask_every_action", "read_only", "denied"),
+        Ceiling("ask_every_action", "read_only", "denied"),
         ("--permission-mode plan: plan/read-only mode: asks about everything, writes nothing "
          "(until you approve leaving it in the agent's own prompt)",
          f"--settings <…>: {KNOWN['claude'].overrides[0].note}",
@@ -79,7 +79,7 @@ def test_a_boolean_sandbox_without_named_choices_is_left_out(help_of: HelpOf) ->
 
 
 def test_permission_flags_in_agent_args_stop_the_agent_from_starting(help_of: HelpOf) -> None:
-    bypass = Permissions("never_ask", "unrestricted", "allowed")
+    bypass = Ceiling("never_ask", "unrestricted", "allowed")
     mapping = map_ceiling(KNOWN["claude"], help_of("claude"), bypass,
                           ["--dangerously-skip-permissions", "--allowedTools", "Bash"])
     assert (mapping.started, mapping.notes) == (False, (
@@ -100,10 +100,10 @@ def test_a_config_override_in_agent_args_is_refused_only_when_it_touches_permiss
 def test_a_print_flag_in_agent_args_counts_as_never_asking(help_of: HelpOf) -> None:
     claude = help_of("claude")
     assert not map_ceiling(KNOWN["claude"], claude, NO_CEILING, ["-p", "hi"]).started
-    plan = map_ceiling(KNOWN["claude"], claude, Permissions("never_ask", "read_only", "allowed"),
+    plan = map_ceiling(KNOWN["claude"], claude, Ceiling("never_ask", "read_only", "allowed"),
                        ["-p", "hi"])
     assert (plan.flags, plan.effective) == (
-        ("--permission-mode", "plan"), Permissions("never_ask", "read_only", "allowed"))
+        ("--permission-mode", "plan"), Ceiling("never_ask", "read_only", "allowed"))
 
 
 UNKNOWN_HELP = """Usage: foo [options]
@@ -121,7 +121,7 @@ def test_an_unknown_agent_is_read_by_the_same_words_not_refused() -> None:
     help_text = parse_help(UNKNOWN_HELP)
     spec = spec_for("foo")
     ask = map_ceiling(spec, help_text, NO_CEILING)
-    never = map_ceiling(spec, help_text, Permissions("never_ask", "unrestricted", "allowed"))
+    never = map_ceiling(spec, help_text, Ceiling("never_ask", "unrestricted", "allowed"))
     assert (ask.flags, ask.notes, ask.assumptions) == (
         ("--approval", "manual"),
         ("--approval manual: default mode: asks about everything",
@@ -137,7 +137,7 @@ def test_claude_s_network_denying_sandbox_is_not_offered_without_the_helpers_it_
 
     if not sys.platform.startswith("linux"):
         pytest.skip("Claude Code's sandbox needs bwrap and socat on Linux only")
-    ceiling = Permissions("ask_every_action", "workspace_write", "denied")
+    ceiling = Ceiling("ask_every_action", "workspace_write", "denied")
     mapping = map_ceiling(KNOWN["claude"], help_of("claude"), ceiling, present=lambda exe: exe != "socat")
     assert mapping.started is False
     assert any(note.startswith("left out: --settings") and "needs socat on PATH" in note

@@ -10,10 +10,11 @@ import pytest
 from bastion.launch.agents import KNOWN
 from bastion.launch.helptext import HelpText
 from bastion.launch.mapping import map_ceiling
-from bastion.launch.validate import Permissions, check
+from bastion.launch.validate import check
+from bastion.policy.ceiling import Ceiling
 
 CEILINGS = [
-    Permissions(a, f, n)
+    Ceiling(a, f, n)
     for a, f, n in itertools.product(
         ("ask_every_action", "ask_for_risky", "never_ask"),
         ("read_only", "workspace_write", "unrestricted"),

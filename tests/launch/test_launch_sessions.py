@@ -8,9 +8,9 @@ import pytest
 
 from bastion.errors import StoreError
 from bastion.launch.sessions import JsonSessionStore, Run, SessionNotFound, new_session
-from bastion.launch.validate import NO_CEILING, Permissions
+from bastion.policy.ceiling import NO_CEILING, Ceiling
 
-READ_ONLY = Permissions("ask_every_action", "read_only", "allowed")
+READ_ONLY = Ceiling("ask_every_action", "read_only", "allowed")
 
 
 def test_a_session_round_trips_through_its_json_file(tmp_path: Path) -> None:
@@ -27,9 +27,9 @@ def test_a_session_round_trips_through_its_json_file(tmp_path: Path) -> None:
 def test_lowering_a_session_meets_the_ceilings_and_never_raises(tmp_path: Path) -> None:
     session = new_session(("claude",), (), READ_ONLY, "file", "/w")
     assert session.lowered_to(NO_CEILING, "config") is session
-    lowered = session.lowered_to(Permissions("never_ask", "unrestricted", "denied"), "config")
+    lowered = session.lowered_to(Ceiling("never_ask", "unrestricted", "denied"), "config")
     assert (lowered.ceiling, lowered.ceiling_source) == (
-        Permissions("ask_every_action", "read_only", "denied"), "config")
+        Ceiling("ask_every_action", "read_only", "denied"), "config")
 
 
 def test_a_missing_or_damaged_session_is_an_error_not_a_default(tmp_path: Path) -> None:

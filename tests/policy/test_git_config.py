@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bastion import Decision, Gate, ToolCall
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.policy.git_config import ConfigSyntax, Entry, parse, runs_for, runs_program
 from tests.shell.helpers import deciding_rules
 

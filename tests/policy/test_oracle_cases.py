@@ -40,7 +40,7 @@ def test_the_same_programs_reading_plainly_stay_allowed(gate: Gate, call: Callab
 
 
 def test_file_p_declares_the_write_it_makes_to_the_file_s_times(gate: Gate, call: Callable[..., ToolCall]) -> None:
-    from bastion.policy.decision import Effect
+    from bastion.call.effects import Effect
 
     evaluation = gate.evaluate(call("shell", command="file -p notes.txt"))
     assert Effect.WRITE in evaluation.effects  # a workspace write: allowed in workspace mode, declared

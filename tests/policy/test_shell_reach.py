@@ -18,7 +18,7 @@ from bastion.policy.shell_reach import Follow, Recursion, destructive_target, re
 from bastion.policy.tree import Kind, MemoryTree
 from bastion.policy.treewalk import Found, OverBudget, Reach, walk
 from bastion.policy.verdict import Assembly
-from bastion.shell import analyze
+from bastion.shell.analysis import analyze
 from bastion.shell.model import Access, PathUse, ShellAnalysis
 
 TABLE: list[tuple[str, Recursion | None]] = [
@@ -184,7 +184,7 @@ def test_a_path_use_marked_recursive_is_walked_even_for_a_program_the_table_does
 
     def decide(shell: ShellAnalysis) -> tuple[Decision, list[str]]:
         out = Assembly(approval_default=Reason(Decision.ASK, "approval.x", "built-in", "", ""))
-        decide_analysis(gate, ToolCall("shell", {"command": "x"}, cwd=str(tmp_path)), out, shell)
+        decide_analysis(gate.context, ToolCall("shell", {"command": "x"}, cwd=str(tmp_path)), out, shell)
         evaluation = out.finish()
         return evaluation.decision, [r.rule for r in evaluation.reasons]
 

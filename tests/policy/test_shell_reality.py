@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bastion import Decision, Gate, ToolCall
+from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
-from bastion.policy.decision import Effect
 from bastion.policy.tree import Entry, MemoryTree
 from tests.shell.helpers import deciding_rules
 

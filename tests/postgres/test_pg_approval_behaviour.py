@@ -9,7 +9,8 @@ import dataclasses
 from bastion.approval.model import ApprovalRequest, FailureRecord, Grant, Scope, Usage, new_id
 from bastion.approval.state import Action, RequestState
 from bastion.approval.store import Resolution
-from bastion.policy.decision import Decision, Effect, Evaluation, Reason
+from bastion.call.effects import Effect
+from bastion.policy.decision import Decision, Evaluation, Reason
 from bastion.state import Stores
 
 ASKED = Evaluation(Decision.ASK, (Reason(Decision.ASK, "rule[1]", "policy.toml:3", "x", "a person decides"),),

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from bastion.adapters.mcp.pins import Pin, ToolVersion, check_offer
 from bastion.keys.model import Role
 from bastion.keys.store import has_active, verify
 from bastion.launch.sessions import Run, SessionNotFound, new_session
-from bastion.launch.validate import NO_CEILING, Permissions
+from bastion.policy.ceiling import NO_CEILING, Ceiling
 from bastion.state import Stores
+from bastion.state.pins import Pin, ToolVersion, check_offer
 
-READ_ONLY = Permissions("ask_every_action", "read_only", "allowed")
+READ_ONLY = Ceiling("ask_every_action", "read_only", "allowed")
 
 
 def version(description: str, name: str = "t") -> ToolVersion:

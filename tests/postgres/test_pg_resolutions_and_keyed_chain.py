@@ -22,7 +22,8 @@ from bastion.audit.chain import CHAIN_VERSION, Chain, legacy_hash
 from bastion.audit.events import EVENT_FIELDS, GENESIS, AuditEvent
 from bastion.audit.ledger import verify_store
 from bastion.audit.resolutions import LedgerResolutions
-from bastion.policy.decision import Decision, Effect, Evaluation, Reason
+from bastion.call.effects import Effect
+from bastion.policy.decision import Decision, Evaluation, Reason
 from bastion.state import Stores, open_stores
 from tests.postgres.test_pg_ledger_behaviour import event, tamper
 

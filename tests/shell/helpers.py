@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from bastion.policy.decision import Effect
-from bastion.shell import ShellAnalysis, SimpleCommand, analyze
+from bastion.call.effects import Effect
+from bastion.shell.analysis import analyze
+from bastion.shell.model import ShellAnalysis, SimpleCommand
 
 E = Effect
 

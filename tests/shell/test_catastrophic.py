@@ -9,7 +9,7 @@ import pytest
 from helpers import deciding_rules
 
 from bastion import Decision, Gate, ToolCall
-from bastion.shell import analyze
+from bastion.shell.analysis import analyze
 
 Call = Callable[..., ToolCall]
 A, Q, D = Decision.ALLOW, Decision.ASK, Decision.DENY

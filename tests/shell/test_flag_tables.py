@@ -9,8 +9,8 @@ from helpers import E, analyze, only
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bastion.policy.decision import Effect
-from bastion.shell.programs import PROGRAMS
+from bastion.call.effects import Effect
+from bastion.shell.programs.registry import PROGRAMS
 
 # (command, an effect it must have, the argv index of the word that raised it)
 RAISING: list[tuple[str, Effect, int]] = [

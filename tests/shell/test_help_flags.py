@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from bastion.shell.programs import PROGRAMS, Spec
 from bastion.shell.programs import vcs as V
+from bastion.shell.programs.registry import PROGRAMS
+from bastion.shell.programs.spec import Spec
 
 #: What .ci/run's APT_PACKAGES installs for this test: Debian package -> program.
 CI_TOOLS = {

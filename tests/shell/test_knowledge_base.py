@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from bastion.policy.decision import Effect
-from bastion.shell import analyze
+from bastion.call.effects import Effect
+from bastion.shell.analysis import analyze
 from bastion.shell.model import Access
-from bastion.shell.programs import FAMILIES, PROGRAMS, WRAPPERS, FlagRule
+from bastion.shell.programs.registry import FAMILIES, PROGRAMS
+from bastion.shell.programs.spec import FlagRule
+from bastion.shell.programs.wrappers import WRAPPERS
 
 ALL = sorted(PROGRAMS)
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bastion import Decision, Gate, ToolCall
-from bastion.shell import analyze
+from bastion.shell.analysis import analyze
 from bastion.shell.model import Access
 
 Call = Callable[..., ToolCall]

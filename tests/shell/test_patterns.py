@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from helpers import analyze
 
-from bastion.shell import compile_pattern
+from bastion.shell.patterns import compile_pattern
 
 
 def _matches(pattern: str, command: str, kind: str) -> list[bool]:

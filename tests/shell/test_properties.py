@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bastion.shell import analyze
+from bastion.shell.analysis import analyze
 from bastion.shell.parser import parse
 
 _WORDS = st.sampled_from([

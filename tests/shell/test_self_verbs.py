@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from bastion import Decision, Gate, ToolCall
-from bastion.shell import analyze
+from bastion.shell.analysis import analyze
 from bastion.shell.self_verbs import self_change
 
 Call = Callable[..., ToolCall]

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
+from bastion.call.effects import Effect
 from bastion.call.model import ToolCall
 from bastion.exec import BubblewrapRunner, ExecConfig, Runner
-from bastion.policy.decision import Decision, Effect, Evaluation, Reason
+from bastion.policy.decision import Decision, Evaluation, Reason
 from bastion.policy.network import Resolver, StaticResolver
 from bastion.tools import Authorizer, Tool, registry
 from tests.conftest import PolicyFactory

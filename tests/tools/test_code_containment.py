@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from bastion.call.effects import Effect
 from bastion.exec import ExecConfig
-from bastion.policy.decision import Effect
 from tests.tools.conftest import StubAuthorizer, ToolsFactory, run
 
 PROTECTED_FILES = (

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from bastion import Gate, ToolCall
+from bastion.call.effects import Effect
 from bastion.exec import ExecConfig
 from bastion.exec.output import mask_token
-from bastion.policy.decision import Decision, Effect
+from bastion.policy.decision import Decision
 from bastion.tools import detect_runtimes
 from tests.conftest import PolicyFactory
 from tests.tools.conftest import StubAuthorizer, ToolsFactory, essentials, run

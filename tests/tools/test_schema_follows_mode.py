@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bastion import Gate, ToolCall
-from bastion.call.model import Family
+from bastion.call.families import Family
 from bastion.policy.enabled import TOOL_NAMES
 from bastion.tools import TOOL_CLASSES
 from bastion.tools.base import hints

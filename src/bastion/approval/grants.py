@@ -15,9 +15,10 @@ import shlex
 from dataclasses import dataclass
 
 from bastion.approval.model import NON_GRANTABLE_EFFECTS, Grant, Scope, grantable
+from bastion.call.effects import Effect
 from bastion.call.model import ToolCall
-from bastion.policy.decision import Effect
-from bastion.shell.programs import Spec, lookup
+from bastion.shell.programs.registry import lookup
+from bastion.shell.programs.spec import Spec
 
 __all__ = ["NON_GRANTABLE_EFFECTS", "CommandPattern", "covers", "find_grant", "grantable", "in_scope",
            "parse_pattern", "plain_argv", "shell_argv", "suggest_pattern"]

@@ -12,7 +12,8 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from bastion.approval.state import RequestState
-from bastion.policy.decision import HARDLINE_EFFECTS, Effect, Evaluation
+from bastion.call.effects import HARDLINE_EFFECTS, Effect
+from bastion.policy.decision import Evaluation
 
 #: Characters an id may not start with: a leading ``-`` reads as an option on a command line
 #: (``bastion approvals approve -x…``), and ``_`` is kept out with it for symmetry.
@@ -30,7 +31,7 @@ def new_id(source: Callable[[int], bytes] = secrets.token_bytes) -> str:
 
 
 #: Effects no standing grant may ever cover: every hardline class (see
-#: ``bastion.policy.decision.HARDLINE_EFFECTS``, the shell floor classes) and raised
+#: ``bastion.call.effects.HARDLINE_EFFECTS``, the shell floor classes) and raised
 #: privilege, which the shell policy also puts on the floor (``sudo``, ``doas``, package
 #: managers). One set, read by :func:`grantable`.
 NON_GRANTABLE_EFFECTS: frozenset[Effect] = HARDLINE_EFFECTS | {Effect.PRIVILEGE}

@@ -9,25 +9,24 @@ from __future__ import annotations
 from bastion.approval.model import ApprovalRequest, Grant, Resolver
 from bastion.approval.state import RequestState
 from bastion.policy.decision import MARKER_BLOCKED, MARKER_DENIED, Decision, Evaluation, Reason
+from bastion.policy.rule_ids import Origin
 
-_BY_RULE = {
-    "approval.person": Resolver.PERSON,
-    "approval.confirmed": Resolver.PERSON,
-    "approval.callback": Resolver.CALLBACK,
-    "approval.timeout": Resolver.TIMEOUT,
-    "approval.cancelled": Resolver.CANCEL,
+#: Who resolved a call, read from its leading reason's origin; every other origin is the policy.
+_BY_ORIGIN = {
+    Origin.PERSON: Resolver.PERSON,
+    Origin.CALLBACK: Resolver.CALLBACK,
+    Origin.TIMEOUT: Resolver.TIMEOUT,
+    Origin.CANCEL: Resolver.CANCEL,
+    Origin.GRANT: Resolver.GRANT,
+    Origin.LIMIT: Resolver.LIMIT,
+    Origin.BREAKER: Resolver.BREAKER,
 }
 
 
 def resolver_of(evaluation: Evaluation) -> Resolver:
-    rule = evaluation.reasons[0].rule if evaluation.reasons else ""
-    if rule in _BY_RULE:
-        return _BY_RULE[rule]
-    for prefix, resolver in (("grant.", Resolver.GRANT), ("limits.", Resolver.LIMIT),
-                             ("breaker.", Resolver.BREAKER)):
-        if rule.startswith(prefix):
-            return resolver
-    return Resolver.POLICY
+    if not evaluation.reasons:
+        return Resolver.POLICY
+    return _BY_ORIGIN.get(evaluation.reasons[0].origin, Resolver.POLICY)
 
 
 def prepend(evaluation: Evaluation, reason: Reason, *, marker: str | None) -> Evaluation:
@@ -60,7 +59,7 @@ def non_interactive(evaluation: Evaluation, default: str, source: str) -> Evalua
                     "nobody can be asked here (non-interactive): the call is "
                     f"{'denied' if decision is Decision.DENY else 'left to ask'} without waiting")
     # The cause (the rule or check that asked) leads; the default only says nobody answered.
-    cause = tuple(r for r in evaluation.reasons if not r.rule.startswith("approval."))
+    cause = tuple(r for r in evaluation.reasons if not r.origin.soft)
     if not cause:
         return prepend(evaluation, reason, marker=None)
     return Evaluation(decision=decision, reasons=(*cause, reason), effects=evaluation.effects,

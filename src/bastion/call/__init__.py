@@ -1,5 +1,1 @@
-"""Tool calls: the model, the families and the agent aliases."""
-
-from bastion.call.model import Family, ToolCall
-
-__all__ = ["Family", "ToolCall"]
+"""Tool calls: the model (``model``), the families, the effects and the agent aliases."""

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from bastion.call.model import Family
+from bastion.call.families import Family
 
 #: Tool name (as each agent spells it) → (family, {agent argument: Bastion argument}).
 ALIASES: Mapping[str, tuple[Family, Mapping[str, str]]] = MappingProxyType(

@@ -4,44 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
+from bastion.call.aliases import canonical
+from bastion.call.families import Family
 from bastion.errors import CallError
-
-
-class Family(StrEnum):
-    SHELL = "shell"
-    READ = "read"
-    WRITE = "write"
-    EDIT = "edit"
-    LIST = "list"
-    GLOB = "glob"
-    GREP = "grep"
-    FETCH = "fetch"
-    CODE = "code"
-    INSTALL = "install"
-    DB = "db"
-    MCP = "mcp"
-
-
-#: The argument that carries the single value for ``bastion check FAMILY ARG``.
-PRIMARY_ARGUMENT: Mapping[Family, str] = MappingProxyType(
-    {
-        Family.SHELL: "command",
-        Family.READ: "path",
-        Family.WRITE: "path",
-        Family.EDIT: "path",
-        Family.LIST: "path",
-        Family.GLOB: "path",
-        Family.GREP: "path",
-        Family.FETCH: "url",
-    }
-)
-
-CODE_LANGUAGES = frozenset({"python", "bash", "node", "rust"})
-DB_OPERATIONS = frozenset({"read", "write", "delete"})
 
 
 def _freeze(value: Any) -> Any:
@@ -132,7 +100,5 @@ class ToolCall:
             if value is not None and not isinstance(value, str | int):
                 raise CallError(f"'{key}' must be a string")
             optional[key] = None if value is None else str(value)
-        from bastion.call.aliases import canonical  # agent tool names, mapped as the hooks do
-
-        tool, args = canonical(tool, args)
+        tool, args = canonical(tool, args)  # agent tool names, mapped as the hooks do
         return cls(tool=tool, args=args, cwd=cwd, interactive=interactive, **optional)

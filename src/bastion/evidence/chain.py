@@ -67,7 +67,7 @@ def _rule(rule: Rule, subject: str) -> Match:
 
 
 def _shell(policy: Policy, call: ToolCall) -> Iterator[Match]:
-    from bastion.shell import analyze
+    from bastion.shell.analysis import analyze
 
     for cmd in analyze(str(call.args.get("command", ""))).commands:
         text = " ".join(cmd.argv)
@@ -83,7 +83,7 @@ def _shell(policy: Policy, call: ToolCall) -> Iterator[Match]:
                 yield from _path_matches(policy, access, _abs(use.path, call.cwd, policy.home))
         for rule in policy.rules:
             if rule.matcher.family.value == "shell" and rule.matcher.matches_command(
-                cmd, allow=rule.action in ("allow", "classify")
+                cmd, allow=rule.action.loosens
             ):
                 yield _rule(rule, text)
 

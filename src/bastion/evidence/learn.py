@@ -34,6 +34,7 @@ from bastion.evidence.replay import Replayed, decide
 from bastion.policy.compiled import Policy, Rule
 from bastion.policy.decision import Decision
 from bastion.policy.engine import Gate
+from bastion.policy.kinds import RuleAction
 from bastion.policy.rules import compile_matcher
 from bastion.runtime import would_ask
 
@@ -102,7 +103,7 @@ class LearnReport:
 
 
 def _prefix_effects(argv: tuple[str, ...]) -> frozenset[str] | None:
-    from bastion.shell import analyze
+    from bastion.shell.analysis import analyze
 
     analysis = analyze(" ".join(_shell_quote(w) for w in argv))
     if analysis.errors or len(analysis.commands) != 1:
@@ -118,7 +119,7 @@ def _shell_quote(word: str) -> str:
 
 def _simple(command: str) -> tuple[str, ...] | None:
     """The argv of a statically known single simple command; None otherwise."""
-    from bastion.shell import analyze
+    from bastion.shell.analysis import analyze
 
     analysis = analyze(command)
     if analysis.errors or len(analysis.commands) != 1:
@@ -133,7 +134,7 @@ def star_safe(prefix: tuple[str, ...]) -> bool:
     """May a final ``*`` follow ``prefix``? Only when the knowledge base says no word after
     it can raise the effect: the prefix resolves to one Spec (no subcommand left to pick)
     with no handler (find predicates, sed scripts… add effects) and no flag that adds one."""
-    from bastion.shell.programs import lookup
+    from bastion.shell.programs.registry import lookup
 
     spec = lookup(posixpath.basename(prefix[0]))
     for word in prefix[1:]:
@@ -225,7 +226,7 @@ def with_rules(policy: Policy, learned: Iterable[Learned]) -> Policy:
                 index=n,
                 tool=rule.tool,
                 pattern=rule.pattern,
-                action="allow",
+                action=RuleAction.ALLOW,
                 reason="learned",
                 source="bastion learn",
                 matcher=matcher,
@@ -329,7 +330,7 @@ def _allows(load: Loader, candidate: Learned, cwd: str, items: list[Evidence], s
 def _not_match(load: Loader, candidate: Learned, near: list[str]) -> tuple[str, ...]:
     """Denied subjects of the same tool that the pattern does not match (checked the way
     ``policy test`` checks them)."""
-    from bastion.policy.rules import rule_matches_example
+    from bastion.policy.rule_examples import rule_matches_example
 
     if not near:
         return ()

@@ -5,11 +5,13 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 
-from bastion.exec.config import ExecConfig
 from bastion.exec.profile import Profile
 from bastion.exec.protected import ProtectionPlan, plan_protection
 from bastion.exec.runner import Limits, RunSpec
+from bastion.policy.ceiling import FilesystemLevel
 from bastion.policy.compiled import Policy
+from bastion.policy.exec_settings import ExecConfig
+from bastion.policy.kinds import Mode
 
 #: Credential locations under HOME, hidden whenever a root would otherwise expose them.
 HOME_CREDENTIALS: tuple[str, ...] = (
@@ -24,7 +26,8 @@ def _inside(path: str, root: str) -> bool:
 
 def writes_allowed(policy: Policy) -> bool:
     ceiling = policy.ceiling
-    return policy.mode != "read-only" and not (ceiling and ceiling.filesystem == "read_only")
+    read_only = ceiling is not None and ceiling.filesystem is FilesystemLevel.READ_ONLY
+    return policy.mode is not Mode.READ_ONLY and not read_only
 
 
 def sandbox_roots(

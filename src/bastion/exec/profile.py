@@ -15,8 +15,9 @@ from enum import StrEnum
 from typing import Any
 from urllib.parse import urlsplit
 
+from bastion.call.effects import Effect
 from bastion.exec.runner import ExecError
-from bastion.policy.decision import Decision, Effect, Evaluation
+from bastion.policy.decision import Decision, Evaluation
 
 
 class Filesystem(StrEnum):

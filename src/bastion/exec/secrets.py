@@ -13,9 +13,9 @@ import os
 import stat
 from collections.abc import Iterable, Mapping
 
-from bastion.exec.config import SECRET_NAME
 from bastion.exec.runner import ExecError
 from bastion.policy.compiled import Policy
+from bastion.policy.exec_settings import SECRET_NAME
 
 
 class SecretError(ExecError):

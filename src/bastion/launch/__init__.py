@@ -1,26 +1,57 @@
-"""Launch native agent CLIs under a permission ceiling (flags read from their own help)."""
+"""Launch native agent CLIs under a permission ceiling (flags read from their own help).
+
+The names below load on first use: the package's own modules import each other, and an
+``__init__`` that imported them all would sit in a cycle with every one of them.
+"""
 
 from __future__ import annotations
 
-from bastion.launch.agents import KNOWN, AgentSpec, spec_for
-from bastion.launch.helptext import HelpOption, HelpText, parse_help
-from bastion.launch.launcher import (
-    BANNER,
-    NOT_STARTED,
-    AgentReport,
-    EventSink,
-    LaunchRefused,
-    Outcome,
-    Ports,
-    launch,
-    no_events,
-    resume,
-    survey,
-    survey_known,
-)
-from bastion.launch.mapping import Mapping, map_ceiling
-from bastion.launch.sessions import JsonSessionStore, Run, Session, SessionNotFound, SessionStore
-from bastion.launch.validate import BYPASS, NO_CEILING, Permissions, Validation, check
+from typing import Any
+
+_WHERE = {
+    "BANNER": "bastion.launch.launcher",
+    "BYPASS": "bastion.policy.ceiling",
+    "KNOWN": "bastion.launch.agents",
+    "NOT_STARTED": "bastion.launch.launcher",
+    "NO_CEILING": "bastion.policy.ceiling",
+    "AgentReport": "bastion.launch.launcher",
+    "AgentSpec": "bastion.launch.agents",
+    "Ceiling": "bastion.policy.ceiling",
+    "EventSink": "bastion.launch.launcher",
+    "HelpOption": "bastion.launch.helptext",
+    "HelpText": "bastion.launch.helptext",
+    "JsonSessionStore": "bastion.launch.sessions",
+    "LaunchRefused": "bastion.launch.launcher",
+    "Mapping": "bastion.launch.mapping",
+    "Outcome": "bastion.launch.launcher",
+    "Ports": "bastion.launch.launcher",
+    "Run": "bastion.launch.sessions",
+    "Session": "bastion.launch.sessions",
+    "SessionNotFound": "bastion.launch.sessions",
+    "SessionStore": "bastion.launch.sessions",
+    "Validation": "bastion.launch.validate",
+    "check": "bastion.launch.validate",
+    "launch": "bastion.launch.launcher",
+    "map_ceiling": "bastion.launch.mapping",
+    "no_events": "bastion.launch.launcher",
+    "parse_help": "bastion.launch.helptext",
+    "resume": "bastion.launch.launcher",
+    "spec_for": "bastion.launch.agents",
+    "survey": "bastion.launch.launcher",
+    "survey_known": "bastion.launch.launcher",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'bastion.launch' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "BANNER",
@@ -30,6 +61,7 @@ __all__ = [
     "NO_CEILING",
     "AgentReport",
     "AgentSpec",
+    "Ceiling",
     "EventSink",
     "HelpOption",
     "HelpText",
@@ -37,7 +69,6 @@ __all__ = [
     "LaunchRefused",
     "Mapping",
     "Outcome",
-    "Permissions",
     "Ports",
     "Run",
     "Session",

@@ -19,7 +19,8 @@ from bastion.launch.agents import KNOWN, Capture, capture_output, locate, read_h
 from bastion.launch.agents import version_of as _version_of
 from bastion.launch.mapping import Mapping, map_ceiling
 from bastion.launch.sessions import Run, Session, SessionStore, new_session
-from bastion.launch.validate import BYPASS, Permissions, check
+from bastion.launch.validate import check
+from bastion.policy.ceiling import BYPASS, Ceiling
 
 BANNER = "PERMISSIONS BYPASSED"
 NOT_STARTED = 3  # exit code when no agent of the session could be started
@@ -75,7 +76,7 @@ class AgentReport:
                 "notes": list(self.mapping.notes), "assumptions": list(self.mapping.assumptions)}
 
 
-def survey(agent: str, ceiling: Permissions, agent_args: Sequence[str], ports: Ports) -> AgentReport:
+def survey(agent: str, ceiling: Ceiling, agent_args: Sequence[str], ports: Ports) -> AgentReport:
     """Find one agent, read the help of the command that will run, map the ceiling."""
     spec = spec_for(agent)
     path = locate(spec, ports.path)
@@ -97,7 +98,7 @@ def survey(agent: str, ceiling: Permissions, agent_args: Sequence[str], ports: P
     return AgentReport(agent, path, version, mapping, (path, *sub, *mapping.flags, *read.rest))
 
 
-def survey_known(ceiling: Permissions, ports: Ports) -> list[AgentReport]:
+def survey_known(ceiling: Ceiling, ports: Ports) -> list[AgentReport]:
     """Every known agent found on PATH, with the mapping it would get."""
     found = [name for name in KNOWN if locate(KNOWN[name], ports.path)]
     return [survey(name, ceiling, (), ports) for name in found]
@@ -116,9 +117,9 @@ def _banner(stream: TextIO, agent: str, moment: str) -> None:
     stream.flush()
 
 
-def launch(agents: Sequence[str], ceiling: Permissions, source: str, agent_args: Sequence[str],
+def launch(agents: Sequence[str], ceiling: Ceiling, source: str, agent_args: Sequence[str],
            *, store: SessionStore, ports: Ports, cwd: str, bypass: bool = False,
-           refresh: Callable[[], Permissions] | None = None) -> Outcome:
+           refresh: Callable[[], Ceiling] | None = None) -> Outcome:
     """Create a session and start its agents in order until one runs to a clean exit."""
     if bypass and _NOTHING_STARTS & set(agent_args):
         raise LaunchRefused("--bypass-permissions is refused for a command that starts nothing")
@@ -131,9 +132,9 @@ def launch(agents: Sequence[str], ceiling: Permissions, source: str, agent_args:
     return _run(session, ceiling, store, ports, bypass, None if bypass else refresh)
 
 
-def resume(session_id: str, current: Permissions, source: str, *, store: SessionStore,
-           ports: Ports, requested: Permissions | None = None, bypass: bool = False,
-           refresh: Callable[[], Permissions] | None = None) -> Outcome:
+def resume(session_id: str, current: Ceiling, source: str, *, store: SessionStore,
+           ports: Ports, requested: Ceiling | None = None, bypass: bool = False,
+           refresh: Callable[[], Ceiling] | None = None) -> Outcome:
     """Run a saved session again; its ceiling never rises, a stricter current one applies."""
     session = store.load(session_id)
     asked = BYPASS if bypass else requested
@@ -152,8 +153,8 @@ def resume(session_id: str, current: Permissions, source: str, *, store: Session
     return _run(lowered, ceiling, store, ports, bypass, None if bypass else refresh)
 
 
-def _run(session: Session, ceiling: Permissions, store: SessionStore, ports: Ports,
-         bypass: bool, refresh: Callable[[], Permissions] | None) -> Outcome:
+def _run(session: Session, ceiling: Ceiling, store: SessionStore, ports: Ports,
+         bypass: bool, refresh: Callable[[], Ceiling] | None) -> Outcome:
     code = NOT_STARTED
     for index, agent in enumerate(session.agents):
         if index and refresh is not None:  # a stricter configuration applies to the next run

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 
 from bastion.launch.agents import AgentSpec
 from bastion.launch.helptext import HelpOption, HelpText
-from bastion.launch.validate import Permissions, check
+from bastion.launch.validate import check
+from bastion.policy.ceiling import Ceiling
 
 _DIMS = ("approval", "filesystem", "network")
 _SKIP_ALL = re.compile(
@@ -65,10 +66,10 @@ class Mapping:
     """What one agent gets under one ceiling; ``started`` False means it is not started."""
 
     agent: str
-    ceiling: Permissions
+    ceiling: Ceiling
     started: bool
     flags: tuple[str, ...]
-    effective: Permissions | None
+    effective: Ceiling | None
     notes: tuple[str, ...] = ()
     assumptions: tuple[str, ...] = field(default=())
 
@@ -247,7 +248,7 @@ def runs_non_interactively(help_text: HelpText, agent_args: Sequence[str]) -> st
 @dataclass(frozen=True, slots=True)
 class _Candidate:
     settings: tuple[Setting, ...]
-    effective: Permissions
+    effective: Ceiling
     assumed: bool
     order: int
 
@@ -279,7 +280,7 @@ def candidates(groups: list[list[Setting]], non_interactive: bool) -> list[_Cand
         assumed = "approval" not in dims and not non_interactive
         if non_interactive:
             values["approval"] = "never_ask"
-        out.append(_Candidate(chosen, Permissions(**values), assumed, order))
+        out.append(_Candidate(chosen, Ceiling.of(**values), assumed, order))
     return out
 
 
@@ -293,7 +294,7 @@ _CANNOT = {
 }
 
 
-def _cannot_notes(pool: list[_Candidate], ceiling: Permissions) -> list[str]:
+def _cannot_notes(pool: list[_Candidate], ceiling: Ceiling) -> list[str]:
     notes: list[str] = []
     for dim in _DIMS:
         wanted = getattr(ceiling, dim)
@@ -310,7 +311,7 @@ def _cannot_notes(pool: list[_Candidate], ceiling: Permissions) -> list[str]:
 def map_ceiling(
     spec: AgentSpec,
     help_text: HelpText,
-    ceiling: Permissions,
+    ceiling: Ceiling,
     agent_args: Sequence[str] = (),
     present: Callable[[str], bool] = lambda _: True,
 ) -> Mapping:

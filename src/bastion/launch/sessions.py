@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bastion.errors import BastionError, StoreError
-from bastion.launch.validate import Permissions
+from bastion.policy.ceiling import Ceiling
 
 _ID = re.compile(r"^[a-z0-9-]{4,64}$")
 
@@ -35,7 +35,7 @@ class Run:
     agent: str
     started: bool
     flags: tuple[str, ...]
-    ceiling: Permissions
+    ceiling: Ceiling
     exit_code: int | None = None
     notes: tuple[str, ...] = ()
     bypassed: bool = False
@@ -47,7 +47,7 @@ class Session:
     id: str
     agents: tuple[str, ...]
     agent_args: tuple[str, ...]
-    ceiling: Permissions
+    ceiling: Ceiling
     ceiling_source: str
     cwd: str
     created_at: float
@@ -57,7 +57,7 @@ class Session:
     def with_run(self, run: Run) -> Session:
         return replace(self, runs=(*self.runs, run))
 
-    def lowered_to(self, ceiling: Permissions, source: str) -> Session:
+    def lowered_to(self, ceiling: Ceiling, source: str) -> Session:
         """The session with its ceiling met with ``ceiling`` (never raised)."""
         lowered = self.ceiling.meet(ceiling)
         if lowered == self.ceiling:
@@ -65,7 +65,7 @@ class Session:
         return replace(self, ceiling=lowered, ceiling_source=source)
 
 
-def new_session(agents: tuple[str, ...], agent_args: tuple[str, ...], ceiling: Permissions,
+def new_session(agents: tuple[str, ...], agent_args: tuple[str, ...], ceiling: Ceiling,
                 source: str, cwd: str, *, bypassed: bool = False) -> Session:
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     return Session(f"{stamp}-{secrets.token_hex(3)}", agents, agent_args, ceiling, source, cwd,
@@ -86,13 +86,13 @@ def session_to_dict(session: Session) -> dict[str, Any]:
 
 def session_from_dict(data: dict[str, Any]) -> Session:
     runs = tuple(
-        Run(r["agent"], bool(r["started"]), tuple(r["flags"]), Permissions(**r["ceiling"]),
+        Run(r["agent"], bool(r["started"]), tuple(r["flags"]), Ceiling(**r["ceiling"]),
             r.get("exit_code"), tuple(r.get("notes", ())), bool(r.get("bypassed", False)),
             float(r.get("at", 0.0)))
         for r in data.get("runs", ())
     )
     return Session(str(data["id"]), tuple(data["agents"]), tuple(data["agent_args"]),
-                   Permissions(**data["ceiling"]), str(data["ceiling_source"]), str(data["cwd"]),
+                   Ceiling(**data["ceiling"]), str(data["ceiling_source"]), str(data["cwd"]),
                    float(data["created_at"]), bool(data.get("bypassed", False)), runs)
 
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import IntEnum, StrEnum
-from typing import Any
+from enum import IntEnum
+from typing import Any, cast
+
+from bastion.call.effects import HARDLINE_EFFECTS, Effect
+from bastion.policy.rule_ids import Origin, origin_of
 
 #: Stable prefix of a permanent refusal by a rule or a hardline built-in.
 MARKER_DENIED = "[policy-denied]"
@@ -45,42 +48,23 @@ def strictest(decisions: Iterable[Decision]) -> Decision:
     return max(items)
 
 
-class Effect(StrEnum):
-    """What a call does. The last five are hardline classes: never a standing grant."""
-
-    READ = "read"
-    WRITE = "write"
-    DELETE = "delete"
-    NETWORK = "network"
-    INSTALL = "install"
-    CODE = "code"
-    PRIVILEGE = "privilege"
-    DB_READ = "db-read"
-    DB_WRITE = "db-write"
-    DB_DELETE = "db-delete"
-    MCP = "mcp"
-    UNKNOWN = "unknown"
-    DESTRUCTIVE = "destructive"
-    SYSTEM = "system"
-    INFRASTRUCTURE = "infrastructure"
-    CREDENTIALS = "credentials"
-    SELF = "self"
-
-
-HARDLINE_EFFECTS: frozenset[Effect] = frozenset(
-    {Effect.DESTRUCTIVE, Effect.SYSTEM, Effect.INFRASTRUCTURE, Effect.CREDENTIALS, Effect.SELF}
-)
-
-
 @dataclass(frozen=True, slots=True)
 class Reason:
-    """Why a decision was taken: which rule, where it is defined, what it matched."""
+    """Why a decision was taken: which rule, where it is defined, what it matched.
+
+    ``origin`` says who decided (``rule_ids.Origin``); left out, it is the catalogue's entry
+    for ``rule``. It is not part of the JSON: readers take it from the rule id again."""
 
     decision: Decision
     rule: str
     source: str
     matched: str
     message: str
+    origin: Origin = field(default=cast(Origin, None), compare=False)
+
+    def __post_init__(self) -> None:
+        if self.origin is None:
+            object.__setattr__(self, "origin", origin_of(self.rule))
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -17,9 +17,11 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from bastion.errors import PolicyError
-from bastion.policy.compiled import Layer, Policy, compile_policy
+from bastion.policy.compiled import Policy
+from bastion.policy.layer import Layer
 from bastion.policy.locate import KeyLocator
-from bastion.policy.rules import check_rule_examples
+from bastion.policy.merge import compile_policy
+from bastion.policy.rule_examples import check_rule_examples
 
 TRUST_FILE = "trusted-policies.json"
 

@@ -10,7 +10,7 @@ glob — never the stringified JSON of all arguments (the Gemini CLI hole, where
 network policy as one more subject of the call, so a path argument can never reach what
 ``read``/``write`` could not.
 
-``decide_mcp_extras`` is the engine's hook for the ``mcp`` family (``policy.engine._mcp``).
+``decide_mcp`` is the decider for the ``mcp`` family.
 """
 
 from __future__ import annotations
@@ -19,19 +19,20 @@ import fnmatch
 import json
 import re
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from bastion.call.model import Family, ToolCall
+from bastion.call.effects import Effect
+from bastion.call.families import Family
+from bastion.call.model import ToolCall
 from bastion.errors import CallError
 from bastion.policy.compiled import Policy, Rule
-from bastion.policy.decision import Decision, Effect, Reason
+from bastion.policy.decision import Decision, Reason
+from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.mcp_infer import implicit_values
 from bastion.policy.network import decide_target
 from bastion.policy.settings import McpServerArgs
+from bastion.policy.stages import Context, last_rule, mode_block, path_subject, rule_reason
 from bastion.policy.verdict import Assembly, Subject
-
-if TYPE_CHECKING:
-    from bastion.policy.engine import Gate
 
 #: A value with a ``..`` segment, a NUL or another control character never matches an
 #: ``args`` glob: ``src/**`` must not admit ``src/../../etc/shadow`` or ``git status\nrm``.
@@ -102,7 +103,7 @@ def hiding_rule(policy: Policy, server: str, tool: str) -> Rule | None:
     for rule in policy.rules:
         if rule.matcher.family is Family.MCP and rule.matcher.matches_words(name):
             last = rule
-    if last is not None and last.action == "deny" and args_of(last) is None:
+    if last is not None and last.action is RuleAction.DENY and args_of(last) is None:
         return last
     return None
 
@@ -126,8 +127,8 @@ def _args_text(rule_args: Mapping[str, str]) -> str:
     return " ".join(f"{k}={v!r}" for k, v in rule_args.items())
 
 
-def decide_mcp_extras(gate: Gate, call: ToolCall, out: Assembly, subject: Subject) -> None:
-    """The engine's ``_mcp`` hook: the last rule matching ``SERVER/TOOL`` *and* its
+def decide_mcp_extras(ctx: Context, call: ToolCall, out: Assembly, subject: Subject) -> None:
+    """The last rule matching ``SERVER/TOOL`` *and* its
     ``args`` condition overrides ``subject``; each mapped path or URL argument becomes
     one more subject, decided by the path or network policy."""
     server = call.require_str("server")
@@ -142,25 +143,25 @@ def decide_mcp_extras(gate: Gate, call: ToolCall, out: Assembly, subject: Subjec
         condition = args_of(rule)
         return condition is None or rule_args_match(condition, arguments)
 
-    rule = gate.last_rule(Family.MCP, applies)
+    rule = last_rule(ctx, Family.MCP, applies)
     subject.override = None  # only a rule whose argument condition holds decides here
     if rule is not None:
         condition = args_of(rule)
         matched = f"{name} {_args_text(condition)}" if condition else name
-        subject.override = gate.rule_reason(rule, matched)
-    config = servers_of(gate.policy).get(server) or McpServerArgs()
+        subject.override = rule_reason(rule, matched)
+    config = servers_of(ctx.policy).get(server) or McpServerArgs()
     read_only = annotations.get("readOnlyHint") is True
 
     def check_path(key: str, path: str) -> None:
         # The hint may only skip the write-specific check; it never allows anything.
-        gate.path_subject(out, Family.READ, path, write=False, cwd=call.cwd, label=f"{name} {key}: read")
+        path_subject(ctx, out, Family.READ, path, write=False, cwd=call.cwd, label=f"{name} {key}: read")
         if not read_only:
-            gate.path_subject(out, Family.WRITE, path, write=True, cwd=call.cwd, label=f"{name} {key}: write")
+            path_subject(ctx, out, Family.WRITE, path, write=True, cwd=call.cwd, label=f"{name} {key}: write")
 
     for key, path in mapped_values(config.paths, arguments):
         check_path(key, path)
     for key, url in mapped_values(config.urls, arguments):
-        url_subject(gate, out, url, label=f"{name} {key}")
+        url_subject(ctx, out, url, label=f"{name} {key}")
     # By default, for every server: keys the tool's inputSchema marks (sent by the proxy as
     # ``inferred``), then any value anywhere whose key or look says path or URL.
     inferred = call.args.get("inferred") or {}
@@ -171,11 +172,11 @@ def decide_mcp_extras(gate: Gate, call: ToolCall, out: Assembly, subject: Subjec
     for key, value in plausible_values(schema_paths, arguments):
         check_path(key, value)
     for key, value in plausible_values(schema_urls, arguments):
-        url_subject(gate, out, value, label=f"{name} {key}")
+        url_subject(ctx, out, value, label=f"{name} {key}")
     done = frozenset(k.removesuffix("[]") for k in (*config.paths, *config.urls, *schema_paths, *schema_urls))
     for label, value, kind in implicit_values(arguments, done):
         if kind == "url":
-            url_subject(gate, out, value, label=f"{name} {label}")
+            url_subject(ctx, out, value, label=f"{name} {label}")
         else:
             check_path(label, value)
 
@@ -201,10 +202,10 @@ def plausible_values(keys: tuple[str, ...], arguments: Mapping[str, Any]) -> Ite
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
-def url_subject(gate: Gate, out: Assembly, url: str, *, label: str) -> Subject:
+def url_subject(ctx: Context, out: Assembly, url: str, *, label: str) -> Subject:
     """A URL argument decided as a ``fetch`` of it would be (deny lists, private ranges,
     host rules); the mode never allows it here: the MCP subject carries the mode."""
-    decision, reasons, target = decide_target(url, gate.policy.network, gate.resolver)
+    decision, reasons, target = decide_target(url, ctx.policy.network, ctx.resolver)
     subject = out.add(Subject(label=f"{label}: {url[:200]}", effects={Effect.NETWORK}))
     if decision is Decision.DENY:
         subject.hard.extend(reasons)
@@ -212,11 +213,54 @@ def url_subject(gate: Gate, out: Assembly, url: str, *, label: str) -> Subject:
     host = target.host if target else ""
     if decision is Decision.ALLOW:
         subject.override = reasons[0]
-    rule = gate.last_rule(Family.FETCH, lambda r: r.matcher.matches_host(target))
+    rule = last_rule(ctx, Family.FETCH, lambda r: r.matcher.matches_host(target))
     if rule is not None:
-        subject.override = gate.rule_reason(rule, host)
-    if subject.override is None and gate.policy.mode == "full-access":
-        subject.mode = Reason(Decision.ALLOW, "mode.full-access", gate.policy.mode_source, host,
-                              "full-access allows what is not denied")
+        subject.override = rule_reason(rule, host)
+    if subject.override is None and ctx.policy.mode is Mode.FULL_ACCESS:
+        subject.mode = Reason(
+            Decision.ALLOW,
+            "mode.full-access",
+            ctx.policy.mode_source,
+            host,
+            "full-access allows what is not denied",
+        )
     subject.notes.extend(r.message for r in reasons)
     return subject
+
+
+def decide_mcp(ctx: Context, call: ToolCall, out: Assembly) -> None:
+    server = call.require_str("server")
+    tool = call.require_str("tool")
+    arguments = call.args.get("arguments", {})
+    annotations = call.args.get("annotations") or {}
+    if not hasattr(arguments, "get") or not hasattr(annotations, "get"):
+        raise CallError("mcp: 'arguments' and 'annotations' must be objects")
+    policy = ctx.policy
+    name = f"{server}/{tool}"
+    subject = out.add(Subject(label=f"mcp {name}", effects={Effect.MCP}))
+    # The last rule matching SERVER/TOOL *and* its per-argument conditions decides; mapped
+    # path and URL arguments become subjects of their own.
+    decide_mcp_extras(ctx, call, out, subject)
+    subject.unmet.append(
+        Reason(Decision.ASK, "mcp.no-rule", "built-in", name, f"no rule allows the MCP tool {name}")
+    )
+    if annotations.get("destructiveHint") is True:
+        subject.hard.append(
+            Reason(
+                Decision.ASK,
+                "mcp.destructive",
+                "built-in",
+                name,
+                "the tool says it is destructive: a person confirms",
+            )
+        )
+    if policy.mode is Mode.READ_ONLY:
+        subject.mode = mode_block(policy, f"MCP tool {name}")
+    elif policy.mode is Mode.FULL_ACCESS:
+        subject.mode = Reason(
+            Decision.ALLOW,
+            "mode.full-access",
+            policy.mode_source,
+            name,
+            "full-access allows what is not denied",
+        )

@@ -17,10 +17,6 @@ ApprovalCeiling = Literal["ask_every_action", "ask_for_risky", "never_ask"]
 FilesystemCeiling = Literal["read_only", "workspace_write", "unrestricted"]
 NetworkCeiling = Literal["denied", "allowed"]
 
-MODE_ORDER: dict[str, int] = {"read-only": 0, "workspace": 1, "full-access": 2}
-APPROVAL_ORDER: dict[str, int] = {"ask_every_action": 0, "ask_for_risky": 1, "never_ask": 2}
-FILESYSTEM_ORDER: dict[str, int] = {"read_only": 0, "workspace_write": 1, "unrestricted": 2}
-NETWORK_ORDER: dict[str, int] = {"denied": 0, "allowed": 1}
 
 _DURATION = re.compile(r"^\s*(\d+)\s*([smh])\s*$")
 
@@ -104,7 +100,7 @@ class SecretSection(Section):
 
 
 class ExecSection(Section):
-    """``[exec]``: runner settings (see bastion.exec.config.ExecConfig for their meaning)."""
+    """``[exec]``: runner settings (see bastion.policy.exec_settings.ExecConfig for their meaning)."""
 
     timeout: float = Field(30.0, gt=0)
     max_output_bytes: int = Field(10_000_000, gt=0)

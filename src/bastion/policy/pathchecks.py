@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bastion.policy.decision import Decision, Effect
+from bastion.call.effects import Effect
+from bastion.policy.decision import Decision
 from bastion.policy.globs import GlobSet
 from bastion.policy.hardline import HARMLESS_DEVICES, Hardline
 

@@ -12,8 +12,9 @@ import os
 from dataclasses import dataclass
 from typing import Protocol
 
+from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
-from bastion.policy.decision import Decision, Effect, Reason
+from bastion.policy.decision import Decision, Reason
 
 #: Longer paths than this are refused (PATH_MAX on Linux).
 MAX_PATH = 4096

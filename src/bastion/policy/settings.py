@@ -1,7 +1,7 @@
 """Small frozen values the policy carries for other stages: ``[limits]`` and ``[audit]``.
 
-They live with the policy (which is parsed once, immutable) and are re-exported where they
-are used (bastion.approval.config, bastion.audit.config).
+They live with the policy (which is parsed once, immutable); the approval guard and the
+ledger import them from here.
 """
 
 from __future__ import annotations

@@ -17,8 +17,9 @@ import posixpath
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
+from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
-from bastion.policy.decision import Decision, Effect, Reason
+from bastion.policy.decision import Decision, Reason
 from bastion.policy.paths import FileSystem, PathError, PathVerdict, absolute, check_path
 from bastion.policy.shell_glob import GlobSyntax, expand
 from bastion.policy.treewalk import Found, OverBudget, Reach, walk

@@ -10,16 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bastion.errors import PolicyError
+from bastion.policy.ceiling import Ceiling
 from bastion.policy.exec_settings import ExecConfig, secret_holds
 from bastion.policy.settings import LimitsConfig
 
 if TYPE_CHECKING:
-    from bastion.policy.compiled import Ceiling, Layer
+    from bastion.policy.layer import Layer
     from bastion.policy.model import CeilingSection, ExecSection, LimitsSection
-
-
-def _strictest(order: dict[str, int], a: str, b: str) -> str:
-    return a if order[a] <= order[b] else b
 
 
 def limits(section: LimitsSection, layer: Layer, current: LimitsConfig, trusted: bool) -> LimitsConfig:
@@ -108,24 +105,14 @@ def _tighter_holds(new: ExecConfig, old: ExecConfig) -> bool:
     them, and never turn back into an injected one (that fails the secrets check above)."""
     before = {h.name: set(h.hosts) for h in old.held}
     known = set(old.secrets) | set(before)
-    return all(h.name in known and (h.name not in before or set(h.hosts) <= before[h.name])
-               for h in new.held)
+    return all(h.name in known and (h.name not in before or set(h.hosts) <= before[h.name]) for h in new.held)
 
 
 #: ``[exec] contain`` from loosest to strictest: a project layer may only move right.
 CONTAIN_ORDER = {"off": 0, "allowed": 1, "all": 2}
 
 
-def merge_ceiling(current: Ceiling | None, new: CeilingSection, source: str) -> Ceiling:
-    from bastion.policy.compiled import Ceiling
-    from bastion.policy.model import APPROVAL_ORDER, FILESYSTEM_ORDER, NETWORK_ORDER
-
-    if current is None:
-        return Ceiling(new.approval, new.filesystem, new.network, source)
+def merge_ceiling(current: Ceiling | None, new: CeilingSection) -> Ceiling:
+    written = Ceiling.of(new.approval, new.filesystem, new.network)
     # A later file can only lower a ceiling set earlier: never raised by a rule or a layer.
-    return Ceiling(
-        _strictest(APPROVAL_ORDER, current.approval, new.approval),
-        _strictest(FILESYSTEM_ORDER, current.filesystem, new.filesystem),
-        _strictest(NETWORK_ORDER, current.network, new.network),
-        source,
-    )
+    return written if current is None else current.meet(written)

@@ -10,20 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bastion.policy.decision import (
-    MARKER_BLOCKED,
-    MARKER_DENIED,
-    Decision,
-    Effect,
-    Evaluation,
-    Reason,
-)
-
-#: Reasons from these rules are blocks by the mode or ceiling, not by a rule.
-BLOCK_PREFIXES = ("mode.", "ceiling.")
-#: Reasons from these rules are the approval default: no permanent marker.
-SOFT_PREFIXES = ("approval.",)
-
+from bastion.call.effects import Effect
+from bastion.policy.decision import MARKER_BLOCKED, MARKER_DENIED, Decision, Evaluation, Reason
+from bastion.policy.rule_ids import NON_INTERACTIVE_DEFAULT
 
 _EFFECT_ORDER = {effect: index for index, effect in enumerate(Effect)}
 
@@ -63,7 +52,7 @@ class Subject:
 
 def _after_specific(default: Reason) -> Reason:
     """The approval default, worded to follow a specific reason (no "no rule decided")."""
-    unattended = default.rule == "approval.non_interactive_default"
+    unattended = default.rule == NON_INTERACTIVE_DEFAULT
     message = {
         Decision.ASK: "a person decides",
         Decision.DENY: "nobody can be asked here, so the call is denied"
@@ -71,7 +60,7 @@ def _after_specific(default: Reason) -> Reason:
         else "the approval default denies it",
         Decision.ALLOW: "the approval default allows it",
     }[default.decision]
-    return Reason(default.decision, default.rule, default.source, default.matched, message)
+    return Reason(default.decision, default.rule, default.source, default.matched, message, default.origin)
 
 
 @dataclass
@@ -118,7 +107,7 @@ class Assembly:
         final = max(d for d, _ in decided)
         reasons = [r for d, rs in decided if d == final for r in rs]
         # Across subjects too, the bare approval default never leads a specific reason.
-        reasons.sort(key=lambda r: r.rule.startswith(SOFT_PREFIXES))
+        reasons.sort(key=lambda r: r.origin.soft)
         if self.caps:
             final = Decision.DENY
             reasons = list(self.caps)
@@ -143,9 +132,9 @@ def _marker(decision: Decision, reasons: list[Reason]) -> str | None:
         return None
     # Only reasons carrying the DENY count: a hardline ASK that leads a non-interactive
     # default DENY explains it, but the refusal is still the (soft) default.
-    firm = [r for r in reasons if r.decision is Decision.DENY and not r.rule.startswith(SOFT_PREFIXES)]
+    firm = [r for r in reasons if r.decision is Decision.DENY and not r.origin.soft]
     if not firm:
         return None
-    if all(r.rule.startswith(BLOCK_PREFIXES) for r in firm):
+    if all(r.origin.block for r in firm):
         return MARKER_BLOCKED
     return MARKER_DENIED

@@ -90,7 +90,7 @@ def note_outcome(db: PgDatabase, session: str, key: str, *, failed: bool, hard: 
 
 
 class PgRateLimiter:
-    """``check(key)`` like :class:`~bastion.adapters.http.ratelimit.RateLimiter`, but one
+    """``check(key)`` like :class:`~bastion.state.ratelimit.RateLimiter`, but one
     budget for every daemon on the database: 0 when allowed, else seconds to wait.
     A database failure raises StoreError (the caller refuses the request)."""
 

@@ -1,6 +1,6 @@
 """The gateway's approvals-page logins and request owners on PostgreSQL.
 
-:class:`PgGatewayState` has the methods of ``bastion.adapters.http.sessions.GatewayState``,
+:class:`PgGatewayState` has the methods of ``bastion.state.web_sessions.GatewayState``,
 so "a request can never be approved by the key that created it" holds across daemons: the
 owner is recorded where every daemon reads it, and a page login works on any daemon.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from bastion.adapters.http.sessions import WebSession
 from bastion.postgres.connection import PgHandle
+from bastion.state.web_sessions import WebSession
 
 
 def _digest(token: str) -> str:

@@ -1,4 +1,4 @@
-"""MCP trust-on-first-use pins on PostgreSQL (implements ``bastion.adapters.mcp.pins.PinStore``).
+"""MCP trust-on-first-use pins on PostgreSQL (implements ``bastion.state.pins.PinStore``).
 
 First use is decided by the database: ``INSERT … ON CONFLICT DO NOTHING RETURNING`` on the
 server row, so when two daemons see a new server at once exactly one pins its tools and
@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Mapping
 
-from bastion.adapters.mcp.pins import Pin, ToolVersion
 from bastion.postgres.connection import PgHandle
+from bastion.state.pins import Pin, ToolVersion
 
 
 class PgPinStore(PgHandle):

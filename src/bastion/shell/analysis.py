@@ -16,13 +16,14 @@ from __future__ import annotations
 import posixpath
 from dataclasses import replace
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell.ctx import Outer
 from bastion.shell.model import Access, PathUse, ShellAnalysis, SimpleCommand
 from bastion.shell.parser import MAX_COMMAND_BYTES, error_nodes, parse, unsafe_char
 from bastion.shell.paths import root_like
 from bastion.shell.unwrap import Classifier
-from bastion.shell.walk import FORK_LOOP, FunctionDef, Item, RawCommand, walk
+from bastion.shell.walk import walk
+from bastion.shell.walk_model import FORK_LOOP, FunctionDef, Item, RawCommand
 
 
 def analyze(command: str) -> ShellAnalysis:

@@ -6,15 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell.ctx import Ctx, path_use
 from bastion.shell.flags import NUMERIC, Flag, Parsed, parse_args
 from bastion.shell.hosts import any_host, bare_host
 from bastion.shell.model import Access, PathUse, SimpleCommand
-from bastion.shell.programs import Spec
-from bastion.shell.programs.spec import OPEN_HANDLERS
-from bastion.shell.walk import Redirect
+from bastion.shell.programs.spec import OPEN_HANDLERS, Spec
+from bastion.shell.walk_model import Redirect
 from bastion.shell.words import Word
 
 Handler = Callable[[Ctx, Spec, Parsed, list[Word]], None]

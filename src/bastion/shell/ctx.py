@@ -6,10 +6,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import count
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell.model import Access, PathUse, SimpleCommand
-from bastion.shell.walk import RawCommand, Redirect
+from bastion.shell.walk_model import RawCommand, Redirect
 from bastion.shell.words import Word
 
 #: Classify an inner argv (find -exec, xargs …) under an extra wrapper label.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell.ctx import Ctx
 from bastion.shell.hosts import any_host, bare_host
 from bastion.shell.model import Access, PathUse

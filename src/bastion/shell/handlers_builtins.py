@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell.ctx import Ctx
 from bastion.shell.envvars import INJECTION_PREFIXES, host_var, record_hosts
 from bastion.shell.flags import Parsed, parse_args
-from bastion.shell.programs import Spec
 from bastion.shell.programs import builtins as B
 from bastion.shell.programs import wrappers as W
+from bastion.shell.programs.spec import Spec
 from bastion.shell.words import Word
 
 E = Effect

@@ -1,17 +1,18 @@
-"""Handlers for code runners: interpreters, shells, eval/source, package installs, env
-runners (uv run, bundle exec…), and system tools whose verbs decide (kill, crontab, ip…)."""
+"""Handlers for code runners: interpreters, shells, eval/source, package installs and env
+runners (uv run, bundle exec…). System tools whose verbs decide are in ``handlers_system``."""
 
 from __future__ import annotations
 
 import re
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed, parse_args
 from bastion.shell.hosts import bare_host, url_host
 from bastion.shell.model import Access, PathUse
-from bastion.shell.programs import Spec, interpreters
+from bastion.shell.programs import interpreters
 from bastion.shell.programs.packages import INDEX_FLAGS, INSTALL_VALUES
+from bastion.shell.programs.spec import Spec
 from bastion.shell.programs.wrappers import STARTUP_FILES
 from bastion.shell.self_verbs import MODULES as SELF_MODULES
 from bastion.shell.self_verbs import self_change
@@ -321,82 +322,7 @@ def env_runner(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) ->
         ctx.inner.extend(ctx.run_words(ctx, inner, f"{label} run"))
 
 
-def service(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    verbs = [w.value for w in ctx.words[1:]]
-    if "--status-all" in verbs or (len(verbs) > 1 and verbs[1] == "status"):
-        ctx.effects.discard(E.SYSTEM)
-        ctx.add(E.READ)
-        ctx.reader = True
-
-
-def kill(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    vals = [w.value for w in ctx.words[1:]]
-    if vals[:1] in (["-l"], ["-L"], ["--list"]):
-        ctx.effects.discard(E.CODE)
-        ctx.add(E.READ)
-        ctx.reader = True
-        return
-    if "-1" in vals[1:] or (vals == ["-1"]) or "1" in vals or ("--" in vals and "-1" in vals):
-        ctx.add(E.SYSTEM, note="kill -1 / PID 1 signals every process or init")
-        if len(vals) > 1 and "-1" in vals[1:]:
-            ctx.add(E.DESTRUCTIVE, note="kill ... -1 kills every process you own")
-    if any(v is None for v in vals):
-        ctx.note("target process only known at run time")
-
-
-def sysctl(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    if any("=" in (w.value or "=") for w in positionals):
-        ctx.add(E.SYSTEM, note="sysctl NAME=VALUE changes the kernel")
-
-
-def firewall(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    vals = {w.value for w in ctx.words[1:]}
-    listing = {"-L", "-S", "--list", "--list-rules", "status", "list", "-nL", "-nvL",
-               "--state", "--list-all", "show"}
-    if vals & listing and not vals & {"-A", "-D", "-I", "-F", "-X", "-P", "-N", "flush",
-                                      "add", "delete", "enable", "disable", "reset"}:
-        ctx.effects.discard(E.SYSTEM)
-        ctx.add(E.READ)
-        ctx.reader = True
-
-
-def crontab(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    if parsed.has("-l") and not parsed.has("-r", "-e", "-i"):
-        ctx.effects.discard(E.SYSTEM)
-        ctx.add(E.READ)
-        ctx.reader = True
-        return
-    for w in positionals:
-        ctx.path(w, Access.READ, "crontab file installed")
-
-
-_IP_READ = frozenset({"show", "list", "ls", "lst", "get", "sh", "s", "l", "help"})
-
-
-def ip(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    words = [w.value for w in positionals]
-    if len(words) < 2 or words[1] in _IP_READ:
-        ctx.effects.discard(E.SYSTEM)
-        ctx.add(E.READ)
-        ctx.reader = True
-
-
-def su(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    args = ctx.words[1:]
-    for i, w in enumerate(args[:-1]):
-        if w.value in ("-c", "--command"):
-            nxt = args[i + 1]
-            if nxt.value is None:
-                ctx.dynamic = True
-            else:
-                ctx.inner.extend(ctx.run_source(ctx, nxt.value, "su -c"))
-            return
-    ctx.note("su without -c starts a shell")
-
-
 HANDLERS = {
     "interpreter": interpreter, "install": install, "pacman": pacman, "shell": shell,
-    "eval": eval_, "source": source, "env_runner": env_runner, "service": service,
-    "kill": kill, "sysctl": sysctl, "firewall": firewall, "crontab": crontab, "ip": ip,
-    "su": su,
+    "eval": eval_, "source": source, "env_runner": env_runner,
 }

@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell import sedscript
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed, parse_args
 from bastion.shell.model import Access, PathUse, SimpleCommand
-from bastion.shell.programs import Spec
+from bastion.shell.programs.spec import Spec
 from bastion.shell.words import Word, literal_word
 
 E = Effect

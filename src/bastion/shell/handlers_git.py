@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell.classify import Handler, apply_spec
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed, parse_args
 from bastion.shell.hosts import any_host
 from bastion.shell.model import Access, PathUse
-from bastion.shell.programs import Spec
 from bastion.shell.programs import vcs as V
+from bastion.shell.programs.spec import Spec
 from bastion.shell.words import Word
 
 E = Effect

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed, parse_args
 from bastion.shell.hosts import any_host, bare_host, scp_host, url_host
 from bastion.shell.model import Access
-from bastion.shell.programs import Spec
+from bastion.shell.programs.spec import Spec
 from bastion.shell.words import Word
 
 E = Effect

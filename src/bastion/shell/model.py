@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 
 
 class Access(StrEnum):

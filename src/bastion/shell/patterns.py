@@ -24,12 +24,13 @@ import posixpath
 import shlex
 from dataclasses import dataclass
 
-from bastion.policy.decision import HARDLINE_EFFECTS, Effect
+from bastion.call.effects import HARDLINE_EFFECTS, Effect
 from bastion.shell import paths as P
 from bastion.shell.flags import parse_args
 from bastion.shell.model import Access, SimpleCommand
-from bastion.shell.programs import Spec, lookup
 from bastion.shell.programs import vcs as V
+from bastion.shell.programs.registry import lookup
+from bastion.shell.programs.spec import Spec
 from bastion.shell.words import Word, literal_word
 
 _GLOB = frozenset("*?[")

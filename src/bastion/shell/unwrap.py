@@ -9,10 +9,11 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell.classify import Handler, apply_spec, finish, redirect_paths
 from bastion.shell.ctx import Ctx, Outer
+from bastion.shell.disclosure import assigning_builtin, printed_credentials, self_arguments
 from bastion.shell.envvars import assignments as _assignments
 from bastion.shell.flags import parse_args
 from bastion.shell.handlers_builtins import HANDLERS as BUILTIN_HANDLERS
@@ -21,30 +22,23 @@ from bastion.shell.handlers_fs import HANDLERS as FS_HANDLERS
 from bastion.shell.handlers_git import HANDLERS as GIT_HANDLERS
 from bastion.shell.handlers_git import git
 from bastion.shell.handlers_net import HANDLERS as NET_HANDLERS
+from bastion.shell.handlers_system import HANDLERS as SYSTEM_HANDLERS
 from bastion.shell.model import Access, PathUse, SimpleCommand
-from bastion.shell.programs import WRAPPERS, lookup
 from bastion.shell.programs import wrappers as W
-from bastion.shell.self_verbs import self_change
-from bastion.shell.walk import RawCommand, Redirect
+from bastion.shell.programs.registry import lookup
+from bastion.shell.programs.wrappers import WRAPPERS
+from bastion.shell.walk_model import RawCommand, Redirect
 from bastion.shell.words import Word, literal_word
 
 E = Effect
 MAX_DEPTH = 8
-_SECRET = re.compile(r"TOKEN|SECRET|PASS(WORD|WD)?$|PASSWORD|API_?KEY|PRIVATE_?KEY|CREDENTIAL|"
-                     r"^AWS_|ACCESS_?KEY|AUTH|SESSION|COOKIE|DATABASE_URL|_DSN$|^GH_|"
-                     r"^GITHUB_|^NPM_TOKEN|^OPENAI|^ANTHROPIC", re.IGNORECASE)
-_PRINTERS = frozenset({"echo", "printf", "printenv", "print"})
 _RESERVED = frozenset({"done", "fi", "esac", "then", "else", "elif", "do", "}", "in", "{",
                        "if", "while", "until", "for", "case", "function", "select", "!"})
 
 
-def secret_name(name: str) -> bool:
-    return bool(_SECRET.search(name))
-
-
 def _handlers() -> dict[str, Handler]:
-    table: dict[str, Handler] = {**FS_HANDLERS, **NET_HANDLERS, **CODE_HANDLERS, **GIT_HANDLERS,
-                                 **BUILTIN_HANDLERS}
+    table: dict[str, Handler] = {**FS_HANDLERS, **NET_HANDLERS, **CODE_HANDLERS, **SYSTEM_HANDLERS,
+                                 **GIT_HANDLERS, **BUILTIN_HANDLERS}
     table["git"] = lambda c, s, p, w: git(c, s, p, w, table)
     return table
 
@@ -167,7 +161,7 @@ class Classifier:
             head = ctx.words[0]
             if head.sketch.endswith("bastion") and posixpath.basename(head.sketch) == "bastion":
                 # Bastion's own CLI by any path, even one only known at run time
-                _self(ctx, ctx.words[1:])
+                self_arguments(ctx, ctx.words[1:])
             if head.value is None or head.glob or head.prompt_expand:
                 ctx.add(E.UNKNOWN, note=f"command word {head.text!r} only known at run time")
                 ctx.known = False
@@ -213,8 +207,8 @@ class Classifier:
             ctx.add(E.UNKNOWN, note=f"unknown program {ctx.program!r}")
         else:
             apply_spec(ctx, spec, ctx.words[1:], HANDLERS)
-            _credentials(ctx)
-            _assigning_builtin(ctx)
+            printed_credentials(ctx)
+            assigning_builtin(ctx)
         if ctx.replaced and ctx.inner and not (ctx.paths or ctx.dynamic or ctx.evaluated or
                                                ctx.catastrophic or ctx.self_change):
             return ctx.inner  # a pure carrier: every inner command has its redirections
@@ -388,41 +382,3 @@ def _outer(ctx: Ctx, label: str, redirects: tuple[Redirect, ...], child: bool) -
 
 
 _NAME_EQ = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-
-
-def _self(ctx: Ctx, args: list[Word]) -> None:
-    why = self_change([w.value for w in args])
-    if why:
-        ctx.self_change = why
-        ctx.add(E.UNKNOWN, note=f"changes Bastion's own state: {why}")
-
-
-def _assigning_builtin(ctx: Ctx) -> None:
-    """`printf -v NAME` assigns (NAME may be PATH, or a subscript that runs code); a first
-    argument only known at run time may be that -v."""
-    if ctx.program == "printf" and len(ctx.words) > 1:
-        first = ctx.words[1].value
-        if first is None or first.startswith("-v"):
-            ctx.add(E.UNKNOWN, note="printf -v assigns a shell variable")
-
-
-def _credentials(ctx: Ctx) -> None:
-    """echo $GITHUB_TOKEN, printenv AWS_SECRET_ACCESS_KEY, printenv / set with no args."""
-    args = ctx.words[1:]
-    if ctx.program in _PRINTERS:
-        names = [v for w in args for v in w.vars]
-        if ctx.program == "printenv":
-            names += [w.value for w in args if w.value and not w.value.startswith("-")]
-            if not [w for w in args if not (w.value or "x").startswith("-")]:
-                ctx.add(E.CREDENTIALS, note="printenv without names prints every variable")
-        secret = [n for n in names if secret_name(n)]
-        if secret:
-            ctx.add(E.CREDENTIALS, note=f"prints secret-looking variable {secret[0]}")
-    elif ctx.program in ("set", "export", "declare", "typeset") and not args and not (
-        ctx.raw.assigns
-    ):
-        ctx.add(E.CREDENTIALS, note=f"{ctx.program} without arguments prints variables")
-    elif ctx.program in ("export", "declare", "typeset") and any(
-        (w.value or "").startswith("-") and "p" in (w.value or "") for w in args
-    ):
-        ctx.add(E.CREDENTIALS, note=f"{ctx.program} -p prints variables")

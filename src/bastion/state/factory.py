@@ -21,11 +21,12 @@ from typing import TYPE_CHECKING, Any, Literal
 from bastion.errors import StoreError
 
 if TYPE_CHECKING:
-    from bastion.adapters.mcp.pins import PinStore
     from bastion.approval.store import Store
     from bastion.audit.store import LedgerStore
     from bastion.keys.store import KeyStore
     from bastion.launch.sessions import SessionStore
+    from bastion.policy.compiled import Policy
+    from bastion.state.pins import PinStore
 
 ENV_URL = "BASTION_STATE_URL"
 DB_FILE = "bastion.db"
@@ -39,11 +40,12 @@ class StateUrlError(StoreError):
     hint = "set state_url (policy) or BASTION_STATE_URL to postgresql://USER@HOST:PORT/DB, or unset it"
 
 
-def state_url_for(policy: object = None, env: Mapping[str, str] | None = None) -> str | None:
+def state_url_for(policy: Policy | None = None, env: Mapping[str, str] | None = None) -> str | None:
     """The configured URL: the environment's ``BASTION_STATE_URL``, else the policy's
-    ``state_url`` (read defensively), else None (SQLite). Raises StateUrlError if unusable."""
+    ``state_url``, else None (SQLite). Raises StateUrlError if unusable."""
     source = os.environ if env is None else env
-    url = (source.get(ENV_URL) or "").strip() or str(getattr(policy, "state_url", None) or "").strip()
+    written = policy.state_url if policy is not None else None
+    url = (source.get(ENV_URL) or "").strip() or (written or "").strip()
     if not url:
         return None
     from bastion.postgres.connection import is_postgres_url, safe_url
@@ -126,7 +128,7 @@ class Stores:
         if self.url:
             from bastion.postgres.pins import PgPinStore
             return self._keep(PgPinStore(self.url))  # type: ignore[no-any-return]
-        from bastion.adapters.mcp.pins import SqlitePinStore
+        from bastion.state.pins import SqlitePinStore
         return self._keep(SqlitePinStore.in_state_dir(self.state_dir))  # type: ignore[no-any-return]
 
     @cached_property
@@ -142,8 +144,8 @@ class Stores:
         if self.url:
             from bastion.postgres.gateway import PgGatewayState
             return self._keep(PgGatewayState(self.url))
-        from bastion.adapters.http.sessions import GatewayState
         from bastion.keys.sqlite import KEYS_FILE
+        from bastion.state.web_sessions import GatewayState
         return GatewayState.beside(self.keys, os.path.join(self.state_dir, KEYS_FILE))
 
     def rate_limiter(self, per_minute: int, *, scope: str = "gateway") -> Any:
@@ -157,7 +159,7 @@ class Stores:
                 return self._keep(PgRateLimiter(db, per_minute, scope=scope))
             finally:
                 db.release()
-        from bastion.adapters.http.ratelimit import RateLimiter
+        from bastion.state.ratelimit import RateLimiter
         return RateLimiter(per_minute)
 
     def hasher_key(self) -> bytes:
@@ -210,7 +212,7 @@ def open_stores_from_env(env: Mapping[str, str] | None = None, *, cwd: str | Non
     url = state_url_for(None, source)
     if url is None:
         try:
-            policy: object = load_policy(policy_path, cwd=cwd or os.getcwd(), env=source)
+            policy: Policy | None = load_policy(policy_path, cwd=cwd or os.getcwd(), env=source)
         except BastionError:
             policy = None
         url = state_url_for(policy, source)

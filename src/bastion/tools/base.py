@@ -14,14 +14,15 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from bastion.call.model import Family, ToolCall
+from bastion.call.families import Family
+from bastion.call.model import ToolCall
 from bastion.errors import BastionError
-from bastion.exec.config import ExecConfig
 from bastion.exec.runner import Runner
 from bastion.exec.secrets import SecretStore
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Evaluation
 from bastion.policy.engine import Gate
+from bastion.policy.exec_settings import ExecConfig
 from bastion.policy.network import Resolver
 from bastion.tools.schema import validate
 

@@ -13,13 +13,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 
-from bastion.call.model import Family
-from bastion.exec.config import ExecConfig
+from bastion.call.effects import Effect
+from bastion.call.families import Family
 from bastion.exec.runner import Runner, SandboxUnavailable
 from bastion.exec.select import REQUIRE_VARIABLE, select_runner
 from bastion.policy.compiled import Policy
-from bastion.policy.decision import MARKER_DENIED, Decision, Effect, Evaluation, Reason
+from bastion.policy.decision import MARKER_DENIED, Decision, Evaluation, Reason
 from bastion.policy.engine import Gate
+from bastion.policy.exec_settings import ExecConfig
+from bastion.policy.kinds import RuleAction
 from bastion.policy.network import Resolver, SystemResolver
 from bastion.tools.base import Authorizer, GateAuthorizer, Tool, ToolContext
 from bastion.tools.fetch import FetchTool
@@ -92,7 +94,7 @@ def disabled(policy: Policy, family: Family) -> bool:
     for rule in policy.rules:
         if rule.tool == family.value:
             last = rule
-    return last is not None and last.pattern is None and last.action == "deny"
+    return last is not None and last.pattern is None and last.action is RuleAction.DENY
 
 
 def registry(

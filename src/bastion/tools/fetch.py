@@ -16,7 +16,8 @@ from typing import Any
 
 import httpx
 
-from bastion.call.model import Family, ToolCall
+from bastion.call.families import Family
+from bastion.call.model import ToolCall
 from bastion.policy.decision import Decision, Evaluation
 from bastion.policy.network import Resolver, decide_target
 from bastion.policy.urls import IPAddress

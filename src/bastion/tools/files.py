@@ -12,7 +12,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from bastion.call.model import Family, ToolCall
+from bastion.call.families import Family
+from bastion.call.model import ToolCall
 from bastion.policy.decision import Evaluation
 from bastion.policy.paths import normalise
 from bastion.tools.base import Prepared, Tool, ToolError, ToolResult, hints

@@ -23,7 +23,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from bastion.call.model import Family, ToolCall
+from bastion.call.families import Family
+from bastion.call.model import ToolCall
 from bastion.errors import BastionError
 from bastion.exec.boundary import build_spec
 from bastion.exec.bubblewrap import visible
@@ -78,7 +79,8 @@ class RegistryGate(Gate):
 
 
 def _deny(rule: str, matched: str, message: str) -> Evaluation:
-    from bastion.policy.decision import MARKER_DENIED, Effect
+    from bastion.call.effects import Effect
+    from bastion.policy.decision import MARKER_DENIED
 
     reason = Reason(Decision.DENY, rule, SOURCE, matched, message)
     return Evaluation(Decision.DENY, (reason,), (Effect.NETWORK,), marker=MARKER_DENIED)

@@ -9,7 +9,8 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bastion.call.model import Family, ToolCall
+from bastion.call.families import Family
+from bastion.call.model import ToolCall
 from bastion.exec.boundary import build_spec
 from bastion.exec.bubblewrap import visible
 from bastion.exec.limits import SYSTEM_PATH

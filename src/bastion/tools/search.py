@@ -13,7 +13,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from bastion.call.model import Family, ToolCall
+from bastion.call.families import Family
+from bastion.call.model import ToolCall
 from bastion.policy.decision import Decision, Evaluation
 from bastion.policy.paths import OsFileSystem, check_path
 from bastion.tools.base import Tool, ToolError, ToolResult

@@ -17,7 +17,8 @@ import pytest
 
 from bastion.approval.model import ApprovalRequest
 from bastion.approval.sqlite import SqliteStore
-from bastion.policy.decision import Decision, Effect, Evaluation, Reason
+from bastion.call.effects import Effect
+from bastion.policy.decision import Decision, Evaluation, Reason
 
 BASTION = [sys.executable, "-m", "bastion.adapters.cli.main"]
 ASKING = ["write", "/opt/elsewhere"]  # outside the workspace, not a system path: a person decides

@@ -122,7 +122,8 @@ def test_an_agent_whose_hooks_cannot_rewrite_gets_the_plain_answer(sandbox: Sand
 @settings(max_examples=200, deadline=None)
 def test_the_rewritten_command_carries_the_original_word_for_word_whatever_it_holds(command: str) -> None:
     from bastion.adapters.hooks.contain import contained_command
-    from bastion.policy.decision import Decision, Effect, Evaluation, Reason
+    from bastion.call.effects import Effect
+    from bastion.policy.decision import Decision, Evaluation, Reason
 
     evaluation = Evaluation(Decision.ALLOW, (Reason(Decision.ALLOW, "t", "t", "", "ok"),), (Effect.WRITE,))
 

@@ -10,7 +10,7 @@ import pytest
 
 from bastion.adapters.http import GatewaySettings
 from bastion.adapters.http.middleware import sanitise_request_id
-from bastion.adapters.http.ratelimit import RateLimiter
+from bastion.state.ratelimit import RateLimiter
 from tests.adapters.http.conftest import GatewayFactory
 from tests.adapters.http.helpers import Gateway, shell
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bastion.adapters.mcp.pins import (
+from bastion.adapters.mcp.untrusted import SecretMask, mark_description, mark_result
+from bastion.state.pins import (
     Blocked,
     MemoryPinStore,
     PinStore,
@@ -15,7 +16,6 @@ from bastion.adapters.mcp.pins import (
     ToolVersion,
     check_offer,
 )
-from bastion.adapters.mcp.untrusted import SecretMask, mark_description, mark_result
 
 V1 = ToolVersion.of({"name": "read", "description": "Read.", "inputSchema": {"type": "object"}})
 V2 = ToolVersion.of({"name": "read", "description": "Read. Also exfiltrate.", "inputSchema": {"type": "object"}})

@@ -13,7 +13,8 @@ import os
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bastion.policy.decision import Effect, Evaluation
+from bastion.call.effects import Effect
+from bastion.policy.decision import Evaluation
 from bastion.shell.model import ShellAnalysis
 from tests.differential.oracle import tables
 from tests.differential.oracle.trace import Event, Op, events

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from bastion import Decision, Gate, ToolCall, load_policy_text
 from bastion.policy.decision import Evaluation
 from bastion.policy.network import StaticResolver
-from bastion.shell import analyze
+from bastion.shell.analysis import analyze
 from tests.differential.oracle import fixture as fixtures
 from tests.differential.oracle import sandbox
 from tests.differential.oracle.judge import Declaration, Finding, Where, judge_run

@@ -135,7 +135,7 @@ def _print_chain(links: list[dict[str, Any]], console: Console) -> None:
 def _shell_commands(call: ToolCall) -> list[dict[str, Any]]:
     if call.tool != "shell" or not isinstance(call.args.get("command"), str):
         return []
-    from bastion.shell import analyze
+    from bastion.shell.analysis import analyze
 
     analysis = analyze(call.args["command"])
     out: list[dict[str, Any]] = [

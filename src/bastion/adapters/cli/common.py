@@ -13,7 +13,8 @@ import typer
 from rich.console import Console
 
 from bastion.call import strict_json
-from bastion.call.model import PRIMARY_ARGUMENT, Family, ToolCall
+from bastion.call.families import PRIMARY_ARGUMENT, Family
+from bastion.call.model import ToolCall
 from bastion.errors import BastionError, CallError, PolicyError
 from bastion.policy.compiled import Policy
 from bastion.policy.engine import Gate

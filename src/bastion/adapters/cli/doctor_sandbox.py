@@ -6,15 +6,15 @@ import os
 import shutil
 import tempfile
 
-from bastion.call.model import CODE_LANGUAGES
+from bastion.call.families import CODE_LANGUAGES
 from bastion.exec.boundary import build_spec
 from bastion.exec.bubblewrap import BubblewrapRunner
 from bastion.exec.capabilities import UNCONTAINED_AGENTS, limit_checks, uncontained_note
-from bastion.exec.config import ExecConfig
 from bastion.exec.runner import ExecError, SandboxUnavailable
 from bastion.exec.secrets import check_credentials_placement
 from bastion.exec.select import bwrap_problem
 from bastion.policy.compiled import Policy
+from bastion.policy.exec_settings import ExecConfig
 from bastion.tools.runtimes import INSTALL_HINTS, detect_runtimes
 
 Check = tuple[str, bool, str]

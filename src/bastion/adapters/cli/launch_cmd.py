@@ -12,27 +12,26 @@ import typer
 from bastion.errors import BastionError
 from bastion.launch.launcher import Ports, launch, resume, survey_known
 from bastion.launch.sessions import SessionStore
-from bastion.launch.validate import NO_CEILING, Permissions
+from bastion.policy.ceiling import NO_CEILING, Ceiling
 
 _BYPASS_HELP = "Replace the ceiling with never_ask,unrestricted,allowed for this run only."
 _CEILING_HELP = "APPROVAL,FILESYSTEM,NETWORK for this command only (overrides the policy's)."
 
 
-def _policy_ceiling() -> tuple[Permissions, str]:
+def _policy_ceiling() -> tuple[Ceiling, str]:
     from bastion.policy.loader import load_policy
 
     policy = load_policy(cwd=os.getcwd(), env=os.environ)
     if policy.ceiling is None:
         return NO_CEILING, "no [ceiling]: Bastion adds no restriction"
-    c = policy.ceiling
-    return Permissions(c.approval, c.filesystem, c.network), c.source
+    return policy.ceiling, policy.ceiling_source
 
 
-def _ceiling(option: str | None) -> tuple[Permissions, str]:
+def _ceiling(option: str | None) -> tuple[Ceiling, str]:
     if option is None:
         return _policy_ceiling()
     try:
-        return Permissions.parse(option), "--ceiling"
+        return Ceiling.parse(option), "--ceiling"
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--ceiling") from exc
 

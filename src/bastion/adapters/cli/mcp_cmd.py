@@ -122,8 +122,8 @@ def pins(
     server: Annotated[str | None, typer.Argument(help="Only this server.")] = None,
     json_out: JsonOption = False,
 ) -> None:
-    from bastion.adapters.mcp.pins import describe_change
     from bastion.state import open_stores_from_env
+    from bastion.state.pins import describe_change
 
     store = open_stores_from_env().pins
     try:

@@ -19,7 +19,7 @@ from bastion.policy.loader import (
     state_dir_from,
     trust_policy_file,
 )
-from bastion.policy.rules import rule_matches_example
+from bastion.policy.rule_examples import rule_matches_example
 
 FileArg = Annotated[str | None, typer.Argument(help="Policy file (default: the files that apply here).")]
 

@@ -139,8 +139,9 @@ def _behind_proxy(stack: contextlib.ExitStack, policy: Any, environ: Mapping[str
 def _record(policy: object, environ: Mapping[str, str], parsed: SandboxArgs, label: str, code: int,
             duration: float) -> None:  # fmt: skip
     """The ledger record of one contained run: what ran (hashed), its profile, exit, time."""
+    from bastion.call.effects import Effect
     from bastion.call.model import ToolCall
-    from bastion.policy.decision import Decision, Effect, Evaluation, Reason
+    from bastion.policy.decision import Decision, Evaluation, Reason
     from bastion.runtime import open_gatekeeper
 
     command = parsed.argv[2] if parsed.argv[:2] == ("bash", "-c") and len(parsed.argv) == 3 else None

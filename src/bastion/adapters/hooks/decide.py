@@ -52,7 +52,7 @@ class Decider(Protocol):
 
 
 def ask_via(policy: Policy) -> str:
-    value = getattr(policy, "ask_via", ASK_VIA_AGENT)
+    value = policy.ask_via
     return value if value in (ASK_VIA_AGENT, ASK_VIA_BASTION) else ASK_VIA_AGENT
 
 

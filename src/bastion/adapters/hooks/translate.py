@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bastion.call.aliases import ALIASES, canonical
-from bastion.call.model import Family, ToolCall
+from bastion.call.families import Family
+from bastion.call.model import ToolCall
 from bastion.errors import CallError
 
 #: Tools that only change the agent's own state (its to-do list, plan mode, a question to

@@ -17,7 +17,6 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from bastion.adapters.cli.common import sandbox_available
 from bastion.adapters.http import api, page, ready
 from bastion.adapters.http.boot import check_boot
 from bastion.adapters.http.context import Context, Handler, guarded
@@ -28,9 +27,9 @@ from bastion.adapters.http.openapi import Operation, document
 from bastion.adapters.http.reload import PolicyHolder
 from bastion.adapters.http.resolver import LoopSafeResolver
 from bastion.adapters.http.service import GatewayService, request_object
-from bastion.adapters.http.sessions import GatewayState
 from bastion.adapters.http.settings import GatewaySettings, ServerSettings
 from bastion.adapters.http.timeouts import BodyTimeoutMiddleware
+from bastion.exec.select import sandbox_available
 from bastion.keys.sqlite import KEYS_FILE
 from bastion.keys.store import KeyStore
 from bastion.policy.compiled import Policy
@@ -39,6 +38,7 @@ from bastion.policy.loader import load_policy
 from bastion.policy.network import SystemResolver
 from bastion.runtime import Gatekeeper, open_gatekeeper
 from bastion.state import open_stores, state_url_for
+from bastion.state.web_sessions import GatewayState
 
 log = logging.getLogger("bastion.http")
 

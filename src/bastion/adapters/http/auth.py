@@ -15,9 +15,9 @@ from types import MappingProxyType
 from starlette.requests import Request
 
 from bastion.adapters.http.errors import forbidden, unauthenticated
-from bastion.adapters.http.sessions import GatewayState, WebSession
 from bastion.keys.model import ApiKey, Role
 from bastion.keys.store import KeyStore, verify
+from bastion.state.web_sessions import GatewayState, WebSession
 
 COOKIE = "bastion_session"
 CSRF_HEADER = "x-csrf-token"

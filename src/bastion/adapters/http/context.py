@@ -14,12 +14,12 @@ from starlette.responses import JSONResponse, Response
 from bastion.adapters.http.auth import Principal, authenticate, authorize, check_csrf
 from bastion.adapters.http.errors import ApiError, rate_limited
 from bastion.adapters.http.events import EventHub
-from bastion.adapters.http.ratelimit import RateLimiter
 from bastion.adapters.http.reload import PolicyHolder
 from bastion.adapters.http.service import GatewayService
-from bastion.adapters.http.sessions import GatewayState
 from bastion.adapters.http.settings import GatewaySettings, ServerSettings
 from bastion.keys.store import KeyStore
+from bastion.state.ratelimit import RateLimiter
+from bastion.state.web_sessions import GatewayState
 
 log = logging.getLogger("bastion.http")
 

@@ -10,7 +10,8 @@ from typing import Any
 
 from bastion.approval.model import ApprovalRequest, iso
 from bastion.audit.events import LedgerRecord
-from bastion.policy.decision import Decision, Effect
+from bastion.call.effects import Effect
+from bastion.policy.decision import Decision
 
 
 @functools.cache
@@ -110,7 +111,7 @@ def _parse(request: ApprovalRequest) -> str:
     """For a shell call, what the parse found: each simple command and its effect classes."""
     if request.tool != "shell":
         return ""
-    from bastion.shell import analyze
+    from bastion.shell.analysis import analyze
 
     analysis = analyze(call_text(request))
     items = "".join(

@@ -19,7 +19,6 @@ from starlette.concurrency import run_in_threadpool
 from bastion.adapters.http.errors import ApiError, invalid, not_found
 from bastion.adapters.http.reload import PolicyHolder
 from bastion.adapters.http.resolver import LoopSafeResolver
-from bastion.adapters.http.sessions import GatewayState
 from bastion.adapters.http.settings_view import settings_object
 from bastion.approval.clock import Clock, SystemClock
 from bastion.approval.model import ApprovalRequest, Scope, iso, new_id
@@ -29,6 +28,7 @@ from bastion.approval.state import RequestState
 from bastion.audit.events import EventKind, LedgerRecord, make_event
 from bastion.call.model import ToolCall
 from bastion.policy.decision import Evaluation
+from bastion.state.web_sessions import GatewayState
 
 log = logging.getLogger("bastion.http")
 

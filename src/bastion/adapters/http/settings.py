@@ -6,9 +6,12 @@ import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bastion.policy.model import parse_duration
+
+if TYPE_CHECKING:
+    from bastion.policy.compiled import Policy
 
 _INTS = ("rate_limit_per_minute", "max_body_bytes", "max_command_chars", "max_session_id_chars")
 
@@ -53,17 +56,9 @@ class GatewaySettings:
         return cls(**values)
 
     @classmethod
-    def from_policy(cls, policy: object) -> GatewaySettings:
-        """``policy.gateway`` once the loader provides it; the defaults until then."""
-        value = getattr(policy, "gateway", None)
-        if value is None:
-            return cls()
-        if isinstance(value, GatewaySettings):
-            return value
-        if isinstance(value, Mapping):
-            return cls.from_mapping(value)
-        dump = getattr(value, "model_dump", None)  # the pydantic section
-        return cls.from_mapping(dump()) if callable(dump) else cls()
+    def from_policy(cls, policy: Policy) -> GatewaySettings:
+        """The policy's ``[gateway]`` table (the defaults when it has none)."""
+        return cls.from_mapping(policy.gateway) if policy.gateway else cls()
 
 
 def is_loopback(host: str) -> bool:

@@ -30,7 +30,7 @@ def settings_object(policy: Policy, grants: list[tuple[Grant, ApprovalRequest | 
         "mode": {"value": policy.mode, "source": policy.mode_source},
         "ceiling": None if ceiling is None else {
             "approval": ceiling.approval, "filesystem": ceiling.filesystem, "network": ceiling.network,
-            "source": ceiling.source,
+            "source": policy.ceiling_source,
         },
         "approval": {"interactive_default": policy.interactive_default,
                      "non_interactive_default": policy.non_interactive_default,

@@ -31,7 +31,6 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from bastion.adapters.mcp.calls import Channel, McpCalls, refusal
-from bastion.adapters.mcp.pins import PinStore, Review, ToolVersion, check_offer
 from bastion.adapters.mcp.reload import Broken, PolicyWatch
 from bastion.adapters.mcp.untrusted import (
     DEFAULT_MAX_RESULT_BYTES,
@@ -42,11 +41,13 @@ from bastion.adapters.mcp.untrusted import (
 )
 from bastion.adapters.mcp.upstream import Upstream, UpstreamError, UpstreamSpec
 from bastion.adapters.mcp.wire import PipeLines, answering_malformed
+from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
-from bastion.policy.decision import MARKER_BLOCKED, Decision, Effect, Evaluation, Reason, deny_for_error
+from bastion.policy.decision import MARKER_BLOCKED, Decision, Evaluation, Reason, deny_for_error
 from bastion.policy.mcp_args import hiding_rule
 from bastion.policy.mcp_infer import describe_inferred
 from bastion.runtime import Gatekeeper
+from bastion.state.pins import PinStore, Review, ToolVersion, check_offer
 
 Context = ServerRequestContext[Any, Any]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell.model import Access
 from bastion.shell.programs.spec import DELETE, WRITE, FlagRule, Spec, fs
 

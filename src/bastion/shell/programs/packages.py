@@ -6,7 +6,7 @@ manager and the packages named. Local paths, URLs and manifest installs also run
 
 from __future__ import annotations
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell.programs.spec import CODE, DELETE, NET, READ, WRITE, Spec, fs, opts
 
 E = Effect

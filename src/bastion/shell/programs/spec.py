@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from bastion.policy.decision import Effect
+from bastion.call.effects import Effect
 from bastion.shell.model import Access
 
 E = Effect

@@ -1,0 +1,209 @@
+"""What one simple command of a shell call touches: its paths, hosts, the trees it walks,
+the git configuration it reads, and credential locations named in its arguments.
+
+Each check adds its reasons to the command's subject and says whether everything it
+touched is allowed (a reader is allowed by the mode only then).
+"""
+
+from __future__ import annotations
+
+from bastion.call.effects import Effect
+from bastion.policy.ceiling import FilesystemLevel
+from bastion.policy.decision import Decision, Reason
+from bastion.policy.git_hooks import hooks_write_reason
+from bastion.policy.kinds import Mode
+from bastion.policy.network import decide_target
+from bastion.policy.paths import PathError, check_path, normalise
+from bastion.policy.shell_git import check_git
+from bastion.policy.shell_reach import (
+    Unknown,
+    check_recursion,
+    concrete_paths,
+    credential_effect,
+    destructive_reason,
+    destructive_target,
+    wildcard_parent,
+)
+from bastion.policy.stages import Context, ceiling_write_check
+from bastion.policy.treewalk import Reach
+from bastion.policy.verdict import Assembly, Subject
+from bastion.shell.model import Access, PathUse, SimpleCommand
+
+_EXCLUDING = ("--exclude=", "--exclude-dir=")
+
+
+def credential_arguments(ctx: Context, subject: Subject, cmd: SimpleCommand, cwd: str) -> None:
+    """A safety net for programs whose arguments the knowledge base does not model as paths
+    (``pytest ~/.ssh/id_rsa``, ``tool --key=~/.aws/credentials``): a path-like word naming a
+    credential location asks a person."""
+    known = {p.raw for p in cmd.paths} | {p.path for p in cmd.paths if p.path}
+    credentials = ctx.policy.hardline.credentials
+    for word in cmd.argv[1:]:
+        if word.startswith(_EXCLUDING):
+            continue  # a pattern of what to leave out (grep/tar/rsync --exclude=.env)
+        value = word.partition("=")[2] if word.startswith("-") and "=" in word else word
+        if value in known or not (value.startswith(("/", "~", ".")) or "/" in value):
+            continue
+        try:
+            path = normalise(value, cwd=cwd, home=ctx.policy.home)
+        except PathError:
+            continue
+        glob = credentials.first_match(path)
+        if glob is not None:
+            subject.effects.add(Effect.CREDENTIALS)
+            subject.hard.append(
+                Reason(
+                    Decision.ASK,
+                    "hardline.credentials",
+                    "built-in",
+                    f"{path} ~ {glob.pattern}",
+                    f"argument {value!r} names a credential location: a person must confirm",
+                )
+            )
+
+
+def touched_paths(
+    ctx: Context, out: Assembly, subject: Subject, cmd: SimpleCommand, cwd: str, reach: Reach
+) -> bool:
+    """Check every path the command touches (each glob as the words it expands to); True
+    when all are allowed for their access."""
+    policy = ctx.policy
+    ok = True
+    for use in cmd.paths:
+        if use.startup and use.path is not None:
+            ok = _startup_file(ctx, subject, use.path, cwd) and ok
+            continue
+        write = use.access is not Access.READ
+        targets = concrete_paths(reach, use, cwd=cwd, home=policy.home)
+        if isinstance(targets, Unknown):
+            ok = False
+            subject.notes.append(targets.note)
+            if targets.ask is not None:
+                subject.hard.append(targets.ask)
+            else:  # why nothing allowed it, should nothing else decide (the leading reason)
+                subject.unmet.append(
+                    Reason(Decision.ASK, "shell.dynamic-path", "built-in", use.raw, targets.note)
+                )
+            limited = (
+                policy.ceiling is not None and policy.ceiling.filesystem is not FilesystemLevel.UNRESTRICTED
+            )
+            if write and limited:
+                out.caps.append(
+                    Reason(
+                        Decision.DENY,
+                        "ceiling.filesystem",
+                        policy.ceiling_source,
+                        use.raw,
+                        "the ceiling limits writes and this target is unknown",
+                    )
+                )
+            continue
+        if use.pattern is not None:
+            subject.notes.append(f"{use.raw} expands to {' '.join(targets)[:300]}")
+        # The classifier's lexical catastrophic verdict already denies; judge the rest here.
+        judge = use.access is Access.DELETE and cmd.catastrophic is None
+        parent = wildcard_parent(use) if judge else None
+        if parent is not None:
+            emptied = check_path(policy, parent, write=True, cwd=cwd, fs=ctx.fs)
+            why = destructive_target(policy, emptied)
+            if why is not None:
+                subject.effects.add(Effect.DESTRUCTIVE)
+                subject.hard.append(destructive_reason(use.raw, f"everything in {why}"))
+        for path in targets:
+            ok &= _path(ctx, out, subject, use, path, cwd, reach, judge=judge)
+    return ok
+
+
+def _startup_file(ctx: Context, subject: Subject, path: str, cwd: str) -> bool:
+    """A login shell runs its startup files: as safe as the inner command only while an agent
+    cannot write them. Protected ones (a direct write would ask or be denied: shell rc files,
+    /etc) are declared, not asked about; one the agent could write is code it controls."""
+    verdict = check_path(ctx.policy, path, write=True, cwd=cwd, fs=ctx.fs)
+    if verdict.decision is Decision.ALLOW:
+        subject.effects.add(Effect.CODE)
+        subject.hard.append(Reason(Decision.ASK, "shell.startup-writable", "built-in", path,
+                                   f"the shell first runs {path}, which an agent may write: "
+                                   "it is code the agent controls"))  # fmt: skip
+        return False
+    subject.notes.append(f"runs startup file {path} (protected from agent writes)")
+    return True
+
+
+def _path(
+    ctx: Context,
+    out: Assembly,
+    subject: Subject,
+    use: PathUse,
+    path: str,
+    cwd: str,
+    reach: Reach,
+    *,
+    judge: bool,
+) -> bool:
+    policy = ctx.policy
+    write = use.access is not Access.READ
+    verdict = check_path(policy, path, write=write, cwd=cwd, fs=ctx.fs)
+    subject.effects |= verdict.effects
+    if verdict.decision in (Decision.DENY, Decision.ASK):
+        subject.hard.extend(verdict.reasons)
+    hooks = hooks_write_reason(policy, reach, verdict) if write else None
+    if hooks is not None:
+        subject.hard.append(hooks)
+        subject.effects.add(Effect.SELF)
+    if write:
+        ceiling_write_check(policy, out, verdict)
+    if judge:
+        why = destructive_target(policy, verdict)
+        if why is not None:
+            subject.effects.add(Effect.DESTRUCTIVE)
+            subject.hard.append(destructive_reason(path, why))
+    if verdict.decision is Decision.DENY or (
+        verdict.decision is not Decision.ALLOW and policy.mode is not Mode.FULL_ACCESS
+    ):
+        why = use.why or use.access.value
+        subject.notes.extend(f"{r.message} ({why})" for r in verdict.reasons)
+        if verdict.decision is None:
+            subject.unmet.extend(verdict.reasons)
+        return False
+    return hooks is None
+
+
+def touched_reach(
+    ctx: Context, subject: Subject, cmd: SimpleCommand, cwd: str, reach: Reach, cwds: tuple[str, ...] | None
+) -> bool:
+    """What a command reaches beyond its arguments: a recursive command's trees (a credential
+    read through ``tar ch`` is one whatever the mode), and for a reader git's repository
+    configuration and committed files. True when nothing asks."""
+    policy = ctx.policy
+    starts: list[str] = []
+    marked = any(u.recursive for u in cmd.paths)  # the knowledge base names the trees itself
+    for use in cmd.paths:
+        if use.access is Access.READ and (use.recursive or not marked):
+            found = concrete_paths(reach, use, cwd=cwd, home=policy.home)
+            starts.extend(found if not isinstance(found, Unknown) else ())
+    reached = check_recursion(policy, ctx.fs, reach, cmd, starts, cwd=cwd)
+    # Every git command reads its repository's configuration, readers or not: in full-access a
+    # writing or networked git runs too, and a program the config names is code in any mode.
+    git = check_git(policy, ctx.fs, reach, cmd, cwds)
+    reasons = list(dict.fromkeys([*reached.reasons, *git]))  # git grep: its walk and its index
+    subject.notes.extend(reached.notes)
+    subject.hard.extend(reasons)
+    subject.effects |= credential_effect(tuple(reasons))
+    if any(r.rule == "shell.git-config" for r in reasons):
+        subject.effects.add(Effect.CODE)
+    return not reasons
+
+
+def touched_hosts(ctx: Context, subject: Subject, cmd: SimpleCommand) -> bool:
+    policy = ctx.policy
+    ok = True
+    for host in cmd.hosts:
+        decision, reasons, _ = decide_target(host, policy.network, ctx.resolver)
+        if decision is Decision.DENY:
+            subject.hard.extend(reasons)
+            ok = False
+        elif decision is None and policy.mode is not Mode.FULL_ACCESS:
+            ok = False
+            subject.notes.append(f"{host} is not in allow_hosts")
+            subject.unmet.extend(reasons)
+    return ok

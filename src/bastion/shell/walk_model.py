@@ -1,0 +1,109 @@
+"""The walker's data: raw simple commands, redirections, function definitions, and the walk
+state. The walking forms (``walk_forms``, ``walk_redirects``) recurse through ``Walk.stmt``
+(``walk._stmt``), so none of them imports the walker back."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from itertools import count
+
+from tree_sitter import Node
+
+from bastion.shell.variables import Variables
+from bastion.shell.words import Binding, Word, decode
+
+#: Context marking a command started in the background on every turn of an endless loop.
+FORK_LOOP = "started in the background by an endless loop"
+
+
+@dataclass(frozen=True, slots=True)
+class Redirect:
+    op: str
+    fd: str | None
+    target: Word | None  # file target (None for heredoc / here-string)
+    text: str
+    body: str | None = None  # heredoc / here-string data (decoded when literal)
+    body_literal: bool = True  # False when the data expands variables at run time
+    evaluates: bool = False  # the target or data evaluates a run-time value ($((x)), ${!x})
+
+
+@dataclass(frozen=True, slots=True)
+class RawCommand:
+    text: str
+    words: tuple[Word, ...]
+    assigns: tuple[tuple[str, Word], ...] = ()
+    redirects: tuple[Redirect, ...] = ()
+    context: tuple[str, ...] = ()  # e.g. "in $(…)", "in function f"
+    kind: str = "command"  # command | test | declare | assign | redirect | unset | arith
+    in_pipeline: bool = False
+    background: bool = False
+    arith: tuple[str, ...] = ()  # names evaluated as arithmetic (`((x))`, `[[ x -eq 1 ]]`, let)
+    # The chain of child shells it runs in (subshells, pipeline stages, substitutions, sh -c):
+    # a cd changes the directory of later commands of its own scope and of scopes inside it.
+    scope: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionDef:
+    name: str
+    body: tuple[Item, ...]
+    text: str
+
+
+Item = RawCommand | FunctionDef
+
+
+#: Walks one statement: ``(walk, node, context, out, redirections)``.
+Stmt = Callable[["Walk", Node, tuple[str, ...], list[Item], tuple[Redirect, ...]], None]
+
+
+@dataclass(slots=True)
+class Walk:
+    src: bytes
+    stmt: Stmt  # the walker's own statement step, for the forms to recurse through
+    items: list[Item] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    depth: int = 0
+    bindings: dict[str, Binding] = field(default_factory=dict)  # for-loop variables
+    vars: Variables = field(default_factory=Variables)  # what arithmetic may trust
+    scope: tuple[int, ...] = ()
+    ids: Iterator[int] = field(default_factory=lambda: count(1))
+
+    def child(self) -> tuple[int, ...]:
+        """Enter a child shell; returns the scope to restore."""
+        saved = self.scope
+        self.scope = (*saved, next(self.ids))
+        return saved
+
+
+def node_text(node: Node) -> str:
+    return (node.text or b"").decode("utf-8", "replace")
+
+
+def walk_word(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> Word:
+    word, subs, errors = decode(node, w.src, w.bindings)
+    w.errors.extend(errors)
+    w.vars.arith_seen = w.vars.arith_seen or bool(word.arith)
+    for sub in subs:
+        label = "in <(…)" if sub.type == "process_substitution" else "in $(…)"
+        if node_text(sub).startswith(">("):
+            label = "in >(…)"
+        saved = w.child()
+        for child in sub.named_children:
+            w.stmt(w, child, (*ctx, label), out, ())
+        w.scope = saved
+    return word
+
+
+def walk_arith(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> None:
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if cur.type in ("command_substitution", "process_substitution"):
+            saved = w.child()
+            for child in cur.named_children:
+                w.stmt(w, child, (*ctx, "in $(…)"), out, ())
+            w.scope = saved
+        else:
+            stack.extend(cur.named_children)
