@@ -12,7 +12,7 @@ from tests.conftest import PolicyFactory
 from tests.exec.sandbox_helpers import require_bwrap
 from tests.tools.conftest import ToolsFactory
 
-ALL = ["read", "write", "edit", "list", "glob", "grep", "exec", "code", "fetch"]
+ALL = ["read", "write", "edit", "list", "glob", "grep", "exec", "code", "fetch", "session", "job"]
 
 
 def test_every_tool_is_offered_by_default_with_a_sandbox(make_tools: ToolsFactory) -> None:
@@ -21,7 +21,9 @@ def test_every_tool_is_offered_by_default_with_a_sandbox(make_tools: ToolsFactor
 
 def test_a_tool_denied_as_a_whole_is_absent_from_the_list(make_tools: ToolsFactory) -> None:
     text = '[[rule]]\ntool = "fetch"\naction = "deny"\n[[rule]]\ntool = "write"\naction = "deny"\n'
-    assert list(make_tools(text, sandbox=True)) == ["read", "edit", "list", "glob", "grep", "exec", "code"]
+    assert list(make_tools(text, sandbox=True)) == [
+        "read", "edit", "list", "glob", "grep", "exec", "code", "session", "job"
+    ]  # fmt: skip
 
 
 def test_a_deny_with_a_pattern_leaves_the_tool_offered(make_tools: ToolsFactory) -> None:
@@ -83,6 +85,8 @@ def test_hints_are_honest(make_tools: ToolsFactory) -> None:
         "exec": (False, True),
         "code": (False, True),
         "fetch": (True, False),
+        "session": (False, True),
+        "job": (False, True),
     }
 
 
@@ -101,6 +105,8 @@ def test_each_schema_is_a_closed_object_naming_its_required_arguments(
         "exec": ["command"],
         "code": ["language", "source"],
         "fetch": ["url"],
+        "session": ["action"],
+        "job": ["action"],
     }
 
 

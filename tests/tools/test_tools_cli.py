@@ -95,7 +95,9 @@ def test_tools_json_lists_the_enabled_tools_without_the_disabled_one(
     code, out = _run(capsys, "tools", "--json", "--policy", policy_file, "--cwd", str(workspace))
     listed = json.loads(out)
     assert code == 0
-    assert [t["name"] for t in listed] == ["read", "write", "edit", "list", "glob", "grep", "exec", "code"]
+    assert [t["name"] for t in listed] == [
+        "read", "write", "edit", "list", "glob", "grep", "exec", "code", "session", "job"
+    ]  # fmt: skip
     assert listed[0]["input_schema"]["required"] == ["path"]
 
 

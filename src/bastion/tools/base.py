@@ -24,6 +24,7 @@ from bastion.policy.decision import Decision, Evaluation
 from bastion.policy.engine import Gate
 from bastion.policy.network import Resolver
 from bastion.tools.schema import validate
+from bastion.tools.session_table import Background
 
 
 class Authorizer(Protocol):
@@ -70,6 +71,8 @@ class ToolContext:
     cwd: str
     environ: Mapping[str, str]
     interactive: bool = False
+    #: The sessions and jobs started through this context, and their limits.
+    background: Background = field(default_factory=Background)
 
     @property
     def secrets(self) -> SecretStore:

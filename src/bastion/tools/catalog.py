@@ -15,8 +15,10 @@ from bastion.policy.network import Resolver, SystemResolver
 from bastion.tools.base import Authorizer, GateAuthorizer, Tool, ToolContext
 from bastion.tools.fetch import FetchTool
 from bastion.tools.files import EditTool, ListTool, ReadTool, WriteTool
+from bastion.tools.job import JobTool
 from bastion.tools.process_tools import CodeTool, ExecTool
 from bastion.tools.search import GlobTool, GrepTool
+from bastion.tools.session import SessionTool
 
 TOOL_CLASSES: tuple[type[Tool], ...] = (
     ReadTool,
@@ -28,6 +30,8 @@ TOOL_CLASSES: tuple[type[Tool], ...] = (
     ExecTool,
     CodeTool,
     FetchTool,
+    SessionTool,
+    JobTool,
 )
 _NEEDS_RUNNER = frozenset({Family.SHELL, Family.CODE})
 

@@ -1,0 +1,96 @@
+"""The session's shell prompt and the lines it accepts.
+
+The shell prints a prompt carrying a random nonce and the last exit status; the pump strips
+it from the output (a plain ``$ `` is shown instead) and counts it: a new prompt means the
+line sent before it finished. The nonce keeps ordinary output from looking like a prompt.
+It is not a secret from the agent (``echo "$PS1"`` shows it): whether the shell is idle is
+also checked in /proc before a line is typed (``session.py``).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import unicodedata
+
+#: The longest exit status a prompt carries (0-255).
+_DIGITS = 3
+
+
+class PromptTracker:
+    """Reads prompt markers out of the terminal output (fed by the pump thread, read by
+    the tool under the process's lock)."""
+
+    def __init__(self, nonce: str | None = None) -> None:
+        self.nonce = nonce or secrets.token_hex(8)
+        self._head = f"<bastion:{self.nonce}:".encode("ascii")
+        self._marker = re.compile(re.escape(self._head) + rb"(\d{1,3}|more)>")
+        self._carry = b""
+        self.prompts = 0
+        self.exit_code: int | None = None
+        self.continuation = False
+
+    @property
+    def env(self) -> dict[str, str]:
+        """The prompt variables: ``$?`` is expanded by bash each time it prints PS1."""
+        return {"PS1": f"<bastion:{self.nonce}:$?>", "PS2": f"<bastion:{self.nonce}:more>"}
+
+    def feed(self, chunk: bytes) -> bytes:
+        """``chunk`` with every prompt replaced by ``$ ``; a marker cut between two
+        chunks is held back until the rest arrives."""
+        data = self._carry + chunk
+        out = bytearray()
+        pos = 0
+        for match in self._marker.finditer(data):
+            out += data[pos : match.start()]
+            pos = match.end()
+            if match.group(1) == b"more":
+                self.continuation = True
+                out += b"> "
+            else:
+                self.prompts += 1
+                self.exit_code = int(match.group(1))
+                out += b"$ "
+        rest = data[pos:]
+        cut = self._partial(rest)
+        self._carry = rest[cut:]
+        return bytes(out + rest[:cut])
+
+    def _partial(self, rest: bytes) -> int:
+        """Where a marker that may still be completing starts in ``rest`` (else its length)."""
+        start = rest.rfind(b"<")
+        if start < 0:
+            return len(rest)
+        tail = rest[start:]
+        if len(tail) <= len(self._head):
+            return start if self._head.startswith(tail) else len(rest)
+        value = tail[len(self._head) :]
+        if tail.startswith(self._head) and re.fullmatch(rb"\d{0,%d}|m|mo|mor|more" % _DIGITS, value):
+            return start
+        return len(rest)
+
+
+def line_problem(text: str, max_bytes: int) -> str | None:
+    """Why ``text`` cannot be typed as one line, or None.
+
+    Only one whole line goes to the shell, so that what runs is exactly what was decided:
+    - no control characters but one final newline: a tab, ^C, ^D, ^U, ^V, DEL or an escape
+      sequence is an editing command to the terminal or the program, not text, and would
+      change the line after the gate saw it (or type a second, undecided line);
+    - no heredoc and no trailing backslash: the shell would wait for continuation lines,
+      and each would run without being decided as part of the whole command;
+    - no longer than the terminal's line buffer, which would cut it silently.
+    """
+    line = text[:-1] if text.endswith("\n") else text
+    if not line.strip():
+        return "nothing to type: the line is empty"
+    for char in line:
+        if unicodedata.category(char) == "Cc":
+            return f"control character {char!r} refused: send one line of text"
+    if re.search(r"<<(?!<)", line):
+        return "a heredoc (<<) is refused: its body would be typed as lines that are never decided"
+    if line.endswith("\\"):
+        return "a trailing backslash is refused: the continuation line would never be decided"
+    if len(line.encode("utf-8")) > max_bytes:
+        return f"the line is longer than {max_bytes} bytes"
+    return None
