@@ -79,6 +79,11 @@ class PtySession:
         with self.live.changed:
             return self.prompt.prompts > self.sent_at_prompt
 
+    def state(self) -> str:
+        if not self.live.running:
+            return "ended"
+        return "ready" if self.finished() else "busy"
+
     def why_ended(self) -> str:
         ending = self.live.ending
         if ending is None:
@@ -92,12 +97,25 @@ class PtySession:
             return f"the session has ended ({self.why_ended() or 'no shell'})"
         if not self.finished():
             return "the shell is still running the previous line: read its output first"
-        status = proc_status(self.shell_pid)
-        if status is None or status[1] not in "S":  # running, stopped or gone: not at its prompt
+        if not self._waiting(self.shell_pid):
             return "the shell is not waiting at its prompt"
         if children(self.shell_pid):
             return "the shell still has a program running (use the job tool for background work)"
         return None
+
+    @staticmethod
+    def _waiting(pid: int, timeout: float = 2.0) -> bool:
+        """Is the shell asleep (in its read of the next line)? It prints the prompt just
+        before it reads: a moment of running right after the prompt is normal."""
+        deadline = time.monotonic() + timeout
+        pause = threading.Event()
+        while True:
+            status = proc_status(pid)
+            if status is None or status[1] in "ZXTt":  # gone or stopped: never at its prompt
+                return False
+            if status[1] == "S" or time.monotonic() > deadline:
+                return status[1] == "S"
+            pause.wait(0.01)
 
     def cwd(self) -> str:
         """The shell's working directory now (what the decision must be relative to)."""
@@ -188,6 +206,8 @@ class SessionTool(Tool):
         live = LiveProcess(starter(self.ctx.runner, spec), terminal=True, cap=settings.max_output_bytes,
                            total_seconds=settings.total_seconds, idle_seconds=settings.idle_seconds,
                            output_filter=prompt.feed)  # fmt: skip
+        # A continuation line would run without being decided as part of the whole command.
+        prompt.on_continuation = lambda: live.kill(Ending.REFUSED)
         table = self.ctx.background.sessions
         key = table.new_id()
         session = PtySession(key, live, prompt, settings)
@@ -230,27 +250,29 @@ class SessionTool(Tool):
 
     async def _send(self, session: PtySession, text: object, wait: float) -> ToolResult:
         if not isinstance(text, str):
-            return refusal("send needs 'input': one line of shell input", session=session.key)
+            return self._refuse(session, "send needs 'input': one line of shell input")
         problem = line_problem(text, self.settings.max_line_bytes)
         if problem is not None:
-            return refusal(f"not typed: {problem}", session=session.key)
+            return self._refuse(session, f"not typed: {problem}")
         line = text.removesuffix("\n")
         if not session.sending.acquire(blocking=False):
-            return refusal("another line is being decided for this session", session=session.key)
+            return self._refuse(session, "another line is being decided for this session")
         try:
-            busy = session.busy()
+            busy = await asyncio.to_thread(session.busy)
             if busy is not None:
-                return refusal(f"not typed: {busy}", session=session.key)
+                return self._refuse(session, f"not typed: {busy}")
             cwd = session.cwd()
             call = ToolCall(tool=Family.SHELL.value, args={"command": line}, cwd=cwd,
                             interactive=self.ctx.interactive)  # fmt: skip
             evaluation = await self.ctx.authorizer.request(call)
             if evaluation.decision is not Decision.ALLOW:
-                return dataclasses.replace(refused(evaluation), data={"session": session.key})
+                return dataclasses.replace(refused(evaluation), data=self._where(session))
             # A person may have taken minutes: the shell must still be where the gate saw it.
-            changed = session.busy() or (None if session.cwd() == cwd else "the shell's directory changed")
+            changed = await asyncio.to_thread(session.busy) or (
+                None if session.cwd() == cwd else "the shell's directory changed"
+            )
             if changed is not None:
-                return refusal(f"not typed: {changed}", session=session.key)
+                return self._refuse(session, f"not typed: {changed}")
             with session.live.changed:
                 session.sent_at_prompt = session.prompt.prompts
             session.recorder.hold(Pending(call, evaluation, time.monotonic()))
@@ -264,13 +286,20 @@ class SessionTool(Tool):
         session.settle(self)
         return self._answer(session, "", evaluation)
 
+    @staticmethod
+    def _where(session: PtySession) -> dict[str, Any]:
+        return {"session": session.key, "state": session.state()}
+
+    def _refuse(self, session: PtySession, message: str) -> ToolResult:
+        return refusal(message, **self._where(session))
+
     def _answer(self, session: PtySession, message: str, evaluation: Evaluation | None = None) -> ToolResult:
         text, dropped, more = session.take_output()
         done = session.finished()
         with session.live.changed:
             code = session.prompt.exit_code if done else None
         ended = session.why_ended()
-        state = "ended" if ended else ("ready" if done else "busy")
+        state = session.state()
         return ToolResult(
             ok=session.live.ending in (None, Ending.KILLED, Ending.EXITED),
             decision="allow",

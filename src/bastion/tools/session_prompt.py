@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import secrets
 import unicodedata
+from collections.abc import Callable
 
 #: The longest exit status a prompt carries (0-255).
 _DIGITS = 3
@@ -29,6 +30,8 @@ class PromptTracker:
         self.prompts = 0
         self.exit_code: int | None = None
         self.continuation = False
+        #: Called (by the pump) when the shell asks for a continuation line.
+        self.on_continuation: Callable[[], None] = lambda: None
 
     @property
     def env(self) -> dict[str, str]:
@@ -46,6 +49,7 @@ class PromptTracker:
             pos = match.end()
             if match.group(1) == b"more":
                 self.continuation = True
+                self.on_continuation()
                 out += b"> "
             else:
                 self.prompts += 1
@@ -87,7 +91,7 @@ def line_problem(text: str, max_bytes: int) -> str | None:
     for char in line:
         if unicodedata.category(char) == "Cc":
             return f"control character {char!r} refused: send one line of text"
-    if re.search(r"<<(?!<)", line):
+    if re.search(r"(?<!<)<<(?!<)", line):
         return "a heredoc (<<) is refused: its body would be typed as lines that are never decided"
     if line.endswith("\\"):
         return "a trailing backslash is refused: the continuation line would never be decided"
