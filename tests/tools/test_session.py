@@ -19,7 +19,7 @@ from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
 from bastion.call.model import ToolCall
 from bastion.exec import BubblewrapRunner, ExecConfig
-from bastion.exec.pty import OutputLog, proc_status
+from bastion.exec.pty import OutputLog, proc_status, running
 from bastion.policy.decision import Effect, Evaluation
 from bastion.policy.engine import Gate
 from bastion.policy.network import StaticResolver
@@ -240,7 +240,7 @@ def test_a_session_left_idle_is_killed_and_says_why(make_session: SessionFactory
         "ended",
         "killed: nothing was sent or read for 0.5s (its idle limit)",
     )
-    assert proc_status(session.shell_pid or 0) is None
+    assert not running(session.shell_pid or 0)
     refused = call(tool, action="send", session=key, input="echo late")
     assert refused["message"].startswith("not typed: the session has ended (killed: nothing was sent")
 
@@ -301,7 +301,7 @@ def test_a_shell_left_waiting_for_a_continuation_line_is_closed(make_session: Se
         "closed by Bastion: the shell waited for a continuation line, which would run without "
         "being decided as part of the whole command"
     )
-    assert proc_status(entry(tool, key).shell_pid or 0) is None
+    assert not running(entry(tool, key).shell_pid or 0)
 
 
 def test_an_unknown_session_is_refused(make_session: SessionFactory) -> None:
@@ -374,4 +374,4 @@ def test_no_shell_outlives_close(make_session: SessionFactory) -> None:
     key = opened(tool)
     shell = entry(tool, key).shell_pid or 0
     call(tool, action="close", session=key)
-    assert shell and proc_status(shell) is None
+    assert shell and not running(shell)

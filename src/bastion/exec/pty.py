@@ -14,6 +14,7 @@ import errno
 import os
 import select
 import selectors
+import signal
 import subprocess
 import termios
 import threading
@@ -128,6 +129,7 @@ class LiveProcess:
         self._master: int | None = None
         self._fd_lock = threading.Lock()  # held while the master fd is written or closed
         self._reaped = False
+        self._tree: list[int] = []  # the processes killed at the end, to see gone
         self._thread = threading.Thread(target=self._main, name="bastion-live", daemon=True)
 
     # -- the caller's side ---------------------------------------------------------------
@@ -175,7 +177,7 @@ class LiveProcess:
             if self.ending is None and self._wanted is None:
                 self._wanted = ending
             if self.pid is not None and not self._reaped:
-                kill_group(self.pid)
+                self._kill_tree(self.pid)
             self.changed.notify_all()
 
     def wait_until(self, condition: Callable[[], bool], timeout: float) -> bool:
@@ -205,6 +207,7 @@ class LiveProcess:
                 returncode = proc.wait()
                 with self.changed:
                     self._reaped = True
+                _wait_gone(self._tree, _DRAIN_SECONDS)
         except Exception as exc:  # reported to the caller, never a crash of the host
             with self.changed:
                 self.error = str(exc) if isinstance(exc, ExecError) else f"{type(exc).__name__}: {exc}"
@@ -266,11 +269,22 @@ class LiveProcess:
                         # Killed, past a clock, or the main process is done and whatever
                         # still holds the output was left behind: the whole group goes.
                         ending, killed_at = wanted, now
-                        kill_group(proc.pid)
+                        self._kill_tree(proc.pid)
                 elif now - killed_at > _DRAIN_SECONDS:
                     return ending
                 if sel.select(_TICK) and not self._read(fd):
                     return ending
+
+    def _kill_tree(self, pid: int) -> None:
+        """The group, and every process below it: bwrap puts the sandbox in a session of
+        its own (``--new-session``), out of reach of the group kill, so each is killed by
+        pid while none of them is reaped yet (their parents are in the tree too)."""
+        tree = descendants(pid)
+        kill_group(pid)
+        for child in tree:
+            with contextlib.suppress(OSError):
+                os.kill(child, signal.SIGKILL)
+        self._tree = list(dict.fromkeys([*self._tree, *tree]))
 
     def _due(self, now: float) -> Ending | None:
         with self.changed:
@@ -351,6 +365,31 @@ def proc_status(pid: int) -> tuple[str, str] | None:
     name = stat[stat.find("(") + 1 : stat.rfind(")")]
     state = stat[stat.rfind(")") + 2 : stat.rfind(")") + 3]
     return name, state
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process below ``pid``, parents before their children."""
+    found: list[int] = []
+    level = [pid]
+    while level:
+        level = [child for parent in level for child in children(parent)]
+        found += level
+    return found
+
+
+def running(pid: int) -> bool:
+    """Is ``pid`` still a live process (not gone, not a zombie)?"""
+    status = proc_status(pid)
+    return status is not None and status[1] not in "ZX"
+
+
+def _wait_gone(pids: list[int], timeout: float) -> None:
+    """Until every one of ``pids`` has exited (at most ``timeout`` s): the end of a run is
+    reported only when nothing of it runs any more."""
+    deadline = time.monotonic() + timeout
+    pause = threading.Event()
+    while any(running(p) for p in pids) and time.monotonic() < deadline:
+        pause.wait(0.01)
 
 
 def find_descendant(pid: int, name: str, *, depth: int = 6) -> int | None:
