@@ -111,8 +111,7 @@ def test_a_job_that_exits_reports_its_exit_code_and_the_ledger_records_it(
 ) -> None:
     tool = make_job()
     job = started(tool, "echo done; echo oops >&2; exit 3")
-    assert job.live.wait_ended(20)
-    result = call(tool, action="output", job=job.key)
+    result = call(tool, action="output", job=job.key, wait=20)
     assert (result["ok"], result["exit_code"], result["stdout"], result["data"]["state"]) == (
         True,
         3,

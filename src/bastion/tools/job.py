@@ -105,6 +105,11 @@ class JobTool(Tool):
                     "description": "start: seconds before it is killed; capped by the job limit",
                 },
                 "offset": {"type": "integer", "minimum": 0, "description": "output: from this byte"},
+                "wait": {
+                    "type": "number",
+                    "minimum": 0,
+                    "description": "status/output: seconds to wait for the job to end first",
+                },
             },
             ("action",),
         )
@@ -168,6 +173,10 @@ class JobTool(Tool):
         if not isinstance(job, Job):
             return refusal(f"no job {key!r} here")
         action = args["action"]
+        wait = min(float(args.get("wait", 0.0)), self.settings.max_wait_seconds)
+        if wait and action != "kill":
+            await asyncio.to_thread(job.live.wait_ended, wait)
+            job.settle(self)
         if action == "kill":
             job.live.kill()
             await asyncio.to_thread(job.live.wait_ended, 10.0)

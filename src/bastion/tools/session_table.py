@@ -51,9 +51,11 @@ class JobSettings:
     max_output_bytes: int = 4_000_000
     read_bytes: int = 65_536
     max_running: int = 4
+    #: The most a ``status`` or ``output`` waits for the job to end.
+    max_wait_seconds: float = 60.0
 
     def __post_init__(self) -> None:
-        _positive(self, "total_seconds", "max_output_bytes", "read_bytes", "max_running")
+        _positive(self, "total_seconds", "max_output_bytes", "read_bytes", "max_running", "max_wait_seconds")
 
 
 def _positive(settings: object, *names: str) -> None:
