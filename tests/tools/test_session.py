@@ -304,6 +304,30 @@ def test_a_shell_left_waiting_for_a_continuation_line_is_closed(make_session: Se
     assert not running(entry(tool, key).shell_pid or 0)
 
 
+def test_turning_on_history_expansion_closes_the_session_before_a_line_could_use_it(
+    make_session: SessionFactory, keeper: Gatekeeper, workspace: Path
+) -> None:
+    # `set -H` is a harmless reader as a one-off command (the gate allows it); in a session
+    # it would make `cat !$` read whatever the previous line named, a file never decided.
+    tool = make_session(Recording(keeper))
+    key = opened(tool)
+    call(tool, action="send", session=key, input="echo README.md")
+    switched = call(tool, action="send", session=key, input="set -H; set -o history")
+    after = call(tool, action="send", session=key, input="cat !$")
+    assert (switched["ok"], switched["data"]["state"], switched["message"]) == (
+        False,
+        "ended",
+        "closed by Bastion: the shell's options changed (histexpand, history): the next line "
+        "would not be read as it was decided",
+    )
+    assert (after["ok"], after["decision"]) == (False, "deny")
+    assert after["message"].startswith("not typed: the session has ended")
+    assert [row[2] for row in ledger_rows(keeper) if row[0] == "decided"] == [
+        "shell: echo README.md",
+        "shell: set -H; set -o history",
+    ]
+
+
 def test_an_unknown_session_is_refused(make_session: SessionFactory) -> None:
     tool = make_session(StubAuthorizer(Effect.READ))
     result = call(tool, action="read", session="-rf")
@@ -324,34 +348,40 @@ def test_session_ids_are_random_and_never_look_like_an_option(make_session: Sess
 # -- the pure pieces ------------------------------------------------------------------------
 def test_a_prompt_is_replaced_and_counted_with_its_exit_status() -> None:
     tracker = PromptTracker("abc")
-    out = tracker.feed(b"hi\n<bastion:abc:0>ls\n<bastion:abc:127>")
-    assert (out, tracker.prompts, tracker.exit_code, tracker.continuation) == (b"hi\n$ ls\n$ ", 2, 127, False)
+    out = tracker.feed(b"hi\n<bastion:abc:0:braceexpand:hashall>ls\n<bastion:abc:127:hashall>")
+    assert (out, tracker.prompts, tracker.exit_code, tracker.refused) == (b"hi\n$ ls\n$ ", 2, 127, "")
 
 
 def test_output_that_only_looks_like_a_prompt_is_left_as_it_is() -> None:
     tracker = PromptTracker("abc")
-    text = b"<bastion:xyz:0> <bastion:abc:x> <bastion:abc> <b"
+    text = b"<bastion:xyz:0:> <bastion:abc:x> <bastion:abc> <bastion:abc:0:A> <b"
     assert tracker.feed(text) + tracker.feed(b"old>") == text + b"old>"
     assert tracker.prompts == 0
 
 
-@given(st.lists(st.integers(min_value=0, max_value=60), max_size=6))
+@given(st.lists(st.integers(min_value=0, max_value=90), max_size=6))
 def test_a_prompt_cut_between_chunks_is_found_all_the_same(cuts: list[int]) -> None:
-    data = b"out <1>\n<bastion:n0nce:2>x<bastion:n0nce:more>tail<"
+    data = b"out <1>\n<bastion:n0nce:2:hashall:noglob>x<bastion:n0nce:more>tail<"
     tracker = PromptTracker("n0nce")
     points = sorted({min(c, len(data)) for c in cuts})
     pieces = [data[a:b] for a, b in zip([0, *points], [*points, len(data)], strict=True)]
     out = b"".join(tracker.feed(piece) for piece in pieces)
-    assert (out, tracker.prompts, tracker.exit_code, tracker.continuation) == (
-        b"out <1>\n$ x> tail",
-        1,
-        2,
-        True,
+    assert (out, tracker.prompts, tracker.exit_code) == (b"out <1>\n$ x> tail", 1, 2)
+    assert tracker.refused.startswith("the shell waited for a continuation line")
+
+
+@pytest.mark.parametrize("options", ["histexpand", "history", "emacs", "vi", "posix", "keyword", "onecmd"])
+def test_a_prompt_showing_an_option_that_changes_how_lines_are_read_refuses_the_next(options: str) -> None:
+    tracker = PromptTracker("abc")
+    tracker.feed(f"<bastion:abc:0:braceexpand:{options}:hashall>".encode())
+    assert (
+        tracker.refused
+        == f"the shell's options changed ({options}): the next line would not be read as it was decided"
     )
 
 
-def test_the_prompt_variables_carry_the_nonce() -> None:
-    assert PromptTracker("abc").env == {"PS1": "<bastion:abc:$?>", "PS2": "<bastion:abc:more>"}
+def test_the_prompt_variables_carry_the_nonce_and_the_options() -> None:
+    assert PromptTracker("abc").env == {"PS1": "<bastion:abc:$?:$SHELLOPTS>", "PS2": "<bastion:abc:more>"}
 
 
 @pytest.mark.parametrize("line", ["echo hi", "echo hi\n", "grep -c x <<< 'x'", "echo 'ünïcode'"])

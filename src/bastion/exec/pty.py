@@ -144,8 +144,15 @@ class LiveProcess:
 
     @property
     def running(self) -> bool:
+        """False from the moment a kill is asked for: nothing more goes to it."""
         with self.changed:
-            return self.ending is None
+            return self.ending is None and self._wanted is None
+
+    @property
+    def end(self) -> Ending | None:
+        """Why it ended, or is being ended (a kill asked for); None while it runs."""
+        with self.changed:
+            return self.ending or self._wanted
 
     def touch(self) -> None:
         """The agent typed or read: the idle clock starts again."""

@@ -41,14 +41,15 @@ from bastion.tools.session_table import SessionSettings
 
 #: Line editing, history and ``!`` expansion off: what is typed is what runs.
 SHELL_FLAGS = ("--norc", "--noprofile", "--noediting", "+o", "history", "+H", "+m", "-i")
+#: No readline init file, should line editing come back on (it closes the session anyway).
+SHELL_ENV = {"TERM": "dumb", "INPUTRC": "/dev/null"}
 
 _WHY = {
     Ending.EXITED: "the shell exited",
     Ending.KILLED: "closed",
     Ending.TIMED_OUT: "killed: older than its total time limit ({total:g}s)",
     Ending.IDLE: "killed: nothing was sent or read for {idle:g}s (its idle limit)",
-    Ending.REFUSED: "closed by Bastion: the shell waited for a continuation line, which "
-    "would run without being decided as part of the whole command",
+    Ending.REFUSED: "closed by Bastion: {refused}",
     Ending.FAILED: "could not start",
 }
 
@@ -85,10 +86,12 @@ class PtySession:
         return "ready" if self.finished() else "busy"
 
     def why_ended(self) -> str:
-        ending = self.live.ending
+        ending = self.live.end
         if ending is None:
             return ""
-        text = _WHY[ending].format(total=self.settings.total_seconds, idle=self.settings.idle_seconds)
+        text = _WHY[ending].format(
+            total=self.settings.total_seconds, idle=self.settings.idle_seconds, refused=self.prompt.refused
+        )
         return f"{text}: {self.live.error}" if self.live.error else text
 
     def busy(self) -> str | None:
@@ -200,14 +203,14 @@ class SessionTool(Tool):
             # sandbox bounds what any of them can reach (read-only mode: read-only).
             spec = sandbox_spec(self.ctx, [bash, *SHELL_FLAGS], profile=Profile(Filesystem.WORKSPACE_WRITE),
                                 seconds=settings.total_seconds, cwd=cwd,
-                                env={**prompt.env, "TERM": "dumb"})  # fmt: skip
+                                env={**prompt.env, **SHELL_ENV})  # fmt: skip
         except ScanBudgetExceeded as exc:
             return ToolResult(ok=False, decision="ask", message=f"not opened: {exc}")
         live = LiveProcess(starter(self.ctx.runner, spec), terminal=True, cap=settings.max_output_bytes,
                            total_seconds=settings.total_seconds, idle_seconds=settings.idle_seconds,
                            output_filter=prompt.feed)  # fmt: skip
-        # A continuation line would run without being decided as part of the whole command.
-        prompt.on_continuation = lambda: live.kill(Ending.REFUSED)
+        # A continuation line, or a line read under changed options, would not run as decided.
+        prompt.on_refused = lambda: live.kill(Ending.REFUSED)
         table = self.ctx.background.sessions
         key = table.new_id()
         session = PtySession(key, live, prompt, settings)
@@ -301,12 +304,12 @@ class SessionTool(Tool):
         ended = session.why_ended()
         state = session.state()
         return ToolResult(
-            ok=session.live.ending in (None, Ending.KILLED, Ending.EXITED),
+            ok=session.live.end in (None, Ending.KILLED, Ending.EXITED),
             decision="allow",
             exit_code=code,
             stdout=text,
             truncated=bool(dropped) or more,
-            timed_out=session.live.ending in (Ending.TIMED_OUT, Ending.IDLE),
+            timed_out=session.live.end in (Ending.TIMED_OUT, Ending.IDLE),
             message=ended or message,
             data={"session": session.key, "state": state, "dropped": dropped, "more": more},
             reasons=() if evaluation is None else tuple(r.to_json() for r in evaluation.reasons),

@@ -1,10 +1,16 @@
 """The session's shell prompt and the lines it accepts.
 
-The shell prints a prompt carrying a random nonce and the last exit status; the pump strips
-it from the output (a plain ``$ `` is shown instead) and counts it: a new prompt means the
-line sent before it finished. The nonce keeps ordinary output from looking like a prompt.
-It is not a secret from the agent (``echo "$PS1"`` shows it): whether the shell is idle is
-also checked in /proc before a line is typed (``session.py``).
+The shell prints a prompt carrying a random nonce, the last exit status and its ``set -o``
+options; the pump strips it from the output (a plain ``$ `` is shown instead) and counts
+it: a new prompt means the line sent before it finished. The nonce keeps ordinary output
+from looking like a prompt. It is not a secret from the agent (``echo "$PS1"`` shows it):
+whether the shell is idle is also checked in /proc before a line is typed (``session.py``).
+
+The options are checked at every prompt, because they change how the *next* line is read:
+``set -H`` (allowed for a one-off command, where it changes nothing) turns on ``!`` history
+expansion, and ``cat !$`` would then read a file the gate never saw. A prompt showing an
+option outside ``SAFE_OPTIONS`` closes the session before another line is typed; a forged
+prompt cannot hide it, since the shell prints its real one after every line.
 """
 
 from __future__ import annotations
@@ -14,8 +20,15 @@ import secrets
 import unicodedata
 from collections.abc import Callable
 
-#: The longest exit status a prompt carries (0-255).
-_DIGITS = 3
+#: ``set -o`` options under which a line still runs as the gate read it (the session's
+#: start: braceexpand, hashall, interactive-comments; and the ones that only make the
+#: shell stricter, louder or exit). Not: histexpand, history, emacs, vi, posix, keyword...
+SAFE_OPTIONS = frozenset({
+    "braceexpand", "hashall", "interactive-comments", "errexit", "nounset", "xtrace", "verbose",
+    "pipefail", "noglob", "notify", "physical", "ignoreeof", "noclobber", "errtrace", "functrace",
+})  # fmt: skip
+#: The longest prompt value held back while it may still be arriving.
+_LONGEST = 400
 
 
 class PromptTracker:
@@ -25,18 +38,19 @@ class PromptTracker:
     def __init__(self, nonce: str | None = None) -> None:
         self.nonce = nonce or secrets.token_hex(8)
         self._head = f"<bastion:{self.nonce}:".encode("ascii")
-        self._marker = re.compile(re.escape(self._head) + rb"(\d{1,3}|more)>")
+        self._marker = re.compile(re.escape(self._head) + rb"(?:(\d{1,3}):([a-z:-]*)|more)>")
         self._carry = b""
         self.prompts = 0
         self.exit_code: int | None = None
-        self.continuation = False
-        #: Called (by the pump) when the shell asks for a continuation line.
-        self.on_continuation: Callable[[], None] = lambda: None
+        #: Why the session must not take another line ("" while it may).
+        self.refused = ""
+        #: Called (by the pump) when ``refused`` is first set.
+        self.on_refused: Callable[[], None] = lambda: None
 
     @property
     def env(self) -> dict[str, str]:
-        """The prompt variables: ``$?`` is expanded by bash each time it prints PS1."""
-        return {"PS1": f"<bastion:{self.nonce}:$?>", "PS2": f"<bastion:{self.nonce}:more>"}
+        """The prompt variables: bash expands ``$?`` and ``$SHELLOPTS`` at each prompt."""
+        return {"PS1": f"<bastion:{self.nonce}:$?:$SHELLOPTS>", "PS2": f"<bastion:{self.nonce}:more>"}
 
     def feed(self, chunk: bytes) -> bytes:
         """``chunk`` with every prompt replaced by ``$ ``; a marker cut between two
@@ -47,18 +61,27 @@ class PromptTracker:
         for match in self._marker.finditer(data):
             out += data[pos : match.start()]
             pos = match.end()
-            if match.group(1) == b"more":
-                self.continuation = True
-                self.on_continuation()
+            if match.group(1) is None:
+                self._refuse("the shell waited for a continuation line, which would run without "
+                             "being decided as part of the whole command")  # fmt: skip
                 out += b"> "
-            else:
-                self.prompts += 1
-                self.exit_code = int(match.group(1))
-                out += b"$ "
+                continue
+            self.prompts += 1
+            self.exit_code = int(match.group(1))
+            unsafe = sorted(set(match.group(2).decode("ascii").split(":")) - SAFE_OPTIONS - {""})
+            if unsafe:
+                self._refuse(f"the shell's options changed ({', '.join(unsafe)}): the next line "
+                             "would not be read as it was decided")  # fmt: skip
+            out += b"$ "
         rest = data[pos:]
         cut = self._partial(rest)
         self._carry = rest[cut:]
         return bytes(out + rest[:cut])
+
+    def _refuse(self, why: str) -> None:
+        if not self.refused:
+            self.refused = why
+            self.on_refused()
 
     def _partial(self, rest: bytes) -> int:
         """Where a marker that may still be completing starts in ``rest`` (else its length)."""
@@ -69,7 +92,8 @@ class PromptTracker:
         if len(tail) <= len(self._head):
             return start if self._head.startswith(tail) else len(rest)
         value = tail[len(self._head) :]
-        if tail.startswith(self._head) and re.fullmatch(rb"\d{0,%d}|m|mo|mor|more" % _DIGITS, value):
+        still = re.fullmatch(rb"\d{1,3}(:[a-z:-]*)?|\d{0,3}|m|mo|mor|more", value)
+        if tail.startswith(self._head) and still and len(value) <= _LONGEST:
             return start
         return len(rest)
 
