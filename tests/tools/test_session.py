@@ -68,9 +68,9 @@ SessionFactory = Callable[..., SessionTool]
 def make_session(make_policy: PolicyFactory, child_env: dict[str, str]) -> Iterator[SessionFactory]:
     made: list[SessionTool] = []
 
-    def build(authorizer: Authorizer, **settings: Any) -> SessionTool:
+    def build(authorizer: Authorizer, policy: str = "", **settings: Any) -> SessionTool:
         require_bwrap()
-        tools = registry(make_policy(), authorizer=authorizer, runner=BubblewrapRunner(),
+        tools = registry(make_policy(policy), authorizer=authorizer, runner=BubblewrapRunner(),
                          resolver=StaticResolver({}), config=ExecConfig(timeout=20), environ=child_env)  # fmt: skip
         ctx = dataclasses.replace(tools[0].ctx, background=Background(SessionSettings(**settings)))
         made.append(SessionTool(ctx))
@@ -326,6 +326,26 @@ def test_turning_on_history_expansion_closes_the_session_before_a_line_could_use
         "shell: echo README.md",
         "shell: set -H; set -o history",
     ]
+
+
+def test_in_read_only_mode_the_sandbox_refuses_a_write_even_when_the_line_was_allowed(
+    make_session: SessionFactory, workspace: Path
+) -> None:
+    tool = make_session(StubAuthorizer(Effect.WRITE), policy='mode = "read-only"')
+    key = opened(tool)
+    result = call(tool, action="send", session=key, input="touch made")
+    assert (result["ok"], result["exit_code"]) == (True, 1)
+    assert "Read-only file system" in result["stdout"]
+    assert not (workspace / "made").exists()
+
+
+def test_a_policy_that_denies_the_shell_offers_neither_session_nor_job(
+    make_policy: PolicyFactory, child_env: dict[str, str]
+) -> None:
+    require_bwrap()
+    policy = make_policy('[[rule]]\ntool = "shell"\naction = "deny"\n')
+    names = [t.name for t in registry(policy, runner=BubblewrapRunner(), environ=child_env)]
+    assert names == ["read", "write", "edit", "list", "glob", "grep", "code", "fetch"]
 
 
 def test_an_unknown_session_is_refused(make_session: SessionFactory) -> None:

@@ -4,7 +4,8 @@ The shell prints a prompt carrying a random nonce, the last exit status and its 
 options; the pump strips it from the output (a plain ``$ `` is shown instead) and counts
 it: a new prompt means the line sent before it finished. The nonce keeps ordinary output
 from looking like a prompt. It is not a secret from the agent (``echo "$PS1"`` shows it):
-whether the shell is idle is also checked in /proc before a line is typed (``session.py``).
+whether the shell is idle is also checked in /proc before a line is typed (``session.py``),
+and the exit status a prompt reports (recorded in the ledger) is the shell's word for it.
 
 The options are checked at every prompt, because they change how the *next* line is read:
 ``set -H`` (allowed for a one-off command, where it changes nothing) turns on ``!`` history
