@@ -17,7 +17,7 @@ from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
 from bastion.exec import BubblewrapRunner, ExecConfig
-from bastion.exec.pty import descendants, proc_status, running
+from bastion.exec.procfs import descendants, proc_status, running
 from bastion.policy.engine import Gate
 from bastion.policy.network import StaticResolver
 from bastion.runtime import Gatekeeper

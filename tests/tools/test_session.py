@@ -19,7 +19,8 @@ from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
 from bastion.call.model import ToolCall
 from bastion.exec import BubblewrapRunner, ExecConfig
-from bastion.exec.pty import OutputLog, proc_status, running
+from bastion.exec.procfs import proc_status, running
+from bastion.exec.pty import OutputLog
 from bastion.policy.decision import Effect, Evaluation
 from bastion.policy.engine import Gate
 from bastion.policy.network import StaticResolver
@@ -125,7 +126,7 @@ def test_an_allowed_line_runs_in_the_sandboxed_shell_and_its_output_is_read(
     assert [r["rule"] for r in result["reasons"]] == ["mode.workspace"] * 3
     # Inside bubblewrap: a pid namespace of its own, where the shell is a low pid.
     shell = entry(tool, key).shell_pid
-    assert shell is not None and proc_status(shell) == ("bash", "S")
+    assert shell is not None and (proc_status(shell) or ("",))[0] == "bash"
     with open(f"/proc/{shell}/status", encoding="ascii") as handle:
         nspid = next(line for line in handle if line.startswith("NSpid:")).split()
     assert len(nspid) >= 3 and int(nspid[-1]) < 10
@@ -334,7 +335,7 @@ def test_in_read_only_mode_the_sandbox_refuses_a_write_even_when_the_line_was_al
     tool = make_session(StubAuthorizer(Effect.WRITE), policy='mode = "read-only"')
     key = opened(tool)
     result = call(tool, action="send", session=key, input="touch made")
-    assert (result["ok"], result["exit_code"]) == (True, 1)
+    assert (result["ok"], result["exit_code"], result["data"]["state"]) == (False, 1, "ready")
     assert "Read-only file system" in result["stdout"]
     assert not (workspace / "made").exists()
 

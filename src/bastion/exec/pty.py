@@ -25,6 +25,7 @@ from enum import StrEnum
 
 from bastion.exec.limits import exit_code_of, kill_group
 from bastion.exec.process import Launch
+from bastion.exec.procfs import descendants, wait_gone
 from bastion.exec.runner import ExecError
 
 _CHUNK = 65536
@@ -214,7 +215,7 @@ class LiveProcess:
                 returncode = proc.wait()
                 with self.changed:
                     self._reaped = True
-                _wait_gone(self._tree, _DRAIN_SECONDS)
+                wait_gone(self._tree, _DRAIN_SECONDS)
         except Exception as exc:  # reported to the caller, never a crash of the host
             with self.changed:
                 self.error = str(exc) if isinstance(exc, ExecError) else f"{type(exc).__name__}: {exc}"
@@ -345,67 +346,3 @@ def _exited(pid: int) -> bool:
     except ChildProcessError:
         return True
     return info is not None
-
-
-# -- what the host sees of a sandboxed process (/proc) ----------------------------------
-def children(pid: int) -> list[int]:
-    """The live child processes of ``pid`` (empty when it is gone)."""
-    found: list[int] = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return found
-    for task in tasks:
-        path = f"/proc/{pid}/task/{task}/children"
-        with contextlib.suppress(OSError, ValueError), open(path, encoding="ascii") as handle:
-            found += [int(p) for p in handle.read().split()]
-    return found
-
-
-def proc_status(pid: int) -> tuple[str, str] | None:
-    """(command name, state letter) of ``pid``, or None when it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as handle:
-            stat = handle.read()
-    except OSError:
-        return None
-    name = stat[stat.find("(") + 1 : stat.rfind(")")]
-    state = stat[stat.rfind(")") + 2 : stat.rfind(")") + 3]
-    return name, state
-
-
-def descendants(pid: int) -> list[int]:
-    """Every live process below ``pid``, parents before their children."""
-    found: list[int] = []
-    level = [pid]
-    while level:
-        level = [child for parent in level for child in children(parent)]
-        found += level
-    return found
-
-
-def running(pid: int) -> bool:
-    """Is ``pid`` still a live process (not gone, not a zombie)?"""
-    status = proc_status(pid)
-    return status is not None and status[1] not in "ZX"
-
-
-def _wait_gone(pids: list[int], timeout: float) -> None:
-    """Until every one of ``pids`` has exited (at most ``timeout`` s): the end of a run is
-    reported only when nothing of it runs any more."""
-    deadline = time.monotonic() + timeout
-    pause = threading.Event()
-    while any(running(p) for p in pids) and time.monotonic() < deadline:
-        pause.wait(0.01)
-
-
-def find_descendant(pid: int, name: str, *, depth: int = 6) -> int | None:
-    """The nearest descendant of ``pid`` whose command name is ``name`` (breadth first)."""
-    level = [pid]
-    for _ in range(depth):
-        level = [child for parent in level for child in children(parent)]
-        for child in level:
-            status = proc_status(child)
-            if status is not None and status[0] == name:
-                return child
-    return None

@@ -28,9 +28,10 @@ from typing import Any
 from bastion.call.model import Family, ToolCall
 from bastion.errors import BastionError
 from bastion.exec.limits import SYSTEM_PATH
+from bastion.exec.procfs import find_descendant, has_children, proc_status
 from bastion.exec.profile import Filesystem, Profile
 from bastion.exec.protected import ScanBudgetExceeded
-from bastion.exec.pty import Ending, LiveProcess, children, find_descendant, proc_status
+from bastion.exec.pty import Ending, LiveProcess
 from bastion.exec.runner import ExecError
 from bastion.policy.decision import Decision, Evaluation
 from bastion.tools.base import Tool, ToolResult, hints, refused
@@ -102,7 +103,7 @@ class PtySession:
             return "the shell is still running the previous line: read its output first"
         if not self._waiting(self.shell_pid):
             return "the shell is not waiting at its prompt"
-        if children(self.shell_pid):
+        if has_children(self.shell_pid):
             return "the shell still has a program running (use the job tool for background work)"
         return None
 
@@ -304,7 +305,7 @@ class SessionTool(Tool):
         ended = session.why_ended()
         state = session.state()
         return ToolResult(
-            ok=session.live.end in (None, Ending.KILLED, Ending.EXITED),
+            ok=session.live.end in (None, Ending.KILLED, Ending.EXITED) and code in (None, 0),
             decision="allow",
             exit_code=code,
             stdout=text,
