@@ -329,6 +329,23 @@ def test_turning_on_history_expansion_closes_the_session_before_a_line_could_use
     ]
 
 
+def test_a_changed_terminal_closes_the_session_before_the_next_line(
+    make_session: SessionFactory, workspace: Path
+) -> None:
+    # The gate asks for stty; were it approved, `stty kill K` would make the terminal erase
+    # everything typed before a K: `echo 'Kcat secret #'` would reach the shell as `cat …`.
+    tool = make_session(StubAuthorizer(Effect.READ))
+    key = opened(tool)
+    call(tool, action="send", session=key, input="stty kill K")
+    result = call(tool, action="send", session=key, input="echo 'Ktouch made #'")
+    assert (result["ok"], result["decision"], result["data"]["state"]) == (False, "deny", "ended")
+    assert result["message"] == (
+        "not typed: the session has ended (closed by Bastion: the terminal's settings changed: "
+        "a typed line would not reach the shell as it was decided)"
+    )
+    assert not (workspace / "made").exists()
+
+
 def test_in_read_only_mode_the_sandbox_refuses_a_write_even_when_the_line_was_allowed(
     make_session: SessionFactory, workspace: Path
 ) -> None:

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from bastion.exec.limits import exit_code_of, kill_group
 from bastion.exec.process import Launch
@@ -178,6 +179,15 @@ class LiveProcess:
                     select.select([], [fd], [], _TICK)
                 except OSError as exc:
                     raise ExecError(f"cannot type into the session: {exc.strerror}") from None
+
+    def terminal_modes(self) -> list[Any] | None:
+        """The pty's input modes now (``tcgetattr``: iflag, lflag, special characters);
+        None when it is closed."""
+        with self._fd_lock:
+            if self._master is None:
+                return None
+            attrs = termios.tcgetattr(self._master)
+            return [attrs[0], attrs[3], attrs[6]]
 
     def kill(self, ending: Ending = Ending.KILLED) -> None:
         """Kill the whole process group now; the pump reaps it and records ``ending``."""

@@ -64,6 +64,7 @@ class PtySession:
         self.prompt = prompt
         self.settings = settings
         self.shell_pid: int | None = None
+        self.modes: list[Any] | None = None  # the terminal's input modes at the start
         self.cursor = 0
         self.sent_at_prompt = 0  # prompts seen when the last line was typed
         self.recorder = Recorder()
@@ -101,6 +102,12 @@ class PtySession:
             return f"the session has ended ({self.why_ended() or 'no shell'})"
         if not self.finished():
             return "the shell is still running the previous line: read its output first"
+        if self.live.terminal_modes() != self.modes:
+            # `stty kill K` would make the terminal erase what was typed before each K:
+            # the shell would read another line than the one decided.
+            self.prompt.refuse("the terminal's settings changed: a typed line would not reach "
+                               "the shell as it was decided")  # fmt: skip
+            return f"the session has ended ({self.why_ended()})"
         if not self._waiting(self.shell_pid):
             return "the shell is not waiting at its prompt"
         if has_children(self.shell_pid):
@@ -224,6 +231,7 @@ class SessionTool(Tool):
             raise
         await asyncio.to_thread(live.wait_until, session.finished, settings.max_wait_seconds)
         session.shell_pid = find_descendant(live.pid or 0, os.path.basename(bash))
+        session.modes = live.terminal_modes()
         if session.shell_pid is None or not live.running:
             live.kill()
             table.remove(key)

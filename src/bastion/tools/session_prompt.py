@@ -63,7 +63,7 @@ class PromptTracker:
             out += data[pos : match.start()]
             pos = match.end()
             if match.group(1) is None:
-                self._refuse("the shell waited for a continuation line, which would run without "
+                self.refuse("the shell waited for a continuation line, which would run without "
                              "being decided as part of the whole command")  # fmt: skip
                 out += b"> "
                 continue
@@ -71,7 +71,7 @@ class PromptTracker:
             self.exit_code = int(match.group(1))
             unsafe = sorted(set(match.group(2).decode("ascii").split(":")) - SAFE_OPTIONS - {""})
             if unsafe:
-                self._refuse(f"the shell's options changed ({', '.join(unsafe)}): the next line "
+                self.refuse(f"the shell's options changed ({', '.join(unsafe)}): the next line "
                              "would not be read as it was decided")  # fmt: skip
             out += b"$ "
         rest = data[pos:]
@@ -79,7 +79,8 @@ class PromptTracker:
         self._carry = rest[cut:]
         return bytes(out + rest[:cut])
 
-    def _refuse(self, why: str) -> None:
+    def refuse(self, why: str) -> None:
+        """No more lines for this session, because ``why`` (the first reason stays)."""
         if not self.refused:
             self.refused = why
             self.on_refused()
