@@ -329,6 +329,29 @@ def test_turning_on_history_expansion_closes_the_session_before_a_line_could_use
     ]
 
 
+@pytest.mark.parametrize(
+    ("line", "variable"),
+    [
+        ("for PROMPT_COMMAND in 'touch made'; do :; done", "PROMPT_COMMAND"),
+        ("for PS1 in '$(touch made)'; do :; done", "PS1"),
+        ("let PATH=1", "PATH"),
+    ],
+)
+def test_the_variables_that_run_or_find_commands_cannot_be_changed_by_a_line_the_gate_allows(
+    make_session: SessionFactory, keeper: Gatekeeper, workspace: Path, line: str, variable: str
+) -> None:
+    # Harmless as one-off commands (the gate allows them); in a session they would run
+    # `touch made` before every prompt, undecided, or make `ls` run ./1/ls.
+    tool = make_session(Recording(keeper))
+    key = opened(tool)
+    result = call(tool, action="send", session=key, input=line)
+    after = call(tool, action="send", session=key, input="ls")
+    assert (result["decision"], result["exit_code"]) == ("allow", 1)
+    assert result["stdout"] == f"{line}\nbash: {variable}: readonly variable\n$ "
+    assert after["stdout"] == "ls\nREADME.md  src\n$ "
+    assert not (workspace / "made").exists()
+
+
 def test_a_changed_terminal_closes_the_session_before_the_next_line(
     make_session: SessionFactory, workspace: Path
 ) -> None:

@@ -17,9 +17,11 @@ or background work belongs to the ``job`` tool.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import os
 import shutil
+import tempfile
 import threading
 import time
 from collections.abc import Mapping
@@ -28,10 +30,11 @@ from typing import Any
 from bastion.call.model import Family, ToolCall
 from bastion.errors import BastionError
 from bastion.exec.limits import SYSTEM_PATH
+from bastion.exec.process import Launch
 from bastion.exec.procfs import find_descendant, has_children, proc_status
 from bastion.exec.profile import Filesystem, Profile
 from bastion.exec.protected import ScanBudgetExceeded
-from bastion.exec.pty import Ending, LiveProcess
+from bastion.exec.pty import Ending, LiveProcess, Starter
 from bastion.exec.runner import ExecError
 from bastion.policy.decision import Decision, Evaluation
 from bastion.tools.base import Tool, ToolResult, hints, refused
@@ -40,8 +43,9 @@ from bastion.tools.session_common import Pending, Recorder, refusal, sandbox_spe
 from bastion.tools.session_prompt import PromptTracker, line_problem
 from bastion.tools.session_table import SessionSettings
 
-#: Line editing, history and ``!`` expansion off: what is typed is what runs.
-SHELL_FLAGS = ("--norc", "--noprofile", "--noediting", "+o", "history", "+H", "+m", "-i")
+#: Line editing, history and ``!`` expansion off: what is typed is what runs. No user
+#: start-up file: ``--rcfile`` is Bastion's own (``PromptTracker.rc_text``), never ~/.bashrc.
+SHELL_FLAGS = ("--noprofile", "--noediting", "+o", "history", "+H", "+m", "-i")
 #: No readline init file, should line editing come back on (it closes the session anyway).
 SHELL_ENV = {"TERM": "dumb", "INPUTRC": "/dev/null"}
 
@@ -202,19 +206,40 @@ class SessionTool(Tool):
     async def execute(self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation) -> ToolResult:
         raise ExecError("the session tool decides each line itself (see run)")
 
-    async def _open(self, cwd: str) -> ToolResult:
-        settings = self.settings
+    def _shell(self, prompt: PromptTracker, cwd: str) -> Starter:
+        """How to start the shell: its rc file in a folder of its own, bound read-only into
+        the sandbox and removed when the shell has ended. Raises ScanBudgetExceeded."""
         bash = shutil.which("bash", path=SYSTEM_PATH) or "/bin/bash"
-        prompt = PromptTracker()
+        folder = tempfile.mkdtemp(prefix="bastion-session-")
         try:
+            rc = os.path.join(folder, "rc")
+            with open(rc, "w", encoding="ascii") as handle:
+                handle.write(prompt.rc_text())
             # The profile of an exec call that writes: the gate decides each line; the
             # sandbox bounds what any of them can reach (read-only mode: read-only).
-            spec = sandbox_spec(self.ctx, [bash, *SHELL_FLAGS], profile=Profile(Filesystem.WORKSPACE_WRITE),
-                                seconds=settings.total_seconds, cwd=cwd,
-                                env={**prompt.env, **SHELL_ENV})  # fmt: skip
+            profile = Profile(Filesystem.WORKSPACE_WRITE)
+            spec = sandbox_spec(self.ctx, [bash, "--rcfile", rc, *SHELL_FLAGS], profile=profile, cwd=cwd,
+                                seconds=self.settings.total_seconds, env={**prompt.env, **SHELL_ENV},
+                                readonly=(folder,))  # fmt: skip
+            start = starter(self.ctx.runner, spec)
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+
+        def launch(stack: contextlib.ExitStack) -> Launch:
+            stack.callback(shutil.rmtree, folder, ignore_errors=True)
+            return start(stack)
+
+        return launch
+
+    async def _open(self, cwd: str) -> ToolResult:
+        settings = self.settings
+        prompt = PromptTracker()
+        try:
+            launch = self._shell(prompt, cwd)
         except ScanBudgetExceeded as exc:
             return ToolResult(ok=False, decision="ask", message=f"not opened: {exc}")
-        live = LiveProcess(starter(self.ctx.runner, spec), terminal=True, cap=settings.max_output_bytes,
+        live = LiveProcess(launch, terminal=True, cap=settings.max_output_bytes,
                            total_seconds=settings.total_seconds, idle_seconds=settings.idle_seconds,
                            output_filter=prompt.feed)  # fmt: skip
         # A continuation line, or a line read under changed options, would not run as decided.
@@ -230,7 +255,7 @@ class SessionTool(Tool):
             table.remove(key)
             raise
         await asyncio.to_thread(live.wait_until, session.finished, settings.max_wait_seconds)
-        session.shell_pid = find_descendant(live.pid or 0, os.path.basename(bash))
+        session.shell_pid = find_descendant(live.pid or 0, "bash")
         session.modes = live.terminal_modes()
         if session.shell_pid is None or not live.running:
             live.kill()

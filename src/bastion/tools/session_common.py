@@ -36,10 +36,12 @@ def sandbox_spec(
     seconds: float,
     cwd: str,
     env: Mapping[str, str] | None = None,
+    readonly: Sequence[str] = (),
 ) -> RunSpec:
     """The RunSpec an ``exec`` call would get, with the tool's own wall clock and extra
     variables (raises ScanBudgetExceeded like ``build_spec``)."""
-    spec = build_spec(ctx.policy, ctx.config, argv, cwd=cwd, environ=ctx.environ, profile=profile)
+    spec = build_spec(ctx.policy, ctx.config, argv, cwd=cwd, environ=ctx.environ, profile=profile,
+                      extra_readonly=readonly)  # fmt: skip
     return dataclasses.replace(spec, timeout=seconds, env={**spec.env, **(env or {})})
 
 

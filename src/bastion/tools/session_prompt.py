@@ -53,6 +53,18 @@ class PromptTracker:
         """The prompt variables: bash expands ``$?`` and ``$SHELLOPTS`` at each prompt."""
         return {"PS1": f"<bastion:{self.nonce}:$?:$SHELLOPTS>", "PS2": f"<bastion:{self.nonce}:more>"}
 
+    def rc_text(self) -> str:
+        """The shell's start-up file: the prompts, and every variable that runs or finds
+        commands (or would turn line editing back on) made read-only. For a one-off command
+        ``for PROMPT_COMMAND in 'x'; do :; done`` changes nothing; in a session it would run
+        ``x`` before every prompt, undecided (and ``let PATH=1`` would make ``ls`` run
+        ``./1/ls``). A read-only variable can never be set or unset again."""
+        fixed = {**self.env, "PS0": "", "PS4": "+ ", "PROMPT_COMMAND": "", "BASH_ENV": "",
+                 "ENV": "", "CDPATH": "", "EXECIGNORE": "", "MAILPATH": "", "MAIL": "",
+                 "INPUTRC": "/dev/null"}  # fmt: skip
+        values = " ".join(f"{name}='{value}'" for name, value in fixed.items())
+        return f"readonly {values} PATH HOME\n"
+
     def feed(self, chunk: bytes) -> bytes:
         """``chunk`` with every prompt replaced by ``$ ``; a marker cut between two
         chunks is held back until the rest arrives."""
