@@ -1,7 +1,8 @@
 """``session``: an interactive shell on a pty inside the sandbox, typed into line by line.
 
-``open`` starts ``bash --norc --noprofile`` (no line editing, no history, no history
-expansion: a typed line is run as typed) on a pty, in the sandbox an ``exec`` call that
+``open`` starts ``bash --noprofile`` with Bastion's own rc file instead of any user's (no
+line editing, no history, no history expansion, the variables that run or find commands
+read-only: a typed line is run as typed) on a pty, in the sandbox an ``exec`` call that
 writes would get (never network). ``send`` types one line, and every line is first decided
 by the gate as the shell call it is, in the shell's current directory: a line that is not
 allowed never reaches the pty, and its reasons are returned. ``read`` returns the output
