@@ -56,6 +56,9 @@ class Job:
     def kill(self) -> None:
         self.live.kill()
 
+    def wait_ended(self, timeout: float) -> bool:
+        return self.live.wait_ended(timeout)
+
     def settle(self, tool: Tool) -> None:
         if not self.live.running:
             self.recorder.settle(

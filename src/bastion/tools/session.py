@@ -25,7 +25,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bastion.call.model import Family, ToolCall
@@ -81,6 +81,9 @@ class PtySession:
 
     def kill(self) -> None:
         self.live.kill()
+
+    def wait_ended(self, timeout: float) -> bool:
+        return self.live.wait_ended(timeout)
 
     def finished(self) -> bool:
         """Has the last line typed finished (a new prompt after it)?"""
@@ -207,9 +210,10 @@ class SessionTool(Tool):
     async def execute(self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation) -> ToolResult:
         raise ExecError("the session tool decides each line itself (see run)")
 
-    def _shell(self, prompt: PromptTracker, cwd: str) -> Starter:
-        """How to start the shell: its rc file in a folder of its own, bound read-only into
-        the sandbox and removed when the shell has ended. Raises ScanBudgetExceeded."""
+    def _shell(self, prompt: PromptTracker, cwd: str) -> tuple[Starter, Callable[[], None]]:
+        """How to start the shell, and how to clean up if it never starts: its rc file in a
+        folder of its own, bound read-only into the sandbox and removed when the shell has
+        ended. Raises ScanBudgetExceeded."""
         bash = shutil.which("bash", path=SYSTEM_PATH) or "/bin/bash"
         folder = tempfile.mkdtemp(prefix="bastion-session-")
         try:
@@ -231,13 +235,13 @@ class SessionTool(Tool):
             stack.callback(shutil.rmtree, folder, ignore_errors=True)
             return start(stack)
 
-        return launch
+        return launch, lambda: shutil.rmtree(folder, ignore_errors=True)
 
     async def _open(self, cwd: str) -> ToolResult:
         settings = self.settings
         prompt = PromptTracker()
         try:
-            launch = self._shell(prompt, cwd)
+            launch, discard = self._shell(prompt, cwd)
         except ScanBudgetExceeded as exc:
             return ToolResult(ok=False, decision="ask", message=f"not opened: {exc}")
         live = LiveProcess(launch, terminal=True, cap=settings.max_output_bytes,
@@ -249,6 +253,7 @@ class SessionTool(Tool):
         key = table.new_id()
         session = PtySession(key, live, prompt, settings)
         if not table.add(key, session, max_running=settings.max_open):
+            discard()
             return refusal(f"at most {settings.max_open} sessions may be open at once: close one first")
         try:
             await asyncio.to_thread(live.start)

@@ -72,6 +72,8 @@ class Entry(Protocol):
 
     def kill(self) -> None: ...
 
+    def wait_ended(self, timeout: float) -> bool: ...
+
 
 class Table:
     """Entries by id; thread-safe (a tool call may run in any thread)."""
@@ -107,9 +109,14 @@ class Table:
         with self._lock:
             return iter(list(self._entries.values()))
 
-    def kill_all(self) -> None:
-        for entry in self:
+    def kill_all(self, timeout: float) -> None:
+        """Kill every entry, then wait (at most ``timeout`` s each) until it has ended and
+        cleaned up after itself."""
+        entries = list(self)
+        for entry in entries:
             entry.kill()
+        for entry in entries:
+            entry.wait_ended(timeout)
 
 
 class Background:
@@ -121,7 +128,7 @@ class Background:
         self.sessions = Table("sess")
         self.jobs = Table("job")
 
-    def close(self) -> None:
-        """Kill every session and job (a host that stops calls this)."""
-        self.sessions.kill_all()
-        self.jobs.kill_all()
+    def close(self, timeout: float = 10.0) -> None:
+        """Kill every session and job and wait for their ends (a host that stops calls this)."""
+        self.sessions.kill_all(timeout)
+        self.jobs.kill_all(timeout)
