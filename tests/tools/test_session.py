@@ -389,6 +389,48 @@ def test_a_policy_that_denies_the_shell_offers_neither_session_nor_job(
     assert names == ["read", "write", "edit", "list", "glob", "grep", "code", "fetch"]
 
 
+class Held(StubAuthorizer):
+    """Allows, but only once the test lets the decision finish."""
+
+    entered: asyncio.Event
+    release: asyncio.Event
+
+    async def request(self, call: ToolCall) -> Evaluation:
+        self.entered.set()
+        await self.release.wait()
+        return await super().request(call)
+
+
+def test_a_second_line_is_refused_while_the_first_is_being_decided(make_session: SessionFactory) -> None:
+    authorizer = Held(Effect.READ)
+    tool = make_session(authorizer)
+    key = opened(tool)
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        authorizer.entered, authorizer.release = asyncio.Event(), asyncio.Event()
+        first = asyncio.ensure_future(tool.run({"action": "send", "session": key, "input": "echo one"}))
+        await authorizer.entered.wait()  # a person is being asked about the first line
+        second = await tool.run({"action": "send", "session": key, "input": "echo two"})
+        authorizer.release.set()
+        return await first, second
+
+    first, second = asyncio.run(scenario())
+    assert (second["ok"], second["message"]) == (False, "another line is being decided for this session")
+    assert first["stdout"] == "echo one\none\n$ "
+    assert [c.args["command"] for c in authorizer.requests] == ["echo one"]
+
+
+CONTROLS = [chr(c) for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if c != 0x0A]
+
+
+@given(st.text(max_size=40), st.integers(min_value=0, max_value=40), st.sampled_from(CONTROLS), st.booleans())
+def test_any_control_character_but_a_final_newline_is_refused(
+    text: str, at: int, char: str, final: bool
+) -> None:
+    line = "echo " + text[:at] + char + text[at:] + ("\n" if final else "")
+    assert line_problem(line, 4000) is not None
+
+
 def test_an_unknown_session_is_refused(make_session: SessionFactory) -> None:
     tool = make_session(StubAuthorizer(Effect.READ))
     result = call(tool, action="read", session="-rf")
