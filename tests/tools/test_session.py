@@ -423,6 +423,26 @@ def test_a_second_line_is_refused_while_the_first_is_being_decided(make_session:
 CONTROLS = [chr(c) for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if c != 0x0A]
 
 
+def test_a_line_waiting_for_a_person_keeps_the_session_from_going_idle(make_session: SessionFactory) -> None:
+    authorizer = Held(Effect.READ)
+    tool = make_session(authorizer, idle_seconds=0.3)
+    key = opened(tool)
+    session = entry(tool, key)
+
+    async def scenario() -> dict[str, Any]:
+        authorizer.entered, authorizer.release = asyncio.Event(), asyncio.Event()
+        sent = asyncio.ensure_future(tool.run({"action": "send", "session": key, "input": "echo late"}))
+        await authorizer.entered.wait()
+        # Three idle limits pass while the person thinks (the pump checks every 50 ms).
+        ended = await asyncio.to_thread(session.live.wait_ended, 1.0)
+        authorizer.release.set()
+        result = await sent
+        return {"ended": ended, **result}
+
+    result = asyncio.run(scenario())
+    assert (result["ended"], result["ok"], result["stdout"]) == (False, True, "echo late\nlate\n$ ")
+
+
 @given(st.text(max_size=40), st.integers(min_value=0, max_value=40), st.sampled_from(CONTROLS), st.booleans())
 def test_any_control_character_but_a_final_newline_is_refused(
     text: str, at: int, char: str, final: bool

@@ -19,7 +19,7 @@ import subprocess
 import termios
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -128,6 +128,7 @@ class LiveProcess:
         self.exit_code: int | None = None
         self.error = ""
         self._wanted: Ending | None = None  # a kill asked for, applied by the pump
+        self._attended = 0  # decisions under way (the idle clock waits for them)
         self._master: int | None = None
         self._fd_lock = threading.Lock()  # held while the master fd is written or closed
         self._reaped = False
@@ -160,6 +161,18 @@ class LiveProcess:
         """The agent typed or read: the idle clock starts again."""
         with self.changed:
             self.active_at = self._clock()
+
+    @contextlib.contextmanager
+    def attended(self) -> Iterator[None]:
+        """While a line waits for a person's answer, the session is not idle."""
+        with self.changed:
+            self._attended += 1
+        try:
+            yield
+        finally:
+            with self.changed:
+                self._attended -= 1
+                self.active_at = self._clock()
 
     def write(self, data: bytes, *, timeout: float = 5.0) -> None:
         """Type ``data`` into the terminal (all of it, or ExecError)."""
@@ -311,6 +324,7 @@ class LiveProcess:
             elif (
                 self._wanted is None
                 and self.idle_seconds is not None
+                and not self._attended
                 and now - self.active_at >= self.idle_seconds
             ):
                 self._wanted = Ending.IDLE

@@ -307,7 +307,8 @@ class SessionTool(Tool):
             cwd = session.cwd()
             call = ToolCall(tool=Family.SHELL.value, args={"command": line}, cwd=cwd,
                             interactive=self.ctx.interactive)  # fmt: skip
-            evaluation = await self.ctx.authorizer.request(call)
+            with session.live.attended():  # a person may take longer than the idle limit
+                evaluation = await self.ctx.authorizer.request(call)
             if evaluation.decision is not Decision.ALLOW:
                 return dataclasses.replace(refused(evaluation), data=self._where(session))
             # A person may have taken minutes: the shell must still be where the gate saw it.
