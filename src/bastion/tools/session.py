@@ -261,6 +261,7 @@ class SessionTool(Tool):
             table.remove(key)
             raise
         await asyncio.to_thread(live.wait_until, session.finished, settings.max_wait_seconds)
+        discard()  # the shell read its rc file before its first prompt: nothing is left behind
         session.shell_pid = find_descendant(live.pid or 0, "bash")
         session.modes = live.terminal_modes()
         if session.shell_pid is None or not live.running:
