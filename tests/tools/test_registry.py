@@ -13,19 +13,9 @@ from tests.exec.sandbox_helpers import require_bwrap
 from tests.tools.conftest import ToolsFactory
 
 ALL = [
-    "read",
-    "write",
-    "edit",
-    "multi_edit",
-    "list",
-    "glob",
-    "grep",
-    "exec",
-    "code",
-    "fetch",
-    "install",
-    "detect_tools",
-]
+    "read", "write", "edit", "multi_edit", "list", "glob", "grep", "exec", "code", "fetch",
+    "install", "detect_tools", "session", "job",
+]  # fmt: skip
 
 
 def test_every_tool_is_offered_by_default_with_a_sandbox(make_tools: ToolsFactory) -> None:
@@ -99,6 +89,8 @@ def test_hints_are_honest(make_tools: ToolsFactory) -> None:
         "fetch": (True, False),
         "install": (False, True),
         "detect_tools": (True, False),
+        "session": (False, True),
+        "job": (False, True),
     }
 
 
@@ -120,6 +112,8 @@ def test_each_schema_is_a_closed_object_naming_its_required_arguments(
         "fetch": ["url"],
         "install": ["manager", "packages"],
         "detect_tools": [],
+        "session": ["action"],
+        "job": ["action"],
     }
 
 

@@ -16,7 +16,7 @@ from tests.tools.conftest import ToolsFactory
 
 EVERY = [
     "read", "write", "edit", "multi_edit", "list", "glob", "grep", "exec", "code", "fetch",
-    "install", "detect_tools",
+    "install", "detect_tools", "session", "job",
 ]  # fmt: skip
 READERS = ["read", "list", "glob", "grep", "fetch", "detect_tools"]
 

@@ -96,18 +96,9 @@ def test_tools_json_lists_the_enabled_tools_without_the_disabled_one(
     listed = json.loads(out)
     assert code == 0
     assert [t["name"] for t in listed] == [
-        "read",
-        "write",
-        "edit",
-        "multi_edit",
-        "list",
-        "glob",
-        "grep",
-        "exec",
-        "code",
-        "install",
-        "detect_tools",
-    ]
+        "read", "write", "edit", "multi_edit", "list", "glob", "grep", "exec", "code", "install",
+        "detect_tools", "session", "job",
+    ]  # fmt: skip
     assert listed[0]["input_schema"]["required"] == ["path"]
 
 

@@ -207,29 +207,33 @@ class BubblewrapRunner:
         limits = limit_prefix(spec.limits, nproc=_nproc_fallback(spec))
         return argv + limits + list(net.prefix) + list(spec.argv)
 
+    def prepare(self, spec: RunSpec, stack: contextlib.ExitStack) -> Launch:
+        """The network, seccomp filter and cgroups of one run, held open by ``stack``, and
+        the launch that starts it (the session and job tools start it themselves)."""
+        network = stack.enter_context(network_setup(spec))
+        fd = seccomp.filter_fd() if spec.limits.seccomp else None
+        if fd is not None:
+            stack.callback(os.close, fd)
+        limits = spec.limits
+        procs = stack.enter_context(cgroups.run_group(limits.max_processes, limits.max_resident_mb))
+        argv = self.argv(spec, network=network, seccomp_fd=fd)
+        if procs:
+            argv = ["/bin/sh", "-c", cgroups.JOIN, "sh", str(len(procs)), *procs, *argv]
+        return Launch(
+            argv=argv,
+            cwd="/",
+            env={**spec.child_env(), **network.env},
+            stdin=spec.stdin,
+            timeout=spec.timeout,
+            max_output_bytes=spec.max_output_bytes,
+            secrets=spec.secrets,
+            runner=self.name,
+            pass_fds=() if fd is None else (fd,),
+        )
+
     def run(self, spec: RunSpec) -> RunResult:
         with contextlib.ExitStack() as stack:
-            network = stack.enter_context(network_setup(spec))
-            fd = seccomp.filter_fd() if spec.limits.seccomp else None
-            if fd is not None:
-                stack.callback(os.close, fd)
-            limits = spec.limits
-            procs = stack.enter_context(cgroups.run_group(limits.max_processes, limits.max_resident_mb))
-            argv = self.argv(spec, network=network, seccomp_fd=fd)
-            if procs:
-                argv = ["/bin/sh", "-c", cgroups.JOIN, "sh", str(len(procs)), *procs, *argv]
-            launch = Launch(
-                argv=argv,
-                cwd="/",
-                env={**spec.child_env(), **network.env},
-                stdin=spec.stdin,
-                timeout=spec.timeout,
-                max_output_bytes=spec.max_output_bytes,
-                secrets=spec.secrets,
-                runner=self.name,
-                pass_fds=() if fd is None else (fd,),
-            )
-            result = run_process(launch)
+            result = run_process(self.prepare(spec, stack))
         swept = after_run(spec)
         return dataclasses.replace(result, swept=swept) if swept else result
 

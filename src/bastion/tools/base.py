@@ -25,6 +25,7 @@ from bastion.policy.engine import Gate
 from bastion.policy.exec_settings import ExecConfig
 from bastion.policy.network import Resolver
 from bastion.tools.schema import validate
+from bastion.tools.session_table import Background
 
 if TYPE_CHECKING:
     from bastion.exec.egress.net import Dialer
@@ -76,6 +77,8 @@ class ToolContext:
     interactive: bool = False
     #: How the egress proxy of an install reaches a host (None: the real network).
     dialer: Dialer | None = None
+    #: The sessions and jobs started through this context, and their limits.
+    background: Background = field(default_factory=Background)
 
     @property
     def secrets(self) -> SecretStore:

@@ -17,18 +17,21 @@ from bastion.call.effects import Effect
 from bastion.call.families import Family
 from bastion.exec.runner import Runner, SandboxUnavailable
 from bastion.exec.select import REQUIRE_VARIABLE, select_runner
+from bastion.policy.ceiling import FilesystemLevel
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import MARKER_DENIED, Decision, Evaluation, Reason
 from bastion.policy.engine import Gate
 from bastion.policy.exec_settings import ExecConfig
-from bastion.policy.kinds import RuleAction
+from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.network import Resolver, SystemResolver
 from bastion.tools.base import Authorizer, GateAuthorizer, Tool, ToolContext
 from bastion.tools.fetch import FetchTool
 from bastion.tools.files import EditTool, ListTool, MultiEditTool, ReadTool, WriteTool
 from bastion.tools.install import DetectToolsTool, InstallTool
+from bastion.tools.job import JobTool
 from bastion.tools.process_tools import CodeTool, ExecTool
 from bastion.tools.search import GlobTool, GrepTool
+from bastion.tools.session import SessionTool
 
 TOOL_CLASSES: tuple[type[Tool], ...] = (
     ReadTool,
@@ -43,6 +46,8 @@ TOOL_CLASSES: tuple[type[Tool], ...] = (
     FetchTool,
     InstallTool,
     DetectToolsTool,
+    SessionTool,
+    JobTool,
 )
 NEEDS_RUNNER = frozenset({Family.SHELL, Family.CODE, Family.INSTALL})
 #: Families never shown in read-only: they write, or run what could (seed 004: the model
@@ -54,7 +59,9 @@ UNKNOWN_TOOL_RULE = "call.unknown-family"
 
 def read_only(policy: Policy) -> bool:
     ceiling = policy.ceiling
-    return policy.mode == "read-only" or (ceiling is not None and ceiling.filesystem == "read_only")
+    return policy.mode is Mode.READ_ONLY or (
+        ceiling is not None and ceiling.filesystem is FilesystemLevel.READ_ONLY
+    )
 
 
 def permitted(policy: Policy, tool: type[Tool]) -> bool:

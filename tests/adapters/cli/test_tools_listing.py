@@ -48,7 +48,7 @@ def test_workspace_lists_every_tool_and_the_table_shows_them(
     file = policy(tmp_path, 'mode = "workspace"\n')
     assert listed(capsys, file, workspace) == [
         "read", "write", "edit", "multi_edit", "list", "glob", "grep", "exec", "code", "fetch",
-        "install", "detect_tools",
+        "install", "detect_tools", "session", "job",
     ]  # fmt: skip
     assert main(["tools", "--policy", file, "--cwd", str(workspace)]) == 0
     rows = {line.split()[1] for line in capsys.readouterr().out.splitlines() if line.startswith("│")}
