@@ -20,7 +20,7 @@ from bastion.policy.locate import KeyLocator
 from bastion.policy.network import NetworkRules, host_pattern_error
 from bastion.policy.pathchecks import PathChecks, build_path_checks
 from bastion.policy.rules import RuleMatcher, compile_matcher
-from bastion.policy.settings import AuditConfig, LimitsConfig, McpServerArgs
+from bastion.policy.settings import AuditConfig, LimitsConfig, McpServerArgs, SecondOpinionConfig
 
 if TYPE_CHECKING:
     from bastion.policy.model import PolicyFile, RuleSpec
@@ -146,6 +146,8 @@ class Policy:
     #: bastion.policy.shadow. Only a trusted layer may turn enforcement off.
     enforce: bool = True
     enforce_source: str = "built-in"
+    #: ``[second_opinion]``: the escalate-only checker (bastion.opinion); None: no checker.
+    second_opinion: SecondOpinionConfig | None = None
 
 
 def _abs_root(path: str, base: str, home: str) -> str:
@@ -212,6 +214,7 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
     mcp_servers: dict[str, McpServerArgs] = {}
     state_url: str | None = None
     enforce, enforce_source = True, "built-in"
+    second_opinion: SecondOpinionConfig | None = None
     warnings: list[str] = []
     sources: list[str] = []
 
@@ -337,6 +340,13 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
                 enforce, enforce_source = spec.enforce, layer.where("enforce")
             else:
                 dropped("enforce = false")
+        if spec.second_opinion is not None:  # it runs a command or posts calls: trusted only
+            from bastion.policy.opinion_settings import second_opinion_config
+
+            if trusted:
+                second_opinion = second_opinion_config(spec.second_opinion, layer)
+            else:
+                dropped("[second_opinion] (it runs a command or sends calls to a URL)")
         if spec.gateway is not None:
             table = spec.gateway.model_dump()
             if trusted or tighten.tighter_gateway(table, gateway):
@@ -399,6 +409,7 @@ def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) 
         warnings=tuple(warnings),
         enforce=enforce,
         enforce_source=enforce_source,
+        second_opinion=second_opinion,
     )
 
 

@@ -161,6 +161,18 @@ class McpSection(Section):
     servers: dict[StrictStr, McpServer] = Field(default_factory=dict)
 
 
+class SecondOpinionSection(Section):
+    """``[second_opinion]``: an escalate-only checker (bastion.opinion) asked about calls the
+    policy would allow: an argv ``command`` (call JSON on stdin, verdict JSON on stdout) or a
+    ``url`` POSTed the same JSON. ``families``/``effects`` choose the calls (empty: all)."""
+
+    command: tuple[StrictStr, ...] | None = None
+    url: StrictStr | None = None
+    families: tuple[StrictStr, ...] = ()
+    effects: tuple[StrictStr, ...] = ()
+    timeout: Duration = "10s"
+
+
 class PolicyFile(Section):
     mode: Mode | None = None
     workspace: tuple[str, ...] | None = None
@@ -181,3 +193,4 @@ class PolicyFile(Section):
     state_url: StrictStr | None = None  # postgresql://… for shared state; default SQLite
     #: ``false``: shadow mode — decide and record every call, allow it (hardline still denies).
     enforce: StrictBool | None = None
+    second_opinion: SecondOpinionSection | None = None
