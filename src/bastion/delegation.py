@@ -106,9 +106,13 @@ def ceiling_of_policy(gate: Gate) -> Permissions:
 
 def looser(requested: Permissions, allowed: Permissions) -> tuple[str, ...]:
     """The dimensions in which ``requested`` is more permissive than ``allowed``."""
-    from bastion.launch.validate import check
+    from bastion.launch.validate import DIMENSIONS
 
-    return check(requested, allowed).violations
+    return tuple(
+        f"{name}: {getattr(requested, name)} is looser than {getattr(allowed, name)}"
+        for name, order in DIMENSIONS
+        if order[getattr(requested, name)] > order[getattr(allowed, name)]
+    )
 
 
 class Owner(Protocol):

@@ -123,8 +123,7 @@ def test_a_looser_ceiling_than_the_parents_is_refused_naming_each_dimension(
         )
     assert str(info.value) == (
         "child 'kid' may not get a looser ceiling than its parent (ask_every_action,workspace_write,denied): "
-        "filesystem: the mapping gives unrestricted, the ceiling allows workspace_write; "
-        "network: the mapping gives allowed, the ceiling allows denied"
+        "filesystem: unrestricted is looser than workspace_write; network: allowed is looser than denied"
     )
     assert keeper.delegations.of(ToolCall("read", {"path": "x"}, session="kid")) is None
 
