@@ -116,7 +116,19 @@ class Gatekeeper:
         self._recent: OrderedDict[tuple[str | None, str], str] = OrderedDict()
         #: Child sessions (bastion.delegation) and the escalate-only checker (bastion.opinion).
         self.delegations = Delegations(self)
-        self.opinion = opinion if opinion is not None else _opinion_of(gate.policy)
+        self._opinion_given = opinion
+        self._opinion: tuple[Policy, SecondOpinion | None] | None = None
+
+    @property
+    def opinion(self) -> SecondOpinion | None:
+        """The checker given, else the current policy's ``[second_opinion]`` (rebuilt when
+        the gate's policy is replaced, e.g. by a reload)."""
+        if self._opinion_given is not None:
+            return self._opinion_given
+        policy = self.gate.policy
+        if self._opinion is None or self._opinion[0] is not policy:
+            self._opinion = (policy, _opinion_of(policy))
+        return self._opinion[1]
 
     def child(self, parent: str, *, ceiling: Permissions | None = None, share: float | None = None,
               session: str | None = None) -> Delegation:
@@ -139,8 +151,9 @@ class Gatekeeper:
 
     def _decide(self, call: ToolCall, now: float, *, admit: bool) -> tuple[Evaluation, Resolver]:
         evaluation, resolver = self._decide_enforcing(call, now, admit=admit)
-        if self.opinion is not None and resolver is Resolver.POLICY:  # escalate only
-            evaluation = self.opinion.review(call, evaluation)
+        opinion = self.opinion
+        if opinion is not None and resolver is Resolver.POLICY:  # escalate only (bastion.opinion)
+            evaluation = opinion.review(call, evaluation)
         if not getattr(self.policy, "enforce", True):  # shadow mode: record would-be, allow
             from bastion.policy.shadow import shadowed
 

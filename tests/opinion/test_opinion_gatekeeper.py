@@ -233,3 +233,14 @@ def test_a_bad_section_is_a_load_error_naming_file_line_and_key(
         load_policy(str(file), cwd=str(tmp_path), env=env)
     assert (info.value.file, info.value.line, info.value.key) == (str(file), line, key)
     assert message in info.value.detail
+
+
+def test_a_replaced_policy_brings_its_own_checker(
+    policy_with: Callable[[str], Policy], make_policy: Callable[..., Policy], workspace: Path
+) -> None:
+    keeper = keeper_for(make_policy())
+    assert keeper.opinion is None
+    keeper.gate = Gate(policy_with(f"command = {toml_list(script('say', 'deny'))}\n"))  # a reload
+    assert keeper.decide(shell("ls", workspace)).reasons[0].rule == "second_opinion.deny"
+    keeper.gate = Gate(make_policy())
+    assert (keeper.opinion, keeper.decide(shell("ls", workspace)).decision) == (None, Decision.ALLOW)
