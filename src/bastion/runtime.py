@@ -341,6 +341,7 @@ class Gatekeeper:
                          duration: float, *, decision_id: str | None = None) -> None:
         """Record an executed call's exit status (None: killed at its timeout) and duration.
         A failure counts toward the repeat guard; a success clears the call's record."""
+        call = self.delegations.bind(call)
         key = self.hasher.digest(call)
         linked = decision_id or self._recent.get((call.session, key)) or new_id()
         self._record(call, evaluation, resolver_of(evaluation), linked, EventKind.EXECUTED,

@@ -286,5 +286,11 @@ def test_a_registered_childs_calls_are_recorded_with_its_parent(
         asyncio.run(
             keeper.request(ToolCall("read", {"path": "README.md"}, cwd=str(workspace), session=session))
         )
-    records = [(r.event.session, r.event.parent) for r in keeper.ledger.events()]
-    assert records == [("parent", None), ("kid", "parent")]
+    ran = ToolCall("read", {"path": "README.md"}, cwd=str(workspace), session="kid")
+    keeper.record_execution(ran, keeper.decide(ran), 0, 0.1)
+    records = [(r.event.kind, r.event.session, r.event.parent) for r in keeper.ledger.events()]
+    assert records == [
+        ("decided", "parent", None),
+        ("decided", "kid", "parent"),
+        ("executed", "kid", "parent"),
+    ]
