@@ -15,7 +15,7 @@ import inspect
 import os
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bastion.approval.clock import Clock, SystemClock
 from bastion.approval.grants import find_grant, shell_argv, suggest_pattern
@@ -45,12 +45,17 @@ from bastion.audit.ledger import Ledger
 from bastion.audit.redact import redact, summarize
 from bastion.audit.resolutions import LedgerResolutions
 from bastion.call.model import ToolCall
+from bastion.delegation import Delegation, Delegations
 from bastion.errors import BastionError
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Evaluation, deny_for_error
 from bastion.policy.engine import Gate
 from bastion.policy.loader import state_dir_from
 from bastion.policy.settings import AuditConfig, LimitsConfig
+
+if TYPE_CHECKING:
+    from bastion.opinion import SecondOpinion
+    from bastion.policy.ceiling import Ceiling
 
 DB_FILE = "bastion.db"
 #: Rules of the transient denials given while a store or the ledger is unavailable.
@@ -93,6 +98,7 @@ class Gatekeeper:
         on_permission: PermissionCallback | None = None,
         limits: LimitsConfig | None = None,
         audit: AuditConfig | None = None,
+        opinion: SecondOpinion | None = None,
     ) -> None:
         self.gate = gate
         self.policy: Policy = gate.policy
@@ -105,6 +111,27 @@ class Gatekeeper:
         self.resolutions = LedgerResolutions(ledger.store)
         self.queue = ApprovalQueue(store, self.clock, recorder=self.resolutions)
         self._recent: OrderedDict[tuple[str | None, str], str] = OrderedDict()
+        #: Child sessions (bastion.delegation) and the escalate-only checker (bastion.opinion).
+        self.delegations = Delegations(self)
+        self._opinion_given = opinion
+        self._opinion: tuple[Policy, SecondOpinion | None] | None = None
+
+    @property
+    def opinion(self) -> SecondOpinion | None:
+        """The checker given, else the current policy's ``[second_opinion]`` (rebuilt when
+        the gate's policy is replaced, e.g. by a reload)."""
+        if self._opinion_given is not None:
+            return self._opinion_given
+        policy = self.gate.policy
+        if self._opinion is None or self._opinion[0] is not policy:
+            self._opinion = (policy, _opinion_of(policy))
+        return self._opinion[1]
+
+    def child(self, parent: str, *, ceiling: Ceiling | None = None, share: float | None = None,
+              session: str | None = None) -> Delegation:
+        """Start (or restart) a child session of ``parent``: its ceiling or a stricter one,
+        ``share`` of its limits; raises DelegationRefused for anything looser."""
+        return self.delegations.child(parent, ceiling=ceiling, share=share, session=session)
 
     @property
     def hasher(self) -> ArgumentHasher:
@@ -117,10 +144,13 @@ class Gatekeeper:
     # -- deciding ------------------------------------------------------------------------
     def decide(self, call: ToolCall) -> Evaluation:
         """Gate + standing grants + limits + repeat guard; writes nothing."""
-        return self._decide(call, self.clock.now(), admit=False)[0]
+        return self._decide(self.delegations.bind(call), self.clock.now(), admit=False)[0]
 
     def _decide(self, call: ToolCall, now: float, *, admit: bool) -> tuple[Evaluation, Resolver]:
         evaluation, resolver = self._decide_enforcing(call, now, admit=admit)
+        opinion = self.opinion
+        if opinion is not None and resolver is Resolver.POLICY:  # escalate only (bastion.opinion)
+            evaluation = opinion.review(call, evaluation)
         if not self.policy.enforce:  # shadow mode: record would-be, allow
             from bastion.policy.shadow import shadowed
 
@@ -129,7 +159,8 @@ class Gatekeeper:
 
     def _decide_enforcing(self, call: ToolCall, now: float, *, admit: bool) -> tuple[Evaluation, Resolver]:
         try:
-            evaluation = self.gate.evaluate(call)
+            child = self.delegations.of(call)
+            evaluation = self.delegations.gate_for(child).evaluate(call)
             key = self.hasher.digest(call)
             if call.session is not None:
                 usage = (self.store.admit_call if admit else self.store.peek_usage)(
@@ -139,7 +170,8 @@ class Gatekeeper:
                                      cooldown=self.limits.breaker_cooldown, source=self.limits.source)
                 if halt is not None:
                     return overridden(evaluation, halt), Resolver.BREAKER
-                limit = limit_reason(usage, self.limits, now=now)
+                limit = (limit_reason(usage, self.limits, now=now) if child is None else
+                         self.delegations.limit(self.store, child, call, usage, now=now, admit=admit))
                 if limit is not None:
                     return overridden(evaluation, limit), Resolver.LIMIT
             if would_ask(evaluation) and grantable(evaluation):
@@ -162,13 +194,15 @@ class Gatekeeper:
         never turns a DENY into anything else. ``on_parked`` is told the request once it
         is persisted (the CLI prints its id)."""
         now = self.clock.now()
+        call = self.delegations.bind(call)
         final = await self._request(call, now, timeout, confirmed_by_person, on_parked)
         if (call.session is not None and final.decision is not Decision.ALLOW
                 and final.reasons and final.reasons[0].rule not in _STATE_DOWN):
             # Only calls let through count toward calls_per_minute (see README, Limits). While
             # the state is down the call stays counted: one more failing round trip helps nobody.
             with contextlib.suppress(Exception):
-                self.store.refuse_call(call.session, now)
+                for session in (call.session, *self.delegations.sessions_above(call)):
+                    self.store.refuse_call(session, now)
         return final
 
     async def _request(self, call: ToolCall, now: float, timeout: float | None,
@@ -304,6 +338,7 @@ class Gatekeeper:
                          duration: float, *, decision_id: str | None = None) -> None:
         """Record an executed call's exit status (None: killed at its timeout) and duration.
         A failure counts toward the repeat guard; a success clears the call's record."""
+        call = self.delegations.bind(call)
         key = self.hasher.digest(call)
         linked = decision_id or self._recent.get((call.session, key)) or new_id()
         self._record(call, evaluation, resolver_of(evaluation), linked, EventKind.EXECUTED,
@@ -321,6 +356,14 @@ class Gatekeeper:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _opinion_of(policy: Policy) -> SecondOpinion | None:
+    if getattr(policy, "second_opinion", None) is None:
+        return None
+    from bastion.opinion import opinion_from  # runs commands, posts to URLs: only when set
+
+    return opinion_from(policy)
 
 
 def open_gatekeeper(

@@ -188,7 +188,7 @@ def test_every_commented_out_setting_of_the_example_policy_loads_once_uncommente
 
     example = Path(__file__).parents[2] / "examples" / "policy.toml"
     # `# key = value` and `# [table]` lines are settings a user may turn on where they stand.
-    setting = re.compile(r"^# (\[[a-z.]+\]|[a-z_]+ = \S)")
+    setting = re.compile(r"^# (\[[a-z._]+\]|[a-z_]+ = \S)")
     lines = example.read_text().splitlines()
     uncommented = [line[2:] if setting.match(line) else line for line in lines]
     assert uncommented != lines

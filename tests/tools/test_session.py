@@ -17,11 +17,11 @@ from bastion.approval.memory import MemoryStore
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
+from bastion.call.effects import Effect
 from bastion.call.model import ToolCall
 from bastion.exec import BubblewrapRunner, ExecConfig
 from bastion.exec.procfs import proc_status, running
 from bastion.exec.pty import OutputLog
-from bastion.call.effects import Effect
 from bastion.policy.decision import Evaluation
 from bastion.policy.engine import Gate
 from bastion.policy.network import StaticResolver

@@ -36,6 +36,8 @@ def chain_key(argument_key: bytes) -> bytes:
 
 def canonical(seq: int, prev: str, event: AuditEvent, *, legacy: bool = False) -> bytes:
     body = {"seq": seq, "prev": prev, **asdict(event)}
+    if body.get("parent") is None:  # a field added later: absent and None hash the same
+        body.pop("parent", None)
     if legacy:
         body.pop("approver", None)
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False,

@@ -49,6 +49,8 @@ class AuditEvent:
     #: Who answered a parked request: an approver key's id, ``local:<user>`` (a terminal
     #: confirmation), ``callback`` (on_permission), ``expiry`` or ``cancel``. Resolutions only.
     approver: str | None = None
+    #: The parent session of a delegated (child) session's call (bastion.delegation).
+    parent: str | None = None
 
 
 EVENT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(AuditEvent))
@@ -74,7 +76,7 @@ class LedgerRecord:
 #: The type each stored field must have (``logs verify`` refuses anything else by name).
 _TEXT = frozenset({"kind", "decision_id", "tool", "decision", "resolver", "rule", "source", "message",
                    "reasons", "args_hash", "summary"})
-_OPTIONAL_TEXT = frozenset({"session", "agent", "turn", "raw_args", "approver"})
+_OPTIONAL_TEXT = frozenset({"session", "agent", "turn", "raw_args", "approver", "parent"})
 _JSON = ("reasons", "raw_args")
 
 
@@ -149,6 +151,7 @@ def make_event(
         exit_code=exit_code,
         duration=duration,
         approver=approver,
+        parent=call.parent,
     )
 
 

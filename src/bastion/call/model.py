@@ -40,6 +40,8 @@ class ToolCall:
     turn: str | None = None
     agent: str | None = None
     interactive: bool = False
+    #: The parent session of a delegated (child) session (bastion.delegation); None: top level.
+    parent: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.args, Mapping):
@@ -68,6 +70,8 @@ class ToolCall:
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
         data["interactive"] = self.interactive
+        if self.parent is not None:
+            data["parent"] = self.parent
         return data
 
     @classmethod

@@ -119,17 +119,33 @@ def _banner(stream: TextIO, agent: str, moment: str) -> None:
 
 def launch(agents: Sequence[str], ceiling: Ceiling, source: str, agent_args: Sequence[str],
            *, store: SessionStore, ports: Ports, cwd: str, bypass: bool = False,
-           refresh: Callable[[], Ceiling] | None = None) -> Outcome:
-    """Create a session and start its agents in order until one runs to a clean exit."""
+           refresh: Callable[[], Ceiling] | None = None, parent: str | None = None) -> Outcome:
+    """Create a session and start its agents in order until one runs to a clean exit.
+    ``parent`` makes it a child session: ``ceiling`` must be the parent's or stricter."""
     if bypass and _NOTHING_STARTS & set(agent_args):
         raise LaunchRefused("--bypass-permissions is refused for a command that starts nothing")
+    if parent is not None:
+        _fits_parent(store.load(parent), ceiling, bypass, ports)
     if bypass:
         ceiling, source = BYPASS, "--bypass-permissions"
-    session = new_session(tuple(agents), tuple(agent_args), ceiling, source, cwd, bypassed=bypass)
+    session = new_session(tuple(agents), tuple(agent_args), ceiling, source, cwd, bypassed=bypass,
+                          parent=parent)
     store.save(session)
     ports.on_event({"type": "launch.session_created", "session": session.id,
-                    "agents": list(agents), "ceiling": ceiling.text(), "source": source})
+                    "agents": list(agents), "ceiling": ceiling.text(), "source": source,
+                    **({"parent": parent} if parent is not None else {})})
     return _run(session, ceiling, store, ports, bypass, None if bypass else refresh)
+
+
+def _fits_parent(parent: Session, ceiling: Ceiling, bypass: bool, ports: Ports) -> None:
+    """A child session never starts looser than its parent (nor bypassed)."""
+    asked = BYPASS if bypass else ceiling
+    if asked.meet(parent.ceiling) != asked:
+        ports.on_event({"type": "launch.child_refused", "parent": parent.id,
+                        "requested": asked.text(), "saved": parent.ceiling.text()})
+        what = "--bypass-permissions" if bypass else f"ceiling {asked.text()}"
+        raise LaunchRefused(f"a child of session {parent.id} may not be launched with {what}: "
+                            f"its parent's ceiling is {parent.ceiling.text()}")
 
 
 def resume(session_id: str, current: Ceiling, source: str, *, store: SessionStore,

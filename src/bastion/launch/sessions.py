@@ -53,6 +53,9 @@ class Session:
     created_at: float
     bypassed: bool = False
     runs: tuple[Run, ...] = field(default=())
+    #: The session this one was delegated from (``bastion launch --parent``): its ceiling
+    #: was the parent's or stricter when it was created, and it only goes down from there.
+    parent: str | None = None
 
     def with_run(self, run: Run) -> Session:
         return replace(self, runs=(*self.runs, run))
@@ -66,10 +69,10 @@ class Session:
 
 
 def new_session(agents: tuple[str, ...], agent_args: tuple[str, ...], ceiling: Ceiling,
-                source: str, cwd: str, *, bypassed: bool = False) -> Session:
+                source: str, cwd: str, *, bypassed: bool = False, parent: str | None = None) -> Session:
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     return Session(f"{stamp}-{secrets.token_hex(3)}", agents, agent_args, ceiling, source, cwd,
-                   time.time(), bypassed)
+                   time.time(), bypassed, parent=parent)
 
 
 class SessionStore(Protocol):
@@ -93,7 +96,8 @@ def session_from_dict(data: dict[str, Any]) -> Session:
     )
     return Session(str(data["id"]), tuple(data["agents"]), tuple(data["agent_args"]),
                    Ceiling(**data["ceiling"]), str(data["ceiling_source"]), str(data["cwd"]),
-                   float(data["created_at"]), bool(data.get("bypassed", False)), runs)
+                   float(data["created_at"]), bool(data.get("bypassed", False)), runs,
+                   None if data.get("parent") is None else str(data["parent"]))
 
 
 class JsonSessionStore:

@@ -13,7 +13,7 @@ from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.network import NetworkRules
 from bastion.policy.pathchecks import PathChecks
 from bastion.policy.rules import RuleMatcher
-from bastion.policy.settings import AuditConfig, LimitsConfig, McpServerArgs
+from bastion.policy.settings import AuditConfig, LimitsConfig, McpServerArgs, SecondOpinionConfig
 
 if TYPE_CHECKING:
     from bastion.shell.patterns import CommandPattern
@@ -93,6 +93,8 @@ class Policy:
     #: ``enabled = [...]``: the tool names offered to the model; None: every tool.
     enabled: tuple[str, ...] | None = None
     enabled_source: str = "built-in"
+    #: ``[second_opinion]``: the escalate-only checker (bastion.opinion); None: no checker.
+    second_opinion: SecondOpinionConfig | None = None
 
     def __post_init__(self) -> None:
         # The enum, whoever builds the policy (``replace(policy, mode="read-only")`` too): a

@@ -9,6 +9,9 @@ unknown. Layers: a trusted file sets the list; an untrusted project file may onl
 
 from __future__ import annotations
 
+from bastion.errors import PolicyError
+from bastion.policy.layer import Layer
+
 #: Every tool name a policy may enable, in catalog order (session and job: issue #19's
 #: interactive session and background job tools).
 TOOL_NAMES: tuple[str, ...] = (
@@ -34,3 +37,18 @@ def merge_enabled(
         return wanted, []
     kept = tuple(name for name in wanted if name in current)
     return kept, [name for name in wanted if name not in current]
+
+
+def enabled_of_layer(
+    layer: Layer, current: tuple[str, ...] | None, given: tuple[str, ...]
+) -> tuple[tuple[str, ...], list[str]]:
+    """``merge_enabled`` for one layer of the merge; an unknown name is a load error naming
+    the file, the entry's line and the key."""
+    unknown = unknown_names(given)
+    if unknown:
+        index = given.index(unknown[0])
+        locate = layer.locator.line_of if layer.locator else (lambda _: None)
+        line = locate(("enabled", index)) or locate(("enabled",))
+        message = f"unknown tool {unknown[0]!r} (tools: {', '.join(TOOL_NAMES)})"
+        raise PolicyError(message, file=layer.name, line=line, key="enabled")
+    return merge_enabled(current, given, trusted=layer.trusted)

@@ -15,16 +15,17 @@ from bastion.errors import PolicyError
 from bastion.policy import tighten
 from bastion.policy.ceiling import Ceiling
 from bastion.policy.compiled import Pattern, Policy, Rule
-from bastion.policy.enabled import TOOL_NAMES, merge_enabled, unknown_names
+from bastion.policy.enabled import enabled_of_layer
 from bastion.policy.exec_settings import ExecConfig
 from bastion.policy.globs import Glob, GlobError, GlobSet, compile_glob
 from bastion.policy.hardline import Hardline
 from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.layer import Layer
 from bastion.policy.network import NetworkRules, host_pattern_error
+from bastion.policy.opinion_settings import second_opinion_config
 from bastion.policy.pathchecks import build_path_checks
 from bastion.policy.rules import compile_matcher
-from bastion.policy.settings import AuditConfig, LimitsConfig, McpServerArgs
+from bastion.policy.settings import AuditConfig, LimitsConfig, McpServerArgs, SecondOpinionConfig
 
 if TYPE_CHECKING:
     from bastion.policy.model import RuleSpec
@@ -104,6 +105,7 @@ class _Merge:
     enforce_source: str = "built-in"
     enabled: tuple[str, ...] | None = None
     enabled_source: str = "built-in"
+    second_opinion: SecondOpinionConfig | None = None
     warnings: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
 
@@ -275,8 +277,13 @@ class _Merge:
                 self.enforce, self.enforce_source = spec.enforce, layer.where("enforce")
             else:
                 self.dropped(layer, "enforce = false")
+        if spec.second_opinion is not None:  # it runs a command or posts calls: trusted only
+            if trusted:
+                self.second_opinion = second_opinion_config(spec.second_opinion, layer)
+            else:
+                self.dropped(layer, "[second_opinion] (it runs a command or sends calls to a URL)")
         if spec.enabled is not None:
-            self.enabled, not_added = _enabled(layer, self.enabled, spec.enabled)
+            self.enabled, not_added = enabled_of_layer(layer, self.enabled, spec.enabled)
             self.enabled_source = layer.where("enabled")
             if not_added:
                 self.dropped(layer, f"enabled entries {', '.join(map(repr, not_added))}")
@@ -344,19 +351,8 @@ class _Merge:
             enforce_source=self.enforce_source,
             enabled=self.enabled,
             enabled_source=self.enabled_source,
+            second_opinion=self.second_opinion,
         )
-
-
-def _enabled(
-    layer: Layer, current: tuple[str, ...] | None, given: tuple[str, ...]
-) -> tuple[tuple[str, ...], list[str]]:
-    unknown = unknown_names(given)
-    if unknown:
-        index = given.index(unknown[0])
-        line = _line(layer, "enabled", index) or _line(layer, "enabled")
-        message = f"unknown tool {unknown[0]!r} (tools: {', '.join(TOOL_NAMES)})"
-        raise PolicyError(message, file=layer.name, line=line, key="enabled")
-    return merge_enabled(current, given, trusted=layer.trusted)
 
 
 def compile_policy(layers: list[Layer], *, cwd: str, home: str, state_dir: str) -> Policy:

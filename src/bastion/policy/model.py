@@ -157,6 +157,18 @@ class McpSection(Section):
     servers: dict[StrictStr, McpServer] = Field(default_factory=dict)
 
 
+class SecondOpinionSection(Section):
+    """``[second_opinion]``: an escalate-only checker (bastion.opinion) asked about calls the
+    policy would allow: an argv ``command`` (call JSON on stdin, verdict JSON on stdout) or a
+    ``url`` POSTed the same JSON. ``families``/``effects`` choose the calls (empty: all)."""
+
+    command: tuple[StrictStr, ...] | None = None
+    url: StrictStr | None = None
+    families: tuple[StrictStr, ...] = ()
+    effects: tuple[StrictStr, ...] = ()
+    timeout: Duration = "10s"
+
+
 class PolicyFile(Section):
     mode: Mode | None = None
     workspace: tuple[str, ...] | None = None
@@ -179,3 +191,4 @@ class PolicyFile(Section):
     enforce: StrictBool | None = None
     #: The tools offered to the model (bastion.policy.enabled); absent: all of them.
     enabled: tuple[StrictStr, ...] | None = None
+    second_opinion: SecondOpinionSection | None = None

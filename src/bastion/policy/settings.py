@@ -46,3 +46,16 @@ class McpServerArgs:
 
     paths: tuple[str, ...] = ()
     urls: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SecondOpinionConfig:
+    """``[second_opinion]`` compiled: exactly one of ``command`` (argv) and ``url``; the
+    family and effect names it applies to (empty: every call the policy allows); seconds."""
+
+    command: tuple[str, ...] | None = None
+    url: str | None = None
+    families: frozenset[str] = frozenset()
+    effects: frozenset[str] = frozenset()
+    timeout: float = 10.0
+    source: str = "built-in"  # where it is configured, e.g. "policy.toml:40"

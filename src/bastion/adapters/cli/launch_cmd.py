@@ -94,6 +94,8 @@ def register(app: typer.Typer) -> None:
         agents: Annotated[str | None, typer.Argument(help="AGENT[,AGENT…] tried in order.")] = None,
         ceiling: Annotated[str | None, typer.Option("--ceiling", help=_CEILING_HELP)] = None,
         bypass: Annotated[bool, typer.Option("--bypass-permissions", help=_BYPASS_HELP)] = False,
+        parent: Annotated[str | None, typer.Option(
+            "--parent", help="Start a child of this session: its ceiling or a stricter one.")] = None,
         show_help: Annotated[bool, typer.Option("--help", help="Show this message.")] = False,
     ) -> None:
         """Start an agent under the ceiling: bastion launch AGENT[,AGENT…] [-- AGENT_ARGS…]."""
@@ -104,8 +106,12 @@ def register(app: typer.Typer) -> None:
         names = [a.strip() for a in agents.split(",") if a.strip()]
         try:
             value, source = _ceiling(ceiling)
-            outcome = launch(names, value, source, list(ctx.args), store=_store(), ports=_ports(),
-                             cwd=os.getcwd(), bypass=bypass,
+            store = _store()
+            if parent is not None and ceiling is None:  # a child inherits: never looser than it
+                saved = store.load(parent).ceiling
+                value, source = value.meet(saved), f"{source}; child of session {parent}"
+            outcome = launch(names, value, source, list(ctx.args), store=store, ports=_ports(),
+                             cwd=os.getcwd(), bypass=bypass, parent=parent,
                              refresh=None if ceiling else lambda: _policy_ceiling()[0])
         except BastionError as exc:
             raise _fail(exc) from exc

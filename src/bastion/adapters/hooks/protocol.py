@@ -71,6 +71,18 @@ def env_interactive(env: Mapping[str, str]) -> bool | None:
     return True if env.get(INTERACTIVE_ENV, "").strip().lower() in ("1", "true", "yes") else None
 
 
+def child_session(session: str | None, agent_id: object) -> tuple[str | None, str | None]:
+    """(session, parent): a call from a subagent (Claude Code's ``agent_id``, present only
+    inside one) is decided in the child session ``SESSION/agent/AGENT_ID`` of the agent's
+    session (bastion.delegation). An ``agent_id`` that is not a non-empty string is an
+    input error: a subagent's call never passes for its parent's."""
+    if agent_id is None:
+        return session, None
+    if not isinstance(agent_id, str) or not agent_id or not session:
+        raise CallError("the hook input's agent_id must be a non-empty string, in a session")
+    return f"{session}/agent/{agent_id}", session
+
+
 class AgentProtocol:
     """Base: Claude Code's PreToolUse shape, which Codex and Qwen Code reuse."""
 
@@ -93,12 +105,14 @@ class AgentProtocol:
         cwd = payload.get("cwd")
         if not isinstance(cwd, str) or not cwd.startswith("/"):
             raise CallError("the hook input has no absolute 'cwd'")
+        session, parent = child_session(text(payload.get("session_id")), payload.get("agent_id"))
         ctx = Context(
             agent=self.name,
             cwd=cwd,
-            session=text(payload.get("session_id")),
+            session=session,
             turn=text(payload.get("turn_id") or payload.get("prompt_id")),
             interactive=self.interactive(payload, env),
+            parent=parent,
         )
         return HookRequest(
             event=found,

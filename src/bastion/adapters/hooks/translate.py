@@ -53,6 +53,8 @@ class Context:
     turn: str | None = None
     #: True a person is there, False nobody is, None the agent cannot tell.
     interactive: bool | None = None
+    #: The parent session when the call comes from a subagent (bastion.delegation).
+    parent: str | None = None
 
 
 class UnknownTool(CallError):
@@ -91,6 +93,7 @@ def _call(ctx: Context, family: Family, args: Mapping[str, Any]) -> ToolCall:
         turn=ctx.turn,
         agent=ctx.agent,
         interactive=bool(ctx.interactive),
+        parent=ctx.parent,
     )
 
 
