@@ -87,7 +87,7 @@ class Gate:
 
         The I/O lives in ``bastion.runtime.Gatekeeper`` (stores, ledger, clock); this opens
         one over this gate for the call. Hold a Gatekeeper yourself to reuse it."""
-        from bastion.runtime import open_gatekeeper
+        from bastion.construct import open_gatekeeper
 
         with open_gatekeeper(self.policy, gate=self, on_permission=on_permission) as keeper:
             return await keeper.request(call, timeout=timeout)

@@ -6,11 +6,11 @@ import os
 from collections.abc import Mapping
 
 from bastion.call.model import Family
+from bastion.construct import GateOptions, build_gate
 from bastion.exec.config import ExecConfig
 from bastion.exec.runner import Runner, SandboxUnavailable
 from bastion.exec.select import REQUIRE_VARIABLE, select_runner
 from bastion.policy.compiled import Policy
-from bastion.policy.engine import Gate
 from bastion.policy.network import Resolver, SystemResolver
 from bastion.tools.base import Authorizer, GateAuthorizer, Tool, ToolContext
 from bastion.tools.fetch import FetchTool
@@ -68,7 +68,7 @@ def registry(
             runner = None
     resolver = resolver or SystemResolver()
     if authorizer is None:
-        gate = Gate(policy, resolver=resolver, sandboxed=bool(runner and runner.sandboxed))
+        gate = build_gate(policy, GateOptions(resolver=resolver, sandboxed=bool(runner and runner.sandboxed)))
         authorizer = GateAuthorizer(gate)
     ctx = ToolContext(
         policy=policy,

@@ -23,17 +23,17 @@ from bastion.adapters.cli.common import (
     NonInteractiveOption,
     PolicyOption,
     fail,
-    make_gate,
     policy_or_exit,
     print_json,
     resolve_cwd,
 )
 from bastion.call import strict_json
+from bastion.construct import open_gatekeeper
 from bastion.errors import BastionError, CallError
 from bastion.exec.secrets import check_credentials_placement
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision
-from bastion.runtime import Gatekeeper, open_gatekeeper
+from bastion.runtime import Gatekeeper
 from bastion.tools import Authorizer, Tool, registry
 
 NameArg = Annotated[
@@ -70,7 +70,7 @@ def tool(
     loaded = policy_or_exit(policy, where)
     interactive = not non_interactive and sys.stdin.isatty()
     try:
-        keeper = open_gatekeeper(loaded, gate=make_gate(loaded))
+        keeper = open_gatekeeper(loaded)
     except BastionError as exc:
         fail(str(exc), hint=exc.hint)
     with keeper:

@@ -15,11 +15,11 @@ from bastion.adapters.http.auth import Principal, authenticate, authorize, check
 from bastion.adapters.http.errors import ApiError, rate_limited
 from bastion.adapters.http.events import EventHub
 from bastion.adapters.http.ratelimit import RateLimiter
-from bastion.adapters.http.reload import PolicyHolder
 from bastion.adapters.http.service import GatewayService
 from bastion.adapters.http.sessions import GatewayState
 from bastion.adapters.http.settings import GatewaySettings, ServerSettings
 from bastion.keys.store import KeyStore
+from bastion.lifecycle import PolicyWatch
 
 log = logging.getLogger("bastion.http")
 
@@ -32,7 +32,7 @@ class Context:
     gateway: GatewaySettings
     keys: KeyStore
     state: GatewayState
-    holder: PolicyHolder
+    holder: PolicyWatch
     service: GatewayService
     hub: EventHub
     limiter: RateLimiter

@@ -16,7 +16,6 @@ from bastion.adapters.mcp.pins import (
     check_offer,
 )
 from bastion.adapters.mcp.proxy import McpProxy, ProxyOptions, run_proxy
-from bastion.adapters.mcp.reload import Broken, PolicyWatch
 from bastion.adapters.mcp.server import BastionToolServer, run_serve
 from bastion.adapters.mcp.untrusted import SecretMask, mark_description, mark_result
 from bastion.adapters.mcp.upstream import Upstream, UpstreamError, UpstreamSpec, default_name
@@ -30,7 +29,6 @@ from bastion.policy.settings import McpServerArgs
 
 __all__ = [
     "BastionToolServer",
-    "Broken",
     "Channel",
     "InstallError",
     "InstallReport",
@@ -39,7 +37,6 @@ __all__ = [
     "McpServerArgs",
     "MemoryPinStore",
     "PinStore",
-    "PolicyWatch",
     "ProxyOptions",
     "Review",
     "SecretMask",
