@@ -112,3 +112,25 @@ def test_a_project_file_that_appears_is_seen_without_an_explicit_file(
         assert (before, _rules(watch, call)[0]) == (Decision.ALLOW, Decision.DENY)
     finally:
         watch.close()
+
+
+def test_the_one_boot_check_refuses_a_credentials_dir_inside_a_readable_root_at_every_entry(
+    workspace: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    from bastion.boot import BootRefused, check_boot
+    from bastion.policy.loader import load_policy
+
+    policy_file = tmp_path / "creds.toml"
+    policy_file.write_text(f'credentials_dir = "{workspace / "secrets"}"\n')
+    with pytest.raises(PolicyError, match="credentials dir"):  # serve, its hooks, mcp proxy
+        PolicyWatch(str(policy_file), cwd=str(workspace), env=env)
+    with pytest.raises(BootRefused, match="credentials dir"):  # tool, mcp serve, launch
+        check_boot(load_policy(str(policy_file), cwd=str(workspace), env=env))
+    watch = PolicyWatch(str(policy_file), cwd=str(workspace), env=env, strict=False)
+    try:  # as a hook sees it: every call denied with the reason, and recorded
+        call = ToolCall("read", {"path": "README.md"}, cwd=str(workspace))
+        assert _rules(watch, call) == (Decision.DENY, [POLICY_INVALID])
+        assert "credentials dir" in (watch.error or "")
+        assert _recorded(watch) == [("deny", POLICY_INVALID)]
+    finally:
+        watch.close()

@@ -6,9 +6,12 @@ learn) builds its engine here, so they all choose the resolver, the sandbox avai
 and the stores the same way. A difference an entry point really needs is a named field of
 :class:`GateOptions`, and ``bastion explain`` prints them all (:meth:`GateOptions.describe`).
 
-A policy that failed to load is not an exception to the caller: :func:`broken_keeper` is a
-Gatekeeper whose gate denies every call with the one rule ``policy.invalid``, recorded in
-the ledger like any other decision.
+A policy that failed to load, or fails the one boot check (:mod:`bastion.boot`), is not an
+exception to the caller of :func:`keeper_for` (every entry point that follows a policy's
+files: serve, its hook socket, the hooks in process, ``mcp proxy``): :func:`broken_keeper`
+is a Gatekeeper whose gate denies every call with the one rule ``policy.invalid``, recorded
+in the ledger like any other decision. ``open_gatekeeper`` (the Python API) does not refuse:
+``tool``, ``mcp serve`` and ``launch`` run the same boot check before they build one.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from bastion.approval.config import LimitsConfig
 from bastion.audit.config import AuditConfig
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
+from bastion.boot import check_boot
 from bastion.call.model import ToolCall
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Evaluation, deny_for_error
@@ -193,9 +197,10 @@ def keeper_for(
     """The Gatekeeper for ``sources``: loaded, or broken when any part of loading fails."""
     try:
         loaded = policy if policy is not None else load_sources(sources, env)
+        check_boot(loaded)  # a policy no entry point may start on is as good as broken
     except Exception as exc:  # parse, validation or anything else: deny everything, recorded
         return broken_keeper(exc, sources, env, share=share)
-    return open_gatekeeper(loaded, env, options=options, share=share)
+    return open_gatekeeper(loaded, env, gate=build_gate(loaded, options), share=share)
 
 
 def broken(keeper: Gatekeeper) -> str | None:

@@ -87,3 +87,16 @@ def test_serve_policy_governs_the_hooks_its_daemon_answers(
         free.close()
         governed.close()
     assert [a["hookSpecificOutput"]["permissionDecision"] for a in answers] == ["allow", "deny"]
+
+
+def test_a_hook_runs_the_one_boot_check_and_records_its_refusal(
+    workspace: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    policy = tmp_path / "creds.toml"
+    policy.write_text(f'credentials_dir = "{workspace / "secrets"}"\n')
+    decision, reason, rule = _decide(
+        env, workspace, "Read", {"file_path": str(workspace / "README.md")}, str(policy)
+    )
+    assert (decision, rule) == ("deny", "policy.invalid")
+    assert "lies inside the readable root" in reason
+    assert _recorded(env, workspace) == [("decided", "deny", "policy", "policy.invalid")]

@@ -27,10 +27,10 @@ from bastion.adapters.cli.common import (
     print_json,
     resolve_cwd,
 )
+from bastion.boot import boot_problem
 from bastion.call import strict_json
 from bastion.construct import open_gatekeeper
 from bastion.errors import BastionError, CallError
-from bastion.exec.secrets import check_credentials_placement
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision
 from bastion.runtime import Gatekeeper
@@ -50,7 +50,7 @@ def register(app: typer.Typer) -> None:
 def _tools(
     policy: Policy, cwd: str, authorizer: Authorizer | None = None, interactive: bool = False
 ) -> list[Tool]:
-    problem = check_credentials_placement(policy)
+    problem = boot_problem(policy)
     if problem:
         fail(problem)
     try:

@@ -27,11 +27,11 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from bastion.adapters.mcp.calls import Channel, McpCalls
 from bastion.adapters.mcp.untrusted import DEFAULT_MAX_RESULT_BYTES, SecretMask, mark_result
 from bastion.adapters.mcp.wire import answering_malformed
+from bastion.boot import boot_problem
 from bastion.call.model import Family, ToolCall
 from bastion.construct import GateOptions, open_gatekeeper
 from bastion.errors import BastionError
 from bastion.exec.runner import Runner, SandboxUnavailable
-from bastion.exec.secrets import check_credentials_placement
 from bastion.exec.select import REQUIRE_VARIABLE, select_runner
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Evaluation
@@ -140,7 +140,7 @@ def channel_of(ctx: Context) -> Channel:
 
 
 async def run_serve(policy: Policy, *, policy_path: str | None, cwd: str) -> None:
-    problem = check_credentials_placement(policy)
+    problem = boot_problem(policy)
     if problem:
         raise BastionError(problem)
     try:
