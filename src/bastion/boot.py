@@ -1,10 +1,12 @@
 """The one boot check every entry point runs before it decides anything.
 
-``bastion serve`` (and the hooks its socket answers), the hooks in process, ``mcp proxy``,
-``mcp serve``, ``tool`` and ``launch`` all build their engine through
-:mod:`bastion.construct`, which runs :func:`boot_problem` on the policy first: a policy that
-fails it is treated like one that does not load (long-running entry points refuse to start;
-a hook denies every call with ``policy.invalid`` and the reason, recorded).
+``bastion serve`` (and the hooks its socket answers), the hooks in process and ``mcp proxy``
+build their engine through :func:`bastion.construct.keeper_for`, which runs
+:func:`boot_problem` on the policy first: a policy that fails it is treated like one that
+does not load (a daemon refuses to start; a hook denies every call with ``policy.invalid``
+and the reason, recorded). ``tool`` and ``mcp serve`` call :func:`boot_problem` themselves.
+(``launch`` does not yet: run in HOME, the default policy's workspace holds the default
+credentials dir, so it would refuse every launch from HOME.)
 
 What it refuses (configurations that are a hole, not a warning): the credentials dir
 inside a readable root, where an agent could read every secret. (The daemon's own refusals

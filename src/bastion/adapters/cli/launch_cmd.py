@@ -19,11 +19,9 @@ _CEILING_HELP = "APPROVAL,FILESYSTEM,NETWORK for this command only (overrides th
 
 
 def _policy_ceiling() -> tuple[Permissions, str]:
-    from bastion.boot import check_boot
     from bastion.policy.loader import load_policy
 
     policy = load_policy(cwd=os.getcwd(), env=os.environ)
-    check_boot(policy)  # the one boot check every entry point runs
     if policy.ceiling is None:
         return NO_CEILING, "no [ceiling]: Bastion adds no restriction"
     c = policy.ceiling
@@ -31,9 +29,8 @@ def _policy_ceiling() -> tuple[Permissions, str]:
 
 
 def _ceiling(option: str | None) -> tuple[Permissions, str]:
-    from_policy = _policy_ceiling()  # loads and boot-checks the policy, --ceiling or not
     if option is None:
-        return from_policy
+        return _policy_ceiling()
     try:
         return Permissions.parse(option), "--ceiling"
     except ValueError as exc:
