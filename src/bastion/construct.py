@@ -98,6 +98,20 @@ OFFLINE_OPTIONS = GateOptions(
     sandbox_note="offline replay: decided as the hooks would, without DNS",
 )
 
+#: The entry points whose engine differs from the default on purpose, by name (``explain``).
+NAMED_OPTIONS: dict[str, GateOptions] = {"agent hooks": HOOK_OPTIONS, "replay and learn": OFFLINE_OPTIONS}
+
+
+def describe_differences() -> tuple[str, ...]:
+    """What each named entry point chooses differently, one line per choice (``explain``)."""
+    default = GateOptions().describe()
+    return tuple(
+        f"{line} (for {name})"
+        for name, options in NAMED_OPTIONS.items()
+        for line in options.describe()
+        if line not in default
+    )
+
 
 def build_gate(policy: Policy, options: GateOptions | None = None) -> Gate:
     settled = (options or GateOptions()).settled()

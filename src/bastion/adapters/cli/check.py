@@ -27,7 +27,7 @@ from bastion.adapters.cli.common import (
     resolve_cwd,
 )
 from bastion.call.model import ToolCall
-from bastion.construct import GateOptions, build_gate
+from bastion.construct import GateOptions, build_gate, describe_differences
 from bastion.errors import CallError
 from bastion.policy.decision import Decision, Evaluation, deny_for_error
 from bastion.policy.engine import Gate
@@ -94,7 +94,8 @@ def explain(
     options = GateOptions().settled()
     evaluation = build_gate(loaded, options).explain(call)
     # What this entry point chose (resolver, sandbox): another entry point may differ only here.
-    evaluation = dataclasses.replace(evaluation, trace=(*options.describe(), *evaluation.trace))
+    chosen = (*options.describe(), *describe_differences())
+    evaluation = dataclasses.replace(evaluation, trace=(*chosen, *evaluation.trace))
     commands = _shell_commands(call)
     from bastion.evidence.chain import chain  # issue #18: every matching entry, in order
 
