@@ -108,7 +108,9 @@ class LocalDecider:
             return verdict
         from bastion.adapters.hooks.contain import contain_verdict
 
-        return contain_verdict(verdict, request, calls, policy, policy_path=options.policy_path)
+        # A contained run reads the same policy file as this decision (serve's --policy first).
+        used = self.policy_path or options.policy_path
+        return contain_verdict(verdict, request, calls, policy, policy_path=used)
 
     def load(self, sources: PolicySources, env: Mapping[str, str]) -> Policy | Exception:
         """The policy of ``sources`` (from the pickle cache), or why it does not load."""
