@@ -3,9 +3,9 @@
 The same calls — generated from the tables below: every family, allowed, asked and denied,
 interactive and not, from two folders — go through the Python API, ``check --batch``,
 ``POST /v1/decide``, each agent's hook in process and through the daemon's socket, and the
-MCP proxy's call path. Decisions, reasons and ledger records must be identical, modulo the
-entry point's own name (agent, session, decision id, time, the per-state-dir argument
-hash). Host names resolve through one fake table injected through the one constructor,
+MCP proxy (its ``tools/call`` handler, in front of a fake upstream). Decisions, reasons and
+ledger records must be identical, modulo the entry point's own name (agent, session,
+decision id, time, the per-state-dir argument hash). Host names resolve through one fake table injected through the one constructor,
 so the private address behind an allow-listed name is refused everywhere.
 """
 
@@ -21,10 +21,12 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import mcp_types as types
 import pytest
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.testclient import TestClient
 
 from bastion.adapters.cli.check import run_batch
@@ -33,10 +35,13 @@ from bastion.adapters.hooks.daemon import HookServer, ResidentDecider
 from bastion.adapters.hooks.decide import LocalDecider, Options
 from bastion.adapters.hooks.entry import protocol_for
 from bastion.adapters.http import ServerSettings, create_app
-from bastion.adapters.mcp.calls import Channel, McpCalls
+from bastion.adapters.mcp.pins import MemoryPinStore
+from bastion.adapters.mcp.proxy import McpProxy, ProxyOptions
+from bastion.adapters.mcp.upstream import UpstreamSpec
 from bastion.call.model import ToolCall
 from bastion.construct import GateOptions, build_gate, open_gatekeeper
 from bastion.keys import Role, SqliteKeyStore
+from bastion.lifecycle import PolicyWatch
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Evaluation
 from bastion.policy.loader import load_policy
@@ -482,26 +487,72 @@ def test_every_agent_hook_decides_and_records_like_the_api_in_process_and_via_th
         assert ledger_of(theirs) == expected_ledger
 
 
-def test_the_mcp_proxy_call_path_decides_and_records_like_the_api(world: World) -> None:
-    calls = [c for c in world.calls() if c.tool == "mcp" and c.cwd == str(world.ws) and c.interactive]
+class FakeUpstream:
+    """The wrapped MCP server: offers the table's tools, runs whatever it is sent."""
 
-    async def through_proxy(keeper: Gatekeeper) -> list[Any]:
-        out: list[Any] = []
+    def __init__(self, tools: list[types.Tool]) -> None:
+        self.tools = tools
+        self.ran: list[str] = []
+
+    async def list_tools(self) -> list[types.Tool]:
+        return self.tools
+
+    async def call_tool(self, name: str, arguments: Any, *, timeout: float) -> types.CallToolResult:
+        self.ran.append(name)
+        return types.CallToolResult(content=[types.TextContent(type="text", text="done")])
+
+
+def modern_ctx() -> Any:
+    """A 2026-07-28 client that declares elicitation: an ASK comes back as a question."""
+    session = SimpleNamespace(
+        client_params=SimpleNamespace(client_info=SimpleNamespace(name="agent")),
+        client_capabilities=SimpleNamespace(elicitation=object()),
+        can_send_request=False,
+    )
+    return SimpleNamespace(
+        session=session, protocol_version=sorted(MODERN_PROTOCOL_VERSIONS)[-1], request_id=1
+    )
+
+
+def test_the_mcp_proxy_decides_refuses_and_records_like_the_api(world: World) -> None:
+    calls = [c for c in world.calls() if c.tool == "mcp" and c.cwd == str(world.ws) and c.interactive]
+    env = world.env("mcp")
+    watch = PolicyWatch(str(world.policy_file), cwd=str(world.ws), env=env, options=world.options)
+
+    async def through_proxies() -> list[str]:
+        out = []
         for call in calls:
-            proxy = McpCalls(call.args["server"], cwd=call.cwd, session="s1")
-            made = proxy.tool_call(call.args["tool"], call.args["arguments"], call.args["annotations"])
-            outcome = await proxy.decide(keeper, made, Channel(input_required=True))
-            out.append("asks" if isinstance(outcome, types.InputRequiredResult) else decided(outcome))
+            server, tool = call.args["server"], call.args["tool"]
+            offered = [types.Tool(name=tool, input_schema={"type": "object"},
+                                  annotations=types.ToolAnnotations(**call.args["annotations"]))]  # fmt: skip
+            options = ProxyOptions(
+                name=server, upstream=UpstreamSpec(command=("true",)), cwd=call.cwd, env=env
+            )
+            proxy = McpProxy(options, watch=watch, pins=MemoryPinStore(), log=io.StringIO())
+            proxy.upstream = FakeUpstream(offered)  # type: ignore[assignment]
+            params = types.CallToolRequestParams(name=tool, arguments=dict(call.args["arguments"]))
+            result = await proxy.call_tool(modern_ctx(), params)
+            out.append("asks" if isinstance(result, types.InputRequiredResult)
+                       else "ran" if not result.is_error else result.content[0].text)  # fmt: skip
         return out
 
-    with open_gatekeeper(world.policy, world.env("mcp"), options=world.options) as keeper:
-        answers = asyncio.run(through_proxy(keeper))
-        proxied = ledger_of(keeper)
+    try:
+        answers = asyncio.run(through_proxies())
+        proxied = [r for r in ledger_of(watch.base) if r["kind"] != "executed"]
+        ran = sum(1 for r in ledger_of(watch.base) if r["kind"] == "executed")
+    finally:
+        watch.close()
     with open_gatekeeper(world.policy, world.env("mcp-ref"), options=world.options) as ref:
         expected = []
         for call in calls:
             peek = ref.decide(call)
-            expected.append("asks" if peek.decision is Decision.ASK else decided(ref.request_sync(call)))
+            if peek.decision is Decision.ASK:
+                expected.append("asks")
+                continue
+            final = ref.request_sync(call)
+            expected.append("ran" if final.decision is Decision.ALLOW else
+                            f"{final.message} (MCP tool {call.args['server']}/{call.args['tool']})")  # fmt: skip
         assert answers == expected
         assert proxied == ledger_of(ref)
-    assert "asks" in answers and any(a != "asks" for a in answers)
+    assert {"asks", "ran"} <= set(answers) and len(set(answers)) > 2
+    assert ran == answers.count("ran")
