@@ -20,12 +20,13 @@ from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
 from bastion.call.effects import Effect
 from bastion.call.model import ToolCall
+from bastion.construct import open_gatekeeper
 from bastion.errors import StoreError
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import MARKER_BLOCKED, MARKER_DENIED, Decision, Evaluation, Reason
 from bastion.policy.engine import Gate
 from bastion.policy.settings import LimitsConfig
-from bastion.runtime import Gatekeeper, open_gatekeeper
+from bastion.runtime import Gatekeeper
 
 ASK = Evaluation(
     Decision.ASK,

@@ -5,7 +5,7 @@ reason — in code, never in the prompt::
 
     from bastion import Gate, ToolCall, load_policy
 
-    gate = Gate(load_policy())
+    gate = build_gate(load_policy())
     evaluation = gate.evaluate(ToolCall("shell", {"command": "git status"}, cwd="/work"))
     evaluation.decision  # Decision.ALLOW
 
@@ -27,12 +27,13 @@ if TYPE_CHECKING:
     from bastion.call.effects import Effect
     from bastion.call.families import Family
     from bastion.call.model import ToolCall
+    from bastion.construct import GateOptions, build_gate, open_gatekeeper
     from bastion.errors import BastionError, CallError, PolicyError, StoreError
     from bastion.policy.compiled import Policy
     from bastion.policy.decision import MARKER_BLOCKED, MARKER_DENIED, Decision, Evaluation, Reason
     from bastion.policy.engine import Gate
     from bastion.policy.loader import load_policy, load_policy_text
-    from bastion.runtime import Gatekeeper, open_gatekeeper
+    from bastion.runtime import Gatekeeper
 
 _WHERE = {
     "Family": "bastion.call.families",
@@ -52,7 +53,9 @@ _WHERE = {
     "load_policy": "bastion.policy.loader",
     "load_policy_text": "bastion.policy.loader",
     "Gatekeeper": "bastion.runtime",
-    "open_gatekeeper": "bastion.runtime",
+    "open_gatekeeper": "bastion.construct",
+    "build_gate": "bastion.construct",
+    "GateOptions": "bastion.construct",
 }
 
 
@@ -77,12 +80,14 @@ __all__ = [
     "Evaluation",
     "Family",
     "Gate",
+    "GateOptions",
     "Gatekeeper",
     "Policy",
     "PolicyError",
     "Reason",
     "StoreError",
     "ToolCall",
+    "build_gate",
     "load_policy",
     "load_policy_text",
     "open_gatekeeper",

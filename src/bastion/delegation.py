@@ -292,9 +292,7 @@ class Delegations:
 
 
 def _narrowed_gate(gate: Gate, delegation: Delegation) -> Gate:
-    from bastion.policy.engine import Gate
-
     assert delegation.ceiling is not None
     source = f"delegation: ceiling of child session {delegation.session} (parent {delegation.parent})"
     policy = dataclasses.replace(gate.policy, ceiling=delegation.ceiling, ceiling_source=source)
-    return Gate(policy, fs=gate.fs, resolver=gate.resolver, sandboxed=gate.sandboxed, tree=gate.tree)
+    return gate.over(policy)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
-import os
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -50,7 +49,6 @@ from bastion.errors import BastionError
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Evaluation, deny_for_error
 from bastion.policy.engine import Gate
-from bastion.policy.loader import state_dir_from
 from bastion.policy.settings import AuditConfig, LimitsConfig
 
 if TYPE_CHECKING:
@@ -297,6 +295,17 @@ class Gatekeeper:
                 return
 
     # -- recording -----------------------------------------------------------------------
+    def hand_off(self, call: ToolCall, evaluation: Evaluation) -> Evaluation:
+        """Record an ASK handed to the agent's own prompt (Claude Code, Gemini CLI, Copilot
+        ask their user): the gatekeeper writes it like any request, resolver ``agent``."""
+        return self._finish(call, evaluation, Resolver.AGENT, new_id(), EventKind.REQUESTED)
+
+    def refuse(self, call: ToolCall, evaluation: Evaluation) -> Evaluation:
+        """Record a refusal an adapter made before the gate could decide (an MCP tool whose
+        pinned definition changed, a tool the server does not offer); the Evaluation to
+        return (a ledger failure makes it ``audit.unavailable``, still a denial)."""
+        return self._finish(call, evaluation, Resolver.POLICY, new_id(), EventKind.DECIDED)
+
     def _record(self, call: ToolCall, evaluation: Evaluation, resolver: Resolver, decision_id: str,
                 kind: EventKind, *, exit_code: int | None = None, duration: float | None = None) -> None:
         self.ledger.append(make_event(
@@ -359,32 +368,8 @@ class Gatekeeper:
 
 
 def _opinion_of(policy: Policy) -> SecondOpinion | None:
-    if getattr(policy, "second_opinion", None) is None:
+    if policy.second_opinion is None:
         return None
     from bastion.opinion import opinion_from  # runs commands, posts to URLs: only when set
 
     return opinion_from(policy)
-
-
-def open_gatekeeper(
-    policy: Policy,
-    env: Mapping[str, str] | None = None,
-    *,
-    gate: Gate | None = None,
-    clock: Clock | None = None,
-    on_permission: PermissionCallback | None = None,
-    limits: LimitsConfig | None = None,
-    audit: AuditConfig | None = None,
-) -> Gatekeeper:
-    """A Gatekeeper over the state stores: ``<state_dir>/bastion.db`` (dir 0700, key and db
-    0600) by default, or the PostgreSQL database of ``BASTION_STATE_URL`` / ``state_url``."""
-    from bastion.state import open_stores, state_url_for
-
-    environ = os.environ if env is None else env
-    state_dir = policy.state_dir if env is None else state_dir_from(env)
-    stores = open_stores(state_url_for(policy, environ), state_dir)
-    hasher = ArgumentHasher(stores.hasher_key())
-    return Gatekeeper(
-        gate or Gate(policy), store=stores.approvals, ledger=Ledger(stores.ledger, hasher=hasher),
-        clock=clock, on_permission=on_permission, limits=limits, audit=audit,
-    )

@@ -87,7 +87,7 @@ def test_eight_processes_answering_and_expiring_the_same_requests_never_double_r
 PARK_SCRIPT = """
 import asyncio, os, sys
 from bastion import ToolCall, load_policy_text
-from bastion.runtime import open_gatekeeper
+from bastion.construct import open_gatekeeper
 env = {"HOME": sys.argv[1], "BASTION_STATE_DIR": sys.argv[2]}
 policy = load_policy_text('[approval]\\nttl = "1h"\\n', cwd=sys.argv[1], env=env)
 keeper = open_gatekeeper(policy, env)

@@ -11,8 +11,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from bastion.adapters.hooks.install import install
+from bastion.construct import open_gatekeeper
 from bastion.policy.loader import load_policy
-from bastion.runtime import open_gatekeeper
 from tests.adapters.hooks.conftest import Sandbox, agent_cli
 from tests.adapters.hooks.fake_models import _sse
 

@@ -11,8 +11,8 @@ from typing import Any
 from bastion.adapters.hooks.daemon import answer_hook
 from bastion.adapters.hooks.decide import LocalDecider
 from bastion.audit.events import AuditEvent
+from bastion.construct import open_gatekeeper
 from bastion.policy.loader import load_policy
-from bastion.runtime import open_gatekeeper
 from tests.adapters.hooks.conftest import Sandbox, run_hook
 
 SESSION = "b71c0a77-0644-4d6e-9da1-b1136c53262b"

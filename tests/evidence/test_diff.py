@@ -94,7 +94,7 @@ def test_changes_are_grouped_loosening_first(tmp_path: Path) -> None:
 
 def test_without_a_corpus_the_ledgers_calls_are_compared(tmp_path: Path, workspace: Path) -> None:
     from bastion.call.model import ToolCall
-    from bastion.runtime import open_gatekeeper
+    from bastion.construct import open_gatekeeper
 
     env = {"HOME": str(tmp_path / "home"), "BASTION_STATE_DIR": str(tmp_path / "state")}
     a = tmp_path / "a.toml"

@@ -15,12 +15,12 @@ from typer.testing import CliRunner
 from bastion.adapters.cli.app import build_app
 from bastion.approval.model import ApprovalRequest, PermissionDecision
 from bastion.call.model import ToolCall
+from bastion.construct import open_gatekeeper
 from bastion.evidence import ledger
 from bastion.evidence.learn import Learned, asks, evaluate, learn, shell_candidates, star_safe
 from bastion.evidence.model import Outcome, Proposed
 from bastion.policy.decision import Decision
 from bastion.policy.loader import load_policy
-from bastion.runtime import open_gatekeeper
 
 #: What the person approves every time it comes up, and what they refuse.
 APPROVED = (

@@ -17,11 +17,12 @@ from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
 from bastion.call.model import ToolCall
+from bastion.construct import open_gatekeeper
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision
 from bastion.policy.engine import Gate
 from bastion.policy.loader import load_policy
-from bastion.runtime import Gatekeeper, open_gatekeeper
+from bastion.runtime import Gatekeeper
 
 SHADOW = 'enforce = false\n[[rule]]\ntool = "shell"\npattern = "git push *"\naction = "deny"\n'
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from bastion.audit.ledger import Ledger
+from bastion.construct import open_gatekeeper
 from bastion.policy.loader import load_policy
-from bastion.runtime import open_gatekeeper
 from tests.adapters.hooks.conftest import bastion_exe
 from tests.exec.sandbox_helpers import require_bwrap
 

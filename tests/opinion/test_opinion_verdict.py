@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from bastion.opinion import MalformedVerdict, Verdict, escalate, parse_verdict
 from bastion.opinion.verdict import MAX_VERDICT_BYTES, unavailable
-from bastion.policy.decision import MARKER_DENIED, Decision, Effect, Evaluation, Reason
+from bastion.call.effects import Effect
+from bastion.policy.decision import MARKER_DENIED, Decision, Evaluation, Reason
 
 ALLOWED = Evaluation(
     Decision.ALLOW, (Reason(Decision.ALLOW, "rule[1]", "p.toml:3", "git", "fine"),), (Effect.READ,)

@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from bastion.call.model import ToolCall
+from bastion.construct import open_gatekeeper
 from bastion.errors import StoreError
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision
 from bastion.postgres import migrations
 from bastion.postgres.connection import DatabaseDown
-from bastion.runtime import Gatekeeper, open_gatekeeper
+from bastion.runtime import Gatekeeper
 from bastion.state import ENV_URL
 from tests.postgres.cluster import Cluster, create_database
 

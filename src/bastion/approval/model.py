@@ -71,6 +71,8 @@ class Resolver(StrEnum):
     LIMIT = "limit"
     BREAKER = "breaker"
     CANCEL = "cancel"
+    #: An ASK handed to the agent's own prompt (its user answers there, not in Bastion).
+    AGENT = "agent"
 
 
 class Scope(StrEnum):

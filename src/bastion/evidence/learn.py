@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from bastion.construct import OFFLINE_OPTIONS, build_gate
 from bastion.evidence.model import Outcome, Proposed
 from bastion.evidence.replay import Replayed, decide
 from bastion.policy.compiled import Policy, Rule
@@ -246,7 +247,7 @@ def _gate_for(load: Loader, learned: list[Learned]) -> Callable[[str], Gate]:
 
     def gate_for(cwd: str) -> Gate:
         if cwd not in cache:
-            cache[cwd] = Gate(with_rules(load(cwd), learned))
+            cache[cwd] = build_gate(with_rules(load(cwd), learned), OFFLINE_OPTIONS)
         return cache[cwd]
 
     return gate_for

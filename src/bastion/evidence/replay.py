@@ -16,6 +16,7 @@ from typing import Any
 
 from bastion.adapters.hooks.translate import Context, to_calls
 from bastion.call.model import ToolCall, thaw
+from bastion.construct import OFFLINE_OPTIONS, build_gate
 from bastion.errors import CallError, PolicyError
 from bastion.evidence.model import Proposed
 from bastion.policy.compiled import Policy
@@ -77,7 +78,7 @@ def gates(load: Callable[[str], Policy]) -> GateFor:
 
     def gate_for(cwd: str) -> Gate:
         if cwd not in cache:
-            cache[cwd] = Gate(load(cwd))
+            cache[cwd] = build_gate(load(cwd), OFFLINE_OPTIONS)
         return cache[cwd]
 
     return gate_for

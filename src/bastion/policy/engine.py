@@ -69,6 +69,11 @@ class Gate:
             "no rule decided this call and nobody can be asked",
         )
 
+    def over(self, policy: Policy) -> Gate:
+        """A gate with this one's choices (file system, tree, resolver, sandbox) over another
+        policy: a delegated child's narrower ceiling decides with what its parent's gate chose."""
+        return Gate(policy, fs=self.fs, resolver=self.resolver, sandboxed=self.sandboxed, tree=self.tree)
+
     @property
     def context(self) -> Context:
         """What the deciders read, taken afresh per call (a test may swap ``fs``)."""

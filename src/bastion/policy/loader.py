@@ -22,17 +22,11 @@ from bastion.policy.layer import Layer
 from bastion.policy.locate import KeyLocator
 from bastion.policy.merge import compile_policy
 from bastion.policy.rule_examples import check_rule_examples
-
-TRUST_FILE = "trusted-policies.json"
-
-
-def state_dir_from(env: Mapping[str, str]) -> str:
-    default = os.path.join(_home(env), ".local", "state", "bastion")
-    return os.path.abspath(os.path.expanduser(env.get("BASTION_STATE_DIR") or default))
-
-
-def _home(env: Mapping[str, str]) -> str:
-    return env.get("HOME") or os.path.expanduser("~")
+from bastion.policy.sources import TRUST_FILE as TRUST_FILE
+from bastion.policy.sources import PolicySources as PolicySources
+from bastion.policy.sources import find_project_file as find_project_file
+from bastion.policy.sources import home_of as _home
+from bastion.policy.sources import state_dir_from as state_dir_from
 
 
 def parse_policy_text(
@@ -102,15 +96,6 @@ def read_policy_file(path: str, *, trusted: bool = True) -> Layer:
     return parse_policy_text(text, path=os.path.abspath(path), trusted=trusted)
 
 
-def find_project_file(cwd: str) -> str | None:
-    current = Path(cwd).absolute()
-    for folder in (current, *current.parents):
-        candidate = folder / ".bastion" / "policy.toml"
-        if candidate.is_file():
-            return str(candidate)
-    return None
-
-
 def file_digest(path: str) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
@@ -139,20 +124,23 @@ def trust_policy_file(path: str, state_dir: str) -> str:
 
 
 def policy_layers(policy_path: str | None = None, *, cwd: str, env: Mapping[str, str]) -> list[Layer]:
+    return layers_of(PolicySources.find(policy_path, cwd=cwd, env=env))
+
+
+def layers_of(sources: PolicySources) -> list[Layer]:
+    """The built-in defaults, then each file of ``sources`` (a project file trusted only
+    when the trust store holds its current hash)."""
     from bastion.policy.model import PolicyFile
 
     layers = [Layer(path=None, spec=PolicyFile(), trusted=True)]
-    explicit = policy_path or env.get("BASTION_POLICY")
-    if explicit:
-        return [*layers, read_policy_file(explicit)]
-    user = os.path.join(_home(env), ".config", "bastion", "policy.toml")
-    if os.path.isfile(user):
-        layers.append(read_policy_file(user))
-    project = find_project_file(cwd)
-    if project and os.path.abspath(project) != os.path.abspath(user):
-        known = trusted_digests(state_dir_from(env))
-        trusted = known.get(os.path.abspath(project)) == file_digest(project)
-        layers.append(read_policy_file(project, trusted=trusted))
+    if sources.explicit:
+        return [*layers, read_policy_file(sources.explicit)]
+    if sources.user and os.path.isfile(sources.user):
+        layers.append(read_policy_file(sources.user))
+    if sources.project:
+        known = trusted_digests(sources.state_dir)
+        trusted = known.get(sources.project) == file_digest(sources.project)
+        layers.append(read_policy_file(sources.project, trusted=trusted))
     return layers
 
 
@@ -165,8 +153,20 @@ def load_policy(
     """Load and compile the policy that applies; raises PolicyError on any problem."""
     env = os.environ if env is None else env
     cwd = os.path.abspath(cwd or os.getcwd())
-    layers = policy_layers(path, cwd=cwd, env=env)
-    return shadow_from_env(_compile(layers, cwd=cwd, env=env), env)
+    return load_sources(PolicySources.find(path, cwd=cwd, env=env), env)
+
+
+def load_sources(sources: PolicySources, env: Mapping[str, str]) -> Policy:
+    """Load and compile the policy of ``sources``; raises PolicyError on any problem."""
+    layers = layers_of(sources)
+    return shadow_from_env(_compile(layers, cwd=sources.cwd, env=env), env)
+
+
+def default_policy(*, cwd: str, env: Mapping[str, str]) -> Policy:
+    """The built-in defaults alone: what a broken policy's denials are recorded under."""
+    from bastion.policy.model import PolicyFile
+
+    return _compile([Layer(path=None, spec=PolicyFile(), trusted=True)], cwd=os.path.abspath(cwd), env=env)
 
 
 def _compile(layers: list[Layer], *, cwd: str, env: Mapping[str, str]) -> Policy:

@@ -15,12 +15,12 @@ from collections.abc import Iterable, Mapping
 
 from bastion.call.effects import Effect
 from bastion.call.families import Family
+from bastion.construct import GateOptions, build_gate
 from bastion.exec.runner import Runner, SandboxUnavailable
 from bastion.exec.select import REQUIRE_VARIABLE, select_runner
 from bastion.policy.ceiling import FilesystemLevel
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import MARKER_DENIED, Decision, Evaluation, Reason
-from bastion.policy.engine import Gate
 from bastion.policy.exec_settings import ExecConfig
 from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.network import Resolver, SystemResolver
@@ -128,7 +128,7 @@ def registry(
             runner = None
     resolver = resolver or SystemResolver()
     if authorizer is None:
-        gate = Gate(policy, resolver=resolver, sandboxed=bool(runner and runner.sandboxed))
+        gate = build_gate(policy, GateOptions(resolver=resolver, sandboxed=bool(runner and runner.sandboxed)))
         authorizer = GateAuthorizer(gate)
     ctx = ToolContext(
         policy=policy,

@@ -168,15 +168,15 @@ class InstallTool(_ProcessTool):
     def _egress(self, stack: contextlib.ExitStack, manager: Manager, call: ToolCall) -> Any:
         """An egress proxy for this run that reaches only ``manager``'s registry hosts;
         every connection is decided (and recorded) by a sibling of the tools' Gatekeeper."""
+        from bastion.construct import open_gatekeeper
         from bastion.exec.egress.session import EgressSession
-        from bastion.runtime import Gatekeeper, open_gatekeeper
 
         keeper = keeper_of(self.ctx.authorizer)
         if keeper is None:
             keeper = stack.enter_context(open_gatekeeper(self.ctx.policy))
-        sibling = Gatekeeper(
-            RegistryGate(keeper.gate, manager), store=keeper.store, ledger=keeper.ledger,
-            clock=keeper.clock, limits=keeper.limits, audit=keeper.audit,
+        sibling = open_gatekeeper(
+            self.ctx.policy, gate=RegistryGate(keeper.gate, manager), share=keeper,
+            limits=keeper.limits, audit=keeper.audit,
         )  # fmt: skip
         session = EgressSession(
             sibling, resolver=self.ctx.resolver, dialer=self.ctx.dialer, cwd=call.cwd,

@@ -109,6 +109,17 @@ def test_explain_shows_every_stage(env: dict[str, str], workspace: Path) -> None
     assert "DENY [policy-denied]" in result.stdout
 
 
+def test_explain_names_every_choice_its_engine_was_built_with(env: dict[str, str], workspace: Path) -> None:
+    result = run(["explain", "--json", "fetch", "https://pypi.org/"], env, workspace)
+    options = [line for line in json.loads(result.stdout)["trace"] if line.startswith("gate option: ")]
+    mine, differences = options[:2], options[2:]
+    assert [line.split(" ")[2:4] for line in mine] == [["host", "names"], ["code", "runs"]]
+    assert "resolved with SystemResolver" in mine[0]
+    # The intentional differences of other entry points are named, never silent.
+    assert any(line.endswith("(for agent hooks)") and "code runs outside" in line for line in differences)
+    assert any(line.endswith("(for replay and learn)") and "not resolved" in line for line in differences)
+
+
 def test_policy_test_prints_each_example(env: dict[str, str], workspace: Path) -> None:
     policy = workspace / "p.toml"
     policy.write_text(

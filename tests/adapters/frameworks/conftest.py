@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from bastion.construct import open_gatekeeper
 from bastion.policy.compiled import Policy
-from bastion.runtime import Gatekeeper, open_gatekeeper
+from bastion.runtime import Gatekeeper
 
 Row = tuple[str, str, str, str, str | None, str, int | None]
 

@@ -13,9 +13,10 @@ import pytest
 
 from bastion.adapters.frameworks.guard import Answer, Asks, Guard, Outcome
 from bastion.approval.model import ApprovalRequest, PermissionDecision
+from bastion.construct import open_gatekeeper
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision
-from bastion.runtime import Gatekeeper, open_gatekeeper
+from bastion.runtime import Gatekeeper
 from tests.adapters.frameworks.conftest import PUSH, Tools, rows
 
 

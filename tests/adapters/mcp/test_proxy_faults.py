@@ -178,8 +178,9 @@ def test_a_policy_that_fails_to_reload_denies_every_call_until_it_is_fixed(peer:
 
     before, broken, fixed = anyio.run(main)
     assert before == "note a: buy milk"
-    assert broken.startswith("[policy-denied] cannot decide safely: the policy failed to reload "
-                             f"({peer.policy}:")
-    assert broken.endswith("every call is denied until the file is fixed (MCP tool notes/read_note)")
+    # One lifecycle for every entry point: the same words and rule as the HTTP gateway's.
+    assert broken.startswith("[policy-denied] cannot decide safely: the policy failed to load, so "
+                             f"every call is denied until it is fixed: {peer.policy}:")
+    assert broken.endswith("(MCP tool notes/read_note)")
     assert fixed == "[policy-denied] no more reading (MCP tool notes/read_note)"
     assert peer.calls() == [{"tool": "read_note", "name": "a"}]

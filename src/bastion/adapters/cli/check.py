@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import sys
 from collections.abc import Iterator
@@ -21,12 +22,12 @@ from bastion.adapters.cli.common import (
     PolicyOption,
     call_from_args,
     fail,
-    make_gate,
     policy_or_exit,
     print_json,
     resolve_cwd,
 )
 from bastion.call.model import ToolCall
+from bastion.construct import GateOptions, build_gate, describe_differences
 from bastion.errors import CallError
 from bastion.policy.decision import Decision, Evaluation, deny_for_error
 from bastion.policy.engine import Gate
@@ -65,7 +66,7 @@ def check(
 ) -> None:
     where = resolve_cwd(cwd)
     loaded = policy_or_exit(policy, where)
-    gate = make_gate(loaded)
+    gate = build_gate(loaded)
     if batch is not None:
         if family is not None:
             fail("--batch takes no FAMILY/ARG")
@@ -90,7 +91,11 @@ def explain(
     where = resolve_cwd(cwd)
     loaded = policy_or_exit(policy, where)
     call = _single(family, value, where, non_interactive)
-    evaluation = make_gate(loaded).explain(call)
+    options = GateOptions().settled()
+    evaluation = build_gate(loaded, options).explain(call)
+    # What this entry point chose (resolver, sandbox): another entry point may differ only here.
+    chosen = (*options.describe(), *describe_differences())
+    evaluation = dataclasses.replace(evaluation, trace=(*chosen, *evaluation.trace))
     commands = _shell_commands(call)
     from bastion.evidence.chain import chain  # issue #18: every matching entry, in order
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 from collections.abc import Mapping
 from typing import Annotated, Any, NoReturn
@@ -17,9 +16,7 @@ from bastion.call.families import PRIMARY_ARGUMENT, Family
 from bastion.call.model import ToolCall
 from bastion.errors import BastionError, CallError, PolicyError
 from bastion.policy.compiled import Policy
-from bastion.policy.engine import Gate
 from bastion.policy.loader import load_policy
-from bastion.policy.network import SystemResolver
 
 #: Exit code for usage and policy errors (0 allow, 3 ask, 4 deny are decisions).
 EXIT_USAGE = 2
@@ -59,19 +56,6 @@ def resolve_cwd(cwd: str | None) -> str:
     if not os.path.isdir(resolved):
         fail(f"--cwd {resolved} is not a directory")
     return resolved
-
-
-def sandbox_available() -> bool:
-    """Will code run inside bubblewrap here? Only then is ``code`` allowed without asking."""
-    try:
-        from bastion.exec.select import sandbox_available as probe
-    except ImportError:
-        return shutil.which("bwrap") is not None
-    return bool(probe())
-
-
-def make_gate(policy: Policy) -> Gate:
-    return Gate(policy, resolver=SystemResolver(), sandboxed=sandbox_available())
 
 
 def call_from_args(family: str, arg: str, *, cwd: str, interactive: bool) -> ToolCall:

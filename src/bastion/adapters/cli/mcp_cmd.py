@@ -48,8 +48,8 @@ def proxy(
     import anyio
 
     from bastion.adapters.mcp.proxy import ProxyOptions, run_proxy
-    from bastion.adapters.mcp.reload import PolicyWatch
     from bastion.adapters.mcp.upstream import UpstreamSpec, default_name
+    from bastion.lifecycle import PolicyWatch
 
     if bool(command) == bool(url):
         fail("give the MCP server to wrap: either --url URL or -- COMMAND [ARGS…]",

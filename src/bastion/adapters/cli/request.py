@@ -22,7 +22,6 @@ from bastion.adapters.cli.common import (
     PolicyOption,
     call_from_args,
     fail,
-    make_gate,
     policy_or_exit,
     print_json,
     resolve_cwd,
@@ -30,8 +29,8 @@ from bastion.adapters.cli.common import (
 )
 from bastion.approval import hints
 from bastion.approval.model import ApprovalRequest, iso
+from bastion.construct import open_gatekeeper
 from bastion.errors import BastionError, CallError
-from bastion.runtime import open_gatekeeper
 
 TimeoutOption = Annotated[float | None, typer.Option(
     "--timeout", min=0.0, help="Wait at most S seconds (never longer than the policy's ttl).")]
@@ -80,7 +79,7 @@ def request(
         fail(str(exc))
     call = dataclasses.replace(call, session=session, agent=agent, turn=turn)
     try:
-        keeper = open_gatekeeper(loaded, gate=make_gate(loaded))
+        keeper = open_gatekeeper(loaded)
     except BastionError as exc:
         fail(str(exc), hint="check BASTION_STATE_DIR points at a writable folder")
     previous = signal.signal(signal.SIGTERM, _terminate)

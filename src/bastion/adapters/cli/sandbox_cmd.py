@@ -126,9 +126,9 @@ def _behind_proxy(stack: contextlib.ExitStack, policy: Any, environ: Mapping[str
                   cwd: str) -> Any:  # fmt: skip
     """Start the egress proxy for this run: every connection the command makes is decided by
     the same gate (hosts that ask park until a person answers), held secrets stay outside."""
+    from bastion.construct import open_gatekeeper
     from bastion.exec.egress.held import load_held
     from bastion.exec.egress.session import EgressSession
-    from bastion.runtime import open_gatekeeper
 
     keeper = stack.enter_context(open_gatekeeper(policy, environ))
     held = load_held(policy.credentials_dir, policy.exec.held)
@@ -136,13 +136,13 @@ def _behind_proxy(stack: contextlib.ExitStack, policy: Any, environ: Mapping[str
     return dataclasses.replace(spec, network=False, egress=session.binding)
 
 
-def _record(policy: object, environ: Mapping[str, str], parsed: SandboxArgs, label: str, code: int,
+def _record(policy: Any, environ: Mapping[str, str], parsed: SandboxArgs, label: str, code: int,
             duration: float) -> None:  # fmt: skip
     """The ledger record of one contained run: what ran (hashed), its profile, exit, time."""
     from bastion.call.effects import Effect
     from bastion.call.model import ToolCall
+    from bastion.construct import open_gatekeeper
     from bastion.policy.decision import Decision, Evaluation, Reason
-    from bastion.runtime import open_gatekeeper
 
     command = parsed.argv[2] if parsed.argv[:2] == ("bash", "-c") and len(parsed.argv) == 3 else None
     args = {"command": command} if command is not None else {"argv": list(parsed.argv)}
@@ -150,7 +150,7 @@ def _record(policy: object, environ: Mapping[str, str], parsed: SandboxArgs, lab
     reason = Reason(Decision.ALLOW, "exec.contained", "built-in", label, f"ran contained: {label}")
     evaluation = Evaluation(Decision.ALLOW, (reason,), (Effect.UNKNOWN,))
     try:
-        with open_gatekeeper(policy, environ) as keeper:  # type: ignore[arg-type]
+        with open_gatekeeper(policy, environ) as keeper:
             keeper.record_execution(call, evaluation, code, duration)
     except Exception as exc:  # the run is over: say so, never hide it
         _write(2, f"bastion sandbox: the ledger could not record this run: {type(exc).__name__}: {exc}\n")

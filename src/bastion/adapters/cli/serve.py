@@ -96,7 +96,7 @@ def serve(host: HostOption = "127.0.0.1", port: PortOption = 8765, policy: Polic
     out.flush()
     config = server_config(app, head_timeout=settings.head_timeout, log_config=None, access_log=False,
                            timeout_graceful_shutdown=2, server_header=False, lifespan="on")
-    hooks = _hook_socket()
+    hooks = _hook_socket(os.path.abspath(policy) if policy else None)
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:
@@ -104,12 +104,12 @@ def serve(host: HostOption = "127.0.0.1", port: PortOption = 8765, policy: Polic
             stop_hook_server(hooks)
 
 
-def _hook_socket() -> HookServer | None:
+def _hook_socket(policy_path: str | None) -> HookServer | None:
     """Agent hooks hand their calls to this daemon over ``<state dir>/hooks.sock`` (0600),
     so a hook costs a socket round trip instead of loading the engine (they fall back to
-    deciding in process when it is absent)."""
+    deciding in process when it is absent). ``--policy FILE`` governs them too."""
     try:
-        server = start_hook_server(os.environ)
+        server = start_hook_server(os.environ, policy_path=policy_path)
     except OSError as exc:
         sys.stderr.write(f"warning: no hook socket ({exc}); hooks will decide in process\n")
         return None

@@ -24,17 +24,17 @@ from bastion.adapters.cli.common import (
     NonInteractiveOption,
     PolicyOption,
     fail,
-    make_gate,
     policy_or_exit,
     print_json,
     resolve_cwd,
 )
+from bastion.boot import boot_problem
 from bastion.call import strict_json
+from bastion.construct import open_gatekeeper
 from bastion.errors import BastionError, CallError
-from bastion.exec.secrets import check_credentials_placement
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision
-from bastion.runtime import Gatekeeper, open_gatekeeper
+from bastion.runtime import Gatekeeper
 from bastion.tools import Authorizer, Tool, registry
 from bastion.tools.base import refused
 from bastion.tools.catalog import unknown_tool
@@ -57,7 +57,7 @@ def register(app: typer.Typer) -> None:
 def _tools(
     policy: Policy, cwd: str, authorizer: Authorizer | None = None, interactive: bool = False
 ) -> list[Tool]:
-    problem = check_credentials_placement(policy)
+    problem = boot_problem(policy)
     if problem:
         fail(problem)
     try:
@@ -77,7 +77,7 @@ def tool(
     loaded = policy_or_exit(policy, where)
     interactive = not non_interactive and sys.stdin.isatty()
     try:
-        keeper = open_gatekeeper(loaded, gate=make_gate(loaded))
+        keeper = open_gatekeeper(loaded)
     except BastionError as exc:
         fail(str(exc), hint=exc.hint)
     with keeper:

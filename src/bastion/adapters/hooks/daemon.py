@@ -24,7 +24,9 @@ from bastion.adapters.hooks.protocol import PRE_TOOL_USE, Verdict
 from bastion.call import strict_json
 
 if TYPE_CHECKING:
+    from bastion.construct import GateOptions
     from bastion.policy.compiled import Policy
+    from bastion.policy.sources import PolicySources
     from bastion.runtime import Gatekeeper
 
 
@@ -124,37 +126,44 @@ class _Handler(socketserver.BaseRequestHandler):
 
 class ResidentDecider(LocalDecider):
     """The daemon's decider: keeps the compiled policy and an open gatekeeper per policy
-    (keyed by the files' stats, so an edit or a trust change is seen on the next call).
-    Calls that may park in the queue get a gatekeeper of their own, so a wait never holds
-    up other hooks; the rest share one, one decision at a time."""
+    (keyed by the policy sources' digest, so an edit or a trust change is seen on the next
+    call). Calls that may park in the queue get a gatekeeper of their own, so a wait never
+    holds up other hooks; the rest share one, one decision at a time. A policy that does not
+    load is not cached: it is tried again on the next call."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, policy_path: str | None = None, options: GateOptions | None = None) -> None:
+        from bastion.construct import HOOK_OPTIONS
+
+        # Settled once: one resolver cache and one sandbox probe for the daemon's life.
+        super().__init__(policy_path=policy_path, options=(options or HOOK_OPTIONS).settled())
         self._lock = threading.Lock()
         self._policies: dict[str, Policy] = {}
         self._keepers: dict[str, tuple[Gatekeeper, threading.Lock]] = {}
 
-    def policy(self, options: Options, cwd: str) -> Policy:
-        from bastion.adapters.hooks.policy_cache import cache_key
+    def load(self, sources: PolicySources, env: Mapping[str, str]) -> Policy | Exception:
+        from bastion.adapters.hooks.policy_cache import sources_key
 
-        key = cache_key(options.policy_path, cwd=cwd, env=options.env)
+        key = sources_key(sources, env)
         with self._lock:
             cached = self._policies.get(key)
-        if cached is None:
-            cached = super().policy(options, cwd)
+        if cached is not None:
+            return cached
+        loaded = super().load(sources, env)
+        if not isinstance(loaded, Exception):
             with self._lock:
                 if len(self._policies) > 64:
                     self._policies.clear()
-                self._policies[key] = cached
-        return cached
+                self._policies[key] = loaded
+        return loaded
 
     @contextlib.contextmanager
-    def keeper(self, policy: Policy, env: Mapping[str, str], *, parks: bool) -> Iterator[Gatekeeper]:
-        if parks:
-            with super().keeper(policy, env, parks=parks) as own:
+    def keeper(self, sources: PolicySources, env: Mapping[str, str], loaded: Policy | Exception, *,
+               parks: bool) -> Iterator[Gatekeeper]:
+        if parks or isinstance(loaded, Exception):
+            with super().keeper(sources, env, loaded, parks=parks) as own:
                 yield own
             return
-        from bastion.runtime import open_gatekeeper
-
+        policy = loaded
         key = f"{id(policy)}:{env.get('BASTION_STATE_DIR', '')}:{env.get('BASTION_STATE_URL', '')}"
         with self._lock:
             entry = self._keepers.get(key)
@@ -163,11 +172,16 @@ class ResidentDecider(LocalDecider):
                 for stale, stale_busy in self._keepers.values():
                     with stale_busy:  # never close a gatekeeper a decision is still using
                         stale.close()
-                self._keepers = {key: (open_gatekeeper(policy, env), threading.Lock())}
+                self._keepers = {key: (self._open(sources, env, policy), threading.Lock())}
                 entry = self._keepers[key]
         keeper, busy = entry
         with busy:
             yield keeper
+
+    def _open(self, sources: PolicySources, env: Mapping[str, str], policy: Policy) -> Gatekeeper:
+        from bastion.construct import keeper_for
+
+        return keeper_for(sources, env, options=self.gate_options, policy=policy)
 
     def close(self) -> None:
         with self._lock:
@@ -203,10 +217,13 @@ class HookServer(socketserver.ThreadingUnixStreamServer):
         self.path = path
 
 
-def start_hook_server(env: Mapping[str, str] | None = None) -> HookServer:
-    """Listen on ``<state_dir>/hooks.sock`` in a background thread; ``shutdown()`` stops it."""
+def start_hook_server(env: Mapping[str, str] | None = None, *, policy_path: str | None = None,
+                      options: GateOptions | None = None) -> HookServer:
+    """Listen on ``<state_dir>/hooks.sock`` in a background thread; ``shutdown()`` stops it.
+    ``policy_path`` (``bastion serve --policy FILE``) governs every hook it answers."""
     environ = dict(os.environ if env is None else env)
-    server = HookServer(socket_path(environ), base_env=environ)
+    decider = ResidentDecider(policy_path=policy_path, options=options)
+    server = HookServer(socket_path(environ), decider=decider, base_env=environ)
     threading.Thread(target=server.serve_forever, name="bastion-hook-socket", daemon=True).start()
     return server
 

@@ -25,11 +25,14 @@ from typing import TYPE_CHECKING, Protocol
 
 from bastion.adapters.hooks.protocol import PERMISSION_REQUEST, AgentProtocol, HookRequest, Verdict
 from bastion.adapters.hooks.translate import to_calls
+from bastion.errors import CallError
 
 if TYPE_CHECKING:
     from bastion.call.model import ToolCall
+    from bastion.construct import GateOptions
     from bastion.policy.compiled import Policy
     from bastion.policy.decision import Evaluation
+    from bastion.policy.sources import PolicySources
     from bastion.runtime import Gatekeeper
 
 ASK_VIA_AGENT = "agent"
@@ -61,10 +64,23 @@ def strictest(verdicts: list[Verdict]) -> Verdict:
 
 
 class LocalDecider:
-    """Decides in this process (no daemon)."""
+    """Decides in this process (no daemon). ``policy_path`` (``bastion serve --policy FILE``)
+    replaces the hook's own ``--policy`` for every call; ``options`` are the gate options
+    (default: :data:`~bastion.construct.HOOK_OPTIONS`)."""
+
+    def __init__(self, *, policy_path: str | None = None, options: GateOptions | None = None) -> None:
+        self.policy_path = policy_path
+        self.gate_options = options
 
     def decide(self, request: HookRequest, protocol: AgentProtocol, options: Options) -> Verdict:
-        policy = self.policy(options, request.ctx.cwd)
+        from bastion.policy.sources import PolicySources
+
+        sources = PolicySources.find(self.policy_path or options.policy_path, cwd=request.ctx.cwd,
+                                     env=options.env)
+        loaded = self.load(sources, options.env)
+        if isinstance(loaded, Exception):  # a broken policy: denied, and recorded like any call
+            return self._refuse(sources, options.env, loaded, request, to_deny=None)
+        policy = loaded
         mode = ask_via(policy)
         known = request.ctx.interactive
         if mode == ASK_VIA_BASTION:
@@ -72,7 +88,10 @@ class LocalDecider:
         else:
             interactive = protocol.honours_ask and known is not False
         ctx = dataclasses.replace(request.ctx, interactive=interactive)
-        calls = to_calls(request.tool, request.args, ctx, mcp_server=request.mcp_server)
+        try:
+            calls = to_calls(request.tool, request.args, ctx, mcp_server=request.mcp_server)
+        except CallError as exc:  # an unknown tool or a malformed input: refused, recorded
+            return self._refuse(sources, options.env, policy, request, to_deny=exc)
         if not calls:
             return Verdict(
                 "allow",
@@ -82,26 +101,52 @@ class LocalDecider:
             )
         delegate = mode == ASK_VIA_AGENT and protocol.honours_ask and interactive
         parks = any(call.interactive for call in calls) and not delegate
-        with self.keeper(policy, options.env, parks=parks) as keeper:
+        with self.keeper(sources, options.env, policy, parks=parks) as keeper:
             verdicts = [self._one(keeper, call, request, delegate, options) for call in calls]
         verdict = strictest(verdicts)
         if not protocol.rewrites_input:
             return verdict
         from bastion.adapters.hooks.contain import contain_verdict
 
-        return contain_verdict(verdict, request, calls, policy, policy_path=options.policy_path)
+        # A contained run reads the same policy file as this decision (serve's --policy first).
+        used = self.policy_path or options.policy_path
+        return contain_verdict(verdict, request, calls, policy, policy_path=used)
 
-    def policy(self, options: Options, cwd: str) -> Policy:
-        from bastion.adapters.hooks.policy_cache import load_cached_policy
+    def load(self, sources: PolicySources, env: Mapping[str, str]) -> Policy | Exception:
+        """The policy of ``sources`` (from the pickle cache), or why it does not load."""
+        from bastion.adapters.hooks.policy_cache import load_cached_sources
 
-        return load_cached_policy(options.policy_path, cwd=cwd, env=options.env)
+        try:
+            return load_cached_sources(sources, env)
+        except Exception as exc:  # any failure to load: every call is denied (and recorded)
+            return exc
 
     @contextlib.contextmanager
-    def keeper(self, policy: Policy, env: Mapping[str, str], *, parks: bool) -> Iterator[Gatekeeper]:
-        from bastion.runtime import open_gatekeeper
+    def keeper(self, sources: PolicySources, env: Mapping[str, str], loaded: Policy | Exception, *,
+               parks: bool) -> Iterator[Gatekeeper]:
+        from bastion.construct import HOOK_OPTIONS, broken_keeper, keeper_for
 
-        with open_gatekeeper(policy, env) as keeper:
+        if isinstance(loaded, Exception):
+            opened = broken_keeper(loaded, sources, env)
+        else:
+            opened = keeper_for(sources, env, options=self.gate_options or HOOK_OPTIONS, policy=loaded)
+        with opened as keeper:
             yield keeper
+
+    def _refuse(self, sources: PolicySources, env: Mapping[str, str], loaded: Policy | Exception,
+                request: HookRequest, *, to_deny: CallError | None) -> Verdict:
+        """Deny a call the gate cannot take as it is, through the gatekeeper (so recorded)."""
+        from bastion.policy.decision import deny_for_error
+
+        call = _raw_call(request)
+        with self.keeper(sources, env, loaded, parks=False) as keeper:
+            if to_deny is None:
+                return _verdict(keeper.request_sync(call), request.event)
+            refusal = deny_for_error(to_deny, rule="call.invalid")
+            final = keeper.refuse(call, refusal)
+        # The agent reads the same words as before this was recorded (the golden wire files).
+        reason = refusal.reasons[0].message if final is refusal else final.message
+        return Verdict("deny", reason, request.event, evaluation=final)
 
     def _one(
         self, keeper: Gatekeeper, call: ToolCall, request: HookRequest, delegate: bool, options: Options
@@ -113,7 +158,9 @@ class LocalDecider:
         if delegate:
             peek = keeper.decide(call)
             if peek.decision is Decision.ASK:
-                _record_handoff(keeper, call, peek)
+                recorded = keeper.hand_off(call, peek)  # the gatekeeper writes the hand-off
+                if recorded.decision is not Decision.ASK:  # the ledger could not record it
+                    return _verdict(recorded, request.event)
                 if request.event == PERMISSION_REQUEST:
                     return Verdict("ask", peek.message, request.event, defer=True)
                 return Verdict("ask", peek.message, request.event, evaluation=peek)
@@ -123,26 +170,18 @@ class LocalDecider:
         return _verdict(final, request.event)
 
 
+def _raw_call(request: HookRequest) -> ToolCall:
+    """The hook's call as the agent named it, for a refusal's record (no family needed)."""
+    from bastion.call.model import ToolCall
+
+    args = request.args if isinstance(request.args, Mapping) else {"input": request.args}
+    ctx = request.ctx
+    agent = f"{ctx.agent}/{request.tool_use_id}" if request.tool_use_id else ctx.agent
+    return ToolCall(tool=str(request.tool or "unknown"), args=dict(args), cwd=ctx.cwd,
+                    session=ctx.session, turn=ctx.turn, agent=agent, interactive=False)
+
+
 def _verdict(evaluation: Evaluation, event: str) -> Verdict:
     return Verdict(
         evaluation.decision.label, evaluation.message or "no reason given", event, evaluation=evaluation
-    )
-
-
-def _record_handoff(keeper: Gatekeeper, call: ToolCall, evaluation: Evaluation) -> None:
-    """Audit an ASK handed to the agent's own prompt (the runtime has no call for it yet)."""
-    from bastion.approval.model import new_id
-    from bastion.audit.events import EventKind, make_event
-
-    keeper.ledger.append(
-        make_event(
-            call,
-            evaluation,
-            kind=EventKind.REQUESTED,
-            decision_id=new_id(),
-            resolver="agent",
-            time=keeper.clock.now(),
-            hasher=keeper.hasher,
-            config=keeper.audit,
-        )
     )

@@ -1,8 +1,8 @@
 """A compiled-policy cache, so a hook does not import pydantic and re-validate TOML per call.
 
-The key is the SHA-256 of everything the compiled Policy depends on: each candidate policy
-file (path, mtime, size and content hash, or its absence), the trust store, the cwd, HOME,
-the state dir, the explicit ``--policy``/``BASTION_POLICY``, the interpreter version and a
+The key is the SHA-256 of everything the compiled Policy depends on: the
+``PolicySources`` digest (each watched file's path, mtime, size and content hash, or its
+absence, the trust store, the cwd, the state dir, the explicit file), HOME, the interpreter version and a
 stamp of Bastion's own policy and shell sources (a code change changes the pickled
 classes). ``<state_dir>/cache/policy-<key>.pickle`` is written atomically with mode 0600.
 
@@ -22,7 +22,7 @@ import sys
 from collections.abc import Mapping
 
 from bastion.policy.compiled import Policy
-from bastion.policy.loader import TRUST_FILE, find_project_file, state_dir_from
+from bastion.policy.sources import PolicySources, state_dir_from
 
 CACHE_DIR = "cache"
 _FORMAT = b"bastion-policy-cache/1"
@@ -44,44 +44,20 @@ def _source_stamp() -> bytes:
     return "\n".join(parts).encode()
 
 
-def _file_part(path: str | None) -> bytes:
-    if not path:
-        return b"-"
-    try:
-        with open(path, "rb") as handle:
-            info = os.fstat(handle.fileno())
-            digest = hashlib.sha256(handle.read()).hexdigest()
-    except FileNotFoundError:
-        return f"{path}:absent".encode()
-    return f"{path}:{info.st_mtime_ns}:{info.st_size}:{digest}".encode()
-
-
-def policy_files(policy_path: str | None, *, cwd: str, env: Mapping[str, str]) -> list[str | None]:
-    """The files the loader would read, in the loader's own order (absent ones included)."""
-    explicit = policy_path or env.get("BASTION_POLICY")
-    if explicit:
-        return [os.path.abspath(explicit)]
-    home = env.get("HOME") or os.path.expanduser("~")
-    user = os.path.join(home, ".config", "bastion", "policy.toml")
-    return [user, find_project_file(cwd)]
-
-
 def cache_key(policy_path: str | None, *, cwd: str, env: Mapping[str, str]) -> str:
-    state_dir = state_dir_from(env)
+    return sources_key(PolicySources.find(policy_path, cwd=cwd, env=env), env)
+
+
+def sources_key(sources: PolicySources, env: Mapping[str, str]) -> str:
+    """Everything the compiled Policy of ``sources`` depends on, hashed."""
     digest = hashlib.sha256(_FORMAT)
     for value in (
         sys.version,
-        cwd,
         env.get("HOME", ""),
-        state_dir,
-        policy_path or "",
-        env.get("BASTION_POLICY", ""),
         env.get("BASTION_SHADOW", ""),  # --shadow: the same files compile to another policy
+        sources.digest(),
     ):
         digest.update(b"\0" + value.encode("utf-8", "surrogateescape"))
-    for path in policy_files(policy_path, cwd=cwd, env=env):
-        digest.update(b"\0" + _file_part(path))
-    digest.update(b"\0" + _file_part(os.path.join(state_dir, TRUST_FILE)))
     digest.update(b"\0" + _source_stamp())
     return digest.hexdigest()
 
@@ -149,14 +125,18 @@ def load_cached_policy(
 ) -> Policy:
     """The policy that applies, from the cache when it is fresh; raises PolicyError."""
     env = os.environ if env is None else env
-    key = cache_key(policy_path, cwd=cwd, env=env)
-    path = cache_path(key, env)
+    return load_cached_sources(PolicySources.find(policy_path, cwd=cwd, env=env), env)
+
+
+def load_cached_sources(sources: PolicySources, env: Mapping[str, str]) -> Policy:
+    """The policy of ``sources``, from the cache when it is fresh; raises PolicyError."""
+    path = cache_path(sources_key(sources, env), env)
     cached = _read(path)
     if cached is not None:
         return cached
-    from bastion.policy.loader import load_policy
+    from bastion.policy.loader import load_sources
 
-    policy = load_policy(policy_path, cwd=cwd, env=env)
+    policy = load_sources(sources, env)
     with contextlib.suppress(OSError, pickle.PicklingError):  # an unwritable cache costs speed only
         _write(path, policy)
     return policy

@@ -24,19 +24,15 @@ from bastion.adapters.http.errors import EXCEPTION_HANDLERS
 from bastion.adapters.http.events import EventHub
 from bastion.adapters.http.middleware import BodyLimitMiddleware, RequestIdMiddleware
 from bastion.adapters.http.openapi import Operation, document
-from bastion.adapters.http.reload import PolicyHolder
 from bastion.adapters.http.resolver import LoopSafeResolver
 from bastion.adapters.http.service import GatewayService, request_object
 from bastion.adapters.http.settings import GatewaySettings, ServerSettings
 from bastion.adapters.http.timeouts import BodyTimeoutMiddleware
-from bastion.exec.select import sandbox_available
+from bastion.construct import GateOptions
 from bastion.keys.sqlite import KEYS_FILE
 from bastion.keys.store import KeyStore
-from bastion.policy.compiled import Policy
-from bastion.policy.engine import Gate
-from bastion.policy.loader import load_policy
+from bastion.lifecycle import PolicyWatch
 from bastion.policy.network import SystemResolver
-from bastion.runtime import Gatekeeper, open_gatekeeper
 from bastion.state import open_stores, state_url_for
 from bastion.state.web_sessions import GatewayState
 
@@ -108,29 +104,22 @@ def _routes() -> list[BaseRoute]:
     return routes
 
 
-def _keeper_factory(first: Gatekeeper | None, sandboxed: bool,
-                    resolver: LoopSafeResolver) -> Callable[[Policy], Gatekeeper]:
-    def build(policy: Policy) -> Gatekeeper:
-        gate = Gate(policy, resolver=resolver, sandboxed=sandboxed)
-        if first is None:
-            return open_gatekeeper(policy, gate=gate)
-        return Gatekeeper(gate, store=first.store, ledger=first.ledger)
-    return build
-
-
 def create_app(settings: ServerSettings, *, keys: KeyStore | None = None) -> Starlette:
     """Load the policy (PolicyError when it does not load), open the stores, check the
     boot refusals (BootRefused) and return the application."""
-    policy = load_policy(settings.policy_path, cwd=settings.cwd, env=settings.env)
-    gateway = settings.gateway or GatewaySettings.from_policy(policy)
-    stores = open_stores(state_url_for(policy, settings.env), policy.state_dir)
-    keys = keys or stores.keys
-    check_boot(settings.host, keys, route_permissions())
-    sandboxed = sandbox_available() if settings.sandboxed is None else settings.sandboxed
-    resolver = LoopSafeResolver(SystemResolver())  # one cache for the daemon's life
-    first = _keeper_factory(None, sandboxed, resolver)(policy)
-    holder = PolicyHolder(first, policy_path=settings.policy_path, cwd=settings.cwd, env=settings.env,
-                          build=_keeper_factory(first, sandboxed, resolver))
+    resolver = LoopSafeResolver(settings.resolver or SystemResolver())  # one cache for the daemon's life
+    options = GateOptions(resolver=resolver, sandboxed=settings.sandboxed)
+    holder = PolicyWatch(settings.policy_path, cwd=settings.cwd, env=settings.env, options=options)
+    first = holder.base
+    policy = first.policy
+    try:
+        gateway = settings.gateway or GatewaySettings.from_policy(policy)
+        stores = open_stores(state_url_for(policy, settings.env), policy.state_dir)
+        keys = keys or stores.keys
+        check_boot(settings.host, keys, route_permissions())
+    except BaseException:
+        holder.close()
+        raise
     # On SQLite, logins and request owners live beside the keys on the same connection (a
     # second connection to keys.db in this process would drop the first one's locks).
     state = (stores.gateway_state() if stores.url
@@ -153,7 +142,7 @@ def create_app(settings: ServerSettings, *, keys: KeyStore | None = None) -> Sta
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             await service.close()
-            first.close()
+            holder.close()
             state.close()
             keys.close()
             stores.close()
@@ -172,7 +161,7 @@ def create_app(settings: ServerSettings, *, keys: KeyStore | None = None) -> Sta
     return app
 
 
-async def _reload_loop(holder: PolicyHolder, settings: ServerSettings) -> None:
+async def _reload_loop(holder: PolicyWatch, settings: ServerSettings) -> None:
     while True:
         await asyncio.sleep(settings.reload_interval)
         try:

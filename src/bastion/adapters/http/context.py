@@ -14,10 +14,10 @@ from starlette.responses import JSONResponse, Response
 from bastion.adapters.http.auth import Principal, authenticate, authorize, check_csrf
 from bastion.adapters.http.errors import ApiError, rate_limited
 from bastion.adapters.http.events import EventHub
-from bastion.adapters.http.reload import PolicyHolder
 from bastion.adapters.http.service import GatewayService
 from bastion.adapters.http.settings import GatewaySettings, ServerSettings
 from bastion.keys.store import KeyStore
+from bastion.lifecycle import PolicyWatch
 from bastion.state.ratelimit import RateLimiter
 from bastion.state.web_sessions import GatewayState
 
@@ -32,7 +32,7 @@ class Context:
     gateway: GatewaySettings
     keys: KeyStore
     state: GatewayState
-    holder: PolicyHolder
+    holder: PolicyWatch
     service: GatewayService
     hub: EventHub
     limiter: RateLimiter

@@ -58,12 +58,13 @@ def _sandbox() -> str:
 async def ready(request: Request, principal: Principal) -> JSONResponse:
     """Routed through ``guarded("docs", …)``: any valid key, 401 without one."""
     ctx = context_of(request)
-    snapshot = ctx.holder.snapshot
+    error = ctx.holder.error
+    keeper = ctx.holder.keeper
 
     def policy() -> str:
-        if snapshot.error is not None:
-            raise RuntimeError(f"the policy failed to load (every call is denied): {snapshot.error}")
-        sources = snapshot.keeper.policy.sources
+        if error is not None:
+            raise RuntimeError(f"the policy failed to load (every call is denied): {error}")
+        sources = keeper.policy.sources
         return f"loaded from {', '.join(sources)}" if sources else "built-in defaults"
 
     def store() -> str:

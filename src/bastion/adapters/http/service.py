@@ -17,17 +17,18 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 
 from bastion.adapters.http.errors import ApiError, invalid, not_found
-from bastion.adapters.http.reload import PolicyHolder
 from bastion.adapters.http.resolver import LoopSafeResolver
 from bastion.adapters.http.settings_view import settings_object
 from bastion.approval.clock import Clock, SystemClock
-from bastion.approval.model import ApprovalRequest, Scope, iso, new_id
+from bastion.approval.model import ApprovalRequest, Scope, iso
 from bastion.approval.outcome import resolved
 from bastion.approval.queue import AnswerError
 from bastion.approval.state import RequestState
-from bastion.audit.events import EventKind, LedgerRecord, make_event
+from bastion.audit.events import EventKind, LedgerRecord
 from bastion.call.model import ToolCall
+from bastion.lifecycle import PolicyWatch
 from bastion.policy.decision import Evaluation
+from bastion.runtime import Gatekeeper
 from bastion.state.web_sessions import GatewayState
 
 log = logging.getLogger("bastion.http")
@@ -68,13 +69,13 @@ def decided_object(evaluation: Evaluation, now: float) -> dict[str, Any]:
 
 
 class GatewayService:
-    def __init__(self, holder: PolicyHolder, state: GatewayState, resolver: LoopSafeResolver, *,
+    def __init__(self, holder: PolicyWatch, state: GatewayState, resolver: LoopSafeResolver, *,
                  clock: Clock | None = None) -> None:
         self.holder = holder
         self.resolver = resolver
         self.state = state
         self.clock: Clock = clock or SystemClock()
-        first = holder.snapshot.keeper
+        first = holder.base
         self.store = first.store
         self.ledger = first.ledger
         self._tasks: dict[str, asyncio.Task[Evaluation]] = {}
@@ -83,30 +84,22 @@ class GatewayService:
     # -- deciding ------------------------------------------------------------------------
     async def decide(self, call: ToolCall) -> Evaluation:
         """Inline, unless the decision needs a host lookup: then again in a worker thread."""
-        snapshot = self.holder.snapshot
-        broken = snapshot.broken_answer()
-        if broken is not None:
-            return broken
+        return await self._decide(self.holder.keeper, call)
+
+    async def _decide(self, keeper: Gatekeeper, call: ToolCall) -> Evaluation:
         with self.resolver.cached_only() as probe:
-            evaluation = snapshot.keeper.decide(call)
+            evaluation = keeper.decide(call)
         if probe.missed:
-            evaluation = await run_in_threadpool(snapshot.keeper.decide, call)
+            evaluation = await run_in_threadpool(keeper.decide, call)
         return evaluation
 
     async def submit(self, call: ToolCall, *, key_id: str) -> tuple[Evaluation | None,
                                                                      ApprovalRequest | None]:
         """Decide; on ASK park and return the request (its task waits on), else the answer."""
-        snapshot = self.holder.snapshot
-        broken = snapshot.broken_answer()
-        keeper = snapshot.keeper
-        if broken is not None:
-            keeper.ledger.append(make_event(
-                call, broken, kind=EventKind.DECIDED, decision_id=new_id(), resolver="policy",
-                time=self.clock.now(), hasher=keeper.hasher, config=keeper.audit))
-            return broken, None
+        keeper = self.holder.keeper
         # Decide once first (lookups, if any, in a worker thread): the decision ``request``
         # repeats on the event loop then finds every host name in the resolver's cache.
-        await self.decide(call)
+        await self._decide(keeper, call)
         parked: asyncio.Future[ApprovalRequest] = asyncio.get_running_loop().create_future()
 
         def on_parked(request: ApprovalRequest) -> None:
@@ -158,7 +151,7 @@ class GatewayService:
                     await self._settle_here(request_id)
                     return request
                 if now >= request.expires:
-                    self.holder.snapshot.keeper.queue.expire(request_id, now)  # recorded too
+                    self.holder.keeper.queue.expire(request_id, now)  # recorded too
                     continue
                 if now >= deadline:
                     return request
@@ -194,7 +187,7 @@ class GatewayService:
             chosen = Scope(scope)
         except ValueError:
             raise invalid(f"scope must be 'project' or 'session', not {scope!r}", "invalid_body") from None
-        queue = self.holder.snapshot.keeper.queue
+        queue = self.holder.keeper.queue
         try:
             return queue.answer(request.id, approve=approve, always=always and approve,
                                 pattern=pattern, scope=chosen, feedback=feedback, resolver="person",
@@ -209,7 +202,7 @@ class GatewayService:
         """The policy in force and the standing grants, each with its evidence."""
         grants = [(g, self.store.get_request(g.request_id) if g.request_id else None)
                   for g in self.store.list_grants()]  # fmt: skip
-        return settings_object(self.holder.snapshot.keeper.policy, grants)
+        return settings_object(self.holder.keeper.policy, grants)
 
     def revoke_grant(self, grant_id: str, *, key_id: str) -> None:
         """Revoke a standing grant; the very next call it covered is decided again."""

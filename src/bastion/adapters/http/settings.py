@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from bastion.policy.model import parse_duration
+from bastion.policy.network import Resolver
 
 if TYPE_CHECKING:
     from bastion.policy.compiled import Policy
@@ -87,5 +88,6 @@ class ServerSettings:
     events_interval: float = 0.25  # seconds between store polls for the event feed
     session_ttl: float = 12 * 3600.0  # approvals-page login lifetime
     sandboxed: bool | None = None  # None: probe bubblewrap, as ``bastion check`` does
+    resolver: Resolver | None = None  # None: the system's (tests inject a fixed table)
     body_timeout: float = 30.0  # seconds for a request body once its head is in (else 408)
     head_timeout: float = 10.0  # seconds for a request head (else the connection closes)

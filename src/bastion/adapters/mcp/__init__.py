@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from bastion.adapters.mcp.calls import Channel, McpCalls, refusal
     from bastion.adapters.mcp.install import InstallError, InstallReport, install_agent
     from bastion.adapters.mcp.proxy import McpProxy, ProxyOptions, run_proxy
-    from bastion.adapters.mcp.reload import Broken, PolicyWatch
     from bastion.adapters.mcp.server import BastionToolServer, run_serve
     from bastion.adapters.mcp.untrusted import SecretMask, mark_description, mark_result
     from bastion.adapters.mcp.upstream import Upstream, UpstreamError, UpstreamSpec, default_name
@@ -26,7 +25,6 @@ if TYPE_CHECKING:
 
 _WHERE = {
     "BastionToolServer": "bastion.adapters.mcp.server",
-    "Broken": "bastion.adapters.mcp.reload",
     "Channel": "bastion.adapters.mcp.calls",
     "InstallError": "bastion.adapters.mcp.install",
     "InstallReport": "bastion.adapters.mcp.install",
@@ -35,7 +33,6 @@ _WHERE = {
     "McpServerArgs": "bastion.policy.settings",
     "MemoryPinStore": "bastion.state.pins",
     "PinStore": "bastion.state.pins",
-    "PolicyWatch": "bastion.adapters.mcp.reload",
     "ProxyOptions": "bastion.adapters.mcp.proxy",
     "Review": "bastion.state.pins",
     "SecretMask": "bastion.adapters.mcp.untrusted",
@@ -72,7 +69,6 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "BastionToolServer",
-    "Broken",
     "Channel",
     "InstallError",
     "InstallReport",
@@ -81,7 +77,6 @@ __all__ = [
     "McpServerArgs",
     "MemoryPinStore",
     "PinStore",
-    "PolicyWatch",
     "ProxyOptions",
     "Review",
     "SecretMask",

@@ -31,7 +31,6 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from bastion.adapters.mcp.calls import Channel, McpCalls, refusal
-from bastion.adapters.mcp.reload import Broken, PolicyWatch
 from bastion.adapters.mcp.untrusted import (
     DEFAULT_MAX_RESULT_BYTES,
     SecretMask,
@@ -42,6 +41,8 @@ from bastion.adapters.mcp.untrusted import (
 from bastion.adapters.mcp.upstream import Upstream, UpstreamError, UpstreamSpec
 from bastion.adapters.mcp.wire import PipeLines, answering_malformed
 from bastion.call.effects import Effect
+from bastion.construct import broken
+from bastion.lifecycle import PolicyWatch
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import MARKER_BLOCKED, Decision, Evaluation, Reason, deny_for_error
 from bastion.policy.mcp_args import hiding_rule
@@ -140,9 +141,9 @@ class McpProxy:
             except Exception as exc:  # the agent went away: nothing to tell
                 self.log.write(f"bastion: could not tell the agent its tools changed: {exc}\n")
 
-    def _current_policy(self) -> Gatekeeper | Broken:
+    def _current_policy(self) -> Gatekeeper:
         state = self.watch.current()
-        if isinstance(state, Gatekeeper):
+        if broken(state) is None:
             self._policy = state.policy
         return state
 
@@ -172,25 +173,28 @@ class McpProxy:
         self._remember(ctx)
         name = params.name
         state = self._current_policy()
-        if isinstance(state, Broken):
-            return refusal(self.name, name, state.evaluation())
+        client = ctx.session.client_params
+        agent = client.client_info.name if client is not None and client.client_info else None
+        if broken(state) is not None:  # the gatekeeper denies and records it
+            call = self.calls.tool_call(name, params.arguments, {}, agent=agent)
+            return refusal(self.name, name, await state.request(call))
         try:
             offer = self._offer if self._offer and name in self._offer.tools else await self.refresh()
         except UpstreamError as exc:
             return upstream_failure(self.name, name, exc)
         tool = offer.tools.get(name)
-        if tool is None:
-            return refusal(self.name, name, deny_for_error(
-                f"the MCP server {self.name!r} offers no tool {name!r}", rule="mcp.unknown-tool"))
-        blocked = offer.review.blocked_tool(name)
-        if blocked is not None:
-            return refusal(self.name, name, blocked_evaluation(blocked.message(self.name), name))
+        if tool is None:  # the proxy's own refusals are recorded like any decision
+            call = self.calls.tool_call(name, params.arguments, {}, agent=agent)
+            return refusal(self.name, name, state.refuse(call, deny_for_error(
+                f"the MCP server {self.name!r} offers no tool {name!r}", rule="mcp.unknown-tool")))
         annotations = (tool.annotations.model_dump(by_alias=True, mode="json", exclude_none=True)
                        if tool.annotations else {})
-        client = ctx.session.client_params
-        agent = client.client_info.name if client is not None and client.client_info else None
         call = self.calls.tool_call(name, params.arguments, annotations, agent=agent,
                                     schema=tool.input_schema)
+        blocked = offer.review.blocked_tool(name)
+        if blocked is not None:
+            return refusal(self.name, name, state.refuse(
+                call, blocked_evaluation(blocked.message(self.name), name)))
         outcome = await self.calls.decide(state, call, self._channel(ctx, params))
         if isinstance(outcome, types.InputRequiredResult):
             return outcome

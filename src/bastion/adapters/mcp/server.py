@@ -29,16 +29,15 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from bastion.adapters.mcp.calls import Channel, McpCalls
 from bastion.adapters.mcp.untrusted import DEFAULT_MAX_RESULT_BYTES, SecretMask, mark_result
 from bastion.adapters.mcp.wire import answering_malformed
+from bastion.boot import boot_problem
 from bastion.call.model import ToolCall
+from bastion.construct import GateOptions, open_gatekeeper
 from bastion.errors import BastionError
 from bastion.exec.runner import Runner, SandboxUnavailable
-from bastion.exec.secrets import check_credentials_placement
 from bastion.exec.select import REQUIRE_VARIABLE, select_runner
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Evaluation
-from bastion.policy.engine import Gate
-from bastion.policy.network import SystemResolver
-from bastion.runtime import Gatekeeper, open_gatekeeper
+from bastion.runtime import Gatekeeper
 from bastion.tools import Tool, registry
 from bastion.tools.base import refused
 from bastion.tools.catalog import NEEDS_RUNNER, unknown_tool
@@ -145,7 +144,7 @@ def channel_of(ctx: Context) -> Channel:
 
 
 async def run_serve(policy: Policy, *, policy_path: str | None, cwd: str) -> None:
-    problem = check_credentials_placement(policy)
+    problem = boot_problem(policy)
     if problem:
         raise BastionError(problem)
     try:
@@ -156,7 +155,7 @@ async def run_serve(policy: Policy, *, policy_path: str | None, cwd: str) -> Non
         sys.stderr.write(f"bastion: exec and code are not offered: {exc}\n")
         runner = None
     sandboxed = bool(runner and runner.sandboxed)
-    keeper = open_gatekeeper(policy, gate=Gate(policy, resolver=SystemResolver(), sandboxed=sandboxed))
+    keeper = open_gatekeeper(policy, options=GateOptions(sandboxed=sandboxed))
     try:
         app = BastionToolServer(policy, keeper, cwd=cwd, runner=runner)
         server = app.server()

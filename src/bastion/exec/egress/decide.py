@@ -20,6 +20,7 @@ from bastion.approval.model import ApprovalRequest
 from bastion.approval.model import Resolver as DecidedBy
 from bastion.approval.outcome import prepend, resolver_of
 from bastion.call.model import ToolCall
+from bastion.construct import open_gatekeeper
 from bastion.exec.egress.held import HeldSecret, held_for
 from bastion.policy.decision import MARKER_DENIED, Decision, Evaluation, Reason
 from bastion.policy.engine import Gate
@@ -107,9 +108,8 @@ class EgressGate:
     ) -> None:
         self.pinned = PinnedResolver(resolver)
         self.held = tuple(held)
-        self.keeper = Gatekeeper(
-            ProxyGate(keeper.gate, self.pinned, self.held), store=keeper.store,
-            ledger=keeper.ledger, clock=keeper.clock, on_permission=keeper.on_permission,
+        self.keeper = open_gatekeeper(
+            keeper.policy, gate=ProxyGate(keeper.gate, self.pinned, self.held), share=keeper,
             limits=keeper.limits, audit=keeper.audit,
         )  # fmt: skip
         self.cwd, self.agent, self.timeout, self.on_parked = cwd, agent, timeout, on_parked
