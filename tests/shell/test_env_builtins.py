@@ -89,6 +89,32 @@ NOT_PURE = [
 ]
 
 
+# Forms that assign without NAME= syntax (found by the session tool's tests: `ls` then ran
+# ./1/ls): judged as the standalone assignment they are.
+ASSIGNING_FORMS = [
+    "let PATH=1; ls",
+    'let "PATH+=:."; ls',
+    "((PATH=1)); ls",
+    "for PATH in 1; do ls; done",
+    "select PATH in 1; do ls; done",
+    "for ((PATH=1;;)); do ls; done",
+    "for IFS in x; do ls; done",
+    "let BASH_ENV=1; bash -c ls",
+    "for PROMPT_COMMAND in x; do :; done",
+    "for HOME in /etc; do ls; done",
+    "unset PATH; ls",
+    "unset -v IFS; ls",
+]
+
+
+@pytest.mark.parametrize("command", ASSIGNING_FORMS)
+def test_a_loop_let_or_arithmetic_assigning_a_special_variable_is_not_a_pure_reader(
+    gate: Gate, call: Call, command: str
+) -> None:
+    decision, _ = decide(gate, call, command)
+    assert decision is not Decision.ALLOW
+
+
 @pytest.mark.parametrize(("command", "decision", "rules"), NOT_PURE)
 def test_an_unknown_variable_or_an_assigning_builtin_is_not_a_pure_reader(
     gate: Gate, call: Call, command: str, decision: Decision, rules: list[str]
@@ -118,6 +144,10 @@ EVERYDAY = [
     ("alias", A, W),
     ("shopt -q extglob", A, W),
     ("GIT_PAGER=cat git log", A, W),
+    ("let i=1; echo $i", A, W),
+    ("((n++)); echo $n", A, W),
+    ("unset x; ls", A, W),
+    ("for i in 1 2 3; do echo $i; done", A, W),
 ]
 
 

@@ -83,8 +83,9 @@ def _text(node: Node) -> str:
     return (node.text or b"").decode("utf-8", "replace")
 
 
-def arith_assigned(v: Variables, node: Node) -> None:
-    """Names an arithmetic expression assigns: they hold integers afterwards."""
+def arith_assigned(v: Variables, node: Node) -> list[str]:
+    """Names an arithmetic expression assigns (they hold integers afterwards), in order."""
+    found: list[str] = []
     stack = [node]
     while stack:
         cur = stack.pop()
@@ -92,7 +93,7 @@ def arith_assigned(v: Variables, node: Node) -> None:
         if cur.type == "variable_assignment":
             name = cur.child_by_field_name("name")
             if name is not None:
-                v.assign(_text(name), True)
+                found.append(_text(name))
             continue
         ops = {_text(c) for c in cur.children if not c.is_named}
         if cur.type in ("binary_expression", "postfix_expression", "unary_expression") and (
@@ -100,7 +101,17 @@ def arith_assigned(v: Variables, node: Node) -> None:
         ):
             target = cur.named_children[0] if cur.named_children else None
             if target is not None and target.type in ("variable_name", "word"):
-                v.assign(_text(target), True)
+                found.append(_text(target))
+    for assigned in found:
+        v.assign(assigned, True)
+    return found
+
+
+def let_targets(words: tuple[Word, ...]) -> list[str]:
+    """The names ``let EXPR…`` assigns (``let X=1``, ``let "X+=2"``)."""
+    if not words or words[0].value != "let":
+        return []
+    return [m.group(1) for w in words[1:] if w.value and (m := _LET_TARGET.match(w.value))]
 
 
 def only_expanded(body: str, name: str) -> bool:

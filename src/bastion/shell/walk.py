@@ -16,10 +16,11 @@ from itertools import count
 from tree_sitter import Node
 
 from bastion.shell.parser import where
-from bastion.shell.variables import arith_assigned, run_time_assigns
+from bastion.shell.variables import arith_assigned, let_targets, run_time_assigns
 from bastion.shell.walk_forms import (
     ENDLESS,
     arith_statement,
+    assigned_by_form,
     assignments,
     declaration,
     for_loop,
@@ -105,6 +106,10 @@ def _dispatch(
     elif kind == "declaration_command":
         declaration(w, node, ctx, out, redirs)
     elif kind == "unset_command":
+        # `unset PATH` is an assignment too: bash then searches its built-in default path,
+        # which ends in `.` (a program missing from the system dirs runs from the cwd).
+        names = [node_text(c) for c in node.named_children if not node_text(c).startswith("-")]
+        assigned_by_form(w, names[1:] if names[:1] == ["unset"] else names, node_text(node), ctx, out)
         out.append(RawCommand(node_text(node), (), (), redirs, ctx, kind="unset", scope=w.scope))
     elif kind == "test_command":
         test_command(w, node, ctx, out, redirs)
@@ -123,7 +128,7 @@ def _dispatch(
                                                                    "compound_statement")]
         for child in header:
             walk_arith(w, child, ctx, out)
-            arith_assigned(w.vars, child)
+            assigned_by_form(w, arith_assigned(w.vars, child), node_text(node), ctx, out)
         names = [n for child in header for n in arith_names(child)]
         w.vars.arith_seen = True
         out.append(RawCommand("for ((…))", (), (), redirs, ctx, kind="arith", scope=w.scope,
@@ -271,6 +276,7 @@ def _command(
         prev_end, prev_kind = child.end_byte, kind
     _check_adjacent(w, node, w.src)
     all_words = (*words, *extra_words)
+    assigned_by_form(w, let_targets(all_words), node_text(node), ctx, out)
     out.append(
         RawCommand(
             node_text(node), all_words, tuple(assigns), (*redirs, *mine), ctx,

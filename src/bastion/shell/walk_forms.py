@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from bastion.shell.envvars import harmless_var
 from bastion.shell.parser import where
 from bastion.shell.variables import INT, arith_assigned, only_expanded
 from bastion.shell.walk_model import (
@@ -41,12 +42,26 @@ def fork_loop(out: list[Item], start: int) -> None:
             out[j] = replace(item, context=(*item.context, FORK_LOOP))
 
 
+def assigned_by_form(w: Walk, names: list[str], text: str, ctx: tuple[str, ...], out: list[Item]) -> None:
+    """Names a form assigns without ``NAME=`` syntax (``for NAME in``, ``select NAME``,
+    ``((NAME=1))``, ``let NAME=1``): judged as standalone assignments of a run-time value,
+    so ``for PATH in 1; do ls; done`` is the program injection ``PATH=1; ls`` is, and
+    ``for f in *`` stays plain data."""
+    special = [n for n in dict.fromkeys(names) if n and not harmless_var(n, _RUN_TIME, standalone=True)]
+    if special:
+        assigns = tuple((n, Word(n, None, "\x00")) for n in special)
+        out.append(RawCommand(text, (), assigns, (), ctx, kind="assign", scope=w.scope))
+
+
+_RUN_TIME = Word("", None, "\x00")
+
+
 def arith_statement(
     w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item], redirs: tuple[Redirect, ...]
 ) -> None:
     """`((…))`: runs its substitutions, assigns integers, evaluates the names it reads."""
     walk_arith(w, node, ctx, out)
-    arith_assigned(w.vars, node)
+    assigned_by_form(w, arith_assigned(w.vars, node), node_text(node), ctx, out)
     w.vars.arith_seen = True
     out.append(
         RawCommand(
@@ -97,6 +112,7 @@ def for_loop(
             body.append(child)
     literal = bool(values) and len(values) <= _MAX_BINDINGS and all(v.literal for v in values)
     w.vars.assign(name, literal and all(INT.fullmatch(v.value or "") for v in values))
+    assigned_by_form(w, [name], node_text(node), ctx, out)
     if not literal or name in w.bindings or not all(only_expanded(node_text(b), name) for b in body):
         for child in body:
             w.stmt(w, child, ctx, out, redirs)
