@@ -35,7 +35,6 @@ from bastion.adapters.hooks.daemon import HookServer, ResidentDecider
 from bastion.adapters.hooks.decide import LocalDecider, Options
 from bastion.adapters.hooks.entry import protocol_for
 from bastion.adapters.http import ServerSettings, create_app
-from bastion.state.pins import MemoryPinStore
 from bastion.adapters.mcp.proxy import McpProxy, ProxyOptions
 from bastion.adapters.mcp.upstream import UpstreamSpec
 from bastion.call.model import ToolCall
@@ -47,6 +46,7 @@ from bastion.policy.decision import Decision, Evaluation
 from bastion.policy.loader import load_policy
 from bastion.policy.network import StaticResolver
 from bastion.runtime import Gatekeeper
+from bastion.state.pins import MemoryPinStore
 
 HOSTS = {
     "pypi.org": ["151.101.0.223"],

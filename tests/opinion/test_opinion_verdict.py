@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bastion.call.effects import Effect
 from bastion.opinion import MalformedVerdict, Verdict, escalate, parse_verdict
 from bastion.opinion.verdict import MAX_VERDICT_BYTES, unavailable
-from bastion.call.effects import Effect
 from bastion.policy.decision import MARKER_DENIED, Decision, Evaluation, Reason
 
 ALLOWED = Evaluation(

@@ -114,7 +114,7 @@ def test_doctor_checks_reachability_and_schema(pg_empty_url: str, tmp_path: Path
     migrations.upgrade(pg_empty_url)
     current = db_checks(policy)  # type: ignore[arg-type]
     down = db_checks(SimpleNamespace(state_dir=str(tmp_path), state_url="postgresql://n@127.0.0.1:1/x"))  # type: ignore[arg-type]
-    sqlite = db_checks(SimpleNamespace(state_dir=str(tmp_path)))  # type: ignore[arg-type]
+    sqlite = db_checks(SimpleNamespace(state_dir=str(tmp_path), state_url=None))  # type: ignore[arg-type]
     assert [(c[0], c[1], ("upgrade" in c[2], "running" in c[2])) for c in behind + current + down + sqlite] == [
         ("state database", False, (True, False)), ("state database", True, (False, False)),
         ("state database", False, (False, True)), ("state database", True, (False, False))]

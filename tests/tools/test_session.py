@@ -338,12 +338,15 @@ def test_turning_on_history_expansion_closes_the_session_before_a_line_could_use
         ("let PATH=1", "PATH"),
     ],
 )
-def test_the_variables_that_run_or_find_commands_cannot_be_changed_by_a_line_the_gate_allows(
+def test_the_variables_that_run_or_find_commands_cannot_be_changed_by_a_line_a_gate_allows(
     make_session: SessionFactory, keeper: Gatekeeper, workspace: Path, line: str, variable: str
 ) -> None:
-    # Harmless as one-off commands (the gate allows them); in a session they would run
-    # `touch made` before every prompt, undecided, or make `ls` run ./1/ls.
-    tool = make_session(Recording(keeper))
+    # In a session these would run `touch made` before every prompt, undecided, or make `ls`
+    # run ./1/ls. The gate no longer allows them (they assign a special variable); the
+    # session's read-only variables are the second layer, tested with a gate that allows.
+    call_of_line = ToolCall("shell", {"command": line}, cwd=str(workspace))
+    assert keeper.decide(call_of_line).decision.value != "allow"
+    tool = make_session(StubAuthorizer(Effect.READ))
     key = opened(tool)
     result = call(tool, action="send", session=key, input=line)
     after = call(tool, action="send", session=key, input="ls")

@@ -51,6 +51,7 @@ def test_logs_json_is_an_array_of_events_saying_which_rule_decided_and_where(
         "session",
         "agent",
         "turn",
+        "parent",  # the parent session of a delegated child (issue #19); null otherwise
         "raw_args",
         "exit_code",
         "duration",
