@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 from collections.abc import Iterable
 
 from bastion.approval.model import EXPIRY, ApprovalRequest, FailureRecord, Grant, Scope, Usage
@@ -32,13 +33,22 @@ CREATE INDEX IF NOT EXISTS approval_requests_pending ON approval_requests(state,
 CREATE TABLE IF NOT EXISTS grants (
     id TEXT PRIMARY KEY, tool TEXT NOT NULL, scope TEXT NOT NULL, scope_value TEXT NOT NULL,
     summary TEXT NOT NULL, created REAL NOT NULL, key TEXT, pattern TEXT, request_id TEXT);
-CREATE INDEX IF NOT EXISTS grants_tool ON grants(tool);
+CREATE INDEX IF NOT EXISTS grants_tool ON grants(tool)
+"""
+
+#: The counters (calls per turn and per minute, the repeat guard) live in a file of their own
+#: (``<name>-counters.db`` beside the store's file), every commit without a WAL sync: on the
+#: store's file a counter update had to wait for the ledger's fsync (one SQLite write lock
+#: per file), and so every call waited for every other call's record. They are bookkeeping:
+#: a power cut may lose what changed since the file's last checkpoint (never a request, a
+#: grant or a ledger record: those stay on the store's file, every commit synced).
+COUNTER_SCHEMA = """
 CREATE TABLE IF NOT EXISTS session_turns (
     session TEXT NOT NULL, turn TEXT NOT NULL, started REAL NOT NULL, calls INTEGER NOT NULL,
     PRIMARY KEY (session, turn));
 CREATE TABLE IF NOT EXISTS session_calls (session TEXT NOT NULL, at REAL NOT NULL,
     refused INTEGER NOT NULL DEFAULT 0);
-CREATE INDEX IF NOT EXISTS session_calls_at ON session_calls(session, at);
+CREATE INDEX IF NOT EXISTS session_calls_at ON session_calls(session, at, refused);
 CREATE TABLE IF NOT EXISTS call_failures (
     session TEXT NOT NULL, key TEXT NOT NULL, failures INTEGER NOT NULL, hard INTEGER NOT NULL,
     updated REAL NOT NULL, PRIMARY KEY (session, key))
@@ -94,15 +104,24 @@ _INSERT_REQUEST = _insert("approval_requests", _REQUEST_COLUMNS)
 _INSERT_GRANT = _insert("grants", _GRANT_COLUMNS)
 
 
+def counters_path(path: str) -> str:
+    """``…/bastion.db`` -> ``…/bastion-counters.db`` (``:memory:`` stays in memory)."""
+    if path == ":memory:":
+        return path
+    root, ext = os.path.splitext(path)
+    return f"{root}-counters{ext or '.db'}"
+
+
 class SqliteStore:
     poll_interval = 0.05
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, write_lock: threading.RLock | None = None) -> None:
         self.path = path
-        self.db = Database(path, SCHEMA)
-        # Files written by an older Bastion (cf. PostgreSQL migration 0002).
+        self.db = Database(path, SCHEMA, write_lock=write_lock)
+        # Files written by an older Bastion (cf. PostgreSQL migration 0002). Their counter
+        # tables stay behind unused: counts restart once, at the upgrade.
         self.db.add_columns("approval_requests", {"approver": "TEXT"})
-        self.db.add_columns("session_calls", {"refused": "INTEGER NOT NULL DEFAULT 0"})
+        self.counters = Database(counters_path(path), COUNTER_SCHEMA, bookkeeping=True)
         self._watchers = Watchers()
         folder = os.path.join(os.path.dirname(os.path.abspath(path)), "wake")
         self._wake = WakeBus(folder, self._watchers.notify) if path != ":memory:" else None
@@ -193,14 +212,14 @@ class SqliteStore:
         return int(row["calls"]), float(row["started"]), minute, refused
 
     def peek_usage(self, session: str, turn: str | None, at: float) -> Usage:
-        with self.db.lock:
-            calls, started, minute, refused = self._counts(self.db.conn, session, turn, at)
+        with self.counters.lock:
+            calls, started, minute, refused = self._counts(self.counters.conn, session, turn, at)
         return Usage(turn_calls=calls + 1 if turn else 0,
                      turn_started=(started if started is not None else at) if turn else None,
                      minute_calls=minute + 1, minute_refused=refused)
 
     def admit_call(self, session: str, turn: str | None, at: float) -> Usage:
-        with self.db.transaction(durable=False) as conn:  # counters: see Database.transaction
+        with self.counters.transaction() as conn:
             conn.execute("DELETE FROM session_calls WHERE session = ? AND at <= ?", (session, at - MINUTE))
             conn.execute("INSERT INTO session_calls (session, at) VALUES (?, ?)", (session, at))
             if turn is not None:
@@ -211,20 +230,20 @@ class SqliteStore:
         return Usage(turn_calls=calls, turn_started=started, minute_calls=minute, minute_refused=refused)
 
     def refuse_call(self, session: str, at: float) -> None:
-        with self.db.transaction() as conn:
+        with self.counters.transaction() as conn:
             conn.execute("UPDATE session_calls SET refused = 1 WHERE rowid = (SELECT rowid FROM "
                          "session_calls WHERE session = ? AND at = ? AND refused = 0 LIMIT 1)",
                          (session, at))
 
     def failure_record(self, session: str, key: str) -> FailureRecord:
-        rows = self.db.read("SELECT failures, hard, updated FROM call_failures WHERE session = ? AND key = ?",
-                            (session, key))
+        rows = self.counters.read("SELECT failures, hard, updated FROM call_failures "
+                                  "WHERE session = ? AND key = ?", (session, key))
         if not rows:
             return FailureRecord()
         return FailureRecord(int(rows[0]["failures"]), int(rows[0]["hard"]), float(rows[0]["updated"]))
 
     def note_outcome(self, session: str, key: str, *, failed: bool, hard: bool, at: float) -> None:
-        with self.db.transaction(durable=False) as conn:  # the repeat guard's bookkeeping
+        with self.counters.transaction() as conn:
             if not failed:
                 conn.execute("DELETE FROM call_failures WHERE session = ? AND key = ?", (session, key))
                 return
@@ -237,4 +256,5 @@ class SqliteStore:
     def close(self) -> None:
         if self._wake is not None:
             self._wake.close()
+        self.counters.close()
         self.db.close()

@@ -19,6 +19,7 @@ from bastion.errors import StoreError
 
 KEY_FILE = "ledger.key"
 KEY_BYTES = 32
+_RECENT = 256
 
 
 def canonical_call(call: ToolCall) -> bytes:
@@ -33,12 +34,24 @@ class ArgumentHasher:
         if len(key) < 16:
             raise ValueError("an argument-hash key needs at least 16 bytes")
         self._key = key
+        # One request digests its call three to five times (the repeat guard, the grant, the
+        # ledger event, the guard's bookkeeping): the last calls' digests, by identity. A
+        # ToolCall is frozen (its arguments too), and the entry holds the call, so its id is
+        # not reused while the entry lives.
+        self._recent: dict[int, tuple[ToolCall, str]] = {}
 
     def __repr__(self) -> str:
         return "ArgumentHasher(key=***)"
 
     def digest(self, call: ToolCall) -> str:
-        return hmac.new(self._key, canonical_call(call), hashlib.sha256).hexdigest()
+        seen = self._recent.get(id(call))
+        if seen is not None and seen[0] is call:
+            return seen[1]
+        value = hmac.new(self._key, canonical_call(call), hashlib.sha256).hexdigest()
+        if len(self._recent) >= _RECENT:
+            self._recent.clear()
+        self._recent[id(call)] = (call, value)
+        return value
 
 
 def load_or_create_key(state_dir: str) -> bytes:

@@ -48,6 +48,28 @@ REDACTIONS: tuple[tuple[str, re.Pattern[str], Replacement], ...] = (
 
 _SECRET_KEY = re.compile(rf"(?i){_SECRET_WORD}")
 
+#: Substrings every match of _SECRET_WORD contains (tests check it against the pattern).
+_SECRET_ANCHORS = ("pass", "pwd", "secret", "token", "key", "credential", "auth", "cookie")
+
+#: name -> (substrings, folded): a row can match a text only if the text holds one of them
+#: (``folded``: in its lower-case form, for the rows matched case-insensitively; only
+#: trusted for ASCII text, since Unicode case folding maps other letters to ASCII ones, e.g.
+#: ``ſ`` to ``s``). A row without an entry always runs. Skipping the rows that cannot match
+#: turns ≈70 µs of regex scans per text into ≈2 µs, and every call is redacted three times.
+ANCHORS: Mapping[str, tuple[tuple[str, ...], bool]] = {
+    "pem-block": (("-----BEGIN ",), False),
+    "url-credentials": (("://",), False),
+    "github-token": (("gh", "github_pat_"), False),
+    "sk-key": (("sk-",), False),
+    "aws-access-key": (("AKIA", "ASIA"), False),
+    "slack-token": (("xox",), False),
+    "google-api-key": (("AIza",), False),
+    "jwt": (("eyJ",), False),
+    "auth-header": (("bearer", "basic", "token"), True),
+    "secret-flag": (_SECRET_ANCHORS, True),
+    "secret-assignment": (_SECRET_ANCHORS, True),
+}
+
 
 def _entropy(text: str) -> float:
     counts = Counter(text)
@@ -61,9 +83,27 @@ def _looks_random(text: str) -> bool:
     return has_digit and has_alpha and _entropy(text) > 4.2
 
 
+#: The table with each row's anchors, built once: (pattern, replacement, anchors, folded).
+_ROWS = tuple((pattern, replacement, *ANCHORS.get(name, ((), False)))
+              for name, pattern, replacement in REDACTIONS)
+
+
 def redact(text: str) -> str:
-    for _name, pattern, replacement in REDACTIONS:
-        text = pattern.sub(replacement, text)
+    folded = text.lower() if text.isascii() else None
+    for pattern, replacement, anchors, fold in _ROWS:
+        # Rows apply in order, each to the text the ones before left: the anchors are
+        # looked for in that text, not in the original. A fold row on non-ASCII text runs.
+        if anchors and not (fold and folded is None):
+            where: str = folded if fold else text  # type: ignore[assignment]
+            for word in anchors:
+                if word in where:
+                    break
+            else:
+                continue
+        changed = pattern.sub(replacement, text)
+        if changed != text:
+            text = changed
+            folded = text.lower() if text.isascii() else None
     return text
 
 

@@ -8,6 +8,7 @@ Opening a ledger written by an older Bastion migrates it in one transaction: the
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -38,10 +39,10 @@ def _record(row: sqlite3.Row) -> LedgerRecord:
 
 
 class SqliteLedgerStore:
-    def __init__(self, path: str, *, chain: Chain) -> None:
+    def __init__(self, path: str, *, chain: Chain, write_lock: threading.RLock | None = None) -> None:
         self.path = path
         self.chain = chain
-        self.db = Database(path, SCHEMA)
+        self.db = Database(path, SCHEMA, write_lock=write_lock)
         self._migrate()
 
     def _migrate(self) -> None:

@@ -77,6 +77,8 @@ class Stores:
         self.state_dir = state_dir
         self.kind: Literal["sqlite", "postgresql"] = "postgresql" if state_url else "sqlite"
         self._opened: list[Any] = []
+        #: Queues this process's writers to the SQLite file (see audit.sqlite_db.Database).
+        self._write_lock = threading.RLock()
         if state_url:
             ensure_schema(state_url, upgrade=upgrade)
         else:
@@ -96,7 +98,7 @@ class Stores:
             from bastion.postgres.approvals import PgApprovalStore
             return self._keep(PgApprovalStore(self.url))  # type: ignore[no-any-return]
         from bastion.approval.sqlite import SqliteStore
-        return self._keep(SqliteStore(self.sqlite_path))  # type: ignore[no-any-return]
+        return self._keep(SqliteStore(self.sqlite_path, write_lock=self._write_lock))  # type: ignore[no-any-return]
 
     @cached_property
     def ledger(self) -> LedgerStore:
@@ -111,7 +113,8 @@ class Stores:
             from bastion.postgres.ledger import PgLedgerStore
             return self._keep(GroupCommitStore(PgLedgerStore(self.url, chain=chain)))  # type: ignore[no-any-return]
         from bastion.audit.sqlite import SqliteLedgerStore
-        return self._keep(GroupCommitStore(SqliteLedgerStore(self.sqlite_path, chain=chain)))  # type: ignore[no-any-return]
+        return self._keep(GroupCommitStore(SqliteLedgerStore(  # type: ignore[no-any-return]
+            self.sqlite_path, chain=chain, write_lock=self._write_lock)))
 
     @cached_property
     def keys(self) -> KeyStore:
