@@ -44,7 +44,7 @@ def test_appends_arriving_during_a_commit_share_the_next_one() -> None:
         first = pool.submit(store.append, [event(0)])
         assert inner.entered.wait(timeout=30)
         rest = [pool.submit(store.append, [event(n)]) for n in range(1, 6)]
-        while len(store._pending) < 5:  # all five queued behind the held commit
+        while len(store._open.events) < 5:  # all five queued behind the held commit
             threading.Event().wait(0.001)
         inner.release.set()
         results = [first.result(timeout=30), *(f.result(timeout=30) for f in rest)]

@@ -34,6 +34,10 @@ def chain_key(argument_key: bytes) -> bytes:
     return hmac.new(argument_key, _DERIVE, hashlib.sha256).digest()
 
 
+#: One encoder for every record (``json.dumps`` with options builds a new one per call).
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def canonical(seq: int, prev: str, event: AuditEvent, *, legacy: bool = False) -> bytes:
     # Every field is a str, a number or None: read them directly (``asdict`` deep-copies,
     # a third of a record's hashing time).
@@ -42,8 +46,7 @@ def canonical(seq: int, prev: str, event: AuditEvent, *, legacy: bool = False) -
         body[name] = getattr(event, name)
     if legacy:
         body.pop("approver", None)
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False).encode("utf-8")
+    return _ENCODER.encode(body).encode("utf-8")
 
 
 def legacy_hash(seq: int, prev: str, event: AuditEvent) -> str:
@@ -67,7 +70,7 @@ class Chain:
         return cls(chain_key(argument_key))
 
     def hash(self, seq: int, prev: str, event: AuditEvent) -> str:
-        return hmac.new(self._key, canonical(seq, prev, event), hashlib.sha256).hexdigest()
+        return hmac.digest(self._key, canonical(seq, prev, event), "sha256").hex()
 
     def link(self, seq: int, prev: str, event: AuditEvent) -> LedgerRecord:
         return LedgerRecord(seq=seq, prev=prev, hash=self.hash(seq, prev, event), event=event)

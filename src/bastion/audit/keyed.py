@@ -7,7 +7,6 @@ ledger; an HMAC cannot without the key.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import os
@@ -22,11 +21,14 @@ KEY_BYTES = 32
 _RECENT = 256
 
 
+#: One encoder for every call (``json.dumps`` with options builds a new one per call).
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
 def canonical_call(call: ToolCall) -> bytes:
     """The exact normalised call: family, arguments and working directory."""
     data = {"tool": call.tool, "args": thaw(call.args), "cwd": call.cwd}
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      default=str).encode("utf-8")
+    return _ENCODER.encode(data).encode("utf-8")
 
 
 class ArgumentHasher:
@@ -47,7 +49,7 @@ class ArgumentHasher:
         seen = self._recent.get(id(call))
         if seen is not None and seen[0] is call:
             return seen[1]
-        value = hmac.new(self._key, canonical_call(call), hashlib.sha256).hexdigest()
+        value = hmac.digest(self._key, canonical_call(call), "sha256").hex()
         if len(self._recent) >= _RECENT:
             self._recent.clear()
         self._recent[id(call)] = (call, value)

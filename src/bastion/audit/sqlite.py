@@ -86,6 +86,14 @@ class SqliteLedgerStore:
         with self.db.transaction() as conn:
             return self._insert(conn, events)
 
+    def append_unsynced(self, events: Sequence[AuditEvent]) -> list[LedgerRecord]:
+        """Committed without syncing the WAL: durable with the next synced commit (the WAL
+        keeps the order). Only for records nothing waits on (see ``Ledger.append``)."""
+        if not events:
+            return []
+        with self.db.transaction(durable=False) as conn:
+            return self._insert(conn, events)
+
     def append_once(self, event: AuditEvent) -> LedgerRecord:
         with self.db.transaction() as conn:
             if is_resolution(event):
