@@ -81,7 +81,10 @@ def main() -> int:
     (root / "policy.toml").write_text(POLICY)
     env = {**os.environ, "HOME": str(home), "BASTION_STATE_DIR": str(root / "state"),
            "BASTION_BENCH_POLICY": str(root / "policy.toml"), "BASTION_BENCH_CWD": str(work),
-           "BASTION_BENCH_LOG": "1" if args.log else "0", "PYTHONPATH": str(Path(__file__).parents[1])}
+           "BASTION_BENCH_LOG": "1" if args.log else "0",
+           # the bench module, then the code under test (a worktree's src when PYTHONPATH says so)
+           "PYTHONPATH": os.pathsep.join(filter(None, (str(Path(__file__).parents[1]),
+                                                       os.environ.get("PYTHONPATH"))))}
     env.pop("BASTION_POLICY", None)
     from bastion.keys import Role, SqliteKeyStore
 

@@ -7,6 +7,11 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bastion.approval.memory import MemoryStore
 from bastion.approval.model import Usage
 from bastion.approval.sqlite import SqliteStore, counters_path
 from bastion.state import open_stores
@@ -67,3 +72,44 @@ def test_the_approval_store_and_the_ledger_of_one_process_share_one_write_lock(t
     counters_own = approvals.counters.write_lock is not approvals.db.write_lock  # type: ignore[attr-defined]
     stores.close()
     assert (shared, counters_own) == (True, True)
+
+
+OPS = st.lists(
+    st.tuples(
+        st.sampled_from(["admit", "refuse", "peek"]),
+        st.sampled_from(["s1", "s2"]),
+        st.sampled_from([None, "t1", "t2"]),
+        st.sampled_from([0.0, 0.5, 1.0, 30.0, 59.5, 60.0, 61.0]),
+    ),
+    max_size=40,
+)
+
+
+@given(OPS)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_the_sqlite_counters_answer_what_the_memory_store_answers(
+    tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[str, str, str | None, float]]
+) -> None:
+    # The running per-session count must equal a count of the last minute's calls, through
+    # expiries, refusals and two stores on one file.
+    folder = tmp_path_factory.mktemp("counters")
+    sqlite = [SqliteStore(str(folder / "bastion.db")), SqliteStore(str(folder / "bastion.db"))]
+    memory = MemoryStore()
+    now, seen, expected = 1000.0, [], []
+    try:
+        for n, (op, session, turn, step) in enumerate(ops):
+            now += step
+            store = sqlite[n % 2]
+            if op == "admit":
+                seen.append(store.admit_call(session, turn, now))
+                expected.append(memory.admit_call(session, turn, now))
+            elif op == "refuse":
+                store.refuse_call(session, now)
+                memory.refuse_call(session, now)
+            else:
+                seen.append(store.peek_usage(session, turn, now))
+                expected.append(memory.peek_usage(session, turn, now))
+    finally:
+        for store in sqlite:
+            store.close()
+    assert seen == expected

@@ -42,6 +42,9 @@ CREATE INDEX IF NOT EXISTS grants_tool ON grants(tool)
 #: per file), and so every call waited for every other call's record. They are bookkeeping:
 #: a power cut may lose what changed since the file's last checkpoint (never a request, a
 #: grant or a ledger record: those stay on the store's file, every commit synced).
+#: ``session_minute`` holds each session's count of ``session_calls`` rows (let through and
+#: refused), changed in the same transactions as the rows: admitting a call reads it instead
+#: of counting the last minute's rows, which grew with every call a busy session made.
 COUNTER_SCHEMA = """
 CREATE TABLE IF NOT EXISTS session_turns (
     session TEXT NOT NULL, turn TEXT NOT NULL, started REAL NOT NULL, calls INTEGER NOT NULL,
@@ -49,6 +52,8 @@ CREATE TABLE IF NOT EXISTS session_turns (
 CREATE TABLE IF NOT EXISTS session_calls (session TEXT NOT NULL, at REAL NOT NULL,
     refused INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS session_calls_at ON session_calls(session, at, refused);
+CREATE TABLE IF NOT EXISTS session_minute (session TEXT PRIMARY KEY, calls INTEGER NOT NULL,
+    refused INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS call_failures (
     session TEXT NOT NULL, key TEXT NOT NULL, failures INTEGER NOT NULL, hard INTEGER NOT NULL,
     updated REAL NOT NULL, PRIMARY KEY (session, key))
@@ -220,20 +225,40 @@ class SqliteStore:
 
     def admit_call(self, session: str, turn: str | None, at: float) -> Usage:
         with self.counters.transaction() as conn:
-            conn.execute("DELETE FROM session_calls WHERE session = ? AND at <= ?", (session, at - MINUTE))
+            # Rows older than the minute leave (with their share of the session's count);
+            # what remains is exactly the minute's calls, as _counts would find them.
+            gone = {int(r["refused"]): int(r["n"]) for r in conn.execute(
+                "SELECT refused, count(*) AS n FROM session_calls WHERE session = ? AND at <= ?"
+                " GROUP BY refused", (session, at - MINUTE))}
+            if gone:
+                conn.execute("DELETE FROM session_calls WHERE session = ? AND at <= ?",
+                             (session, at - MINUTE))
             conn.execute("INSERT INTO session_calls (session, at) VALUES (?, ?)", (session, at))
+            conn.execute(
+                "INSERT INTO session_minute (session, calls, refused) VALUES (?, 1, 0) "
+                "ON CONFLICT (session) DO UPDATE SET calls = calls + 1 - ?, refused = refused - ?",
+                (session, gone.get(0, 0), gone.get(1, 0)))
+            row = conn.execute("SELECT calls, refused FROM session_minute WHERE session = ?",
+                               (session,)).fetchone()
+            minute, refused = int(row["calls"]), int(row["refused"])
+            calls, started = 0, None
             if turn is not None:
                 conn.execute(
                     "INSERT INTO session_turns (session, turn, started, calls) VALUES (?, ?, ?, 1) "
                     "ON CONFLICT (session, turn) DO UPDATE SET calls = calls + 1", (session, turn, at))
-            calls, started, minute, refused = self._counts(conn, session, turn, at)
+                found = conn.execute("SELECT started, calls FROM session_turns WHERE session = ? AND "
+                                     "turn = ?", (session, turn)).fetchone()
+                calls, started = int(found["calls"]), float(found["started"])
         return Usage(turn_calls=calls, turn_started=started, minute_calls=minute, minute_refused=refused)
 
     def refuse_call(self, session: str, at: float) -> None:
         with self.counters.transaction() as conn:
-            conn.execute("UPDATE session_calls SET refused = 1 WHERE rowid = (SELECT rowid FROM "
-                         "session_calls WHERE session = ? AND at = ? AND refused = 0 LIMIT 1)",
-                         (session, at))
+            marked = conn.execute(
+                "UPDATE session_calls SET refused = 1 WHERE rowid = (SELECT rowid FROM "
+                "session_calls WHERE session = ? AND at = ? AND refused = 0 LIMIT 1)", (session, at))
+            if marked.rowcount == 1:
+                conn.execute("UPDATE session_minute SET calls = calls - 1, refused = refused + 1 "
+                             "WHERE session = ?", (session,))
 
     def failure_record(self, session: str, key: str) -> FailureRecord:
         rows = self.counters.read("SELECT failures, hard, updated FROM call_failures "

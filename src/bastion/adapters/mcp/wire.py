@@ -97,6 +97,22 @@ class PipeLines:
         self.transport.close()
 
 
+class _WritePipe(asyncio.streams.FlowControlMixin):
+    """Flow control (``drain``) and a close waiter, which the bare mixin lacks."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def _get_close_waiter(self, stream: asyncio.StreamWriter) -> asyncio.Future[None]:
+        return self.closed
+
+
 class PipeWriter:
     """Lines to a pipe from the event loop itself: the SDK writes stdout through a worker
     thread, two thread hops (write, flush) per message, a good part of what the proxy adds
@@ -118,7 +134,7 @@ class PipeWriter:
         wire = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
         pipe = os.fdopen(os.dup(wire), "wb", buffering=0)
         try:
-            transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, pipe)
+            transport, protocol = await loop.connect_write_pipe(_WritePipe, pipe)
         except ValueError:
             pipe.close()
             os.close(wire)
