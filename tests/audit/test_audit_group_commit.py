@@ -74,3 +74,16 @@ def test_many_threads_through_group_commit_lose_nothing_and_the_chain_holds(tmp_
     ledger.close()
     assert (sorted(r.seq for r in returned), verdict.ok, verdict.checked) == (list(range(1, 401)), True, 400)
     assert sorted(returned, key=lambda r: r.seq) == stored
+
+
+def test_an_empty_append_returns_at_once_with_nothing_stored() -> None:
+    inner = GatedStore()
+    inner.release.set()
+    store = GroupCommitStore(inner)
+    pool = ThreadPoolExecutor(max_workers=1)  # a hang fails the test instead of stalling the run
+    try:
+        first = pool.submit(store.append, []).result(timeout=30)
+    finally:
+        pool.shutdown(wait=False)
+    second = store.append([event(1)])
+    assert (first, inner.commits, second[0].seq) == ([], [1], 1)  # the empty one made no commit

@@ -38,6 +38,8 @@ class GroupCommitStore:
         self._writing = False
 
     def append(self, events: Sequence[AuditEvent]) -> list[LedgerRecord]:
+        if not events:  # nothing to make durable; an empty batch would never be committed
+            return []
         with self._lock:
             batch = self._open
             start = len(batch.events)
