@@ -35,14 +35,24 @@ from bastion.policy.decision import Decision, Evaluation, Reason
 CHAIN = Chain(b"c" * 32)
 
 HASHER = ArgumentHasher(b"k" * 32)
-ALLOWED = Evaluation(Decision.ALLOW, (Reason(Decision.ALLOW, "rule[3]", "/p/.bastion/policy.toml:12", "git",
-                                            "git status is read-only"),))
+ALLOWED = Evaluation(
+    Decision.ALLOW,
+    (Reason(Decision.ALLOW, "rule[3]", "/p/.bastion/policy.toml:12", "git", "git status is read-only"),),
+)
 
 
 def event(n: int) -> AuditEvent:
     call = ToolCall("shell", {"command": f"git status --short {n}"}, cwd="/p", session="bench", agent="a")
-    return make_event(call, ALLOWED, kind=EventKind.DECIDED, decision_id=f"d{n}", resolver="policy",
-                      time=time.time(), hasher=HASHER, config=AuditConfig())
+    return make_event(
+        call,
+        ALLOWED,
+        kind=EventKind.DECIDED,
+        decision_id=f"d{n}",
+        resolver="policy",
+        time=time.time(),
+        hasher=HASHER,
+        config=AuditConfig(),
+    )
 
 
 def one_per_commit(path: str, count: int) -> float:
@@ -113,14 +123,33 @@ class _Counting:
 
 def _gatekeeper_calls(state: str, kind: str, count: int, threads: int) -> list[ToolCall]:
     if kind == "read":  # the decision itself is ~20 us: what is left is the gatekeeper and ledger
-        return [ToolCall("read", {"path": f"{state}/src/f{n}.py"}, cwd=state, session=f"s{n % threads}",
-                         agent="bench", interactive=False) for n in range(count)]
-    return [ToolCall("shell", {"command": f"git status --short {n}"}, cwd=state,
-                     session=f"s{n % threads}", agent="bench", interactive=False) for n in range(count)]
+        return [
+            ToolCall(
+                "read",
+                {"path": f"{state}/src/f{n}.py"},
+                cwd=state,
+                session=f"s{n % threads}",
+                agent="bench",
+                interactive=False,
+            )
+            for n in range(count)
+        ]
+    return [
+        ToolCall(
+            "shell",
+            {"command": f"git status --short {n}"},
+            cwd=state,
+            session=f"s{n % threads}",
+            agent="bench",
+            interactive=False,
+        )
+        for n in range(count)
+    ]
 
 
-def through_gatekeeper(path: str, count: int, threads: int = 16,
-                       kind: str = "read") -> tuple[float, float, float]:
+def through_gatekeeper(
+    path: str, count: int, threads: int = 16, kind: str = "read"
+) -> tuple[float, float, float]:
     """The full decision path: 16 callers share one gatekeeper, as the hook daemon's threads
     do (``request_sync``); each call is decided, counted (limits) and its record made durable
     before it returns. The stores come from ``open_gatekeeper`` (group commit included).
@@ -175,17 +204,23 @@ def main() -> None:
     with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_DIR")) as folder:
         bare = raw_fsync_commits(os.path.join(folder, "raw.db"), 1000)
         print(f"{'disk: bare commits (FULL)':32s} {bare:10,.0f} commits/s")
-        for name, fn in (("one record per commit", one_per_commit), ("100 records per commit", batched),
-                         ("4 processes, one per commit", processes),
-                         ("16 threads, group commit", group_commit)):
+        for name, fn in (
+            ("one record per commit", one_per_commit),
+            ("100 records per commit", batched),
+            ("4 processes, one per commit", processes),
+            ("16 threads, group commit", group_commit),
+        ):
             path = os.path.join(folder, f"{name.split()[0]}.db")
             rate = fn(path, args.records)
             print(f"{name:32s} {rate:10,.0f} durable records/s  ({args.records} records)")
         for kind, label in (("read", "read calls"), ("shell", "unique shell commands")):
-            rate, per_commit, decisions = through_gatekeeper(os.path.join(folder, "gk.db"), args.records,
-                                                             kind=kind)
-            print(f"16 threads, via the gatekeeper, {label}: {rate:,.0f} durable records/s "
-                  f"({per_commit:.1f} records per commit; the decisions alone: {decisions:,.0f}/s)")
+            rate, per_commit, decisions = through_gatekeeper(
+                os.path.join(folder, "gk.db"), args.records, kind=kind
+            )
+            print(
+                f"16 threads, via the gatekeeper, {label}: {rate:,.0f} durable records/s "
+                f"({per_commit:.1f} records per commit; the decisions alone: {decisions:,.0f}/s)"
+            )
         one = SqliteLedgerStore(os.path.join(folder, "one.db"), chain=CHAIN)
         verdict = Ledger(one, hasher=HASHER).verify()
         print(f"verify: {verdict.ok}, {verdict.checked} records")

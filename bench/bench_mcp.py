@@ -70,8 +70,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         policy = Path(tmp, "policy.toml")
         policy.write_text('[[rule]]\ntool = "mcp"\npattern = "notes/echo"\naction = "allow"\n')
-        env = {"HOME": tmp, "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-               "BASTION_STATE_DIR": f"{tmp}/state"}
+        env = {
+            "HOME": tmp,
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "BASTION_STATE_DIR": f"{tmp}/state",
+        }
         if os.environ.get("PYTHONPATH"):  # the proxy runs the code under test (a worktree's src)
             env["PYTHONPATH"] = os.environ["PYTHONPATH"]
         direct = StdioServerParameters(command=sys.executable, args=[NOTES], env=env, cwd=tmp)
@@ -81,22 +84,29 @@ def main() -> None:
         commits: list[float] = []
         os.makedirs(f"{tmp}/state", exist_ok=True)
         for _ in range(2):  # interleaved, so a load change hits both sides
-            rounds.append((anyio.run(measure, direct, calls // 2, gap),
-                           anyio.run(measure, proxied, calls // 2, gap)))
+            rounds.append(
+                (anyio.run(measure, direct, calls // 2, gap), anyio.run(measure, proxied, calls // 2, gap))
+            )
             commits += synced_commits(f"{tmp}/state")
     plain = [v for d, _ in rounds for v in d]
     gated = [v for _, p in rounds for v in p]
     print(f"tools/call over stdio, {len(plain)} calls each, {gap * 1000:g} ms between calls (ms)")
     print(f"{'':10} {'p50':>8} {'p95':>8} {'p99':>8} {'mean':>8}")
     for label, values in (("direct", plain), ("proxy", gated)):
-        print(f"{label:10} {pct(values, .5):8.3f} {pct(values, .95):8.3f} {pct(values, .99):8.3f} "
-              f"{statistics.fmean(values):8.3f}")
-    print(f"{'commit':10} {pct(commits, .5):8.3f} {pct(commits, .95):8.3f} {pct(commits, .99):8.3f} "
-          f"{statistics.fmean(commits):8.3f}   (one bare synced SQLite commit on the state dir's disk)")
-    added = pct(gated, .5) - pct(plain, .5)
-    print(f"added p50: {added:.3f} ms (target < 2 ms); of which one synced commit (the decision's "
-          f"record, durable before the call is forwarded): {pct(commits, .5):.3f} ms; the rest: "
-          f"{added - pct(commits, .5):.3f} ms")
+        print(
+            f"{label:10} {pct(values, 0.5):8.3f} {pct(values, 0.95):8.3f} {pct(values, 0.99):8.3f} "
+            f"{statistics.fmean(values):8.3f}"
+        )
+    print(
+        f"{'commit':10} {pct(commits, 0.5):8.3f} {pct(commits, 0.95):8.3f} {pct(commits, 0.99):8.3f} "
+        f"{statistics.fmean(commits):8.3f}   (one bare synced SQLite commit on the state dir's disk)"
+    )
+    added = pct(gated, 0.5) - pct(plain, 0.5)
+    print(
+        f"added p50: {added:.3f} ms (target < 2 ms); of which one synced commit (the decision's "
+        f"record, durable before the call is forwarded): {pct(commits, 0.5):.3f} ms; the rest: "
+        f"{added - pct(commits, 0.5):.3f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -115,6 +115,7 @@ def test_a_long_summary_is_cut_at_300_characters() -> None:
 
 # -- the anchors that let redact skip rows (a speed-up that must change no result) ------------
 
+
 def _table_redact(text: str) -> str:
     """The table applied row by row with no shortcut: what ``redact`` must always equal."""
     for _name, pattern, replacement in REDACTIONS:
@@ -122,20 +123,68 @@ def _table_redact(text: str) -> str:
     return text
 
 
-SECRETISH = st.sampled_from([
-    "token", "TOKEN", "Bearer ", "basic ", "api_key", "ApiKey", "passwd", "PassPhrase", "pwd",
-    "client-secret", "credentials", "auth", "COOKIE", "session_key", "private-key", "access_key",
-    "://", "https://bob:pw@", "ghp_", "github_pat_", "sk-", "AKIA", "ASIA", "xoxb-", "AIza", "eyJ",
-    "-----BEGIN ", "-----END X-----", "=", ": ", " --", "-", "'", '"', "***",
-    # Unicode letters that case folding matches to ASCII ones: the rows matched
-    # case-insensitively cannot trust an ASCII substring test on such text.
-    "ſecret", "\u212aey", "toKen", "ı", "İ",
-])
+SECRETISH = st.sampled_from(
+    [
+        "token",
+        "TOKEN",
+        "Bearer ",
+        "basic ",
+        "api_key",
+        "ApiKey",
+        "passwd",
+        "PassPhrase",
+        "pwd",
+        "client-secret",
+        "credentials",
+        "auth",
+        "COOKIE",
+        "session_key",
+        "private-key",
+        "access_key",
+        "://",
+        "https://bob:pw@",
+        "ghp_",
+        "github_pat_",
+        "sk-",
+        "AKIA",
+        "ASIA",
+        "xoxb-",
+        "AIza",
+        "eyJ",
+        "-----BEGIN ",
+        "-----END X-----",
+        "=",
+        ": ",
+        " --",
+        "-",
+        "'",
+        '"',
+        "***",
+        # Unicode letters that case folding matches to ASCII ones: the rows matched
+        # case-insensitively cannot trust an ASCII substring test on such text.
+        "ſecret",
+        "\u212aey",
+        "toKen",
+        "ı",
+        "İ",
+    ]
+)
 
 
-@given(st.lists(st.one_of(SECRETISH, st.text(max_size=6),
-                          st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/_=-",
-                                  min_size=30, max_size=40)), max_size=12))
+@given(
+    st.lists(
+        st.one_of(
+            SECRETISH,
+            st.text(max_size=6),
+            st.text(
+                alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/_=-",
+                min_size=30,
+                max_size=40,
+            ),
+        ),
+        max_size=12,
+    )
+)
 @settings(max_examples=400, deadline=None)
 def test_redact_with_its_anchors_equals_the_table_applied_row_by_row(parts: list[str]) -> None:
     text = "".join(parts)

@@ -102,19 +102,32 @@ def test_a_decision_commits_with_its_sync_and_an_outcome_without_waiting_for_one
     call = ToolCall("shell", {"command": "true"}, cwd="/p")
 
     def made(kind: EventKind, n: int) -> object:
-        return make_event(call, allowed, kind=kind, decision_id=f"d{n}", resolver="policy", time=float(n),
-                          hasher=hasher, config=AuditConfig(), exit_code=0 if kind is EventKind.EXECUTED else None)
+        return make_event(
+            call,
+            allowed,
+            kind=kind,
+            decision_id=f"d{n}",
+            resolver="policy",
+            time=float(n),
+            hasher=hasher,
+            config=AuditConfig(),
+            exit_code=0 if kind is EventKind.EXECUTED else None,
+        )
 
     ledger = Ledger(SqliteLedgerStore(str(tmp_path / "b.db"), chain=CHAIN), hasher=hasher)
-    commits = _kinds_and_sync(ledger, [made(EventKind.DECIDED, 1), made(EventKind.EXECUTED, 1),
-                                       made(EventKind.DECIDED, 2)])
+    commits = _kinds_and_sync(
+        ledger, [made(EventKind.DECIDED, 1), made(EventKind.EXECUTED, 1), made(EventKind.DECIDED, 2)]
+    )
     kinds = [r.event.kind for r in ledger.events()]
     verdict = ledger.verify()
     ledger.close()
     # FULL (2) for the decisions; NORMAL (1) for the outcome, readable at once and made durable
     # by the next decision's synced commit (the WAL keeps the order).
     assert (commits, kinds, verdict.ok) == (
-        [("commit", 2), ("commit", 1), ("commit", 2)], ["decided", "executed", "decided"], True)
+        [("commit", 2), ("commit", 1), ("commit", 2)],
+        ["decided", "executed", "decided"],
+        True,
+    )
 
 
 def test_an_outcome_through_a_store_that_cannot_skip_the_sync_is_simply_synced() -> None:
@@ -126,4 +139,8 @@ def test_an_outcome_through_a_store_that_cannot_skip_the_sync_is_simply_synced()
 
     ledger = Ledger(GroupCommitStore(MemoryLedgerStore(CHAIN)), hasher=ArgumentHasher(b"k" * 32))
     record = ledger.append(dataclasses.replace(event(1), kind="executed"))
-    assert ([r.event.kind for r in ledger.events()], record.seq, ledger.verify().ok) == (["executed"], 1, True)
+    assert ([r.event.kind for r in ledger.events()], record.seq, ledger.verify().ok) == (
+        ["executed"],
+        1,
+        True,
+    )

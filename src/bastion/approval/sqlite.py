@@ -60,45 +60,99 @@ CREATE TABLE IF NOT EXISTS call_failures (
 """
 
 _REQUEST_COLUMNS = (
-    "id", "state", "created", "expires", "tool", "summary", "reason", "evaluation", "call_key",
-    "project", "session", "agent", "turn", "argv", "grantable", "suggested_pattern",
-    "resolved_at", "resolver", "feedback", "grant_id", "approver",
+    "id",
+    "state",
+    "created",
+    "expires",
+    "tool",
+    "summary",
+    "reason",
+    "evaluation",
+    "call_key",
+    "project",
+    "session",
+    "agent",
+    "turn",
+    "argv",
+    "grantable",
+    "suggested_pattern",
+    "resolved_at",
+    "resolver",
+    "feedback",
+    "grant_id",
+    "approver",
 )
-_GRANT_COLUMNS = ("id", "tool", "scope", "scope_value", "summary", "created", "key", "pattern",
-                  "request_id")
+_GRANT_COLUMNS = ("id", "tool", "scope", "scope_value", "summary", "created", "key", "pattern", "request_id")
 
 
 def _request_row(r: ApprovalRequest) -> tuple[object, ...]:
     return (
-        r.id, r.state.value, r.created, r.expires, r.tool, r.summary, r.reason,
-        json.dumps(r.evaluation.to_json(), sort_keys=True), r.call_key, r.project, r.session,
-        r.agent, r.turn, None if r.argv is None else json.dumps(list(r.argv)), int(r.grantable),
-        r.suggested_pattern, r.resolved_at, r.resolver, r.feedback, r.grant_id, r.approver,
+        r.id,
+        r.state.value,
+        r.created,
+        r.expires,
+        r.tool,
+        r.summary,
+        r.reason,
+        json.dumps(r.evaluation.to_json(), sort_keys=True),
+        r.call_key,
+        r.project,
+        r.session,
+        r.agent,
+        r.turn,
+        None if r.argv is None else json.dumps(list(r.argv)),
+        int(r.grantable),
+        r.suggested_pattern,
+        r.resolved_at,
+        r.resolver,
+        r.feedback,
+        r.grant_id,
+        r.approver,
     )
 
 
 def _request(row: sqlite3.Row) -> ApprovalRequest:
     return ApprovalRequest(
-        id=row["id"], state=RequestState(row["state"]), created=row["created"],
-        expires=row["expires"], tool=row["tool"], summary=row["summary"], reason=row["reason"],
-        evaluation=Evaluation.from_json(json.loads(row["evaluation"])), call_key=row["call_key"],
-        project=row["project"], session=row["session"], agent=row["agent"], turn=row["turn"],
+        id=row["id"],
+        state=RequestState(row["state"]),
+        created=row["created"],
+        expires=row["expires"],
+        tool=row["tool"],
+        summary=row["summary"],
+        reason=row["reason"],
+        evaluation=Evaluation.from_json(json.loads(row["evaluation"])),
+        call_key=row["call_key"],
+        project=row["project"],
+        session=row["session"],
+        agent=row["agent"],
+        turn=row["turn"],
         argv=None if row["argv"] is None else tuple(json.loads(row["argv"])),
-        grantable=bool(row["grantable"]), suggested_pattern=row["suggested_pattern"],
-        resolved_at=row["resolved_at"], resolver=row["resolver"], feedback=row["feedback"],
-        grant_id=row["grant_id"], approver=row["approver"],
+        grantable=bool(row["grantable"]),
+        suggested_pattern=row["suggested_pattern"],
+        resolved_at=row["resolved_at"],
+        resolver=row["resolver"],
+        feedback=row["feedback"],
+        grant_id=row["grant_id"],
+        approver=row["approver"],
     )
 
 
 def _grant_row(g: Grant) -> tuple[object, ...]:
-    return (g.id, g.tool, g.scope.value, g.scope_value, g.summary, g.created, g.key, g.pattern,
-            g.request_id)
+    return (g.id, g.tool, g.scope.value, g.scope_value, g.summary, g.created, g.key, g.pattern, g.request_id)
 
 
 def _grant(row: sqlite3.Row) -> Grant:
-    return Grant(id=row["id"], tool=row["tool"], scope=Scope(row["scope"]),
-                 scope_value=row["scope_value"], summary=row["summary"], created=row["created"],
-                 key=row["key"], pattern=row["pattern"], request_id=row["request_id"])
+    return Grant(
+        id=row["id"],
+        tool=row["tool"],
+        scope=Scope(row["scope"]),
+        scope_value=row["scope_value"],
+        summary=row["summary"],
+        created=row["created"],
+        key=row["key"],
+        pattern=row["pattern"],
+        request_id=row["request_id"],
+    )
 
 
 def _insert(table: str, columns: tuple[str, ...]) -> str:
@@ -151,13 +205,22 @@ class SqliteStore:
         else:
             wanted = tuple(s.value for s in states)
             marks = ", ".join("?" * len(wanted)) or "NULL"
-            rows = self.db.read(f"SELECT * FROM approval_requests WHERE state IN ({marks}) "
-                                "ORDER BY created DESC", wanted)
+            rows = self.db.read(
+                f"SELECT * FROM approval_requests WHERE state IN ({marks}) ORDER BY created DESC", wanted
+            )
         return [_request(r) for r in rows]
 
-    def resolve(self, request_id: str, action: Action, *, at: float, resolver: str,
-                feedback: str | None = None, grant: Grant | None = None,
-                approver: str | None = None) -> Resolution:
+    def resolve(
+        self,
+        request_id: str,
+        action: Action,
+        *,
+        at: float,
+        resolver: str,
+        feedback: str | None = None,
+        grant: Grant | None = None,
+        approver: str | None = None,
+    ) -> Resolution:
         with self.db.transaction() as conn:
             rows = conn.execute("SELECT * FROM approval_requests WHERE id = ?", (request_id,)).fetchall()
             if not rows:
@@ -169,8 +232,8 @@ class SqliteStore:
             cursor = conn.execute(
                 "UPDATE approval_requests SET state = ?, resolved_at = ?, resolver = ?, feedback = ?,"
                 " grant_id = ?, approver = ? WHERE id = ? AND state = 'pending'",
-                (new_state.value, at, resolver, feedback, grant.id if grant else None, approver,
-                 request_id))
+                (new_state.value, at, resolver, feedback, grant.id if grant else None, approver, request_id),
+            )
             won = cursor.rowcount == 1
             if won and grant is not None:
                 conn.execute(_INSERT_GRANT, _grant_row(grant))
@@ -180,10 +243,14 @@ class SqliteStore:
         return Resolution(won, self.get_request(request_id))
 
     def expire_due(self, at: float) -> list[str]:
-        rows = self.db.read("SELECT id FROM approval_requests WHERE state = 'pending' AND expires <= ?",
-                            (at,))
-        return [r["id"] for r in rows
-                if self.resolve(r["id"], Action.EXPIRE, at=at, resolver="timeout", approver=EXPIRY).won]
+        rows = self.db.read(
+            "SELECT id FROM approval_requests WHERE state = 'pending' AND expires <= ?", (at,)
+        )
+        return [
+            r["id"]
+            for r in rows
+            if self.resolve(r["id"], Action.EXPIRE, at=at, resolver="timeout", approver=EXPIRY).won
+        ]
 
     # -- grants --------------------------------------------------------------------------
     def add_grant(self, grant: Grant) -> None:
@@ -202,16 +269,20 @@ class SqliteStore:
             return conn.execute("DELETE FROM grants WHERE id = ?", (grant_id,)).rowcount == 1
 
     # -- counters ------------------------------------------------------------------------
-    def _counts(self, conn: sqlite3.Connection, session: str, turn: str | None,
-                at: float) -> tuple[int, float | None, int, int]:
-        rows = conn.execute("SELECT refused, count(*) AS n FROM session_calls WHERE session = ? AND at > ?"
-                            " GROUP BY refused", (session, at - MINUTE)).fetchall()
+    def _counts(
+        self, conn: sqlite3.Connection, session: str, turn: str | None, at: float
+    ) -> tuple[int, float | None, int, int]:
+        rows = conn.execute(
+            "SELECT refused, count(*) AS n FROM session_calls WHERE session = ? AND at > ? GROUP BY refused",
+            (session, at - MINUTE),
+        ).fetchall()
         counted = {int(r["refused"]): int(r["n"]) for r in rows}
         minute, refused = counted.get(0, 0), counted.get(1, 0)
         if turn is None:
             return 0, None, minute, refused
-        row = conn.execute("SELECT started, calls FROM session_turns WHERE session = ? AND turn = ?",
-                           (session, turn)).fetchone()
+        row = conn.execute(
+            "SELECT started, calls FROM session_turns WHERE session = ? AND turn = ?", (session, turn)
+        ).fetchone()
         if row is None:
             return 0, None, minute, refused
         return int(row["calls"]), float(row["started"]), minute, refused
@@ -219,35 +290,49 @@ class SqliteStore:
     def peek_usage(self, session: str, turn: str | None, at: float) -> Usage:
         with self.counters.lock:
             calls, started, minute, refused = self._counts(self.counters.conn, session, turn, at)
-        return Usage(turn_calls=calls + 1 if turn else 0,
-                     turn_started=(started if started is not None else at) if turn else None,
-                     minute_calls=minute + 1, minute_refused=refused)
+        return Usage(
+            turn_calls=calls + 1 if turn else 0,
+            turn_started=(started if started is not None else at) if turn else None,
+            minute_calls=minute + 1,
+            minute_refused=refused,
+        )
 
     def admit_call(self, session: str, turn: str | None, at: float) -> Usage:
         with self.counters.transaction() as conn:
             # Rows older than the minute leave (with their share of the session's count);
             # what remains is exactly the minute's calls, as _counts would find them.
-            gone = {int(r["refused"]): int(r["n"]) for r in conn.execute(
-                "SELECT refused, count(*) AS n FROM session_calls WHERE session = ? AND at <= ?"
-                " GROUP BY refused", (session, at - MINUTE))}
+            gone = {
+                int(r["refused"]): int(r["n"])
+                for r in conn.execute(
+                    "SELECT refused, count(*) AS n FROM session_calls WHERE session = ? AND at <= ?"
+                    " GROUP BY refused",
+                    (session, at - MINUTE),
+                )
+            }
             if gone:
-                conn.execute("DELETE FROM session_calls WHERE session = ? AND at <= ?",
-                             (session, at - MINUTE))
+                conn.execute(
+                    "DELETE FROM session_calls WHERE session = ? AND at <= ?", (session, at - MINUTE)
+                )
             conn.execute("INSERT INTO session_calls (session, at) VALUES (?, ?)", (session, at))
             conn.execute(
                 "INSERT INTO session_minute (session, calls, refused) VALUES (?, 1, 0) "
                 "ON CONFLICT (session) DO UPDATE SET calls = calls + 1 - ?, refused = refused - ?",
-                (session, gone.get(0, 0), gone.get(1, 0)))
-            row = conn.execute("SELECT calls, refused FROM session_minute WHERE session = ?",
-                               (session,)).fetchone()
+                (session, gone.get(0, 0), gone.get(1, 0)),
+            )
+            row = conn.execute(
+                "SELECT calls, refused FROM session_minute WHERE session = ?", (session,)
+            ).fetchone()
             minute, refused = int(row["calls"]), int(row["refused"])
             calls, started = 0, None
             if turn is not None:
                 conn.execute(
                     "INSERT INTO session_turns (session, turn, started, calls) VALUES (?, ?, ?, 1) "
-                    "ON CONFLICT (session, turn) DO UPDATE SET calls = calls + 1", (session, turn, at))
-                found = conn.execute("SELECT started, calls FROM session_turns WHERE session = ? AND "
-                                     "turn = ?", (session, turn)).fetchone()
+                    "ON CONFLICT (session, turn) DO UPDATE SET calls = calls + 1",
+                    (session, turn, at),
+                )
+                found = conn.execute(
+                    "SELECT started, calls FROM session_turns WHERE session = ? AND turn = ?", (session, turn)
+                ).fetchone()
                 calls, started = int(found["calls"]), float(found["started"])
         return Usage(turn_calls=calls, turn_started=started, minute_calls=minute, minute_refused=refused)
 
@@ -255,14 +340,19 @@ class SqliteStore:
         with self.counters.transaction() as conn:
             marked = conn.execute(
                 "UPDATE session_calls SET refused = 1 WHERE rowid = (SELECT rowid FROM "
-                "session_calls WHERE session = ? AND at = ? AND refused = 0 LIMIT 1)", (session, at))
+                "session_calls WHERE session = ? AND at = ? AND refused = 0 LIMIT 1)",
+                (session, at),
+            )
             if marked.rowcount == 1:
-                conn.execute("UPDATE session_minute SET calls = calls - 1, refused = refused + 1 "
-                             "WHERE session = ?", (session,))
+                conn.execute(
+                    "UPDATE session_minute SET calls = calls - 1, refused = refused + 1 WHERE session = ?",
+                    (session,),
+                )
 
     def failure_record(self, session: str, key: str) -> FailureRecord:
-        rows = self.counters.read("SELECT failures, hard, updated FROM call_failures "
-                                  "WHERE session = ? AND key = ?", (session, key))
+        rows = self.counters.read(
+            "SELECT failures, hard, updated FROM call_failures WHERE session = ? AND key = ?", (session, key)
+        )
         if not rows:
             return FailureRecord()
         return FailureRecord(int(rows[0]["failures"]), int(rows[0]["hard"]), float(rows[0]["updated"]))
@@ -276,7 +366,8 @@ class SqliteStore:
                 "INSERT INTO call_failures (session, key, failures, hard, updated) VALUES (?, ?, 1, ?, ?)"
                 " ON CONFLICT (session, key) DO UPDATE SET failures = failures + 1,"
                 " hard = hard + excluded.hard, updated = excluded.updated",
-                (session, key, int(hard), at))
+                (session, key, int(hard), at),
+            )
 
     def close(self) -> None:
         if self._wake is not None:

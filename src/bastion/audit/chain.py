@@ -84,8 +84,9 @@ class LegacyBreak:
     problem: str
 
 
-def rekey(records: Iterable[LedgerRecord], chain: Chain,
-          write: Callable[[LedgerRecord], None]) -> LegacyBreak | None:
+def rekey(
+    records: Iterable[LedgerRecord], chain: Chain, write: Callable[[LedgerRecord], None]
+) -> LegacyBreak | None:
     """Re-link every v1 record with ``chain`` (``write`` stores each new record); returns
     the first place the v1 chain was broken, if it was."""
     prev_old, prev_new, expected = GENESIS, GENESIS, 1
@@ -111,9 +112,14 @@ def _legacy_problem(record: LedgerRecord, prev: str, expected: int) -> LegacyBre
     except (TypeError, ValueError):
         good = False
     if not good:
-        return LegacyBreak(record.seq, f"record {record.seq} was already altered before the ledger "
-                                       "was keyed (its v1 hash did not match)")
+        return LegacyBreak(
+            record.seq,
+            f"record {record.seq} was already altered before the ledger "
+            "was keyed (its v1 hash did not match)",
+        )
     if record.prev != prev:
-        return LegacyBreak(record.seq, f"record {record.seq} did not follow record {record.seq - 1} "
-                                       "before the ledger was keyed")
+        return LegacyBreak(
+            record.seq,
+            f"record {record.seq} did not follow record {record.seq - 1} before the ledger was keyed",
+        )
     return None

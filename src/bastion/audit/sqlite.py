@@ -27,14 +27,20 @@ CREATE INDEX IF NOT EXISTS ledger_decision ON ledger(decision_id);
 CREATE TABLE IF NOT EXISTS ledger_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)
 """
 
-_INSERT = (f"INSERT INTO ledger (seq, prev, hash, {', '.join(EVENT_FIELDS)}) "
-           f"VALUES ({', '.join('?' * (len(EVENT_FIELDS) + 3))})")
+_INSERT = (
+    f"INSERT INTO ledger (seq, prev, hash, {', '.join(EVENT_FIELDS)}) "
+    f"VALUES ({', '.join('?' * (len(EVENT_FIELDS) + 3))})"
+)
 
 
 def _record(row: sqlite3.Row) -> LedgerRecord:
     keys = row.keys()
-    event = AuditEvent(**{name: row[name] if name in keys else None  # type: ignore[arg-type]
-                          for name in EVENT_FIELDS})
+    event = AuditEvent(
+        **{
+            name: row[name] if name in keys else None  # type: ignore[arg-type]
+            for name in EVENT_FIELDS
+        }
+    )
     return LedgerRecord(seq=row["seq"], prev=row["prev"], hash=row["hash"], event=event)
 
 
@@ -57,15 +63,20 @@ class SqliteLedgerStore:
             rows = [_record(r) for r in conn.execute("SELECT * FROM ledger ORDER BY seq").fetchall()]
 
             def write(record: LedgerRecord) -> None:
-                conn.execute("UPDATE ledger SET prev = ?, hash = ? WHERE seq = ?",
-                             (record.prev, record.hash, record.seq))
+                conn.execute(
+                    "UPDATE ledger SET prev = ?, hash = ? WHERE seq = ?",
+                    (record.prev, record.hash, record.seq),
+                )
 
             broken = rekey(rows, self.chain, write)
-            conn.execute("INSERT OR REPLACE INTO ledger_meta (name, value) VALUES ('chain', ?)",
-                         (CHAIN_VERSION,))
+            conn.execute(
+                "INSERT OR REPLACE INTO ledger_meta (name, value) VALUES ('chain', ?)", (CHAIN_VERSION,)
+            )
             if broken is not None:
-                conn.executemany("INSERT OR REPLACE INTO ledger_meta (name, value) VALUES (?, ?)",
-                                 [("legacy_bad_seq", str(broken.seq)), ("legacy_problem", broken.problem)])
+                conn.executemany(
+                    "INSERT OR REPLACE INTO ledger_meta (name, value) VALUES (?, ?)",
+                    [("legacy_bad_seq", str(broken.seq)), ("legacy_problem", broken.problem)],
+                )
 
     def _insert(self, conn: sqlite3.Connection, events: Sequence[AuditEvent]) -> list[LedgerRecord]:
         row = conn.execute("SELECT seq, hash FROM ledger ORDER BY seq DESC LIMIT 1").fetchone()
@@ -97,8 +108,10 @@ class SqliteLedgerStore:
     def append_once(self, event: AuditEvent) -> LedgerRecord:
         with self.db.transaction() as conn:
             if is_resolution(event):
-                found = conn.execute("SELECT * FROM ledger WHERE decision_id = ? AND kind = ? "
-                                     "ORDER BY seq LIMIT 1", (event.decision_id, event.kind)).fetchone()
+                found = conn.execute(
+                    "SELECT * FROM ledger WHERE decision_id = ? AND kind = ? ORDER BY seq LIMIT 1",
+                    (event.decision_id, event.kind),
+                ).fetchone()
                 if found is not None:
                     return _record(found)
             return self._insert(conn, [event])[0]
@@ -119,14 +132,21 @@ class SqliteLedgerStore:
 
     def scan(self) -> Iterator[LedgerRecord]:
         for row in self.scan_rows():
-            yield LedgerRecord(seq=row["seq"], prev=row["prev"], hash=row["hash"],
-                               event=AuditEvent(**{n: row.get(n) for n in EVENT_FIELDS}))  # type: ignore[arg-type]
+            yield LedgerRecord(
+                seq=row["seq"],
+                prev=row["prev"],
+                hash=row["hash"],
+                event=AuditEvent(**{n: row.get(n) for n in EVENT_FIELDS}),  # type: ignore[arg-type]
+            )
 
     def legacy_break(self) -> LegacyBreak | None:
         meta = dict((r["name"], r["value"]) for r in self.db.read("SELECT name, value FROM ledger_meta"))
         if meta.get("chain") != CHAIN_VERSION:
-            return LegacyBreak(1, "the ledger is not keyed (its chain version is "
-                                  f"{meta.get('chain')!r}, not {CHAIN_VERSION!r})")
+            return LegacyBreak(
+                1,
+                "the ledger is not keyed (its chain version is "
+                f"{meta.get('chain')!r}, not {CHAIN_VERSION!r})",
+            )
         if "legacy_bad_seq" in meta:
             return LegacyBreak(int(meta["legacy_bad_seq"]), meta.get("legacy_problem", ""))
         return None

@@ -27,8 +27,9 @@ def open_db(path: str) -> sqlite3.Connection:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         _create_private(path)
     try:
-        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
-                               timeout=BUSY_TIMEOUT_MS / 1000)
+        conn = sqlite3.connect(
+            path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
+        )
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         _retry_locked(lambda: conn.execute("PRAGMA journal_mode = WAL"))
@@ -77,8 +78,9 @@ class Database:
     ``bookkeeping``: a file that holds only what may lose its last moments in a power cut
     (see ``transaction``): every commit skips the WAL sync."""
 
-    def __init__(self, path: str, schema: str, *, write_lock: threading.RLock | None = None,
-                 bookkeeping: bool = False) -> None:
+    def __init__(
+        self, path: str, schema: str, *, write_lock: threading.RLock | None = None, bookkeeping: bool = False
+    ) -> None:
         self.path = path
         self.conn = open_db(path)
         self.lock = threading.RLock()
