@@ -41,9 +41,13 @@ def app() -> object:
     if os.environ.get("BASTION_BENCH_LOG") == "1":
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     env = dict(os.environ)
-    settings = ServerSettings(policy_path=env["BASTION_BENCH_POLICY"], cwd=env["BASTION_BENCH_CWD"],
-                              env=env, gateway=GatewaySettings(rate_limit_per_minute=10**9),
-                              sandboxed=False)
+    settings = ServerSettings(
+        policy_path=env["BASTION_BENCH_POLICY"],
+        cwd=env["BASTION_BENCH_CWD"],
+        env=env,
+        gateway=GatewaySettings(rate_limit_per_minute=10**9),
+        sandboxed=False,
+    )
     return create_app(settings)
 
 
@@ -79,9 +83,18 @@ def main() -> int:
     (work / "README.md").write_text("# bench\n")
     (work / "src" / "app.py").write_text("print(1)\n")
     (root / "policy.toml").write_text(POLICY)
-    env = {**os.environ, "HOME": str(home), "BASTION_STATE_DIR": str(root / "state"),
-           "BASTION_BENCH_POLICY": str(root / "policy.toml"), "BASTION_BENCH_CWD": str(work),
-           "BASTION_BENCH_LOG": "1" if args.log else "0", "PYTHONPATH": str(Path(__file__).parents[1])}
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "BASTION_STATE_DIR": str(root / "state"),
+        "BASTION_BENCH_POLICY": str(root / "policy.toml"),
+        "BASTION_BENCH_CWD": str(work),
+        "BASTION_BENCH_LOG": "1" if args.log else "0",
+        # the bench module, then the code under test (a worktree's src when PYTHONPATH says so)
+        "PYTHONPATH": os.pathsep.join(
+            filter(None, (str(Path(__file__).parents[1]), os.environ.get("PYTHONPATH")))
+        ),
+    }
     env.pop("BASTION_POLICY", None)
     from bastion.keys import Role, SqliteKeyStore
 
@@ -91,19 +104,54 @@ def main() -> int:
     env["BASTION_BENCH_KEY"] = key
     port = _free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", "bench.bench_http:app", "--host", "127.0.0.1",
-         "--port", str(port), "--workers", str(args.workers), "--loop", "auto", "--http", "auto",
-         "--no-access-log", "--log-level", "warning", "--no-server-header"],
-        env=env, cwd=Path(__file__).parents[1], stderr=subprocess.DEVNULL if not args.log else None)
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--factory",
+            "bench.bench_http:app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            str(args.workers),
+            "--loop",
+            "auto",
+            "--http",
+            "auto",
+            "--no-access-log",
+            "--log-level",
+            "warning",
+            "--no-server-header",
+        ],
+        env=env,
+        cwd=Path(__file__).parents[1],
+        stderr=subprocess.DEVNULL if not args.log else None,
+    )
     try:
         _wait_up(port, time.monotonic() + 60)
         url = f"http://127.0.0.1:{port}"
         lua = str(Path(__file__).with_name("wrk_decide.lua"))
-        subprocess.run(["wrk", "-t2", "-c8", "-d3s", "-s", lua, url], env=env, check=True,
-                       capture_output=True)  # warm-up: tree-sitter, caches
-        report = subprocess.run(["wrk", f"-t{args.threads}", f"-c{args.connections}",
-                                 f"-d{args.seconds}s", "--latency", "-s", lua, url],
-                                env=env, check=True, capture_output=True, text=True).stdout
+        subprocess.run(
+            ["wrk", "-t2", "-c8", "-d3s", "-s", lua, url], env=env, check=True, capture_output=True
+        )  # warm-up: tree-sitter, caches
+        report = subprocess.run(
+            [
+                "wrk",
+                f"-t{args.threads}",
+                f"-c{args.connections}",
+                f"-d{args.seconds}s",
+                "--latency",
+                "-s",
+                lua,
+                url,
+            ],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -112,9 +160,11 @@ def main() -> int:
     rate = re.search(r"Requests/sec:\s+([\d.]+)", report)
     p99 = re.search(r"99%\s+([\d.]+\w+)", report)
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", report)
-    print(f"decisions/s: {rate.group(1) if rate else '?'}  p99: {p99.group(1) if p99 else '?'}  "
-          f"non-2xx: {errors.group(1) if errors else 0}  workers: {args.workers}  "
-          f"connections: {args.connections}")
+    print(
+        f"decisions/s: {rate.group(1) if rate else '?'}  p99: {p99.group(1) if p99 else '?'}  "
+        f"non-2xx: {errors.group(1) if errors else 0}  workers: {args.workers}  "
+        f"connections: {args.connections}"
+    )
     return 0
 
 

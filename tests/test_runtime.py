@@ -488,7 +488,9 @@ def test_a_failing_store_is_a_deny_without_a_permanent_marker(keeper: Keeper) ->
 # -- the SQLite-backed factory ------------------------------------------------------------------
 
 
-def test_open_gatekeeper_keeps_its_state_in_one_private_database(policy: Policy, tmp_path: Path) -> None:
+def test_open_gatekeeper_keeps_its_state_in_private_files(policy: Policy, tmp_path: Path) -> None:
+    # The state database, its counters' file (bookkeeping, committed without a WAL sync) and
+    # the key; each SQLite file's own -wal/-shm companions are left out.
     state = tmp_path / "fresh-state"
     env = {"BASTION_STATE_DIR": str(state), "HOME": str(tmp_path)}
     with open_gatekeeper(policy, env, gate=ScriptedGate(policy, ALLOW)) as k:
@@ -496,8 +498,9 @@ def test_open_gatekeeper_keeps_its_state_in_one_private_database(policy: Policy,
     assert (
         oct(state.stat().st_mode & 0o777),
         oct((state / "bastion.db").stat().st_mode & 0o777),
-        sorted(p for p in os.listdir(state) if not p.startswith("bastion.db-")),
-    ) == ("0o700", "0o600", ["bastion.db", "ledger.key"])
+        oct((state / "bastion-counters.db").stat().st_mode & 0o777),
+        sorted(p for p in os.listdir(state) if not p.endswith(("-wal", "-shm"))),
+    ) == ("0o700", "0o600", "0o600", ["bastion-counters.db", "bastion.db", "ledger.key"])
 
 
 def test_policy_limits_and_audit_tables_reach_the_gatekeeper(tmp_path: Path) -> None:
@@ -633,3 +636,29 @@ def test_the_waiter_and_the_answering_side_write_one_resolution_with_the_approve
     resolved = [r.event for r in k.ledger.events() if r.event.kind == "resolved"]
     assert (final.decision, [(e.decision, e.resolver, e.approver) for e in resolved]) == (
         Decision.ALLOW, [("allow", "person", "k1")])
+
+
+# -- request_sync: an event loop only for a call that parks ------------------------------------
+
+
+def test_request_sync_answers_a_call_that_does_not_park_without_starting_an_event_loop(
+    keeper: Keeper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_loop(*args: object, **kw: object) -> None:
+        raise AssertionError("an event loop was started")
+
+    monkeypatch.setattr("bastion.runtime.asyncio.run", no_loop)
+    k = keeper(ASK)
+    answers = (k.request_sync(shell(interactive=False)), k.request_sync(shell(), confirmed_by_person=True))
+    assert ([a.decision for a in answers], ledger_rows(k)) == (
+        [Decision.DENY, Decision.ALLOW],
+        [("decided", "deny", "policy", "rule[1]"),
+         ("decided", "allow", "person", "approval.confirmed")],
+    )
+
+
+def test_request_sync_still_parks_an_ask_and_takes_the_callback_s_answer(keeper: Keeper) -> None:
+    k = keeper(ASK, on_permission=lambda request: {"kind": "once"})
+    result = k.request_sync(shell())
+    assert (result.decision, [row[:3] for row in ledger_rows(k)]) == (
+        Decision.ALLOW, [("requested", "ask", "policy"), ("resolved", "allow", "callback")])

@@ -44,7 +44,7 @@ def test_appends_arriving_during_a_commit_share_the_next_one() -> None:
         first = pool.submit(store.append, [event(0)])
         assert inner.entered.wait(timeout=30)
         rest = [pool.submit(store.append, [event(n)]) for n in range(1, 6)]
-        while len(store._pending) < 5:  # all five queued behind the held commit
+        while len(store._open.events) < 5:  # all five queued behind the held commit
             threading.Event().wait(0.001)
         inner.release.set()
         results = [first.result(timeout=30), *(f.result(timeout=30) for f in rest)]
@@ -74,3 +74,16 @@ def test_many_threads_through_group_commit_lose_nothing_and_the_chain_holds(tmp_
     ledger.close()
     assert (sorted(r.seq for r in returned), verdict.ok, verdict.checked) == (list(range(1, 401)), True, 400)
     assert sorted(returned, key=lambda r: r.seq) == stored
+
+
+def test_an_empty_append_returns_at_once_with_nothing_stored() -> None:
+    inner = GatedStore()
+    inner.release.set()
+    store = GroupCommitStore(inner)
+    pool = ThreadPoolExecutor(max_workers=1)  # a hang fails the test instead of stalling the run
+    try:
+        first = pool.submit(store.append, []).result(timeout=30)
+    finally:
+        pool.shutdown(wait=False)
+    second = store.append([event(1)])
+    assert (first, inner.commits, second[0].seq) == ([], [1], 1)  # the empty one made no commit

@@ -64,3 +64,83 @@ def test_only_bookkeeping_commits_skip_the_wal_sync_and_full_sync_is_restored_af
     seen.append(db.conn.execute("PRAGMA synchronous").fetchone()[0])
     db.close()
     assert seen == [1, 2, 2]  # NORMAL inside a bookkeeping commit, FULL everywhere else
+
+
+def _kinds_and_sync(ledger: Ledger, events: list[object]) -> list[tuple[str, int]]:
+    """Each appended event's kind with the connection's synchronous setting while it commits."""
+    store = ledger.store
+    assert isinstance(store, SqliteLedgerStore)
+    seen: list[tuple[str, int]] = []
+    conn = store.db.conn
+
+    class Watching:
+        def execute(self, sql: str, *args: object) -> object:
+            if sql == "COMMIT":
+                seen.append(("commit", conn.execute("PRAGMA synchronous").fetchone()[0]))
+            return conn.execute(sql, *args)
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(conn, name)
+
+    store.db.conn = Watching()  # type: ignore[assignment]
+    try:
+        for item in events:
+            ledger.append(item)  # type: ignore[arg-type]
+    finally:
+        store.db.conn = conn
+    return seen
+
+
+def test_a_decision_commits_with_its_sync_and_an_outcome_without_waiting_for_one(tmp_path: Path) -> None:
+    from bastion.audit.config import AuditConfig
+    from bastion.audit.events import EventKind, make_event
+    from bastion.call.model import ToolCall
+    from bastion.policy.decision import Decision, Evaluation, Reason
+
+    hasher = ArgumentHasher(b"k" * 32)
+    allowed = Evaluation(Decision.ALLOW, (Reason(Decision.ALLOW, "r", "p:1", "x", "fine"),))
+    call = ToolCall("shell", {"command": "true"}, cwd="/p")
+
+    def made(kind: EventKind, n: int) -> object:
+        return make_event(
+            call,
+            allowed,
+            kind=kind,
+            decision_id=f"d{n}",
+            resolver="policy",
+            time=float(n),
+            hasher=hasher,
+            config=AuditConfig(),
+            exit_code=0 if kind is EventKind.EXECUTED else None,
+        )
+
+    ledger = Ledger(SqliteLedgerStore(str(tmp_path / "b.db"), chain=CHAIN), hasher=hasher)
+    commits = _kinds_and_sync(
+        ledger, [made(EventKind.DECIDED, 1), made(EventKind.EXECUTED, 1), made(EventKind.DECIDED, 2)]
+    )
+    kinds = [r.event.kind for r in ledger.events()]
+    verdict = ledger.verify()
+    ledger.close()
+    # FULL (2) for the decisions; NORMAL (1) for the outcome, readable at once and made durable
+    # by the next decision's synced commit (the WAL keeps the order).
+    assert (commits, kinds, verdict.ok) == (
+        [("commit", 2), ("commit", 1), ("commit", 2)],
+        ["decided", "executed", "decided"],
+        True,
+    )
+
+
+def test_an_outcome_through_a_store_that_cannot_skip_the_sync_is_simply_synced() -> None:
+    import dataclasses
+
+    from bastion.audit.group import GroupCommitStore
+    from bastion.audit.store import MemoryLedgerStore
+    from tests.audit.test_audit_ledger import event
+
+    ledger = Ledger(GroupCommitStore(MemoryLedgerStore(CHAIN)), hasher=ArgumentHasher(b"k" * 32))
+    record = ledger.append(dataclasses.replace(event(1), kind="executed"))
+    assert ([r.event.kind for r in ledger.events()], record.seq, ledger.verify().ok) == (
+        ["executed"],
+        1,
+        True,
+    )

@@ -7,7 +7,6 @@ ledger; an HMAC cannot without the key.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import os
@@ -19,13 +18,17 @@ from bastion.errors import StoreError
 
 KEY_FILE = "ledger.key"
 KEY_BYTES = 32
+_RECENT = 256
+
+
+#: One encoder for every call (``json.dumps`` with options builds a new one per call).
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
 def canonical_call(call: ToolCall) -> bytes:
     """The exact normalised call: family, arguments and working directory."""
     data = {"tool": call.tool, "args": thaw(call.args), "cwd": call.cwd}
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      default=str).encode("utf-8")
+    return _ENCODER.encode(data).encode("utf-8")
 
 
 class ArgumentHasher:
@@ -33,12 +36,24 @@ class ArgumentHasher:
         if len(key) < 16:
             raise ValueError("an argument-hash key needs at least 16 bytes")
         self._key = key
+        # One request digests its call three to five times (the repeat guard, the grant, the
+        # ledger event, the guard's bookkeeping): the last calls' digests, by identity. A
+        # ToolCall is frozen (its arguments too), and the entry holds the call, so its id is
+        # not reused while the entry lives.
+        self._recent: dict[int, tuple[ToolCall, str]] = {}
 
     def __repr__(self) -> str:
         return "ArgumentHasher(key=***)"
 
     def digest(self, call: ToolCall) -> str:
-        return hmac.new(self._key, canonical_call(call), hashlib.sha256).hexdigest()
+        seen = self._recent.get(id(call))
+        if seen is not None and seen[0] is call:
+            return seen[1]
+        value = hmac.digest(self._key, canonical_call(call), "sha256").hex()
+        if len(self._recent) >= _RECENT:
+            self._recent.clear()
+        self._recent[id(call)] = (call, value)
+        return value
 
 
 def load_or_create_key(state_dir: str) -> bytes:

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from bastion.audit.chain import Chain, LegacyBreak
-from bastion.audit.events import GENESIS, AuditEvent, LedgerRecord, decode_event
+from bastion.audit.events import GENESIS, AuditEvent, EventKind, LedgerRecord, decode_event
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.store import LedgerQuery, LedgerStore
 
@@ -30,8 +30,13 @@ class VerifyResult:
     problem: str | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {"ok": self.ok, "checked": self.checked, "head": self.head,
-                "bad_seq": self.bad_seq, "problem": self.problem}
+        return {
+            "ok": self.ok,
+            "checked": self.checked,
+            "head": self.head,
+            "bad_seq": self.bad_seq,
+            "problem": self.problem,
+        }
 
 
 def decode_record(row: Mapping[str, Any]) -> LedgerRecord:
@@ -39,8 +44,7 @@ def decode_record(row: Mapping[str, Any]) -> LedgerRecord:
     for name in ("prev", "hash"):
         if not isinstance(row.get(name), str):
             raise ValueError(f"its {name} is {type(row.get(name)).__name__}, not text")
-    return LedgerRecord(seq=int(row["seq"]), prev=row["prev"], hash=row["hash"],
-                        event=decode_event(row))
+    return LedgerRecord(seq=int(row["seq"]), prev=row["prev"], hash=row["hash"], event=decode_event(row))
 
 
 class _Walk:
@@ -59,25 +63,30 @@ class _Walk:
             return self.bad(self.expected, f"record {self.expected} has no integer seq ({seq!r})")
         if seq != self.expected:
             what = "missing" if seq > self.expected else "out of order"
-            return self.bad(seq, f"record {self.expected} is {what} "
-                                 f"(found {seq} after {self.expected - 1})")
+            return self.bad(seq, f"record {self.expected} is {what} (found {seq} after {self.expected - 1})")
         try:
             record = decode_record(row)
             digest = self.chain.hash(record.seq, record.prev, record.event)
         except (ValueError, TypeError, KeyError) as exc:
             return self.bad(seq, f"record {seq} is corrupt: {exc}")
         if record.hash != digest:
-            return self.bad(seq, f"record {seq} was altered: its content does not match its keyed hash "
-                                 "(or the ledger key is not the one it was written with)")
+            return self.bad(
+                seq,
+                f"record {seq} was altered: its content does not match its keyed hash "
+                "(or the ledger key is not the one it was written with)",
+            )
         if record.prev != self.prev:
-            return self.bad(seq, f"record {seq} does not follow record {seq - 1}: "
-                                 "a record was removed, replaced or reordered")
+            return self.bad(
+                seq,
+                f"record {seq} does not follow record {seq - 1}: a record was removed, replaced or reordered",
+            )
         self.prev, self.expected, self.checked = record.hash, seq + 1, self.checked + 1
         return None
 
 
-def verify_rows(rows: Iterable[Mapping[str, Any]], chain: Chain, *,
-                legacy: LegacyBreak | None = None) -> VerifyResult:
+def verify_rows(
+    rows: Iterable[Mapping[str, Any]], chain: Chain, *, legacy: LegacyBreak | None = None
+) -> VerifyResult:
     """Verify stored rows (``seq``, ``prev``, ``hash`` and the event's columns) in order.
     ``legacy`` is where a v1 chain was already broken when it was re-keyed."""
     walk = _Walk(chain)
@@ -90,8 +99,9 @@ def verify_rows(rows: Iterable[Mapping[str, Any]], chain: Chain, *,
         except StopIteration:
             break
         except Exception as exc:  # an unreadable store is a broken ledger, never a crash
-            return walk.bad(walk.expected, f"record {walk.expected} cannot be read: "
-                                           f"{type(exc).__name__}: {exc}")
+            return walk.bad(
+                walk.expected, f"record {walk.expected} cannot be read: {type(exc).__name__}: {exc}"
+            )
         found = walk.step(row)
         if found is not None:
             return found
@@ -126,7 +136,19 @@ class Ledger:
         self.hasher = hasher
 
     def append(self, event: AuditEvent) -> LedgerRecord:
-        """Durable when it returns: the caller may let the call proceed."""
+        """Durable when it returns: the caller may let the call proceed.
+
+        But an ``executed`` record — the outcome of a call that already ran, with nothing
+        waiting on it — is committed (readable at once) without waiting for its own sync,
+        when the store can (``append_unsynced``): the next synced commit makes it durable,
+        at the latest the next decision's, before that call proceeds. A power cut (not a
+        crash of the process) can lose only outcomes written since the last decision, never
+        a decision. It saves the MCP proxy one fsync per call."""
+        if event.kind == EventKind.EXECUTED.value:
+            unsynced = getattr(self.store, "append_unsynced", None)
+            if callable(unsynced):
+                records: list[LedgerRecord] = unsynced([event])
+                return records[0]
         return self.store.append([event])[0]
 
     def append_once(self, event: AuditEvent) -> LedgerRecord:
@@ -138,11 +160,18 @@ class Ledger:
         """One transaction (one fsync) for all of ``events``: all are stored, or none."""
         return self.store.append(events)
 
-    def events(self, *, session: str | None = None, since: float | None = None,
-               decision: str | None = None, after_seq: int = 0,
-               limit: int | None = None) -> list[LedgerRecord]:
-        return self.store.query(LedgerQuery(session=session, since=since, decision=decision,
-                                            after_seq=after_seq, limit=limit))
+    def events(
+        self,
+        *,
+        session: str | None = None,
+        since: float | None = None,
+        decision: str | None = None,
+        after_seq: int = 0,
+        limit: int | None = None,
+    ) -> list[LedgerRecord]:
+        return self.store.query(
+            LedgerQuery(session=session, since=since, decision=decision, after_seq=after_seq, limit=limit)
+        )
 
     def verify(self) -> VerifyResult:
         return verify_store(self.store)

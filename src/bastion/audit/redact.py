@@ -18,8 +18,10 @@ from bastion.call.model import ToolCall, thaw
 MASK = "***"
 SUMMARY_LIMIT = 300
 
-_SECRET_WORD = r"(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key" \
+_SECRET_WORD = (
+    r"(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key"
     r"|private[_-]?key|client[_-]?secret|credentials?|auth|session[_-]?key|cookie)"
+)
 #: A value to mask; not one already masked, nor an auth scheme the next row keeps.
 _VALUE = r"(?!\*\*\*)(?!(?i:bearer|basic|token)\s)(?:\"[^\"]*\"|'[^']*'|[^\s&;,\"']+)"
 
@@ -27,8 +29,11 @@ Replacement = str | Callable[[re.Match[str]], str]
 
 #: (name, pattern, replacement): the redaction table, applied top to bottom.
 REDACTIONS: tuple[tuple[str, re.Pattern[str], Replacement], ...] = (
-    ("pem-block", re.compile(r"-----BEGIN [A-Z0-9 ]+-----.*?(?:-----END [A-Z0-9 ]+-----|\Z)", re.S),
-     "[REDACTED PEM BLOCK]"),
+    (
+        "pem-block",
+        re.compile(r"-----BEGIN [A-Z0-9 ]+-----.*?(?:-----END [A-Z0-9 ]+-----|\Z)", re.S),
+        "[REDACTED PEM BLOCK]",
+    ),
     ("url-credentials", re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s:@]+:[^/\s@]+@"), rf"\1{MASK}@"),
     ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,})"), MASK),
     ("sk-key", re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"), MASK),
@@ -37,16 +42,46 @@ REDACTIONS: tuple[tuple[str, re.Pattern[str], Replacement], ...] = (
     ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}"), MASK),
     ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+"), MASK),
     ("auth-header", re.compile(r"(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/=-]{8,}"), rf"\1\2{MASK}"),
-    ("secret-flag", re.compile(rf"(?i)(--?[A-Za-z-]*{_SECRET_WORD}[A-Za-z-]*)(\s+|=){_VALUE}"),
-     rf"\1\2{MASK}"),
-    ("secret-assignment",
-     re.compile(rf"(?i)\b([A-Za-z0-9_.-]*{_SECRET_WORD}[A-Za-z0-9_.-]*)(\s*[=:]\s*){_VALUE}"),
-     rf"\1\2{MASK}"),
-    ("high-entropy", re.compile(r"[A-Za-z0-9+/_=-]{32,}"),
-     lambda m: MASK if _looks_random(m.group(0)) else m.group(0)),
+    (
+        "secret-flag",
+        re.compile(rf"(?i)(--?[A-Za-z-]*{_SECRET_WORD}[A-Za-z-]*)(\s+|=){_VALUE}"),
+        rf"\1\2{MASK}",
+    ),
+    (
+        "secret-assignment",
+        re.compile(rf"(?i)\b([A-Za-z0-9_.-]*{_SECRET_WORD}[A-Za-z0-9_.-]*)(\s*[=:]\s*){_VALUE}"),
+        rf"\1\2{MASK}",
+    ),
+    (
+        "high-entropy",
+        re.compile(r"[A-Za-z0-9+/_=-]{32,}"),
+        lambda m: MASK if _looks_random(m.group(0)) else m.group(0),
+    ),
 )
 
 _SECRET_KEY = re.compile(rf"(?i){_SECRET_WORD}")
+
+#: Substrings every match of _SECRET_WORD contains (tests check it against the pattern).
+_SECRET_ANCHORS = ("pass", "pwd", "secret", "token", "key", "credential", "auth", "cookie")
+
+#: name -> (substrings, folded): a row can match a text only if the text holds one of them
+#: (``folded``: in its lower-case form, for the rows matched case-insensitively; only
+#: trusted for ASCII text, since Unicode case folding maps other letters to ASCII ones, e.g.
+#: ``ſ`` to ``s``). A row without an entry always runs. Skipping the rows that cannot match
+#: turns ≈70 µs of regex scans per text into ≈2 µs, and every call is redacted three times.
+ANCHORS: Mapping[str, tuple[tuple[str, ...], bool]] = {
+    "pem-block": (("-----BEGIN ",), False),
+    "url-credentials": (("://",), False),
+    "github-token": (("gh", "github_pat_"), False),
+    "sk-key": (("sk-",), False),
+    "aws-access-key": (("AKIA", "ASIA"), False),
+    "slack-token": (("xox",), False),
+    "google-api-key": (("AIza",), False),
+    "jwt": (("eyJ",), False),
+    "auth-header": (("bearer", "basic", "token"), True),
+    "secret-flag": (_SECRET_ANCHORS, True),
+    "secret-assignment": (_SECRET_ANCHORS, True),
+}
 
 
 def _entropy(text: str) -> float:
@@ -61,17 +96,40 @@ def _looks_random(text: str) -> bool:
     return has_digit and has_alpha and _entropy(text) > 4.2
 
 
+#: The table with each row's anchors, built once: (pattern, replacement, anchors, folded).
+_ROWS = tuple(
+    (pattern, replacement, *ANCHORS.get(name, ((), False))) for name, pattern, replacement in REDACTIONS
+)
+
+
 def redact(text: str) -> str:
-    for _name, pattern, replacement in REDACTIONS:
-        text = pattern.sub(replacement, text)
+    folded = text.lower() if text.isascii() else None
+    for pattern, replacement, anchors, fold in _ROWS:
+        # Rows apply in order, each to the text the ones before left: the anchors are
+        # looked for in that text, not in the original. A fold row on non-ASCII text runs.
+        if anchors and not (fold and folded is None):
+            where: str = folded if fold else text  # type: ignore[assignment]
+            for word in anchors:
+                if word in where:
+                    break
+            else:
+                continue
+        changed = pattern.sub(replacement, text)
+        if changed != text:
+            text = changed
+            folded = text.lower() if text.isascii() else None
     return text
 
 
 def redact_value(value: Any) -> Any:
     """Redact a JSON-like value: values under secret-looking keys are masked whole."""
     if isinstance(value, Mapping):
-        return {str(k): MASK if _SECRET_KEY.search(str(k)) and isinstance(v, str | int | float)
-                else redact_value(v) for k, v in value.items()}
+        return {
+            str(k): MASK
+            if _SECRET_KEY.search(str(k)) and isinstance(v, str | int | float)
+            else redact_value(v)
+            for k, v in value.items()
+        }
     if isinstance(value, list | tuple):
         return [redact_value(v) for v in value]
     if isinstance(value, str):

@@ -8,6 +8,7 @@ Opening a ledger written by an older Bastion migrates it in one transaction: the
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -26,22 +27,28 @@ CREATE INDEX IF NOT EXISTS ledger_decision ON ledger(decision_id);
 CREATE TABLE IF NOT EXISTS ledger_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)
 """
 
-_INSERT = (f"INSERT INTO ledger (seq, prev, hash, {', '.join(EVENT_FIELDS)}) "
-           f"VALUES ({', '.join('?' * (len(EVENT_FIELDS) + 3))})")
+_INSERT = (
+    f"INSERT INTO ledger (seq, prev, hash, {', '.join(EVENT_FIELDS)}) "
+    f"VALUES ({', '.join('?' * (len(EVENT_FIELDS) + 3))})"
+)
 
 
 def _record(row: sqlite3.Row) -> LedgerRecord:
     keys = row.keys()
-    event = AuditEvent(**{name: row[name] if name in keys else None  # type: ignore[arg-type]
-                          for name in EVENT_FIELDS})
+    event = AuditEvent(
+        **{
+            name: row[name] if name in keys else None  # type: ignore[arg-type]
+            for name in EVENT_FIELDS
+        }
+    )
     return LedgerRecord(seq=row["seq"], prev=row["prev"], hash=row["hash"], event=event)
 
 
 class SqliteLedgerStore:
-    def __init__(self, path: str, *, chain: Chain) -> None:
+    def __init__(self, path: str, *, chain: Chain, write_lock: threading.RLock | None = None) -> None:
         self.path = path
         self.chain = chain
-        self.db = Database(path, SCHEMA)
+        self.db = Database(path, SCHEMA, write_lock=write_lock)
         self._migrate()
 
     def _migrate(self) -> None:
@@ -56,15 +63,20 @@ class SqliteLedgerStore:
             rows = [_record(r) for r in conn.execute("SELECT * FROM ledger ORDER BY seq").fetchall()]
 
             def write(record: LedgerRecord) -> None:
-                conn.execute("UPDATE ledger SET prev = ?, hash = ? WHERE seq = ?",
-                             (record.prev, record.hash, record.seq))
+                conn.execute(
+                    "UPDATE ledger SET prev = ?, hash = ? WHERE seq = ?",
+                    (record.prev, record.hash, record.seq),
+                )
 
             broken = rekey(rows, self.chain, write)
-            conn.execute("INSERT OR REPLACE INTO ledger_meta (name, value) VALUES ('chain', ?)",
-                         (CHAIN_VERSION,))
+            conn.execute(
+                "INSERT OR REPLACE INTO ledger_meta (name, value) VALUES ('chain', ?)", (CHAIN_VERSION,)
+            )
             if broken is not None:
-                conn.executemany("INSERT OR REPLACE INTO ledger_meta (name, value) VALUES (?, ?)",
-                                 [("legacy_bad_seq", str(broken.seq)), ("legacy_problem", broken.problem)])
+                conn.executemany(
+                    "INSERT OR REPLACE INTO ledger_meta (name, value) VALUES (?, ?)",
+                    [("legacy_bad_seq", str(broken.seq)), ("legacy_problem", broken.problem)],
+                )
 
     def _insert(self, conn: sqlite3.Connection, events: Sequence[AuditEvent]) -> list[LedgerRecord]:
         row = conn.execute("SELECT seq, hash FROM ledger ORDER BY seq DESC LIMIT 1").fetchone()
@@ -85,11 +97,21 @@ class SqliteLedgerStore:
         with self.db.transaction() as conn:
             return self._insert(conn, events)
 
+    def append_unsynced(self, events: Sequence[AuditEvent]) -> list[LedgerRecord]:
+        """Committed without syncing the WAL: durable with the next synced commit (the WAL
+        keeps the order). Only for records nothing waits on (see ``Ledger.append``)."""
+        if not events:
+            return []
+        with self.db.transaction(durable=False) as conn:
+            return self._insert(conn, events)
+
     def append_once(self, event: AuditEvent) -> LedgerRecord:
         with self.db.transaction() as conn:
             if is_resolution(event):
-                found = conn.execute("SELECT * FROM ledger WHERE decision_id = ? AND kind = ? "
-                                     "ORDER BY seq LIMIT 1", (event.decision_id, event.kind)).fetchone()
+                found = conn.execute(
+                    "SELECT * FROM ledger WHERE decision_id = ? AND kind = ? ORDER BY seq LIMIT 1",
+                    (event.decision_id, event.kind),
+                ).fetchone()
                 if found is not None:
                     return _record(found)
             return self._insert(conn, [event])[0]
@@ -110,14 +132,21 @@ class SqliteLedgerStore:
 
     def scan(self) -> Iterator[LedgerRecord]:
         for row in self.scan_rows():
-            yield LedgerRecord(seq=row["seq"], prev=row["prev"], hash=row["hash"],
-                               event=AuditEvent(**{n: row.get(n) for n in EVENT_FIELDS}))  # type: ignore[arg-type]
+            yield LedgerRecord(
+                seq=row["seq"],
+                prev=row["prev"],
+                hash=row["hash"],
+                event=AuditEvent(**{n: row.get(n) for n in EVENT_FIELDS}),  # type: ignore[arg-type]
+            )
 
     def legacy_break(self) -> LegacyBreak | None:
         meta = dict((r["name"], r["value"]) for r in self.db.read("SELECT name, value FROM ledger_meta"))
         if meta.get("chain") != CHAIN_VERSION:
-            return LegacyBreak(1, "the ledger is not keyed (its chain version is "
-                                  f"{meta.get('chain')!r}, not {CHAIN_VERSION!r})")
+            return LegacyBreak(
+                1,
+                "the ledger is not keyed (its chain version is "
+                f"{meta.get('chain')!r}, not {CHAIN_VERSION!r})",
+            )
         if "legacy_bad_seq" in meta:
             return LegacyBreak(int(meta["legacy_bad_seq"]), meta.get("legacy_problem", ""))
         return None

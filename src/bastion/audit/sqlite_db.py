@@ -27,8 +27,9 @@ def open_db(path: str) -> sqlite3.Connection:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         _create_private(path)
     try:
-        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
-                               timeout=BUSY_TIMEOUT_MS / 1000)
+        conn = sqlite3.connect(
+            path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
+        )
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         _retry_locked(lambda: conn.execute("PRAGMA journal_mode = WAL"))
@@ -64,12 +65,29 @@ def _retry_locked(step: Callable[[], object], attempts: int = 50) -> None:
 
 class Database:
     """A connection shared by threads under a lock, with ``BEGIN IMMEDIATE`` transactions
-    (the write lock is taken up front, so read-then-write is atomic across processes)."""
+    (the write lock is taken up front, so read-then-write is atomic across processes).
 
-    def __init__(self, path: str, schema: str) -> None:
+    ``write_lock``: one lock for every connection of this process to the same file (the
+    stores of one :class:`bastion.state.Stores` share it). SQLite's file lock is not a
+    queue: a connection that finds it taken sleeps 1, 2, 5, 10… ms before it retries, so
+    the approval counters and the ledger, on two connections of one process, spent more
+    time asleep than writing. Taken before the connection's own lock, it queues this
+    process's writers on a lock that wakes the next one at once; reads need neither it
+    nor a writer to finish (WAL).
+
+    ``bookkeeping``: a file that holds only what may lose its last moments in a power cut
+    (see ``transaction``): every commit skips the WAL sync."""
+
+    def __init__(
+        self, path: str, schema: str, *, write_lock: threading.RLock | None = None, bookkeeping: bool = False
+    ) -> None:
         self.path = path
         self.conn = open_db(path)
         self.lock = threading.RLock()
+        self.write_lock = write_lock if write_lock is not None else threading.RLock()
+        self.bookkeeping = bookkeeping
+        if bookkeeping:
+            self.conn.execute("PRAGMA synchronous = NORMAL")
         with self.transaction() as conn:
             for statement in filter(None, (s.strip() for s in schema.split(";"))):
                 conn.execute(statement)
@@ -80,19 +98,20 @@ class Database:
         bookkeeping that may lose its last moments in a power cut (rate counters, the repeat
         guard), never for requests, grants or the ledger. The WAL keeps the order, so such a
         commit becomes durable with the next full one, whichever connection makes it."""
-        with self.lock:
-            if not durable:
+        toggle = not durable and not self.bookkeeping
+        with self.write_lock, self.lock:
+            if toggle:
                 self.conn.execute("PRAGMA synchronous = NORMAL")
             try:
                 with self._transaction() as conn:
                     yield conn
             finally:
-                if not durable:
+                if toggle:
                     self.conn.execute("PRAGMA synchronous = FULL")
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self.lock:
+        with self.write_lock, self.lock:
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:

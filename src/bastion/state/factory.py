@@ -51,8 +51,10 @@ def state_url_for(policy: Policy | None = None, env: Mapping[str, str] | None = 
     from bastion.postgres.connection import is_postgres_url, safe_url
 
     if not is_postgres_url(url):
-        raise StateUrlError(f"unsupported state_url {safe_url(url)!r}: only postgresql:// URLs are "
-                            "supported (SQLite is the default when none is set)")
+        raise StateUrlError(
+            f"unsupported state_url {safe_url(url)!r}: only postgresql:// URLs are "
+            "supported (SQLite is the default when none is set)"
+        )
     return url
 
 
@@ -79,6 +81,8 @@ class Stores:
         self.state_dir = state_dir
         self.kind: Literal["sqlite", "postgresql"] = "postgresql" if state_url else "sqlite"
         self._opened: list[Any] = []
+        #: Queues this process's writers to the SQLite file (see audit.sqlite_db.Database).
+        self._write_lock = threading.RLock()
         if state_url:
             ensure_schema(state_url, upgrade=upgrade)
         else:
@@ -96,9 +100,11 @@ class Stores:
     def approvals(self) -> Store:
         if self.url:
             from bastion.postgres.approvals import PgApprovalStore
+
             return self._keep(PgApprovalStore(self.url))  # type: ignore[no-any-return]
         from bastion.approval.sqlite import SqliteStore
-        return self._keep(SqliteStore(self.sqlite_path))  # type: ignore[no-any-return]
+
+        return self._keep(SqliteStore(self.sqlite_path, write_lock=self._write_lock))  # type: ignore[no-any-return]
 
     @cached_property
     def ledger(self) -> LedgerStore:
@@ -111,41 +117,53 @@ class Stores:
         chain = Chain.from_argument_key(self.hasher_key())
         if self.url:
             from bastion.postgres.ledger import PgLedgerStore
+
             return self._keep(GroupCommitStore(PgLedgerStore(self.url, chain=chain)))  # type: ignore[no-any-return]
         from bastion.audit.sqlite import SqliteLedgerStore
-        return self._keep(GroupCommitStore(SqliteLedgerStore(self.sqlite_path, chain=chain)))  # type: ignore[no-any-return]
+
+        return self._keep(  # type: ignore[no-any-return]
+            GroupCommitStore(SqliteLedgerStore(self.sqlite_path, chain=chain, write_lock=self._write_lock))
+        )
 
     @cached_property
     def keys(self) -> KeyStore:
         if self.url:
             from bastion.postgres.keys import PgKeyStore
+
             return self._keep(PgKeyStore(self.url))  # type: ignore[no-any-return]
         from bastion.keys.sqlite import SqliteKeyStore
+
         return self._keep(SqliteKeyStore.in_state_dir(self.state_dir))  # type: ignore[no-any-return]
 
     @cached_property
     def pins(self) -> PinStore:
         if self.url:
             from bastion.postgres.pins import PgPinStore
+
             return self._keep(PgPinStore(self.url))  # type: ignore[no-any-return]
         from bastion.state.pins import SqlitePinStore
+
         return self._keep(SqlitePinStore.in_state_dir(self.state_dir))  # type: ignore[no-any-return]
 
     @cached_property
     def sessions(self) -> SessionStore:
         if self.url:
             from bastion.postgres.sessions import PgSessionStore
+
             return self._keep(PgSessionStore(self.url))  # type: ignore[no-any-return]
         from bastion.launch.sessions import JsonSessionStore
+
         return JsonSessionStore(self.state_dir)
 
     def gateway_state(self) -> Any:
         """The HTTP gateway's page logins and request owners (beside the key store)."""
         if self.url:
             from bastion.postgres.gateway import PgGatewayState
+
             return self._keep(PgGatewayState(self.url))
         from bastion.keys.sqlite import KEYS_FILE
         from bastion.state.web_sessions import GatewayState
+
         return GatewayState.beside(self.keys, os.path.join(self.state_dir, KEYS_FILE))
 
     def rate_limiter(self, per_minute: int, *, scope: str = "gateway") -> Any:
@@ -154,12 +172,14 @@ class Stores:
         if self.url:
             from bastion.postgres.connection import shared_database
             from bastion.postgres.counters import PgRateLimiter
+
             db = shared_database(self.url)
             try:
                 return self._keep(PgRateLimiter(db, per_minute, scope=scope))
             finally:
                 db.release()
         from bastion.state.ratelimit import RateLimiter
+
         return RateLimiter(per_minute)
 
     def hasher_key(self) -> bytes:
@@ -173,15 +193,17 @@ class Stores:
         from bastion.postgres.connection import shared_database
 
         local = os.path.join(self.state_dir, KEY_FILE)
-        seed = load_or_create_key(self.state_dir) if os.path.exists(local) else secrets.token_bytes(
-            KEY_BYTES)
+        seed = load_or_create_key(self.state_dir) if os.path.exists(local) else secrets.token_bytes(KEY_BYTES)
         db = shared_database(self.url)
         try:
             with db.transaction("reading the argument-hash key") as conn:
-                conn.execute("INSERT INTO bastion_secrets (name, value) VALUES (%s, %s) "
-                             "ON CONFLICT (name) DO NOTHING", (HASH_KEY_NAME, seed))
-                row = conn.execute("SELECT value FROM bastion_secrets WHERE name = %s",
-                                   (HASH_KEY_NAME,)).fetchone()
+                conn.execute(
+                    "INSERT INTO bastion_secrets (name, value) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING",
+                    (HASH_KEY_NAME, seed),
+                )
+                row = conn.execute(
+                    "SELECT value FROM bastion_secrets WHERE name = %s", (HASH_KEY_NAME,)
+                ).fetchone()
         finally:
             db.release()
         if row is None:
@@ -199,8 +221,9 @@ def open_stores(state_url: str | None, state_dir: str, *, upgrade: bool = False)
     return Stores(state_url, state_dir, upgrade=upgrade)
 
 
-def open_stores_from_env(env: Mapping[str, str] | None = None, *, cwd: str | None = None,
-                         policy_path: str | None = None) -> Stores:
+def open_stores_from_env(
+    env: Mapping[str, str] | None = None, *, cwd: str | None = None, policy_path: str | None = None
+) -> Stores:
     """For CLI commands that do not load a policy themselves (approvals, logs, keys, mcp
     pins, launch): ``BASTION_STATE_URL``, else ``state_url`` of the policy that applies in
     ``cwd``; a policy that does not load counts as none (the command then uses SQLite,

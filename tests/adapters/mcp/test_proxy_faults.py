@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import select
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 from typing import Any
 
@@ -28,6 +29,16 @@ class RawAgent:
         self.process = subprocess.Popen([BASTION, *peer.proxy_args()], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=peer.env,
                                         cwd=peer.root / "work", text=True)
+        # Lines are read by a thread: two answers may arrive in one read, and a select() on
+        # the pipe after the first readline() would then wait for a third that never comes.
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line)
 
     def send(self, line: str) -> None:
         assert self.process.stdin is not None
@@ -41,10 +52,11 @@ class RawAgent:
         self.send(json.dumps(message))
 
     def receive(self) -> dict[str, Any]:
-        assert self.process.stdout is not None
-        ready, _, _ = select.select([self.process.stdout], [], [], 60)
-        assert ready, "the proxy did not answer within 60 s"
-        data: dict[str, Any] = json.loads(self.process.stdout.readline())
+        try:
+            line = self.lines.get(timeout=60)
+        except queue.Empty:
+            raise AssertionError("the proxy did not answer within 60 s") from None
+        data: dict[str, Any] = json.loads(line)
         return data
 
     def initialize(self) -> None:
@@ -56,6 +68,7 @@ class RawAgent:
     def wait(self) -> int:
         """Wait for the proxy to exit, then close every pipe to it."""
         code = self.process.wait(timeout=60)
+        self.reader.join(timeout=60)  # it ends at the pipe's end, before the pipe is closed
         for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
             if pipe is not None and not pipe.closed:
                 pipe.close()

@@ -39,7 +39,7 @@ from bastion.adapters.mcp.untrusted import (
     mark_result,
 )
 from bastion.adapters.mcp.upstream import Upstream, UpstreamError, UpstreamSpec
-from bastion.adapters.mcp.wire import PipeLines, answering_malformed
+from bastion.adapters.mcp.wire import PipeLines, PipeWriter, answering_malformed
 from bastion.call.effects import Effect
 from bastion.construct import broken
 from bastion.lifecycle import PolicyWatch
@@ -261,17 +261,20 @@ async def run_proxy(options: ProxyOptions, *, watch: PolicyWatch | None = None,
                         return
 
             tg.start_soon(on_signals)
-            lines = await PipeLines.open()
+            lines, out = await PipeLines.open(), await PipeWriter.open()
             try:
                 with serving:
                     stdin = cast("anyio.AsyncFile[str] | None", lines)  # it only needs async lines
-                    async with stdio_server(stdin=stdin) as (raw, write_stream), \
+                    stdout = cast("anyio.AsyncFile[str] | None", out)  # and write + flush
+                    async with stdio_server(stdin=stdin, stdout=stdout) as (raw, write_stream), \
                             answering_malformed(raw, write_stream, proxy.log) as read_stream:
                         await server.run(read_stream, write_stream, server.create_initialization_options(
                             NotificationOptions(tools_changed=True)))
             finally:
                 if lines is not None:
                     lines.close()
+                if out is not None:
+                    await out.aclose()
             listening.cancel()
             await proxy.upstream.aclose()
     finally:

@@ -10,6 +10,7 @@ notes it on stderr.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -94,3 +95,66 @@ class PipeLines:
 
     def close(self) -> None:
         self.transport.close()
+
+
+class _WritePipe(asyncio.streams.FlowControlMixin):
+    """Flow control (``drain``) and a close waiter, which the bare mixin lacks."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def _get_close_waiter(self, stream: asyncio.StreamWriter) -> asyncio.Future[None]:
+        return self.closed
+
+
+class PipeWriter:
+    """Lines to a pipe from the event loop itself: the SDK writes stdout through a worker
+    thread, two thread hops (write, flush) per message, a good part of what the proxy adds
+    to a call on a busy machine. Like the SDK, it keeps the wire to itself: fd 1 points at
+    stderr while serving (stray output of the proxy's code misses the wire) and is put
+    back by :meth:`close`."""
+
+    def __init__(self, writer: asyncio.StreamWriter, fd: int, wire: int) -> None:
+        self.writer = writer
+        self.fd = fd
+        self.wire = wire
+
+    @classmethod
+    async def open(cls, fd: int = 1) -> PipeWriter | None:
+        """None when ``fd`` is not a pipe, socket or terminal (then the SDK writes it)."""
+        import fcntl
+
+        loop = asyncio.get_running_loop()
+        wire = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+        pipe = os.fdopen(os.dup(wire), "wb", buffering=0)
+        try:
+            transport, protocol = await loop.connect_write_pipe(_WritePipe, pipe)
+        except ValueError:
+            pipe.close()
+            os.close(wire)
+            return None
+        os.dup2(2, fd)
+        return cls(asyncio.StreamWriter(transport, protocol, None, loop), fd, wire)
+
+    async def write(self, text: str) -> None:
+        self.writer.write(text.encode("utf-8"))  # written at once; buffered only if the pipe is full
+
+    async def flush(self) -> None:
+        await self.writer.drain()
+
+    async def aclose(self, timeout: float = 5.0) -> None:
+        """Deliver what is still buffered (an agent that stopped reading gets ``timeout``
+        seconds), close the pipe and point fd 1 back at the wire."""
+        self.writer.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.writer.wait_closed(), timeout)
+        with contextlib.suppress(OSError):
+            os.dup2(self.wire, self.fd)
+        with contextlib.suppress(OSError):
+            os.close(self.wire)
