@@ -74,8 +74,9 @@ def in_process(folder: str, rounds: int) -> list[float]:
         task = asyncio.ensure_future(keeper.request(call))
         while not keeper.store.list_requests([RequestState.PENDING]):
             await asyncio.sleep(0)
-        keeper.queue.answer(keeper.store.list_requests([RequestState.PENDING])[0].id, approve=True,
-                            approver="bench")
+        keeper.queue.answer(
+            keeper.store.list_requests([RequestState.PENDING])[0].id, approve=True, approver="bench"
+        )
         await task
         return time.perf_counter() - start
 
@@ -87,8 +88,10 @@ def in_process(folder: str, rounds: int) -> list[float]:
 def report(name: str, times: list[float]) -> None:
     ms = sorted(t * 1000 for t in times)
     p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
-    print(f"{name:34s} p50 {statistics.median(ms):6.1f} ms   p95 {p95:6.1f} ms   max {ms[-1]:6.1f} ms"
-          f"   ({len(ms)} rounds)")
+    print(
+        f"{name:34s} p50 {statistics.median(ms):6.1f} ms   p95 {p95:6.1f} ms   max {ms[-1]:6.1f} ms"
+        f"   ({len(ms)} rounds)"
+    )
 
 
 def main() -> None:

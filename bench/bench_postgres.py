@@ -116,8 +116,10 @@ def _approver(url: str, folder: str, stop: Any, ready: Any) -> None:
 def decisions(url: str, folder: str, processes: int, seconds: float) -> float:
     ctx = multiprocessing.get_context("fork")
     start, out = ctx.Event(), ctx.Queue()
-    procs = [ctx.Process(target=_decider, args=(url, folder, f"d{processes}-{n}", seconds, start, out))
-             for n in range(processes)]
+    procs = [
+        ctx.Process(target=_decider, args=(url, folder, f"d{processes}-{n}", seconds, start, out))
+        for n in range(processes)
+    ]
     for p in procs:
         p.start()
     time.sleep(1.0)  # let every process open its pool
@@ -134,8 +136,10 @@ def round_trips(url: str, folder: str, processes: int, rounds: int) -> list[floa
     approver = ctx.Process(target=_approver, args=(url, folder, stop, ready))
     approver.start()
     ready.wait(30)
-    procs = [ctx.Process(target=_requester, args=(url, folder, f"r{processes}-{n}", rounds, start, out))
-             for n in range(processes)]
+    procs = [
+        ctx.Process(target=_requester, args=(url, folder, f"r{processes}-{n}", rounds, start, out))
+        for n in range(processes)
+    ]
     for p in procs:
         p.start()
     time.sleep(1.0)
@@ -159,8 +163,10 @@ def main() -> None:
     try:
         with tempfile.TemporaryDirectory() as folder:
             Path(folder, "README.md").write_text("hi\n")
-            print(f"PostgreSQL: {admin} ({'durable throwaway cluster' if cluster else 'given'}); "
-                  f"{os.cpu_count()} CPUs")
+            print(
+                f"PostgreSQL: {admin} ({'durable throwaway cluster' if cluster else 'given'}); "
+                f"{os.cpu_count()} CPUs"
+            )
             print("| daemons | recorded decisions/s | approval round trip p50 (ms) | p99 (ms) |")
             print("| ---: | ---: | ---: | ---: |")
             for processes in (1, 2, 4):

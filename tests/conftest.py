@@ -62,11 +62,7 @@ def _no_daemon_outlives_the_tests(tmp_path_factory: pytest.TempPathFactory) -> I
         # going on at the same time, whose sockets sit under its own temp dir.
         if b"bastion.adapters.hooks.autostart" in cmdline and any(
             item.startswith(f"BASTION_HOOK_SOCKET={base}".encode())
-            or (
-                item.startswith(b"BASTION_HOOK_SOCKET=")
-                and born >= started
-                and b"/pytest-of-" not in item
-            )
+            or (item.startswith(b"BASTION_HOOK_SOCKET=") and born >= started and b"/pytest-of-" not in item)
             for item in environ
         ):
             with contextlib.suppress(ProcessLookupError):

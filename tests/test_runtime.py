@@ -216,7 +216,11 @@ def test_a_hardline_request_says_it_cannot_be_granted(keeper: Keeper) -> None:
     k = keeper(HARDLINE_ASK)
     asyncio.run(k.request(shell("rm -r build")))
     [request] = k.store.list_requests()
-    assert request.offer == {"grantable": False, "scopes": [], "note": "hardline class or raised privilege: never a standing grant"}
+    assert request.offer == {
+        "grantable": False,
+        "scopes": [],
+        "note": "hardline class or raised privilege: never a standing grant",
+    }
 
 
 def test_cancelling_a_parked_call_cancels_its_request_and_records_it(keeper: Keeper) -> None:
@@ -247,8 +251,10 @@ def test_a_non_interactive_ask_is_denied_at_once_without_parking(keeper: Keeper)
         ["rule[1]", "approval.non_interactive_default"],
         [],
     )
-    assert result.message == "a person decides; nobody can be asked here (non-interactive): the call is " \
+    assert (
+        result.message == "a person decides; nobody can be asked here (non-interactive): the call is "
         "denied without waiting"
+    )
     assert ledger_rows(k) == [("decided", "deny", "policy", "rule[1]")]
 
 
@@ -470,7 +476,11 @@ def test_an_allow_the_ledger_cannot_record_becomes_a_deny(policy: Policy) -> Non
         clock=FakeClock(),
     )
     result = asyncio.run(k.request(shell()))
-    assert (result.decision, result.reasons[0].rule, result.marker) == (Decision.DENY, "audit.unavailable", None)
+    assert (result.decision, result.reasons[0].rule, result.marker) == (
+        Decision.DENY,
+        "audit.unavailable",
+        None,
+    )
 
 
 def test_a_failing_store_is_a_deny_without_a_permanent_marker(keeper: Keeper) -> None:
@@ -575,23 +585,44 @@ def test_approve_always_on_sudo_is_refused_as_a_standing_grant_on_every_path(kee
         return pending[0], refused
 
     request, refused = asyncio.run(scenario())
-    assert (request.grantable, request.offer["grantable"], request.suggested_pattern, refused,
-            k.store.list_grants()) == (
-        False, False, None,
-        "this call involves a hardline class or raised privilege: never a standing grant", [])
+    assert (
+        request.grantable,
+        request.offer["grantable"],
+        request.suggested_pattern,
+        refused,
+        k.store.list_grants(),
+    ) == (
+        False,
+        False,
+        None,
+        "this call involves a hardline class or raised privilege: never a standing grant",
+        [],
+    )
 
 
-def test_a_pattern_grant_a_person_typed_never_answers_a_privilege_call(keeper: Keeper, policy: Policy) -> None:
+def test_a_pattern_grant_a_person_typed_never_answers_a_privilege_call(
+    keeper: Keeper, policy: Policy
+) -> None:
     from bastion.approval.model import Grant
 
     k = keeper(PRIVILEGE_ASK)
-    k.store.add_grant(Grant(id="g1", tool="shell", scope=Scope.PROJECT, scope_value=k.project_of(shell()),
-                            summary="sudo *", created=1.0, pattern="sudo *"))
+    k.store.add_grant(
+        Grant(
+            id="g1",
+            tool="shell",
+            scope=Scope.PROJECT,
+            scope_value=k.project_of(shell()),
+            summary="sudo *",
+            created=1.0,
+            pattern="sudo *",
+        )
+    )
     assert k.decide(shell("sudo ls")) == PRIVILEGE_ASK
 
 
 def test_refused_calls_do_not_count_toward_calls_per_minute_so_a_retrying_agent_gets_through(
-        keeper: Keeper) -> None:
+    keeper: Keeper,
+) -> None:
     clock = FakeClock(1000.0)
     k = keeper(ALLOW, clock=clock, limits=LimitsConfig(calls_per_minute=12, max_calls_per_turn=None))
     allowed: list[float] = []
@@ -607,7 +638,8 @@ def test_refused_calls_do_not_count_toward_calls_per_minute_so_a_retrying_agent_
 
 
 def test_the_repeat_failure_breaker_recovers_after_its_cooldown_even_while_the_agent_retries(
-        keeper: Keeper) -> None:
+    keeper: Keeper,
+) -> None:
     clock = FakeClock(1000.0)
     k = keeper(ALLOW, clock=clock, limits=LimitsConfig(breaker_cooldown=300.0))
     for _ in range(3):
@@ -635,7 +667,9 @@ def test_the_waiter_and_the_answering_side_write_one_resolution_with_the_approve
     final = run_answered(k, shell(), approve=True)
     resolved = [r.event for r in k.ledger.events() if r.event.kind == "resolved"]
     assert (final.decision, [(e.decision, e.resolver, e.approver) for e in resolved]) == (
-        Decision.ALLOW, [("allow", "person", "k1")])
+        Decision.ALLOW,
+        [("allow", "person", "k1")],
+    )
 
 
 # -- request_sync: an event loop only for a call that parks ------------------------------------
@@ -652,8 +686,7 @@ def test_request_sync_answers_a_call_that_does_not_park_without_starting_an_even
     answers = (k.request_sync(shell(interactive=False)), k.request_sync(shell(), confirmed_by_person=True))
     assert ([a.decision for a in answers], ledger_rows(k)) == (
         [Decision.DENY, Decision.ALLOW],
-        [("decided", "deny", "policy", "rule[1]"),
-         ("decided", "allow", "person", "approval.confirmed")],
+        [("decided", "deny", "policy", "rule[1]"), ("decided", "allow", "person", "approval.confirmed")],
     )
 
 
@@ -661,4 +694,6 @@ def test_request_sync_still_parks_an_ask_and_takes_the_callback_s_answer(keeper:
     k = keeper(ASK, on_permission=lambda request: {"kind": "once"})
     result = k.request_sync(shell())
     assert (result.decision, [row[:3] for row in ledger_rows(k)]) == (
-        Decision.ALLOW, [("requested", "ask", "policy"), ("resolved", "allow", "callback")])
+        Decision.ALLOW,
+        [("requested", "ask", "policy"), ("resolved", "allow", "callback")],
+    )

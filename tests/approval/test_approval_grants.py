@@ -115,8 +115,10 @@ def test_the_suggested_pattern_never_covers_a_more_dangerous_neighbour(approved:
     suggested = suggest_pattern(plain_argv(approved))
     assert suggested is not None
     argv = plain_argv(other)
-    assert (parse_pattern(suggested).matches(plain_argv(approved) or ()),
-            argv is not None and parse_pattern(suggested).matches(argv)) == (True, False)
+    assert (
+        parse_pattern(suggested).matches(plain_argv(approved) or ()),
+        argv is not None and parse_pattern(suggested).matches(argv),
+    ) == (True, False)
 
 
 def _grant(**kw: object) -> Grant:

@@ -54,7 +54,8 @@ def test_the_repeat_failure_breaker_recovers_after_its_cooldown_within_the_sessi
     hard, failing = FailureRecord(1, 1, last=1000.0), FailureRecord(3, 0, last=1000.0)
     assert [
         repeat_reason(r, matched="m", now=now, cooldown=300.0) is None
-        for r in (hard, failing) for now in (1299.9, 1300.0)
+        for r in (hard, failing)
+        for now in (1299.9, 1300.0)
     ] == [False, True, False, True]
 
 
@@ -99,7 +100,8 @@ def test_the_rate_limit_reason_says_refused_calls_are_not_counted() -> None:
     reason = limit_reason(Usage(0, None, 11, minute_refused=40), LIMITS, now=0.0)
     assert reason is not None and reason.message == (
         "more than 10 tool calls were let through in the last minute (the 40 refused ones are not "
-        "counted); slow down and retry later")
+        "counted); slow down and retry later"
+    )
 
 
 def test_the_rate_limit_is_off_by_default() -> None:

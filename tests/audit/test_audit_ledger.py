@@ -43,7 +43,11 @@ def event(n: int, **kw: object) -> AuditEvent:
 
 @pytest.fixture(params=["memory", "sqlite"])
 def ledger(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Ledger]:
-    store = MemoryLedgerStore(CHAIN) if request.param == "memory" else SqliteLedgerStore(str(tmp_path / "b.db"), chain=CHAIN)
+    store = (
+        MemoryLedgerStore(CHAIN)
+        if request.param == "memory"
+        else SqliteLedgerStore(str(tmp_path / "b.db"), chain=CHAIN)
+    )
     made = Ledger(store, hasher=HASHER)
     yield made
     made.close()

@@ -27,7 +27,9 @@ from bastion.call.model import ToolCall
     ({"tool": "shell", "args": {"command": "ls"}}, ("shell", {"command": "ls"})),
     ({"tool": "teleport", "args": {"to": "mars"}}, ("teleport", {"to": "mars"})),
 ])  # fmt: skip
-def test_a_json_call_maps_agent_tool_names_onto_families(given: dict[str, object], expected: tuple[str, dict[str, object]]) -> None:
+def test_a_json_call_maps_agent_tool_names_onto_families(
+    given: dict[str, object], expected: tuple[str, dict[str, object]]
+) -> None:
     call = ToolCall.from_json(json.dumps(given), default_cwd="/p")
     assert (call.tool, dict(call.args)) == expected
 
@@ -35,8 +37,11 @@ def test_a_json_call_maps_agent_tool_names_onto_families(given: dict[str, object
 def test_check_batch_decides_an_agent_tool_name_like_the_family(tmp_path: Path) -> None:
     lines = [{"tool": "Bash", "args": {"command": "cat ~/.ssh/id_rsa"}, "cwd": str(tmp_path)},
              {"tool": "shell", "args": {"command": "cat ~/.ssh/id_rsa"}, "cwd": str(tmp_path)}]  # fmt: skip
-    env = {**{k: v for k, v in os.environ.items() if not k.startswith("BASTION_")}, "HOME": str(tmp_path),
-           "BASTION_STATE_DIR": str(tmp_path / "state")}
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("BASTION_")},
+        "HOME": str(tmp_path),
+        "BASTION_STATE_DIR": str(tmp_path / "state"),
+    }
     done = subprocess.run([sys.executable, "-m", "bastion.adapters.cli.main", "check", "--batch", "-"],
                           input="".join(json.dumps(line) + "\n" for line in lines), capture_output=True,
                           text=True, env=env, cwd=tmp_path, timeout=60)  # fmt: skip

@@ -99,9 +99,7 @@ def test_a_child_with_a_stricter_ceiling_is_held_to_it_and_the_reason_says_so(
     make_keeper: Callable[..., Gatekeeper], workspace: Path
 ) -> None:
     keeper = make_keeper()
-    child = keeper.child(
-        "parent", ceiling=Ceiling("ask_for_risky", "unrestricted", "denied"), session="kid"
-    )
+    child = keeper.child("parent", ceiling=Ceiling("ask_for_risky", "unrestricted", "denied"), session="kid")
     assert decisions(keeper, workspace, "parent") == [Decision.ALLOW, Decision.ALLOW, Decision.ALLOW]
     assert decisions(keeper, workspace, "kid") == [Decision.ALLOW, Decision.DENY, Decision.ALLOW]
     fetch = keeper.decide(calls(workspace, child.session)[1])
@@ -117,9 +115,7 @@ def test_a_looser_ceiling_than_the_parents_is_refused_naming_each_dimension(
 ) -> None:
     keeper = make_keeper(Ceiling("ask_every_action", "workspace_write", "denied"))
     with pytest.raises(DelegationRefused) as info:
-        keeper.child(
-            "parent", ceiling=Ceiling("ask_every_action", "unrestricted", "allowed"), session="kid"
-        )
+        keeper.child("parent", ceiling=Ceiling("ask_every_action", "unrestricted", "allowed"), session="kid")
     assert str(info.value) == (
         "child 'kid' may not get a looser ceiling than its parent (ask_every_action,workspace_write,denied): "
         "filesystem: unrestricted is looser than workspace_write; network: allowed is looser than denied"

@@ -239,7 +239,11 @@ def test_where_nobody_can_be_asked_an_asking_host_is_refused_at_once(
         reply = exchange(egress, get("http://other.test/"))
     assert (status(reply), upstream.seen) == ("HTTP/1.1 403 Forbidden", [])
     (event,) = [r.event for r in keeper.ledger.events()]
-    assert (event.kind, event.decision, event.rule) == ("decided", "deny", "network.unlisted")  # the specific cause leads
+    assert (event.kind, event.decision, event.rule) == (
+        "decided",
+        "deny",
+        "network.unlisted",
+    )  # the specific cause leads
 
 
 def test_the_question_about_a_held_host_names_the_credential_at_stake(

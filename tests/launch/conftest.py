@@ -19,8 +19,7 @@ CAPTURED: dict[str, tuple[str, dict[str, str]]] = {
     "codex": ("0.171.0", {"main": "codex-0.171.0-main.txt", "exec": "codex-0.171.0-exec.txt"}),
     "gemini": ("0.61.0", {"main": "gemini-0.61.0-main.txt"}),
     "qwen": ("0.15.10", {"main": "qwen-0.15.10-main.txt"}),
-    "opencode": ("1.18.33", {"main": "opencode-1.18.33-main.txt",
-                             "run": "opencode-1.18.33-run.txt"}),
+    "opencode": ("1.18.33", {"main": "opencode-1.18.33-main.txt", "run": "opencode-1.18.33-run.txt"}),
     "pi": ("0.73.1", {"main": "pi-0.73.1-main.txt"}),
     "copilot": ("1.0.102", {"main": "copilot-1.0.102-main.txt"}),
 }
@@ -59,9 +58,15 @@ class FakeAgents:
         version, files = CAPTURED[like or name]
         helps = {sub: str(FIXTURES / f) for sub, f in files.items()}
         path = self.bin / name
-        path.write_text(_SCRIPT.format(python=sys.executable, helps=helps, version=version,
-                                       record=str(self.root / f"{name}.calls"),
-                                       exit_code=exit_code))
+        path.write_text(
+            _SCRIPT.format(
+                python=sys.executable,
+                helps=helps,
+                version=version,
+                record=str(self.root / f"{name}.calls"),
+                exit_code=exit_code,
+            )
+        )
         path.chmod(0o755)
         return path
 

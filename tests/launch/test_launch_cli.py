@@ -18,47 +18,58 @@ def env(fake_agents: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> di
     home.mkdir()
     monkeypatch.delenv("BASTION_POLICY", raising=False)
     monkeypatch.chdir(home)
-    return {"PATH": str(fake_agents.bin), "HOME": str(home),
-            "BASTION_STATE_DIR": str(tmp_path / "state")}
+    return {"PATH": str(fake_agents.bin), "HOME": str(home), "BASTION_STATE_DIR": str(tmp_path / "state")}
 
 
 def _run(env: dict[str, str], *args: str) -> Any:
     return CliRunner().invoke(build_app(), list(args), env=env)
 
 
-def test_agents_json_lists_each_agent_on_path_with_its_mapping(fake_agents: Any,
-                                                               env: dict[str, str]) -> None:
+def test_agents_json_lists_each_agent_on_path_with_its_mapping(fake_agents: Any, env: dict[str, str]) -> None:
     claude = fake_agents.add("claude")
     result = _run(env, "agents", "--json", "--ceiling", "ask_every_action,read_only,allowed")
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout) == [{
-        "agent": "claude", "path": str(claude), "version": "2.1.197", "started": True,
-        "flags": ["--permission-mode", "plan"],
-        "notes": ["--permission-mode plan: plan/read-only mode: asks about everything, writes "
-                  "nothing (until you approve leaving it in the agent's own prompt)",
-                  "left out: --permission-mode auto (meaning not clear from its name)",
-                  "left out: --permission-mode dontAsk (meaning not clear from its name)",
-                  # the fake PATH has no bubblewrap and no socat: Claude's sandbox could not start
-                  "left out: --settings <…> (needs bwrap, socat on PATH, or claude refuses to start; "
-                  "install them, e.g. apt-get install bubblewrap socat)"],
-        "assumptions": []}]
+    assert json.loads(result.stdout) == [
+        {
+            "agent": "claude",
+            "path": str(claude),
+            "version": "2.1.197",
+            "started": True,
+            "flags": ["--permission-mode", "plan"],
+            "notes": [
+                "--permission-mode plan: plan/read-only mode: asks about everything, writes "
+                "nothing (until you approve leaving it in the agent's own prompt)",
+                "left out: --permission-mode auto (meaning not clear from its name)",
+                "left out: --permission-mode dontAsk (meaning not clear from its name)",
+                # the fake PATH has no bubblewrap and no socat: Claude's sandbox could not start
+                "left out: --settings <…> (needs bwrap, socat on PATH, or claude refuses to start; "
+                "install them, e.g. apt-get install bubblewrap socat)",
+            ],
+            "assumptions": [],
+        }
+    ]
 
 
-def test_without_a_ceiling_in_the_policy_bastion_adds_no_restriction(fake_agents: Any,
-                                                                     env: dict[str, str]) -> None:
+def test_without_a_ceiling_in_the_policy_bastion_adds_no_restriction(
+    fake_agents: Any, env: dict[str, str]
+) -> None:
     fake_agents.add("gemini")
     result = _run(env, "agents")
     assert "ceiling ask_for_risky,unrestricted,allowed" in result.stdout
     assert "starts with --approval-mode auto_edit" in result.stdout
 
 
-@pytest.mark.parametrize("args", [
-    ["agents", "--bypass-permissions"],
-    ["launch", "claude", "--bypass-permissions", "--help"],
-    ["resume", "x", "--bypass-permissions", "--help"],
-])
-def test_bypass_is_refused_for_commands_that_start_nothing(fake_agents: Any, env: dict[str, str],
-                                                           args: list[str]) -> None:
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["agents", "--bypass-permissions"],
+        ["launch", "claude", "--bypass-permissions", "--help"],
+        ["resume", "x", "--bypass-permissions", "--help"],
+    ],
+)
+def test_bypass_is_refused_for_commands_that_start_nothing(
+    fake_agents: Any, env: dict[str, str], args: list[str]
+) -> None:
     fake_agents.add("claude")
     result = _run(env, *args)
     assert result.exit_code == 2
@@ -68,8 +79,7 @@ def test_bypass_is_refused_for_commands_that_start_nothing(fake_agents: Any, env
 
 def test_launch_then_resume_through_the_cli(fake_agents: Any, env: dict[str, str]) -> None:
     fake_agents.add("claude")
-    result = _run(env, "launch", "claude", "--ceiling", "ask_every_action,read_only,allowed",
-                  "--", "hi")
+    result = _run(env, "launch", "claude", "--ceiling", "ask_every_action,read_only,allowed", "--", "hi")
     assert result.exit_code == 0, result.output
     session = result.stderr.strip().split("session ")[-1]
     again = _run(env, "resume", session, "--ceiling", "never_ask,unrestricted,allowed")

@@ -12,20 +12,23 @@ HelpOf = Callable[..., HelpText]
 def test_commander_choices_are_read_from_the_parenthesised_list(help_of: HelpOf) -> None:
     option = help_of("claude").option("--permission-mode")
     assert option is not None
-    assert option.choices == ("acceptEdits", "auto", "bypassPermissions", "default", "dontAsk",
-                              "plan")
+    assert option.choices == ("acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "plan")
 
 
 def test_clap_long_help_choices_keep_what_each_one_means(help_of: HelpOf) -> None:
     assert help_of("codex").option("-a") == HelpOption(
-        ("-a", "--ask-for-approval"), True,
+        ("-a", "--ask-for-approval"),
+        True,
         "Configure when the model requires human approval before executing a command "
         "Possible values: - on-request: The model decides when to ask the user for approval "
         "- never: Never ask for user approval Execution failures are immediately returned to "
         "the model",
         ("on-request", "never"),
-        (("on-request", "The model decides when to ask the user for approval"),
-         ("never", "Never ask for user approval Execution failures are immediately returned to")))
+        (
+            ("on-request", "The model decides when to ask the user for approval"),
+            ("never", "Never ask for user approval Execution failures are immediately returned to"),
+        ),
+    )
 
 
 def test_the_subcommand_help_is_a_different_text_from_the_top_level(help_of: HelpOf) -> None:
@@ -36,19 +39,32 @@ def test_the_subcommand_help_is_a_different_text_from_the_top_level(help_of: Hel
 
 
 def test_yargs_commands_drop_the_repeated_program_name(help_of: HelpOf) -> None:
-    assert help_of("gemini").commands == ("mcp", "extensions", "extension", "skills", "skill",
-                                          "hooks", "hook", "gemma")
+    assert help_of("gemini").commands == (
+        "mcp",
+        "extensions",
+        "extension",
+        "skills",
+        "skill",
+        "hooks",
+        "hook",
+        "gemma",
+    )
 
 
 def test_examples_keep_their_comment_and_words(help_of: HelpOf) -> None:
-    assert HelpExample("Read-only mode (no file modifications possible)",
-                       ("pi", "--tools", "read,grep,find,ls", "-p", "Review the code in src/")
-                       ) in help_of("pi").examples
+    assert (
+        HelpExample(
+            "Read-only mode (no file modifications possible)",
+            ("pi", "--tools", "read,grep,find,ls", "-p", "Review the code in src/"),
+        )
+        in help_of("pi").examples
+    )
 
 
 def test_an_unreadable_help_gives_no_options() -> None:
     assert parse_help("<could not run foo: No such file>") == HelpText(
-        "<could not run foo: No such file>", (), (), ())
+        "<could not run foo: No such file>", (), (), ()
+    )
 
 
 def test_the_launch_package_exports_a_sorted_public_api() -> None:

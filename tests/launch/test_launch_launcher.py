@@ -22,14 +22,13 @@ class Harness:
         self.store = JsonSessionStore(str(tmp_path / "state"))
         self.events: list[dict[str, Any]] = []
         self.stderr = io.StringIO()
-        self.ports = Ports(path=str(fake_agents.bin), stderr=self.stderr,
-                           on_event=self.events.append)
+        self.ports = Ports(path=str(fake_agents.bin), stderr=self.stderr, on_event=self.events.append)
         self.cwd = str(tmp_path)
 
-    def launch(self, names: list[str], ceiling: Ceiling, args: list[str] | None = None,
-               **kw: Any) -> Any:
-        return launch(names, ceiling, "test", args or [], store=self.store, ports=self.ports,
-                      cwd=self.cwd, **kw)
+    def launch(self, names: list[str], ceiling: Ceiling, args: list[str] | None = None, **kw: Any) -> Any:
+        return launch(
+            names, ceiling, "test", args or [], store=self.store, ports=self.ports, cwd=self.cwd, **kw
+        )
 
     def types(self) -> list[str]:
         return [e["type"] for e in self.events]
@@ -71,8 +70,10 @@ def test_failover_tries_the_next_agent_under_the_same_ceiling(h: Harness) -> Non
     assert h.agents.calls("claude") == [["--permission-mode", "plan"]]
     assert h.agents.calls("qwen") == [["--approval-mode", "plan"]]
     assert [(r.agent, r.started, r.exit_code, r.ceiling) for r in outcome.session.runs] == [
-        ("opencode", False, None, READ_ONLY), ("claude", True, 1, READ_ONLY),
-        ("qwen", True, 0, READ_ONLY)]
+        ("opencode", False, None, READ_ONLY),
+        ("claude", True, 1, READ_ONLY),
+        ("qwen", True, 0, READ_ONLY),
+    ]
     assert h.store.load(outcome.session.id) == outcome.session
 
 
@@ -92,8 +93,7 @@ def test_bypass_gives_the_skip_every_check_flag_and_a_banner_before_and_after(h:
     outcome = h.launch(["claude"], STRICT, bypass=True)
     assert h.agents.calls("claude") == [["--dangerously-skip-permissions"]]
     assert h.stderr.getvalue().count("PERMISSIONS BYPASSED") == 2
-    assert (outcome.session.bypassed, outcome.session.ceiling_source) == (
-        True, "--bypass-permissions")
+    assert (outcome.session.bypassed, outcome.session.ceiling_source) == (True, "--bypass-permissions")
     assert "launch.bypass" in h.types()
 
 
@@ -108,8 +108,7 @@ def test_resume_refuses_a_looser_ceiling_than_the_saved_one(h: Harness) -> None:
     h.agents.add("claude")
     first = h.launch(["claude"], READ_ONLY)
     with pytest.raises(LaunchRefused, match="saved ceiling ask_every_action,read_only,allowed"):
-        resume(first.session.id, READ_ONLY, "test", store=h.store, ports=h.ports,
-               requested=NO_CEILING)
+        resume(first.session.id, READ_ONLY, "test", store=h.store, ports=h.ports, requested=NO_CEILING)
     with pytest.raises(LaunchRefused, match="--bypass-permissions refused"):
         resume(first.session.id, READ_ONLY, "test", store=h.store, ports=h.ports, bypass=True)
     assert h.agents.calls("claude") == [["--permission-mode", "plan"]]
@@ -128,8 +127,7 @@ def test_resume_applies_and_saves_a_stricter_configuration(h: Harness) -> None:
     h.agents.add("claude")
     first = h.launch(["claude"], NO_CEILING)
     resume(first.session.id, READ_ONLY, "config", store=h.store, ports=h.ports)
-    assert h.agents.calls("claude") == [["--permission-mode", "acceptEdits"],
-                                        ["--permission-mode", "plan"]]
+    assert h.agents.calls("claude") == [["--permission-mode", "acceptEdits"], ["--permission-mode", "plan"]]
     saved = h.store.load(first.session.id)
     assert (saved.ceiling, saved.ceiling_source, len(saved.runs)) == (READ_ONLY, "config", 2)
 
@@ -144,8 +142,14 @@ def test_a_bypass_session_may_be_resumed_with_bypass(h: Harness) -> None:
 def test_an_agent_missing_from_path_is_reported_not_started(h: Harness) -> None:
     report = survey("claude", NO_CEILING, (), h.ports)
     assert report.as_json() == {
-        "agent": "claude", "path": None, "version": None, "started": False, "flags": [],
-        "notes": ["not started: claude not found on PATH"], "assumptions": []}
+        "agent": "claude",
+        "path": None,
+        "version": None,
+        "started": False,
+        "flags": [],
+        "notes": ["not started: claude not found on PATH"],
+        "assumptions": [],
+    }
 
 
 def test_an_unknown_agent_is_surveyed_by_its_own_name(h: Harness) -> None:

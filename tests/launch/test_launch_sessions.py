@@ -16,8 +16,9 @@ READ_ONLY = Ceiling("ask_every_action", "read_only", "allowed")
 def test_a_session_round_trips_through_its_json_file(tmp_path: Path) -> None:
     store = JsonSessionStore(str(tmp_path))
     session = new_session(("claude", "codex"), ("hi",), NO_CEILING, "built-in", "/w")
-    session = session.with_run(Run("claude", True, ("--permission-mode", "acceptEdits"),
-                                   NO_CEILING, 0, ("note",), False, 1.0))
+    session = session.with_run(
+        Run("claude", True, ("--permission-mode", "acceptEdits"), NO_CEILING, 0, ("note",), False, 1.0)
+    )
     store.save(session)
     assert store.load(session.id) == session
     assert store.list_ids() == [session.id]
@@ -29,7 +30,9 @@ def test_lowering_a_session_meets_the_ceilings_and_never_raises(tmp_path: Path) 
     assert session.lowered_to(NO_CEILING, "config") is session
     lowered = session.lowered_to(Ceiling("never_ask", "unrestricted", "denied"), "config")
     assert (lowered.ceiling, lowered.ceiling_source) == (
-        Ceiling("ask_every_action", "read_only", "denied"), "config")
+        Ceiling("ask_every_action", "read_only", "denied"),
+        "config",
+    )
 
 
 def test_a_missing_or_damaged_session_is_an_error_not_a_default(tmp_path: Path) -> None:

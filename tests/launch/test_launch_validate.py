@@ -37,8 +37,7 @@ def test_meeting_a_ceiling_never_raises_it(a: Ceiling, b: Ceiling) -> None:
 
 
 def test_a_ceiling_is_parsed_from_the_command_line_and_bad_values_are_named() -> None:
-    assert Ceiling.parse("never_ask, read_only ,denied") == Ceiling(
-        "never_ask", "read_only", "denied")
+    assert Ceiling.parse("never_ask, read_only ,denied") == Ceiling("never_ask", "read_only", "denied")
     with pytest.raises(ValueError, match="network must be one of denied, allowed, not 'off'"):
         Ceiling.parse("never_ask,read_only,off")
     with pytest.raises(ValueError, match="APPROVAL,FILESYSTEM,NETWORK"):

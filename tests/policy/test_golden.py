@@ -29,7 +29,9 @@ reason = "pushing needs a person"
 """
 
 
-@pytest.mark.parametrize("case", GOLDEN, ids=lambda c: f"{c['call']['tool']}:{json.dumps(c['call']['args'])[:40]}")
+@pytest.mark.parametrize(
+    "case", GOLDEN, ids=lambda c: f"{c['call']['tool']}:{json.dumps(c['call']['args'])[:40]}"
+)
 def test_each_golden_call_gets_exactly_its_pinned_evaluation(case: dict[str, Any], tmp_path: Path) -> None:
     home = tmp_path / "home"
     workspace = home / "proj"
@@ -38,6 +40,8 @@ def test_each_golden_call_gets_exactly_its_pinned_evaluation(case: dict[str, Any
     policy = load_policy_text(POLICY, cwd=str(workspace), env=env, path=str(workspace / "policy.toml"))
     gate = Gate(policy, resolver=StaticResolver({"pypi.org": ["151.101.0.223"]}))
     call = case["call"]
-    evaluation = gate.evaluate(ToolCall(call["tool"], call["args"], cwd=str(workspace), interactive=call["interactive"]))
+    evaluation = gate.evaluate(
+        ToolCall(call["tool"], call["args"], cwd=str(workspace), interactive=call["interactive"])
+    )
     text = json.dumps(evaluation.to_json()).replace(str(workspace), "{ws}").replace(str(home), "{home}")
     assert json.loads(text) == case["evaluation"]

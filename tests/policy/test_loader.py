@@ -315,10 +315,15 @@ def test_mcp_rule_args_and_server_maps_are_read_from_the_file(tmp_path: Path, en
     )
     policy = load_policy(file, cwd=str(tmp_path), env=env)
     assert policy.rules[0].args == {"command": "git status"}
-    assert (policy.mcp_servers["files"].paths, policy.mcp_servers["files"].urls) == (("path", "files[]"), ("url",))
+    assert (policy.mcp_servers["files"].paths, policy.mcp_servers["files"].urls) == (
+        ("path", "files[]"),
+        ("url",),
+    )
 
 
-def test_the_gemini_hole_stays_closed_an_allow_matches_argument_keys_not_json(tmp_path: Path, env: dict[str, str]) -> None:
+def test_the_gemini_hole_stays_closed_an_allow_matches_argument_keys_not_json(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
     from bastion import Decision, Gate, ToolCall
 
     file = write(
@@ -336,7 +341,9 @@ def test_the_gemini_hole_stays_closed_an_allow_matches_argument_keys_not_json(tm
 
 
 def test_state_url_comes_only_from_a_trusted_file(tmp_path: Path, env: dict[str, str]) -> None:
-    write(Path(env["HOME"]) / ".config/bastion/policy.toml", 'state_url = "postgresql://db.example/bastion"\n')
+    write(
+        Path(env["HOME"]) / ".config/bastion/policy.toml", 'state_url = "postgresql://db.example/bastion"\n'
+    )
     project = tmp_path / "repo"
     write(project / ".bastion" / "policy.toml", 'state_url = "postgresql://attacker.example/x"\n')
     policy = load_policy(cwd=str(project), env=env)

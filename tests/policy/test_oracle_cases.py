@@ -35,11 +35,15 @@ def test_a_command_the_oracle_caught_is_no_longer_allowed(
 
 
 @pytest.mark.parametrize("command", ["rg TODO notes.txt", "strings -n 4 notes.txt", "file notes.txt"])
-def test_the_same_programs_reading_plainly_stay_allowed(gate: Gate, call: Callable[..., ToolCall], command: str) -> None:
+def test_the_same_programs_reading_plainly_stay_allowed(
+    gate: Gate, call: Callable[..., ToolCall], command: str
+) -> None:
     assert gate.evaluate(call("shell", command=command)).decision is Decision.ALLOW
 
 
-def test_file_p_declares_the_write_it_makes_to_the_file_s_times(gate: Gate, call: Callable[..., ToolCall]) -> None:
+def test_file_p_declares_the_write_it_makes_to_the_file_s_times(
+    gate: Gate, call: Callable[..., ToolCall]
+) -> None:
     from bastion.call.effects import Effect
 
     evaluation = gate.evaluate(call("shell", command="file -p notes.txt"))

@@ -23,8 +23,10 @@ import psycopg
 
 def find_bin() -> str | None:
     """The newest ``/usr/lib/postgresql/*/bin`` holding ``pg_ctl`` (or pg_ctl on PATH)."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"),
-                   key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0)
+    found = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"),
+        key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0,
+    )
     if found:
         return os.path.dirname(found[-1])
     on_path = shutil.which("pg_ctl")
@@ -41,8 +43,10 @@ def _postgres_user() -> pwd.struct_passwd:
     try:
         return pwd.getpwnam("postgres")
     except KeyError:
-        subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin",
-                        "postgres"], check=True)
+        subprocess.run(
+            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", "postgres"],
+            check=True,
+        )
         return pwd.getpwnam("postgres")
 
 
@@ -65,12 +69,29 @@ class Cluster:
         kwargs: dict[str, object] = {}
         if self.user is not None:
             kwargs = {"user": self.user.pw_uid, "group": self.user.pw_gid, "extra_groups": []}
-        return subprocess.run([os.path.join(self.bindir, args[0]), *args[1:]], check=True, text=True,
-                              capture_output=True, cwd=self.root, **kwargs)  # type: ignore[call-overload]
+        return subprocess.run(
+            [os.path.join(self.bindir, args[0]), *args[1:]],
+            check=True,
+            text=True,
+            capture_output=True,
+            cwd=self.root,
+            **kwargs,
+        )  # type: ignore[call-overload]
 
     def init(self, *, durable: bool) -> None:
-        self._run("initdb", "-D", self.data, "-A", "trust", "-U", "postgres", "-E", "UTF8",
-                  "--locale=C", "--no-sync")
+        self._run(
+            "initdb",
+            "-D",
+            self.data,
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "-E",
+            "UTF8",
+            "--locale=C",
+            "--no-sync",
+        )
         with open(os.path.join(self.data, "postgresql.auto.conf"), "a", encoding="utf-8") as conf:
             conf.write("max_connections = 200\nshared_buffers = 64MB\n")
             if not durable:
@@ -78,8 +99,19 @@ class Cluster:
 
     def start(self) -> None:
         options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1"
-        self._run("pg_ctl", "-D", self.data, "-o", options, "-l", os.path.join(self.root, "log"),
-                  "-w", "-t", "60", "start")
+        self._run(
+            "pg_ctl",
+            "-D",
+            self.data,
+            "-o",
+            options,
+            "-l",
+            os.path.join(self.root, "log"),
+            "-w",
+            "-t",
+            "60",
+            "start",
+        )
 
     def stop(self, mode: str = "fast") -> None:
         with contextlib.suppress(subprocess.CalledProcessError):

@@ -13,24 +13,43 @@ from bastion.call.effects import Effect
 from bastion.policy.decision import Decision, Evaluation, Reason
 from bastion.state import Stores
 
-ASKED = Evaluation(Decision.ASK, (Reason(Decision.ASK, "rule[1]", "policy.toml:3", "x", "a person decides"),),
-                   (Effect.NETWORK,))
+ASKED = Evaluation(
+    Decision.ASK,
+    (Reason(Decision.ASK, "rule[1]", "policy.toml:3", "x", "a person decides"),),
+    (Effect.NETWORK,),
+)
 
 
 def make_request(created: float = 1000.0, ttl: float = 300.0, **kw: object) -> ApprovalRequest:
     fields: dict[str, object] = {
-        "id": new_id(), "created": created, "expires": created + ttl, "tool": "shell",
-        "summary": "shell: git push origin main", "reason": "a person decides", "evaluation": ASKED,
-        "call_key": "key-1", "project": "/proj/.bastion/policy.toml", "session": "s1",
-        "argv": ("git", "push", "origin", "main"), "suggested_pattern": "git push origin *",
+        "id": new_id(),
+        "created": created,
+        "expires": created + ttl,
+        "tool": "shell",
+        "summary": "shell: git push origin main",
+        "reason": "a person decides",
+        "evaluation": ASKED,
+        "call_key": "key-1",
+        "project": "/proj/.bastion/policy.toml",
+        "session": "s1",
+        "argv": ("git", "push", "origin", "main"),
+        "suggested_pattern": "git push origin *",
     }
     fields.update(kw)
     return ApprovalRequest(**fields)  # type: ignore[arg-type]
 
 
 def grant_for(request: ApprovalRequest, created: float = 1001.0) -> Grant:
-    return Grant(id=new_id(), tool="shell", scope=Scope.PROJECT, scope_value=request.project,
-                 summary=request.summary, created=created, key=request.call_key, request_id=request.id)
+    return Grant(
+        id=new_id(),
+        tool="shell",
+        scope=Scope.PROJECT,
+        scope_value=request.project,
+        summary=request.summary,
+        created=created,
+        key=request.call_key,
+        request_id=request.id,
+    )
 
 
 def test_a_created_request_reads_back_whole(stores: Stores) -> None:
@@ -48,11 +67,13 @@ def test_a_request_whose_text_holds_a_nul_reads_back_exactly(stores: Stores) -> 
 def test_the_first_answer_wins_and_the_second_learns_the_winner(stores: Stores, other_stores: Stores) -> None:
     request = make_request()
     stores.approvals.create_request(request)
-    first = stores.approvals.resolve(request.id, Action.DENY, at=1001.0, resolver="person",
-                                     feedback="use the stdlib")
+    first = stores.approvals.resolve(
+        request.id, Action.DENY, at=1001.0, resolver="person", feedback="use the stdlib"
+    )
     second = other_stores.approvals.resolve(request.id, Action.APPROVE_ONCE, at=1002.0, resolver="person")
-    denied = dataclasses.replace(request, state=RequestState.DENIED, resolved_at=1001.0, resolver="person",
-                                 feedback="use the stdlib")
+    denied = dataclasses.replace(
+        request, state=RequestState.DENIED, resolved_at=1001.0, resolver="person", feedback="use the stdlib"
+    )
     assert (first, second) == (Resolution(True, denied), Resolution(False, denied))
 
 
@@ -63,8 +84,9 @@ def test_resolving_an_unknown_request_reports_no_request(stores: Stores) -> None
 def test_an_answer_at_the_expiry_time_is_refused_and_the_request_stays_pending(stores: Stores) -> None:
     request = make_request(created=1000.0, ttl=10.0)
     stores.approvals.create_request(request)
-    assert stores.approvals.resolve(request.id, Action.APPROVE_ONCE, at=1010.0, resolver="person") == \
-        Resolution(False, request)
+    assert stores.approvals.resolve(
+        request.id, Action.APPROVE_ONCE, at=1010.0, resolver="person"
+    ) == Resolution(False, request)
 
 
 def test_an_answer_persisted_before_expiry_is_honoured_over_the_late_expiry(stores: Stores) -> None:
@@ -82,8 +104,10 @@ def test_expire_due_expires_only_pending_requests_whose_time_is_up(stores: Store
     stores.approvals.resolve(answered.id, Action.APPROVE_ONCE, at=1001.0, resolver="person")
     expired = stores.approvals.expire_due(1006.0)
     states = [stores.approvals.get_request(i).state for i in (due.id, later.id, answered.id)]  # type: ignore[union-attr]
-    assert (expired, states) == ([due.id], [RequestState.EXPIRED, RequestState.PENDING,
-                                            RequestState.APPROVED_ONCE])
+    assert (expired, states) == (
+        [due.id],
+        [RequestState.EXPIRED, RequestState.PENDING, RequestState.APPROVED_ONCE],
+    )
 
 
 def test_listing_filters_by_state_newest_first(stores: Stores) -> None:
@@ -91,21 +115,30 @@ def test_listing_filters_by_state_newest_first(stores: Stores) -> None:
     stores.approvals.create_request(old)
     stores.approvals.create_request(new)
     stores.approvals.resolve(old.id, Action.CANCEL, at=1001.0, resolver="cancel")
-    assert ([r.id for r in stores.approvals.list_requests()],
-            [r.id for r in stores.approvals.list_requests([RequestState.PENDING])],
-            stores.approvals.list_requests([])) == ([new.id, old.id], [new.id], [])
+    assert (
+        [r.id for r in stores.approvals.list_requests()],
+        [r.id for r in stores.approvals.list_requests([RequestState.PENDING])],
+        stores.approvals.list_requests([]),
+    ) == ([new.id, old.id], [new.id], [])
 
 
 def test_approve_always_stores_its_grant_with_the_answer_and_a_loser_stores_none(stores: Stores) -> None:
     request = make_request()
     stores.approvals.create_request(request)
     grant, losing = grant_for(request), grant_for(request, created=1002.0)
-    won = stores.approvals.resolve(request.id, Action.APPROVE_ALWAYS, at=1001.0, resolver="person",
-                                   grant=grant)
-    lost = stores.approvals.resolve(request.id, Action.APPROVE_ALWAYS, at=1002.0, resolver="person",
-                                    grant=losing)
-    assert (won.won, lost.won, stores.approvals.list_grants(), stores.approvals.grants_for("shell"),
-            stores.approvals.grants_for("fetch")) == (True, False, [grant], [grant], [])
+    won = stores.approvals.resolve(
+        request.id, Action.APPROVE_ALWAYS, at=1001.0, resolver="person", grant=grant
+    )
+    lost = stores.approvals.resolve(
+        request.id, Action.APPROVE_ALWAYS, at=1002.0, resolver="person", grant=losing
+    )
+    assert (
+        won.won,
+        lost.won,
+        stores.approvals.list_grants(),
+        stores.approvals.grants_for("shell"),
+        stores.approvals.grants_for("fetch"),
+    ) == (True, False, [grant], [grant], [])
 
 
 def test_grants_list_oldest_first_and_revoke_once(stores: Stores) -> None:
@@ -135,8 +168,9 @@ def test_admitted_calls_count_per_turn_and_per_sliding_minute(stores: Stores, ot
 
 def test_a_peek_records_nothing(stores: Stores) -> None:
     stores.approvals.peek_usage("s1", "t1", 100.0)
-    assert stores.approvals.peek_usage("s1", "t1", 101.0) == Usage(turn_calls=1, turn_started=101.0,
-                                                                   minute_calls=1)
+    assert stores.approvals.peek_usage("s1", "t1", 101.0) == Usage(
+        turn_calls=1, turn_started=101.0, minute_calls=1
+    )
 
 
 def test_failures_count_up_per_call_and_a_success_clears_them(stores: Stores, other_stores: Stores) -> None:
@@ -144,13 +178,16 @@ def test_failures_count_up_per_call_and_a_success_clears_them(stores: Stores, ot
     other_stores.approvals.note_outcome("s1", "k", failed=True, hard=False, at=2.0)
     counted = stores.approvals.failure_record("s1", "k")
     other_stores.approvals.note_outcome("s1", "k", failed=False, hard=False, at=3.0)
-    assert (counted, stores.approvals.failure_record("s1", "k"),
-            stores.approvals.failure_record("s2", "k")) == (FailureRecord(2, 1, 2.0), FailureRecord(),
-                                                            FailureRecord())
+    assert (
+        counted,
+        stores.approvals.failure_record("s1", "k"),
+        stores.approvals.failure_record("s2", "k"),
+    ) == (FailureRecord(2, 1, 2.0), FailureRecord(), FailureRecord())
 
 
 def test_a_waiter_learns_an_answer_given_through_another_opening_of_the_state(
-        stores: Stores, other_stores: Stores) -> None:
+    stores: Stores, other_stores: Stores
+) -> None:
     """The parked side (one daemon) resumes when another daemon answers: NOTIFY on
     PostgreSQL, the periodic re-read on SQLite; either way through the queue's wait."""
     from bastion.approval.clock import SystemClock

@@ -18,9 +18,16 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def run_workers(kind: str, args: list[list[str]], tmp_path: Path) -> list[dict[str, object]]:
     start = tmp_path / f"start-{kind}"
-    procs = [subprocess.Popen([sys.executable, "-m", "tests.postgres.workers", kind, *a, str(start)],
-                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for a in args]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.postgres.workers", kind, *a, str(start)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for a in args
+    ]
     start.touch()
     results = []
     for proc in procs:
@@ -42,11 +49,13 @@ def test_four_approvers_racing_on_100_requests_resolve_each_exactly_once(pg_url:
     winner = {rid: r["name"] for r in results for rid in r["won"]}  # type: ignore[attr-defined]
     final = {r.id: r for r in stores.approvals.list_requests()}
     stores.close()
-    assert (sorted(wins.values()) == [1] * 100, sum(int(r["lost"]) for r in results),  # type: ignore[call-overload]
-            {final[rid].resolver for rid in winner} == {r["name"] for r in results if r["won"]},
-            all(final[rid].resolver == name for rid, name in winner.items()),
-            {s for s in (r.state for r in final.values())} <= {RequestState.APPROVED_ONCE, RequestState.DENIED}) \
-        == (True, 300, True, True, True)
+    assert (
+        sorted(wins.values()) == [1] * 100,
+        sum(int(r["lost"]) for r in results),  # type: ignore[call-overload]
+        {final[rid].resolver for rid in winner} == {r["name"] for r in results if r["won"]},
+        all(final[rid].resolver == name for rid, name in winner.items()),
+        {s for s in (r.state for r in final.values())} <= {RequestState.APPROVED_ONCE, RequestState.DENIED},
+    ) == (True, 300, True, True, True)
 
 
 def test_four_writers_appending_10000_events_keep_one_verifiable_chain(pg_url: str, tmp_path: Path) -> None:
@@ -58,4 +67,8 @@ def test_four_writers_appending_10000_events_keep_one_verifiable_chain(pg_url: s
     got = sorted(s for r in results for s in r["seqs"])  # type: ignore[attr-defined]
     per_writer = Counter(r.event.session for r in records)
     assert (verdict.ok, verdict.checked, got == list(range(1, 10_001)), dict(per_writer)) == (
-        True, 10_000, True, {f"writer{i}": 2500 for i in range(4)})
+        True,
+        10_000,
+        True,
+        {f"writer{i}": 2500 for i in range(4)},
+    )

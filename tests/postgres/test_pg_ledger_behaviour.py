@@ -24,10 +24,21 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def event(n: int, *, session: str = "s1", decision: str = "allow", **kw: object) -> AuditEvent:
     fields: dict[str, object] = {
-        "kind": "decided", "decision_id": f"d{n}", "time": 1000.0 + n / 7, "tool": "shell",
-        "decision": decision, "resolver": "policy", "rule": "rule[1]", "source": "policy.toml:3",
-        "message": f"call {n}", "reasons": "[]", "args_hash": f"h{n}", "summary": f"shell: echo {n}",
-        "session": session, "exit_code": None, "duration": None,
+        "kind": "decided",
+        "decision_id": f"d{n}",
+        "time": 1000.0 + n / 7,
+        "tool": "shell",
+        "decision": decision,
+        "resolver": "policy",
+        "rule": "rule[1]",
+        "source": "policy.toml:3",
+        "message": f"call {n}",
+        "reasons": "[]",
+        "args_hash": f"h{n}",
+        "summary": f"shell: echo {n}",
+        "session": session,
+        "exit_code": None,
+        "duration": None,
     }
     fields.update(kw)
     return AuditEvent(**fields)  # type: ignore[arg-type]
@@ -49,8 +60,12 @@ def test_appends_chain_from_genesis_in_sequence(stores: Stores) -> None:
     first = stores.ledger.append([event(1)])
     rest = stores.ledger.append([event(2), event(3)])
     records = first + rest
-    assert ([r.seq for r in records], records[0].prev, [r.prev for r in records[1:]],
-            list(stores.ledger.scan())) == ([1, 2, 3], GENESIS, [records[0].hash, records[1].hash], records)
+    assert (
+        [r.seq for r in records],
+        records[0].prev,
+        [r.prev for r in records[1:]],
+        list(stores.ledger.scan()),
+    ) == ([1, 2, 3], GENESIS, [records[0].hash, records[1].hash], records)
 
 
 def test_an_empty_append_stores_nothing(stores: Stores) -> None:
@@ -58,22 +73,36 @@ def test_an_empty_append_stores_nothing(stores: Stores) -> None:
 
 
 def test_every_field_reads_back_exactly_including_nul_and_floats(stores: Stores) -> None:
-    odd = event(1, summary="shell: printf 'a\x00b'", raw_args='{"c":"\\u0000"}', exit_code=-9,
-                duration=0.1 + 0.2, time=1717171717.123456789, agent="ägent", turn=None)
+    odd = event(
+        1,
+        summary="shell: printf 'a\x00b'",
+        raw_args='{"c":"\\u0000"}',
+        exit_code=-9,
+        duration=0.1 + 0.2,
+        time=1717171717.123456789,
+        agent="ägent",
+        turn=None,
+    )
     stored = stores.ledger.append([odd])
     assert (list(stores.ledger.scan()), verify_store(stores.ledger).ok) == (stored, True)
 
 
 def test_queries_filter_by_session_time_decision_and_position(stores: Stores) -> None:
-    stores.ledger.append([event(1), event(2, session="s2", decision="deny"), event(3, decision="deny"),
-                          event(4)])
+    stores.ledger.append(
+        [event(1), event(2, session="s2", decision="deny"), event(3, decision="deny"), event(4)]
+    )
 
     def seqs(**kw: object) -> list[int]:
         return [r.seq for r in stores.ledger.query(LedgerQuery(**kw))]  # type: ignore[arg-type]
 
-    assert (seqs(), seqs(session="s1"), seqs(decision="deny"), seqs(since=1000.0 + 3 / 7),
-            seqs(after_seq=2, limit=1), seqs(session="s1", decision="deny")) == (
-        [1, 2, 3, 4], [1, 3, 4], [2, 3], [3, 4], [3], [3])
+    assert (
+        seqs(),
+        seqs(session="s1"),
+        seqs(decision="deny"),
+        seqs(since=1000.0 + 3 / 7),
+        seqs(after_seq=2, limit=1),
+        seqs(session="s1", decision="deny"),
+    ) == ([1, 2, 3, 4], [1, 3, 4], [2, 3], [3, 4], [3], [3])
 
 
 def test_group_commit_over_the_store_keeps_one_chain(stores: Stores) -> None:
@@ -99,23 +128,41 @@ def test_verify_names_the_first_bad_record_after_tampering(stores: Stores, what:
     tamper(stores, sql)
     after = verify_store(stores.ledger)
     assert (before.ok, after.ok, after.bad_seq, after.checked, after.head, word in (after.problem or "")) == (
-        True, False, bad_seq, checked, records[checked - 1].hash, True)
+        True,
+        False,
+        bad_seq,
+        checked,
+        records[checked - 1].hash,
+        True,
+    )
 
 
 def test_bastion_logs_verify_checks_the_postgresql_ledger_and_names_the_bad_record(
-        pg_url: str, tmp_path: Path) -> None:
+    pg_url: str, tmp_path: Path
+) -> None:
     stores = open_stores(pg_url, str(tmp_path))
     stores.ledger.append([event(n) for n in range(1, 6)])
     stores.close()
     env = {**os.environ, ENV_URL: pg_url, "BASTION_STATE_DIR": str(tmp_path / "state"), "HOME": str(tmp_path)}
 
     def verify() -> tuple[int, str]:
-        done = subprocess.run([sys.executable, "-m", "bastion.adapters.cli.main", "logs", "verify", "--json"],
-                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "bastion.adapters.cli.main", "logs", "verify", "--json"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         return done.returncode, done.stdout
 
     intact = verify()
-    tamper(open_stores(pg_url, str(tmp_path)), "UPDATE ledger SET decision = 'allow', summary = 'x' WHERE seq = 4")
+    tamper(
+        open_stores(pg_url, str(tmp_path)),
+        "UPDATE ledger SET decision = 'allow', summary = 'x' WHERE seq = 4",
+    )
     broken = verify()
     assert ((intact[0], json.loads(intact[1])["checked"]), (broken[0], json.loads(broken[1])["bad_seq"])) == (
-        (0, 5), (1, 4))
+        (0, 5),
+        (1, 4),
+    )

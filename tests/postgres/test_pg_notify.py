@@ -24,7 +24,9 @@ def two(pg_url: str, tmp_path: Path) -> Iterator[tuple[Stores, Stores]]:
     there.close()
 
 
-def test_an_answer_on_another_daemon_sets_the_waiters_event_through_notify(two: tuple[Stores, Stores]) -> None:
+def test_an_answer_on_another_daemon_sets_the_waiters_event_through_notify(
+    two: tuple[Stores, Stores],
+) -> None:
     here, there = two
 
     async def scenario() -> bool:
@@ -64,7 +66,8 @@ def test_observers_hear_new_and_resolved_requests_from_every_daemon(two: tuple[S
 
 
 def test_an_answer_written_without_a_notification_still_reaches_the_waiter(
-        two: tuple[Stores, Stores], pg_url: str) -> None:
+    two: tuple[Stores, Stores], pg_url: str
+) -> None:
     here, _ = two
 
     async def scenario() -> RequestState:
@@ -74,8 +77,11 @@ def test_an_answer_written_without_a_notification_still_reaches_the_waiter(
         watch = queue.submit(request)
         waiting = asyncio.ensure_future(queue.wait(request.id, request.expires, watch))
         with psycopg.connect(pg_url, autocommit=True) as conn:  # no pg_notify: a "lost" notification
-            conn.execute("UPDATE approval_requests SET state = 'approved_once', resolver = 'person', "
-                         "resolved_at = %s WHERE id = %s", (clock.now(), request.id))
+            conn.execute(
+                "UPDATE approval_requests SET state = 'approved_once', resolver = 'person', "
+                "resolved_at = %s WHERE id = %s",
+                (clock.now(), request.id),
+            )
         return (await asyncio.wait_for(waiting, 30)).state
 
     assert asyncio.run(scenario()) is RequestState.APPROVED_ONCE

@@ -22,13 +22,18 @@ def version(description: str, name: str = "t") -> ToolVersion:
 
 
 # -- API keys ---------------------------------------------------------------------------------
-def test_a_created_key_verifies_on_another_opening_until_it_is_revoked(stores: Stores,
-                                                                      other_stores: Stores) -> None:
+def test_a_created_key_verifies_on_another_opening_until_it_is_revoked(
+    stores: Stores, other_stores: Stores
+) -> None:
     record, key = stores.keys.create(Role.APPROVER, now=100.0, label="alice")
     seen = verify(other_stores.keys, key)
     revoked = (other_stores.keys.revoke(record.id, now=200.0), stores.keys.revoke(record.id, now=300.0))
     assert (seen, revoked, verify(stores.keys, key), verify(stores.keys, key + "x")) == (
-        record, (True, False), None, None)
+        record,
+        (True, False),
+        None,
+        None,
+    )
 
 
 def test_keys_list_oldest_first_and_hide_revoked_ones_unless_asked(stores: Stores) -> None:
@@ -36,19 +41,28 @@ def test_keys_list_oldest_first_and_hide_revoked_ones_unless_asked(stores: Store
     new, _ = stores.keys.create(Role.ADMIN, now=2.0, label="ops")
     stores.keys.revoke(old.id, now=3.0)
     everything = stores.keys.list(include_revoked=True)
-    assert ([k.id for k in stores.keys.list()], [(k.id, k.active) for k in everything],
-            has_active(stores.keys, Role.ADMIN), has_active(stores.keys, Role.AGENT)) == (
-        [new.id], [(old.id, False), (new.id, True)], True, False)
+    assert (
+        [k.id for k in stores.keys.list()],
+        [(k.id, k.active) for k in everything],
+        has_active(stores.keys, Role.ADMIN),
+        has_active(stores.keys, Role.AGENT),
+    ) == ([new.id], [(old.id, False), (new.id, True)], True, False)
 
 
 # -- MCP pins -----------------------------------------------------------------------------------
-def test_first_use_pins_every_tool_once_and_a_second_first_use_loses(stores: Stores,
-                                                                    other_stores: Stores) -> None:
+def test_first_use_pins_every_tool_once_and_a_second_first_use_loses(
+    stores: Stores, other_stores: Stores
+) -> None:
     offered = {"t": version("reads notes")}
     first = stores.pins.pin_first("notes", offered)
     second = other_stores.pins.pin_first("notes", {"t": version("other")})
-    assert (first, second, other_stores.pins.known("notes"), other_stores.pins.servers(),
-            stores.pins.pins("notes")) == (True, False, True, ["notes"], {"t": Pin("t", offered["t"])})
+    assert (
+        first,
+        second,
+        other_stores.pins.known("notes"),
+        other_stores.pins.servers(),
+        stores.pins.pins("notes"),
+    ) == (True, False, True, ["notes"], {"t": Pin("t", offered["t"])})
 
 
 def test_a_changed_tool_is_blocked_until_trusted(stores: Stores, other_stores: Stores) -> None:
@@ -58,17 +72,24 @@ def test_a_changed_tool_is_blocked_until_trusted(stores: Stores, other_stores: S
     pending = stores.pins.pins("notes")
     done = stores.pins.trust("notes", ["t"])
     after = check_offer(other_stores.pins, "notes", {"t": changed, "u": new})
-    assert (first.first_use, sorted(b.why for b in review.blocked), pending["t"],
-            done, sorted(after.trusted), [b.tool for b in after.blocked]) == (
-        True, ["changed", "new"], Pin("t", trusted, changed), ["t"], ["t"], ["u"])
+    assert (
+        first.first_use,
+        sorted(b.why for b in review.blocked),
+        pending["t"],
+        done,
+        sorted(after.trusted),
+        [b.tool for b in after.blocked],
+    ) == (True, ["changed", "new"], Pin("t", trusted, changed), ["t"], ["t"], ["u"])
 
 
 def test_trusting_everything_promotes_every_pending_tool(stores: Stores) -> None:
     stores.pins.pin_first("s", {"a": version("a", "a")})
     stores.pins.note_pending("s", {"a": version("a2", "a"), "b": version("b", "b")})
-    assert (stores.pins.trust("s"), stores.pins.trust("s"),
-            {n: p.pending for n, p in stores.pins.pins("s").items()}) == (
-        ["a", "b"], [], {"a": None, "b": None})
+    assert (
+        stores.pins.trust("s"),
+        stores.pins.trust("s"),
+        {n: p.pending for n, p in stores.pins.pins("s").items()},
+    ) == (["a", "b"], [], {"a": None, "b": None})
 
 
 # -- launch sessions ------------------------------------------------------------------------------
@@ -78,7 +99,9 @@ def test_a_saved_session_loads_back_whole_with_its_runs(stores: Stores, other_st
     stores.sessions.save(session)
     stores.sessions.save(session.with_run(run))
     assert (other_stores.sessions.load(session.id), other_stores.sessions.list_ids()) == (
-        session.with_run(run), [session.id])
+        session.with_run(run),
+        [session.id],
+    )
 
 
 def test_loading_an_unknown_session_says_it_is_not_found(stores: Stores) -> None:
@@ -87,8 +110,9 @@ def test_loading_an_unknown_session_says_it_is_not_found(stores: Stores) -> None
 
 
 # -- the gateway's logins and request owners ------------------------------------------------------
-def test_request_owners_and_page_logins_are_seen_by_every_daemon(stores: Stores,
-                                                                  other_stores: Stores) -> None:
+def test_request_owners_and_page_logins_are_seen_by_every_daemon(
+    stores: Stores, other_stores: Stores
+) -> None:
     here, there = stores.gateway_state(), other_stores.gateway_state()
     here.set_owner("r1", "k1", now=1.0)
     here.set_owner("r1", "k2", now=2.0)  # the first owner stays
@@ -96,7 +120,11 @@ def test_request_owners_and_page_logins_are_seen_by_every_daemon(stores: Stores,
     seen = there.session(token, now=20.0)
     there.close_session(token)
     assert (there.owner("r1"), there.owner("r2"), seen, here.session(token, now=21.0)) == (
-        "k1", None, login, None)
+        "k1",
+        None,
+        login,
+        None,
+    )
 
 
 # -- the gateway's global rate limit (PostgreSQL: one budget for every daemon) --------------------
@@ -121,7 +149,10 @@ def test_a_rate_limit_is_one_budget_per_key_and_minute_across_daemons(pg_url: st
 def test_cli_commands_find_the_database_through_the_environment(pg_url: str, tmp_path: Path) -> None:
     from bastion.state import ENV_URL, open_stores_from_env
 
-    opened = open_stores_from_env({ENV_URL: pg_url, "BASTION_STATE_DIR": str(tmp_path), "HOME": str(tmp_path)},
-                                  cwd=str(tmp_path))
-    none = open_stores_from_env({"BASTION_STATE_DIR": str(tmp_path), "HOME": str(tmp_path)}, cwd=str(tmp_path))
+    opened = open_stores_from_env(
+        {ENV_URL: pg_url, "BASTION_STATE_DIR": str(tmp_path), "HOME": str(tmp_path)}, cwd=str(tmp_path)
+    )
+    none = open_stores_from_env(
+        {"BASTION_STATE_DIR": str(tmp_path), "HOME": str(tmp_path)}, cwd=str(tmp_path)
+    )
     assert ((opened.kind, opened.url), (none.kind, none.url)) == (("postgresql", pg_url), ("sqlite", None))

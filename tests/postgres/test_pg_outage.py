@@ -29,8 +29,9 @@ reason = "deploys need a person"
 
 
 @pytest.fixture
-def outage(own_cluster: Cluster, make_policy: Callable[..., Policy],
-           env: dict[str, str]) -> Iterator[tuple[Cluster, Gatekeeper]]:
+def outage(
+    own_cluster: Cluster, make_policy: Callable[..., Policy], env: dict[str, str]
+) -> Iterator[tuple[Cluster, Gatekeeper]]:
     url = create_database(own_cluster.url)
     migrations.upgrade(url)
     keeper = open_gatekeeper(make_policy(ASK_POLICY), {**env, ENV_URL: url})
@@ -43,30 +44,46 @@ def read_call(workspace: Path, **kw: object) -> ToolCall:
 
 
 def test_while_the_database_is_down_every_recorded_call_is_denied_with_the_reason(
-        outage: tuple[Cluster, Gatekeeper], workspace: Path) -> None:
+    outage: tuple[Cluster, Gatekeeper], workspace: Path
+) -> None:
     cluster, keeper = outage
     before = keeper.request_sync(read_call(workspace, session="s1"))
     cluster.stop()
-    during = [keeper.request_sync(read_call(workspace, session="s1")),
-              keeper.request_sync(read_call(workspace)),
-              keeper.decide(read_call(workspace, session="s1"))]
-    assert (before.decision, [(e.decision, e.reasons[0].rule, "unavailable" in e.message) for e in during]) == (
-        Decision.ALLOW, [(Decision.DENY, "audit.unavailable", True), (Decision.DENY, "audit.unavailable", True),
-                         (Decision.DENY, "state.unavailable", True)])
+    during = [
+        keeper.request_sync(read_call(workspace, session="s1")),
+        keeper.request_sync(read_call(workspace)),
+        keeper.decide(read_call(workspace, session="s1")),
+    ]
+    assert (
+        before.decision,
+        [(e.decision, e.reasons[0].rule, "unavailable" in e.message) for e in during],
+    ) == (
+        Decision.ALLOW,
+        [
+            (Decision.DENY, "audit.unavailable", True),
+            (Decision.DENY, "audit.unavailable", True),
+            (Decision.DENY, "state.unavailable", True),
+        ],
+    )
 
 
 def test_a_store_call_while_down_raises_a_store_error_that_says_what_to_check(
-        outage: tuple[Cluster, Gatekeeper]) -> None:
+    outage: tuple[Cluster, Gatekeeper],
+) -> None:
     cluster, keeper = outage
     cluster.stop()
     with pytest.raises(StoreError) as caught:
         keeper.store.list_requests()
-    assert (type(caught.value), str(caught.value).startswith("PostgreSQL state database unavailable"),
-            "is PostgreSQL running and reachable" in caught.value.hint) == (DatabaseDown, True, True)
+    assert (
+        type(caught.value),
+        str(caught.value).startswith("PostgreSQL state database unavailable"),
+        "is PostgreSQL running and reachable" in caught.value.hint,
+    ) == (DatabaseDown, True, True)
 
 
 def test_calls_are_decided_and_recorded_again_once_the_database_is_back(
-        outage: tuple[Cluster, Gatekeeper], workspace: Path) -> None:
+    outage: tuple[Cluster, Gatekeeper], workspace: Path
+) -> None:
     cluster, keeper = outage
     keeper.request_sync(read_call(workspace, session="s1"))
     cluster.stop()
@@ -75,16 +92,22 @@ def test_calls_are_decided_and_recorded_again_once_the_database_is_back(
     back = keeper.request_sync(read_call(workspace, session="s1"))
     recorded = [(r.event.decision, r.event.session) for r in keeper.ledger.events()]
     assert (down.decision, back.decision, recorded, keeper.ledger.verify().ok) == (
-        Decision.DENY, Decision.ALLOW, [("allow", "s1"), ("allow", "s1")], True)
+        Decision.DENY,
+        Decision.ALLOW,
+        [("allow", "s1"), ("allow", "s1")],
+        True,
+    )
 
 
 def test_a_parked_call_whose_database_restarts_still_gets_its_answer(
-        outage: tuple[Cluster, Gatekeeper], workspace: Path) -> None:
+    outage: tuple[Cluster, Gatekeeper], workspace: Path
+) -> None:
     """The waiter's LISTEN connection drops with the server; the periodic re-check and the
     listener's reconnect carry it to the answer given after the restart."""
     cluster, keeper = outage
-    call = ToolCall(tool="shell", args={"command": "make deploy prod"}, cwd=str(workspace),
-                    session="s1", interactive=True)
+    call = ToolCall(
+        tool="shell", args={"command": "make deploy prod"}, cwd=str(workspace), session="s1", interactive=True
+    )
 
     async def scenario() -> Decision:
         parked: asyncio.Future[str] = asyncio.get_running_loop().create_future()

@@ -30,9 +30,12 @@ def cli(args: list[str], env: dict[str, str]) -> tuple[int, str]:
 def test_the_environment_overrides_the_policy_and_neither_means_sqlite() -> None:
     policy = SimpleNamespace(state_url=PG)
     other = "postgres://v@elsewhere/b"
-    assert (state_url_for(policy, {}), state_url_for(policy, {ENV_URL: other}),  # type: ignore[arg-type]
-            state_url_for(None, {ENV_URL: "  "}),
-            state_url_for(SimpleNamespace(state_url=None), {})) == (PG, other, None, None)  # type: ignore[arg-type]
+    assert (
+        state_url_for(policy, {}),
+        state_url_for(policy, {ENV_URL: other}),  # type: ignore[arg-type]
+        state_url_for(None, {ENV_URL: "  "}),
+        state_url_for(SimpleNamespace(state_url=None), {}),
+    ) == (PG, other, None, None)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("url", ["sqlite:///tmp/x.db", "mysql://u@h/db", "/var/lib/bastion"])
@@ -43,13 +46,15 @@ def test_a_url_that_is_not_postgresql_is_refused_not_ignored(url: str) -> None:
 
 
 # -- migrations ------------------------------------------------------------------------------
-def test_stores_refuse_a_database_whose_schema_is_behind_and_say_how_to_fix_it(pg_empty_url: str,
-                                                                              tmp_path: Path) -> None:
+def test_stores_refuse_a_database_whose_schema_is_behind_and_say_how_to_fix_it(
+    pg_empty_url: str, tmp_path: Path
+) -> None:
     with pytest.raises(SchemaBehind) as caught:
         open_stores(pg_empty_url, str(tmp_path))
     assert (str(caught.value), caught.value.hint) == (
         f"the PostgreSQL schema is version 0, this Bastion needs {migrations.target_version()}",
-        "run 'bastion db upgrade' (with the same state_url / BASTION_STATE_URL)")
+        "run 'bastion db upgrade' (with the same state_url / BASTION_STATE_URL)",
+    )
 
 
 def test_db_status_and_upgrade_report_the_versions_and_upgrade_is_idempotent(pg_empty_url: str) -> None:
@@ -59,17 +64,21 @@ def test_db_status_and_upgrade_report_the_versions_and_upgrade_is_idempotent(pg_
     first = cli(["db", "upgrade", "--json"], env)
     again = cli(["db", "upgrade", "--json"], env)
     after = cli(["db", "status", "--json"], env)
-    assert ((before[0], json.loads(before[1])["current"], json.loads(before[1])["pending"]),
-            (first[0], json.loads(first[1])["applied"]), (again[0], json.loads(again[1])["applied"]),
-            (after[0], json.loads(after[1])["up_to_date"])) == (
-        (1, 0, list(range(1, target + 1))), (0, list(range(1, target + 1))), (0, []), (0, True))
+    assert (
+        (before[0], json.loads(before[1])["current"], json.loads(before[1])["pending"]),
+        (first[0], json.loads(first[1])["applied"]),
+        (again[0], json.loads(again[1])["applied"]),
+        (after[0], json.loads(after[1])["up_to_date"]),
+    ) == ((1, 0, list(range(1, target + 1))), (0, list(range(1, target + 1))), (0, []), (0, True))
 
 
 def test_db_upgrade_takes_the_url_option_over_the_environment(pg_empty_url: str) -> None:
     code, out = cli(["db", "upgrade", "--url", pg_empty_url], {ENV_URL: "postgresql://nobody@127.0.0.1:1/x"})
     every = ", ".join(str(v) for v in range(1, migrations.target_version() + 1))
-    assert (code, out.strip().endswith(f"schema version {migrations.target_version()} (applied {every})")) == (
-        0, True)
+    assert (
+        code,
+        out.strip().endswith(f"schema version {migrations.target_version()} (applied {every})"),
+    ) == (0, True)
 
 
 def test_concurrent_upgrades_apply_each_migration_once(pg_empty_url: str) -> None:
@@ -92,22 +101,31 @@ def test_concurrent_upgrades_apply_each_migration_once(pg_empty_url: str) -> Non
 
 
 def test_db_status_without_postgresql_says_the_state_is_sqlite(tmp_path: Path) -> None:
-    code, out = cli(["db", "status", "--json"], {"BASTION_STATE_DIR": str(tmp_path), ENV_URL: "",
-                                                 "HOME": str(tmp_path)})
+    code, out = cli(
+        ["db", "status", "--json"], {"BASTION_STATE_DIR": str(tmp_path), ENV_URL: "", "HOME": str(tmp_path)}
+    )
     assert (code, json.loads(out)["backend"], json.loads(out)["path"]) == (
-        0, "sqlite", os.path.join(str(tmp_path), "bastion.db"))
+        0,
+        "sqlite",
+        os.path.join(str(tmp_path), "bastion.db"),
+    )
 
 
 def test_db_status_on_an_unreachable_database_exits_1_with_a_hint() -> None:
     code, out = cli(["db", "status", "--json"], {ENV_URL: "postgresql://nobody@127.0.0.1:1/x"})
     body = json.loads(out)
-    assert (code, body["up_to_date"], "unavailable" in body["error"], "is PostgreSQL running" in body["hint"]) \
-        == (1, False, True, True)
+    assert (
+        code,
+        body["up_to_date"],
+        "unavailable" in body["error"],
+        "is PostgreSQL running" in body["hint"],
+    ) == (1, False, True, True)
 
 
 # -- doctor ------------------------------------------------------------------------------------
-def test_doctor_checks_reachability_and_schema(pg_empty_url: str, tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_doctor_checks_reachability_and_schema(
+    pg_empty_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     policy = SimpleNamespace(state_dir=str(tmp_path), state_url=pg_empty_url)
     monkeypatch.delenv(ENV_URL, raising=False)
     behind = db_checks(policy)  # type: ignore[arg-type]
@@ -115,9 +133,14 @@ def test_doctor_checks_reachability_and_schema(pg_empty_url: str, tmp_path: Path
     current = db_checks(policy)  # type: ignore[arg-type]
     down = db_checks(SimpleNamespace(state_dir=str(tmp_path), state_url="postgresql://n@127.0.0.1:1/x"))  # type: ignore[arg-type]
     sqlite = db_checks(SimpleNamespace(state_dir=str(tmp_path), state_url=None))  # type: ignore[arg-type]
-    assert [(c[0], c[1], ("upgrade" in c[2], "running" in c[2])) for c in behind + current + down + sqlite] == [
-        ("state database", False, (True, False)), ("state database", True, (False, False)),
-        ("state database", False, (False, True)), ("state database", True, (False, False))]
+    assert [
+        (c[0], c[1], ("upgrade" in c[2], "running" in c[2])) for c in behind + current + down + sqlite
+    ] == [
+        ("state database", False, (True, False)),
+        ("state database", True, (False, False)),
+        ("state database", False, (False, True)),
+        ("state database", True, (False, False)),
+    ]
 
 
 def test_doctor_lists_the_state_database_row(pg_url: str, tmp_path: Path) -> None:
@@ -129,7 +152,8 @@ def test_doctor_lists_the_state_database_row(pg_url: str, tmp_path: Path) -> Non
 
 # -- the argument-hash key ---------------------------------------------------------------------
 def test_every_daemon_shares_one_argument_hash_key_seeded_from_the_first_hosts_file(
-        pg_url: str, tmp_path: Path) -> None:
+    pg_url: str, tmp_path: Path
+) -> None:
     first_host, second_host = tmp_path / "a", tmp_path / "b"
     first_host.mkdir()
     (first_host / "ledger.key").write_bytes(b"k" * 32)

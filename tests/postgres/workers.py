@@ -48,10 +48,21 @@ def append(url: str, count: str, name: str, start_file: str) -> dict[str, object
     _wait_for(start_file)
     seqs = []
     for n in range(int(count)):
-        event = AuditEvent(kind="decided", decision_id=f"{name}-{n}", time=time.time(), tool="shell",
-                           decision="allow", resolver="policy", rule="rule[1]", source="p.toml:1",
-                           message="m", reasons="[]", args_hash="h", summary=f"shell: echo {n}",
-                           session=name)
+        event = AuditEvent(
+            kind="decided",
+            decision_id=f"{name}-{n}",
+            time=time.time(),
+            tool="shell",
+            decision="allow",
+            resolver="policy",
+            rule="rule[1]",
+            source="p.toml:1",
+            message="m",
+            reasons="[]",
+            args_hash="h",
+            summary=f"shell: echo {n}",
+            session=name,
+        )
         seqs.append(stores.ledger.append([event])[0].seq)
     stores.close()
     return {"name": name, "seqs": seqs}

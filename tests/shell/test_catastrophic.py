@@ -31,12 +31,28 @@ CATASTROPHIC = [
     ("rm -rf /e*c", D, ["hardline.destructive", "hardline.system"]),  # the glob is expanded: system dirs too
     ("rm -rf /u??", D, ["hardline.destructive", "hardline.system"]),  # the glob is expanded: system dirs too
     ("rm -rf ~/[A-Z]*", D, ["hardline.destructive"]),
-    ("rm -rf /[a-z]*", D, ["hardline.destructive", "hardline.system"]),  # the glob is expanded: system dirs too
-    ("cd / && rm -rf *", D, ["hardline.destructive", "hardline.system"]),  # the glob is expanded: system dirs too
-    ("cd /etc; rm -rf *", D, ["hardline.destructive", "hardline.system"]),  # the glob is expanded: system dirs too
+    (
+        "rm -rf /[a-z]*",
+        D,
+        ["hardline.destructive", "hardline.system"],
+    ),  # the glob is expanded: system dirs too
+    (
+        "cd / && rm -rf *",
+        D,
+        ["hardline.destructive", "hardline.system"],
+    ),  # the glob is expanded: system dirs too
+    (
+        "cd /etc; rm -rf *",
+        D,
+        ["hardline.destructive", "hardline.system"],
+    ),  # the glob is expanded: system dirs too
     ("cd ~ && rm -rf *", D, ["hardline.destructive"]),
     ("cd /usr && rm -rf lib", D, ["hardline.destructive", "hardline.system"]),
-    ("bash -c 'cd / && rm -rf *'", D, ["hardline.destructive", "hardline.system"]),  # the glob is expanded: system dirs too
+    (
+        "bash -c 'cd / && rm -rf *'",
+        D,
+        ["hardline.destructive", "hardline.system"],
+    ),  # the glob is expanded: system dirs too
     ("rsync -a --delete empty/ ~/", D, ["hardline.destructive"]),
     ("rsync -a --delete empty/ /etc/", D, ["hardline.destructive", "hardline.system"]),
     ("find / -delete", D, ["hardline.destructive"]),

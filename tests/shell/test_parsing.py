@@ -7,26 +7,68 @@ from helpers import E, analyze, only
 
 # (command, expected argv of the single simple command)
 DECODED = [
-    ("\\rm -rf x", ("rm", "-rf", "x")), ("'r'm x", ("rm", "x")), ("\"r\"m x", ("rm", "x")),
-    ("r\\m x", ("rm", "x")), ("$'\\x72m' x", ("rm", "x")), ("$'\\162m' x", ("rm", "x")),
-    ("$'\\u0072m' x", ("rm", "x")), ("$'r\\x6d' x", ("rm", "x")), ("r''m x", ("rm", "x")),
-    ("r\"\"m x", ("rm", "x")), ("rm \\\n -rf x", ("rm", "-rf", "x")),
-("echo 'a b'", ("echo", "a b")), ("echo \"a\\\"b\"", ("echo", 'a"b')),
-    ("echo a\\ b", ("echo", "a b")), ("echo $'a\\tb'", ("echo", "a\tb")),
-    ("echo $'\\''", ("echo", "'")), ("/usr/bin/rm x", ("/usr/bin/rm", "x")),
-    ("echo \"x\"'y'z", ("echo", "xyz")), ("echo ''", ("echo", "")),
-    ("cat ~/x", ("cat", "~/x")), ("cat $HOME/x", ("cat", "~/x")), ("cat ${HOME}/x", ("cat", "~/x")),
-    ("cat \"$HOME/x\"", ("cat", "~/x")), ("echo \\$HOME", ("echo", "$HOME")),
-    ("echo '$HOME'", ("echo", "$HOME")), ("ls # a comment", ("ls",)),
-    ("echo a#b", ("echo", "a#b")), ("$\"rm\" x", ("rm", "x")),
+    ("\\rm -rf x", ("rm", "-rf", "x")),
+    ("'r'm x", ("rm", "x")),
+    ('"r"m x', ("rm", "x")),
+    ("r\\m x", ("rm", "x")),
+    ("$'\\x72m' x", ("rm", "x")),
+    ("$'\\162m' x", ("rm", "x")),
+    ("$'\\u0072m' x", ("rm", "x")),
+    ("$'r\\x6d' x", ("rm", "x")),
+    ("r''m x", ("rm", "x")),
+    ('r""m x', ("rm", "x")),
+    ("rm \\\n -rf x", ("rm", "-rf", "x")),
+    ("echo 'a b'", ("echo", "a b")),
+    ('echo "a\\"b"', ("echo", 'a"b')),
+    ("echo a\\ b", ("echo", "a b")),
+    ("echo $'a\\tb'", ("echo", "a\tb")),
+    ("echo $'\\''", ("echo", "'")),
+    ("/usr/bin/rm x", ("/usr/bin/rm", "x")),
+    ("echo \"x\"'y'z", ("echo", "xyz")),
+    ("echo ''", ("echo", "")),
+    ("cat ~/x", ("cat", "~/x")),
+    ("cat $HOME/x", ("cat", "~/x")),
+    ("cat ${HOME}/x", ("cat", "~/x")),
+    ('cat "$HOME/x"', ("cat", "~/x")),
+    ("echo \\$HOME", ("echo", "$HOME")),
+    ("echo '$HOME'", ("echo", "$HOME")),
+    ("ls # a comment", ("ls",)),
+    ("echo a#b", ("echo", "a#b")),
+    ('$"rm" x', ("rm", "x")),
 ]
 # Forms that must make the analysis undecidable (errors non-empty).
 UNDECIDABLE = [
-    "cat <<'EOF'; echo done\nhi\nEOF", "cat <> f", "exec 3<>f", "ls |", "echo 'unterminated",
-    "echo \"unterminated", "if true; then", "for x in; do", "(ls", "{ ls", "ls )", "case x in",
-    "echo $(", "echo `", "cat <<EOF; ls\nb\nEOF", "cat 0<f", "ls &&", "|| ls", "ls ;; ls",
-    "echo ${", "r\\\nm x", "cat <<-EOF\n\t$(rm -rf ~)\n\tEOF", "cat <<EOF file2 && rm x\nb\nEOF",
-    "echo \x00", "x" * 70000, "a=(", "f() {", "while", "done", "fi", "esac",
+    "cat <<'EOF'; echo done\nhi\nEOF",
+    "cat <> f",
+    "exec 3<>f",
+    "ls |",
+    "echo 'unterminated",
+    'echo "unterminated',
+    "if true; then",
+    "for x in; do",
+    "(ls",
+    "{ ls",
+    "ls )",
+    "case x in",
+    "echo $(",
+    "echo `",
+    "cat <<EOF; ls\nb\nEOF",
+    "cat 0<f",
+    "ls &&",
+    "|| ls",
+    "ls ;; ls",
+    "echo ${",
+    "r\\\nm x",
+    "cat <<-EOF\n\t$(rm -rf ~)\n\tEOF",
+    "cat <<EOF file2 && rm x\nb\nEOF",
+    "echo \x00",
+    "x" * 70000,
+    "a=(",
+    "f() {",
+    "while",
+    "done",
+    "fi",
+    "esac",
 ]
 
 
@@ -58,9 +100,15 @@ def test_spelling_keeps_what_was_written() -> None:
     assert (c.program, c.spelling, c.known) == ("rm", "/usr/bin/rm", True)
 
 
-@pytest.mark.parametrize("command", [
-    "/tmp/git push", "/opt/x/rm -rf y", "~/bin/ls", "/home/u/.local/bin/git status",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "/tmp/git push",
+        "/opt/x/rm -rf y",
+        "~/bin/ls",
+        "/home/u/.local/bin/git status",
+    ],
+)
 def test_program_outside_standard_dirs_is_unknown(command: str) -> None:
     c = only(command)
     assert not c.known and E.UNKNOWN in c.effects and not c.pure_reader
@@ -72,10 +120,23 @@ def test_relative_program_is_unknown_code(command: str) -> None:
     assert not c.known and {E.UNKNOWN, E.CODE} <= c.effects
 
 
-@pytest.mark.parametrize("command", [
-    "$a -rf x", "${a} x", "\"$CMD\" x", "$(echo rm) -rf x", "`echo rm` x", "${x@P}",
-    "*", "r* x", "${CMD:-rm} x", "~root/bin/x", "$1", "${!name}",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$a -rf x",
+        "${a} x",
+        '"$CMD" x',
+        "$(echo rm) -rf x",
+        "`echo rm` x",
+        "${x@P}",
+        "*",
+        "r* x",
+        "${CMD:-rm} x",
+        "~root/bin/x",
+        "$1",
+        "${!name}",
+    ],
+)
 def test_dynamic_command_word_is_undecided(command: str) -> None:
     a = analyze(command)
     last = a.commands[-1]

@@ -20,14 +20,23 @@ from bastion.call.model import ToolCall
 from bastion.shell.programs.registry import lookup
 from bastion.shell.programs.spec import Spec
 
-__all__ = ["NON_GRANTABLE_EFFECTS", "CommandPattern", "covers", "find_grant", "grantable", "in_scope",
-           "parse_pattern", "plain_argv", "shell_argv", "suggest_pattern"]
+__all__ = [
+    "NON_GRANTABLE_EFFECTS",
+    "CommandPattern",
+    "covers",
+    "find_grant",
+    "grantable",
+    "in_scope",
+    "parse_pattern",
+    "plain_argv",
+    "shell_argv",
+    "suggest_pattern",
+]
 
 WILDCARD = "*"
 _SHELL_SPECIAL = set("$`\n\r\\") | {"\x00"}
 _OPERATOR_CHARS = set(";&|<>()")
 _GLOB_CHARS = set("*?[]{}~")
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +104,15 @@ def _closed(spec: Spec) -> bool:
     """True when the knowledge base says no further argument changes what ``spec`` does:
     no handler deciding from the words, no flag that adds an effect, no path, host or
     package arguments, no subcommand still to choose, and only reading effects."""
-    return (spec.handler is None and spec.subcommands is None and not spec.hosts
-            and spec.args is None and not spec.dest_last and spec.effects <= _PREFIX_EFFECTS
-            and not any(rule.effects or rule.args or rule.value for rule in spec.flags.values()))
+    return (
+        spec.handler is None
+        and spec.subcommands is None
+        and not spec.hosts
+        and spec.args is None
+        and not spec.dest_last
+        and spec.effects <= _PREFIX_EFFECTS
+        and not any(rule.effects or rule.args or rule.value for rule in spec.flags.values())
+    )
 
 
 def suggest_pattern(argv: tuple[str, ...] | None) -> str | None:

@@ -31,14 +31,22 @@ def _until(record: FailureRecord, cooldown: float | None, now: float) -> tuple[b
     return True, f"it may be retried after {at} (in {math.ceil(reopens - now)}s)"
 
 
-def repeat_reason(record: FailureRecord, *, matched: str, now: float = 0.0,
-                  cooldown: float | None = None, source: str = "built-in") -> Reason | None:
+def repeat_reason(
+    record: FailureRecord,
+    *,
+    matched: str,
+    now: float = 0.0,
+    cooldown: float | None = None,
+    source: str = "built-in",
+) -> Reason | None:
     """The breaker trips on a repeat of a call that failed (once, after a hard reject; else
     ``REPEAT_FAILURE_THRESHOLD`` times) and recovers ``cooldown`` seconds after the call's
     last failure; its own refusals are not failures, so waiting is enough to recover."""
     if record.hard >= HARD_REJECT_REPEAT_THRESHOLD:
-        rule, why = ("breaker.hard-reject-repeat",
-                     "this exact call was already refused and will be refused again")
+        rule, why = (
+            "breaker.hard-reject-repeat",
+            "this exact call was already refused and will be refused again",
+        )
     elif record.failures >= REPEAT_FAILURE_THRESHOLD:
         rule, why = "breaker.repeat-failure", f"this exact call already failed {record.failures} times"
     else:
@@ -55,19 +63,36 @@ def limit_reason(usage: Usage, limits: LimitsConfig, *, now: float) -> Reason | 
     a session (the caller passes no usage without one)."""
     source = limits.source
     if limits.max_calls_per_turn is not None and usage.turn_calls > limits.max_calls_per_turn:
-        return Reason(Decision.DENY, "limits.max_calls_per_turn", source, str(usage.turn_calls),
-                      f"this turn made more than {limits.max_calls_per_turn} tool calls; "
-                      "stop and report back to the user")
-    if (limits.max_turn_duration is not None and usage.turn_started is not None
-            and now - usage.turn_started > limits.max_turn_duration):
-        return Reason(Decision.DENY, "limits.max_turn_duration", source,
-                      f"{now - usage.turn_started:.0f}s",
-                      f"this turn has run longer than {limits.max_turn_duration:g}s; "
-                      "stop and report back to the user")
+        return Reason(
+            Decision.DENY,
+            "limits.max_calls_per_turn",
+            source,
+            str(usage.turn_calls),
+            f"this turn made more than {limits.max_calls_per_turn} tool calls; "
+            "stop and report back to the user",
+        )
+    if (
+        limits.max_turn_duration is not None
+        and usage.turn_started is not None
+        and now - usage.turn_started > limits.max_turn_duration
+    ):
+        return Reason(
+            Decision.DENY,
+            "limits.max_turn_duration",
+            source,
+            f"{now - usage.turn_started:.0f}s",
+            f"this turn has run longer than {limits.max_turn_duration:g}s; stop and report back to the user",
+        )
     if limits.calls_per_minute is not None and usage.minute_calls > limits.calls_per_minute:
-        refused = (f" (the {usage.minute_refused} refused ones are not counted)"
-                   if usage.minute_refused else "")
-        return Reason(Decision.DENY, "limits.calls_per_minute", source, str(usage.minute_calls),
-                      f"more than {limits.calls_per_minute} tool calls were let through in the last "
-                      f"minute{refused}; slow down and retry later")
+        refused = (
+            f" (the {usage.minute_refused} refused ones are not counted)" if usage.minute_refused else ""
+        )
+        return Reason(
+            Decision.DENY,
+            "limits.calls_per_minute",
+            source,
+            str(usage.minute_calls),
+            f"more than {limits.calls_per_minute} tool calls were let through in the last "
+            f"minute{refused}; slow down and retry later",
+        )
     return None

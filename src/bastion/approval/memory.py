@@ -46,9 +46,17 @@ class MemoryStore:
             items = [r for r in self._requests.values() if wanted is None or r.state in wanted]
         return sorted(items, key=lambda r: r.created, reverse=True)
 
-    def resolve(self, request_id: str, action: Action, *, at: float, resolver: str,
-                feedback: str | None = None, grant: Grant | None = None,
-                approver: str | None = None) -> Resolution:
+    def resolve(
+        self,
+        request_id: str,
+        action: Action,
+        *,
+        at: float,
+        resolver: str,
+        feedback: str | None = None,
+        grant: Grant | None = None,
+        approver: str | None = None,
+    ) -> Resolution:
         with self._lock:
             current = self._requests.get(request_id)
             if current is None:
@@ -56,8 +64,14 @@ class MemoryStore:
             if current.state is not RequestState.PENDING or not in_time(action, current.expires, at):
                 return Resolution(False, current)
             updated = dataclasses.replace(
-                current, state=transition(current.state, action), resolved_at=at, resolver=resolver,
-                feedback=feedback, grant_id=grant.id if grant else None, approver=approver)
+                current,
+                state=transition(current.state, action),
+                resolved_at=at,
+                resolver=resolver,
+                feedback=feedback,
+                grant_id=grant.id if grant else None,
+                approver=approver,
+            )
             self._requests[request_id] = updated
             if grant is not None:
                 self._grants[grant.id] = grant
@@ -66,10 +80,12 @@ class MemoryStore:
 
     def expire_due(self, at: float) -> list[str]:
         with self._lock:
-            due = [r.id for r in self._requests.values()
-                   if r.state is RequestState.PENDING and r.expires <= at]
-        return [i for i in due
-                if self.resolve(i, Action.EXPIRE, at=at, resolver="timeout", approver=EXPIRY).won]
+            due = [
+                r.id for r in self._requests.values() if r.state is RequestState.PENDING and r.expires <= at
+            ]
+        return [
+            i for i in due if self.resolve(i, Action.EXPIRE, at=at, resolver="timeout", approver=EXPIRY).won
+        ]
 
     # -- grants --------------------------------------------------------------------------
     def add_grant(self, grant: Grant) -> None:
@@ -99,9 +115,12 @@ class MemoryStore:
                 self._refused[session] = refused
                 if turn is not None:
                     self._turns[(session, turn)] = (started, count + 1)
-            return Usage(turn_calls=count + 1 if turn else 0,
-                         turn_started=started if turn else None, minute_calls=len(calls),
-                         minute_refused=len(refused))
+            return Usage(
+                turn_calls=count + 1 if turn else 0,
+                turn_started=started if turn else None,
+                minute_calls=len(calls),
+                minute_refused=len(refused),
+            )
 
     def peek_usage(self, session: str, turn: str | None, at: float) -> Usage:
         return self._usage(session, turn, at, record=False)

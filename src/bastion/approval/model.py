@@ -115,11 +115,18 @@ class ApprovalRequest:
     def offer(self) -> dict[str, Any]:
         """The grant scope on offer: what ``approve --always`` may create, or why not."""
         if not (self.grantable and grantable(self.evaluation)):
-            return {"grantable": False, "scopes": [],
-                    "note": "hardline class or raised privilege: never a standing grant"}
+            return {
+                "grantable": False,
+                "scopes": [],
+                "note": "hardline class or raised privilege: never a standing grant",
+            }
         scopes = [Scope.PROJECT.value] + ([Scope.SESSION.value] if self.session else [])
-        return {"grantable": True, "scopes": scopes, "exact": self.summary,
-                "suggested_pattern": self.suggested_pattern}
+        return {
+            "grantable": True,
+            "scopes": scopes,
+            "exact": self.summary,
+            "suggested_pattern": self.suggested_pattern,
+        }
 
     @property
     def profile(self) -> dict[str, Any] | None:

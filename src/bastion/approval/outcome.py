@@ -31,14 +31,24 @@ def resolver_of(evaluation: Evaluation) -> Resolver:
 
 def prepend(evaluation: Evaluation, reason: Reason, *, marker: str | None) -> Evaluation:
     """The same evaluation with a new deciding reason in front (earlier reasons kept)."""
-    return Evaluation(decision=reason.decision, reasons=(reason, *evaluation.reasons),
-                      effects=evaluation.effects, marker=marker, trace=evaluation.trace)
+    return Evaluation(
+        decision=reason.decision,
+        reasons=(reason, *evaluation.reasons),
+        effects=evaluation.effects,
+        marker=marker,
+        trace=evaluation.trace,
+    )
 
 
 def granted(evaluation: Evaluation, grant: Grant) -> Evaluation:
     what = f"pattern {grant.pattern!r}" if grant.pattern else "this exact call"
-    reason = Reason(Decision.ALLOW, f"grant.{grant.kind}", f"grant {grant.id}", grant.summary,
-                    f"a standing grant ({grant.scope.value} {grant.scope_value}) allows {what}")
+    reason = Reason(
+        Decision.ALLOW,
+        f"grant.{grant.kind}",
+        f"grant {grant.id}",
+        grant.summary,
+        f"a standing grant ({grant.scope.value} {grant.scope_value}) allows {what}",
+    )
     return prepend(evaluation, reason, marker=None)
 
 
@@ -48,29 +58,43 @@ def overridden(evaluation: Evaluation, reason: Reason) -> Evaluation:
 
 
 def confirmed(evaluation: Evaluation) -> Evaluation:
-    reason = Reason(Decision.ALLOW, "approval.confirmed", "caller", "",
-                    "a person confirmed this call before it was sent")
+    reason = Reason(
+        Decision.ALLOW, "approval.confirmed", "caller", "", "a person confirmed this call before it was sent"
+    )
     return prepend(evaluation, reason, marker=None)
 
 
 def non_interactive(evaluation: Evaluation, default: str, source: str) -> Evaluation:
     decision = Decision.parse(default)
-    reason = Reason(decision, "approval.non_interactive_default", source, "",
-                    "nobody can be asked here (non-interactive): the call is "
-                    f"{'denied' if decision is Decision.DENY else 'left to ask'} without waiting")
+    reason = Reason(
+        decision,
+        "approval.non_interactive_default",
+        source,
+        "",
+        "nobody can be asked here (non-interactive): the call is "
+        f"{'denied' if decision is Decision.DENY else 'left to ask'} without waiting",
+    )
     # The cause (the rule or check that asked) leads; the default only says nobody answered.
     cause = tuple(r for r in evaluation.reasons if not r.origin.soft)
     if not cause:
         return prepend(evaluation, reason, marker=None)
-    return Evaluation(decision=decision, reasons=(*cause, reason), effects=evaluation.effects,
-                      marker=None, trace=evaluation.trace)
+    return Evaluation(
+        decision=decision,
+        reasons=(*cause, reason),
+        effects=evaluation.effects,
+        marker=None,
+        trace=evaluation.trace,
+    )
 
 
 def resolved(request: ApprovalRequest, asked: Evaluation, *, ttl_text: str = "") -> Evaluation:
     """The final Evaluation of a parked request in a final state."""
     by = request.resolver or "person"
-    rule = {"callback": "approval.callback", "timeout": "approval.timeout",
-            "cancel": "approval.cancelled"}.get(by, "approval.person")
+    rule = {
+        "callback": "approval.callback",
+        "timeout": "approval.timeout",
+        "cancel": "approval.cancelled",
+    }.get(by, "approval.person")
     who = "your code (on_permission)" if by == "callback" else "a person"
     source = f"request {request.id}"
     match request.state:
@@ -78,8 +102,13 @@ def resolved(request: ApprovalRequest, asked: Evaluation, *, ttl_text: str = "")
             reason = Reason(Decision.ALLOW, rule, source, request.id, f"approved once by {who}")
             return prepend(asked, reason, marker=None)
         case RequestState.APPROVED_ALWAYS:
-            reason = Reason(Decision.ALLOW, rule, source, request.id,
-                            f"approved by {who}; standing grant {request.grant_id} created")
+            reason = Reason(
+                Decision.ALLOW,
+                rule,
+                source,
+                request.id,
+                f"approved by {who}; standing grant {request.grant_id} created",
+            )
             return prepend(asked, reason, marker=None)
         case RequestState.DENIED:
             feedback = f": {request.feedback}" if request.feedback else ""
@@ -87,12 +116,22 @@ def resolved(request: ApprovalRequest, asked: Evaluation, *, ttl_text: str = "")
             return prepend(asked, reason, marker=MARKER_DENIED)
         case RequestState.EXPIRED:
             within = f" within {ttl_text}" if ttl_text else " in time"
-            reason = Reason(Decision.DENY, "approval.timeout", source, request.id,
-                            f"nobody answered{within}: an unanswered request is a denial")
+            reason = Reason(
+                Decision.DENY,
+                "approval.timeout",
+                source,
+                request.id,
+                f"nobody answered{within}: an unanswered request is a denial",
+            )
             return prepend(asked, reason, marker=None)
         case RequestState.CANCELLED:
-            reason = Reason(Decision.DENY, "approval.cancelled", source, request.id,
-                            "the request was cancelled before anyone answered")
+            reason = Reason(
+                Decision.DENY,
+                "approval.cancelled",
+                source,
+                request.id,
+                "the request was cancelled before anyone answered",
+            )
             return prepend(asked, reason, marker=None)
     raise ValueError(f"request {request.id} is still pending")
 

@@ -51,11 +51,20 @@ class ApprovalQueue:
         self.clock = clock
         self.recorder = recorder
 
-    def _resolve(self, request_id: str, action: Action, *, at: float, resolver: str,
-                 approver: str, feedback: str | None = None,
-                 grant: Grant | None = None) -> Resolution:
-        outcome = self.store.resolve(request_id, action, at=at, resolver=resolver, feedback=feedback,
-                                     grant=grant, approver=approver)
+    def _resolve(
+        self,
+        request_id: str,
+        action: Action,
+        *,
+        at: float,
+        resolver: str,
+        approver: str,
+        feedback: str | None = None,
+        grant: Grant | None = None,
+    ) -> Resolution:
+        outcome = self.store.resolve(
+            request_id, action, at=at, resolver=resolver, feedback=feedback, grant=grant, approver=approver
+        )
         if outcome.won and outcome.request is not None:
             self.record(outcome.request)
         return outcome
@@ -99,8 +108,9 @@ class ApprovalQueue:
                 await self.clock.wait(watch.event, min(remaining, self.store.poll_interval))
         except asyncio.CancelledError:
             with contextlib.suppress(BastionError):
-                self._resolve(request_id, Action.CANCEL, at=self.clock.now(), resolver="cancel",
-                              approver=CANCEL)
+                self._resolve(
+                    request_id, Action.CANCEL, at=self.clock.now(), resolver="cancel", approver=CANCEL
+                )
             raise
         finally:
             watch.close()
@@ -116,10 +126,13 @@ class ApprovalQueue:
             if len(found) == 1:
                 return found[0]
             if len(found) > 1:
-                raise AnswerError(f"{id_or_prefix!r} matches {len(found)} requests",
-                                  hint="give more characters of the id")
-        raise AnswerError(f"no approval request {id_or_prefix!r}",
-                          hint="run 'bastion approvals list --all' to see request ids")
+                raise AnswerError(
+                    f"{id_or_prefix!r} matches {len(found)} requests", hint="give more characters of the id"
+                )
+        raise AnswerError(
+            f"no approval request {id_or_prefix!r}",
+            hint="run 'bastion approvals list --all' to see request ids",
+        )
 
     def answer(
         self,
@@ -138,56 +151,85 @@ class ApprovalQueue:
         stored with the request and in its ledger record. Raises AnswerError when it was
         already resolved, has expired, or cannot be granted."""
         if not approver.strip():
-            raise AnswerError("an answer needs an approver identity",
-                              hint="answer with an approver key, or confirm on a terminal")
+            raise AnswerError(
+                "an answer needs an approver identity",
+                hint="answer with an approver key, or confirm on a terminal",
+            )
         request = self.find(request_id)
         now = self.clock.now()
         grant = self._grant(request, pattern, scope, now) if approve and always else None
         action = Action.APPROVE_ONCE if approve else Action.DENY
         if approve and always:
             action = Action.APPROVE_ALWAYS
-        outcome = self._resolve(request.id, action, at=now, resolver=resolver, approver=approver,
-                                feedback=feedback if not approve else None, grant=grant)
+        outcome = self._resolve(
+            request.id,
+            action,
+            at=now,
+            resolver=resolver,
+            approver=approver,
+            feedback=feedback if not approve else None,
+            grant=grant,
+        )
         if outcome.won and outcome.request is not None:
             return outcome.request
         current = outcome.request or request
         if current.state is RequestState.PENDING:  # past its expiry: record that, then say so
             self.expire(current.id, now)
-            raise AnswerError(f"request {current.id} expired before this answer",
-                              hint="the call was denied; ask the agent to retry it")
-        raise AnswerError(f"request {current.id} is already {current.state.value}"
-                          + (f" (by {current.resolver})" if current.resolver else ""))
+            raise AnswerError(
+                f"request {current.id} expired before this answer",
+                hint="the call was denied; ask the agent to retry it",
+            )
+        raise AnswerError(
+            f"request {current.id} is already {current.state.value}"
+            + (f" (by {current.resolver})" if current.resolver else "")
+        )
 
     def _grant(self, request: ApprovalRequest, pattern: str | None, scope: Scope, now: float) -> Grant:
         if not (request.grantable and grantable(request.evaluation)):
-            raise AnswerError("this call involves a hardline class or raised privilege: never a "
-                              "standing grant", hint="approve it once (without --always), or deny it")
+            raise AnswerError(
+                "this call involves a hardline class or raised privilege: never a standing grant",
+                hint="approve it once (without --always), or deny it",
+            )
         if scope is Scope.SESSION:
             if not request.session:
-                raise AnswerError("this request has no session: a session grant is impossible",
-                                  hint="use --scope project")
+                raise AnswerError(
+                    "this request has no session: a session grant is impossible", hint="use --scope project"
+                )
             scope_value = request.session
         else:
             scope_value = request.project
         text = None
         if pattern is not None:
             if request.tool != "shell":
-                raise AnswerError("--pattern applies to shell calls only",
-                                  hint="omit --pattern to grant this exact call")
+                raise AnswerError(
+                    "--pattern applies to shell calls only", hint="omit --pattern to grant this exact call"
+                )
             if request.argv is None:
-                raise AnswerError("this command is not one plain command, so no pattern can cover it",
-                                  hint="omit --pattern to grant this exact call")
+                raise AnswerError(
+                    "this command is not one plain command, so no pattern can cover it",
+                    hint="omit --pattern to grant this exact call",
+                )
             try:
                 parsed = parse_pattern(pattern)
             except ValueError as exc:
                 raise AnswerError(str(exc), hint="e.g. --pattern 'git push origin *'") from exc
             if not parsed.matches(request.argv):
-                raise AnswerError(f"pattern {parsed.text!r} does not match the request's command",
-                                  hint=f"the command is: {' '.join(request.argv)}")
+                raise AnswerError(
+                    f"pattern {parsed.text!r} does not match the request's command",
+                    hint=f"the command is: {' '.join(request.argv)}",
+                )
             text = parsed.text
-        return Grant(id=new_id(), tool=request.tool, scope=scope, scope_value=scope_value,
-                     summary=text or request.summary, created=now,
-                     key=None if text else request.call_key, pattern=text, request_id=request.id)
+        return Grant(
+            id=new_id(),
+            tool=request.tool,
+            scope=scope,
+            scope_value=scope_value,
+            summary=text or request.summary,
+            created=now,
+            key=None if text else request.call_key,
+            pattern=text,
+            request_id=request.id,
+        )
 
     def expire_due(self) -> list[str]:
         """Expire (and record) every pending request whose time is up, e.g. one whose

@@ -74,8 +74,21 @@ class LedgerRecord:
 
 
 #: The type each stored field must have (``logs verify`` refuses anything else by name).
-_TEXT = frozenset({"kind", "decision_id", "tool", "decision", "resolver", "rule", "source", "message",
-                   "reasons", "args_hash", "summary"})
+_TEXT = frozenset(
+    {
+        "kind",
+        "decision_id",
+        "tool",
+        "decision",
+        "resolver",
+        "rule",
+        "source",
+        "message",
+        "reasons",
+        "args_hash",
+        "summary",
+    }
+)
 _OPTIONAL_TEXT = frozenset({"session", "agent", "turn", "raw_args", "approver", "parent"})
 _JSON = ("reasons", "raw_args")
 
@@ -126,8 +139,7 @@ def make_event(
 ) -> AuditEvent:
     """An event for ``call``: the first reason is the one that decided."""
     first = evaluation.reasons[0] if evaluation.reasons else None
-    reasons = [{"rule": r.rule, "source": r.source, "decision": r.decision.label}
-               for r in evaluation.reasons]
+    reasons = [{"rule": r.rule, "source": r.source, "decision": r.decision.label} for r in evaluation.reasons]
     raw = None
     if config.store_raw_arguments:
         raw = json.dumps(thaw(call.args), sort_keys=True, ensure_ascii=False, default=str)
@@ -155,18 +167,29 @@ def make_event(
     )
 
 
-def resolution_event(request: ApprovalRequest, evaluation: Evaluation, *, resolver: str,
-                     time: float) -> AuditEvent:
+def resolution_event(
+    request: ApprovalRequest, evaluation: Evaluation, *, resolver: str, time: float
+) -> AuditEvent:
     """The ``resolved`` record of a parked request, built from the stored request alone, so
     whichever side writes it (the answering one, the expiring one, the waiter) writes the
     same thing; ``args_hash`` is the request's call key (the same keyed hash)."""
     first = evaluation.reasons[0] if evaluation.reasons else None
-    reasons = [{"rule": r.rule, "source": r.source, "decision": r.decision.label}
-               for r in evaluation.reasons]
+    reasons = [{"rule": r.rule, "source": r.source, "decision": r.decision.label} for r in evaluation.reasons]
     return AuditEvent(
-        kind=EventKind.RESOLVED.value, decision_id=request.id, time=time, tool=request.tool,
-        decision=evaluation.decision.label, resolver=resolver, rule=first.rule if first else "",
-        source=first.source if first else "", message=str(redact_value(evaluation.message))[:1000],
+        kind=EventKind.RESOLVED.value,
+        decision_id=request.id,
+        time=time,
+        tool=request.tool,
+        decision=evaluation.decision.label,
+        resolver=resolver,
+        rule=first.rule if first else "",
+        source=first.source if first else "",
+        message=str(redact_value(evaluation.message))[:1000],
         reasons=json.dumps(reasons, separators=(",", ":"), ensure_ascii=False),
-        args_hash=request.call_key, summary=request.summary, session=request.session,
-        agent=request.agent, turn=request.turn, approver=request.approver)
+        args_hash=request.call_key,
+        summary=request.summary,
+        session=request.session,
+        agent=request.agent,
+        turn=request.turn,
+        approver=request.approver,
+    )

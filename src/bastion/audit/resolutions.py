@@ -27,7 +27,10 @@ class LedgerResolutions:
         if not request.state.final:
             raise ValueError(f"request {request.id} is still pending: nothing to record")
         evaluation = final_evaluation(request)
-        event = resolution_event(request, evaluation, resolver=resolver_of(evaluation).value,
-                                 time=request.resolved_at if request.resolved_at is not None
-                                 else request.created)
+        event = resolution_event(
+            request,
+            evaluation,
+            resolver=resolver_of(evaluation).value,
+            time=request.resolved_at if request.resolved_at is not None else request.created,
+        )
         return self.store.append_once(event)

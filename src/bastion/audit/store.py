@@ -29,8 +29,11 @@ class LedgerQuery:
         parameter placeholder (``?`` for SQLite, ``%s`` for PostgreSQL)."""
         where: list[str] = [f"seq > {mark}"]
         params: list[object] = [self.after_seq]
-        for column, op, value in (("session", "=", self.session), ("time", ">=", self.since),
-                                  ("decision", "=", self.decision)):
+        for column, op, value in (
+            ("session", "=", self.session),
+            ("time", ">=", self.since),
+            ("decision", "=", self.decision),
+        ):
             if value is not None:
                 where.append(f"{column} {op} {mark}")
                 params.append(value)

@@ -45,9 +45,14 @@ class ApiKey:
         return self.revoked_at is None
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "role": self.role.value, "label": self.label,
-                "created": iso(self.created), "revoked": iso(self.revoked_at),
-                "active": self.active}
+        return {
+            "id": self.id,
+            "role": self.role.value,
+            "label": self.label,
+            "created": iso(self.created),
+            "revoked": iso(self.revoked_at),
+            "active": self.active,
+        }
 
     def __repr__(self) -> str:  # the hash is not a secret, but it is noise in logs
         return f"ApiKey(id={self.id!r}, role={self.role.value!r}, active={self.active})"

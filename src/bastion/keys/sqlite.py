@@ -18,8 +18,14 @@ CREATE TABLE IF NOT EXISTS api_keys (
 
 
 def _key(row: sqlite3.Row) -> ApiKey:
-    return ApiKey(id=row["id"], role=Role(row["role"]), hash=row["hash"], created=row["created"],
-                  label=row["label"], revoked_at=row["revoked_at"])
+    return ApiKey(
+        id=row["id"],
+        role=Role(row["role"]),
+        hash=row["hash"],
+        created=row["created"],
+        label=row["label"],
+        revoked_at=row["revoked_at"],
+    )
 
 
 class SqliteKeyStore:
@@ -35,8 +41,10 @@ class SqliteKeyStore:
         key_id, key = new_secret()
         record = ApiKey(id=key_id, role=role, hash=key_hash(key), created=now, label=label)
         with self.db.transaction() as conn:
-            conn.execute("INSERT INTO api_keys (id, role, hash, created, label) VALUES (?, ?, ?, ?, ?)",
-                         (record.id, record.role.value, record.hash, record.created, record.label))
+            conn.execute(
+                "INSERT INTO api_keys (id, role, hash, created, label) VALUES (?, ?, ?, ?, ?)",
+                (record.id, record.role.value, record.hash, record.created, record.label),
+            )
         return record, key
 
     def get(self, key_id: str) -> ApiKey | None:
@@ -49,8 +57,9 @@ class SqliteKeyStore:
 
     def revoke(self, key_id: str, *, now: float) -> bool:
         with self.db.transaction() as conn:
-            cursor = conn.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                                  (now, key_id))
+            cursor = conn.execute(
+                "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", (now, key_id)
+            )
             return cursor.rowcount == 1
 
     def close(self) -> None:

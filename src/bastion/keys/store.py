@@ -71,8 +71,9 @@ class MemoryKeyStore:
             record = self._keys.get(key_id)
             if record is None or not record.active:
                 return False
-            self._keys[key_id] = ApiKey(record.id, record.role, record.hash, record.created,
-                                        record.label, revoked_at=now)
+            self._keys[key_id] = ApiKey(
+                record.id, record.role, record.hash, record.created, record.label, revoked_at=now
+            )
         return True
 
     def close(self) -> None:

@@ -83,7 +83,11 @@ KNOWN: Mapping[str, AgentSpec] = {
             ("claude",),
             overrides=(
                 Override(
-                    "--settings", ("settings", "json"), _CLAUDE_SANDBOX, "denied", (),
+                    "--settings",
+                    ("settings", "json"),
+                    _CLAUDE_SANDBOX,
+                    "denied",
+                    (),
                     "network denied through a config override, not a flag: --settings with a "
                     "sandbox block (Bash runs in Claude's sandbox with no allowed domains and "
                     "may not leave it; WebFetch and WebSearch denied); MCP servers run outside "
@@ -98,8 +102,10 @@ KNOWN: Mapping[str, AgentSpec] = {
             aliases=(("e", "exec"),),
             overrides=(
                 Override(
-                    "--config", ("override", "configuration"),
-                    "sandbox_workspace_write.network_access=false", "denied",
+                    "--config",
+                    ("override", "configuration"),
+                    "sandbox_workspace_write.network_access=false",
+                    "denied",
                     ("--sandbox", "workspace-write"),
                     "network denied through a config override, not a flag: "
                     "-c sandbox_workspace_write.network_access=false (holds for commands in "
@@ -144,8 +150,15 @@ def capture_output(argv: Sequence[str], timeout: float = 30.0) -> str:
     """Run a probe (``--help``, ``--version``): no terminal, no colour, bounded in time."""
     env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb"}
     try:
-        done = subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout,
-                              stdin=subprocess.DEVNULL, env=env, check=False)
+        done = subprocess.run(
+            list(argv),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+            env=env,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"<could not run {argv[0]}: {exc}>"
     return done.stdout + done.stderr

@@ -185,7 +185,7 @@ def parse_help(text: str) -> HelpText:
         if section.startswith("command") and line.strip() and _indent(line) <= 8:
             command_lines.append(line)
         elif section.startswith("example") and line.strip().startswith("#"):
-            command = next((n for n in lines[i + 1:] if n.strip()), "")
+            command = next((n for n in lines[i + 1 :] if n.strip()), "")
             try:
                 argv = tuple(shlex.split(command.strip().removeprefix("$ ")))
             except ValueError:
@@ -195,5 +195,4 @@ def parse_help(text: str) -> HelpText:
             summary.append(line.strip())
         i += 1
     commands = _commands(command_lines)
-    return HelpText(" ".join(summary), tuple(options), tuple(dict.fromkeys(commands)),
-                    tuple(examples))
+    return HelpText(" ".join(summary), tuple(options), tuple(dict.fromkeys(commands)), tuple(examples))

@@ -71,9 +71,15 @@ class AgentReport:
     command: tuple[str, ...] = ()  # the full argv when started
 
     def as_json(self) -> dict[str, Any]:
-        return {"agent": self.agent, "path": self.path, "version": self.version,
-                "started": self.mapping.started, "flags": list(self.mapping.flags),
-                "notes": list(self.mapping.notes), "assumptions": list(self.mapping.assumptions)}
+        return {
+            "agent": self.agent,
+            "path": self.path,
+            "version": self.version,
+            "started": self.mapping.started,
+            "flags": list(self.mapping.flags),
+            "notes": list(self.mapping.notes),
+            "assumptions": list(self.mapping.assumptions),
+        }
 
 
 def survey(agent: str, ceiling: Ceiling, agent_args: Sequence[str], ports: Ports) -> AgentReport:
@@ -85,15 +91,19 @@ def survey(agent: str, ceiling: Ceiling, agent_args: Sequence[str], ports: Ports
         return AgentReport(agent, None, None, Mapping(agent, ceiling, False, (), None, (note,)))
     version = _version_of(path, ports.capture)
     read = read_help(spec, path, agent_args, ports.capture)
-    mapping = map_ceiling(spec, read.help, ceiling, read.rest,
-                          present=lambda helper: shutil.which(helper, path=ports.path) is not None)
+    mapping = map_ceiling(
+        spec,
+        read.help,
+        ceiling,
+        read.rest,
+        present=lambda helper: shutil.which(helper, path=ports.path) is not None,
+    )
     if not mapping.started or mapping.effective is None:
         return AgentReport(agent, path, version, mapping)
     verdict = check(mapping.effective, ceiling)
     if not verdict.ok:  # the mapping is checked again here: no path around the validator
         notes = ("not started: mapping rejected: " + "; ".join(verdict.violations),)
-        return AgentReport(agent, path, version, replace(mapping, started=False, flags=(),
-                                                         notes=notes))
+        return AgentReport(agent, path, version, replace(mapping, started=False, flags=(), notes=notes))
     sub = (read.subcommand,) if read.subcommand else ()
     return AgentReport(agent, path, version, mapping, (path, *sub, *mapping.flags, *read.rest))
 
@@ -117,9 +127,19 @@ def _banner(stream: TextIO, agent: str, moment: str) -> None:
     stream.flush()
 
 
-def launch(agents: Sequence[str], ceiling: Ceiling, source: str, agent_args: Sequence[str],
-           *, store: SessionStore, ports: Ports, cwd: str, bypass: bool = False,
-           refresh: Callable[[], Ceiling] | None = None, parent: str | None = None) -> Outcome:
+def launch(
+    agents: Sequence[str],
+    ceiling: Ceiling,
+    source: str,
+    agent_args: Sequence[str],
+    *,
+    store: SessionStore,
+    ports: Ports,
+    cwd: str,
+    bypass: bool = False,
+    refresh: Callable[[], Ceiling] | None = None,
+    parent: str | None = None,
+) -> Outcome:
     """Create a session and start its agents in order until one runs to a clean exit.
     ``parent`` makes it a child session: ``ceiling`` must be the parent's or stricter."""
     if bypass and _NOTHING_STARTS & set(agent_args):
@@ -128,12 +148,20 @@ def launch(agents: Sequence[str], ceiling: Ceiling, source: str, agent_args: Seq
         _fits_parent(store.load(parent), ceiling, bypass, ports)
     if bypass:
         ceiling, source = BYPASS, "--bypass-permissions"
-    session = new_session(tuple(agents), tuple(agent_args), ceiling, source, cwd, bypassed=bypass,
-                          parent=parent)
+    session = new_session(
+        tuple(agents), tuple(agent_args), ceiling, source, cwd, bypassed=bypass, parent=parent
+    )
     store.save(session)
-    ports.on_event({"type": "launch.session_created", "session": session.id,
-                    "agents": list(agents), "ceiling": ceiling.text(), "source": source,
-                    **({"parent": parent} if parent is not None else {})})
+    ports.on_event(
+        {
+            "type": "launch.session_created",
+            "session": session.id,
+            "agents": list(agents),
+            "ceiling": ceiling.text(),
+            "source": source,
+            **({"parent": parent} if parent is not None else {}),
+        }
+    )
     return _run(session, ceiling, store, ports, bypass, None if bypass else refresh)
 
 
@@ -141,36 +169,73 @@ def _fits_parent(parent: Session, ceiling: Ceiling, bypass: bool, ports: Ports) 
     """A child session never starts looser than its parent (nor bypassed)."""
     asked = BYPASS if bypass else ceiling
     if asked.meet(parent.ceiling) != asked:
-        ports.on_event({"type": "launch.child_refused", "parent": parent.id,
-                        "requested": asked.text(), "saved": parent.ceiling.text()})
+        ports.on_event(
+            {
+                "type": "launch.child_refused",
+                "parent": parent.id,
+                "requested": asked.text(),
+                "saved": parent.ceiling.text(),
+            }
+        )
         what = "--bypass-permissions" if bypass else f"ceiling {asked.text()}"
-        raise LaunchRefused(f"a child of session {parent.id} may not be launched with {what}: "
-                            f"its parent's ceiling is {parent.ceiling.text()}")
+        raise LaunchRefused(
+            f"a child of session {parent.id} may not be launched with {what}: "
+            f"its parent's ceiling is {parent.ceiling.text()}"
+        )
 
 
-def resume(session_id: str, current: Ceiling, source: str, *, store: SessionStore,
-           ports: Ports, requested: Ceiling | None = None, bypass: bool = False,
-           refresh: Callable[[], Ceiling] | None = None) -> Outcome:
+def resume(
+    session_id: str,
+    current: Ceiling,
+    source: str,
+    *,
+    store: SessionStore,
+    ports: Ports,
+    requested: Ceiling | None = None,
+    bypass: bool = False,
+    refresh: Callable[[], Ceiling] | None = None,
+) -> Outcome:
     """Run a saved session again; its ceiling never rises, a stricter current one applies."""
     session = store.load(session_id)
     asked = BYPASS if bypass else requested
     if asked is not None and asked.meet(session.ceiling) != asked:
         flag = "--bypass-permissions" if bypass else "--ceiling"
-        ports.on_event({"type": "launch.resume_refused", "session": session.id,
-                        "requested": asked.text(), "saved": session.ceiling.text()})
-        raise LaunchRefused(f"resume {flag} refused: the session's saved ceiling "
-                            f"{session.ceiling.text()} is stricter than {asked.text()}")
+        ports.on_event(
+            {
+                "type": "launch.resume_refused",
+                "session": session.id,
+                "requested": asked.text(),
+                "saved": session.ceiling.text(),
+            }
+        )
+        raise LaunchRefused(
+            f"resume {flag} refused: the session's saved ceiling "
+            f"{session.ceiling.text()} is stricter than {asked.text()}"
+        )
     ceiling = session.ceiling if bypass else session.ceiling.meet(asked or current)
     lowered = session.lowered_to(ceiling, source)
     if lowered is not session:
-        ports.on_event({"type": "launch.ceiling_lowered", "session": session.id,
-                        "from": session.ceiling.text(), "to": ceiling.text(), "source": source})
+        ports.on_event(
+            {
+                "type": "launch.ceiling_lowered",
+                "session": session.id,
+                "from": session.ceiling.text(),
+                "to": ceiling.text(),
+                "source": source,
+            }
+        )
         store.save(lowered)
     return _run(lowered, ceiling, store, ports, bypass, None if bypass else refresh)
 
 
-def _run(session: Session, ceiling: Ceiling, store: SessionStore, ports: Ports,
-         bypass: bool, refresh: Callable[[], Ceiling] | None) -> Outcome:
+def _run(
+    session: Session,
+    ceiling: Ceiling,
+    store: SessionStore,
+    ports: Ports,
+    bypass: bool,
+    refresh: Callable[[], Ceiling] | None,
+) -> Outcome:
     code = NOT_STARTED
     for index, agent in enumerate(session.agents):
         if index and refresh is not None:  # a stricter configuration applies to the next run
@@ -179,23 +244,31 @@ def _run(session: Session, ceiling: Ceiling, store: SessionStore, ports: Ports,
         report = survey(agent, ceiling, session.agent_args, ports)
         base = {"session": session.id, "agent": agent, "ceiling": ceiling.text()}
         if not report.mapping.started:
-            session = session.with_run(Run(agent, False, (), ceiling, None,
-                                           report.mapping.notes, bypass, time.time()))
+            session = session.with_run(
+                Run(agent, False, (), ceiling, None, report.mapping.notes, bypass, time.time())
+            )
             store.save(session)
-            ports.on_event({"type": "launch.agent_not_started", **base,
-                            "notes": list(report.mapping.notes)})
+            ports.on_event({"type": "launch.agent_not_started", **base, "notes": list(report.mapping.notes)})
             ports.stderr.write(f"bastion: {agent}: {'; '.join(report.mapping.notes)}\n")
             continue
         if bypass:
             ports.on_event({"type": "launch.bypass", **base})
             _banner(ports.stderr, agent, "starts")
-        ports.on_event({"type": "launch.agent_started", **base, "command": list(report.command),
-                        "flags": list(report.mapping.flags), "bypassed": bypass})
+        ports.on_event(
+            {
+                "type": "launch.agent_started",
+                **base,
+                "command": list(report.command),
+                "flags": list(report.mapping.flags),
+                "bypassed": bypass,
+            }
+        )
         code = ports.run(report.command)
         if bypass:
             _banner(ports.stderr, agent, f"exited ({code}); it ran")
-        session = session.with_run(Run(agent, True, report.mapping.flags, ceiling, code,
-                                       report.mapping.notes, bypass, time.time()))
+        session = session.with_run(
+            Run(agent, True, report.mapping.flags, ceiling, code, report.mapping.notes, bypass, time.time())
+        )
         store.save(session)
         ports.on_event({"type": "launch.agent_exited", **base, "exit_code": code})
         if code in (0, 130):  # a clean exit, or the person interrupted it: no failover

@@ -85,8 +85,15 @@ def _skip_all(option: HelpOption) -> Setting | None:
         return None
     if not (_SKIP_ALL.search(text) or "yolo" in _words(option.name)):
         return None
-    return Setting(option.name, (option.name,), "skips every check: never asks, no restriction",
-                   "never_ask", "unrestricted", "allowed", 2 if _STRONG.search(text) else 1)
+    return Setting(
+        option.name,
+        (option.name,),
+        "skips every check: never asks, no restriction",
+        "never_ask",
+        "unrestricted",
+        "allowed",
+        2 if _STRONG.search(text) else 1,
+    )
 
 
 def _read_choice(option: HelpOption, choice: str) -> Setting | None:
@@ -97,29 +104,41 @@ def _read_choice(option: HelpOption, choice: str) -> Setting | None:
         if name >= {"read", "only"} or "readonly" in name:
             return Setting(option.name, args, "sandbox: read-only", filesystem="read_only")
         if "workspace" in name:
-            return Setting(option.name, args, "sandbox: writes only in the workspace (what it "
-                           "asks to run outside the sandbox runs only if you approve it in the "
-                           "agent's own prompt)",
-                           filesystem="workspace_write")
+            return Setting(
+                option.name,
+                args,
+                "sandbox: writes only in the workspace (what it "
+                "asks to run outside the sandbox runs only if you approve it in the "
+                "agent's own prompt)",
+                filesystem="workspace_write",
+            )
         if "full" in name or "danger" in name:
-            return Setting(option.name, args, "sandbox: no filesystem restriction",
-                           filesystem="unrestricted")
+            return Setting(option.name, args, "sandbox: no filesystem restriction", filesystem="unrestricted")
         return None
     if "plan" in name or name >= {"read", "only"} or "readonly" in name:
-        return Setting(option.name, args, "plan/read-only mode: asks about everything, writes "
-                       "nothing (until you approve leaving it in the agent's own prompt)",
-                       "ask_every_action", "read_only")
+        return Setting(
+            option.name,
+            args,
+            "plan/read-only mode: asks about everything, writes "
+            "nothing (until you approve leaving it in the agent's own prompt)",
+            "ask_every_action",
+            "read_only",
+        )
     if name & {"bypass", "yolo", "dangerously"}:
-        return Setting(option.name, args, "bypass mode: never asks, no restriction",
-                       "never_ask", "unrestricted", "allowed")
+        return Setting(
+            option.name,
+            args,
+            "bypass mode: never asks, no restriction",
+            "never_ask",
+            "unrestricted",
+            "allowed",
+        )
     if name == {"never"} and "ask" in words:
         return Setting(option.name, args, "never asks for approval", "never_ask")
     if "edits" in name or name == {"auto", "edit"}:
-        return Setting(option.name, args, "accept-edits mode: asks about risky actions",
-                       "ask_for_risky")
+        return Setting(option.name, args, "accept-edits mode: asks about risky actions", "ask_for_risky")
     if name & {"default", "manual"}:
-        return Setting(option.name, args, "default mode: asks about everything",
-                       "ask_every_action")
+        return Setting(option.name, args, "default mode: asks about everything", "ask_every_action")
     return None
 
 
@@ -147,33 +166,53 @@ def read_settings(
                     continue
                 setting = _read_choice(option, choice)
                 if setting is None:
-                    left_out.append(f"left out: {option.name} {choice} (meaning not clear "
-                                    "from its name)")
+                    left_out.append(f"left out: {option.name} {choice} (meaning not clear from its name)")
                 else:
                     readable.append(setting)
             if readable:
                 groups.append(readable)
         elif _words(option.name) == {"sandbox"} and not option.choices:
-            left_out.append(f"left out: {option.name} (a sandbox without named choices: its "
-                            "help does not say what it restricts)")
+            left_out.append(
+                f"left out: {option.name} (a sandbox without named choices: its "
+                "help does not say what it restricts)"
+            )
     for example in help_text.examples:
         if re.search(r"\bread-only\b", example.comment, re.IGNORECASE):
             args = _example_args(help_text, example.argv[1:])
             if args:
-                groups.append([Setting("example:read-only", args, "read-only by the help's own "
-                                       f"example ({example.comment})", filesystem="read_only")])
+                groups.append(
+                    [
+                        Setting(
+                            "example:read-only",
+                            args,
+                            f"read-only by the help's own example ({example.comment})",
+                            filesystem="read_only",
+                        )
+                    ]
+                )
     for override in spec.overrides:
         if override.listed_in(help_text):
             flag = help_text.option(override.mechanism)
             name = flag.name if flag else override.mechanism
             missing = [h for h in override.helpers if not present(h)]
             if missing:
-                left_out.append(f"left out: {name} <…> (needs {', '.join(missing)} on "
-                                f"PATH, or {spec.name} refuses to start; install them, e.g. apt-get install "
-                                f"{' '.join('bubblewrap' if m == 'bwrap' else m for m in missing)})")
+                left_out.append(
+                    f"left out: {name} <…> (needs {', '.join(missing)} on "
+                    f"PATH, or {spec.name} refuses to start; install them, e.g. apt-get install "
+                    f"{' '.join('bubblewrap' if m == 'bwrap' else m for m in missing)})"
+                )
                 continue
-            groups.append([Setting(name, (name, override.value), override.note,
-                                   network=override.network, requires=override.requires)])
+            groups.append(
+                [
+                    Setting(
+                        name,
+                        (name, override.value),
+                        override.note,
+                        network=override.network,
+                        requires=override.requires,
+                    )
+                ]
+            )
     return groups, left_out
 
 
@@ -273,8 +312,7 @@ def candidates(groups: list[list[Setting]], non_interactive: bool) -> list[_Cand
         args = {a for s in chosen for a in s.args}
         if any(not set(s.requires) <= args for s in chosen):
             continue
-        values = {"approval": "ask_every_action", "filesystem": "unrestricted",
-                  "network": "allowed"}
+        values = {"approval": "ask_every_action", "filesystem": "unrestricted", "network": "allowed"}
         for setting in chosen:
             values.update({d: getattr(setting, d) for d in setting.dims()})
         assumed = "approval" not in dims and not non_interactive
@@ -286,11 +324,12 @@ def candidates(groups: list[list[Setting]], non_interactive: bool) -> list[_Cand
 
 _CANNOT = {
     "approval": "it runs non-interactively, so it cannot ask before acting",
-    "filesystem": {"read_only": "its help lists no flag that stops it writing files",
-                   "workspace_write": "its help lists no flag that keeps its writes inside "
-                                      "the workspace"},
+    "filesystem": {
+        "read_only": "its help lists no flag that stops it writing files",
+        "workspace_write": "its help lists no flag that keeps its writes inside the workspace",
+    },
     "network": "its help lists no flag that blocks network access (sandboxing the agent "
-               "itself would cut it off from its own model API)",
+    "itself would cut it off from its own model API)",
 }
 
 
@@ -298,8 +337,7 @@ def _cannot_notes(pool: list[_Candidate], ceiling: Ceiling) -> list[str]:
     notes: list[str] = []
     for dim in _DIMS:
         wanted = getattr(ceiling, dim)
-        if not any(f"{dim}:" not in " ".join(check(c.effective, ceiling).violations)
-                   for c in pool):
+        if not any(f"{dim}:" not in " ".join(check(c.effective, ceiling).violations) for c in pool):
             reason = _CANNOT[dim]
             text = reason[wanted] if isinstance(reason, dict) else reason
             notes.append(f"cannot enforce {dim}={wanted}: {text}")
@@ -319,15 +357,25 @@ def map_ceiling(
     groups, left_out = read_settings(help_text, spec, present)
     refused = permission_args(help_text, agent_args)
     if refused:
-        return Mapping(spec.name, ceiling, False, (), None, (
-            f"not started: AGENT_ARGS set permission flags ({', '.join(refused)}); Bastion "
-            "sets those from the ceiling alone",))
+        return Mapping(
+            spec.name,
+            ceiling,
+            False,
+            (),
+            None,
+            (
+                f"not started: AGENT_ARGS set permission flags ({', '.join(refused)}); Bastion "
+                "sets those from the ceiling alone",
+            ),
+        )
     why_not_asking = runs_non_interactively(help_text, agent_args)
     pool = candidates(groups, why_not_asking is not None)
     fitting = sorted((c for c in pool if check(c.effective, ceiling).ok), key=_Candidate.key)
     if not fitting:
-        notes = [f"not started: no mode fits inside the ceiling {ceiling.text()}",
-                 *_cannot_notes(pool, ceiling)]
+        notes = [
+            f"not started: no mode fits inside the ceiling {ceiling.text()}",
+            *_cannot_notes(pool, ceiling),
+        ]
         if why_not_asking:
             notes.append(f"{why_not_asking}: counted as never asking")
         notes.extend(n for n in left_out if " (needs " in n)  # what would have fit, with a fix
@@ -339,8 +387,10 @@ def map_ceiling(
     notes.extend(left_out)
     assumptions: tuple[str, ...] = ()
     if best.assumed:
-        assumptions = ("no flag given sets when it asks: assumed to ask before acting (its own "
-                       "settings may say otherwise)",)
+        assumptions = (
+            "no flag given sets when it asks: assumed to ask before acting (its own "
+            "settings may say otherwise)",
+        )
     if not best.settings:
         notes.insert(0, "runs with no permission flag")
     return Mapping(spec.name, ceiling, True, best.args, best.effective, tuple(notes), assumptions)

@@ -68,11 +68,28 @@ class Session:
         return replace(self, ceiling=lowered, ceiling_source=source)
 
 
-def new_session(agents: tuple[str, ...], agent_args: tuple[str, ...], ceiling: Ceiling,
-                source: str, cwd: str, *, bypassed: bool = False, parent: str | None = None) -> Session:
+def new_session(
+    agents: tuple[str, ...],
+    agent_args: tuple[str, ...],
+    ceiling: Ceiling,
+    source: str,
+    cwd: str,
+    *,
+    bypassed: bool = False,
+    parent: str | None = None,
+) -> Session:
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    return Session(f"{stamp}-{secrets.token_hex(3)}", agents, agent_args, ceiling, source, cwd,
-                   time.time(), bypassed, parent=parent)
+    return Session(
+        f"{stamp}-{secrets.token_hex(3)}",
+        agents,
+        agent_args,
+        ceiling,
+        source,
+        cwd,
+        time.time(),
+        bypassed,
+        parent=parent,
+    )
 
 
 class SessionStore(Protocol):
@@ -89,15 +106,30 @@ def session_to_dict(session: Session) -> dict[str, Any]:
 
 def session_from_dict(data: dict[str, Any]) -> Session:
     runs = tuple(
-        Run(r["agent"], bool(r["started"]), tuple(r["flags"]), Ceiling(**r["ceiling"]),
-            r.get("exit_code"), tuple(r.get("notes", ())), bool(r.get("bypassed", False)),
-            float(r.get("at", 0.0)))
+        Run(
+            r["agent"],
+            bool(r["started"]),
+            tuple(r["flags"]),
+            Ceiling(**r["ceiling"]),
+            r.get("exit_code"),
+            tuple(r.get("notes", ())),
+            bool(r.get("bypassed", False)),
+            float(r.get("at", 0.0)),
+        )
         for r in data.get("runs", ())
     )
-    return Session(str(data["id"]), tuple(data["agents"]), tuple(data["agent_args"]),
-                   Ceiling(**data["ceiling"]), str(data["ceiling_source"]), str(data["cwd"]),
-                   float(data["created_at"]), bool(data.get("bypassed", False)), runs,
-                   None if data.get("parent") is None else str(data["parent"]))
+    return Session(
+        str(data["id"]),
+        tuple(data["agents"]),
+        tuple(data["agent_args"]),
+        Ceiling(**data["ceiling"]),
+        str(data["ceiling_source"]),
+        str(data["cwd"]),
+        float(data["created_at"]),
+        bool(data.get("bypassed", False)),
+        runs,
+        None if data.get("parent") is None else str(data["parent"]),
+    )
 
 
 class JsonSessionStore:

@@ -54,7 +54,6 @@ class ApprovalSection(Section):
     ttl: Duration = "5m"
 
 
-
 class PathsSection(Section):
     allow_read: tuple[str, ...] = ()
     deny_read: tuple[str, ...] = ("~/.ssh/**", "**/*.pem", "**/*.key", "**/.env")
@@ -129,7 +128,6 @@ class LimitsSection(Section):
     breaker_cooldown: Duration = "5m"  # "0s": a tripped breaker never recovers in the session
 
 
-
 class AuditSection(Section):
     store_raw_arguments: StrictBool = False
 
@@ -143,7 +141,6 @@ class GatewaySection(Section):
     max_session_id_chars: int = Field(128, gt=0)
     request_timeout: Duration = "120s"
     cors_origins: tuple[StrictStr, ...] = ()
-
 
 
 class McpServer(Section):

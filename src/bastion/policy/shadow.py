@@ -18,8 +18,9 @@ from bastion.policy.decision import Decision, Evaluation, Reason
 SHADOW_PREFIX = "shadow.would_"
 HARDLINE_RULE = "shadow.hardline"
 #: Rules of ``deny_for_error`` answers: no safe decision was reached, so none is waived.
-ERROR_RULES = frozenset({"internal-error", "call.invalid", "state.unavailable", "audit.unavailable",
-                         "policy.invalid"})
+ERROR_RULES = frozenset(
+    {"internal-error", "call.invalid", "state.unavailable", "audit.unavailable", "policy.invalid"}
+)
 
 
 def would_rule(decision: Decision) -> str:

@@ -182,9 +182,7 @@ def _overrides(ctx: Context, subject: Subject, cmd: SimpleCommand, words: str, *
             )
         elif (gap := pattern.command.gap(cmd)) is not None:
             subject.notes.append(f"allow entry {gap}")  # which word is not covered, and how
-    rule = last_rule(
-        ctx, Family.SHELL, lambda r: r.matcher.matches_command(cmd, allow=r.action.loosens)
-    )
+    rule = last_rule(ctx, Family.SHELL, lambda r: r.matcher.matches_command(cmd, allow=r.action.loosens))
     if rule is not None:
         verdict = None
         if rule.action is RuleAction.CLASSIFY:

@@ -25,49 +25,112 @@ from bastion.postgres.listener import CHANNEL, CREATED, RESOLVED, Listener, Obse
 from bastion.postgres.rows import clean, decode, encode
 
 #: Fields fixed at creation (stored exactly, NULs included, via ``nul_fields``).
-_CREATION = ("id", "created", "expires", "tool", "summary", "reason", "evaluation", "call_key",
-             "project", "session", "agent", "turn", "argv", "grantable", "suggested_pattern")
+_CREATION = (
+    "id",
+    "created",
+    "expires",
+    "tool",
+    "summary",
+    "reason",
+    "evaluation",
+    "call_key",
+    "project",
+    "session",
+    "agent",
+    "turn",
+    "argv",
+    "grantable",
+    "suggested_pattern",
+)
 _COLUMNS = (*_CREATION, "state", "nul_fields")
-_INSERT_REQUEST = (f"INSERT INTO approval_requests ({', '.join(_COLUMNS)}) "
-                   f"VALUES ({', '.join(['%s'] * len(_COLUMNS))})")
-_GRANT_COLUMNS = ("id", "tool", "scope", "scope_value", "summary", "created", "key", "pattern",
-                  "request_id")
-_INSERT_GRANT = (f"INSERT INTO grants ({', '.join(_GRANT_COLUMNS)}) "
-                 f"VALUES ({', '.join(['%s'] * len(_GRANT_COLUMNS))})")
+_INSERT_REQUEST = (
+    f"INSERT INTO approval_requests ({', '.join(_COLUMNS)}) VALUES ({', '.join(['%s'] * len(_COLUMNS))})"
+)
+_GRANT_COLUMNS = ("id", "tool", "scope", "scope_value", "summary", "created", "key", "pattern", "request_id")
+_INSERT_GRANT = (
+    f"INSERT INTO grants ({', '.join(_GRANT_COLUMNS)}) VALUES ({', '.join(['%s'] * len(_GRANT_COLUMNS))})"
+)
 #: The time side of a conditional resolve, as SQL (cf. ``bastion.approval.store.in_time``).
 _IN_TIME = {Action.EXPIRE: "expires <= %(at)s", Action.CANCEL: "TRUE"}
 _ANSWER_IN_TIME = "expires > %(at)s"
 
 
 def _creation_values(r: ApprovalRequest) -> tuple[object, ...]:
-    return (r.id, r.created, r.expires, r.tool, r.summary, r.reason,
-            json.dumps(r.evaluation.to_json(), sort_keys=True), r.call_key, r.project, r.session,
-            r.agent, r.turn, None if r.argv is None else json.dumps(list(r.argv)), r.grantable,
-            r.suggested_pattern)
+    return (
+        r.id,
+        r.created,
+        r.expires,
+        r.tool,
+        r.summary,
+        r.reason,
+        json.dumps(r.evaluation.to_json(), sort_keys=True),
+        r.call_key,
+        r.project,
+        r.session,
+        r.agent,
+        r.turn,
+        None if r.argv is None else json.dumps(list(r.argv)),
+        r.grantable,
+        r.suggested_pattern,
+    )
 
 
 def _request(row: Row) -> ApprovalRequest:
     f = decode(row, _CREATION)
     return ApprovalRequest(
-        id=f["id"], state=RequestState(row["state"]), created=f["created"], expires=f["expires"],
-        tool=f["tool"], summary=f["summary"], reason=f["reason"],
-        evaluation=Evaluation.from_json(json.loads(f["evaluation"])), call_key=f["call_key"],
-        project=f["project"], session=f["session"], agent=f["agent"], turn=f["turn"],
+        id=f["id"],
+        state=RequestState(row["state"]),
+        created=f["created"],
+        expires=f["expires"],
+        tool=f["tool"],
+        summary=f["summary"],
+        reason=f["reason"],
+        evaluation=Evaluation.from_json(json.loads(f["evaluation"])),
+        call_key=f["call_key"],
+        project=f["project"],
+        session=f["session"],
+        agent=f["agent"],
+        turn=f["turn"],
         argv=None if f["argv"] is None else tuple(json.loads(f["argv"])),
-        grantable=bool(f["grantable"]), suggested_pattern=f["suggested_pattern"],
-        resolved_at=row["resolved_at"], resolver=row["resolver"], feedback=row["feedback"],
-        grant_id=row["grant_id"], approver=row.get("approver"))
+        grantable=bool(f["grantable"]),
+        suggested_pattern=f["suggested_pattern"],
+        resolved_at=row["resolved_at"],
+        resolver=row["resolver"],
+        feedback=row["feedback"],
+        grant_id=row["grant_id"],
+        approver=row.get("approver"),
+    )
 
 
 def _grant_values(g: Grant) -> tuple[object, ...]:
-    return tuple(clean(v) for v in (g.id, g.tool, g.scope.value, g.scope_value, g.summary, g.created,
-                                    g.key, g.pattern, g.request_id))
+    return tuple(
+        clean(v)
+        for v in (
+            g.id,
+            g.tool,
+            g.scope.value,
+            g.scope_value,
+            g.summary,
+            g.created,
+            g.key,
+            g.pattern,
+            g.request_id,
+        )
+    )
 
 
 def _grant(row: Row) -> Grant:
-    return Grant(id=row["id"], tool=row["tool"], scope=Scope(row["scope"]),
-                 scope_value=row["scope_value"], summary=row["summary"], created=row["created"],
-                 key=row["key"], pattern=row["pattern"], request_id=row["request_id"])
+    return Grant(
+        id=row["id"],
+        tool=row["tool"],
+        scope=Scope(row["scope"]),
+        scope_value=row["scope_value"],
+        summary=row["summary"],
+        created=row["created"],
+        key=row["key"],
+        pattern=row["pattern"],
+        request_id=row["request_id"],
+    )
 
 
 def _notify(conn: Conn, kind: str, request_id: str) -> None:
@@ -112,28 +175,45 @@ class PgApprovalStore(PgHandle):
             rows = self.db.read("SELECT * FROM approval_requests ORDER BY created DESC")
         else:
             wanted = [s.value for s in states]
-            rows = self.db.read("SELECT * FROM approval_requests WHERE state = ANY(%s) "
-                                "ORDER BY created DESC", (wanted,))
+            rows = self.db.read(
+                "SELECT * FROM approval_requests WHERE state = ANY(%s) ORDER BY created DESC", (wanted,)
+            )
         return [_request(r) for r in rows]
 
-    def resolve(self, request_id: str, action: Action, *, at: float, resolver: str,
-                feedback: str | None = None, grant: Grant | None = None,
-                approver: str | None = None) -> Resolution:
+    def resolve(
+        self,
+        request_id: str,
+        action: Action,
+        *,
+        at: float,
+        resolver: str,
+        feedback: str | None = None,
+        grant: Grant | None = None,
+        approver: str | None = None,
+    ) -> Resolution:
         new_state = transition(RequestState.PENDING, action)
         condition = _IN_TIME.get(action, _ANSWER_IN_TIME)
-        params = {"state": new_state.value, "at": at, "resolver": clean(resolver),
-                  "feedback": clean(feedback), "grant": grant.id if grant else None, "id": request_id,
-                  "approver": clean(approver)}
+        params = {
+            "state": new_state.value,
+            "at": at,
+            "resolver": clean(resolver),
+            "feedback": clean(feedback),
+            "grant": grant.id if grant else None,
+            "id": request_id,
+            "approver": clean(approver),
+        }
         with self.db.transaction("resolving an approval request") as conn:
             row = conn.execute(
                 "UPDATE approval_requests SET state = %(state)s, resolved_at = %(at)s, "
                 "resolver = %(resolver)s, feedback = %(feedback)s, grant_id = %(grant)s, "
                 "approver = %(approver)s "
                 f"WHERE id = %(id)s AND state = 'pending' AND {condition} RETURNING *",
-                params).fetchone()
+                params,
+            ).fetchone()
             if row is None:
-                current = conn.execute("SELECT * FROM approval_requests WHERE id = %s",
-                                       (request_id,)).fetchone()
+                current = conn.execute(
+                    "SELECT * FROM approval_requests WHERE id = %s", (request_id,)
+                ).fetchone()
                 return Resolution(False, _request(current) if current else None)
             if grant is not None:
                 conn.execute(_INSERT_GRANT, _grant_values(grant))
@@ -142,10 +222,15 @@ class PgApprovalStore(PgHandle):
         return Resolution(True, _request(row))
 
     def expire_due(self, at: float) -> list[str]:
-        rows = self.db.read("SELECT id FROM approval_requests WHERE state = 'pending' AND expires <= %s "
-                            "ORDER BY expires", (at,))
-        return [r["id"] for r in rows
-                if self.resolve(r["id"], Action.EXPIRE, at=at, resolver="timeout", approver=EXPIRY).won]
+        rows = self.db.read(
+            "SELECT id FROM approval_requests WHERE state = 'pending' AND expires <= %s ORDER BY expires",
+            (at,),
+        )
+        return [
+            r["id"]
+            for r in rows
+            if self.resolve(r["id"], Action.EXPIRE, at=at, resolver="timeout", approver=EXPIRY).won
+        ]
 
     # -- grants --------------------------------------------------------------------------
     def add_grant(self, grant: Grant) -> None:
@@ -182,4 +267,3 @@ class PgApprovalStore(PgHandle):
     def close(self) -> None:
         self.listener.close()
         super().close()
-

@@ -53,15 +53,18 @@ def safe_url(url: str) -> str:
 
 
 def down_hint(url: str) -> str:
-    return (f"is PostgreSQL running and reachable at {safe_url(url)}? Check state_url in the policy "
-            "or BASTION_STATE_URL; every call is denied until the database answers")
+    return (
+        f"is PostgreSQL running and reachable at {safe_url(url)}? Check state_url in the policy "
+        "or BASTION_STATE_URL; every call is denied until the database answers"
+    )
 
 
 def store_error(url: str, exc: BaseException, doing: str) -> StoreError:
     """Map a psycopg/pool error to a StoreError that says what to check."""
     if isinstance(exc, PoolTimeout | psycopg.OperationalError | psycopg.InterfaceError):
-        error: StoreError = DatabaseDown(f"PostgreSQL state database unavailable while {doing}: "
-                                         f"{str(exc).strip() or type(exc).__name__}")
+        error: StoreError = DatabaseDown(
+            f"PostgreSQL state database unavailable while {doing}: {str(exc).strip() or type(exc).__name__}"
+        )
         error.hint = down_hint(url)
         return error
     error = StoreError(f"PostgreSQL state database failed while {doing}: {str(exc).strip()}")
@@ -72,8 +75,9 @@ def store_error(url: str, exc: BaseException, doing: str) -> StoreError:
 def connect(url: str, *, autocommit: bool = True) -> Conn:
     """A single connection outside the pool (LISTEN, migrations); StoreError when down."""
     try:
-        return psycopg.connect(url, autocommit=autocommit, row_factory=dict_row,
-                               connect_timeout=int(CONNECT_TIMEOUT))
+        return psycopg.connect(
+            url, autocommit=autocommit, row_factory=dict_row, connect_timeout=int(CONNECT_TIMEOUT)
+        )
     except psycopg.Error as exc:
         raise store_error(url, exc, "connecting") from exc
 
@@ -90,10 +94,16 @@ class PgDatabase:
         self._refs = 0
         self._lock = threading.Lock()
         self.pool: ConnectionPool[Conn] = ConnectionPool(
-            url, min_size=1, max_size=max_size, open=False, timeout=timeout, check=_check,
-            kwargs={"autocommit": True, "row_factory": dict_row,
-                    "connect_timeout": int(CONNECT_TIMEOUT)},
-            reconnect_timeout=24 * 3600.0, name="bastion")
+            url,
+            min_size=1,
+            max_size=max_size,
+            open=False,
+            timeout=timeout,
+            check=_check,
+            kwargs={"autocommit": True, "row_factory": dict_row, "connect_timeout": int(CONNECT_TIMEOUT)},
+            reconnect_timeout=24 * 3600.0,
+            name="bastion",
+        )
         self.pool.open(wait=False)
 
     # -- references ----------------------------------------------------------------------

@@ -24,16 +24,18 @@ from bastion.postgres.connection import Conn, PgDatabase
 SESSION_LOCK_SPACE = 0x42A5
 
 
-def _counts(conn: Conn, session: str, turn: str | None,
-            at: float) -> tuple[int, float | None, int, int]:
-    rows = conn.execute("SELECT refused, count(*) AS n FROM session_calls WHERE session = %s AND at > %s"
-                        " GROUP BY refused", (session, at - MINUTE)).fetchall()
+def _counts(conn: Conn, session: str, turn: str | None, at: float) -> tuple[int, float | None, int, int]:
+    rows = conn.execute(
+        "SELECT refused, count(*) AS n FROM session_calls WHERE session = %s AND at > %s GROUP BY refused",
+        (session, at - MINUTE),
+    ).fetchall()
     counted = {bool(r["refused"]): int(r["n"]) for r in rows}
     minute, refused = counted.get(False, 0), counted.get(True, 0)
     if turn is None:
         return 0, None, minute, refused
-    found = conn.execute("SELECT started, calls FROM session_turns WHERE session = %s AND turn = %s",
-                         (session, turn)).fetchone()
+    found = conn.execute(
+        "SELECT started, calls FROM session_turns WHERE session = %s AND turn = %s", (session, turn)
+    ).fetchone()
     if found is None:
         return 0, None, minute, refused
     return int(found["calls"]), float(found["started"]), minute, refused
@@ -42,9 +44,12 @@ def _counts(conn: Conn, session: str, turn: str | None,
 def peek_usage(db: PgDatabase, session: str, turn: str | None, at: float) -> Usage:
     with db.connection() as conn:
         calls, started, minute, refused = _counts(conn, session, turn, at)
-    return Usage(turn_calls=calls + 1 if turn else 0,
-                 turn_started=(started if started is not None else at) if turn else None,
-                 minute_calls=minute + 1, minute_refused=refused)
+    return Usage(
+        turn_calls=calls + 1 if turn else 0,
+        turn_started=(started if started is not None else at) if turn else None,
+        minute_calls=minute + 1,
+        minute_refused=refused,
+    )
 
 
 def admit_call(db: PgDatabase, session: str, turn: str | None, at: float) -> Usage:
@@ -56,7 +61,8 @@ def admit_call(db: PgDatabase, session: str, turn: str | None, at: float) -> Usa
             conn.execute(
                 "INSERT INTO session_turns (session, turn, started, calls) VALUES (%s, %s, %s, 1) "
                 "ON CONFLICT (session, turn) DO UPDATE SET calls = session_turns.calls + 1",
-                (session, turn, at))
+                (session, turn, at),
+            )
         calls, started, minute, refused = _counts(conn, session, turn, at)
     return Usage(turn_calls=calls, turn_started=started, minute_calls=minute, minute_refused=refused)
 
@@ -64,14 +70,17 @@ def admit_call(db: PgDatabase, session: str, turn: str | None, at: float) -> Usa
 def refuse_call(db: PgDatabase, session: str, at: float) -> None:
     with db.transaction("counting a refused call") as conn:
         conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (SESSION_LOCK_SPACE, session))
-        conn.execute("UPDATE session_calls SET refused = true WHERE ctid = (SELECT ctid FROM "
-                     "session_calls WHERE session = %s AND at = %s AND NOT refused LIMIT 1)",
-                     (session, at))
+        conn.execute(
+            "UPDATE session_calls SET refused = true WHERE ctid = (SELECT ctid FROM "
+            "session_calls WHERE session = %s AND at = %s AND NOT refused LIMIT 1)",
+            (session, at),
+        )
 
 
 def failure_record(db: PgDatabase, session: str, key: str) -> FailureRecord:
-    row = db.one("SELECT failures, hard, updated FROM call_failures WHERE session = %s AND key = %s",
-                 (session, key))
+    row = db.one(
+        "SELECT failures, hard, updated FROM call_failures WHERE session = %s AND key = %s", (session, key)
+    )
     if row is None:
         return FailureRecord()
     return FailureRecord(int(row["failures"]), int(row["hard"]), float(row["updated"]))
@@ -86,7 +95,8 @@ def note_outcome(db: PgDatabase, session: str, key: str, *, failed: bool, hard: 
             "INSERT INTO call_failures (session, key, failures, hard, updated) VALUES (%s, %s, 1, %s, %s)"
             " ON CONFLICT (session, key) DO UPDATE SET failures = call_failures.failures + 1,"
             " hard = call_failures.hard + excluded.hard, updated = excluded.updated",
-            (session, key, int(hard), at))
+            (session, key, int(hard), at),
+        )
 
 
 class PgRateLimiter:
@@ -94,8 +104,14 @@ class PgRateLimiter:
     budget for every daemon on the database: 0 when allowed, else seconds to wait.
     A database failure raises StoreError (the caller refuses the request)."""
 
-    def __init__(self, db: PgDatabase, per_minute: int, *, scope: str = "gateway",
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        db: PgDatabase,
+        per_minute: int,
+        *,
+        scope: str = "gateway",
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         if per_minute <= 0:
             raise ValueError("a rate limit must be positive")
         self.db = db.acquire()
@@ -112,7 +128,9 @@ class PgRateLimiter:
             row = conn.execute(
                 "INSERT INTO rate_counters (key, window_start, count) VALUES (%s, %s, 1) "
                 "ON CONFLICT (key, window_start) DO UPDATE SET count = rate_counters.count + 1 "
-                "RETURNING count", (name, window)).fetchone()
+                "RETURNING count",
+                (name, window),
+            ).fetchone()
             count = int(row["count"]) if row else 1
             if count == 1 and random.random() < 0.1:  # first in a window: sometimes tidy up
                 conn.execute("DELETE FROM rate_counters WHERE window_start < %s", (window - 1,))

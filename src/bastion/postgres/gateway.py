@@ -25,13 +25,18 @@ class PgGatewayState(PgHandle):
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
         with self.db.transaction("opening a page login") as conn:
             conn.execute("DELETE FROM web_sessions WHERE expires <= %s", (now,))
-            conn.execute("INSERT INTO web_sessions (token_hash, key_id, csrf, created, expires) "
-                         "VALUES (%s, %s, %s, %s, %s)", (_digest(token), key_id, csrf, now, now + ttl))
+            conn.execute(
+                "INSERT INTO web_sessions (token_hash, key_id, csrf, created, expires) "
+                "VALUES (%s, %s, %s, %s, %s)",
+                (_digest(token), key_id, csrf, now, now + ttl),
+            )
         return token, WebSession(key_id, csrf, now + ttl)
 
     def session(self, token: str, *, now: float) -> WebSession | None:
-        row = self.db.one("SELECT key_id, csrf, expires FROM web_sessions WHERE token_hash = %s "
-                          "AND expires > %s", (_digest(token), now))
+        row = self.db.one(
+            "SELECT key_id, csrf, expires FROM web_sessions WHERE token_hash = %s AND expires > %s",
+            (_digest(token), now),
+        )
         return WebSession(row["key_id"], row["csrf"], row["expires"]) if row else None
 
     def close_session(self, token: str) -> None:
@@ -40,10 +45,12 @@ class PgGatewayState(PgHandle):
 
     def set_owner(self, request_id: str, key_id: str, *, now: float) -> None:
         with self.db.transaction("recording a request owner") as conn:
-            conn.execute("INSERT INTO request_owners (request_id, key_id, created) VALUES (%s, %s, %s) "
-                         "ON CONFLICT (request_id) DO NOTHING", (request_id, key_id, now))
+            conn.execute(
+                "INSERT INTO request_owners (request_id, key_id, created) VALUES (%s, %s, %s) "
+                "ON CONFLICT (request_id) DO NOTHING",
+                (request_id, key_id, now),
+            )
 
     def owner(self, request_id: str) -> str | None:
         row = self.db.one("SELECT key_id FROM request_owners WHERE request_id = %s", (request_id,))
         return str(row["key_id"]) if row else None
-

@@ -9,18 +9,27 @@ from bastion.postgres.connection import PgHandle, Row
 
 
 def _key(row: Row) -> ApiKey:
-    return ApiKey(id=row["id"], role=Role(row["role"]), hash=row["hash"], created=row["created"],
-                  label=row["label"], revoked_at=row["revoked_at"])
+    return ApiKey(
+        id=row["id"],
+        role=Role(row["role"]),
+        hash=row["hash"],
+        created=row["created"],
+        label=row["label"],
+        revoked_at=row["revoked_at"],
+    )
 
 
 class PgKeyStore(PgHandle):
     def create(self, role: Role, *, now: float, label: str = "") -> tuple[ApiKey, str]:
         key_id, key = new_secret()
-        record = ApiKey(id=key_id, role=role, hash=key_hash(key), created=now,
-                        label=label.replace("\x00", ""))
+        record = ApiKey(
+            id=key_id, role=role, hash=key_hash(key), created=now, label=label.replace("\x00", "")
+        )
         with self.db.transaction("creating an API key") as conn:
-            conn.execute("INSERT INTO api_keys (id, role, hash, created, label) VALUES (%s, %s, %s, %s, %s)",
-                         (record.id, record.role.value, record.hash, record.created, record.label))
+            conn.execute(
+                "INSERT INTO api_keys (id, role, hash, created, label) VALUES (%s, %s, %s, %s, %s)",
+                (record.id, record.role.value, record.hash, record.created, record.label),
+            )
         return record, key
 
     def get(self, key_id: str) -> ApiKey | None:
@@ -36,7 +45,6 @@ class PgKeyStore(PgHandle):
     def revoke(self, key_id: str, *, now: float) -> bool:
         with self.db.transaction("revoking an API key") as conn:
             cursor = conn.execute(
-                "UPDATE api_keys SET revoked_at = %s WHERE id = %s AND revoked_at IS NULL", (now, key_id))
+                "UPDATE api_keys SET revoked_at = %s WHERE id = %s AND revoked_at IS NULL", (now, key_id)
+            )
             return cursor.rowcount == 1
-
-

@@ -31,14 +31,15 @@ SCAN_PAGE = 2000
 
 _COLUMNS = ("seq", "prev", "hash", *EVENT_FIELDS, "nul_fields")
 _INSERT = f"INSERT INTO ledger ({', '.join(_COLUMNS)}) VALUES ({', '.join(['%s'] * len(_COLUMNS))})"
-_META = ("INSERT INTO ledger_meta (name, value) VALUES (%s, %s) "
-         "ON CONFLICT (name) DO UPDATE SET value = excluded.value")
+_META = (
+    "INSERT INTO ledger_meta (name, value) VALUES (%s, %s) "
+    "ON CONFLICT (name) DO UPDATE SET value = excluded.value"
+)
 
 
 def _record(row: Row) -> LedgerRecord:
     fields = decode(row, EVENT_FIELDS)
-    return LedgerRecord(seq=int(row["seq"]), prev=row["prev"], hash=row["hash"],
-                        event=AuditEvent(**fields))
+    return LedgerRecord(seq=int(row["seq"]), prev=row["prev"], hash=row["hash"], event=AuditEvent(**fields))
 
 
 def _row(record: LedgerRecord) -> tuple[object, ...]:
@@ -72,8 +73,10 @@ class PgLedgerStore(PgHandle):
             rows = [_record(r) for r in conn.execute("SELECT * FROM ledger ORDER BY seq").fetchall()]
 
             def write(record: LedgerRecord) -> None:
-                conn.execute("UPDATE ledger SET prev = %s, hash = %s WHERE seq = %s",
-                             (record.prev, record.hash, record.seq))
+                conn.execute(
+                    "UPDATE ledger SET prev = %s, hash = %s WHERE seq = %s",
+                    (record.prev, record.hash, record.seq),
+                )
 
             broken = rekey(rows, self.chain, write)
             conn.execute(_META, ("chain", CHAIN_VERSION))
@@ -108,8 +111,10 @@ class PgLedgerStore(PgHandle):
         with self.db.transaction("appending to the audit ledger") as conn:
             last = self._head(conn)
             if is_resolution(event):
-                found = conn.execute("SELECT * FROM ledger WHERE decision_id = %s AND kind = %s "
-                                     "ORDER BY seq LIMIT 1", (event.decision_id, event.kind)).fetchone()
+                found = conn.execute(
+                    "SELECT * FROM ledger WHERE decision_id = %s AND kind = %s ORDER BY seq LIMIT 1",
+                    (event.decision_id, event.kind),
+                ).fetchone()
                 if found is not None:
                     return _record(found)
             return self._insert(conn, last, [event])[0]
@@ -121,8 +126,9 @@ class PgLedgerStore(PgHandle):
     def scan_rows(self) -> Iterator[Mapping[str, Any]]:
         last = 0
         while True:
-            rows = self.db.read("SELECT * FROM ledger WHERE seq > %s ORDER BY seq LIMIT %s",
-                                (last, SCAN_PAGE))
+            rows = self.db.read(
+                "SELECT * FROM ledger WHERE seq > %s ORDER BY seq LIMIT %s", (last, SCAN_PAGE)
+            )
             if not rows:
                 return
             for row in rows:
@@ -131,14 +137,21 @@ class PgLedgerStore(PgHandle):
 
     def scan(self) -> Iterator[LedgerRecord]:
         for row in self.scan_rows():
-            yield LedgerRecord(seq=int(row["seq"]), prev=row["prev"], hash=row["hash"],
-                               event=AuditEvent(**{n: row.get(n) for n in EVENT_FIELDS}))  # type: ignore[arg-type]
+            yield LedgerRecord(
+                seq=int(row["seq"]),
+                prev=row["prev"],
+                hash=row["hash"],
+                event=AuditEvent(**{n: row.get(n) for n in EVENT_FIELDS}),  # type: ignore[arg-type]
+            )
 
     def legacy_break(self) -> LegacyBreak | None:
         meta = {r["name"]: r["value"] for r in self.db.read("SELECT name, value FROM ledger_meta")}
         if meta.get("chain") != CHAIN_VERSION:
-            return LegacyBreak(1, "the ledger is not keyed (its chain version is "
-                                  f"{meta.get('chain')!r}, not {CHAIN_VERSION!r})")
+            return LegacyBreak(
+                1,
+                "the ledger is not keyed (its chain version is "
+                f"{meta.get('chain')!r}, not {CHAIN_VERSION!r})",
+            )
         if "legacy_bad_seq" in meta:
             return LegacyBreak(int(meta["legacy_bad_seq"]), meta.get("legacy_problem", ""))
         return None

@@ -74,6 +74,7 @@ class Listener:
         def undo() -> None:
             with self._lock, contextlib.suppress(ValueError):
                 self._observers.remove(observer)
+
         return undo
 
     def dispatch(self, message: str) -> None:

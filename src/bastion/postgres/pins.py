@@ -28,8 +28,11 @@ class PgPinStore(PgHandle):
     def pin_first(self, server: str, offered: Mapping[str, ToolVersion]) -> bool:
         now = time.time()
         with self.db.transaction("pinning MCP tools") as conn:
-            first = conn.execute("INSERT INTO mcp_servers (server, first_seen) VALUES (%s, %s) "
-                                 "ON CONFLICT (server) DO NOTHING RETURNING server", (server, now)).fetchone()
+            first = conn.execute(
+                "INSERT INTO mcp_servers (server, first_seen) VALUES (%s, %s) "
+                "ON CONFLICT (server) DO NOTHING RETURNING server",
+                (server, now),
+            ).fetchone()
             if first is None:
                 return False
             with conn.cursor() as cursor:
@@ -39,21 +42,26 @@ class PgPinStore(PgHandle):
                     "digest = excluded.digest, definition = excluded.definition, "
                     "trusted_at = excluded.trusted_at, pending_digest = NULL, "
                     "pending_definition = NULL, pending_at = NULL",
-                    [(server, name, v.digest, v.definition, now) for name, v in offered.items()])
+                    [(server, name, v.digest, v.definition, now) for name, v in offered.items()],
+                )
         return True
 
     def note_pending(self, server: str, changed: Mapping[str, ToolVersion]) -> None:
         now = time.time()
         with self.db.transaction("recording changed MCP tools") as conn:
-            conn.execute("INSERT INTO mcp_servers (server, first_seen) VALUES (%s, %s) "
-                         "ON CONFLICT (server) DO NOTHING", (server, now))
+            conn.execute(
+                "INSERT INTO mcp_servers (server, first_seen) VALUES (%s, %s) "
+                "ON CONFLICT (server) DO NOTHING",
+                (server, now),
+            )
             for name, version in changed.items():
                 conn.execute(
                     "INSERT INTO mcp_pins (server, tool, pending_digest, pending_definition, pending_at) "
                     "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (server, tool) DO UPDATE SET "
                     "pending_digest = excluded.pending_digest, "
                     "pending_definition = excluded.pending_definition, pending_at = excluded.pending_at",
-                    (server, name, version.digest, version.definition, now))
+                    (server, name, version.digest, version.definition, now),
+                )
 
     def trust(self, server: str, tools: Iterable[str] | None = None) -> list[str]:
         wanted = None if tools is None else sorted(set(tools))
@@ -63,6 +71,6 @@ class PgPinStore(PgHandle):
                 "trusted_at = %s, pending_digest = NULL, pending_definition = NULL, pending_at = NULL "
                 "WHERE server = %s AND pending_digest IS NOT NULL "
                 "AND (%s::text[] IS NULL OR tool = ANY(%s::text[])) RETURNING tool",
-                (time.time(), server, wanted, wanted)).fetchall()
+                (time.time(), server, wanted, wanted),
+            ).fetchall()
         return sorted(r["tool"] for r in rows)
-

@@ -17,13 +17,18 @@ class PgSessionStore(PgHandle):
     def save(self, session: Session) -> None:
         data = json.dumps(session_to_dict(session))  # ensure_ascii: NUL-safe
         with self.db.transaction(f"saving session {session.id}") as conn:
-            conn.execute("INSERT INTO launch_sessions (id, created, data) VALUES (%s, %s, %s) "
-                         "ON CONFLICT (id) DO UPDATE SET data = excluded.data",
-                         (session.id, session.created_at, data))
+            conn.execute(
+                "INSERT INTO launch_sessions (id, created, data) VALUES (%s, %s, %s) "
+                "ON CONFLICT (id) DO UPDATE SET data = excluded.data",
+                (session.id, session.created_at, data),
+            )
 
     def load(self, session_id: str) -> Session:
-        row = None if "\x00" in session_id else self.db.one(
-            "SELECT data FROM launch_sessions WHERE id = %s", (session_id,))
+        row = (
+            None
+            if "\x00" in session_id
+            else self.db.one("SELECT data FROM launch_sessions WHERE id = %s", (session_id,))
+        )
         if row is None:
             raise SessionNotFound(f"no session {session_id!r}")
         try:
@@ -33,4 +38,3 @@ class PgSessionStore(PgHandle):
 
     def list_ids(self) -> list[str]:
         return [r["id"] for r in self.db.read("SELECT id FROM launch_sessions ORDER BY id")]
-

@@ -35,8 +35,7 @@ def analyze(command: str) -> ShellAnalysis:
         return ShellAnalysis(command, (), (bad,))
     data = command.encode("utf-8")
     if len(data) > MAX_COMMAND_BYTES:
-        return ShellAnalysis(command, (), (f"command too long ({len(data)} bytes > "
-                                           f"{MAX_COMMAND_BYTES})",))
+        return ShellAnalysis(command, (), (f"command too long ({len(data)} bytes > {MAX_COMMAND_BYTES})",))
     try:
         commands, errors = _analyze_source(data, Outer())
         commands = _follow_cd(commands, cdpath="CDPATH" in command)
@@ -92,9 +91,13 @@ def _with_context(cmd: SimpleCommand, raw: RawCommand) -> SimpleCommand:
     if raw.background:
         extra += ("runs in the background",)
     if FORK_LOOP in raw.context and not cmd.catastrophic:
-        return replace(cmd, notes=cmd.notes + extra, pure_reader=False,
-                       catastrophic="fork bomb: an endless loop starts background processes",
-                       effects=cmd.effects | {Effect.DESTRUCTIVE, Effect.SYSTEM})
+        return replace(
+            cmd,
+            notes=cmd.notes + extra,
+            pure_reader=False,
+            catastrophic="fork bomb: an endless loop starts background processes",
+            effects=cmd.effects | {Effect.DESTRUCTIVE, Effect.SYSTEM},
+        )
     return replace(cmd, notes=cmd.notes + extra) if extra else cmd
 
 
@@ -103,11 +106,7 @@ def _self_calls(items: tuple[Item, ...], name: str) -> bool:
         if isinstance(item, FunctionDef):
             if _self_calls(item.body, name):
                 return True
-        elif (
-            item.words
-            and item.words[0].value == name
-            and (item.in_pipeline or item.background)
-        ):
+        elif item.words and item.words[0].value == name and (item.in_pipeline or item.background):
             return True
     return False
 
@@ -127,11 +126,19 @@ def _summary(fn: FunctionDef, body: list[SimpleCommand]) -> SimpleCommand:
     if not effects:
         effects.add(Effect.READ)
     return SimpleCommand(
-        text=fn.text, argv=(fn.name,), program=fn.name, spelling=fn.name, known=True,
-        dynamic=any(b.dynamic for b in body), effects=frozenset(effects), paths=tuple(paths),
-        hosts=tuple(h for b in body for h in b.hosts), pure_reader=all(
-            b.pure_reader for b in body) and not catastrophic, catastrophic=catastrophic,
-        notes=tuple(notes), self_change=next((b.self_change for b in body if b.self_change), None),
+        text=fn.text,
+        argv=(fn.name,),
+        program=fn.name,
+        spelling=fn.name,
+        known=True,
+        dynamic=any(b.dynamic for b in body),
+        effects=frozenset(effects),
+        paths=tuple(paths),
+        hosts=tuple(h for b in body for h in b.hosts),
+        pure_reader=all(b.pure_reader for b in body) and not catastrophic,
+        catastrophic=catastrophic,
+        notes=tuple(notes),
+        self_change=next((b.self_change for b in body if b.self_change), None),
     )
 
 
@@ -186,9 +193,13 @@ def _root_delete(cmd: SimpleCommand) -> SimpleCommand:
         target = use.path or use.pattern
         why = root_like(target) if use.access is Access.DELETE and target else None
         if why:
-            return replace(cmd, catastrophic=f"{cmd.program or 'delete'} of {why} (after cd)",
-                           effects=cmd.effects | {Effect.DESTRUCTIVE}, pure_reader=False,
-                           notes=(*cmd.notes, f"deletes {why} after cd"))
+            return replace(
+                cmd,
+                catastrophic=f"{cmd.program or 'delete'} of {why} (after cd)",
+                effects=cmd.effects | {Effect.DESTRUCTIVE},
+                pure_reader=False,
+                notes=(*cmd.notes, f"deletes {why} after cd"),
+            )
     return cmd
 
 

@@ -22,9 +22,16 @@ _READ_OPS = frozenset({"<", "<&"})
 
 
 def _parse(spec: Spec, args: list[Word], stop: bool = False) -> tuple[Parsed, int]:
-    return parse_args(args, spec.takes_value, spec.aliases, stop_at_positional=stop,
-                      known=spec.known, numeric=spec.numeric, optional=spec.optional,
-                      pairs=spec.pairs)
+    return parse_args(
+        args,
+        spec.takes_value,
+        spec.aliases,
+        stop_at_positional=stop,
+        known=spec.known,
+        numeric=spec.numeric,
+        optional=spec.optional,
+        pairs=spec.pairs,
+    )
 
 
 def resolve_spec(
@@ -44,8 +51,9 @@ def resolve_spec(
         nxt = spec.subcommands.get(sub) if sub is not None else None
         if nxt is None:
             if spec.other_sub is None:
-                ctx.raise_at(offset + stop, Effect.UNKNOWN,
-                             note=f"{label}: unknown subcommand {sub_word.text!r}")
+                ctx.raise_at(
+                    offset + stop, Effect.UNKNOWN, note=f"{label}: unknown subcommand {sub_word.text!r}"
+                )
                 return Spec(open_args=True), args[stop + 1 :], offset + stop
             nxt = spec.other_sub
         _raise_spec(ctx, nxt, offset + stop)
@@ -54,9 +62,7 @@ def resolve_spec(
     return spec, args, at
 
 
-def apply_spec(
-    ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handler], at: int = -1
-) -> None:
+def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handler], at: int = -1) -> None:
     """Classify ``args`` by ``spec``; ``at`` is the argv index of the word that chose
     ``spec`` (a git subcommand), whose effects that word raises."""
     ctx.reader = True  # ctx.add() of any non-read effect clears it
@@ -82,8 +88,9 @@ def apply_spec(
     if spec.plus_unknown:
         for word in positionals:
             if word.value is None or word.value.startswith("+"):
-                ctx.raise_at(ctx.index_of(word), Effect.UNKNOWN,
-                             note=f"{ctx.program} {word.text}: a startup command")
+                ctx.raise_at(
+                    ctx.index_of(word), Effect.UNKNOWN, note=f"{ctx.program} {word.text}: a startup command"
+                )
     access = spec.args
     recursive = spec.recursive
     for flag in parsed.flags:
@@ -138,8 +145,7 @@ def _recursive(ctx: Ctx, first: int, named: bool) -> None:
     """Mark the paths just recorded as read recursively; with none named, the cwd is."""
     ctx.paths[first:] = [replace(p, recursive=True) for p in ctx.paths[first:]]
     if not named:
-        ctx.paths.append(PathUse(".", Access.READ, ".", f"{ctx.program} searches the cwd",
-                                 recursive=True))
+        ctx.paths.append(PathUse(".", Access.READ, ".", f"{ctx.program} searches the cwd", recursive=True))
 
 
 def _caches(ctx: Ctx, spec: Spec) -> None:
@@ -160,8 +166,7 @@ def _declared(spec: Spec, flag: Flag) -> bool:
         return False
     if flag.name not in spec.known:
         return False
-    return not (flag.inline and flag.name not in spec.takes_value
-                and flag.name not in spec.optional)
+    return not (flag.inline and flag.name not in spec.takes_value and flag.name not in spec.optional)
 
 
 def _apply_flags(ctx: Ctx, spec: Spec, parsed: Parsed, offset: int = 1) -> None:
@@ -170,19 +175,27 @@ def _apply_flags(ctx: Ctx, spec: Spec, parsed: Parsed, offset: int = 1) -> None:
     for flag in parsed.flags:
         at = offset + flag.index
         rule = spec.flags.get(flag.name)
-        if rule is not None and rule.value is Access.WRITE and flag.value is not None and (
-            P.is_harmless_target(flag.value.value or "")
+        if (
+            rule is not None
+            and rule.value is Access.WRITE
+            and flag.value is not None
+            and (P.is_harmless_target(flag.value.value or ""))
         ):
             rule = None  # curl -o /dev/null, sort -o /dev/stdout: nothing is written
-        if flag.value is not None and flag.value.glob and not flag.inline and (
-            rule is None or rule.value is None
+        if (
+            flag.value is not None
+            and flag.value.glob
+            and not flag.inline
+            and (rule is None or rule.value is None)
         ):  # `strings -s *`: bash expands the "value" into paths, the next ones become files
             ctx.path(flag.value, Access.READ, f"glob as the value of {ctx.program} {flag.name}")
         if not open_args and not _declared(spec, flag):
             shown = flag.text if flag.text in ("", flag.name) else f"{flag.name} (in {flag.text})"
-            ctx.raise_at(at, Effect.UNKNOWN,
-                         note=f"{ctx.program}: option {shown or flag.name!r} is not in its "
-                              "table (unknown)")
+            ctx.raise_at(
+                at,
+                Effect.UNKNOWN,
+                note=f"{ctx.program}: option {shown or flag.name!r} is not in its table (unknown)",
+            )
         if rule is None:
             continue
         if rule.effects:
@@ -205,8 +218,9 @@ def _flag_host(ctx: Ctx, flag: Flag, at: int) -> None:
     if host:
         ctx.host(host)
     else:
-        ctx.raise_at(at, Effect.UNKNOWN, note=f"{ctx.program} {flag.name}: destination "
-                                              "only known at run time")
+        ctx.raise_at(
+            at, Effect.UNKNOWN, note=f"{ctx.program} {flag.name}: destination only known at run time"
+        )
 
 
 def redirect_paths(ctx: Ctx, redirects: tuple[Redirect, ...]) -> None:
@@ -238,8 +252,11 @@ def redirect_paths(ctx: Ctx, redirects: tuple[Redirect, ...]) -> None:
 
 def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
     """Hardline checks common to every command, then the immutable result."""
-    paths = (*ctx.redirected, *ctx.carried_paths, *ctx.paths) if (
-        ctx.redirected or ctx.carried_paths) else tuple(ctx.paths)
+    paths = (
+        (*ctx.redirected, *ctx.carried_paths, *ctx.paths)
+        if (ctx.redirected or ctx.carried_paths)
+        else tuple(ctx.paths)
+    )
     if ctx.evaluated:
         dynamic = True
         ctx.note(ctx.evaluated)

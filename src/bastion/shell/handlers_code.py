@@ -20,8 +20,10 @@ from bastion.shell.words import Word, literal_word
 
 E = Effect
 _STRING = re.compile(r"""(?P<q>['"])((?:(?!(?P=q))[^\\\n]|\\.){1,4096})(?P=q)|(~/[^\s'";)]+)""")
-_PATHISH = re.compile(r"^(/|~/|\.{1,2}/)|(^|/)(\.ssh|\.aws|\.env|id_rsa|\.netrc|\.gnupg|"
-                      r"\.npmrc|\.pypirc|credentials)")
+_PATHISH = re.compile(
+    r"^(/|~/|\.{1,2}/)|(^|/)(\.ssh|\.aws|\.env|id_rsa|\.netrc|\.gnupg|"
+    r"\.npmrc|\.pypirc|credentials)"
+)
 
 
 def scan_inline_code(ctx: Ctx, code: str, label: str) -> None:
@@ -93,9 +95,7 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
             scan_inline_code(ctx, args[i + 1].value or "", "deno eval")
         return
     if i < len(args):
-        if fam == "deno" and args[i].value in ("run", "test", "task", "serve") and i + 1 < len(
-            args
-        ):
+        if fam == "deno" and args[i].value in ("run", "test", "task", "serve") and i + 1 < len(args):
             i += 1
         ctx.add(E.CODE, note=f"{ctx.program} runs a script")
         ctx.path(args[i], Access.READ, f"script run by {ctx.program}")
@@ -179,17 +179,52 @@ def install(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> No
     install_from(ctx, manager, list(rest))
 
 
-_INSTALL_SUBS = frozenset({
-    "install", "i", "add", "ci", "update", "up", "upgrade", "uninstall", "remove", "rm", "un",
-    "reinstall", "purge", "autoremove", "full-upgrade", "dist-upgrade", "erase", "downgrade",
-    "groupinstall", "localinstall", "del", "require", "get", "inject", "sync", "create",
-    "isntall", "link", "unlink", "tap", "fix", "upgrade-all", "install-test", "it",
-})
+_INSTALL_SUBS = frozenset(
+    {
+        "install",
+        "i",
+        "add",
+        "ci",
+        "update",
+        "up",
+        "upgrade",
+        "uninstall",
+        "remove",
+        "rm",
+        "un",
+        "reinstall",
+        "purge",
+        "autoremove",
+        "full-upgrade",
+        "dist-upgrade",
+        "erase",
+        "downgrade",
+        "groupinstall",
+        "localinstall",
+        "del",
+        "require",
+        "get",
+        "inject",
+        "sync",
+        "create",
+        "isntall",
+        "link",
+        "unlink",
+        "tap",
+        "fix",
+        "upgrade-all",
+        "install-test",
+        "it",
+    }
+)
 
 
 def pacman(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    ops = "".join((w.value or "")[1:] for w in ctx.words[1:] if (w.value or "").startswith("-")
-                  and not (w.value or "").startswith("--"))
+    ops = "".join(
+        (w.value or "")[1:]
+        for w in ctx.words[1:]
+        if (w.value or "").startswith("-") and not (w.value or "").startswith("--")
+    )
     if "Q" in ops or ("S" in ops and any(c in ops for c in "silgp")) or "F" in ops:
         ctx.effects.clear()
         ctx.add(E.READ)
@@ -252,8 +287,7 @@ def _startup_files(ctx: Ctx, modes: set[str]) -> None:
     declared as reads on everything it runs, so the policy checks them (they are safe only
     while agents cannot write them)."""
     family = "zsh" if ctx.program == "zsh" else "bash" if ctx.program == "bash" else "sh"
-    files = [f for mode in ("always", *sorted(modes))
-             for f in STARTUP_FILES.get((family, mode), ())]
+    files = [f for mode in ("always", *sorted(modes)) for f in STARTUP_FILES.get((family, mode), ())]
     if not files:
         return
     kind = "login" if "l" in modes else "interactive" if "i" in modes else "every"
@@ -261,8 +295,7 @@ def _startup_files(ctx: Ctx, modes: set[str]) -> None:
     ctx.note(note)
     ctx.carried_notes.append(note)
     for f in files:
-        ctx.carried_paths.append(PathUse(f, Access.READ, f, f"startup file of {ctx.program}",
-                                         startup=True))
+        ctx.carried_paths.append(PathUse(f, Access.READ, f, f"startup file of {ctx.program}", startup=True))
 
 
 def eval_(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
@@ -282,10 +315,32 @@ def source(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> Non
     ctx.note("runs a file in this shell")
 
 
-_RUNNER_VALUES = frozenset({"-n", "--name", "-p", "--prefix", "--with", "--python", "-e",
-                            "--env", "--project", "--directory", "--group", "--extra",
-                            "--package", "-C", "--config", "--cwd", "--env-file", "-E",
-                            "--from", "-i", "--index", "--frozen-lockfile"})
+_RUNNER_VALUES = frozenset(
+    {
+        "-n",
+        "--name",
+        "-p",
+        "--prefix",
+        "--with",
+        "--python",
+        "-e",
+        "--env",
+        "--project",
+        "--directory",
+        "--group",
+        "--extra",
+        "--package",
+        "-C",
+        "--config",
+        "--cwd",
+        "--env-file",
+        "-E",
+        "--from",
+        "-i",
+        "--index",
+        "--frozen-lockfile",
+    }
+)
 
 
 def env_runner(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
@@ -307,8 +362,9 @@ def env_runner(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) ->
         cut = next(i for i, w in enumerate(args) if w.value == "--")
         inner = args[cut + 1 :]
     else:
-        sub_at = next((i for i, w in enumerate(args) if w.value in ("run", "exec", "x",
-                                                                    "develop", "shell")), -1)
+        sub_at = next(
+            (i for i, w in enumerate(args) if w.value in ("run", "exec", "x", "develop", "shell")), -1
+        )
         if ctx.program == "direnv":
             sub_at += 1  # `direnv exec DIR cmd`
         p, stop = parse_args(args[sub_at + 1 :], _RUNNER_VALUES, stop_at_positional=True)
@@ -323,6 +379,11 @@ def env_runner(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) ->
 
 
 HANDLERS = {
-    "interpreter": interpreter, "install": install, "pacman": pacman, "shell": shell,
-    "eval": eval_, "source": source, "env_runner": env_runner,
+    "interpreter": interpreter,
+    "install": install,
+    "pacman": pacman,
+    "shell": shell,
+    "eval": eval_,
+    "source": source,
+    "env_runner": env_runner,
 }

@@ -36,16 +36,17 @@ def _check_config(ctx: Ctx, pairs: list[Word], how: str) -> None:
             ctx.add(E.CODE, note=f"program injection: git {how} {key} can run a program")
 
 
-def git(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word], handlers: dict[str,
-        Handler]) -> None:
+def git(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word], handlers: dict[str, Handler]) -> None:
     args = ctx.words[1:]
     g = V.GIT_GLOBAL
-    top, stop = parse_args(args, g.takes_value, g.aliases, stop_at_positional=True,
-                           known=g.known, optional=g.optional)
+    top, stop = parse_args(
+        args, g.takes_value, g.aliases, stop_at_positional=True, known=g.known, optional=g.optional
+    )
     for flag in top.flags:
         if g.known is not None and flag.name not in g.known:
-            ctx.raise_at(1 + flag.index, E.UNKNOWN,
-                         note=f"git: option {flag.text!r} is not in its table (unknown)")
+            ctx.raise_at(
+                1 + flag.index, E.UNKNOWN, note=f"git: option {flag.text!r} is not in its table (unknown)"
+            )
     _check_config(ctx, top.values("-c"), "-c")
     for w in top.values("--config-env"):
         key = (w.value or "").partition("=")[0]
@@ -62,9 +63,12 @@ def git(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word], handlers:
     sub_word = args[stop]
     sub = V.GIT_SUBCOMMANDS.get(sub_word.value or "")
     if sub is None:
-        ctx.raise_at(1 + stop, E.UNKNOWN, E.CODE,
-                     note=f"unknown git subcommand {sub_word.text!r} (may be an alias "
-                          "running a program)")
+        ctx.raise_at(
+            1 + stop,
+            E.UNKNOWN,
+            E.CODE,
+            note=f"unknown git subcommand {sub_word.text!r} (may be an alias running a program)",
+        )
         return
     was = set(ctx.effects)
     if sub.known is None:  # no option table: at least do not take values for paths
@@ -77,21 +81,42 @@ def git(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word], handlers:
 
 
 def git_listing(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    listing = parsed.has("-l", "--list", "-a", "--all", "-r", "--remotes", "-v", "-vv",
-                         "--contains", "--merged", "--no-merged", "--show-current",
-                         "--points-at", "-n")
+    listing = parsed.has(
+        "-l",
+        "--list",
+        "-a",
+        "--all",
+        "-r",
+        "--remotes",
+        "-v",
+        "-vv",
+        "--contains",
+        "--merged",
+        "--no-merged",
+        "--show-current",
+        "--points-at",
+        "-n",
+    )
     if positionals and not listing:  # raised by the subcommand word: `git branch *` covers it
         at = next((i for i, w in enumerate(ctx.words) if w.value in ("branch", "tag")), -1)
         ctx.raise_at(at, E.WRITE, note="creates a branch / tag")
 
 
 def git_config(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    reading = parsed.has("--get", "--get-all", "--get-regexp", "--list", "-l",
-                         "--get-urlmatch", "--get-color", "--get-colorbool")
-    if reading or (len(positionals) == 1 and not parsed.has("--unset", "--unset-all",
-                                                              "--remove-section",
-                                                              "--rename-section", "-e",
-                                                              "--edit")):
+    reading = parsed.has(
+        "--get",
+        "--get-all",
+        "--get-regexp",
+        "--list",
+        "-l",
+        "--get-urlmatch",
+        "--get-color",
+        "--get-colorbool",
+    )
+    if reading or (
+        len(positionals) == 1
+        and not parsed.has("--unset", "--unset-all", "--remove-section", "--rename-section", "-e", "--edit")
+    ):
         return
     edit = next((1 + f.index for f in parsed.flags if f.name == "-e"), -1)
     at = ctx.index_of(positionals[0]) if positionals else edit
@@ -125,8 +150,11 @@ def git_push(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> N
         ctx.note("force push rewrites remote history")
     deleting = [w for w in positionals[1:] if (w.value or "").startswith(":")]
     if parsed.has("-d") or deleting:
-        at = ctx.index_of(deleting[0]) if deleting else next(
-            (2 + f.index for f in parsed.flags if f.name == "-d"), -1)
+        at = (
+            ctx.index_of(deleting[0])
+            if deleting
+            else next((2 + f.index for f in parsed.flags if f.name == "-d"), -1)
+        )
         ctx.raise_at(at, E.DELETE, note="deletes a remote branch")
     if positionals and not any_host(positionals[0].value or ""):
         ctx.note(f"remote {positionals[0].text!r}")
@@ -141,6 +169,9 @@ def git_clone(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> 
 
 
 HANDLERS: dict[str, Handler] = {
-    "git_listing": git_listing, "git_config": git_config, "git_clean": git_clean,
-    "git_push": git_push, "git_clone": git_clone,
+    "git_listing": git_listing,
+    "git_config": git_config,
+    "git_clean": git_clean,
+    "git_push": git_push,
+    "git_clone": git_clone,
 }

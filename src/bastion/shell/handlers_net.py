@@ -40,8 +40,18 @@ def curl(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     for flag in parsed.flags:
         if flag.value is None:
             continue
-        if flag.name in ("-d", "--data", "--data-binary", "--data-urlencode", "--json",
-                         "--data-ascii", "-F", "--form", "-w", "--write-out"):
+        if flag.name in (
+            "-d",
+            "--data",
+            "--data-binary",
+            "--data-urlencode",
+            "--json",
+            "--data-ascii",
+            "-F",
+            "--form",
+            "-w",
+            "--write-out",
+        ):
             _at_file(ctx, flag.value, f"curl {flag.name} upload")
         if flag.name == "--url":
             host = url_host(flag.value.value or "")
@@ -63,8 +73,31 @@ def wget(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     curl(ctx, spec, Parsed((), ()), positionals)
 
 
-_SSH_VALUES = frozenset({"-p", "-i", "-o", "-F", "-l", "-J", "-L", "-R", "-D", "-W", "-b",
-                         "-c", "-E", "-e", "-I", "-m", "-O", "-Q", "-S", "-w", "-B"})
+_SSH_VALUES = frozenset(
+    {
+        "-p",
+        "-i",
+        "-o",
+        "-F",
+        "-l",
+        "-J",
+        "-L",
+        "-R",
+        "-D",
+        "-W",
+        "-b",
+        "-c",
+        "-E",
+        "-e",
+        "-I",
+        "-m",
+        "-O",
+        "-Q",
+        "-S",
+        "-w",
+        "-B",
+    }
+)
 
 
 def ssh(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
@@ -72,8 +105,9 @@ def ssh(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     for flag in parsed.flags:
         if flag.name == "-o" and flag.value is not None:
             opt = (flag.value.value or "").lower().replace(" ", "=")
-            if opt.startswith(("proxycommand", "localcommand", "permitlocalcommand",
-                               "knownhostscommand", "match")):
+            if opt.startswith(
+                ("proxycommand", "localcommand", "permitlocalcommand", "knownhostscommand", "match")
+            ):
                 ctx.add(E.CODE, note="ssh -o option runs a local program")
         if flag.name == "-i" and flag.value is not None:
             ctx.path(flag.value, Access.READ, "ssh identity file")
@@ -134,19 +168,31 @@ def hosts_positional(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Wor
         if host:
             ctx.host(host)
     if ctx.program in ("nc", "ncat", "netcat", "socat") and (
-        parsed.has("-e", "-c", "--exec", "--sh-exec") or any("EXEC" in (w.value or "")
-                                                            for w in positionals)
+        parsed.has("-e", "-c", "--exec", "--sh-exec") or any("EXEC" in (w.value or "") for w in positionals)
     ):
         ctx.add(E.CODE, note=f"{ctx.program} runs a program on the connection")
     if ctx.program in ("nc", "ncat", "netcat") and parsed.has("-l"):
         ctx.add(E.NETWORK, note="listens for connections")
 
 
-_READ_VERB = re.compile(r"^(describe|list|get|show|ls|info|whoami|version|search|status|"
-                        r"help|--version|logs|tail|lookup|head|cat|read-config|inspect)")
-_CRED_WORDS = ("print-access-token", "print-identity-token", "get-access-token",
-               "export-credentials", "get-login-password", "auth:token", "token", "configure",
-               "get-secret-value", "secrets", "kv", "read")
+_READ_VERB = re.compile(
+    r"^(describe|list|get|show|ls|info|whoami|version|search|status|"
+    r"help|--version|logs|tail|lookup|head|cat|read-config|inspect)"
+)
+_CRED_WORDS = (
+    "print-access-token",
+    "print-identity-token",
+    "get-access-token",
+    "export-credentials",
+    "get-login-password",
+    "auth:token",
+    "token",
+    "configure",
+    "get-secret-value",
+    "secrets",
+    "kv",
+    "read",
+)
 
 
 def cloud(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
@@ -178,15 +224,41 @@ def cloud(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None
 def gh(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     words = [w.value or "" for w in positionals]
     ctx.host("github.com")
-    if words[:2] == ["auth", "token"] or (words[:2] == ["auth", "status"] and parsed.has(
-        "-t", "--show-token"
-    )):
+    if words[:2] == ["auth", "token"] or (
+        words[:2] == ["auth", "status"] and parsed.has("-t", "--show-token")
+    ):
         ctx.add(E.CREDENTIALS, note="gh prints a token")
-    elif words[:1] == ["api"] or (len(words) > 1 and words[1] in (
-        "create", "merge", "close", "edit", "delete", "comment", "review", "reopen", "ready",
-        "run", "set", "upload", "sync", "fork", "clone", "rerun", "cancel", "enable",
-        "disable", "lock", "unlock", "transfer", "archive", "rename", "add",
-    )):
+    elif words[:1] == ["api"] or (
+        len(words) > 1
+        and words[1]
+        in (
+            "create",
+            "merge",
+            "close",
+            "edit",
+            "delete",
+            "comment",
+            "review",
+            "reopen",
+            "ready",
+            "run",
+            "set",
+            "upload",
+            "sync",
+            "fork",
+            "clone",
+            "rerun",
+            "cancel",
+            "enable",
+            "disable",
+            "lock",
+            "unlock",
+            "transfer",
+            "archive",
+            "rename",
+            "add",
+        )
+    ):
         ctx.add(E.WRITE, note="gh changes state on GitHub")
     elif words[:1] in (["extension"], ["ext"]) or words[:2] == ["codespace", "ssh"]:
         ctx.add(E.CODE, E.UNKNOWN, note="opaque runner")
@@ -199,6 +271,12 @@ def kubectl(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> No
 
 
 HANDLERS = {
-    "curl": curl, "wget": wget, "ssh": ssh, "remote_copy": remote_copy,
-    "hosts_positional": hosts_positional, "cloud": cloud, "gh": gh, "kubectl": kubectl,
+    "curl": curl,
+    "wget": wget,
+    "ssh": ssh,
+    "remote_copy": remote_copy,
+    "hosts_positional": hosts_positional,
+    "cloud": cloud,
+    "gh": gh,
+    "kubectl": kubectl,
 }

@@ -7,8 +7,10 @@ from urllib.parse import urlsplit
 
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
 _SCP = re.compile(r"^(?:[^@/:\s]+@)?(\[[0-9a-fA-F:]+\]|[A-Za-z0-9_.-]+):(?!//)")
-_HOSTNAME = re.compile(r"^(?:[^@/\s]+@)?([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+|localhost|"
-                       r"\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(?::\d+)?$")
+_HOSTNAME = re.compile(
+    r"^(?:[^@/\s]+@)?([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+|localhost|"
+    r"\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(?::\d+)?$"
+)
 
 
 def url_host(value: str) -> str | None:

@@ -22,7 +22,7 @@ def _parser() -> Parser:
 #: tree-sitter-bash 0.25.1's scanner reads out of bounds (SIGSEGV / SIGBUS) on code points
 #: from U+30000 up after `{` (found by the hypothesis tests); lone surrogates are not text.
 #: Such input is refused before it reaches the parser. Planes 0-2 were checked exhaustively.
-_UNSAFE_CHARS = re.compile("[\U00030000-\U0010FFFF\ud800-\udfff]")
+_UNSAFE_CHARS = re.compile("[\U00030000-\U0010ffff\ud800-\udfff]")
 
 
 def unsafe_char(text: str) -> str | None:

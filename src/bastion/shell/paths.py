@@ -8,9 +8,7 @@ import re
 
 from bastion.shell.words import DYN, Word
 
-STANDARD_BIN_DIRS = frozenset(
-    {"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin"}
-)
+STANDARD_BIN_DIRS = frozenset({"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin"})
 SYSTEM_DIRS = frozenset({
     "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc",
     "/root", "/run", "/sbin", "/srv", "/sys", "/usr", "/var", "/home", "/Users", "/System",
@@ -18,8 +16,7 @@ SYSTEM_DIRS = frozenset({
     "/usr/lib", "/usr/local", "/usr/sbin", "/usr/share", "/var/lib", "/var/log", "/etc/ssh",
 })  # fmt: skip
 #: Targets that never count as writes (data sinks and already-open descriptors).
-HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty",
-                              "/dev/zero"})
+HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"})
 _FD = re.compile(r"^/dev/fd/\d+$|^/proc/self/fd/\d+$")
 _BLOCK_DEVICE = re.compile(
     r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|loop\d|md\d|"
@@ -27,19 +24,79 @@ _BLOCK_DEVICE = re.compile(
 )
 #: Names (one path component) that hold secrets.
 _CREDENTIAL_NAMES = (
-    ".ssh", ".aws", ".gnupg", ".netrc", ".pypirc", ".npmrc", ".docker", ".kube", ".azure",
-    ".env", ".env.*", "*.env", "id_rsa*", "id_ed25519*", "id_ecdsa*", "id_dsa*", "*.pem",
-    "*.key", "*.p12", "*.pfx", "credentials", "credentials.json", ".git-credentials",
-    ".htpasswd", "*.keystore", "*.jks", ".vault-token", "secrets.*", "*.kdbx", "gcloud",
-    ".pgpass", ".my.cnf", "shadow", "gshadow", "master.key", "token.json", ".config/gh",
+    ".ssh",
+    ".aws",
+    ".gnupg",
+    ".netrc",
+    ".pypirc",
+    ".npmrc",
+    ".docker",
+    ".kube",
+    ".azure",
+    ".env",
+    ".env.*",
+    "*.env",
+    "id_rsa*",
+    "id_ed25519*",
+    "id_ecdsa*",
+    "id_dsa*",
+    "*.pem",
+    "*.key",
+    "*.p12",
+    "*.pfx",
+    "credentials",
+    "credentials.json",
+    ".git-credentials",
+    ".htpasswd",
+    "*.keystore",
+    "*.jks",
+    ".vault-token",
+    "secrets.*",
+    "*.kdbx",
+    "gcloud",
+    ".pgpass",
+    ".my.cnf",
+    "shadow",
+    "gshadow",
+    "master.key",
+    "token.json",
+    ".config/gh",
 )
 #: Names a glob must not be able to reach for it to be kept literal (credentials + self).
 _SENSITIVE_SAMPLES = (
-    ".ssh", ".aws", ".gnupg", ".netrc", ".pypirc", ".npmrc", ".env", ".env.local", "id_rsa",
-    "id_ed25519", "x.pem", "x.key", "credentials", ".git-credentials", ".bashrc", ".zshrc",
-    ".profile", ".bash_profile", ".claude", ".codex", ".gemini", ".git", "settings.json",
-    "settings.local.json", ".bastion", "hooks", "config", "shadow", ".kube", ".docker",
-    "token.json", ".vault-token", "secrets.yaml",
+    ".ssh",
+    ".aws",
+    ".gnupg",
+    ".netrc",
+    ".pypirc",
+    ".npmrc",
+    ".env",
+    ".env.local",
+    "id_rsa",
+    "id_ed25519",
+    "x.pem",
+    "x.key",
+    "credentials",
+    ".git-credentials",
+    ".bashrc",
+    ".zshrc",
+    ".profile",
+    ".bash_profile",
+    ".claude",
+    ".codex",
+    ".gemini",
+    ".git",
+    "settings.json",
+    "settings.local.json",
+    ".bastion",
+    "hooks",
+    "config",
+    "shadow",
+    ".kube",
+    ".docker",
+    "token.json",
+    ".vault-token",
+    "secrets.yaml",
 )
 
 
@@ -111,9 +168,7 @@ def empty_variable_root(word: Word) -> str | None:
 def workspace_like(path: str) -> bool:
     """The cwd, its parents, or everything in it."""
     p = normalise(path)
-    return p in (".", "..", "*", ".*", "./*", "../*", "./.*") or bool(
-        re.fullmatch(r"\.\.(/\.\.)*(/\*)?", p)
-    )
+    return p in (".", "..", "*", ".*", "./*", "../*", "./.*") or bool(re.fullmatch(r"\.\.(/\.\.)*(/\*)?", p))
 
 
 _CREDENTIAL_RE = re.compile("|".join(fnmatch.translate(p) for p in _CREDENTIAL_NAMES))

@@ -57,15 +57,19 @@ class CommandPattern:
             if effect in base:
                 continue
             if 0 < index < len(cmd.argv):
-                return (f"'{self.text}' does not cover {cmd.argv[index]!r} ({effect.value}): "
-                        f"an entry must name it, e.g. '{suggest(cmd, self)}'")
+                return (
+                    f"'{self.text}' does not cover {cmd.argv[index]!r} ({effect.value}): "
+                    f"an entry must name it, e.g. '{suggest(cmd, self)}'"
+                )
             return f"'{self.text}' cannot cover {effect.value} that comes from no argument"
         raised = {e for _, e in cmd.raising}
         stray = cmd.effects - base - raised - _FLOORS - _redirected(cmd)
         if stray:
             names = ", ".join(sorted(e.value for e in stray))
-            return (f"'{self.text}' cannot cover {names}: it comes from no argument "
-                    "(an assignment, a wrapper or the environment)")
+            return (
+                f"'{self.text}' cannot cover {names}: it comes from no argument "
+                "(an assignment, a wrapper or the environment)"
+            )
         return None
 
     def gap(self, cmd: SimpleCommand) -> str | None:
@@ -176,8 +180,7 @@ def _view(program: str, args: list[Word]) -> tuple[list[str], set[str]]:
             sub_name = args[stop].value or ""
             positionals.append(sub_name)
             sub = V.GIT_SUBCOMMANDS.get(sub_name, Spec())
-            parsed, _ = parse_args(args[stop + 1 :], sub.takes_value | V.GIT_SUB_VALUES,
-                                   sub.aliases)
+            parsed, _ = parse_args(args[stop + 1 :], sub.takes_value | V.GIT_SUB_VALUES, sub.aliases)
             flags.update(f.name for f in parsed.flags)
             positionals.extend(w.value or w.text for w in parsed.positionals)
             if sub_name == "push" and any(p.startswith("+") for p in positionals[2:]):
@@ -186,8 +189,7 @@ def _view(program: str, args: list[Word]) -> tuple[list[str], set[str]]:
     spec_now: Spec = spec
     rest = list(args)
     while spec_now.subcommands is not None:
-        parsed, stop = parse_args(rest, spec_now.takes_value, spec_now.aliases,
-                                  stop_at_positional=True)
+        parsed, stop = parse_args(rest, spec_now.takes_value, spec_now.aliases, stop_at_positional=True)
         flags.update(f.name for f in parsed.flags)
         if stop >= len(rest):
             return positionals, flags

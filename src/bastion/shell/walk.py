@@ -49,18 +49,14 @@ _ASSIGN_KINDS = frozenset({"variable_assignment", "variable_assignments"})
 DECL_KEYWORDS = frozenset({"declare", "typeset", "export", "local", "readonly"})
 
 
-def walk(
-    root: Node, src: bytes, scope: tuple[int, ...] = (), ids: Iterator[int] | None = None
-) -> Walk:
+def walk(root: Node, src: bytes, scope: tuple[int, ...] = (), ids: Iterator[int] | None = None) -> Walk:
     """``scope``/``ids``: the scope this source runs in and the id source of the analysis."""
     w = Walk(src, _stmt, scope=scope, ids=ids or count(1))
     _stmt(w, root, (), w.items, ())
     return w
 
 
-def _stmt(
-    w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item], redirs: tuple[Redirect, ...]
-) -> None:
+def _stmt(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item], redirs: tuple[Redirect, ...]) -> None:
     kind = node.type
     if not node.is_named or kind in _SKIP:
         return
@@ -101,8 +97,7 @@ def _dispatch(
         _redirected(w, node, ctx, out, redirs)
     elif kind in _ASSIGN_KINDS:
         assigns = assignments(w, node, ctx, out)
-        out.append(RawCommand(node_text(node), (), tuple(assigns), redirs, ctx, kind="assign",
-                              scope=w.scope))
+        out.append(RawCommand(node_text(node), (), tuple(assigns), redirs, ctx, kind="assign", scope=w.scope))
     elif kind == "declaration_command":
         declaration(w, node, ctx, out, redirs)
     elif kind == "unset_command":
@@ -124,15 +119,15 @@ def _dispatch(
             else:
                 walk_word(w, child, ctx, out)  # the list / the case value: words
     elif kind == "c_style_for_statement":
-        header = [c for c in node.named_children if c.type not in ("do_group",
-                                                                   "compound_statement")]
+        header = [c for c in node.named_children if c.type not in ("do_group", "compound_statement")]
         for child in header:
             walk_arith(w, child, ctx, out)
             assigned_by_form(w, arith_assigned(w.vars, child), node_text(node), ctx, out)
         names = [n for child in header for n in arith_names(child)]
         w.vars.arith_seen = True
-        out.append(RawCommand("for ((…))", (), (), redirs, ctx, kind="arith", scope=w.scope,
-                              arith=tuple(names)))
+        out.append(
+            RawCommand("for ((…))", (), (), redirs, ctx, kind="arith", scope=w.scope, arith=tuple(names))
+        )
         start = len(out)
         for child in node.named_children:
             if child not in header:
@@ -144,8 +139,7 @@ def _dispatch(
     elif kind == "file_redirect":  # `$(<file)`: bash reads the file, nothing runs
         r = redirect(w, node, ctx, out)
         if r is not None:
-            out.append(RawCommand(node_text(node), (), (), (*redirs, r), ctx, kind="redirect",
-                                  scope=w.scope))
+            out.append(RawCommand(node_text(node), (), (), (*redirs, r), ctx, kind="redirect", scope=w.scope))
     elif kind in ("arithmetic_expansion", "binary_expression", "unary_expression",
                   "postfix_expression", "parenthesized_expression", "ternary_expression"):  # fmt: skip
         arith_statement(w, node, ctx, out, redirs)
@@ -226,8 +220,7 @@ def _redirected(
             w.errors.append(f"ambiguous file-descriptor redirection at {where(first_redirect)}")
     start = len(out)
     if body is None:
-        out.append(RawCommand(node_text(node), (), (), all_redirs, ctx, kind="redirect",
-                              scope=w.scope))
+        out.append(RawCommand(node_text(node), (), (), all_redirs, ctx, kind="redirect", scope=w.scope))
     elif body.type == "command":
         _command(w, body, ctx, out, all_redirs, tuple(extra_words))
     else:
@@ -279,8 +272,13 @@ def _command(
     assigned_by_form(w, let_targets(all_words), node_text(node), ctx, out)
     out.append(
         RawCommand(
-            node_text(node), all_words, tuple(assigns), (*redirs, *mine), ctx,
-            arith=run_time_assigns(w.vars, all_words), scope=w.scope,
+            node_text(node),
+            all_words,
+            tuple(assigns),
+            (*redirs, *mine),
+            ctx,
+            arith=run_time_assigns(w.vars, all_words),
+            scope=w.scope,
         )
     )
 

@@ -54,6 +54,8 @@ def arith_names(node: Node) -> list[str]:
         else:
             stack.extend(cur.named_children)
     return names
+
+
 _HOME_VARS = frozenset({"HOME"})
 _SUBST_KINDS = frozenset({"command_substitution", "process_substitution"})
 
@@ -343,8 +345,8 @@ def decode(
     sketch = "".join(b.chars)
     glob = _has_glob(b.chars, b.unquoted)
     brace = _has_brace(b.chars, b.unquoted)
-    tilde_user = sketch.startswith("~") and b.unquoted[:1] == [True] and not (
-        len(sketch) == 1 or sketch[1] == "/"
+    tilde_user = (
+        sketch.startswith("~") and b.unquoted[:1] == [True] and not (len(sketch) == 1 or sketch[1] == "/")
     )
     if tilde_user:  # ~user, ~+, ~- : depend on the system, not on the text
         b.dynamic = True

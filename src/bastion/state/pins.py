@@ -69,10 +69,15 @@ class Blocked:
     why: Literal["new", "changed"]
 
     def message(self, server: str) -> str:
-        what = ("is new since the server was first trusted" if self.why == "new"
-                else "changed since it was trusted")
-        return (f"MCP tool {server}/{self.tool} {what}; it is blocked until a person reviews it "
-                f"('bastion mcp pins {server}') and runs 'bastion mcp trust {server}'")
+        what = (
+            "is new since the server was first trusted"
+            if self.why == "new"
+            else "changed since it was trusted"
+        )
+        return (
+            f"MCP tool {server}/{self.tool} {what}; it is blocked until a person reviews it "
+            f"('bastion mcp pins {server}') and runs 'bastion mcp trust {server}'"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,8 +261,13 @@ class SqlitePinStore:
 
 def describe_change(pin: Pin) -> dict[str, Any]:
     """For ``bastion mcp pins``: the trusted and pending definitions, as JSON values."""
+
     def load(version: ToolVersion | None) -> Any:
         return None if version is None else json.loads(version.definition)
 
-    return {"tool": pin.tool, "trusted": load(pin.trusted), "pending": load(pin.pending),
-            "state": "pending" if pin.pending else "trusted"}
+    return {
+        "tool": pin.tool,
+        "trusted": load(pin.trusted),
+        "pending": load(pin.pending),
+        "state": "pending" if pin.pending else "trusted",
+    }

@@ -55,13 +55,17 @@ class GatewayState:
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
         with self.db.transaction() as conn:
             conn.execute("DELETE FROM web_sessions WHERE expires <= ?", (now,))
-            conn.execute("INSERT INTO web_sessions VALUES (?, ?, ?, ?, ?)",
-                         (_digest(token), key_id, csrf, now, now + ttl))
+            conn.execute(
+                "INSERT INTO web_sessions VALUES (?, ?, ?, ?, ?)",
+                (_digest(token), key_id, csrf, now, now + ttl),
+            )
         return token, WebSession(key_id, csrf, now + ttl)
 
     def session(self, token: str, *, now: float) -> WebSession | None:
-        rows = self.db.read("SELECT key_id, csrf, expires FROM web_sessions WHERE token_hash = ?"
-                            " AND expires > ?", (_digest(token), now))
+        rows = self.db.read(
+            "SELECT key_id, csrf, expires FROM web_sessions WHERE token_hash = ? AND expires > ?",
+            (_digest(token), now),
+        )
         return WebSession(rows[0]["key_id"], rows[0]["csrf"], rows[0]["expires"]) if rows else None
 
     def close_session(self, token: str) -> None:
@@ -71,8 +75,7 @@ class GatewayState:
     # -- request ownership ---------------------------------------------------------------
     def set_owner(self, request_id: str, key_id: str, *, now: float) -> None:
         with self.db.transaction() as conn:
-            conn.execute("INSERT OR IGNORE INTO request_owners VALUES (?, ?, ?)",
-                         (request_id, key_id, now))
+            conn.execute("INSERT OR IGNORE INTO request_owners VALUES (?, ?, ?)", (request_id, key_id, now))
 
     def owner(self, request_id: str) -> str | None:
         rows = self.db.read("SELECT key_id FROM request_owners WHERE request_id = ?", (request_id,))

@@ -38,16 +38,28 @@ KEY_VAR = "TEST_APPROVER_KEY"  # where the ``env`` fixture keeps the key (never 
 @pytest.fixture
 def env(env: dict[str, str]) -> dict[str, str]:
     """The shared env plus an approver key created in its state dir."""
-    made = subprocess.run([*BASTION, "keys", "create", "--role", "approver"], env=_env(env),
-                          capture_output=True, text=True, timeout=60)
+    made = subprocess.run(
+        [*BASTION, "keys", "create", "--role", "approver"],
+        env=_env(env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert made.returncode == 0, made.stderr
     return {**env, KEY_VAR: made.stdout.strip()}
 
 
-def run(args: list[str], env: dict[str, str], cwd: Path, *, key: bool = True) -> subprocess.CompletedProcess[str]:
+def run(
+    args: list[str], env: dict[str, str], cwd: Path, *, key: bool = True
+) -> subprocess.CompletedProcess[str]:
     extra = ["--key", env[KEY_VAR]] if key and tuple(args[:2]) in KEYED and KEY_VAR in env else []
     return subprocess.run(
-        [*BASTION, *args[:2], *extra, *args[2:]], env=_env(env), cwd=cwd, capture_output=True, text=True, timeout=60
+        [*BASTION, *args[:2], *extra, *args[2:]],
+        env=_env(env),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -333,28 +345,42 @@ def test_an_agent_running_approve_without_a_key_or_a_terminal_is_refused_and_the
     refused = run(args, env, workspace, key=False)
     listed = json.loads(run(["approvals", "list", "--json"], env, workspace).stdout)
     assert (refused.returncode, "pass --key KEY" in refused.stderr, [e["state"] for e in listed]) == (
-        2, True, ["pending"])
+        2,
+        True,
+        ["pending"],
+    )
 
 
 def test_an_agent_key_cannot_approve(env: dict[str, str], workspace: Path) -> None:
     _store_request(env)
     agent = run(["keys", "create", "--role", "agent"], env, workspace).stdout.strip()
-    refused = run(["approvals", "approve", "--key", agent, "--", "hardline-request-1"], env, workspace,
-                  key=False)
-    forged = run(["approvals", "approve", "--key", "bst_000000000000_" + "x" * 43, "--",
-                  "hardline-request-1"], env, workspace, key=False)
-    assert ((refused.returncode, "cannot approve" in refused.stderr),
-            (forged.returncode, "not a valid key" in forged.stderr)) == ((2, True), (2, True))
+    refused = run(
+        ["approvals", "approve", "--key", agent, "--", "hardline-request-1"], env, workspace, key=False
+    )
+    forged = run(
+        ["approvals", "approve", "--key", "bst_000000000000_" + "x" * 43, "--", "hardline-request-1"],
+        env,
+        workspace,
+        key=False,
+    )
+    assert (
+        (refused.returncode, "cannot approve" in refused.stderr),
+        (forged.returncode, "not a valid key" in forged.stderr),
+    ) == ((2, True), (2, True))
 
 
-def test_an_approval_with_a_key_records_the_key_id_as_its_approver(env: dict[str, str], workspace: Path) -> None:
+def test_an_approval_with_a_key_records_the_key_id_as_its_approver(
+    env: dict[str, str], workspace: Path
+) -> None:
     _store_request(env)
     done = run(["approvals", "approve", "--json", "--", "hardline-request-1"], env, workspace)
     key_id = env[KEY_VAR].split("_")[1]
     events = json.loads(run(["logs", "--json"], env, workspace).stdout)
-    assert (done.returncode, json.loads(done.stdout)["approver"],
-            [(e["kind"], e["decision_id"], e["approver"]) for e in events]) == (
-        0, key_id, [("resolved", "hardline-request-1", key_id)])
+    assert (
+        done.returncode,
+        json.loads(done.stdout)["approver"],
+        [(e["kind"], e["decision_id"], e["approver"]) for e in events],
+    ) == (0, key_id, [("resolved", "hardline-request-1", key_id)])
 
 
 def test_grants_revoke_and_policy_trust_refuse_without_an_approver_identity(
@@ -365,9 +391,11 @@ def test_grants_revoke_and_policy_trust_refuse_without_an_approver_identity(
     revoke = run(["grants", "revoke", "nosuchgrant"], env, workspace, key=False)
     trust = run(["policy", "trust"], env, workspace, key=False)
     trusted = run(["policy", "trust"], env, workspace)
-    assert ((revoke.returncode, "no grant" in revoke.stderr),
-            (trust.returncode, "pass --key KEY" in trust.stderr), trusted.returncode) == (
-        (1, True), (2, True), 0)
+    assert (
+        (revoke.returncode, "no grant" in revoke.stderr),
+        (trust.returncode, "pass --key KEY" in trust.stderr),
+        trusted.returncode,
+    ) == ((1, True), (2, True), 0)
 
 
 def _on_a_terminal(args: list[str], env: dict[str, str], cwd: Path, typed: str) -> tuple[int, str]:
@@ -375,8 +403,9 @@ def _on_a_terminal(args: list[str], env: dict[str, str], cwd: Path, typed: str) 
     import pty
 
     master, slave = pty.openpty()
-    child = subprocess.Popen([*BASTION, *args], env=_env(env), cwd=cwd, stdin=slave, stdout=slave,
-                             stderr=slave, close_fds=True)
+    child = subprocess.Popen(
+        [*BASTION, *args], env=_env(env), cwd=cwd, stdin=slave, stdout=slave, stderr=slave, close_fds=True
+    )
     os.close(slave)
     seen = b""
     end = time.monotonic() + 60
@@ -412,14 +441,20 @@ def test_a_person_on_a_terminal_confirms_by_typing_the_id_and_is_recorded_as_loc
     import getpass
 
     _store_request(env)
-    code, screen = _on_a_terminal(["approvals", "approve", "--", "hardline-request-1"], env, workspace,
-                                  "hardline-request-1")
+    code, screen = _on_a_terminal(
+        ["approvals", "approve", "--", "hardline-request-1"], env, workspace, "hardline-request-1"
+    )
     [event] = json.loads(run(["logs", "--json"], env, workspace).stdout)
     assert (code, "approved hardline-request-1" in screen, event["approver"]) == (
-        0, True, f"local:{getpass.getuser()}")
+        0,
+        True,
+        f"local:{getpass.getuser()}",
+    )
 
 
-def test_a_terminal_confirmation_with_the_wrong_text_changes_nothing(env: dict[str, str], workspace: Path) -> None:
+def test_a_terminal_confirmation_with_the_wrong_text_changes_nothing(
+    env: dict[str, str], workspace: Path
+) -> None:
     _store_request(env)
     code, screen = _on_a_terminal(["approvals", "approve", "--", "hardline-request-1"], env, workspace, "no")
     listed = json.loads(run(["approvals", "list", "--json"], env, workspace).stdout)
@@ -429,10 +464,16 @@ def test_a_terminal_confirmation_with_the_wrong_text_changes_nothing(env: dict[s
 def test_approve_always_on_a_sudo_request_is_refused_even_if_it_was_stored_as_grantable(
     env: dict[str, str], workspace: Path
 ) -> None:
-    sudo = Evaluation(Decision.ASK, (Reason(Decision.ASK, "shell.floor", "built-in", "sudo", "sudo"),),
-                      (Effect.READ, Effect.PRIVILEGE))
+    sudo = Evaluation(
+        Decision.ASK,
+        (Reason(Decision.ASK, "shell.floor", "built-in", "sudo", "sudo"),),
+        (Effect.READ, Effect.PRIVILEGE),
+    )
     _store_request(env, evaluation=sudo, summary="shell: sudo ls", argv=("sudo", "ls"), grantable=True)
     refused = run(["approvals", "approve", "--always", "--", "hardline-request-1"], env, workspace)
     grants = json.loads(run(["grants", "list", "--json"], env, workspace).stdout)
     assert (refused.returncode, refused.stderr.splitlines()[0], grants) == (
-        1, "error: this call involves a hardline class or raised privilege: never a standing grant", [])
+        1,
+        "error: this call involves a hardline class or raised privilege: never a standing grant",
+        [],
+    )

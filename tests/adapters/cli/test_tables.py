@@ -24,7 +24,9 @@ def test_at_80_columns_an_id_stays_on_one_line_and_whole() -> None:
     assert all(len(line) <= 80 for line in lines)
 
 
-def test_piped_output_is_a_header_and_tab_separated_rows_without_markup(capsys: pytest.CaptureFixture[str]) -> None:
+def test_piped_output_is_a_header_and_tab_separated_rows_without_markup(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     console = Console(file=io.StringIO(), force_terminal=False)
     rows = [[ID, "line one\nline two", Text("FAIL", style="red")]]
     print_rows(COLUMNS, rows, console=console)

@@ -106,7 +106,9 @@ def test_with_no_daemon_the_hook_decides_in_process(hook_env: dict[str, str]) ->
     )
 
 
-def test_the_resident_daemon_sees_a_policy_edit_on_the_next_call(daemon: HookServer, hook_env: dict[str, str]) -> None:
+def test_the_resident_daemon_sees_a_policy_edit_on_the_next_call(
+    daemon: HookServer, hook_env: dict[str, str]
+) -> None:
     assert run_hook(hook_env, "git status", session="a").returncode == 0
     project = Path(hook_env["HOME"]) / "proj" / ".bastion"
     project.mkdir()

@@ -96,8 +96,11 @@ def test_a_headless_run_gets_a_deny_for_an_rc_file_write_instead_of_a_prompt_nob
     run = run_hook("gemini", json.dumps(body), hook_env(sandbox))
 
     assert (run.json, run.exit_code) == (
-        {"decision": "deny", "reason": f"{sandbox.home / '.bashrc'} controls agent permissions or shell "
-         "start-up: a person must confirm; nobody can be asked here, so the call is denied"},  # the real reason
+        {
+            "decision": "deny",
+            "reason": f"{sandbox.home / '.bashrc'} controls agent permissions or shell "
+            "start-up: a person must confirm; nobody can be asked here, so the call is denied",
+        },  # the real reason
         2,
     )
 

@@ -65,10 +65,18 @@ def free_socket() -> socket.socket:
     return sock
 
 
-def start(app: object, sock: socket.socket, *, head_timeout: float = 10.0) -> tuple[uvicorn.Server, threading.Thread]:
+def start(
+    app: object, sock: socket.socket, *, head_timeout: float = 10.0
+) -> tuple[uvicorn.Server, threading.Thread]:
     # The same uvicorn config as ``bastion serve`` (read timeouts included).
-    config = server_config(app, head_timeout=head_timeout, log_config=None,  # type: ignore[arg-type]
-                           access_log=False, lifespan="on", timeout_graceful_shutdown=1)
+    config = server_config(
+        app,
+        head_timeout=head_timeout,
+        log_config=None,  # type: ignore[arg-type]
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=1,
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -78,8 +86,6 @@ def start(app: object, sock: socket.socket, *, head_timeout: float = 10.0) -> tu
             raise RuntimeError("the gateway did not start")
         time.sleep(0.02)
     return server, thread
-
-
 
 
 def shell(command: str, **extra: object) -> dict[str, object]:

@@ -52,9 +52,17 @@ def browser(tmp_path: Path) -> Iterator[object]:
 
     options = Options()
     options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--no-first-run", f"--user-data-dir={tmp_path / 'chromium-profile'}"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={tmp_path / 'chromium-profile'}",
+    ):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     try:
@@ -95,15 +103,22 @@ def test_a_person_answers_parked_calls_live_and_the_waiters_resume(gateway: Gate
     driver.get(gateway.url + "/")  # type: ignore[attr-defined]
     driver.find_element(By.ID, "key").send_keys(gateway.keys["approver"])  # type: ignore[attr-defined]
     driver.find_element(By.CSS_SELECTOR, "form.login button").click()  # type: ignore[attr-defined]
-    WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live"))
+    WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(
+        lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live")
+    )
     cookie = driver.get_cookie("bastion_session")  # type: ignore[attr-defined]
     assert (cookie["httpOnly"], cookie["sameSite"]) == (True, "Strict")
     loaded_at = driver.execute_script("return performance.timeOrigin")  # type: ignore[attr-defined]
 
     # 1. `bastion request` (another process) parks a call; it appears; "Approve once" resumes it.
-    cli = subprocess.Popen([*BASTION, "request", "--policy", str(gateway.policy_file), "--json",
-                            "shell", "make deploy prod"], env=gateway.env, cwd=gateway.workspace,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cli = subprocess.Popen(
+        [*BASTION, "request", "--policy", str(gateway.policy_file), "--json", "shell", "make deploy prod"],
+        env=gateway.env,
+        cwd=gateway.workspace,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         card = card_for(driver, "make deploy prod")
         assert card.find_element(By.CSS_SELECTOR, ".reason").text == "deploys need a person"  # type: ignore[attr-defined]
@@ -117,13 +132,21 @@ def test_a_person_answers_parked_calls_live_and_the_waiters_resume(gateway: Gate
         cli.kill()
     approved = json.loads(out)
     assert (cli.returncode, approved["decision"], approved["reasons"][0]["message"]) == (
-        0, "allow", "approved once by a person"), err
-    WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(lambda d: "Resolved: approved once" in card.text)  # type: ignore[attr-defined]
+        0,
+        "allow",
+        "approved once by a person",
+    ), err
+    WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(
+        lambda d: "Resolved: approved once" in card.text
+    )  # type: ignore[attr-defined]
 
     # 2. An HTTP agent parks a call; "Deny" with feedback sends the feedback to it.
-    agent = subprocess.Popen([sys.executable, "-c", HTTP_WAITER, gateway.url, gateway.keys["agent"],
-                              "make deploy staging"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True)
+    agent = subprocess.Popen(
+        [sys.executable, "-c", HTTP_WAITER, gateway.url, gateway.keys["agent"], "make deploy staging"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         card = card_for(driver, "make deploy staging")
         card.find_element(By.TAG_NAME, "textarea").send_keys("use the blue-green script instead")  # type: ignore[attr-defined]
@@ -133,17 +156,25 @@ def test_a_person_answers_parked_calls_live_and_the_waiters_resume(gateway: Gate
         agent.kill()
     denied = json.loads(out)
     assert (denied["state"], denied["decision"], denied["feedback"]) == (
-        "denied", "deny", "use the blue-green script instead"), err
-    assert denied["evaluation"]["reasons"][0]["message"] == \
-        "denied by a person: use the blue-green script instead"
+        "denied",
+        "deny",
+        "use the blue-green script instead",
+    ), err
+    assert (
+        denied["evaluation"]["reasons"][0]["message"]
+        == "denied by a person: use the blue-green script instead"
+    )
     assert driver.execute_script("return performance.timeOrigin") == loaded_at  # type: ignore[attr-defined]
 
     # 3. The history tab lists both resolutions from the ledger.
     driver.find_element(By.LINK_TEXT, "History").click()  # type: ignore[attr-defined]
     rows = WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(
-        lambda d: d.find_elements(By.CSS_SELECTOR, "table.history tbody tr") or False)
+        lambda d: d.find_elements(By.CSS_SELECTOR, "table.history tbody tr") or False
+    )
     assert [r.find_elements(By.TAG_NAME, "td")[2].text for r in rows] == [
-        "shell: make deploy staging", "shell: make deploy prod"]
+        "shell: make deploy staging",
+        "shell: make deploy prod",
+    ]
 
 
 def test_the_page_refuses_an_agent_key_and_a_wrong_key(gateway: Gateway, browser: object) -> None:
@@ -157,6 +188,8 @@ def test_the_page_refuses_an_agent_key_and_a_wrong_key(gateway: Gateway, browser
         driver.find_element(By.ID, "key").send_keys(key)  # type: ignore[attr-defined]
         driver.find_element(By.CSS_SELECTOR, "form.login button").click()  # type: ignore[attr-defined]
         # The answer is a new page: wait for it rather than reading the one being replaced.
-        alert = WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[role=alert]"))  # type: ignore[attr-defined]
+        alert = WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, "[role=alert]")
+        )  # type: ignore[attr-defined]
         messages.append(alert[0].text)
     assert messages == ["That key cannot answer requests: use an approver key.", "That key is not valid."]

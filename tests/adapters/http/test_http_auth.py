@@ -46,21 +46,26 @@ def test_a_wrong_malformed_or_revoked_key_is_refused(gateway: Gateway) -> None:
     store.revoke(gateway.key_ids["approver2"], now=time.time())
     store.close()
     wrong = gateway.keys["agent"][:-4] + "AAAA"
-    results = [status(gateway, "POST", "/v1/decide", shell("ls"), **{"X-API-Key": key})
-               for key in (wrong, "not-a-key", gateway.keys["approver2"])]
+    results = [
+        status(gateway, "POST", "/v1/decide", shell("ls"), **{"X-API-Key": key})
+        for key in (wrong, "not-a-key", gateway.keys["approver2"])
+    ]
     assert results == [(401, "invalid_key")] * 3
 
 
 def test_a_bearer_token_is_accepted_like_the_api_key_header(gateway: Gateway) -> None:
-    result = status(gateway, "POST", "/v1/decide", shell("ls"),
-                    Authorization=f"Bearer {gateway.keys['agent']}")
+    result = status(
+        gateway, "POST", "/v1/decide", shell("ls"), Authorization=f"Bearer {gateway.keys['agent']}"
+    )
     assert result == (200, "")
 
 
 @pytest.mark.parametrize("role", ["agent", "approver", "admin"])
 def test_each_role_reaches_exactly_its_endpoints(gateway: Gateway, role: str) -> None:
-    results = {path: status(gateway, method, path, body, **{"X-API-Key": gateway.keys[role]})[0]
-               for method, path, body, _ in CALLS}
+    results = {
+        path: status(gateway, method, path, body, **{"X-API-Key": gateway.keys[role]})[0]
+        for method, path, body, _ in CALLS
+    }
     assert results == {path: 200 if role in allowed else 403 for _, path, _, allowed in CALLS}
 
 
@@ -81,12 +86,22 @@ def test_keys_are_compared_in_constant_time(gateway: Gateway, monkeypatch: pytes
 def test_the_openapi_document_lists_every_api_route(gateway: Gateway) -> None:
     document = gateway.client("agent").get("/v1/openapi.json").json()
     listed = {(method.upper(), path) for path, ops in document["paths"].items() for method in ops}
-    assert listed == {("GET", "/health"), ("POST", "/v1/decide"), ("POST", "/v1/requests"),
-                      ("GET", "/v1/requests"), ("GET", "/v1/requests/{id}"),
-                      ("POST", "/v1/requests/{id}/approve"), ("POST", "/v1/requests/{id}/deny"),
-                      ("GET", "/v1/events"), ("GET", "/v1/logs"), ("POST", "/v1/policy/check"),
-                      ("GET", "/v1/openapi.json"), ("GET", "/ready"), ("GET", "/v1/settings"),
-                      ("POST", "/v1/grants/{id}/revoke")}
+    assert listed == {
+        ("GET", "/health"),
+        ("POST", "/v1/decide"),
+        ("POST", "/v1/requests"),
+        ("GET", "/v1/requests"),
+        ("GET", "/v1/requests/{id}"),
+        ("POST", "/v1/requests/{id}/approve"),
+        ("POST", "/v1/requests/{id}/deny"),
+        ("GET", "/v1/events"),
+        ("GET", "/v1/logs"),
+        ("POST", "/v1/policy/check"),
+        ("GET", "/v1/openapi.json"),
+        ("GET", "/ready"),
+        ("GET", "/v1/settings"),
+        ("POST", "/v1/grants/{id}/revoke"),
+    }
 
 
 def test_no_approval_route_is_reachable_with_an_agent_key() -> None:

@@ -14,8 +14,13 @@ from bastion.state.ratelimit import RateLimiter
 from tests.adapters.http.conftest import GatewayFactory
 from tests.adapters.http.helpers import Gateway, shell
 
-SMALL = GatewaySettings(rate_limit_per_minute=3, max_body_bytes=2048, max_command_chars=100,
-                        max_session_id_chars=8, cors_origins=("https://app.example.com",))
+SMALL = GatewaySettings(
+    rate_limit_per_minute=3,
+    max_body_bytes=2048,
+    max_command_chars=100,
+    max_session_id_chars=8,
+    cors_origins=("https://app.example.com",),
+)
 
 
 @pytest.fixture
@@ -47,8 +52,9 @@ def test_the_token_bucket_refills_with_time() -> None:
 
 def test_a_body_over_the_limit_is_refused_whether_declared_or_streamed(small: Gateway) -> None:
     agent = small.client("agent")
-    declared = agent.post("/v1/decide", content=b"{" + b" " * 4096 + b"}",
-                          headers={"Content-Type": "application/json"})
+    declared = agent.post(
+        "/v1/decide", content=b"{" + b" " * 4096 + b"}", headers={"Content-Type": "application/json"}
+    )
 
     def chunks() -> Iterator[bytes]:  # no Content-Length: chunked transfer encoding
         yield b'{"tool": "shell", "args": {"command": "'
@@ -66,25 +72,37 @@ def test_long_commands_and_session_ids_are_invalid_calls(small: Gateway) -> None
     long_session = agent.post("/v1/requests", json=shell("ls", session="s" * 9))
     fits = agent.post("/v1/decide", json=shell("ls", session="s" * 8))
     assert [error(long_command), error(long_session), fits.status_code] == [
-        (422, "too_long"), (422, "too_long"), 200]
+        (422, "too_long"),
+        (422, "too_long"),
+        200,
+    ]
 
 
 def test_malformed_json_is_400_and_invalid_calls_are_422_with_a_stable_code(gateway: Gateway) -> None:
     agent = gateway.client("agent")
-    results = [error(agent.post("/v1/decide", content=body)) for body in
-               (b"{not json", b"[1, 2]", b'{"tool": "shell", "args": []}', b'{"tool": "x", "bogus": 1}')]
-    assert results == [(400, "malformed_json"), (422, "invalid_call"), (422, "invalid_call"),
-                       (422, "invalid_call")]
+    results = [
+        error(agent.post("/v1/decide", content=body))
+        for body in (b"{not json", b"[1, 2]", b'{"tool": "shell", "args": []}', b'{"tool": "x", "bogus": 1}')
+    ]
+    assert results == [
+        (400, "malformed_json"),
+        (422, "invalid_call"),
+        (422, "invalid_call"),
+        (422, "invalid_call"),
+    ]
 
 
 def test_errors_are_json_even_for_unknown_routes_and_methods(gateway: Gateway) -> None:
     client = gateway.client("agent")
     assert [error(client.get("/v1/nothing")), error(client.put("/v1/decide"))] == [
-        (404, "not_found"), (405, "method_not_allowed")]
+        (404, "not_found"),
+        (405, "method_not_allowed"),
+    ]
 
 
 def test_a_request_id_is_echoed_sanitised_or_generated_and_logged(
-        gateway: Gateway, caplog: pytest.LogCaptureFixture) -> None:
+    gateway: Gateway, caplog: pytest.LogCaptureFixture
+) -> None:
     client = gateway.client("agent")
     with caplog.at_level(logging.INFO, logger="bastion.http"):
         given = client.get("/health", headers={"X-Request-Id": "abc-123"}).headers["x-request-id"]
@@ -100,16 +118,27 @@ def test_request_ids_are_cut_to_128_safe_characters() -> None:
 
 def test_cors_answers_only_configured_origins(small: Gateway) -> None:
     client = small.client()
-    allowed = client.options("/v1/decide", headers={
-        "Origin": "https://app.example.com", "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "x-api-key"})
-    other = client.options("/v1/decide", headers={
-        "Origin": "https://evil.example", "Access-Control-Request-Method": "POST"})
+    allowed = client.options(
+        "/v1/decide",
+        headers={
+            "Origin": "https://app.example.com",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "x-api-key",
+        },
+    )
+    other = client.options(
+        "/v1/decide", headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"}
+    )
     simple = client.get("/health", headers={"Origin": "https://evil.example"})
     assert (allowed.status_code, allowed.headers["access-control-allow-origin"]) == (
-        200, "https://app.example.com")
-    assert (other.status_code, "access-control-allow-origin" in other.headers,
-            "access-control-allow-origin" in simple.headers) == (400, False, False)
+        200,
+        "https://app.example.com",
+    )
+    assert (
+        other.status_code,
+        "access-control-allow-origin" in other.headers,
+        "access-control-allow-origin" in simple.headers,
+    ) == (400, False, False)
 
 
 def test_without_configured_origins_there_are_no_cors_headers(gateway: Gateway) -> None:
@@ -119,10 +148,19 @@ def test_without_configured_origins_there_are_no_cors_headers(gateway: Gateway) 
 
 def test_gateway_settings_come_from_a_mapping_with_defaults_and_checks() -> None:
     assert GatewaySettings.from_mapping({}) == GatewaySettings(
-        rate_limit_per_minute=60, max_body_bytes=65536, max_command_chars=32000,
-        max_session_id_chars=128, request_timeout="120s", cors_origins=())
+        rate_limit_per_minute=60,
+        max_body_bytes=65536,
+        max_command_chars=32000,
+        max_session_id_chars=128,
+        request_timeout="120s",
+        cors_origins=(),
+    )
     assert GatewaySettings.from_mapping({"request_timeout": "2m"}).timeout_seconds == 120.0
-    for bad in ({"rate_limit_per_minute": 0}, {"request_timeout": "soon"}, {"colour": "red"},
-                {"cors_origins": ["app.example.com"]}):
+    for bad in (
+        {"rate_limit_per_minute": 0},
+        {"request_timeout": "soon"},
+        {"colour": "red"},
+        {"cors_origins": ["app.example.com"]},
+    ):
         with pytest.raises(ValueError):
             GatewaySettings.from_mapping(bad)

@@ -30,26 +30,56 @@ def test_decide_answers_with_the_same_json_as_bastion_check(gateway: Gateway) ->
     over_http = gateway.client("agent").post("/v1/decide", json=shell("git status")).json()
     checked = subprocess.run(
         [*BASTION, "check", "--policy", str(gateway.policy_file), "shell", "git status", "--json"],
-        env=gateway.env, cwd=gateway.workspace, capture_output=True, text=True, timeout=60)
+        env=gateway.env,
+        cwd=gateway.workspace,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert over_http == json.loads(checked.stdout)
 
 
 def test_a_call_that_is_not_asked_is_decided_at_once_without_a_request(gateway: Gateway) -> None:
     response = gateway.client("agent").post("/v1/requests", json=shell("git status"))
-    assert (response.status_code, response.json()) == (200, {
-        "id": None, "state": "decided", "decision": "allow", "evaluation": asked(gateway, "git status"),
-        "feedback": None, "created": ANY, "expires": None})
+    assert (response.status_code, response.json()) == (
+        200,
+        {
+            "id": None,
+            "state": "decided",
+            "decision": "allow",
+            "evaluation": asked(gateway, "git status"),
+            "feedback": None,
+            "created": ANY,
+            "expires": None,
+        },
+    )
 
 
 def test_an_asked_call_is_parked_as_a_pending_request_object(gateway: Gateway) -> None:
     parked = park(gateway, session="s-1", agent="claude")
     assert parked == {
-        "id": ANY, "state": "pending", "decision": "ask", "evaluation": asked(gateway),
-        "feedback": None, "created": ANY, "expires": ANY, "tool": "shell",
-        "summary": "shell: make deploy prod", "reason": "deploys need a person",
-        "offer": {"grantable": True, "scopes": ["project", "session"],
-                  "exact": "shell: make deploy prod", "suggested_pattern": "make deploy prod"},
-        "session": "s-1", "agent": "claude", "resolver": None, "resolved": None, "approver": None}
+        "id": ANY,
+        "state": "pending",
+        "decision": "ask",
+        "evaluation": asked(gateway),
+        "feedback": None,
+        "created": ANY,
+        "expires": ANY,
+        "tool": "shell",
+        "summary": "shell: make deploy prod",
+        "reason": "deploys need a person",
+        "offer": {
+            "grantable": True,
+            "scopes": ["project", "session"],
+            "exact": "shell: make deploy prod",
+            "suggested_pattern": "make deploy prod",
+        },
+        "session": "s-1",
+        "agent": "claude",
+        "resolver": None,
+        "resolved": None,
+        "approver": None,
+    }
 
 
 def test_approval_from_another_client_resumes_the_long_polling_waiter(gateway: Gateway) -> None:
@@ -63,24 +93,41 @@ def test_approval_from_another_client_resumes_the_long_polling_waiter(gateway: G
     assert (final["state"], final["approver"]) == ("approved_once", gateway.key_ids["approver"])
     assert final["evaluation"] == {
         "decision": "allow",
-        "reasons": [{"rule": "approval.person", "source": f"request {rid}", "matched": rid,
-                     "message": "approved once by a person", "decision": "allow"},
-                    *parked["evaluation"]["reasons"]],
-        "effects": parked["evaluation"]["effects"], "marker": None}
+        "reasons": [
+            {
+                "rule": "approval.person",
+                "source": f"request {rid}",
+                "matched": rid,
+                "message": "approved once by a person",
+                "decision": "allow",
+            },
+            *parked["evaluation"]["reasons"],
+        ],
+        "effects": parked["evaluation"]["effects"],
+        "marker": None,
+    }
 
 
 def test_a_denial_with_feedback_reaches_the_waiting_caller(gateway: Gateway) -> None:
     rid = park(gateway)["id"]
     with ThreadPoolExecutor(1) as pool:
         waiter = pool.submit(gateway.client("agent").get, f"/v1/requests/{rid}", params={"wait": 60})
-        gateway.client("approver").post(f"/v1/requests/{rid}/deny",
-                                        json={"feedback": "use the staging target"})
+        gateway.client("approver").post(
+            f"/v1/requests/{rid}/deny", json={"feedback": "use the staging target"}
+        )
         final = waiter.result(timeout=60).json()
     assert (final["state"], final["decision"], final["feedback"]) == (
-        "denied", "deny", "use the staging target")
+        "denied",
+        "deny",
+        "use the staging target",
+    )
     assert final["evaluation"]["reasons"][0] == {
-        "rule": "approval.person", "source": f"request {rid}", "matched": rid,
-        "message": "denied by a person: use the staging target", "decision": "deny"}
+        "rule": "approval.person",
+        "source": f"request {rid}",
+        "matched": rid,
+        "message": "denied by a person: use the staging target",
+        "decision": "deny",
+    }
 
 
 def test_a_long_poll_that_times_out_returns_the_request_still_pending(gateway: Gateway) -> None:
@@ -91,11 +138,17 @@ def test_a_long_poll_that_times_out_returns_the_request_still_pending(gateway: G
 
 def test_approve_always_creates_a_grant_that_then_allows_the_same_call(gateway: Gateway) -> None:
     rid = park(gateway)["id"]
-    done = gateway.client("approver").post(f"/v1/requests/{rid}/approve",
-                                           json={"always": True, "scope": "project"}).json()
+    done = (
+        gateway.client("approver")
+        .post(f"/v1/requests/{rid}/approve", json={"always": True, "scope": "project"})
+        .json()
+    )
     again = gateway.client("agent").post("/v1/decide", json=shell("make deploy prod")).json()
     assert (done["state"], again["decision"], again["reasons"][0]["rule"]) == (
-        "approved_always", "allow", "grant.exact")
+        "approved_always",
+        "allow",
+        "grant.exact",
+    )
 
 
 def test_a_request_can_never_be_answered_by_the_key_that_created_it(gateway: Gateway) -> None:
@@ -109,9 +162,11 @@ def test_an_agent_key_cannot_approve_and_sees_only_its_own_requests(gateway: Gat
     rid = park(gateway)["id"]
     other = gateway.client("admin").post("/v1/requests", json=shell("make deploy other")).json()["id"]
     agent = gateway.client("agent")
-    assert [agent.post(f"/v1/requests/{rid}/approve").status_code,
-            agent.get(f"/v1/requests/{rid}").status_code,
-            agent.get(f"/v1/requests/{other}").status_code] == [403, 200, 404]
+    assert [
+        agent.post(f"/v1/requests/{rid}/approve").status_code,
+        agent.get(f"/v1/requests/{rid}").status_code,
+        agent.get(f"/v1/requests/{other}").status_code,
+    ] == [403, 200, 404]
 
 
 def test_answering_twice_is_a_conflict_and_an_unknown_id_is_not_found(gateway: Gateway) -> None:
@@ -121,7 +176,9 @@ def test_answering_twice_is_a_conflict_and_an_unknown_id_is_not_found(gateway: G
     second = approver.post(f"/v1/requests/{rid}/approve")
     unknown = approver.post("/v1/requests/nope/approve")
     assert [(r.status_code, r.json()["error"]["code"]) for r in (second, unknown)] == [
-        (409, "already_resolved"), (404, "not_found")]
+        (409, "already_resolved"),
+        (404, "not_found"),
+    ]
 
 
 def test_hardline_requests_cannot_be_approved_always(gateway: Gateway) -> None:
@@ -154,37 +211,57 @@ def test_logs_are_for_admins_and_show_the_request_and_its_resolution(gateway: Ga
     rid = park(gateway)["id"]
     gateway.client("approver").post(f"/v1/requests/{rid}/approve")
     admin = gateway.client("admin")
-    records = eventually(lambda: (lambda e: e if len(e) >= 2 else None)(
-        admin.get("/v1/logs").json()["events"]))
+    records = eventually(
+        lambda: (lambda e: e if len(e) >= 2 else None)(admin.get("/v1/logs").json()["events"])
+    )
     forbidden = gateway.client("approver").get("/v1/logs")
     assert [(r["kind"], r["decision_id"], r["decision"], r["resolver"]) for r in records] == [
-        ("requested", rid, "ask", "policy"), ("resolved", rid, "allow", "person")]
+        ("requested", rid, "ask", "policy"),
+        ("resolved", rid, "allow", "person"),
+    ]
     assert (forbidden.status_code, forbidden.json()["error"]["code"]) == (403, "forbidden")
 
 
 def test_policy_check_validates_a_text_and_names_file_line_and_key(gateway: Gateway) -> None:
     admin = gateway.client("admin")
     good = admin.post("/v1/policy/check", json={"text": 'mode = "workspace"\n'}).json()
-    bad = admin.post("/v1/policy/check", json={"text": 'mode = "workspace"\n\nmode2 = 1\n',
-                                               "path": "team.toml"}).json()
+    bad = admin.post(
+        "/v1/policy/check", json={"text": 'mode = "workspace"\n\nmode2 = 1\n', "path": "team.toml"}
+    ).json()
     assert good == {"ok": True, "error": None}
-    assert bad == {"ok": False, "error": {"file": "team.toml", "line": 3, "key": "mode2",
-                                          "message": ANY}}
+    assert bad == {"ok": False, "error": {"file": "team.toml", "line": 3, "key": "mode2", "message": ANY}}
 
 
 def test_a_policy_reload_that_fails_denies_every_call_until_the_file_is_fixed(gateway: Gateway) -> None:
     agent = gateway.client("agent")
     original = gateway.policy_file.read_text()
     gateway.policy_file.write_text(original + "\n[[rule]\n")
-    broken = eventually(lambda: (lambda e: e if e["decision"] == "deny" else None)(
-        agent.post("/v1/decide", json=shell("git status")).json()))
+    broken = eventually(
+        lambda: (lambda e: e if e["decision"] == "deny" else None)(
+            agent.post("/v1/decide", json=shell("git status")).json()
+        )
+    )
     refused = agent.post("/v1/requests", json=shell("make deploy prod")).json()
     gateway.policy_file.write_text(original + "\n# fixed\n")
-    fixed = eventually(lambda: (lambda e: e if e["decision"] == "allow" else None)(
-        agent.post("/v1/decide", json=shell("git status")).json()))
-    assert broken == {"decision": "deny", "reasons": [{
-        "rule": "policy.invalid", "source": "built-in", "matched": "", "decision": "deny",
-        "message": ANY}], "effects": ["unknown"], "marker": "[policy-denied]"}
+    fixed = eventually(
+        lambda: (lambda e: e if e["decision"] == "allow" else None)(
+            agent.post("/v1/decide", json=shell("git status")).json()
+        )
+    )
+    assert broken == {
+        "decision": "deny",
+        "reasons": [
+            {
+                "rule": "policy.invalid",
+                "source": "built-in",
+                "matched": "",
+                "decision": "deny",
+                "message": ANY,
+            }
+        ],
+        "effects": ["unknown"],
+        "marker": "[policy-denied]",
+    }
     assert str(gateway.policy_file) in broken["reasons"][0]["message"]
     assert (refused["state"], refused["evaluation"]) == ("decided", broken)
     assert fixed["reasons"][0]["rule"] == "mode.workspace"

@@ -20,7 +20,8 @@ def _login(driver: object, gateway: Gateway) -> None:
     driver.find_element(By.ID, "key").send_keys(gateway.keys["approver"])  # type: ignore[attr-defined]
     driver.find_element(By.CSS_SELECTOR, "form.login button").click()  # type: ignore[attr-defined]
     WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(
-        lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live"))
+        lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live")
+    )
 
 
 def _park(gateway: Gateway, command: str) -> str:
@@ -32,11 +33,14 @@ def _park(gateway: Gateway, command: str) -> str:
 
 def _no_horizontal_scroll(driver: object) -> tuple[int, int]:
     return driver.execute_script(  # type: ignore[attr-defined,no-any-return]
-        "return [document.documentElement.scrollWidth, window.innerWidth]")
+        "return [document.documentElement.scrollWidth, window.innerWidth]"
+    )
 
 
 def test_a_card_answers_every_question_without_horizontal_scroll_at_1280_and_390_px(
-    gateway: Gateway, browser: object, tmp_path: Path  # noqa: F811
+    gateway: Gateway,
+    browser: object,  # noqa: F811
+    tmp_path: Path,
 ) -> None:
     from selenium.webdriver.common.by import By
 
@@ -54,8 +58,10 @@ def test_a_card_answers_every_question_without_horizontal_scroll_at_1280_and_390
         title = card.find_element(By.TAG_NAME, "h2").text  # type: ignore[attr-defined]
         assert title == f"shell {COMMAND}"  # the tool once, never "shell shell: …"
         assert card.find_element(By.CSS_SELECTOR, ".project").text == str(gateway.policy_file)  # type: ignore[attr-defined]
-        assert (card.find_element(By.CSS_SELECTOR, ".agent").text,  # type: ignore[attr-defined]
-                card.find_element(By.CSS_SELECTOR, ".session").text) == ("claude", "sess-42")  # type: ignore[attr-defined]
+        assert (
+            card.find_element(By.CSS_SELECTOR, ".agent").text,  # type: ignore[attr-defined]
+            card.find_element(By.CSS_SELECTOR, ".session").text,
+        ) == ("claude", "sess-42")  # type: ignore[attr-defined]
         parse = [li.text for li in card.find_elements(By.CSS_SELECTOR, ".parse li")]  # type: ignore[attr-defined]
         assert parse == ["make deploy prod code", "ls -la src read"]
         assert card.find_element(By.CSS_SELECTOR, ".reason").text == "deploys need a person"  # type: ignore[attr-defined]
@@ -80,13 +86,16 @@ def test_a_resolved_card_no_longer_shows_time_left(gateway: Gateway, browser: ob
     assert "Time left" not in card.text  # type: ignore[attr-defined]
     driver.get(gateway.url + "/history")  # type: ignore[attr-defined]
     rows = WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(
-        lambda d: d.find_elements(By.CSS_SELECTOR, "table.history tbody tr") or False)
+        lambda d: d.find_elements(By.CSS_SELECTOR, "table.history tbody tr") or False
+    )
     by = rows[0].find_elements(By.TAG_NAME, "td")[4].text
     assert by == gateway.key_ids["approver"]  # history names who answered
 
 
 def test_the_settings_page_shows_what_is_in_force_and_a_revoke_takes_effect_on_the_next_call(
-    gateway: Gateway, browser: object, tmp_path: Path  # noqa: F811
+    gateway: Gateway,
+    browser: object,  # noqa: F811
+    tmp_path: Path,
 ) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
@@ -109,7 +118,8 @@ def test_the_settings_page_shows_what_is_in_force_and_a_revoke_takes_effect_on_t
         driver.set_window_size(width, 900)  # type: ignore[attr-defined]
         driver.get(gateway.url + "/settings")  # type: ignore[attr-defined]
         WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(
-            lambda d: d.find_elements(By.CSS_SELECTOR, ".grant"))
+            lambda d: d.find_elements(By.CSS_SELECTOR, ".grant")
+        )
         scroll, inner = _no_horizontal_scroll(driver)
         assert scroll <= inner, f"{width} px: the settings page is {scroll} px wide"
         driver.save_screenshot(str(tmp_path / f"settings-{width}.png"))  # type: ignore[attr-defined]
@@ -120,6 +130,7 @@ def test_the_settings_page_shows_what_is_in_force_and_a_revoke_takes_effect_on_t
     assert "approved by a person" in grant.find_element(By.CSS_SELECTOR, ".evidence").text
     grant.find_element(By.XPATH, ".//button[.='Revoke']").click()
     WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(
-        lambda d: d.find_element(By.ID, "no-grants").is_displayed())
+        lambda d: d.find_element(By.ID, "no-grants").is_displayed()
+    )
     assert agent.post("/v1/decide", json=call).json()["decision"] == "ask"  # decided again at once
     assert gateway.client("approver").get("/v1/settings").json()["grants"] == []

@@ -29,8 +29,14 @@ def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Completed
 
 @pytest.fixture
 def served(cli_env: dict[str, str], workspace: Path) -> Iterator[tuple[str, str]]:
-    process = subprocess.Popen([*BASTION, "serve", "--port", "0"], env=cli_env, cwd=workspace,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [*BASTION, "serve", "--port", "0"],
+        env=cli_env,
+        cwd=workspace,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert process.stdout is not None
     try:
         banner = [process.stdout.readline() for _ in range(3)]
@@ -45,18 +51,23 @@ def served(cli_env: dict[str, str], workspace: Path) -> Iterator[tuple[str, str]
 
 
 def test_the_first_start_prints_an_approver_key_once_with_the_page_url(
-        served: tuple[str, str], cli_env: dict[str, str], workspace: Path) -> None:
+    served: tuple[str, str], cli_env: dict[str, str], workspace: Path
+) -> None:
     url, key = served
     store = SqliteKeyStore.in_state_dir(cli_env["BASTION_STATE_DIR"])
     record = verify(store, key)
     store.close()
     page = httpx.post(url + "login", data={"key": key})
     assert (record is not None and record.role, page.status_code, page.headers["location"]) == (
-        Role.APPROVER, 303, "/")
+        Role.APPROVER,
+        303,
+        "/",
+    )
 
 
 def test_a_key_created_while_the_daemon_runs_works_at_once_and_revoking_it_stops_it(
-        served: tuple[str, str], cli_env: dict[str, str], workspace: Path) -> None:
+    served: tuple[str, str], cli_env: dict[str, str], workspace: Path
+) -> None:
     url, _ = served
     created = run(["keys", "create", "--role", "agent", "--label", "ci"], cli_env, workspace)
     key = created.stdout.strip()
@@ -67,9 +78,16 @@ def test_a_key_created_while_the_daemon_runs_works_at_once_and_revoking_it_stops
     revoked = run(["keys", "revoke", agent_id], cli_env, workspace)
     after = httpx.post(url + "v1/decide", json=call, headers={"X-API-Key": key}).status_code
     assert (created.returncode, created.stdout.count("\n"), before, revoked.returncode, after) == (
-        0, 1, 200, 0, 401)
+        0,
+        1,
+        200,
+        0,
+        401,
+    )
     assert [(k["role"], k["label"], k["active"]) for k in listed] == [
-        ("approver", "created by bastion serve", True), ("agent", "ci", True)]
+        ("approver", "created by bastion serve", True),
+        ("agent", "ci", True),
+    ]
 
 
 def test_serve_refuses_a_public_address_without_keys(cli_env: dict[str, str], workspace: Path) -> None:
@@ -78,8 +96,9 @@ def test_serve_refuses_a_public_address_without_keys(cli_env: dict[str, str], wo
     assert "not loopback" in result.stderr and "bastion keys create" in result.stderr
 
 
-def test_serve_refuses_a_policy_that_does_not_load(cli_env: dict[str, str], workspace: Path,
-                                                   tmp_path: Path) -> None:
+def test_serve_refuses_a_policy_that_does_not_load(
+    cli_env: dict[str, str], workspace: Path, tmp_path: Path
+) -> None:
     broken = tmp_path / "broken.toml"
     broken.write_text("mode = 3\n")
     result = run(["serve", "--policy", str(broken), "--port", "0"], cli_env, workspace)
@@ -100,7 +119,9 @@ def test_a_stored_key_is_only_its_hash_and_a_revoked_key_no_longer_verifies() ->
     assert (store.list(), len(store.list(include_revoked=True))) == ([], 1)
 
 
-def test_a_first_start_on_a_taken_port_makes_no_key_so_none_is_lost(cli_env: dict[str, str], workspace: Path) -> None:
+def test_a_first_start_on_a_taken_port_makes_no_key_so_none_is_lost(
+    cli_env: dict[str, str], workspace: Path
+) -> None:
     import socket
 
     with socket.socket() as taken:
@@ -116,10 +137,17 @@ def test_a_first_start_on_a_taken_port_makes_no_key_so_none_is_lost(cli_env: dic
         store.close()
 
 
-def test_a_later_start_says_how_to_get_an_approver_key(served: tuple[str, str], cli_env: dict[str, str],
-                                                       workspace: Path) -> None:
-    process = subprocess.Popen([*BASTION, "serve", "--port", "0"], env=cli_env, cwd=workspace,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def test_a_later_start_says_how_to_get_an_approver_key(
+    served: tuple[str, str], cli_env: dict[str, str], workspace: Path
+) -> None:
+    process = subprocess.Popen(
+        [*BASTION, "serve", "--port", "0"],
+        env=cli_env,
+        cwd=workspace,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert process.stdout is not None and process.stderr is not None
     try:
         banner = [process.stdout.readline() for _ in range(2)]

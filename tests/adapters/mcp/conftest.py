@@ -53,15 +53,30 @@ class Peer:
         command = list(upstream) or [sys.executable, NOTES]
         return ["mcp", "proxy", "--policy", str(self.policy), "--name", name, *extra, "--", *command]
 
-    def params(self, *upstream: str, name: str = "notes", extra: tuple[str, ...] = (),
-               env: Mapping[str, str] | None = None) -> StdioServerParameters:
-        return StdioServerParameters(command=BASTION, args=self.proxy_args(*upstream, name=name, extra=extra),
-                                     env={**self.env, **(env or {})}, cwd=str(self.root / "work"))
+    def params(
+        self,
+        *upstream: str,
+        name: str = "notes",
+        extra: tuple[str, ...] = (),
+        env: Mapping[str, str] | None = None,
+    ) -> StdioServerParameters:
+        return StdioServerParameters(
+            command=BASTION,
+            args=self.proxy_args(*upstream, name=name, extra=extra),
+            env={**self.env, **(env or {})},
+            cwd=str(self.root / "work"),
+        )
 
     @asynccontextmanager
-    async def client(self, *upstream: str, name: str = "notes", mode: str = "legacy",
-                     elicit: ElicitAnswer | None = None, extra: tuple[str, ...] = (),
-                     env: Mapping[str, str] | None = None) -> AsyncIterator[Client]:
+    async def client(
+        self,
+        *upstream: str,
+        name: str = "notes",
+        mode: str = "legacy",
+        elicit: ElicitAnswer | None = None,
+        extra: tuple[str, ...] = (),
+        env: Mapping[str, str] | None = None,
+    ) -> AsyncIterator[Client]:
         callback = None
         if elicit is not None:
             answer = elicit
@@ -70,8 +85,9 @@ class Peer:
                 return answer(params)
 
         params = self.params(*upstream, name=name, extra=extra, env=env)
-        async with Client(params, mode=mode, elicitation_callback=callback, cache=None,
-                          read_timeout_seconds=60) as client:
+        async with Client(
+            params, mode=mode, elicitation_callback=callback, cache=None, read_timeout_seconds=60
+        ) as client:
             yield client
 
 

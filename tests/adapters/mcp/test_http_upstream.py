@@ -20,8 +20,12 @@ def http_url(peer: Peer) -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, NOTES, "--http", str(port)], env=peer.env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, NOTES, "--http", str(port)],
+        env=peer.env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -39,8 +43,10 @@ def http_url(peer: Peer) -> Iterator[str]:
 
 
 def test_a_streamable_http_upstream_is_gated_like_a_stdio_one(peer: Peer, http_url: str) -> None:
-    peer.write_policy('[[rule]]\ntool = "mcp"\npattern = "web/read_*"\naction = "allow"\n'
-                      '[[rule]]\ntool = "mcp"\npattern = "web/delete_*"\naction = "deny"\n')
+    peer.write_policy(
+        '[[rule]]\ntool = "mcp"\npattern = "web/read_*"\naction = "allow"\n'
+        '[[rule]]\ntool = "mcp"\npattern = "web/delete_*"\naction = "deny"\n'
+    )
 
     async def main() -> tuple[list[str], types.CallToolResult, types.CallToolResult]:
         from mcp import Client, StdioServerParameters
@@ -48,8 +54,11 @@ def test_a_streamable_http_upstream_is_gated_like_a_stdio_one(peer: Peer, http_u
         from tests.adapters.mcp.conftest import BASTION
 
         params = StdioServerParameters(
-            command=BASTION, args=["mcp", "proxy", "--policy", str(peer.policy), "--name", "web", "--url", http_url],
-            env=peer.env, cwd=str(peer.root / "work"))
+            command=BASTION,
+            args=["mcp", "proxy", "--policy", str(peer.policy), "--name", "web", "--url", http_url],
+            env=peer.env,
+            cwd=str(peer.root / "work"),
+        )
         async with Client(params, mode="legacy", cache=None) as client:
             names = sorted(t.name for t in (await client.list_tools()).tools)
             read = await client.call_tool("read_note", {"name": "a"})

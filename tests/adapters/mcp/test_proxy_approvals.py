@@ -29,9 +29,11 @@ def test_a_destructive_tool_asks_and_an_elicited_approval_lets_it_run(peer: Peer
 
     result = _delete(peer, elicit=answer)
     assert payload(result) == "deleted groceries"
-    assert questions == ["Bastion: allow this MCP tool call?\n"
-                         'mcp: notes/delete_note {"name": "groceries"}\n'
-                         "Why you are asked: the tool says it is destructive: a person confirms"]
+    assert questions == [
+        "Bastion: allow this MCP tool call?\n"
+        'mcp: notes/delete_note {"name": "groceries"}\n'
+        "Why you are asked: the tool says it is destructive: a person confirms"
+    ]
     assert peer.calls() == [{"tool": "delete_note", "name": "groceries"}]
 
 
@@ -44,8 +46,9 @@ def test_an_elicited_denial_with_feedback_refuses_the_call_before_the_upstream(p
 
 def test_a_declined_elicitation_is_a_denial(peer: Peer) -> None:
     result = _delete(peer, elicit=lambda params: types.ElicitResult(action="decline"))
-    assert text_of(result) == ("[policy-denied] denied by a person: declined in the client "
-                               "(MCP tool notes/delete_note)")
+    assert text_of(result) == (
+        "[policy-denied] denied by a person: declined in the client (MCP tool notes/delete_note)"
+    )
     assert peer.calls() == []
 
 
@@ -76,8 +79,9 @@ def test_approving_always_grants_the_exact_call_without_asking_again(peer: Peer)
 
 
 def _bastion(peer: Peer, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([BASTION, *args], env=peer.env, capture_output=True, text=True, timeout=60,
-                          check=False)
+    return subprocess.run(
+        [BASTION, *args], env=peer.env, capture_output=True, text=True, timeout=60, check=False
+    )
 
 
 def test_a_parked_call_proceeds_when_approved_from_another_process(peer: Peer) -> None:
@@ -93,8 +97,9 @@ def test_a_parked_call_proceeds_when_approved_from_another_process(peer: Peer) -
             pending = json.loads(listed.stdout or "[]")
             if pending:
                 found.extend(pending)
-                done = await anyio.to_thread.run_sync(_bastion, peer, "approvals", "approve", "--key", key,
-                                                      "--", str(pending[0]["id"]))
+                done = await anyio.to_thread.run_sync(
+                    _bastion, peer, "approvals", "approve", "--key", key, "--", str(pending[0]["id"])
+                )
                 assert done.returncode == 0, done.stderr
                 return
             await anyio.sleep(0.2)
@@ -112,7 +117,8 @@ def test_a_parked_call_proceeds_when_approved_from_another_process(peer: Peer) -
     result = anyio.run(main)
     assert payload(result) == "deleted groceries"
     assert [(r["tool"], r["summary"], r["state"]) for r in found] == [
-        ("mcp", 'mcp: notes/delete_note {"name": "groceries"}', "pending")]
+        ("mcp", 'mcp: notes/delete_note {"name": "groceries"}', "pending")
+    ]
     assert peer.calls() == [{"tool": "delete_note", "name": "groceries"}]
 
 
@@ -120,14 +126,17 @@ def test_a_parked_call_nobody_answers_is_denied_when_its_ttl_expires(peer: Peer)
     peer.write_policy('[approval]\nttl = "1s"\n')
     result = _delete(peer)
     assert result.is_error is True
-    assert text_of(result) == ("nobody answered within 1s: an unanswered request is a denial "
-                               "(MCP tool notes/delete_note)")
+    assert text_of(result) == (
+        "nobody answered within 1s: an unanswered request is a denial (MCP tool notes/delete_note)"
+    )
     assert peer.calls() == []
 
 
 def test_every_decision_and_execution_is_in_the_ledger_with_server_and_tool(peer: Peer) -> None:
-    peer.write_policy('[[rule]]\ntool = "mcp"\npattern = "notes/read_note"\naction = "allow"\n'
-                      '[[rule]]\ntool = "mcp"\npattern = "notes/delete_note"\naction = "deny"\n')
+    peer.write_policy(
+        '[[rule]]\ntool = "mcp"\npattern = "notes/read_note"\naction = "allow"\n'
+        '[[rule]]\ntool = "mcp"\npattern = "notes/delete_note"\naction = "deny"\n'
+    )
 
     async def main() -> None:
         async with peer.client() as client:

@@ -26,9 +26,15 @@ class RawAgent:
     """An agent that writes raw lines to the proxy's stdin (to send what the SDK never would)."""
 
     def __init__(self, peer: Peer) -> None:
-        self.process = subprocess.Popen([BASTION, *peer.proxy_args()], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=peer.env,
-                                        cwd=peer.root / "work", text=True)
+        self.process = subprocess.Popen(
+            [BASTION, *peer.proxy_args()],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=peer.env,
+            cwd=peer.root / "work",
+            text=True,
+        )
         # Lines are read by a thread: two answers may arrive in one read, and a select() on
         # the pipe after the first readline() would then wait for a third that never comes.
         self.lines: queue.Queue[str] = queue.Queue()
@@ -60,8 +66,15 @@ class RawAgent:
         return data
 
     def initialize(self) -> None:
-        self.request(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                       "clientInfo": {"name": "raw", "version": "1"}})
+        self.request(
+            1,
+            "initialize",
+            {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "1"},
+            },
+        )
         assert self.receive()["id"] == 1
         self.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
 
@@ -108,12 +121,21 @@ def test_malformed_lines_from_the_agent_get_json_rpc_errors_and_serving_goes_on(
     agent.process.stdin.close()  # type: ignore[union-attr]
     assert agent.wait() == 0
     assert answers[:3] == [
-        {"jsonrpc": "2.0", "id": None,
-         "error": {"code": -32700, "message": "Parse error: the line is not valid JSON"}},
-        {"jsonrpc": "2.0", "id": None,
-         "error": {"code": -32600, "message": "Invalid Request: the line is not a JSON-RPC 2.0 message"}},
-        {"jsonrpc": "2.0", "id": None,
-         "error": {"code": -32700, "message": "Parse error: the line is not valid JSON"}},
+        {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {"code": -32700, "message": "Parse error: the line is not valid JSON"},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {"code": -32600, "message": "Invalid Request: the line is not a JSON-RPC 2.0 message"},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {"code": -32700, "message": "Parse error: the line is not valid JSON"},
+        },
     ]
     assert answers[3]["id"] == 3 and "read_note" in [t["name"] for t in answers[3]["result"]["tools"]]
 
@@ -144,7 +166,8 @@ def test_an_upstream_crash_is_a_clear_error_and_the_next_call_starts_it_again(pe
     assert crashed.is_error is True
     assert text_of(crashed) == (
         f"[bastion] the MCP server '{label}' exited or closed its connection while running crash; the "
-        "call may not have completed. It is started again on the next call. (MCP tool notes/crash)")
+        "call may not have completed. It is started again on the next call. (MCP tool notes/crash)"
+    )
     assert payload(again) == "note a: buy milk"
     assert len(peer.starts()) == 2
 
@@ -156,8 +179,9 @@ def test_an_upstream_that_cannot_start_is_a_clear_error(peer: Peer) -> None:
                 await client.list_tools()
             return raised.value.message
 
-    assert anyio.run(main) == ("cannot start the MCP server '/nonexistent/mcp-server': command not found: "
-                               "/nonexistent/mcp-server")
+    assert anyio.run(main) == (
+        "cannot start the MCP server '/nonexistent/mcp-server': command not found: /nonexistent/mcp-server"
+    )
 
 
 @pytest.mark.parametrize("how", ["SIGTERM", "hang-up"])
@@ -184,16 +208,20 @@ def test_a_policy_that_fails_to_reload_denies_every_call_until_it_is_fixed(peer:
             before = payload(await client.call_tool("read_note", {"name": "a"}))
             peer.write_policy(ALLOW_ALL + "[[rule]\n")
             broken = text_of(await client.call_tool("read_note", {"name": "b"}))
-            peer.write_policy(ALLOW_ALL + '[[rule]]\ntool = "mcp"\npattern = "notes/read_note"\n'
-                              'action = "deny"\nreason = "no more reading"\n')
+            peer.write_policy(
+                ALLOW_ALL + '[[rule]]\ntool = "mcp"\npattern = "notes/read_note"\n'
+                'action = "deny"\nreason = "no more reading"\n'
+            )
             fixed = text_of(await client.call_tool("read_note", {"name": "c"}))
             return [before, broken, fixed]
 
     before, broken, fixed = anyio.run(main)
     assert before == "note a: buy milk"
     # One lifecycle for every entry point: the same words and rule as the HTTP gateway's.
-    assert broken.startswith("[policy-denied] cannot decide safely: the policy failed to load, so "
-                             f"every call is denied until it is fixed: {peer.policy}:")
+    assert broken.startswith(
+        "[policy-denied] cannot decide safely: the policy failed to load, so "
+        f"every call is denied until it is fixed: {peer.policy}:"
+    )
     assert broken.endswith("(MCP tool notes/read_note)")
     assert fixed == "[policy-denied] no more reading (MCP tool notes/read_note)"
     assert peer.calls() == [{"tool": "read_note", "name": "a"}]

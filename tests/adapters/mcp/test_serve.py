@@ -12,8 +12,12 @@ from tests.adapters.mcp.conftest import BASTION, Peer, payload, text_of
 
 
 def _serve(peer: Peer) -> StdioServerParameters:
-    return StdioServerParameters(command=BASTION, args=["mcp", "serve", "--policy", str(peer.policy)],
-                                 env=peer.env, cwd=str(peer.root / "work"))
+    return StdioServerParameters(
+        command=BASTION,
+        args=["mcp", "serve", "--policy", str(peer.policy)],
+        env=peer.env,
+        cwd=str(peer.root / "work"),
+    )
 
 
 def test_served_tools_carry_their_schema_and_honest_annotations_and_disabled_ones_are_absent(
@@ -30,8 +34,9 @@ def test_served_tools_carry_their_schema_and_honest_annotations_and_disabled_one
     assert {"read", "edit", "list", "glob", "grep", "fetch"} <= set(tools)
     read = tools["read"]
     assert read.input_schema["required"] == ["path"]
-    assert read.annotations == types.ToolAnnotations(read_only_hint=True, destructive_hint=False,
-                                                     idempotent_hint=True, open_world_hint=False)
+    assert read.annotations == types.ToolAnnotations(
+        read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+    )
     assert tools["edit"].annotations is not None and tools["edit"].annotations.read_only_hint is False
     assert tools["fetch"].annotations is not None and tools["fetch"].annotations.open_world_hint is True
 

@@ -34,8 +34,7 @@ from bastion.state import Stores
 #: Exit code when an answer cannot be applied (already resolved, expired, not grantable).
 EXIT_CONFLICT = 1
 
-approvals_app = typer.Typer(name="approvals", help="List and answer parked tool calls.",
-                            no_args_is_help=True)
+approvals_app = typer.Typer(name="approvals", help="List and answer parked tool calls.", no_args_is_help=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -93,13 +92,31 @@ def _rows(requests: list[ApprovalRequest], now: float) -> list[list[str]]:
         else:
             grant = f"--always -- {r.id}"
         expires = until(r.expires, now) if r.state is RequestState.PENDING else local_time(r.resolved_at)
-        rows.append([r.id, r.state.value, r.tool, r.summary, r.reason, local_time(r.created), expires,
-                     grant if r.state is RequestState.PENDING else (r.grant_id or "")])
+        rows.append(
+            [
+                r.id,
+                r.state.value,
+                r.tool,
+                r.summary,
+                r.reason,
+                local_time(r.created),
+                expires,
+                grant if r.state is RequestState.PENDING else (r.grant_id or ""),
+            ]
+        )
     return rows
 
 
-REQUEST_COLUMNS = (Column("id", key=True), Column("state"), Column("tool"), Column("summary"),
-                   Column("reason"), Column("created"), Column("expires"), Column("grant"))
+REQUEST_COLUMNS = (
+    Column("id", key=True),
+    Column("state"),
+    Column("tool"),
+    Column("summary"),
+    Column("reason"),
+    Column("created"),
+    Column("expires"),
+    Column("grant"),
+)
 
 
 def _view(queue: ApprovalQueue, show_all: bool) -> Table:
@@ -160,9 +177,16 @@ def _watch(store: ApprovalQueue, show_all: bool, json_out: bool) -> None:
         return
 
 
-def _answer(request_id: str, *, key: str | None, approve: bool, always: bool = False,
-            pattern: str | None = None, scope: Scope = Scope.PROJECT,
-            feedback: str | None = None) -> ApprovalRequest:
+def _answer(
+    request_id: str,
+    *,
+    key: str | None,
+    approve: bool,
+    always: bool = False,
+    pattern: str | None = None,
+    scope: Scope = Scope.PROJECT,
+    feedback: str | None = None,
+) -> ApprovalRequest:
     """Find the request, establish who answers (``--key`` or a terminal confirmation),
     then answer; the ledger gets the resolution with its approver."""
     stores = open_state()
@@ -170,10 +194,18 @@ def _answer(request_id: str, *, key: str | None, approve: bool, always: bool = F
         queue = open_queue(stores)
         request = queue.find(request_id)
         verb = ("approve always" if always else "approve") if approve else "deny"
-        approver = approver_identity(key, what=f"{verb} request {request.id}: {request.summary}",
-                                     token=request.id)
-        return queue.answer(request.id, approve=approve, always=always, pattern=pattern, scope=scope,
-                            feedback=feedback, approver=approver)
+        approver = approver_identity(
+            key, what=f"{verb} request {request.id}: {request.summary}", token=request.id
+        )
+        return queue.answer(
+            request.id,
+            approve=approve,
+            always=always,
+            pattern=pattern,
+            scope=scope,
+            feedback=feedback,
+            approver=approver,
+        )
     except AnswerError as exc:
         fail(str(exc), hint=exc.hint, code=EXIT_CONFLICT)
     except BastionError as exc:
@@ -186,37 +218,40 @@ def _answer(request_id: str, *, key: str | None, approve: bool, always: bool = F
 def approve(
     request_id: Annotated[str, typer.Argument(metavar="ID", help="Request id (or a unique prefix).")],
     always: Annotated[bool, typer.Option("--always", help="Also grant it from now on.")] = False,
-    pattern: Annotated[str | None, typer.Option(
-        "--pattern", help="With --always: a command prefix to grant, e.g. 'git push origin *'.")] = None,
-    scope: Annotated[Scope, typer.Option(
-        "--scope", help="With --always: project or session.")] = Scope.PROJECT,
+    pattern: Annotated[
+        str | None,
+        typer.Option("--pattern", help="With --always: a command prefix to grant, e.g. 'git push origin *'."),
+    ] = None,
+    scope: Annotated[
+        Scope, typer.Option("--scope", help="With --always: project or session.")
+    ] = Scope.PROJECT,
     key: KeyOption = None,
     json_out: JsonOption = False,
 ) -> None:
     """Approve a parked call once, or always (a standing grant: the exact call by default).
     Needs --key KEY (an approver key) or a confirmation typed on a terminal."""
     if pattern is not None and not always:
-        fail("--pattern needs --always",
-             hint=hints.approve(request_id, "--always", "--pattern '…'"))
+        fail("--pattern needs --always", hint=hints.approve(request_id, "--always", "--pattern '…'"))
     if scope is not Scope.PROJECT and not always:
-        fail("--scope needs --always",
-             hint=hints.approve(request_id, "--always", "--scope", scope.value))
+        fail("--scope needs --always", hint=hints.approve(request_id, "--always", "--scope", scope.value))
     done = _answer(request_id, key=key, approve=True, always=always, pattern=pattern, scope=scope)
     if json_out:
         print_json(done.to_json())
         return
     message = f"approved {done.id}: {done.summary}"
     if done.grant_id:
-        message += (f"\nstanding grant {done.grant_id} ({scope.value}): "
-                    f"revoke with '{hints.revoke(done.grant_id)}'")
+        message += (
+            f"\nstanding grant {done.grant_id} ({scope.value}): revoke with '{hints.revoke(done.grant_id)}'"
+        )
     Console(highlight=False).print(message, markup=False)
 
 
 @approvals_app.command("deny")
 def deny(
     request_id: Annotated[str, typer.Argument(metavar="ID", help="Request id (or a unique prefix).")],
-    feedback: Annotated[str | None, typer.Option(
-        "--feedback", help="Told to the agent, e.g. 'use the stdlib instead'.")] = None,
+    feedback: Annotated[
+        str | None, typer.Option("--feedback", help="Told to the agent, e.g. 'use the stdlib instead'.")
+    ] = None,
     key: KeyOption = None,
     json_out: JsonOption = False,
 ) -> None:

@@ -33,13 +33,20 @@ EXIT_NO_APPROVER = EXIT_USAGE
 #: Roles whose key may answer, grant, revoke and trust.
 APPROVER_ROLES = frozenset({Role.APPROVER, Role.ADMIN})
 
-KeyOption = Annotated[str | None, typer.Option(
-    "--key", metavar="KEY",
-    help="An approver key (bastion keys create --role approver): who is answering. "
-         "Without it, confirm on a terminal.")]
+KeyOption = Annotated[
+    str | None,
+    typer.Option(
+        "--key",
+        metavar="KEY",
+        help="An approver key (bastion keys create --role approver): who is answering. "
+        "Without it, confirm on a terminal.",
+    ),
+]
 
-HOW = ("pass --key KEY (an approver key: 'bastion keys create --role approver' on a terminal), "
-       "or run the command yourself on a terminal and confirm")
+HOW = (
+    "pass --key KEY (an approver key: 'bastion keys create --role approver' on a terminal), "
+    "or run the command yourself on a terminal and confirm"
+)
 
 
 def on_terminal() -> bool:
@@ -65,8 +72,11 @@ def key_identity(presented: str) -> str:
     if record is None:
         fail("--key is not a valid key (wrong, malformed or revoked)", hint=HOW, code=EXIT_NO_APPROVER)
     if record.role not in APPROVER_ROLES:
-        fail(f"key {record.id} is an {record.role.value} key: it cannot approve", hint=HOW,
-             code=EXIT_NO_APPROVER)
+        fail(
+            f"key {record.id} is an {record.role.value} key: it cannot approve",
+            hint=HOW,
+            code=EXIT_NO_APPROVER,
+        )
     return record.id
 
 
@@ -90,5 +100,8 @@ def approver_identity(key: str | None, *, what: str, token: str) -> str:
         return key_identity(key)
     if on_terminal():
         return terminal_identity(what, token)
-    fail(f"{what.rstrip('?.:')}: needs an approver identity, and there is no terminal to confirm on",
-         hint=HOW, code=EXIT_NO_APPROVER)
+    fail(
+        f"{what.rstrip('?.:')}: needs an approver identity, and there is no terminal to confirm on",
+        hint=HOW,
+        code=EXIT_NO_APPROVER,
+    )

@@ -101,8 +101,9 @@ def explain(
 
     links = chain(loaded, call, evaluation)
     if json_out:
-        print_json({**evaluation.to_json(), "trace": list(evaluation.trace), "commands": commands,
-                    "chain": links})
+        print_json(
+            {**evaluation.to_json(), "trace": list(evaluation.trace), "commands": commands, "chain": links}
+        )
     else:
         console = Console(highlight=False)
         console.print(f"[bold]call[/]: {escape(call.tool)} {escape(json.dumps(call.to_json()['args']))}")
@@ -133,8 +134,11 @@ def _print_chain(links: list[dict[str, Any]], console: Console) -> None:
     console.print("[bold]matched, in order[/] (deny lists, allow lists, then rules: the last rule wins):")
     for n, link in enumerate(links, 1):
         verdict = "deciding" if link.get("deciding") else f"overridden by {link['overridden_by']}"
-        console.print(f"  {n}. {link['stage']} {link['entry']!r} ({link['action']}) at {link['source']} "
-                      f"matched {link['subject']!r} — {verdict}", markup=False)
+        console.print(
+            f"  {n}. {link['stage']} {link['entry']!r} ({link['action']}) at {link['source']} "
+            f"matched {link['subject']!r} — {verdict}",
+            markup=False,
+        )
 
 
 def _shell_commands(call: ToolCall) -> list[dict[str, Any]]:

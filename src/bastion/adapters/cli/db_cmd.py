@@ -19,14 +19,17 @@ from bastion.policy.loader import state_dir_from
 from bastion.state import ENV_URL, state_url_for
 from bastion.state.factory import DB_FILE
 
-UrlOption = Annotated[str | None, typer.Option(
-    "--url", help=f"PostgreSQL URL (default: ${ENV_URL}, else state_url in the policy).")]
+UrlOption = Annotated[
+    str | None,
+    typer.Option("--url", help=f"PostgreSQL URL (default: ${ENV_URL}, else state_url in the policy)."),
+]
 
 #: ``bastion db status`` exit code when the schema is behind or the database is unreachable.
 EXIT_NOT_READY = 1
 
-db_app = typer.Typer(name="db", help="The shared PostgreSQL state database: schema upgrade and status.",
-                     no_args_is_help=True)
+db_app = typer.Typer(
+    name="db", help="The shared PostgreSQL state database: schema upgrade and status.", no_args_is_help=True
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -47,8 +50,12 @@ def _url(url: str | None, policy: str | None) -> str | None:
 
 def _sqlite_note() -> dict[str, Any]:
     path = os.path.join(state_dir_from(os.environ), DB_FILE)
-    return {"backend": "sqlite", "path": path, "up_to_date": True,
-            "note": "SQLite creates its schema itself; set state_url or BASTION_STATE_URL for PostgreSQL"}
+    return {
+        "backend": "sqlite",
+        "path": path,
+        "up_to_date": True,
+        "note": "SQLite creates its schema itself; set state_url or BASTION_STATE_URL for PostgreSQL",
+    }
 
 
 @db_app.command("upgrade", help="Apply every pending schema migration (safe to run on several hosts).")
@@ -64,8 +71,12 @@ def upgrade(url: UrlOption = None, policy: PolicyOption = None, json_out: JsonOp
             done = migrations.upgrade(target)
         except BastionError as exc:
             fail(str(exc), hint=exc.hint, code=EXIT_NOT_READY)
-        result = {"backend": "postgresql", "url": safe_url(target), **done.to_json(),
-                  "applied": list(done.applied)}
+        result = {
+            "backend": "postgresql",
+            "url": safe_url(target),
+            **done.to_json(),
+            "applied": list(done.applied),
+        }
     if json_out:
         print_json(result)
     elif target is None:
@@ -119,9 +130,20 @@ def db_checks(policy: Policy) -> list[tuple[str, bool, str]]:
     except BastionError as exc:
         return [("state database", False, f"{where} unreachable: {exc} — {exc.hint}")]
     if found.current < found.target:
-        return [("state database", False, f"{where}: schema {found.current} of {found.target}: "
-                                          "run 'bastion db upgrade'")]
+        return [
+            (
+                "state database",
+                False,
+                f"{where}: schema {found.current} of {found.target}: run 'bastion db upgrade'",
+            )
+        ]
     if found.current > found.target:
-        return [("state database", False, f"{where}: schema {found.current} is newer than this "
-                                          f"Bastion ({found.target}): upgrade Bastion here")]
+        return [
+            (
+                "state database",
+                False,
+                f"{where}: schema {found.current} is newer than this "
+                f"Bastion ({found.target}): upgrade Bastion here",
+            )
+        ]
     return [("state database", True, f"PostgreSQL {where}, schema {found.current} (up to date)")]

@@ -57,8 +57,14 @@ def policy_checks(policy: Policy) -> list[Check]:
         )
     # The credentials dir's placement is checked once, by the sandbox checks (EXTRA_CHECKS).
     if not policy.enforce:  # shadow mode is a choice, not a fault: reported, not failed
-        checks.append(Check("shadow mode", True, f"enforce = false ({policy.enforce_source}): calls are "
-                            "decided, recorded and allowed; hardline classes are still denied"))
+        checks.append(
+            Check(
+                "shadow mode",
+                True,
+                f"enforce = false ({policy.enforce_source}): calls are "
+                "decided, recorded and allowed; hardline classes are still denied",
+            )
+        )
     for warning in policy.warnings:
         checks.append(Check("project policy", False, warning))
     return checks

@@ -34,10 +34,25 @@ def list_grants(json_out: JsonOption = False) -> None:
     if not grants:
         Console(highlight=False).print("no standing grants")
         return
-    columns = (Column("id", key=True), Column("kind"), Column("tool"), Column("covers"), Column("scope"),
-               Column("created"))
-    rows = [[g.id, g.kind, g.tool, g.pattern or g.summary, f"{g.scope.value}: {g.scope_value}",
-             local_time(g.created)] for g in grants]
+    columns = (
+        Column("id", key=True),
+        Column("kind"),
+        Column("tool"),
+        Column("covers"),
+        Column("scope"),
+        Column("created"),
+    )
+    rows = [
+        [
+            g.id,
+            g.kind,
+            g.tool,
+            g.pattern or g.summary,
+            f"{g.scope.value}: {g.scope_value}",
+            local_time(g.created),
+        ]
+        for g in grants
+    ]
     print_rows(columns, rows, title="standing grants")
 
 
@@ -61,8 +76,9 @@ def revoke(
     store = open_store()
     try:
         grant = _find(store.list_grants(), grant_id)
-        approver_identity(key, what=f"revoke grant {grant.id}: {grant.pattern or grant.summary}",
-                          token=grant.id)
+        approver_identity(
+            key, what=f"revoke grant {grant.id}: {grant.pattern or grant.summary}", token=grant.id
+        )
         store.revoke_grant(grant.id)
     finally:
         store.close()

@@ -15,8 +15,13 @@ from bastion.errors import BastionError
 from bastion.keys.model import Role
 from bastion.keys.store import KeyStore
 
-RoleOption = Annotated[Role, typer.Option("--role", help="agent: decide and request; approver: answer "
-                                                         "requests; admin: everything, logs included.")]
+RoleOption = Annotated[
+    Role,
+    typer.Option(
+        "--role",
+        help="agent: decide and request; approver: answer requests; admin: everything, logs included.",
+    ),
+]
 LabelOption = Annotated[str, typer.Option("--label", help="A note to recognise the key by.")]
 AllOption = Annotated[bool, typer.Option("--all", help="Include revoked keys.")]
 
@@ -44,8 +49,11 @@ def create(role: RoleOption, label: LabelOption = "") -> None:
         record, key = store.create(role, now=time.time(), label=label)
     finally:
         store.close()
-    stderr.print(f"created {record.role.value} key {record.id}: it is shown once, store it now",
-                 soft_wrap=True, markup=False)
+    stderr.print(
+        f"created {record.role.value} key {record.id}: it is shown once, store it now",
+        soft_wrap=True,
+        markup=False,
+    )
     sys.stdout.write(key + "\n")
     sys.stdout.flush()
 

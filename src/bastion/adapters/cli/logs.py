@@ -40,8 +40,9 @@ def parse_since(text: str, now: float) -> float:
     try:
         return datetime.fromisoformat(text.strip().replace("Z", "+00:00")).timestamp()
     except ValueError:
-        raise ValueError(f"--since {text!r}: use a duration like 10m, 2h, 1d or a time like "
-                         "2024-05-01T12:00:00Z") from None
+        raise ValueError(
+            f"--since {text!r}: use a duration like 10m, 2h, 1d or a time like 2024-05-01T12:00:00Z"
+        ) from None
 
 
 def _open() -> LedgerStore:
@@ -53,8 +54,18 @@ def _open() -> LedgerStore:
         fail(str(exc), hint="check BASTION_STATE_DIR points at a writable folder")
 
 
-LEDGER_COLUMNS = (Column("seq", key=True), Column("time"), Column("event"), Column("decision"), Column("by"),
-                  Column("tool"), Column("summary"), Column("rule"), Column("session"), Column("exit"))
+LEDGER_COLUMNS = (
+    Column("seq", key=True),
+    Column("time"),
+    Column("event"),
+    Column("decision"),
+    Column("by"),
+    Column("tool"),
+    Column("summary"),
+    Column("rule"),
+    Column("session"),
+    Column("exit"),
+)
 
 
 def _rows(records: list[LedgerRecord]) -> list[list[str]]:
@@ -62,16 +73,30 @@ def _rows(records: list[LedgerRecord]) -> list[list[str]]:
     for r in records:
         e = r.event
         exit_text = "" if e.exit_code is None else f"{e.exit_code} ({e.duration or 0:.2f}s)"
-        rows.append([str(r.seq), local_time(e.time), e.kind, e.decision, e.resolver, e.tool, e.summary,
-                     f"{e.rule} @ {e.source}", e.session or "", exit_text])
+        rows.append(
+            [
+                str(r.seq),
+                local_time(e.time),
+                e.kind,
+                e.decision,
+                e.resolver,
+                e.tool,
+                e.summary,
+                f"{e.rule} @ {e.source}",
+                e.session or "",
+                exit_text,
+            ]
+        )
     return rows
 
 
 def _line(r: LedgerRecord) -> str:
     e = r.event
     exit_text = "" if e.exit_code is None else f" exit={e.exit_code}"
-    return (f"{r.seq} {local_time(e.time)} {e.kind} {e.decision} by {e.resolver} {e.summary} "
-            f"[{e.rule} @ {e.source}]{exit_text}")
+    return (
+        f"{r.seq} {local_time(e.time)} {e.kind} {e.decision} by {e.resolver} {e.summary} "
+        f"[{e.rule} @ {e.source}]{exit_text}"
+    )
 
 
 @logs_app.callback(invoke_without_command=True)
@@ -82,8 +107,9 @@ def logs(
     decision: Annotated[str | None, typer.Option("--decision", help="allow, ask or deny.")] = None,
     limit: Annotated[int | None, typer.Option("--limit", help="At most this many (the newest).")] = None,
     follow: Annotated[bool, typer.Option("--follow", "-f", help="Keep printing new events.")] = False,
-    would_deny: Annotated[bool, typer.Option(
-        "--would-deny", help="Only shadow-mode calls that enforcing would have denied.")] = False,
+    would_deny: Annotated[
+        bool, typer.Option("--would-deny", help="Only shadow-mode calls that enforcing would have denied.")
+    ] = False,
     json_out: JsonOption = False,
 ) -> None:
     """Show ledger events as a table (--json: an array; with --follow, one JSON object per line)."""
@@ -118,8 +144,7 @@ def logs(
         store.close()
 
 
-def _follow(store: LedgerStore, query: LedgerQuery, records: list[LedgerRecord],
-            json_out: bool) -> None:
+def _follow(store: LedgerStore, query: LedgerQuery, records: list[LedgerRecord], json_out: bool) -> None:
     console = Console(highlight=False)
     last = max((r.seq for r in store.query(LedgerQuery(after_seq=0))), default=0)
     try:
@@ -155,5 +180,7 @@ def verify(json_out: JsonOption = False) -> None:
         Console(stderr=True, highlight=False).print(
             f"ledger broken at record {result.bad_seq}: {result.problem}\n"
             f"{result.checked} records before it verify; everything from record {result.bad_seq} on "
-            "cannot be trusted. Keep a copy of the database for investigation.", markup=False)
+            "cannot be trusted. Keep a copy of the database for investigation.",
+            markup=False,
+        )
     raise typer.Exit(0 if result.ok else EXIT_BROKEN)

@@ -24,12 +24,14 @@ ServerArg = Annotated[str, typer.Argument(help="The server name (the proxy's --n
 
 
 def register(app: typer.Typer) -> None:
-    group = typer.Typer(help="The MCP gateway: proxy MCP servers, serve Bastion's tools over MCP.",
-                        no_args_is_help=True)
+    group = typer.Typer(
+        help="The MCP gateway: proxy MCP servers, serve Bastion's tools over MCP.", no_args_is_help=True
+    )
     group.command("proxy", help="Serve an MCP server's tools to an agent on stdio, every call gated.")(proxy)
     group.command("serve", help="Serve Bastion's own tools over MCP on stdio, every call gated.")(serve)
     group.command("install", help="Make an agent (claude, gemini, codex) use the proxy for its MCP servers.")(
-        install)
+        install
+    )
     group.command("pins", help="Show pinned MCP tools and changes waiting for review.")(pins)
     group.command("trust", help="Trust the changed tool definitions of an MCP server.")(trust)
     app.add_typer(group, name="mcp")
@@ -40,10 +42,12 @@ def proxy(
     policy: PolicyOption = None,
     name: NameOption = None,
     url: UrlOption = None,
-    max_result_bytes: Annotated[int, typer.Option("--max-result-bytes", min=1024,
-                                                  help="Cut each result at this many bytes.")] = 1_000_000,
-    timeout: Annotated[float, typer.Option("--timeout", min=1,
-                                           help="Seconds one upstream call may take.")] = 600.0,
+    max_result_bytes: Annotated[
+        int, typer.Option("--max-result-bytes", min=1024, help="Cut each result at this many bytes.")
+    ] = 1_000_000,
+    timeout: Annotated[
+        float, typer.Option("--timeout", min=1, help="Seconds one upstream call may take.")
+    ] = 600.0,
 ) -> None:
     import anyio
 
@@ -52,8 +56,10 @@ def proxy(
     from bastion.lifecycle import PolicyWatch
 
     if bool(command) == bool(url):
-        fail("give the MCP server to wrap: either --url URL or -- COMMAND [ARGS…]",
-             hint="e.g. bastion mcp proxy --name files -- npx -y @modelcontextprotocol/server-filesystem .")
+        fail(
+            "give the MCP server to wrap: either --url URL or -- COMMAND [ARGS…]",
+            hint="e.g. bastion mcp proxy --name files -- npx -y @modelcontextprotocol/server-filesystem .",
+        )
     cwd = os.getcwd()
     env = dict(os.environ)
     spec = UpstreamSpec(command=tuple(command or ()), url=url, env=env, cwd=cwd)
@@ -66,8 +72,15 @@ def proxy(
         fail(str(exc), hint="fix the file, then run 'bastion policy test' to check it")
     except BastionError as exc:
         fail(str(exc), hint=exc.hint)
-    options = ProxyOptions(name=server, upstream=spec, policy_path=policy, cwd=cwd, env=env,
-                           max_result_bytes=max_result_bytes, call_timeout=timeout)
+    options = ProxyOptions(
+        name=server,
+        upstream=spec,
+        policy_path=policy,
+        cwd=cwd,
+        env=env,
+        max_result_bytes=max_result_bytes,
+        call_timeout=timeout,
+    )
     anyio.run(lambda: run_proxy(options, watch=watch))
 
 
@@ -87,18 +100,24 @@ def serve(policy: PolicyOption = None) -> None:
 def install(
     agent: Annotated[str, typer.Argument(help="claude, gemini or codex.")],
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the change; write nothing.")] = False,
-    file: Annotated[str | None, typer.Option("--file", help="The agent's config file (default: "
-                                                           "the usual place).")] = None,
+    file: Annotated[
+        str | None, typer.Option("--file", help="The agent's config file (default: the usual place).")
+    ] = None,
     policy: PolicyOption = None,
-    show_args: Annotated[bool, typer.Option("--show-args", help="Start each wrapped command server "
-                                            "once and show which arguments are checked as paths/URLs.")
-                         ] = False,
+    show_args: Annotated[
+        bool,
+        typer.Option(
+            "--show-args",
+            help="Start each wrapped command server once and show which arguments are checked as paths/URLs.",
+        ),
+    ] = False,
 ) -> None:
     from bastion.adapters.mcp.install import InstallError, inferred_args, install_agent
 
     try:
-        report = install_agent(agent, file=file, dry_run=dry_run, policy=policy, cwd=os.getcwd(),
-                               env=os.environ)
+        report = install_agent(
+            agent, file=file, dry_run=dry_run, policy=policy, cwd=os.getcwd(), env=os.environ
+        )
     except InstallError as exc:
         fail(str(exc), hint=exc.hint)
     console = Console(highlight=False)

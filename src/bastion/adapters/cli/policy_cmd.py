@@ -39,7 +39,8 @@ def _register_evidence(group: typer.Typer) -> None:
 
     group.command("diff", help="Show the calls whose decision changes between two policies.")(diff)
     group.command("import", help="Turn Claude Code, Gemini CLI, Codex or seed configs into Bastion TOML.")(
-        import_policy)
+        import_policy
+    )
 
 
 def test(file: FileArg = None, json_out: JsonOption = False) -> None:
@@ -72,10 +73,23 @@ def test(file: FileArg = None, json_out: JsonOption = False) -> None:
     else:
         console = Console(highlight=False)
         console.print(f"policy: {', '.join(policy.sources) or 'built-in defaults'} — mode {policy.mode}")
-        columns = (Column("rule", key=True), Column("source"), Column("kind"), Column("example"),
-                   Column("result", key=True))
-        cells: list[list[str | Text]] = [[str(r["rule"]), str(r["source"]), str(r["kind"]), str(r["example"]),
-                  Text("ok", style="green") if r["ok"] else Text("FAIL", style="red")] for r in rows]
+        columns = (
+            Column("rule", key=True),
+            Column("source"),
+            Column("kind"),
+            Column("example"),
+            Column("result", key=True),
+        )
+        cells: list[list[str | Text]] = [
+            [
+                str(r["rule"]),
+                str(r["source"]),
+                str(r["kind"]),
+                str(r["example"]),
+                Text("ok", style="green") if r["ok"] else Text("FAIL", style="red"),
+            ]
+            for r in rows
+        ]
         if cells:
             print_rows(columns, cells, console=console)
         else:
@@ -92,8 +106,11 @@ def trust(file: Annotated[str | None, typer.Argument()] = None, key: KeyOption =
     target = file or find_project_file(os.getcwd())
     if target is None:
         fail("no .bastion/policy.toml here or in a parent folder; name the file to trust")
-    approver_identity(key, what=f"trust {os.path.abspath(target)} so it may loosen the policy",
-                      token=os.path.basename(target))
+    approver_identity(
+        key,
+        what=f"trust {os.path.abspath(target)} so it may loosen the policy",
+        token=os.path.basename(target),
+    )
     try:
         digest = trust_policy_file(target, state_dir_from(os.environ))
     except PolicyError as exc:

@@ -32,25 +32,32 @@ from bastion.approval.model import ApprovalRequest, iso
 from bastion.construct import open_gatekeeper
 from bastion.errors import BastionError, CallError
 
-TimeoutOption = Annotated[float | None, typer.Option(
-    "--timeout", min=0.0, help="Wait at most S seconds (never longer than the policy's ttl).")]
+TimeoutOption = Annotated[
+    float | None,
+    typer.Option("--timeout", min=0.0, help="Wait at most S seconds (never longer than the policy's ttl)."),
+]
 SessionOption = Annotated[str | None, typer.Option("--session", help="Session id (limits, grants, logs).")]
 AgentOption = Annotated[str | None, typer.Option("--agent", help="Agent name, for the ledger.")]
 TurnOption = Annotated[str | None, typer.Option("--turn", help="Turn id (per-turn limits).")]
 
 
 def register(app: typer.Typer) -> None:
-    app.command("request", help="Decide a call; on ask, park it until a person answers. "
-                                "Exit 0 allow, 4 deny or expired, 2 error.")(request)
+    app.command(
+        "request",
+        help="Decide a call; on ask, park it until a person answers. "
+        "Exit 0 allow, 4 deny or expired, 2 error.",
+    )(request)
 
 
 def _announce(request: ApprovalRequest) -> None:
-    stderr.print(f"waiting for approval: request {request.id} (expires {iso(request.expires)})",
-                 markup=False, soft_wrap=True)
+    stderr.print(
+        f"waiting for approval: request {request.id} (expires {iso(request.expires)})",
+        markup=False,
+        soft_wrap=True,
+    )
     stderr.print(f"  {request.summary}", markup=False, soft_wrap=True)
     deny = hints.deny(request.id, "--feedback '…'")
-    stderr.print(f"  answer with: {hints.approve(request.id)}  |  {deny}", markup=False,
-                 soft_wrap=True)
+    stderr.print(f"  answer with: {hints.approve(request.id)}  |  {deny}", markup=False, soft_wrap=True)
 
 
 def _terminate(signum: int, frame: FrameType | None) -> None:

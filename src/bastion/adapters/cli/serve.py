@@ -53,12 +53,20 @@ def _url(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
-ShadowOption = Annotated[bool, typer.Option(
-    "--shadow", help="Shadow mode: decide and record every call, allow it (hardline still denied).")]
+ShadowOption = Annotated[
+    bool,
+    typer.Option(
+        "--shadow", help="Shadow mode: decide and record every call, allow it (hardline still denied)."
+    ),
+]
 
 
-def serve(host: HostOption = "127.0.0.1", port: PortOption = 8765, policy: PolicyOption = None,
-          shadow: ShadowOption = False) -> None:
+def serve(
+    host: HostOption = "127.0.0.1",
+    port: PortOption = 8765,
+    policy: PolicyOption = None,
+    shadow: ShadowOption = False,
+) -> None:
     cwd = os.getcwd()
     env = {**os.environ, "BASTION_SHADOW": "1"} if shadow else dict(os.environ)
     loaded = policy_or_exit(policy, cwd, env=env)
@@ -81,21 +89,33 @@ def serve(host: HostOption = "127.0.0.1", port: PortOption = 8765, policy: Polic
         if new_key:  # whatever happens after it was made, the key is shown
             sys.stdout.write(f"First start: a new approver key, shown once:\n{new_key}\n")
         fail(str(exc), hint=exc.hint)
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     out = sys.stdout
     out.write(f"Bastion gateway listening on {url} (policy: {', '.join(loaded.sources) or 'built-in'})\n")
     if not loaded.enforce:
-        out.write(f"SHADOW MODE ({loaded.enforce_source}): every call is decided and recorded, and "
-                  "allowed; hardline classes are still denied. 'bastion logs --would-deny' lists the rest.\n")
+        out.write(
+            f"SHADOW MODE ({loaded.enforce_source}): every call is decided and recorded, and "
+            "allowed; hardline classes are still denied. 'bastion logs --would-deny' lists the rest.\n"
+        )
     if new_key:
         out.write(f"First start: a new approver key, shown once. Log in at {url} with:\n{new_key}\n")
     else:
-        out.write(f"Log in at {url} with an approver key (lost it? bastion keys create --role approver "
-                  "--label page)\n")
+        out.write(
+            f"Log in at {url} with an approver key (lost it? bastion keys create --role approver "
+            "--label page)\n"
+        )
     out.flush()
-    config = server_config(app, head_timeout=settings.head_timeout, log_config=None, access_log=False,
-                           timeout_graceful_shutdown=2, server_header=False, lifespan="on")
+    config = server_config(
+        app,
+        head_timeout=settings.head_timeout,
+        log_config=None,
+        access_log=False,
+        timeout_graceful_shutdown=2,
+        server_header=False,
+        lifespan="on",
+    )
     hooks = _hook_socket(os.path.abspath(policy) if policy else None)
     try:
         uvicorn.Server(config).run(sockets=[sock])

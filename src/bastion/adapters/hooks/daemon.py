@@ -157,8 +157,9 @@ class ResidentDecider(LocalDecider):
         return loaded
 
     @contextlib.contextmanager
-    def keeper(self, sources: PolicySources, env: Mapping[str, str], loaded: Policy | Exception, *,
-               parks: bool) -> Iterator[Gatekeeper]:
+    def keeper(
+        self, sources: PolicySources, env: Mapping[str, str], loaded: Policy | Exception, *, parks: bool
+    ) -> Iterator[Gatekeeper]:
         if parks or isinstance(loaded, Exception):
             with super().keeper(sources, env, loaded, parks=parks) as own:
                 yield own
@@ -217,8 +218,12 @@ class HookServer(socketserver.ThreadingUnixStreamServer):
         self.path = path
 
 
-def start_hook_server(env: Mapping[str, str] | None = None, *, policy_path: str | None = None,
-                      options: GateOptions | None = None) -> HookServer:
+def start_hook_server(
+    env: Mapping[str, str] | None = None,
+    *,
+    policy_path: str | None = None,
+    options: GateOptions | None = None,
+) -> HookServer:
     """Listen on ``<state_dir>/hooks.sock`` in a background thread; ``shutdown()`` stops it.
     ``policy_path`` (``bastion serve --policy FILE``) governs every hook it answers."""
     environ = dict(os.environ if env is None else env)

@@ -75,8 +75,9 @@ class LocalDecider:
     def decide(self, request: HookRequest, protocol: AgentProtocol, options: Options) -> Verdict:
         from bastion.policy.sources import PolicySources
 
-        sources = PolicySources.find(self.policy_path or options.policy_path, cwd=request.ctx.cwd,
-                                     env=options.env)
+        sources = PolicySources.find(
+            self.policy_path or options.policy_path, cwd=request.ctx.cwd, env=options.env
+        )
         loaded = self.load(sources, options.env)
         if isinstance(loaded, Exception):  # a broken policy: denied, and recorded like any call
             return self._refuse(sources, options.env, loaded, request, to_deny=None)
@@ -122,8 +123,9 @@ class LocalDecider:
             return exc
 
     @contextlib.contextmanager
-    def keeper(self, sources: PolicySources, env: Mapping[str, str], loaded: Policy | Exception, *,
-               parks: bool) -> Iterator[Gatekeeper]:
+    def keeper(
+        self, sources: PolicySources, env: Mapping[str, str], loaded: Policy | Exception, *, parks: bool
+    ) -> Iterator[Gatekeeper]:
         from bastion.construct import HOOK_OPTIONS, broken_keeper, keeper_for
 
         if isinstance(loaded, Exception):
@@ -133,8 +135,15 @@ class LocalDecider:
         with opened as keeper:
             yield keeper
 
-    def _refuse(self, sources: PolicySources, env: Mapping[str, str], loaded: Policy | Exception,
-                request: HookRequest, *, to_deny: CallError | None) -> Verdict:
+    def _refuse(
+        self,
+        sources: PolicySources,
+        env: Mapping[str, str],
+        loaded: Policy | Exception,
+        request: HookRequest,
+        *,
+        to_deny: CallError | None,
+    ) -> Verdict:
         """Deny a call the gate cannot take as it is, through the gatekeeper (so recorded)."""
         from bastion.policy.decision import deny_for_error
 
@@ -177,8 +186,15 @@ def _raw_call(request: HookRequest) -> ToolCall:
     args = request.args if isinstance(request.args, Mapping) else {"input": request.args}
     ctx = request.ctx
     agent = f"{ctx.agent}/{request.tool_use_id}" if request.tool_use_id else ctx.agent
-    return ToolCall(tool=str(request.tool or "unknown"), args=dict(args), cwd=ctx.cwd,
-                    session=ctx.session, turn=ctx.turn, agent=agent, interactive=False)
+    return ToolCall(
+        tool=str(request.tool or "unknown"),
+        args=dict(args),
+        cwd=ctx.cwd,
+        session=ctx.session,
+        turn=ctx.turn,
+        agent=agent,
+        interactive=False,
+    )
 
 
 def _verdict(evaluation: Evaluation, event: str) -> Verdict:

@@ -84,8 +84,9 @@ def parse_args(args: list[str]) -> HookArgs:
         raise UsageError(f"--timeout/--deadline must be seconds: {exc}") from None
     if not (timeout >= 0 and 0 < deadline <= 600):
         raise UsageError("--timeout must be >= 0 and --deadline in (0, 600]")
-    return HookArgs(agent, values.get("event"), values.get("policy"), timeout, deadline,
-                    shadow="shadow" in values)
+    return HookArgs(
+        agent, values.get("event"), values.get("policy"), timeout, deadline, shadow="shadow" in values
+    )
 
 
 def hook_env(parsed: HookArgs, env: Mapping[str, str]) -> dict[str, str]:

@@ -109,7 +109,6 @@ def _mcp_name(tool: str, server_hint: str | None) -> tuple[str, str] | None:
     return None
 
 
-
 Targets = list[tuple[Family, dict[str, Any]]]
 
 

@@ -23,17 +23,19 @@ COOKIE = "bastion_session"
 CSRF_HEADER = "x-csrf-token"
 
 A, P, D = Role.AGENT, Role.APPROVER, Role.ADMIN
-PERMISSIONS: Mapping[str, frozenset[Role]] = MappingProxyType({
-    "decide": frozenset({A, D}),
-    "request": frozenset({A, D}),
-    "read_request": frozenset({A, P, D}),  # an agent only the requests it created
-    "list_requests": frozenset({P, D}),
-    "answer": frozenset({P, D}),
-    "events": frozenset({P, D}),
-    "policy_check": frozenset({P, D}),
-    "logs": frozenset({D}),
-    "docs": frozenset({A, P, D}),
-})
+PERMISSIONS: Mapping[str, frozenset[Role]] = MappingProxyType(
+    {
+        "decide": frozenset({A, D}),
+        "request": frozenset({A, D}),
+        "read_request": frozenset({A, P, D}),  # an agent only the requests it created
+        "list_requests": frozenset({P, D}),
+        "answer": frozenset({P, D}),
+        "events": frozenset({P, D}),
+        "policy_check": frozenset({P, D}),
+        "logs": frozenset({D}),
+        "docs": frozenset({A, P, D}),
+    }
+)
 #: Permissions that answer a parked call: never reachable with an agent key.
 APPROVAL_PERMISSIONS = frozenset({"answer"})
 
@@ -85,12 +87,15 @@ def check_csrf(principal: Principal, request: Request, form_token: str | None = 
 
 def authorize(principal: Principal, permission: str) -> None:
     if principal.role not in PERMISSIONS[permission]:
-        raise forbidden(f"a key with role {principal.role.value!r} may not do this "
-                        f"(needs {' or '.join(sorted(r.value for r in PERMISSIONS[permission]))})")
+        raise forbidden(
+            f"a key with role {principal.role.value!r} may not do this "
+            f"(needs {' or '.join(sorted(r.value for r in PERMISSIONS[permission]))})"
+        )
 
 
-def unsafe_routes(routes: Iterable[tuple[str, str]],
-                  permissions: Mapping[str, frozenset[Role]] = PERMISSIONS) -> list[str]:
+def unsafe_routes(
+    routes: Iterable[tuple[str, str]], permissions: Mapping[str, frozenset[Role]] = PERMISSIONS
+) -> list[str]:
     """Routes ``(path, permission)`` through which an agent key could answer a request."""
     bad = []
     for path, permission in routes:

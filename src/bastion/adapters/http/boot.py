@@ -26,12 +26,15 @@ class BootRefused(BastionError):
 def check_boot(host: str, keys: KeyStore, routes: Iterable[tuple[str, str]]) -> None:
     bad = unsafe_routes(routes)
     if bad:
-        raise BootRefused(f"an agent key could answer requests through {', '.join(bad)}",
-                          hint="approval endpoints must require the approver or admin role")
+        raise BootRefused(
+            f"an agent key could answer requests through {', '.join(bad)}",
+            hint="approval endpoints must require the approver or admin role",
+        )
     if not is_loopback(host) and not keys.list():
         raise BootRefused(
             f"refusing to listen on {host} (not loopback) with no API key configured",
-            hint="create keys first: bastion keys create --role agent (and --role approver)")
+            hint="create keys first: bastion keys create --role agent (and --role approver)",
+        )
 
 
 def ensure_approver(keys: KeyStore, *, now: float) -> str | None:

@@ -15,8 +15,9 @@ log = logging.getLogger("bastion.http")
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str, *,
-                 headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, *, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
@@ -24,8 +25,9 @@ class ApiError(Exception):
         self.headers = headers or {}
 
 
-def unauthenticated(message: str = "an API key is required (X-API-Key or Authorization: Bearer)",
-                    code: str = "missing_key") -> ApiError:
+def unauthenticated(
+    message: str = "an API key is required (X-API-Key or Authorization: Bearer)", code: str = "missing_key"
+) -> ApiError:
     return ApiError(401, code, message, headers={"WWW-Authenticate": 'Bearer realm="bastion"'})
 
 
@@ -46,18 +48,29 @@ def too_large(limit: int) -> ApiError:
 
 
 def rate_limited(retry_after: int) -> ApiError:
-    return ApiError(429, "rate_limited", f"too many requests for this key: retry in {retry_after} s",
-                    headers={"Retry-After": str(retry_after)})
+    return ApiError(
+        429,
+        "rate_limited",
+        f"too many requests for this key: retry in {retry_after} s",
+        headers={"Retry-After": str(retry_after)},
+    )
 
 
-_HTTP_CODES = {400: "bad_request", 401: "missing_key", 403: "forbidden", 404: "not_found",
-               405: "method_not_allowed", 413: "body_too_large", 429: "rate_limited"}
+_HTTP_CODES = {
+    400: "bad_request",
+    401: "missing_key",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+    429: "rate_limited",
+}
 
 
-def error_response(status: int, code: str, message: str,
-                   headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status,
-                        headers=headers)
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
 
 
 async def render_api_error(request: Request, exc: Exception) -> Response:
@@ -85,8 +98,9 @@ async def render_store_error(request: Request, exc: Exception) -> Response:
     rid = getattr(request.state, "request_id", "-")
     log.error("request %s: state unavailable: %s", rid, exc)
     hint = f" ({exc.hint})" if exc.hint else ""
-    return error_response(503, "state_unavailable", f"Bastion's state store is unavailable{hint}",
-                          {"Retry-After": "5"})
+    return error_response(
+        503, "state_unavailable", f"Bastion's state store is unavailable{hint}", {"Retry-After": "5"}
+    )
 
 
 EXCEPTION_HANDLERS = {

@@ -27,8 +27,15 @@ QUEUE_SIZE = 1000
 
 
 class EventHub:
-    def __init__(self, store: Store, *, interval: float, render: Callable[[ApprovalRequest], dict[str, Any]],
-                 now: Callable[[], float], expire: Callable[[], object] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        interval: float,
+        render: Callable[[ApprovalRequest], dict[str, Any]],
+        now: Callable[[], float],
+        expire: Callable[[], object] | None = None,
+    ) -> None:
         self.store = store
         #: Expires (and records in the ledger) what is due; the bare store's by default.
         self.expire = expire or (lambda: store.expire_due(now()))
@@ -45,8 +52,11 @@ class EventHub:
         """One round: expire what is due, then what appeared and what was resolved."""
         self.expire()
         current = {r.id: r for r in self.pending()}
-        events: list[Event] = [("request", self.render(r)) for rid, r in sorted(
-            current.items(), key=lambda item: item[1].created) if rid not in self._known]
+        events: list[Event] = [
+            ("request", self.render(r))
+            for rid, r in sorted(current.items(), key=lambda item: item[1].created)
+            if rid not in self._known
+        ]
         for rid in sorted(self._known - current.keys()):
             gone = self.store.get_request(rid)
             if gone is not None:

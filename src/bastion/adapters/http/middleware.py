@@ -59,8 +59,15 @@ class RequestIdMiddleware:
             await self.app(scope, receive, send_with_id)
         finally:
             if log.isEnabledFor(logging.INFO):
-                log.info("%s %s %s %s %.1fms key=%s", rid, scope["method"], scope["path"], status,
-                         (time.perf_counter() - started) * 1000, state.get("key_id", "-"))
+                log.info(
+                    "%s %s %s %s %.1fms key=%s",
+                    rid,
+                    scope["method"],
+                    scope["path"],
+                    status,
+                    (time.perf_counter() - started) * 1000,
+                    state.get("key_id", "-"),
+                )
 
 
 class BodyLimitMiddleware:

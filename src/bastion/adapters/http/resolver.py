@@ -26,8 +26,14 @@ class Probe:
 
 
 class LoopSafeResolver:
-    def __init__(self, inner: Resolver, *, ttl: float = 30.0, failure_ttl: float = 10.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        inner: Resolver,
+        *,
+        ttl: float = 30.0,
+        failure_ttl: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.inner = inner
         self.ttl = ttl
         self.failure_ttl = failure_ttl

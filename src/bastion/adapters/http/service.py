@@ -39,8 +39,9 @@ FINAL_GRACE = 1.0  # seconds a long-poll waits for this process's task to record
 
 def request_object(request: ApprovalRequest, final: Evaluation | None = None) -> dict[str, Any]:
     """The contract's request object, then detail keys for people and pages."""
-    evaluation = final or (request.evaluation if not request.state.final
-                           else resolved(request, request.evaluation))
+    evaluation = final or (
+        request.evaluation if not request.state.final else resolved(request, request.evaluation)
+    )
     return {
         "id": request.id,
         "state": request.state.value,
@@ -63,14 +64,26 @@ def request_object(request: ApprovalRequest, final: Evaluation | None = None) ->
 
 def decided_object(evaluation: Evaluation, now: float) -> dict[str, Any]:
     """A ``POST /v1/requests`` that did not park: decided at once, nothing to wait for."""
-    return {"id": None, "state": "decided", "decision": evaluation.decision.label,
-            "evaluation": evaluation.to_json(), "feedback": None, "created": iso(now),
-            "expires": None}
+    return {
+        "id": None,
+        "state": "decided",
+        "decision": evaluation.decision.label,
+        "evaluation": evaluation.to_json(),
+        "feedback": None,
+        "created": iso(now),
+        "expires": None,
+    }
 
 
 class GatewayService:
-    def __init__(self, holder: PolicyWatch, state: GatewayState, resolver: LoopSafeResolver, *,
-                 clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        holder: PolicyWatch,
+        state: GatewayState,
+        resolver: LoopSafeResolver,
+        *,
+        clock: Clock | None = None,
+    ) -> None:
         self.holder = holder
         self.resolver = resolver
         self.state = state
@@ -93,8 +106,9 @@ class GatewayService:
             evaluation = await run_in_threadpool(keeper.decide, call)
         return evaluation
 
-    async def submit(self, call: ToolCall, *, key_id: str) -> tuple[Evaluation | None,
-                                                                     ApprovalRequest | None]:
+    async def submit(
+        self, call: ToolCall, *, key_id: str
+    ) -> tuple[Evaluation | None, ApprovalRequest | None]:
         """Decide; on ASK park and return the request (its task waits on), else the answer."""
         keeper = self.holder.keeper
         # Decide once first (lookups, if any, in a worker thread): the decision ``request``
@@ -177,9 +191,17 @@ class GatewayService:
         return [r for r in reversed(records) if r.event.kind == EventKind.RESOLVED.value][:limit]
 
     # -- answering -----------------------------------------------------------------------
-    def answer(self, request_id: str, *, key_id: str, approve: bool, always: bool = False,
-               pattern: str | None = None, scope: str = "project",
-               feedback: str | None = None) -> ApprovalRequest:
+    def answer(
+        self,
+        request_id: str,
+        *,
+        key_id: str,
+        approve: bool,
+        always: bool = False,
+        pattern: str | None = None,
+        scope: str = "project",
+        feedback: str | None = None,
+    ) -> ApprovalRequest:
         request = self.get(request_id)
         if self.state.owner(request.id) == key_id:
             raise ApiError(403, "self_approval", "a request cannot be answered with the key that created it")
@@ -189,9 +211,16 @@ class GatewayService:
             raise invalid(f"scope must be 'project' or 'session', not {scope!r}", "invalid_body") from None
         queue = self.holder.keeper.queue
         try:
-            return queue.answer(request.id, approve=approve, always=always and approve,
-                                pattern=pattern, scope=chosen, feedback=feedback, resolver="person",
-                                approver=key_id)
+            return queue.answer(
+                request.id,
+                approve=approve,
+                always=always and approve,
+                pattern=pattern,
+                scope=chosen,
+                feedback=feedback,
+                resolver="person",
+                approver=key_id,
+            )
         except AnswerError as exc:
             if self.get(request.id).state.final:
                 raise ApiError(409, "already_resolved", str(exc)) from exc

@@ -35,10 +35,14 @@ class GatewaySettings:
                 raise ValueError(f"gateway.{name} must be a positive integer, got {value!r}")
         parse_duration(self.request_timeout)
         for origin in self.cors_origins:
-            if not isinstance(origin, str) or not origin.startswith(("http://", "https://")) \
-                    or origin.rstrip("/") != origin:
-                raise ValueError(f"gateway.cors_origins: {origin!r} is not an origin "
-                                 "like 'https://app.example.com'")
+            if (
+                not isinstance(origin, str)
+                or not origin.startswith(("http://", "https://"))
+                or origin.rstrip("/") != origin
+            ):
+                raise ValueError(
+                    f"gateway.cors_origins: {origin!r} is not an origin like 'https://app.example.com'"
+                )
 
     @property
     def timeout_seconds(self) -> float:

@@ -61,7 +61,7 @@ def approval_schema(grantable: bool) -> dict[str, Any]:
                 "type": "string",
                 "title": "Decision",
                 "description": "once: allow this call; always: allow this exact call from now on; "
-                               "deny: refuse it",
+                "deny: refuse it",
                 "enum": choices,
             },
             "feedback": {"type": "string", "title": "Feedback for the agent (when denying)"},
@@ -71,8 +71,10 @@ def approval_schema(grantable: bool) -> dict[str, Any]:
 
 
 def question(call: ToolCall, evaluation: Evaluation) -> str:
-    return (f"Bastion: allow this MCP tool call?\n{summarize(call)[:1000]}\n"
-            f"Why you are asked: {evaluation.message[:500]}")
+    return (
+        f"Bastion: allow this MCP tool call?\n{summarize(call)[:1000]}\n"
+        f"Why you are asked: {evaluation.message[:500]}"
+    )
 
 
 def answer_of(result: types.ElicitResult | None) -> PermissionDecision:
@@ -99,10 +101,14 @@ ELICITATION = "mcp-elicitation"
 def apply_answer(keeper: Gatekeeper, request: ApprovalRequest, choice: PermissionDecision) -> None:
     """Answer a parked request as a person; a request answered elsewhere first stays so."""
     with contextlib.suppress(AnswerError):
-        keeper.queue.answer(request.id, approve=choice.kind != "reject",
-                            always=choice.kind == "always" and request.grantable
-                            and grantable(request.evaluation),
-                            feedback=choice.feedback, resolver="person", approver=ELICITATION)
+        keeper.queue.answer(
+            request.id,
+            approve=choice.kind != "reject",
+            always=choice.kind == "always" and request.grantable and grantable(request.evaluation),
+            feedback=choice.feedback,
+            resolver="person",
+            approver=ELICITATION,
+        )
 
 
 def refusal(server: str, tool: str, evaluation: Evaluation) -> types.CallToolResult:
@@ -125,8 +131,15 @@ class _Pending:
 class McpCalls:
     """Turns one server's tool calls into decisions (one instance per proxy)."""
 
-    def __init__(self, server: str, *, cwd: str, session: str | None = None,
-                 log: TextIO | None = None, pending_limit: int = 256) -> None:
+    def __init__(
+        self,
+        server: str,
+        *,
+        cwd: str,
+        session: str | None = None,
+        log: TextIO | None = None,
+        pending_limit: int = 256,
+    ) -> None:
         self.server = server
         self.cwd = cwd
         self.session = session or f"mcp-{secrets.token_hex(6)}"
@@ -134,19 +147,31 @@ class McpCalls:
         self._pending: OrderedDict[str, _Pending] = OrderedDict()
         self._pending_limit = pending_limit
 
-    def tool_call(self, tool: str, arguments: Mapping[str, Any] | None,
-                  annotations: Mapping[str, Any] | None, *, agent: str | None = None,
-                  schema: Mapping[str, Any] | None = None) -> ToolCall:
-        args: dict[str, Any] = {"server": self.server, "tool": tool, "arguments": dict(arguments or {}),
-                                "annotations": dict(annotations or {})}
+    def tool_call(
+        self,
+        tool: str,
+        arguments: Mapping[str, Any] | None,
+        annotations: Mapping[str, Any] | None,
+        *,
+        agent: str | None = None,
+        schema: Mapping[str, Any] | None = None,
+    ) -> ToolCall:
+        args: dict[str, Any] = {
+            "server": self.server,
+            "tool": tool,
+            "arguments": dict(arguments or {}),
+            "annotations": dict(annotations or {}),
+        }
         paths, urls = infer_schema(schema)
         if paths or urls:  # the engine checks these through the path/network policy
             args["inferred"] = {"paths": list(paths), "urls": list(urls)}
-        return ToolCall(tool="mcp", args=args, cwd=self.cwd, session=self.session, agent=agent,
-                        interactive=True)
+        return ToolCall(
+            tool="mcp", args=args, cwd=self.cwd, session=self.session, agent=agent, interactive=True
+        )
 
-    async def decide(self, keeper: Gatekeeper, call: ToolCall,
-                     channel: Channel) -> Evaluation | types.InputRequiredResult:
+    async def decide(
+        self, keeper: Gatekeeper, call: ToolCall, channel: Channel
+    ) -> Evaluation | types.InputRequiredResult:
         """The final Evaluation, or (2026-07-28 clients) the question to ask first."""
         if channel.input_required:
             return await self._decide_modern(keeper, call, channel)
@@ -156,8 +181,9 @@ class McpCalls:
 
     def _announce(self, request: ApprovalRequest) -> None:
         wait = max(0, round(request.expires - request.created))
-        self.log.write(f"bastion: {request.summary} waits for approval ({wait}s): "
-                       f"{hints.approve(request.id)}\n")
+        self.log.write(
+            f"bastion: {request.summary} waits for approval ({wait}s): {hints.approve(request.id)}\n"
+        )
         self.log.flush()
 
     async def _decide_eliciting(self, keeper: Gatekeeper, call: ToolCall, elicit: Elicit) -> Evaluation:
@@ -165,13 +191,14 @@ class McpCalls:
 
         async def ask(request: ApprovalRequest) -> None:
             try:
-                result = await elicit(question(call, request.evaluation),
-                                      approval_schema(request.grantable))
+                result = await elicit(question(call, request.evaluation), approval_schema(request.grantable))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the client cannot ask: the call waits in the queue
-                self.log.write(f"bastion: elicitation failed ({type(exc).__name__}: {exc}); "
-                               "the call waits in the approval queue\n")
+                self.log.write(
+                    f"bastion: elicitation failed ({type(exc).__name__}: {exc}); "
+                    "the call waits in the approval queue\n"
+                )
                 self._announce(request)
                 return
             apply_answer(keeper, request, answer_of(result))
@@ -185,8 +212,9 @@ class McpCalls:
             for task in tasks:
                 task.cancel()
 
-    async def _decide_modern(self, keeper: Gatekeeper, call: ToolCall,
-                             channel: Channel) -> Evaluation | types.InputRequiredResult:
+    async def _decide_modern(
+        self, keeper: Gatekeeper, call: ToolCall, channel: Channel
+    ) -> Evaluation | types.InputRequiredResult:
         key = keeper.hasher.digest(call)
         choice = self._take(channel, key, keeper.clock.now())
         if choice is not None:
@@ -198,8 +226,11 @@ class McpCalls:
         self._pending[token] = _Pending(key, keeper.clock.now() + keeper.policy.ttl_seconds)
         while len(self._pending) > self._pending_limit:
             self._pending.popitem(last=False)
-        form = types.ElicitRequest(params=types.ElicitRequestFormParams(
-            message=question(call, evaluation), requested_schema=approval_schema(grantable(evaluation))))
+        form = types.ElicitRequest(
+            params=types.ElicitRequestFormParams(
+                message=question(call, evaluation), requested_schema=approval_schema(grantable(evaluation))
+            )
+        )
         return types.InputRequiredResult(input_requests={APPROVAL_KEY: form}, request_state=token)
 
     def _take(self, channel: Channel, key: str, now: float) -> PermissionDecision | None:

@@ -64,8 +64,9 @@ def is_wrapped(entry: Mapping[str, Any]) -> bool:
     return os.path.basename(command) == "bastion" and list(args[:2]) == ["mcp", "proxy"]
 
 
-def proxy_args(name: str, *, policy: str | None, command: list[str] | None = None,
-               url: str | None = None) -> list[str]:
+def proxy_args(
+    name: str, *, policy: str | None, command: list[str] | None = None, url: str | None = None
+) -> list[str]:
     args = ["mcp", "proxy", "--name", name]
     if policy:
         args += ["--policy", os.path.abspath(policy)]
@@ -74,8 +75,9 @@ def proxy_args(name: str, *, policy: str | None, command: list[str] | None = Non
     return [*args, "--", *(command or [])]
 
 
-def wrap_entry(agent: str, name: str, entry: Mapping[str, Any], *, bastion: str,
-               policy: str | None) -> tuple[dict[str, Any] | None, str]:
+def wrap_entry(
+    agent: str, name: str, entry: Mapping[str, Any], *, bastion: str, policy: str | None
+) -> tuple[dict[str, Any] | None, str]:
     """(the wrapped entry, "") or (None, why it is left alone)."""
     if is_wrapped(entry):
         return None, "already behind bastion"
@@ -136,8 +138,9 @@ def _rewrite_toml(text: str, wrap: Callable[[str, Mapping[str, Any]], dict[str, 
         import tomlkit
         from tomlkit.exceptions import TOMLKitError
     except ImportError as exc:  # pragma: no cover - a dependency of the package
-        raise InstallError("editing config.toml needs the tomlkit package",
-                           hint="pip install tomlkit") from exc
+        raise InstallError(
+            "editing config.toml needs the tomlkit package", hint="pip install tomlkit"
+        ) from exc
     try:
         doc = tomlkit.parse(text)
     except TOMLKitError as exc:
@@ -161,8 +164,16 @@ def _rewrite_toml(text: str, wrap: Callable[[str, Mapping[str, Any]], dict[str, 
     return tomlkit.dumps(doc) if changed else text
 
 
-def install_agent(agent: str, *, file: str | None, dry_run: bool, policy: str | None, cwd: str,
-                  env: Mapping[str, str], bastion: str | None = None) -> InstallReport:
+def install_agent(
+    agent: str,
+    *,
+    file: str | None,
+    dry_run: bool,
+    policy: str | None,
+    cwd: str,
+    env: Mapping[str, str],
+    bastion: str | None = None,
+) -> InstallReport:
     if agent not in AGENTS:
         raise InstallError(f"unknown agent {agent!r}", hint=f"one of: {', '.join(AGENTS)}")
     path = os.path.abspath(file or default_file(agent, cwd=cwd, env=env))
@@ -170,8 +181,10 @@ def install_agent(agent: str, *, file: str | None, dry_run: bool, policy: str | 
         with open(path, encoding="utf-8") as handle:
             old = handle.read()
     except FileNotFoundError:
-        raise InstallError(f"{path}: no such file, so no MCP servers to wrap",
-                           hint="add your MCP servers to the agent first, or give --file") from None
+        raise InstallError(
+            f"{path}: no such file, so no MCP servers to wrap",
+            hint="add your MCP servers to the agent first, or give --file",
+        ) from None
     except OSError as exc:
         raise InstallError(f"cannot read {path}: {exc.strerror}") from exc
     report = InstallReport(path=path)
@@ -196,8 +209,14 @@ def install_agent(agent: str, *, file: str | None, dry_run: bool, policy: str | 
     if new == old:
         report.notes.append(f"{path}: nothing to change")
         return report
-    report.diff = "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                               fromfile=path, tofile=f"{path} (bastion)"))
+    report.diff = "".join(
+        difflib.unified_diff(
+            old.splitlines(keepends=True),
+            new.splitlines(keepends=True),
+            fromfile=path,
+            tofile=f"{path} (bastion)",
+        )
+    )
     if dry_run:
         report.notes.append("dry run: nothing written")
         return report
@@ -225,8 +244,9 @@ def _write(path: str, text: str) -> None:
     os.replace(tmp, path)
 
 
-async def inferred_args(name: str, command: list[str], env: Mapping[str, str], cwd: str | None,
-                        *, timeout: float = 60.0) -> list[str]:
+async def inferred_args(
+    name: str, command: list[str], env: Mapping[str, str], cwd: str | None, *, timeout: float = 60.0
+) -> list[str]:
     """Start the server once, list its tools and say which arguments the proxy will check."""
     import anyio
 
@@ -236,8 +256,11 @@ async def inferred_args(name: str, command: list[str], env: Mapping[str, str], c
     async def unchanged() -> None:
         return None
 
-    upstream = Upstream(UpstreamSpec(command=tuple(command), env=dict(env), cwd=cwd),
-                        on_tools_changed=unchanged, timeout=timeout)
+    upstream = Upstream(
+        UpstreamSpec(command=tuple(command), env=dict(env), cwd=cwd),
+        on_tools_changed=unchanged,
+        timeout=timeout,
+    )
     with anyio.fail_after(timeout):
         async with anyio.create_task_group() as tg:
             upstream.bind(tg)

@@ -83,16 +83,16 @@ def upstream_failure(server: str, tool: str, error: UpstreamError) -> types.Call
 
 
 class McpProxy:
-    def __init__(self, options: ProxyOptions, *, watch: PolicyWatch, pins: PinStore,
-                 log: TextIO | None = None) -> None:
+    def __init__(
+        self, options: ProxyOptions, *, watch: PolicyWatch, pins: PinStore, log: TextIO | None = None
+    ) -> None:
         self.options = options
         self.name = options.name
         self.watch = watch
         self.pins = pins
         self.log = log or sys.stderr
         self.calls = McpCalls(self.name, cwd=options.cwd, log=self.log)
-        self.upstream = Upstream(options.upstream, on_tools_changed=self.upstream_changed,
-                                 errlog=self.log)
+        self.upstream = Upstream(options.upstream, on_tools_changed=self.upstream_changed, errlog=self.log)
         self._offer: Offer | None = None
         self._policy: Policy = watch.base.policy
         self._masks: dict[str, SecretMask] = {}
@@ -105,15 +105,22 @@ class McpProxy:
         self.upstream.bind(tg)
 
     def server(self) -> Server[Any]:
-        return Server(f"bastion:{self.name}", version="0.1.0", instructions=instructions(self.name),
-                      on_list_tools=self.list_tools, on_call_tool=self.call_tool)
+        return Server(
+            f"bastion:{self.name}",
+            version="0.1.0",
+            instructions=instructions(self.name),
+            on_list_tools=self.list_tools,
+            on_call_tool=self.call_tool,
+        )
 
     # -- the offer -------------------------------------------------------------------------
     async def refresh(self) -> Offer:
         tools = await self.upstream.list_tools()
         offered = {t.name: t for t in tools}
-        versions = {n: ToolVersion.of(t.model_dump(by_alias=True, mode="json", exclude_none=True))
-                    for n, t in offered.items()}
+        versions = {
+            n: ToolVersion.of(t.model_dump(by_alias=True, mode="json", exclude_none=True))
+            for n, t in offered.items()
+        }
         review = check_offer(self.pins, self.name, versions)
         for item in review.blocked:
             key = (item.tool, versions[item.tool].digest)
@@ -152,8 +159,9 @@ class McpProxy:
             self._session = ctx.session
 
     # -- tools/list ------------------------------------------------------------------------
-    async def list_tools(self, ctx: Context,
-                         params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+    async def list_tools(
+        self, ctx: Context, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
         self._remember(ctx)
         self._current_policy()
         try:
@@ -168,8 +176,9 @@ class McpProxy:
         return types.ListToolsResult(tools=visible)
 
     # -- tools/call ------------------------------------------------------------------------
-    async def call_tool(self, ctx: Context, params: types.CallToolRequestParams
-                        ) -> types.CallToolResult | types.InputRequiredResult:
+    async def call_tool(
+        self, ctx: Context, params: types.CallToolRequestParams
+    ) -> types.CallToolResult | types.InputRequiredResult:
         self._remember(ctx)
         name = params.name
         state = self._current_policy()
@@ -185,16 +194,29 @@ class McpProxy:
         tool = offer.tools.get(name)
         if tool is None:  # the proxy's own refusals are recorded like any decision
             call = self.calls.tool_call(name, params.arguments, {}, agent=agent)
-            return refusal(self.name, name, state.refuse(call, deny_for_error(
-                f"the MCP server {self.name!r} offers no tool {name!r}", rule="mcp.unknown-tool")))
-        annotations = (tool.annotations.model_dump(by_alias=True, mode="json", exclude_none=True)
-                       if tool.annotations else {})
-        call = self.calls.tool_call(name, params.arguments, annotations, agent=agent,
-                                    schema=tool.input_schema)
+            return refusal(
+                self.name,
+                name,
+                state.refuse(
+                    call,
+                    deny_for_error(
+                        f"the MCP server {self.name!r} offers no tool {name!r}", rule="mcp.unknown-tool"
+                    ),
+                ),
+            )
+        annotations = (
+            tool.annotations.model_dump(by_alias=True, mode="json", exclude_none=True)
+            if tool.annotations
+            else {}
+        )
+        call = self.calls.tool_call(
+            name, params.arguments, annotations, agent=agent, schema=tool.input_schema
+        )
         blocked = offer.review.blocked_tool(name)
         if blocked is not None:
-            return refusal(self.name, name, state.refuse(
-                call, blocked_evaluation(blocked.message(self.name), name)))
+            return refusal(
+                self.name, name, state.refuse(call, blocked_evaluation(blocked.message(self.name), name))
+            )
         outcome = await self.calls.decide(state, call, self._channel(ctx, params))
         if isinstance(outcome, types.InputRequiredResult):
             return outcome
@@ -207,8 +229,11 @@ class McpProxy:
         if caps is None or caps.elicitation is None:
             return Channel()
         if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            return Channel(input_required=True, request_state=params.request_state,
-                           input_responses=params.input_responses)
+            return Channel(
+                input_required=True,
+                request_state=params.request_state,
+                input_responses=params.input_responses,
+            )
         if not ctx.session.can_send_request:
             return Channel()
         session, request_id = ctx.session, ctx.request_id
@@ -218,8 +243,14 @@ class McpProxy:
 
         return Channel(elicit=elicit)
 
-    async def _forward(self, keeper: Gatekeeper, call: Any, evaluation: Evaluation, name: str,
-                       arguments: Mapping[str, Any] | None) -> types.CallToolResult:
+    async def _forward(
+        self,
+        keeper: Gatekeeper,
+        call: Any,
+        evaluation: Evaluation,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+    ) -> types.CallToolResult:
         start = time.monotonic()
         try:
             result = await self.upstream.call_tool(name, arguments, timeout=self.options.call_timeout)
@@ -227,16 +258,21 @@ class McpProxy:
             keeper.record_execution(call, evaluation, 1, time.monotonic() - start)
             return upstream_failure(self.name, name, exc)
         keeper.record_execution(call, evaluation, 1 if result.is_error else 0, time.monotonic() - start)
-        mask = self._masks.setdefault(keeper.policy.credentials_dir,
-                                      SecretMask(keeper.policy.credentials_dir))
-        marked = mark_result(result.model_dump(by_alias=True, mode="json", exclude_none=True),
-                             source=f"mcp:{self.name}/{name}", mask=mask,
-                             max_bytes=self.options.max_result_bytes)
+        mask = self._masks.setdefault(
+            keeper.policy.credentials_dir, SecretMask(keeper.policy.credentials_dir)
+        )
+        marked = mark_result(
+            result.model_dump(by_alias=True, mode="json", exclude_none=True),
+            source=f"mcp:{self.name}/{name}",
+            mask=mask,
+            max_bytes=self.options.max_result_bytes,
+        )
         return types.CallToolResult.model_validate(marked)
 
 
-async def run_proxy(options: ProxyOptions, *, watch: PolicyWatch | None = None,
-                    pins: PinStore | None = None) -> None:
+async def run_proxy(
+    options: ProxyOptions, *, watch: PolicyWatch | None = None, pins: PinStore | None = None
+) -> None:
     """Serve the agent on stdin/stdout until it hangs up or a signal arrives; then stop
     (and reap) the wrapped server before returning."""
     watch = watch or PolicyWatch(options.policy_path, cwd=options.cwd, env=options.env)
@@ -254,8 +290,10 @@ async def run_proxy(options: ProxyOptions, *, watch: PolicyWatch | None = None,
             listening = anyio.CancelScope()
 
             async def on_signals() -> None:
-                with listening, anyio.open_signal_receiver(
-                        signal.SIGTERM, signal.SIGINT, signal.SIGHUP) as received:
+                with (
+                    listening,
+                    anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGHUP) as received,
+                ):
                     async for _ in received:
                         serving.cancel()
                         return
@@ -266,10 +304,15 @@ async def run_proxy(options: ProxyOptions, *, watch: PolicyWatch | None = None,
                 with serving:
                     stdin = cast("anyio.AsyncFile[str] | None", lines)  # it only needs async lines
                     stdout = cast("anyio.AsyncFile[str] | None", out)  # and write + flush
-                    async with stdio_server(stdin=stdin, stdout=stdout) as (raw, write_stream), \
-                            answering_malformed(raw, write_stream, proxy.log) as read_stream:
-                        await server.run(read_stream, write_stream, server.create_initialization_options(
-                            NotificationOptions(tools_changed=True)))
+                    async with (
+                        stdio_server(stdin=stdin, stdout=stdout) as (raw, write_stream),
+                        answering_malformed(raw, write_stream, proxy.log) as read_stream,
+                    ):
+                        await server.run(
+                            read_stream,
+                            write_stream,
+                            server.create_initialization_options(NotificationOptions(tools_changed=True)),
+                        )
             finally:
                 if lines is not None:
                     lines.close()

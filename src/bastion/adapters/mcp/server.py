@@ -45,8 +45,7 @@ from bastion.tools.catalog import NEEDS_RUNNER, unknown_tool
 Context = ServerRequestContext[Any, Any]
 
 #: How the call being served can reach a person (set per tools/call).
-_CHANNEL: contextvars.ContextVar[Channel | None] = contextvars.ContextVar("bastion_mcp_channel",
-                                                                         default=None)
+_CHANNEL: contextvars.ContextVar[Channel | None] = contextvars.ContextVar("bastion_mcp_channel", default=None)
 
 SERVE_INSTRUCTIONS = (
     "Bastion's own tools. Every call is decided by the user's policy: it may run, be put to "
@@ -68,8 +67,9 @@ class KeeperAuthorizer:
         assert isinstance(outcome, Evaluation)  # no input_required channel is ever set here
         return outcome
 
-    def record_execution(self, call: ToolCall, evaluation: Evaluation, exit_code: int | None,
-                         duration: float) -> None:
+    def record_execution(
+        self, call: ToolCall, evaluation: Evaluation, exit_code: int | None, duration: float
+    ) -> None:
         self.keeper.record_execution(call, evaluation, 0 if exit_code is None else exit_code, duration)
 
 
@@ -88,16 +88,20 @@ def describe(tool: Tool) -> types.Tool:
     )
 
 
-def tool_result(name: str, data: Mapping[str, Any], mask: SecretMask,
-                max_bytes: int = DEFAULT_MAX_RESULT_BYTES) -> types.CallToolResult:
+def tool_result(
+    name: str, data: Mapping[str, Any], mask: SecretMask, max_bytes: int = DEFAULT_MAX_RESULT_BYTES
+) -> types.CallToolResult:
     """A refusal is plain text (marker first); anything that ran is marked untrusted JSON."""
     if not data.get("ok") and data.get("decision") in ("ask", "deny"):
         text = f"{data.get('message', '')} (tool {name})"
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
-    wire = {"content": [{"type": "text", "text": json.dumps(data, ensure_ascii=False)}],
-            "isError": not data.get("ok")}
-    return types.CallToolResult.model_validate(mark_result(wire, source=f"bastion:{name}", mask=mask,
-                                                           max_bytes=max_bytes))
+    wire = {
+        "content": [{"type": "text", "text": json.dumps(data, ensure_ascii=False)}],
+        "isError": not data.get("ok"),
+    }
+    return types.CallToolResult.model_validate(
+        mark_result(wire, source=f"bastion:{name}", mask=mask, max_bytes=max_bytes)
+    )
 
 
 class BastionToolServer:
@@ -110,11 +114,17 @@ class BastionToolServer:
         self.mask = SecretMask(policy.credentials_dir)
 
     def server(self) -> Server[Any]:
-        return Server("bastion", version="0.1.0", instructions=SERVE_INSTRUCTIONS,
-                      on_list_tools=self.list_tools, on_call_tool=self.call_tool)
+        return Server(
+            "bastion",
+            version="0.1.0",
+            instructions=SERVE_INSTRUCTIONS,
+            on_list_tools=self.list_tools,
+            on_call_tool=self.call_tool,
+        )
 
-    async def list_tools(self, ctx: Context,
-                         params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+    async def list_tools(
+        self, ctx: Context, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[describe(t) for t in self.tools.values()])
 
     async def call_tool(self, ctx: Context, params: types.CallToolRequestParams) -> types.CallToolResult:
@@ -132,8 +142,12 @@ class BastionToolServer:
 
 def channel_of(ctx: Context) -> Channel:
     caps = ctx.session.client_capabilities
-    if (caps is None or caps.elicitation is None or ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
-            or not ctx.session.can_send_request):
+    if (
+        caps is None
+        or caps.elicitation is None
+        or ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+        or not ctx.session.can_send_request
+    ):
         return Channel()
     session, request_id = ctx.session, ctx.request_id
 
@@ -159,8 +173,10 @@ async def run_serve(policy: Policy, *, policy_path: str | None, cwd: str) -> Non
     try:
         app = BastionToolServer(policy, keeper, cwd=cwd, runner=runner)
         server = app.server()
-        async with stdio_server() as (raw, write_stream), \
-                answering_malformed(raw, write_stream, sys.stderr) as read_stream:
+        async with (
+            stdio_server() as (raw, write_stream),
+            answering_malformed(raw, write_stream, sys.stderr) as read_stream,
+        ):
             await server.run(read_stream, write_stream, server.create_initialization_options())
     finally:
         keeper.close()

@@ -149,8 +149,9 @@ class _Budget:
         return kept
 
 
-def mark_result(result: Mapping[str, Any], *, source: str, mask: SecretMask,
-                max_bytes: int = DEFAULT_MAX_RESULT_BYTES) -> dict[str, Any]:
+def mark_result(
+    result: Mapping[str, Any], *, source: str, mask: SecretMask, max_bytes: int = DEFAULT_MAX_RESULT_BYTES
+) -> dict[str, Any]:
     """A ``CallToolResult`` (wire JSON) with every text block delimited, secrets masked in
     every string, and the content cut at ``max_bytes``; returns new wire JSON."""
     nonce = secrets.token_hex(8)
@@ -169,8 +170,13 @@ def mark_result(result: Mapping[str, Any], *, source: str, mask: SecretMask,
         if size > max_bytes:
             out.pop("structuredContent")
             out["isError"] = True
-            content.append({"type": "text", "text": f"[bastion: the structured result of {source} was "
-                                                     f"{size} bytes, over the cap of {max_bytes}]"})
+            content.append(
+                {
+                    "type": "text",
+                    "text": f"[bastion: the structured result of {source} was "
+                    f"{size} bytes, over the cap of {max_bytes}]",
+                }
+            )
         else:
             out["structuredContent"] = structured
     return out
@@ -180,8 +186,9 @@ def _wrap(text: str, source: str, nonce: str) -> str:
     return f"{OPEN.format(source=source, nonce=nonce)}\n{_neutralise(text)}\n{CLOSE.format(nonce=nonce)}"
 
 
-def _mark_block(block: dict[str, Any], source: str, nonce: str, mask: SecretMask,
-                budget: _Budget) -> dict[str, Any]:
+def _mark_block(
+    block: dict[str, Any], source: str, nonce: str, mask: SecretMask, budget: _Budget
+) -> dict[str, Any]:
     kind = block.get("type")
     if kind == "text":
         block["text"] = _wrap(budget.take_text(mask.mask(str(block.get("text", "")))), source, nonce)
@@ -209,5 +216,7 @@ def _fits(data: str, budget: _Budget) -> bool:
 
 
 def _omitted(kind: str, source: str, nonce: str) -> dict[str, Any]:
-    return {"type": "text", "text": _wrap(f"[bastion: an {kind} block was left out: over the size cap]",
-                                          source, nonce)}
+    return {
+        "type": "text",
+        "text": _wrap(f"[bastion: an {kind} block was left out: over the size cap]", source, nonce),
+    }

@@ -53,24 +53,36 @@ class UpstreamSpec:
     def label(self) -> str:
         return self.url or shlex.join(self.command)
 
-    def connect(self, *, message_handler: MessageHandlerFnT,
-                timeout: float, errlog: TextIO) -> Client:
+    def connect(self, *, message_handler: MessageHandlerFnT, timeout: float, errlog: TextIO) -> Client:
         target: Any
         if self.url:
             target = self.url
         else:
-            params = StdioServerParameters(command=self.command[0], args=list(self.command[1:]),
-                                           env=dict(self.env), cwd=self.cwd)
+            params = StdioServerParameters(
+                command=self.command[0], args=list(self.command[1:]), env=dict(self.env), cwd=self.cwd
+            )
             target = stdio_client(params, errlog=errlog)
-        return Client(target, mode="legacy", cache=None, read_timeout_seconds=timeout,
-                      message_handler=message_handler, client_info=CLIENT_INFO)
+        return Client(
+            target,
+            mode="legacy",
+            cache=None,
+            read_timeout_seconds=timeout,
+            message_handler=message_handler,
+            client_info=CLIENT_INFO,
+        )
 
 
 class Upstream:
     """One live connection at a time; callers get :class:`UpstreamError`, never a hang."""
 
-    def __init__(self, spec: UpstreamSpec, *, on_tools_changed: Callable[[], Awaitable[None]],
-                 timeout: float = 60.0, errlog: TextIO | None = None) -> None:
+    def __init__(
+        self,
+        spec: UpstreamSpec,
+        *,
+        on_tools_changed: Callable[[], Awaitable[None]],
+        timeout: float = 60.0,
+        errlog: TextIO | None = None,
+    ) -> None:
         self.spec = spec
         self.timeout = timeout
         self.errlog = errlog or sys.stderr
@@ -88,8 +100,9 @@ class Upstream:
         if isinstance(message, types.ToolListChangedNotification):
             await self._on_tools_changed()
         elif isinstance(message, Exception):
-            self.errlog.write(f"bastion: the MCP server {self.spec.label!r} sent something that is not "
-                              f"MCP: {message}\n")
+            self.errlog.write(
+                f"bastion: the MCP server {self.spec.label!r} sent something that is not MCP: {message}\n"
+            )
 
     async def client(self) -> Client:
         async with self._lock:
@@ -100,16 +113,16 @@ class Upstream:
             stop = anyio.Event()
             outcome = await self._tg.start(self._serve, stop)
             if isinstance(outcome, BaseException):
-                raise UpstreamError(f"cannot start the MCP server {self.spec.label!r}: "
-                                    f"{_describe(outcome)}") from outcome
+                raise UpstreamError(
+                    f"cannot start the MCP server {self.spec.label!r}: {_describe(outcome)}"
+                ) from outcome
             client: Client = outcome
             self._client, self._stop = client, stop
             return client
 
     async def _serve(self, stop: anyio.Event, *, task_status: anyio.abc.TaskStatus[Any]) -> None:
         started = False
-        client = self.spec.connect(message_handler=self._on_message, timeout=self.timeout,
-                                   errlog=self.errlog)
+        client = self.spec.connect(message_handler=self._on_message, timeout=self.timeout, errlog=self.errlog)
         try:
             async with client:
                 task_status.started(client)
@@ -119,8 +132,9 @@ class Upstream:
             if not started:
                 task_status.started(exc)
             else:
-                self.errlog.write(f"bastion: the MCP server {self.spec.label!r} connection ended: "
-                                  f"{_describe(exc)}\n")
+                self.errlog.write(
+                    f"bastion: the MCP server {self.spec.label!r} connection ended: {_describe(exc)}\n"
+                )
         finally:
             if self._client is client:
                 self._client = None
@@ -145,28 +159,35 @@ class Upstream:
             raise self._error(client, exc, "listing its tools") from exc
         return tools
 
-    async def call_tool(self, name: str, arguments: Mapping[str, Any] | None,
-                        timeout: float | None = None) -> types.CallToolResult:
+    async def call_tool(
+        self, name: str, arguments: Mapping[str, Any] | None, timeout: float | None = None
+    ) -> types.CallToolResult:
         client = await self.client()
         try:
-            return await client.session.call_tool(name, dict(arguments or {}),
-                                                  read_timeout_seconds=timeout or self.timeout)
+            return await client.session.call_tool(
+                name, dict(arguments or {}), read_timeout_seconds=timeout or self.timeout
+            )
         except MCPError as exc:
             raise self._error(client, exc, f"running {name}") from exc
         except (RuntimeError, ValueError) as exc:  # a result that does not fit its output schema
-            raise UpstreamError(f"the MCP server {self.spec.label!r} returned an invalid result for "
-                                f"{name}: {exc}") from exc
+            raise UpstreamError(
+                f"the MCP server {self.spec.label!r} returned an invalid result for {name}: {exc}"
+            ) from exc
 
     def _error(self, client: Client, exc: MCPError, doing: str) -> UpstreamError:
         if exc.code == types.CONNECTION_CLOSED:
             self._lost(client)
-            return UpstreamError(f"the MCP server {self.spec.label!r} exited or closed its connection "
-                                 f"while {doing}; the call may not have completed. It is started "
-                                 "again on the next call.")
+            return UpstreamError(
+                f"the MCP server {self.spec.label!r} exited or closed its connection "
+                f"while {doing}; the call may not have completed. It is started "
+                "again on the next call."
+            )
         if exc.code == types.REQUEST_TIMEOUT:
             return UpstreamError(f"the MCP server {self.spec.label!r} did not answer in time while {doing}")
-        return UpstreamError(f"the MCP server {self.spec.label!r} answered with an error while {doing}: "
-                             f"{exc.message} (code {exc.code})")
+        return UpstreamError(
+            f"the MCP server {self.spec.label!r} answered with an error while {doing}: "
+            f"{exc.message} (code {exc.code})"
+        )
 
     async def aclose(self) -> None:
         if self._stop is not None:
@@ -183,8 +204,24 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-_LAUNCHERS = frozenset({"npx", "node", "uvx", "uv", "python", "python3", "pipx", "bunx", "bun",
-                        "deno", "docker", "podman", "sh", "bash"})
+_LAUNCHERS = frozenset(
+    {
+        "npx",
+        "node",
+        "uvx",
+        "uv",
+        "python",
+        "python3",
+        "pipx",
+        "bunx",
+        "bun",
+        "deno",
+        "docker",
+        "podman",
+        "sh",
+        "bash",
+    }
+)
 
 
 def default_name(spec: UpstreamSpec) -> str:

@@ -26,14 +26,17 @@ from pydantic import ValidationError
 def error_for(exc: Exception) -> types.ErrorData:
     if not isinstance(exc, ValidationError) or any(e["type"] == "json_invalid" for e in exc.errors()):
         return types.ErrorData(code=types.PARSE_ERROR, message="Parse error: the line is not valid JSON")
-    return types.ErrorData(code=types.INVALID_REQUEST,
-                           message="Invalid Request: the line is not a JSON-RPC 2.0 message")
+    return types.ErrorData(
+        code=types.INVALID_REQUEST, message="Invalid Request: the line is not a JSON-RPC 2.0 message"
+    )
 
 
 @asynccontextmanager
-async def answering_malformed(read_stream: ReadStream[SessionMessage | Exception],
-                              write_stream: WriteStream[SessionMessage],
-                              log: TextIO) -> AsyncIterator[ReadStream[SessionMessage | Exception]]:
+async def answering_malformed(
+    read_stream: ReadStream[SessionMessage | Exception],
+    write_stream: WriteStream[SessionMessage],
+    log: TextIO,
+) -> AsyncIterator[ReadStream[SessionMessage | Exception]]:
     send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
 
     async def pump() -> None:

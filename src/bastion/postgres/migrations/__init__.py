@@ -40,8 +40,12 @@ class SchemaStatus:
         return self.current == self.target
 
     def to_json(self) -> dict[str, object]:
-        return {"current": self.current, "target": self.target, "up_to_date": self.up_to_date,
-                "pending": list(range(self.current + 1, self.target + 1))}
+        return {
+            "current": self.current,
+            "target": self.target,
+            "up_to_date": self.up_to_date,
+            "pending": list(range(self.current + 1, self.target + 1)),
+        }
 
 
 class SchemaBehind(StoreError):
@@ -93,17 +97,23 @@ def upgrade(url: str) -> SchemaStatus:
     try:
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-            conn.execute(f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version integer PRIMARY KEY, "
-                         "name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())")
+            conn.execute(
+                f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version integer PRIMARY KEY, "
+                "name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
+            )
             before = _current(conn)
             if before > len(wanted):
-                raise StoreError(f"the database schema is version {before}, newer than this Bastion "
-                                 f"knows ({len(wanted)}): upgrade Bastion on this host")
+                raise StoreError(
+                    f"the database schema is version {before}, newer than this Bastion "
+                    f"knows ({len(wanted)}): upgrade Bastion on this host"
+                )
             done = []
             for migration in wanted[before:]:
                 conn.execute(migration.sql.encode("utf-8"))
-                conn.execute(f"INSERT INTO {VERSION_TABLE} (version, name) VALUES (%s, %s)",
-                             (migration.version, migration.name))
+                conn.execute(
+                    f"INSERT INTO {VERSION_TABLE} (version, name) VALUES (%s, %s)",
+                    (migration.version, migration.name),
+                )
                 done.append(migration.version)
         return SchemaStatus(len(wanted), len(wanted), tuple(done))
     except psycopg.Error as exc:
@@ -116,8 +126,11 @@ def require_current(url: str) -> None:
     """StoreError (SchemaBehind) unless the schema is exactly this Bastion's version."""
     found = status(url)
     if found.current < found.target:
-        raise SchemaBehind(f"the PostgreSQL schema is version {found.current}, this Bastion needs "
-                           f"{found.target}")
+        raise SchemaBehind(
+            f"the PostgreSQL schema is version {found.current}, this Bastion needs {found.target}"
+        )
     if found.current > found.target:
-        raise StoreError(f"the PostgreSQL schema is version {found.current}, newer than this Bastion "
-                         f"({found.target}): upgrade Bastion on this host")
+        raise StoreError(
+            f"the PostgreSQL schema is version {found.current}, newer than this Bastion "
+            f"({found.target}): upgrade Bastion on this host"
+        )

@@ -138,8 +138,7 @@ FOR_EACH_REF = (
     "--merged? --no-merged? --contains? --no-contains? --ignore-case"
 )
 SHOW_REF = (
-    "--head --heads --tags -d|--dereference -s|--hash? --verify "
-    "--abbrev? -q|--quiet --exclude-existing?"
+    "--head --heads --tags -d|--dereference -s|--hash? --verify --abbrev? -q|--quiet --exclude-existing?"
 )
 CONFIG = (
     "--type= --replace-all --add --get --get-all --get-regexp --get-urlmatch --global "

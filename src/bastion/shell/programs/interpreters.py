@@ -8,16 +8,27 @@ from bastion.shell.programs.spec import CODE, Spec, fs
 
 #: Options whose value is inline code, per interpreter family.
 INLINE_CODE_FLAGS: dict[str, frozenset[str]] = {
-    "python": fs("-c"), "node": fs("-e", "--eval", "-p", "--print"), "perl": fs("-e", "-E"),
-    "ruby": fs("-e"), "php": fs("-r"), "lua": fs("-e"), "deno": fs(), "R": fs("-e"),
-    "julia": fs("-e", "--eval", "-E", "--print"), "osascript": fs("-e"), "pwsh": fs(
-        "-c", "-Command", "-command"), "tclsh": fs(), "awk": fs(),
+    "python": fs("-c"),
+    "node": fs("-e", "--eval", "-p", "--print"),
+    "perl": fs("-e", "-E"),
+    "ruby": fs("-e"),
+    "php": fs("-r"),
+    "lua": fs("-e"),
+    "deno": fs(),
+    "R": fs("-e"),
+    "julia": fs("-e", "--eval", "-E", "--print"),
+    "osascript": fs("-e"),
+    "pwsh": fs("-c", "-Command", "-command"),
+    "tclsh": fs(),
+    "awk": fs(),
 }
 #: Options that take a value but are not code (so the script is found after them).
 VALUE_FLAGS: dict[str, frozenset[str]] = {
-    "python": fs("-W", "-X", "-Q"), "node": fs("-r", "--require", "--import", "--loader",
-                                               "--input-type"),
-    "perl": fs("-I", "-M", "-m"), "ruby": fs("-I", "-r"), "php": fs("-d", "-c"),
+    "python": fs("-W", "-X", "-Q"),
+    "node": fs("-r", "--require", "--import", "--loader", "--input-type"),
+    "perl": fs("-I", "-M", "-m"),
+    "ruby": fs("-I", "-r"),
+    "php": fs("-d", "-c"),
 }
 #: Flags that only print information (a pure reader when nothing else is given).
 INFO_FLAGS = fs("--version", "-V", "--help", "-h", "-v", "-VV")
@@ -36,10 +47,25 @@ def family(program: str) -> str | None:
 
 
 _FAMILIES: dict[str, str] = {
-    "node": "node", "nodejs": "node", "ts-node": "node", "tsx": "node", "perl": "perl",
-    "ruby": "ruby", "irb": "ruby", "php": "php", "lua": "lua", "luajit": "lua",
-    "Rscript": "R", "R": "R", "julia": "julia", "osascript": "osascript", "pwsh": "pwsh",
-    "powershell": "pwsh", "tclsh": "tclsh", "ipython": "python", "deno": "deno",
+    "node": "node",
+    "nodejs": "node",
+    "ts-node": "node",
+    "tsx": "node",
+    "perl": "perl",
+    "ruby": "ruby",
+    "irb": "ruby",
+    "php": "php",
+    "lua": "lua",
+    "luajit": "lua",
+    "Rscript": "R",
+    "R": "R",
+    "julia": "julia",
+    "osascript": "osascript",
+    "pwsh": "pwsh",
+    "powershell": "pwsh",
+    "tclsh": "tclsh",
+    "ipython": "python",
+    "deno": "deno",
 }
 
 #: Shells that accept `-c STRING` (parsed recursively) or a script / stdin.
@@ -50,8 +76,7 @@ SHELL_VALUE_FLAGS = fs("-o", "+o", "-O", "+O", "--rcfile", "--init-file")
 
 PROGRAMS: dict[str, Spec] = {
     **{n: Spec(CODE, handler="interpreter") for n in _FAMILIES},
-    **{n: Spec(CODE, handler="interpreter") for n in ("python", "python3", "python2", "pypy",
-                                                       "pypy3")},
+    **{n: Spec(CODE, handler="interpreter") for n in ("python", "python3", "python2", "pypy", "pypy3")},
     **{n: Spec(CODE, handler="shell") for n in SHELLS | FOREIGN_SHELLS},
     "deno": Spec(CODE, handler="interpreter"),
     "eval": Spec(CODE, handler="eval"),

@@ -383,6 +383,13 @@ OPTIONS: dict[str, str] = {
 #: Options every table knows, but for the tools that have neither (or only one).
 COMMON = "--help --version"
 NO_COMMON: dict[str, str] = {
-    "getconf": "", "lsof": "-h -?", "pidof": "", "tput": "", "which": "", "xxd": "",
-    "mawk": "", "jq": "--version", "ag": "--version",
+    "getconf": "",
+    "lsof": "-h -?",
+    "pidof": "",
+    "tput": "",
+    "which": "",
+    "xxd": "",
+    "mawk": "",
+    "jq": "--version",
+    "ag": "--version",
 }

@@ -48,4 +48,3 @@ def lookup(program: str) -> Spec | None:
     if spec is None and program.startswith("mkfs."):
         return PROGRAMS["mkfs"]
     return spec
-

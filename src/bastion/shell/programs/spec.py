@@ -95,14 +95,24 @@ def printer(table: str | None = None, **kw: object) -> Spec:
 #   -r^   a switch that makes positional paths recursive
 #   -#    `-NUM` is a count (head -20)
 _KINDS: dict[str, tuple[frozenset[Effect], Access | None, bool]] = {
-    "": (frozenset(), None, False), "V": (frozenset(), None, False),
-    "R": (frozenset(), Access.READ, False), "W": (WRITE, Access.WRITE, False),
-    "X": (CODE, None, False), "N": (NET, None, True),
-    "L": (frozenset({E.UNKNOWN}), Access.READ, False), "U": (frozenset({E.UNKNOWN}), None, False),
-    "S": (SYSTEM, None, False), "P": (frozenset({E.UNKNOWN}), Access.READ, False),
+    "": (frozenset(), None, False),
+    "V": (frozenset(), None, False),
+    "R": (frozenset(), Access.READ, False),
+    "W": (WRITE, Access.WRITE, False),
+    "X": (CODE, None, False),
+    "N": (NET, None, True),
+    "L": (frozenset({E.UNKNOWN}), Access.READ, False),
+    "U": (frozenset({E.UNKNOWN}), None, False),
+    "S": (SYSTEM, None, False),
+    "P": (frozenset({E.UNKNOWN}), Access.READ, False),
 }
 _RAISE: dict[str, frozenset[Effect]] = {
-    "W": WRITE, "X": CODE, "N": NET, "D": DELETE, "U": frozenset({E.UNKNOWN}), "S": SYSTEM,
+    "W": WRITE,
+    "X": CODE,
+    "N": NET,
+    "D": DELETE,
+    "U": frozenset({E.UNKNOWN}),
+    "S": SYSTEM,
     "C": WRITE,
 }
 _RAISE_NOTES = {"C": "changes configuration", "U": "not modelled"}
@@ -138,8 +148,9 @@ def opts(spec: Spec, table: str) -> Spec:
                 kind = kind[1:]
             effects, access, host = _KINDS[kind]
             if effects or access is not None or host:
-                rules[canon] = FlagRule(effects, value=access, host=host,
-                                        note=f"{label} {_VALUE_NOTES[kind]}")
+                rules[canon] = FlagRule(
+                    effects, value=access, host=host, note=f"{label} {_VALUE_NOTES[kind]}"
+                )
         elif is_optional:
             optional.add(canon)
         if bang:
@@ -161,11 +172,18 @@ def opts(spec: Spec, table: str) -> Spec:
     )
 
 
-_VALUE_NOTES = {"W": "writes the file it names", "R": "reads the file it names",
-                "X": "runs the program it names", "N": "reaches the host it names",
-                "L": "reads the paths listed in the file it names", "U": "is not modelled",
-                "S": "changes the system", "P": "runs the code found there",
-                "": "", "V": ""}
+_VALUE_NOTES = {
+    "W": "writes the file it names",
+    "R": "reads the file it names",
+    "X": "runs the program it names",
+    "N": "reaches the host it names",
+    "L": "reads the paths listed in the file it names",
+    "U": "is not modelled",
+    "S": "changes the system",
+    "P": "runs the code found there",
+    "": "",
+    "V": "",
+}
 
 
 def spec_label(spellings: list[str]) -> str:
@@ -173,11 +191,30 @@ def spec_label(spellings: list[str]) -> str:
 
 
 #: Handlers that judge every argument themselves: their specs need no option table.
-OPEN_HANDLERS = frozenset({
-    "find", "tar", "dd", "interpreter", "shell", "eval", "source", "env_runner", "su", "ssh",
-    "git", "kill", "pacman", "service", "ip", "firewall", "crontab", "install", "disk",
-    "builtin",  # shell builtins: programs/builtins.py has their option tables
-})
+OPEN_HANDLERS = frozenset(
+    {
+        "find",
+        "tar",
+        "dd",
+        "interpreter",
+        "shell",
+        "eval",
+        "source",
+        "env_runner",
+        "su",
+        "ssh",
+        "git",
+        "kill",
+        "pacman",
+        "service",
+        "ip",
+        "firewall",
+        "crontab",
+        "install",
+        "disk",
+        "builtin",  # shell builtins: programs/builtins.py has their option tables
+    }
+)
 
 
 def fs(*names: str) -> frozenset[str]:
