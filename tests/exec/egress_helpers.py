@@ -59,6 +59,12 @@ def _handler(upstream: Upstream) -> type[http.server.BaseHTTPRequestHandler]:
             coding = None
             if self.path.startswith("/bytes/"):
                 data = b"x" * int(self.path.rsplit("/", 1)[1])
+            elif self.path.startswith("/redirect/"):  # 302 to the host named after it
+                self.send_response(302)
+                self.send_header("Location", f"http://{self.path.removeprefix('/redirect/')}/landed")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             elif self.path.startswith("/echo"):  # what a debugging endpoint sends back
                 data = json.dumps(dict(self.headers.items())).encode()
                 coding = self.path.partition("coding=")[2] or None

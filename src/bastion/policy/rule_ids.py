@@ -90,6 +90,7 @@ BUILT_IN: dict[str, Origin] = {
     "install.non-interactive": Origin.BUILTIN,
     "install.registry": Origin.BUILTIN,  # the install tool's egress: its manager's registry
     "tools.detect": Origin.BUILTIN,  # detect_tools: a lookup on PATH, nothing runs
+    "exec.hosts-only": Origin.BUILTIN,  # a contained run's proxy: the decision's hosts only
     "db.delete": Origin.BUILTIN,
     "mcp.no-rule": Origin.BUILTIN,
     "mcp.destructive": Origin.BUILTIN,

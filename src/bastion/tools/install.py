@@ -35,11 +35,12 @@ from bastion.policy.decision import Decision, Evaluation, Reason
 from bastion.policy.engine import Gate
 from bastion.policy.packages import MANAGERS, MAX_PACKAGES, Manager
 from bastion.tools.base import Tool, ToolError, ToolResult, hints
+from bastion.tools.egress_run import keeper_of
 from bastion.tools.process_tools import _TIMEOUT, _ProcessTool, not_checked, result_of
 from bastion.tools.schema import obj, validate
 
 if TYPE_CHECKING:
-    from bastion.runtime import Gatekeeper
+    pass
 
 #: An install's output is for a person to skim, not a log to keep.
 MAX_INSTALL_OUTPUT = 256 * 1024
@@ -84,16 +85,6 @@ def _deny(rule: str, matched: str, message: str) -> Evaluation:
 
     reason = Reason(Decision.DENY, rule, SOURCE, matched, message)
     return Evaluation(Decision.DENY, (reason,), (Effect.NETWORK,), marker=MARKER_DENIED)
-
-
-def keeper_of(authorizer: object) -> Gatekeeper | None:
-    """The Gatekeeper behind the tools' authorizer (itself, or an adapter's ``.keeper``)."""
-    from bastion.runtime import Gatekeeper
-
-    for candidate in (authorizer, getattr(authorizer, "keeper", None)):
-        if isinstance(candidate, Gatekeeper):
-            return candidate
-    return None
 
 
 def mounted_prefix(executable: str, hidden: tuple[str, ...]) -> tuple[str, ...]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import tempfile
@@ -19,6 +20,7 @@ from bastion.exec.protected import ScanBudgetExceeded
 from bastion.exec.runner import ExecError, Runner, RunResult, RunSpec
 from bastion.policy.decision import Decision, Evaluation
 from bastion.tools.base import Tool, ToolError, ToolResult, hints
+from bastion.tools.egress_run import with_egress
 from bastion.tools.runtimes import Runtime, detect_runtimes
 from bastion.tools.schema import obj
 
@@ -86,7 +88,10 @@ class _ProcessTool(Tool):
             )
         except ScanBudgetExceeded as exc:
             return not_checked(exc)
-        run = await asyncio.to_thread(self.runner.run, spec)
+        with contextlib.ExitStack() as stack:
+            if profile.hosts and self.runner.sandboxed:  # else no network at all (fail closed)
+                spec = with_egress(stack, self.ctx, call, spec, profile.hosts)
+            run = await asyncio.to_thread(self.runner.run, spec)
         return result_of(run)
 
 
