@@ -15,7 +15,6 @@ from bastion.approval.memory import MemoryStore
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
-from bastion.construct import open_gatekeeper
 from bastion.exec import BubblewrapRunner, ExecConfig
 from bastion.exec.egress import StaticDialer
 from bastion.policy.engine import Gate
@@ -43,16 +42,13 @@ def upstreams() -> Iterator[dict[str, Upstream]]:
 
 def keeper_for(make_policy: PolicyFactory, person: Person) -> Gatekeeper:
     policy = make_policy(POLICY)
-    resolver = StaticResolver({h: [a] for h, a in ADDRESSES.items()})
-    return open_gatekeeper(
-        policy,
-        gate=Gate(policy, resolver=resolver, sandboxed=True),
-        share=Gatekeeper(
-            Gate(policy), store=MemoryStore(), clock=SystemClock(),
-            ledger=Ledger(MemoryLedgerStore(), hasher=ArgumentHasher(b"k" * 32)),
-        ),
+    return Gatekeeper(
+        Gate(policy, resolver=StaticResolver({h: [a] for h, a in ADDRESSES.items()}), sandboxed=True),
+        store=MemoryStore(),
+        clock=SystemClock(),
+        ledger=Ledger(MemoryLedgerStore(), hasher=ArgumentHasher(b"k" * 32)),
         on_permission=person,
-    )  # fmt: skip
+    )
 
 
 def exec_tool(keeper: Gatekeeper, workspace: Path, home: Path, upstreams: dict[str, Upstream]) -> ExecTool:

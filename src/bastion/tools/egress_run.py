@@ -37,13 +37,18 @@ class HostsGate(Gate):
 
     def evaluate(self, call: ToolCall) -> Evaluation:
         try:
-            host = (urlsplit(call.require_str("url")).hostname or "").lower()
+            host = connection_host(call)
         except Exception as exc:  # fail closed
             return _deny("", f"not a connection this run may make: {exc}")
         if host not in self.hosts:
             shown = ", ".join(sorted(self.hosts))
             return _deny(host, f"this run may reach only the hosts its decision saw ({shown}), not {host}")
         return self.inner.evaluate(call)
+
+
+def connection_host(call: ToolCall) -> str:
+    """The host of a connection the egress proxy asks its gate about (a ``fetch`` call)."""
+    return (urlsplit(call.require_str("url")).hostname or "").lower()
 
 
 def _deny(matched: str, message: str) -> Evaluation:

@@ -21,7 +21,6 @@ import os
 import shutil
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from bastion.call.families import Family
 from bastion.call.model import ToolCall
@@ -35,7 +34,7 @@ from bastion.policy.decision import Decision, Evaluation, Reason
 from bastion.policy.engine import Gate
 from bastion.policy.packages import MANAGERS, MAX_PACKAGES, Manager
 from bastion.tools.base import Tool, ToolError, ToolResult, hints
-from bastion.tools.egress_run import keeper_of
+from bastion.tools.egress_run import connection_host, keeper_of
 from bastion.tools.process_tools import _TIMEOUT, _ProcessTool, not_checked, result_of
 from bastion.tools.schema import obj, validate
 
@@ -61,7 +60,7 @@ class RegistryGate(Gate):
 
     def evaluate(self, call: ToolCall) -> Evaluation:
         try:
-            host = (urlsplit(call.require_str("url")).hostname or "").lower()
+            host = connection_host(call)
         except Exception as exc:  # fail closed
             return _deny("install.registry-only", "", f"not a connection this install may make: {exc}")
         if host not in self.manager.hosts:

@@ -107,12 +107,11 @@ def _gemini_home(env: Mapping[str, str]) -> str:
     return env.get("GEMINI_CLI_HOME") or env.get("HOME") or os.path.expanduser("~")
 
 
-def _folder_trust_enabled(env: Mapping[str, str]) -> bool:
-    """``security.folderTrust.enabled``, defaulting to on (Gemini CLI 0.61.0:
-    ``?? true``); the system settings file overrides the user's."""
-    enabled = True
-    system = env.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH") or "/etc/gemini-cli/settings.json"
-    for path in (os.path.join(_gemini_home(env), ".gemini", "settings.json"), system):
+def _folder_trust_enabled(paths: tuple[str, ...], default: bool) -> bool:
+    """``security.folderTrust.enabled`` as the last of ``paths`` that sets it (user settings,
+    then the system file, which overrides them), else the agent's ``default``."""
+    enabled = default
+    for path in paths:
         settings = _read_json(path)
         security = settings.get("security") if isinstance(settings, dict) else None
         folder_trust = security.get("folderTrust") if isinstance(security, dict) else None
@@ -173,7 +172,9 @@ def gemini_trust(cwd: str, env: Mapping[str, str]) -> Trust:
             "GEMINI_CLI_TRUST_WORKSPACE=true in this environment: Gemini CLI reads "
             "the project's .gemini/settings.json (runs started without it do not)",
         )
-    if not _folder_trust_enabled(env):
+    system = env.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH") or "/etc/gemini-cli/settings.json"
+    user = os.path.join(home, ".gemini", "settings.json")
+    if not _folder_trust_enabled((user, system), default=True):  # 0.61.0: `?? true`
         return Trust(True, "Gemini CLI folder trust is off: it reads the project's .gemini/settings.json")
     level = _folder_rule(folder, trusted_file)
     if level in ("TRUST_FOLDER", "TRUST_PARENT"):
@@ -198,16 +199,8 @@ def qwen_trust(cwd: str, env: Mapping[str, str]) -> Trust:
     parent) is trusted, one named exactly by DO_NOT_TRUST is not, and an undecided folder
     counts as trusted. Rules are compared as written, without resolving links."""
     folder = os.path.realpath(cwd)
-    enabled = False
     system = env.get("QWEN_CODE_SYSTEM_SETTINGS_PATH") or "/etc/qwen-code/settings.json"
-    for path in (os.path.join(_qwen_dir(env), "settings.json"), system):
-        settings = _read_json(path)
-        security = settings.get("security") if isinstance(settings, dict) else None
-        folder_trust = security.get("folderTrust") if isinstance(security, dict) else None
-        value = folder_trust.get("enabled") if isinstance(folder_trust, dict) else None
-        if isinstance(value, bool):
-            enabled = value
-    if not enabled:
+    if not _folder_trust_enabled((os.path.join(_qwen_dir(env), "settings.json"), system), default=False):
         return Trust(True, "Qwen Code folder trust is off: it reads the project's .qwen/settings.json")
     trusted_file = env.get("QWEN_CODE_TRUSTED_FOLDERS_PATH") or os.path.join(
         _qwen_dir(env), "trustedFolders.json"
