@@ -4,9 +4,9 @@
 build their engine through :func:`bastion.construct.keeper_for`, which runs
 :func:`boot_problem` on the policy first: a policy that fails it is treated like one that
 does not load (a daemon refuses to start; a hook denies every call with ``policy.invalid``
-and the reason, recorded). ``tool`` and ``mcp serve`` call :func:`boot_problem` themselves.
-(``launch`` does not yet: run in HOME, the default policy's workspace holds the default
-credentials dir, so it would refuse every launch from HOME.)
+and the reason, recorded). ``tool`` and ``mcp serve`` call :func:`boot_problem` themselves,
+``launch`` and ``resume`` :func:`check_boot` (so, run from HOME itself, whose default
+workspace holds the default credentials dir, they refuse to start an agent and say why).
 
 What it refuses (configurations that are a hole, not a warning): the credentials dir
 inside a readable root, where an agent could read every secret. (The daemon's own refusals

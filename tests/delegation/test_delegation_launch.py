@@ -102,9 +102,9 @@ def test_the_cli_child_inherits_the_parents_ceiling_unless_a_stricter_one_is_ask
     from bastion.adapters.cli.app import build_app
 
     home = tmp_path / "home"
-    home.mkdir()
+    (home / "proj").mkdir(parents=True)  # from HOME itself the boot check refuses to launch
     monkeypatch.delenv("BASTION_POLICY", raising=False)
-    monkeypatch.chdir(home)
+    monkeypatch.chdir(home / "proj")
     env = {"PATH": str(agents.bin), "HOME": str(home), "BASTION_STATE_DIR": str(tmp_path / "state")}
     agents.add("claude")
 

@@ -15,9 +15,10 @@ from bastion.adapters.cli.app import build_app
 @pytest.fixture
 def env(fake_agents: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     home = tmp_path / "home"
-    home.mkdir()
+    project = home / "proj"  # a project dir: launched from HOME itself, the boot check refuses
+    project.mkdir(parents=True)
     monkeypatch.delenv("BASTION_POLICY", raising=False)
-    monkeypatch.chdir(home)
+    monkeypatch.chdir(project)
     return {"PATH": str(fake_agents.bin), "HOME": str(home), "BASTION_STATE_DIR": str(tmp_path / "state")}
 
 
@@ -86,3 +87,39 @@ def test_launch_then_resume_through_the_cli(fake_agents: Any, env: dict[str, str
     assert again.exit_code == 2
     assert "resume --ceiling refused" in again.stderr
     assert fake_agents.calls("claude") == [["--permission-mode", "plan", "hi"]]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["launch", "claude"],
+        ["launch", "claude", "--ceiling", "ask_for_risky,workspace_write,allowed"],
+        ["resume", "s-1"],
+    ],
+)
+def test_launch_and_resume_from_home_are_refused_by_the_boot_check_and_start_nothing(
+    fake_agents: Any, env: dict[str, str], monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    fake_agents.add("claude")
+    monkeypatch.chdir(env["HOME"])  # the default workspace is HOME: it holds ~/.bastion/credentials
+    result = _run(env, *command)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        f"bastion: the credentials dir {env['HOME']}/.bastion/credentials lies inside the readable root {env['HOME']}"
+    )
+    assert "hint: fix the policy" in result.stderr
+    assert fake_agents.calls("claude") == []
+
+
+def test_launch_with_a_broken_policy_starts_nothing_even_with_a_ceiling_given(
+    fake_agents: Any, env: dict[str, str]
+) -> None:
+    fake_agents.add("claude")
+    policy = Path.cwd() / ".bastion" / "policy.toml"
+    policy.parent.mkdir()
+    policy.write_text("mode = 'read-only'\n[paths]\nallow_read = 3\n")
+    result = _run(env, "launch", "claude", "--ceiling", "ask_for_risky,workspace_write,allowed")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("bastion: ")
+    assert "allow_read" in result.stderr
+    assert fake_agents.calls("claude") == []

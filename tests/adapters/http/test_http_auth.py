@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from bastion.adapters.http import BootRefused, check_boot
-from bastion.adapters.http.app import route_permissions
 from bastion.adapters.http.auth import PERMISSIONS, unsafe_routes
+from bastion.adapters.http.routes import route_permissions
 from bastion.keys import MemoryKeyStore, Role, SqliteKeyStore
 from bastion.keys import model as key_model
 from tests.adapters.http.helpers import Gateway, shell

@@ -1,4 +1,9 @@
-"""``bastion agents``, ``bastion launch``, ``bastion resume``: translation only."""
+"""``bastion agents``, ``bastion launch``, ``bastion resume``: translation only.
+
+``launch`` and ``resume`` start an agent, so they run the one boot check every entry point
+runs (:mod:`bastion.boot`) on the policy that applies, whether or not ``--ceiling`` replaces
+its ceiling: a policy that does not load, or that no entry point may start on, starts nothing.
+"""
 
 from __future__ import annotations
 
@@ -9,27 +14,49 @@ from typing import Annotated
 
 import typer
 
+from bastion.boot import check_boot
 from bastion.errors import BastionError
 from bastion.launch.launcher import Ports, launch, resume, survey_known
 from bastion.launch.sessions import SessionStore
 from bastion.policy.ceiling import NO_CEILING, Ceiling
+from bastion.policy.compiled import Policy
 
 _BYPASS_HELP = "Replace the ceiling with never_ask,unrestricted,allowed for this run only."
 _CEILING_HELP = "APPROVAL,FILESYSTEM,NETWORK for this command only (overrides the policy's)."
+_PARENT_HELP = "Start a child of this session: its ceiling or a stricter one."
+
+CeilingOption = Annotated[str | None, typer.Option("--ceiling", help=_CEILING_HELP)]
+HelpOption = Annotated[bool, typer.Option("--help", help="Show this message.")]
 
 
-def _policy_ceiling() -> tuple[Ceiling, str]:
+def _policy() -> Policy:
     from bastion.policy.loader import load_policy
 
-    policy = load_policy(cwd=os.getcwd(), env=os.environ)
+    return load_policy(cwd=os.getcwd(), env=os.environ)
+
+
+def _ceiling_of(policy: Policy) -> tuple[Ceiling, str]:
     if policy.ceiling is None:
         return NO_CEILING, "no [ceiling]: Bastion adds no restriction"
     return policy.ceiling, policy.ceiling_source
 
 
+def _policy_ceiling() -> tuple[Ceiling, str]:
+    return _ceiling_of(_policy())
+
+
+def _booted_ceiling(option: str | None) -> tuple[Ceiling, str]:
+    """The ceiling for an agent about to start, after the boot check on the policy."""
+    policy = _policy()
+    check_boot(policy)
+    return _ceiling_of(policy) if option is None else _parsed(option)
+
+
 def _ceiling(option: str | None) -> tuple[Ceiling, str]:
-    if option is None:
-        return _policy_ceiling()
+    return _policy_ceiling() if option is None else _parsed(option)
+
+
+def _parsed(option: str) -> tuple[Ceiling, str]:
     try:
         return Ceiling.parse(option), "--ceiling"
     except ValueError as exc:
@@ -56,88 +83,107 @@ def _ports() -> Ports:
 
 def _refuse_bypass(bypass: bool, what: str) -> None:
     if bypass:
-        typer.echo(f"bastion: --bypass-permissions is refused with {what}: it starts nothing",
-                   err=True)
+        typer.echo(f"bastion: --bypass-permissions is refused with {what}: it starts nothing", err=True)
         raise typer.Exit(2)
 
 
+def _show_help(ctx: typer.Context, bypass: bool, asked: bool) -> typer.Exit:
+    _refuse_bypass(bypass, "--help")
+    typer.echo(ctx.get_help())
+    return typer.Exit(0 if asked else 2)
+
+
+def agents_cmd(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ceiling: CeilingOption = None,
+    bypass: Annotated[bool, typer.Option("--bypass-permissions", hidden=True)] = False,
+) -> None:
+    """List known agent CLIs on PATH and the flags each would get under the ceiling."""
+    _refuse_bypass(bypass, "agents")
+    try:
+        value, source = _ceiling(ceiling)
+        reports = survey_known(value, _ports())
+    except BastionError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        typer.echo(json.dumps([r.as_json() for r in reports], indent=2))
+        return
+    typer.echo(f"ceiling {value.text()} ({source})")
+    for r in reports:
+        flags = " ".join(r.mapping.flags) or "no flag"
+        state = f"starts with {flags}" if r.mapping.started else "not started"
+        typer.echo(f"\n{r.agent} {r.version} ({r.path}): {state}")
+        for line in (*r.mapping.notes, *(f"assumption: {a}" for a in r.mapping.assumptions)):
+            typer.echo(f"  - {line}")
+
+
+def launch_cmd(
+    ctx: typer.Context,
+    agents: Annotated[str | None, typer.Argument(help="AGENT[,AGENT…] tried in order.")] = None,
+    ceiling: CeilingOption = None,
+    bypass: Annotated[bool, typer.Option("--bypass-permissions", help=_BYPASS_HELP)] = False,
+    parent: Annotated[str | None, typer.Option("--parent", help=_PARENT_HELP)] = None,
+    show_help: HelpOption = False,
+) -> None:
+    """Start an agent under the ceiling: bastion launch AGENT[,AGENT…] [-- AGENT_ARGS…]."""
+    if show_help or agents is None:
+        raise _show_help(ctx, bypass, show_help)
+    names = [a.strip() for a in agents.split(",") if a.strip()]
+    try:
+        value, source = _booted_ceiling(ceiling)
+        store = _store()
+        if parent is not None and ceiling is None:  # a child inherits: never looser than it
+            saved = store.load(parent).ceiling
+            value, source = value.meet(saved), f"{source}; child of session {parent}"
+        refresh = None if ceiling else lambda: _policy_ceiling()[0]
+        outcome = launch(
+            names,
+            value,
+            source,
+            list(ctx.args),
+            store=store,
+            ports=_ports(),
+            cwd=os.getcwd(),
+            bypass=bypass,
+            parent=parent,
+            refresh=refresh,
+        )
+    except BastionError as exc:
+        raise _fail(exc) from exc
+    sys.stderr.write(f"bastion: session {outcome.session.id}\n")
+    raise typer.Exit(outcome.exit_code)
+
+
+def resume_cmd(
+    ctx: typer.Context,
+    session: Annotated[str | None, typer.Argument(help="Session id from `bastion launch`.")] = None,
+    ceiling: CeilingOption = None,
+    bypass: Annotated[bool, typer.Option("--bypass-permissions", help=_BYPASS_HELP)] = False,
+    show_help: HelpOption = False,
+) -> None:
+    """Run a saved session again; refused if that would raise its ceiling."""
+    if show_help or session is None:
+        raise _show_help(ctx, bypass, show_help)
+    try:
+        current, source = _booted_ceiling(None)
+        requested = _parsed(ceiling)[0] if ceiling else None
+        outcome = resume(
+            session,
+            current,
+            source,
+            store=_store(),
+            ports=_ports(),
+            requested=requested,
+            bypass=bypass,
+            refresh=lambda: _policy_ceiling()[0],
+        )
+    except BastionError as exc:
+        raise _fail(exc) from exc
+    raise typer.Exit(outcome.exit_code)
+
+
 def register(app: typer.Typer) -> None:
-    @app.command("agents")
-    def agents_cmd(
-        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-        ceiling: Annotated[str | None, typer.Option("--ceiling", help=_CEILING_HELP)] = None,
-        bypass: Annotated[bool, typer.Option("--bypass-permissions", hidden=True)] = False,
-    ) -> None:
-        """List known agent CLIs on PATH and the flags each would get under the ceiling."""
-        _refuse_bypass(bypass, "agents")
-        try:
-            value, source = _ceiling(ceiling)
-            reports = survey_known(value, _ports())
-        except BastionError as exc:
-            raise _fail(exc) from exc
-        if as_json:
-            typer.echo(json.dumps([r.as_json() for r in reports], indent=2))
-            return
-        typer.echo(f"ceiling {value.text()} ({source})")
-        for r in reports:
-            state = "starts with " + (" ".join(r.mapping.flags) or "no flag") \
-                if r.mapping.started else "not started"
-            typer.echo(f"\n{r.agent} {r.version} ({r.path}): {state}")
-            for line in (*r.mapping.notes, *(f"assumption: {a}" for a in r.mapping.assumptions)):
-                typer.echo(f"  - {line}")
-
-    @app.command("launch", context_settings={"allow_extra_args": True,
-                                             "ignore_unknown_options": True},
-                 add_help_option=False)
-    def launch_cmd(
-        ctx: typer.Context,
-        agents: Annotated[str | None, typer.Argument(help="AGENT[,AGENT…] tried in order.")] = None,
-        ceiling: Annotated[str | None, typer.Option("--ceiling", help=_CEILING_HELP)] = None,
-        bypass: Annotated[bool, typer.Option("--bypass-permissions", help=_BYPASS_HELP)] = False,
-        parent: Annotated[str | None, typer.Option(
-            "--parent", help="Start a child of this session: its ceiling or a stricter one.")] = None,
-        show_help: Annotated[bool, typer.Option("--help", help="Show this message.")] = False,
-    ) -> None:
-        """Start an agent under the ceiling: bastion launch AGENT[,AGENT…] [-- AGENT_ARGS…]."""
-        if show_help or agents is None:
-            _refuse_bypass(bypass, "--help")
-            typer.echo(ctx.get_help())
-            raise typer.Exit(0 if show_help else 2)
-        names = [a.strip() for a in agents.split(",") if a.strip()]
-        try:
-            value, source = _ceiling(ceiling)
-            store = _store()
-            if parent is not None and ceiling is None:  # a child inherits: never looser than it
-                saved = store.load(parent).ceiling
-                value, source = value.meet(saved), f"{source}; child of session {parent}"
-            outcome = launch(names, value, source, list(ctx.args), store=store, ports=_ports(),
-                             cwd=os.getcwd(), bypass=bypass, parent=parent,
-                             refresh=None if ceiling else lambda: _policy_ceiling()[0])
-        except BastionError as exc:
-            raise _fail(exc) from exc
-        sys.stderr.write(f"bastion: session {outcome.session.id}\n")
-        raise typer.Exit(outcome.exit_code)
-
-    @app.command("resume", add_help_option=False)
-    def resume_cmd(
-        ctx: typer.Context,
-        session: Annotated[str | None, typer.Argument(help="Session id from `bastion launch`.")] = None,
-        ceiling: Annotated[str | None, typer.Option("--ceiling", help=_CEILING_HELP)] = None,
-        bypass: Annotated[bool, typer.Option("--bypass-permissions", help=_BYPASS_HELP)] = False,
-        show_help: Annotated[bool, typer.Option("--help", help="Show this message.")] = False,
-    ) -> None:
-        """Run a saved session again; refused if that would raise its ceiling."""
-        if show_help or session is None:
-            _refuse_bypass(bypass, "--help")
-            typer.echo(ctx.get_help())
-            raise typer.Exit(0 if show_help else 2)
-        try:
-            current, source = _policy_ceiling()
-            requested = _ceiling(ceiling)[0] if ceiling else None
-            outcome = resume(session, current, source, store=_store(), ports=_ports(),
-                             requested=requested, bypass=bypass,
-                             refresh=lambda: _policy_ceiling()[0])
-        except BastionError as exc:
-            raise _fail(exc) from exc
-        raise typer.Exit(outcome.exit_code)
-
+    app.command("agents")(agents_cmd)
+    extra = {"allow_extra_args": True, "ignore_unknown_options": True}
+    app.command("launch", context_settings=extra, add_help_option=False)(launch_cmd)
+    app.command("resume", add_help_option=False)(resume_cmd)

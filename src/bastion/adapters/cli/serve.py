@@ -19,8 +19,9 @@ import uvicorn
 
 from bastion.adapters.cli.common import PolicyOption, fail, policy_or_exit
 from bastion.adapters.hooks.daemon import HookServer, start_hook_server, stop_hook_server
-from bastion.adapters.http.app import create_app, route_permissions
+from bastion.adapters.http.app import create_app
 from bastion.adapters.http.boot import BootRefused, check_boot, ensure_approver
+from bastion.adapters.http.routes import route_permissions
 from bastion.adapters.http.settings import ServerSettings
 from bastion.adapters.http.timeouts import server_config
 from bastion.errors import BastionError

@@ -7,24 +7,19 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
-from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import BaseRoute, Mount, Route
-from starlette.staticfiles import StaticFiles
 
-from bastion.adapters.http import api, page, ready
 from bastion.adapters.http.boot import check_boot
-from bastion.adapters.http.context import Context, Handler, guarded
+from bastion.adapters.http.context import Context
 from bastion.adapters.http.errors import EXCEPTION_HANDLERS
 from bastion.adapters.http.events import EventHub
 from bastion.adapters.http.middleware import BodyLimitMiddleware, RequestIdMiddleware
-from bastion.adapters.http.openapi import Operation, document
 from bastion.adapters.http.resolver import LoopSafeResolver
+from bastion.adapters.http.routes import route_permissions, routes
 from bastion.adapters.http.service import GatewayService, request_object
 from bastion.adapters.http.settings import GatewaySettings, ServerSettings
 from bastion.adapters.http.timeouts import BodyTimeoutMiddleware
@@ -33,75 +28,14 @@ from bastion.keys.sqlite import KEYS_FILE
 from bastion.keys.store import KeyStore
 from bastion.lifecycle import PolicyWatch
 from bastion.policy.network import SystemResolver
-from bastion.state import open_stores, state_url_for
+from bastion.state import Stores, open_stores, state_url_for
 from bastion.state.web_sessions import GatewayState
+
+__all__ = ["create_app"]
 
 log = logging.getLogger("bastion.http")
 
 LOGIN_ATTEMPTS_PER_MINUTE = 10
-
-API: list[tuple[Operation, Handler]] = [
-    (Operation("POST", "/v1/decide", "decide", "Decide a tool call; nothing is parked or recorded",
-               body="ToolCall", response="Evaluation"), api.decide),
-    (Operation("POST", "/v1/requests", "request", "Decide and, on ASK, park the call (202)",
-               body="ToolCall", response="Request", status=202), api.create_request),
-    (Operation("GET", "/v1/requests", "list_requests", "List requests (newest first)", response="Object",
-               query=(("state", "string", "pending (default), all, or states joined by commas"),
-                      ("limit", "integer", "at most 1000"))), api.list_requests),
-    (Operation("GET", "/v1/requests/{id}", "read_request", "A request; long-polls with ?wait=SECONDS",
-               response="Request", query=(("wait", "number", "seconds to wait for an answer"),)),
-     api.get_request),
-    (Operation("POST", "/v1/requests/{id}/approve", "answer", "Approve once, or always (a scoped grant)",
-               body="Approve", response="Request"), api.approve),
-    (Operation("POST", "/v1/requests/{id}/deny", "answer", "Deny, with feedback for the agent",
-               body="Deny", response="Request"), api.deny),
-    (Operation("GET", "/v1/events", "events", "Server-Sent Events: 'request' and 'resolved'"), api.events),
-    (Operation("GET", "/v1/logs", "logs", "Query the audit ledger", query=(
-        ("session", "string", ""), ("since", "string", "epoch seconds, ISO-8601 or a duration ago"),
-        ("decision", "string", "allow, ask or deny"), ("after_seq", "integer", ""),
-        ("limit", "integer", "at most 1000"))), api.logs),
-    (Operation("POST", "/v1/policy/check", "policy_check", "Validate a policy text", body="PolicyText",
-               response="PolicyCheck"), api.policy_check),
-    (Operation("GET", "/v1/settings", "list_requests", "The mode and ceiling in force (with where each came "
-               "from), the roots and the standing grants with their evidence", response="Object"),
-     api.settings),
-    (Operation("POST", "/v1/grants/{id}/revoke", "answer", "Revoke a standing grant (approver role)",
-               response="Object"), api.revoke_grant),
-    (Operation("GET", "/ready", "docs", "Readiness behind a key: policy, store, ledger and sandbox, "
-               "each with its reason (503 when a required part is not ready)", response="Object"),
-     ready.ready),
-]
-OPERATIONS = [Operation("GET", "/health", None, "Liveness only"),
-              *(op for op, _ in API),
-              Operation("GET", "/v1/openapi.json", "docs", "This document")]
-PAGE_ROUTES: list[tuple[str, str, Callable[[Request], Awaitable[Response]]]] = [
-    ("GET", "/", page.index), ("GET", "/history", page.history), ("POST", "/login", page.login),
-    ("POST", "/logout", page.logout), ("GET", "/cards/{id}", page.card),
-    ("POST", "/requests/{id}/answer", page.answer), ("GET", "/settings", page.settings),
-    ("POST", "/settings/grants/{id}/revoke", page.revoke),
-]
-
-
-def route_permissions() -> list[tuple[str, str]]:
-    """Every authenticated route and its permission (page answers need ``answer``)."""
-    return [(op.path, op.permission) for op in OPERATIONS if op.permission is not None] + \
-        [("/requests/{id}/answer", "answer"), ("/cards/{id}", "list_requests"),
-         ("/settings", "list_requests"), ("/settings/grants/{id}/revoke", "answer")]
-
-
-async def _openapi(request: Request, principal: object) -> object:
-    return document(OPERATIONS)
-
-
-def _routes() -> list[BaseRoute]:
-    routes: list[BaseRoute] = [Route("/health", api.health, methods=["GET"])]
-    routes += [Route(op.path, guarded(op.permission or "docs", handler), methods=[op.method])
-               for op, handler in API]
-    routes.append(Route("/v1/openapi.json", guarded("docs", _openapi), methods=["GET"]))
-    routes += [Route(path, handler, methods=[method]) for method, path, handler in PAGE_ROUTES]
-    routes.append(Mount("/static", StaticFiles(packages=[("bastion.adapters.http", "static")]),
-                        name="static"))
-    return routes
 
 
 def create_app(settings: ServerSettings, *, keys: KeyStore | None = None) -> Starlette:
@@ -110,8 +44,7 @@ def create_app(settings: ServerSettings, *, keys: KeyStore | None = None) -> Sta
     resolver = LoopSafeResolver(settings.resolver or SystemResolver())  # one cache for the daemon's life
     options = GateOptions(resolver=resolver, sandboxed=settings.sandboxed)
     holder = PolicyWatch(settings.policy_path, cwd=settings.cwd, env=settings.env, options=options)
-    first = holder.base
-    policy = first.policy
+    policy = holder.base.policy
     try:
         gateway = settings.gateway or GatewaySettings.from_policy(policy)
         stores = open_stores(state_url_for(policy, settings.env), policy.state_dir)
@@ -122,43 +55,93 @@ def create_app(settings: ServerSettings, *, keys: KeyStore | None = None) -> Sta
         raise
     # On SQLite, logins and request owners live beside the keys on the same connection (a
     # second connection to keys.db in this process would drop the first one's locks).
-    state = (stores.gateway_state() if stores.url
-             else GatewayState.beside(keys, os.path.join(policy.state_dir, KEYS_FILE)))
-    service = GatewayService(holder, state, resolver)
-    hub = EventHub(first.store, interval=settings.events_interval, now=time.time,
-                   expire=first.queue.expire_due, render=lambda r: request_object(r, service.final_of(r)))
-    ctx = Context(settings=settings, gateway=gateway, keys=keys, state=state, holder=holder,
-                  service=service, hub=hub, limiter=stores.rate_limiter(gateway.rate_limit_per_minute),
-                  login_limiter=stores.rate_limiter(LOGIN_ATTEMPTS_PER_MINUTE, scope="login"))
+    state = (
+        stores.gateway_state()
+        if stores.url
+        else GatewayState.beside(keys, os.path.join(policy.state_dir, KEYS_FILE))
+    )
+    ctx = _context(settings, gateway, holder, stores, keys, state, resolver)
+    app = Starlette(
+        routes=routes(),
+        middleware=_middleware(settings, gateway),
+        lifespan=_lifespan(ctx, stores),
+        exception_handlers=dict(EXCEPTION_HANDLERS),
+    )
+    app.state.ctx = ctx
+    return app
 
+
+def _context(
+    settings: ServerSettings,
+    gateway: GatewaySettings,
+    holder: PolicyWatch,
+    stores: Stores,
+    keys: KeyStore,
+    state: GatewayState,
+    resolver: LoopSafeResolver,
+) -> Context:
+    service = GatewayService(holder, state, resolver)
+    first = holder.base
+    hub = EventHub(
+        first.store,
+        interval=settings.events_interval,
+        now=time.time,
+        expire=first.queue.expire_due,
+        render=lambda r: request_object(r, service.final_of(r)),
+    )
+    return Context(
+        settings=settings,
+        gateway=gateway,
+        keys=keys,
+        state=state,
+        holder=holder,
+        service=service,
+        hub=hub,
+        limiter=stores.rate_limiter(gateway.rate_limit_per_minute),
+        login_limiter=stores.rate_limiter(LOGIN_ATTEMPTS_PER_MINUTE, scope="login"),
+    )
+
+
+def _lifespan(
+    ctx: Context, stores: Stores
+) -> Callable[[Starlette], contextlib.AbstractAsyncContextManager[None]]:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        tasks = [asyncio.create_task(hub.run()), asyncio.create_task(_reload_loop(holder, settings))]
+        reload = _reload_loop(ctx.holder, ctx.settings)
+        tasks = [asyncio.create_task(ctx.hub.run()), asyncio.create_task(reload)]
         try:
             yield
         finally:
-            hub.close()
+            ctx.hub.close()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            await service.close()
-            holder.close()
-            state.close()
-            keys.close()
+            await ctx.service.close()
+            ctx.holder.close()
+            ctx.state.close()
+            ctx.keys.close()
             stores.close()
 
-    middleware = [Middleware(RequestIdMiddleware),
-                  Middleware(BodyTimeoutMiddleware, seconds=settings.body_timeout),
-                  Middleware(BodyLimitMiddleware, max_bytes=gateway.max_body_bytes)]
+    return lifespan
+
+
+def _middleware(settings: ServerSettings, gateway: GatewaySettings) -> list[Middleware]:
+    middleware = [
+        Middleware(RequestIdMiddleware),
+        Middleware(BodyTimeoutMiddleware, seconds=settings.body_timeout),
+        Middleware(BodyLimitMiddleware, max_bytes=gateway.max_body_bytes),
+    ]
     if gateway.cors_origins:
-        middleware.append(Middleware(
-            CORSMiddleware, allow_origins=list(gateway.cors_origins), allow_methods=["GET", "POST"],
+        cors = Middleware(
+            CORSMiddleware,
+            allow_origins=list(gateway.cors_origins),
+            allow_methods=["GET", "POST"],
             allow_headers=["X-API-Key", "Authorization", "Content-Type", "X-Request-Id"],
-            expose_headers=["X-Request-Id", "Retry-After"], max_age=600))
-    app = Starlette(routes=_routes(), middleware=middleware, lifespan=lifespan,
-                    exception_handlers=dict(EXCEPTION_HANDLERS))
-    app.state.ctx = ctx
-    return app
+            expose_headers=["X-Request-Id", "Retry-After"],
+            max_age=600,
+        )
+        middleware.append(cors)
+    return middleware
 
 
 async def _reload_loop(holder: PolicyWatch, settings: ServerSettings) -> None:
