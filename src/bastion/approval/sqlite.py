@@ -13,6 +13,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterable
+from contextlib import AbstractContextManager
 
 from bastion.approval.model import EXPIRY, ApprovalRequest, FailureRecord, Grant, Scope, Usage
 from bastion.approval.state import Action, RequestState, transition
@@ -269,6 +270,11 @@ class SqliteStore:
             return conn.execute("DELETE FROM grants WHERE id = ?", (grant_id,)).rowcount == 1
 
     # -- counters ------------------------------------------------------------------------
+    def batch(self) -> AbstractContextManager[None]:
+        """One counters transaction for the calls a batch admits (the Gatekeeper's
+        ``request_sync`` leader): one commit instead of one per call."""
+        return self.counters.batch()
+
     def _counts(
         self, conn: sqlite3.Connection, session: str, turn: str | None, at: float
     ) -> tuple[int, float | None, int, int]:

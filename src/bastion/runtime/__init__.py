@@ -12,6 +12,7 @@ import asyncio  # tests replace asyncio.run through this name (request_sync's ev
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from bastion.runtime.asks import would_ask
     from bastion.runtime.keeper import (
         DB_FILE,
         Answer,
@@ -19,7 +20,6 @@ if TYPE_CHECKING:
         PermissionCallback,
         audit_from,
         limits_from,
-        would_ask,
     )
 
 _NAMES = ("DB_FILE", "Answer", "Gatekeeper", "PermissionCallback", "audit_from", "limits_from", "would_ask")
@@ -30,7 +30,8 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'bastion.runtime' has no attribute {name!r}")
     import importlib
 
-    value = getattr(importlib.import_module("bastion.runtime.keeper"), name)
+    module = "bastion.runtime.asks" if name == "would_ask" else "bastion.runtime.keeper"
+    value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
 

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from bastion.approval.clock import Clock, SystemClock
 from bastion.approval.grants import find_grant, shell_argv, suggest_pattern
 from bastion.approval.guard import limit_reason, repeat_reason
 from bastion.approval.model import (
-    CALLBACK,
     ApprovalRequest,
     PermissionDecision,
     Resolver,
@@ -36,7 +35,7 @@ from bastion.approval.outcome import (
     resolver_of,
     ttl_text,
 )
-from bastion.approval.queue import AnswerError, ApprovalQueue
+from bastion.approval.queue import ApprovalQueue
 from bastion.approval.store import Store
 from bastion.audit.events import EventKind
 from bastion.audit.ledger import Ledger
@@ -49,7 +48,9 @@ from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Evaluation, deny_for_error
 from bastion.policy.engine import Gate
 from bastion.policy.settings import AuditConfig, LimitsConfig
-from bastion.runtime.recording import Recording
+from bastion.runtime.asks import ask_callback, would_ask
+from bastion.runtime.combine import Combiner
+from bastion.runtime.recording import Draft, Recording
 
 if TYPE_CHECKING:
     from bastion.opinion import SecondOpinion
@@ -59,23 +60,9 @@ DB_FILE = "bastion.db"
 
 #: ``on_permission(request)`` answers a parked call in code: once, always or reject.
 Answer = PermissionDecision | Mapping[str, Any]
+#: What ``request_sync`` hands the combiner: the bound call, its time, a person's confirmation.
+_Settling = tuple[ToolCall, float, bool]
 PermissionCallback = Callable[[ApprovalRequest], Answer | Awaitable[Answer]]
-
-
-def would_ask(evaluation: Evaluation) -> bool:
-    """An ASK, or the engine's soft non-interactive DENY of what would have been an ASK
-    (a standing grant may answer both); never a hardline call, never a real DENY."""
-    if evaluation.hardline:
-        return False
-    if evaluation.decision is Decision.ASK:
-        return True
-    deciding = [r for r in evaluation.reasons if r.decision is Decision.DENY]
-    return (
-        evaluation.decision is Decision.DENY
-        and evaluation.marker is None
-        and bool(deciding)
-        and all(r.rule == "approval.non_interactive_default" for r in deciding)
-    )
 
 
 def limits_from(policy: Policy) -> LimitsConfig:
@@ -115,6 +102,7 @@ class Gatekeeper(Recording):
         self.delegations = Delegations(self)
         self._opinion_given = opinion
         self._opinion: tuple[Policy, SecondOpinion | None] | None = None
+        self._settler = Combiner(self._draft_batch, self._record_batch)
 
     @property
     def opinion(self) -> SecondOpinion | None:
@@ -216,22 +204,52 @@ class Gatekeeper(Recording):
             settled = await self._park_or_deny(call, *settled, now, timeout, on_parked)
         return self._counted(call, now, settled)
 
-    def _settle(
-        self, call: ToolCall, now: float, confirmed_by_person: bool
-    ) -> Evaluation | tuple[Evaluation, str]:
-        """Decide and record: the final answer, or the ASK to park with its decision id."""
+    def _draft(self, call: ToolCall, now: float, confirmed_by_person: bool) -> Draft | tuple[Evaluation, str]:
+        """Decide (counting the call): the answer to record, or the ASK to park with its id."""
         decision_id = new_id()
         evaluation, resolver = self._decide(call, now, admit=True)
         if evaluation.decision is not Decision.ASK:
-            return self._finish(call, evaluation, resolver, decision_id, EventKind.DECIDED)
+            return Draft(evaluation, resolver, decision_id)
         if confirmed_by_person:
-            return self._finish(call, confirmed(evaluation), Resolver.PERSON, decision_id, EventKind.DECIDED)
+            return Draft(confirmed(evaluation), Resolver.PERSON, decision_id)
         if not call.interactive:
             answer = non_interactive(
                 evaluation, self.policy.non_interactive_default, self.policy.approval_source
             )
-            return self._finish(call, answer, Resolver.POLICY, decision_id, EventKind.DECIDED)
+            return Draft(answer, Resolver.POLICY, decision_id)
         return evaluation, decision_id
+
+    def _settle(
+        self, call: ToolCall, now: float, confirmed_by_person: bool
+    ) -> Evaluation | tuple[Evaluation, str]:
+        """Decide and record: the final answer, or the ASK to park with its decision id."""
+        drafted = self._draft(call, now, confirmed_by_person)
+        if not isinstance(drafted, Draft):
+            return drafted
+        return self._finish(
+            call, drafted.evaluation, drafted.resolver, drafted.decision_id, EventKind.DECIDED
+        )
+
+    def _draft_batch(self, items: list[_Settling]) -> list[Draft | tuple[Evaluation, str]]:
+        """The decisions of concurrent ``request_sync`` callers, made by one of them in
+        arrival order (:class:`Combiner`)."""
+        batch: Callable[[], AbstractContextManager[object]] | None = getattr(self.store, "batch", None)
+        if batch is None or len(items) == 1:
+            return [self._draft(*item) for item in items]
+        try:
+            with batch():  # the counters of every call in one commit
+                return [self._draft(*item) for item in items]
+        except Exception as exc:  # counts that were not kept: no answer built on them stands
+            down = deny_for_error(exc, rule="state.unavailable", transient=True)
+            return [Draft(down, Resolver.POLICY, new_id()) for _ in items]
+
+    def _record_batch(
+        self, items: list[_Settling], drafted: list[Draft | tuple[Evaluation, str]]
+    ) -> list[Evaluation | tuple[Evaluation, str]]:
+        """Their records, in one ledger commit (the ASKs to park are passed back)."""
+        decided = [(item[0], d) for item, d in zip(items, drafted, strict=True) if isinstance(d, Draft)]
+        answers = iter(self._finish_many(decided))
+        return [next(answers) if isinstance(d, Draft) else d for d in drafted]
 
     async def _park_or_deny(
         self,
@@ -265,7 +283,7 @@ class Gatekeeper(Recording):
         inside an event loop. Only a call that parks starts one (≈0.13 ms per loop)."""
         now = self.clock.now()
         call = self.delegations.bind(call)
-        settled = self._settle(call, now, confirmed_by_person)
+        settled = self._settler.submit((call, now, confirmed_by_person))
         if not isinstance(settled, Evaluation):
             settled = asyncio.run(self._park_or_deny(call, *settled, now, timeout, on_parked))
         return self._counted(call, now, settled)
@@ -310,7 +328,7 @@ class Gatekeeper(Recording):
             on_parked(request)
         task = None
         if self.on_permission is not None:
-            task = asyncio.ensure_future(self._ask_callback(request))
+            task = asyncio.ensure_future(ask_callback(self.on_permission, self.queue, request))
         try:
             final = await self.queue.wait(request.id, request.expires, watch)
         except asyncio.CancelledError:
@@ -331,40 +349,6 @@ class Gatekeeper(Recording):
                 task.cancel()
         answer = resolved(final, evaluation, ttl_text=ttl_text(request.expires - request.created))
         return self._finish(call, answer, resolver_of(answer), decision_id, EventKind.RESOLVED, request=final)
-
-    async def _ask_callback(self, request: ApprovalRequest) -> None:
-        assert self.on_permission is not None
-        try:
-            reply = self.on_permission(request)
-            if inspect.isawaitable(reply):
-                reply = await reply
-            choice = PermissionDecision.coerce(reply)
-            always = choice.kind == "always" and request.grantable and grantable(request.evaluation)
-            self.queue.answer(
-                request.id,
-                approve=choice.kind != "reject",
-                always=always,
-                pattern=choice.pattern,
-                scope=choice.scope,
-                feedback=choice.feedback,
-                resolver="callback",
-                approver=CALLBACK,
-            )
-        except asyncio.CancelledError:
-            raise
-        except AnswerError:
-            return  # already resolved (expired or answered elsewhere): nothing to do
-        except Exception as exc:  # a failing callback is a denial, never an approval
-            try:
-                self.queue.answer(
-                    request.id,
-                    approve=False,
-                    resolver="callback",
-                    approver=CALLBACK,
-                    feedback=f"on_permission failed: {type(exc).__name__}: {exc}",
-                )
-            except AnswerError:
-                return
 
     def close(self) -> None:
         self.store.close()

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import contextlib
 from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bastion.approval.model import ApprovalRequest, Resolver, new_id
 from bastion.approval.outcome import resolver_of
 from bastion.approval.store import Store
-from bastion.audit.events import EventKind, make_event
+from bastion.audit.events import AuditEvent, EventKind, make_event
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.resolutions import LedgerResolutions
@@ -31,6 +33,22 @@ if TYPE_CHECKING:
 STATE_DOWN = frozenset({"state.unavailable", "audit.unavailable"})
 #: How many (session, call) -> decision id links ``record_execution`` can find.
 RECENT_DECISIONS = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A decided call's answer, before its record is written."""
+
+    evaluation: Evaluation
+    resolver: Resolver
+    decision_id: str
+
+
+def unrecorded(exc: Exception) -> Evaluation:
+    """The answer when the ledger cannot record a call: a transient DENY."""
+    return deny_for_error(
+        f"the audit ledger cannot record this call ({exc})", rule="audit.unavailable", transient=True
+    )
 
 
 class Recording:
@@ -57,6 +75,30 @@ class Recording:
         return (a ledger failure makes it ``audit.unavailable``, still a denial)."""
         return self._finish(call, evaluation, Resolver.POLICY, new_id(), EventKind.DECIDED)
 
+    def _event(
+        self,
+        call: ToolCall,
+        evaluation: Evaluation,
+        resolver: Resolver,
+        decision_id: str,
+        kind: EventKind = EventKind.DECIDED,
+        *,
+        exit_code: int | None = None,
+        duration: float | None = None,
+    ) -> AuditEvent:
+        return make_event(
+            call,
+            evaluation,
+            kind=kind,
+            decision_id=decision_id,
+            resolver=resolver.value,
+            time=self.clock.now(),
+            hasher=self.hasher,
+            config=self.audit,
+            exit_code=exit_code,
+            duration=duration,
+        )
+
     def _record(
         self,
         call: ToolCall,
@@ -68,20 +110,10 @@ class Recording:
         exit_code: int | None = None,
         duration: float | None = None,
     ) -> None:
-        self.ledger.append(
-            make_event(
-                call,
-                evaluation,
-                kind=kind,
-                decision_id=decision_id,
-                resolver=resolver.value,
-                time=self.clock.now(),
-                hasher=self.hasher,
-                config=self.audit,
-                exit_code=exit_code,
-                duration=duration,
-            )
+        event = self._event(
+            call, evaluation, resolver, decision_id, kind, exit_code=exit_code, duration=duration
         )
+        self.ledger.append(event)
 
     def _finish(
         self,
@@ -101,23 +133,49 @@ class Recording:
             else:
                 self._record(call, evaluation, resolver, decision_id, kind)
         except Exception as exc:
-            return deny_for_error(
-                f"the audit ledger cannot record this call ({exc})", rule="audit.unavailable", transient=True
-            )
+            return unrecorded(exc)
+        self._recorded(call, Draft(evaluation, resolver, decision_id))
+        return evaluation
+
+    def _finish_many(self, drafts: Sequence[tuple[ToolCall, Draft]]) -> list[Evaluation]:
+        """``_finish`` for many decided calls (``decided`` records), in one ledger commit:
+        every record is durable when this returns, or none is acknowledged."""
+        answers: list[Evaluation | None] = [None] * len(drafts)
+        events, written = [], []
+        for index, (call, draft) in enumerate(drafts):
+            try:
+                events.append(self._event(call, draft.evaluation, draft.resolver, draft.decision_id))
+                written.append(index)
+            except Exception as exc:
+                answers[index] = unrecorded(exc)
+        try:
+            self.ledger.append_many(events)
+        except Exception as exc:
+            for index in written:
+                answers[index] = unrecorded(exc)
+            written = []
+        for index in written:
+            call, draft = drafts[index]
+            self._recorded(call, draft)
+            answers[index] = draft.evaluation
+        return [answer for answer in answers if answer is not None]
+
+    def _recorded(self, call: ToolCall, draft: Draft) -> None:
+        """The guard's bookkeeping once a decision is durable."""
         key = self.hasher.digest(call)
-        self._remember(call.session, key, decision_id)
+        self._remember(call.session, key, draft.decision_id)
         # The limit's and the breaker's own refusals are not failures of the call: counting
         # them would keep a tripped breaker tripped for as long as the agent retries.
+        evaluation = draft.evaluation
         if (
             call.session is not None
             and evaluation.decision is Decision.DENY
-            and resolver not in (Resolver.LIMIT, Resolver.BREAKER)
+            and draft.resolver not in (Resolver.LIMIT, Resolver.BREAKER)
         ):
             with contextlib.suppress(BastionError):  # the denial stands; only the guard forgets
                 self.store.note_outcome(
                     call.session, key, failed=True, hard=evaluation.marker is not None, at=self.clock.now()
                 )
-        return evaluation
 
     def _remember(self, session: str | None, key: str, decision_id: str) -> None:
         self._recent[(session, key)] = decision_id
