@@ -156,13 +156,16 @@ class Gatekeeper(Recording):
                 usage = (self.store.admit_call if admit else self.store.peek_usage)(
                     call.session, call.turn, now
                 )
-                halt = repeat_reason(
-                    self.store.failure_record(call.session, key),
-                    matched=summarize(call),
-                    now=now,
-                    cooldown=self.limits.breaker_cooldown,
-                    source=self.limits.source,
-                )
+                record = self.store.failure_record(call.session, key)
+                halt = None
+                if record.failures or record.hard:  # a clean call needs no summary (~10 us)
+                    halt = repeat_reason(
+                        record,
+                        matched=summarize(call),
+                        now=now,
+                        cooldown=self.limits.breaker_cooldown,
+                        source=self.limits.source,
+                    )
                 if halt is not None:
                     return overridden(evaluation, halt), Resolver.BREAKER
                 limit = (
