@@ -364,6 +364,12 @@ class SqliteStore:
         return FailureRecord(int(rows[0]["failures"]), int(rows[0]["hard"]), float(rows[0]["updated"]))
 
     def note_outcome(self, session: str, key: str, *, failed: bool, hard: bool, at: float) -> None:
+        if not failed and not self.counters.read(
+            "SELECT 1 FROM call_failures WHERE session = ? AND key = ?", (session, key)
+        ):
+            # Nothing to clear (nearly every success): no write transaction. A failure another
+            # process notes meanwhile stays, which only keeps the guard stricter.
+            return
         with self.counters.transaction() as conn:
             if not failed:
                 conn.execute("DELETE FROM call_failures WHERE session = ? AND key = ?", (session, key))
