@@ -24,8 +24,9 @@ from bastion.approval.queue import AnswerError, ApprovalQueue
 from bastion.approval.sqlite import SqliteStore
 from bastion.approval.state import RequestState
 from bastion.call.model import ToolCall
+from bastion.construct import open_gatekeeper
 from bastion.policy.loader import load_policy_text
-from bastion.runtime import Gatekeeper, open_gatekeeper
+from bastion.runtime import Gatekeeper
 
 
 def _approver(path: str, stop: object) -> None:

@@ -68,18 +68,23 @@ def main() -> None:
     calls = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     gap = float(sys.argv[2]) / 1000 if len(sys.argv) > 2 else 0.0
     with tempfile.TemporaryDirectory() as tmp:
+        # HOME beside the workspace, not inside it: a credentials dir under the readable root
+        # is refused at start.
+        work, home = Path(tmp, "work"), Path(tmp, "home")
+        work.mkdir()
+        home.mkdir()
         policy = Path(tmp, "policy.toml")
         policy.write_text('[[rule]]\ntool = "mcp"\npattern = "notes/echo"\naction = "allow"\n')
         env = {
-            "HOME": tmp,
+            "HOME": str(home),
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "BASTION_STATE_DIR": f"{tmp}/state",
         }
         if os.environ.get("PYTHONPATH"):  # the proxy runs the code under test (a worktree's src)
             env["PYTHONPATH"] = os.environ["PYTHONPATH"]
-        direct = StdioServerParameters(command=sys.executable, args=[NOTES], env=env, cwd=tmp)
+        direct = StdioServerParameters(command=sys.executable, args=[NOTES], env=env, cwd=work)
         args = ["mcp", "proxy", "--policy", str(policy), "--name", "notes", "--", sys.executable, NOTES]
-        proxied = StdioServerParameters(command=BASTION, args=args, env=env, cwd=tmp)
+        proxied = StdioServerParameters(command=BASTION, args=args, env=env, cwd=work)
         rounds = []
         commits: list[float] = []
         os.makedirs(f"{tmp}/state", exist_ok=True)

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bastion.approval.memory import MemoryStore
-from bastion.approval.model import Usage
+from bastion.approval.model import FailureRecord, Usage
 from bastion.approval.sqlite import SqliteStore, counters_path
 from bastion.state import open_stores
 
@@ -113,3 +113,24 @@ def test_the_sqlite_counters_answer_what_the_memory_store_answers(
         for store in sqlite:
             store.close()
     assert seen == expected
+
+
+def test_a_success_with_no_failure_on_record_writes_nothing_and_one_with_a_failure_clears_it(
+    tmp_path: Path,
+) -> None:
+    store = SqliteStore(str(tmp_path / "bastion.db"))
+    opened: list[str] = []
+    transaction = store.counters.transaction
+
+    def counting(**kw: bool) -> object:
+        opened.append("transaction")
+        return transaction(**kw)
+
+    store.counters.transaction = counting  # type: ignore[method-assign,assignment]
+    store.note_outcome("s", "clean", failed=False, hard=False, at=100.0)
+    clean = list(opened)
+    store.note_outcome("s", "k", failed=True, hard=False, at=100.0)
+    store.note_outcome("s", "k", failed=False, hard=False, at=101.0)
+    records = (store.failure_record("s", "clean"), store.failure_record("s", "k"))
+    store.close()
+    assert (clean, len(opened), records) == ([], 2, (FailureRecord(), FailureRecord()))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -209,3 +211,26 @@ def test_a_secret_behind_a_unicode_letter_that_folds_to_ascii_is_still_masked() 
     # "ſ" (long s) matches "s" case-insensitively: the ASCII anchor test cannot see it, so the
     # rows run on any non-ASCII text.
     assert redact("ſecret=hunter2 go") == "ſecret=*** go"
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(_JSON_VALUES)
+def test_the_encoders_built_once_write_what_json_dumps_writes(value: object) -> None:
+    from bastion.audit import events
+    from bastion.audit import redact as redact_module
+
+    assert (
+        redact_module._SORTED.encode(value),
+        redact_module._SORTED_ANY.encode(value),
+        events._REASONS.encode(value),
+    ) == (
+        json.dumps(value, sort_keys=True),
+        json.dumps(value, sort_keys=True, default=str),
+        json.dumps(value, separators=(",", ":"), ensure_ascii=False),
+    )

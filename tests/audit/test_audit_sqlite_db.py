@@ -4,6 +4,7 @@ drops every lock the process holds on it)."""
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -67,27 +68,34 @@ def test_only_bookkeeping_commits_skip_the_wal_sync_and_full_sync_is_restored_af
 
 
 def _kinds_and_sync(ledger: Ledger, events: list[object]) -> list[tuple[str, int]]:
-    """Each appended event's kind with the connection's synchronous setting while it commits."""
+    """Each appended event's commit with its connection's synchronous setting (the store's
+    connection, and the one it keeps for commits that skip the sync)."""
     store = ledger.store
     assert isinstance(store, SqliteLedgerStore)
     seen: list[tuple[str, int]] = []
-    conn = store.db.conn
+    databases = [store.db, store._unsynced_db()]
+    conns = [db.conn for db in databases]
 
     class Watching:
+        def __init__(self, conn: sqlite3.Connection) -> None:
+            self.conn = conn
+
         def execute(self, sql: str, *args: object) -> object:
             if sql == "COMMIT":
-                seen.append(("commit", conn.execute("PRAGMA synchronous").fetchone()[0]))
-            return conn.execute(sql, *args)
+                seen.append(("commit", self.conn.execute("PRAGMA synchronous").fetchone()[0]))
+            return self.conn.execute(sql, *args)
 
         def __getattr__(self, name: str) -> object:
-            return getattr(conn, name)
+            return getattr(self.conn, name)
 
-    store.db.conn = Watching()  # type: ignore[assignment]
+    for db, conn in zip(databases, conns, strict=True):
+        db.conn = Watching(conn)  # type: ignore[assignment]
     try:
         for item in events:
             ledger.append(item)  # type: ignore[arg-type]
     finally:
-        store.db.conn = conn
+        for db, conn in zip(databases, conns, strict=True):
+            db.conn = conn
     return seen
 
 

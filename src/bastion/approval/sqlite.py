@@ -13,6 +13,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterable
+from contextlib import AbstractContextManager
 
 from bastion.approval.model import EXPIRY, ApprovalRequest, FailureRecord, Grant, Scope, Usage
 from bastion.approval.state import Action, RequestState, transition
@@ -269,6 +270,11 @@ class SqliteStore:
             return conn.execute("DELETE FROM grants WHERE id = ?", (grant_id,)).rowcount == 1
 
     # -- counters ------------------------------------------------------------------------
+    def batch(self) -> AbstractContextManager[None]:
+        """One counters transaction for the calls a batch admits (the Gatekeeper's
+        ``request_sync`` leader): one commit instead of one per call."""
+        return self.counters.batch()
+
     def _counts(
         self, conn: sqlite3.Connection, session: str, turn: str | None, at: float
     ) -> tuple[int, float | None, int, int]:
@@ -358,6 +364,12 @@ class SqliteStore:
         return FailureRecord(int(rows[0]["failures"]), int(rows[0]["hard"]), float(rows[0]["updated"]))
 
     def note_outcome(self, session: str, key: str, *, failed: bool, hard: bool, at: float) -> None:
+        if not failed and not self.counters.read(
+            "SELECT 1 FROM call_failures WHERE session = ? AND key = ?", (session, key)
+        ):
+            # Nothing to clear (nearly every success): no write transaction. A failure another
+            # process notes meanwhile stays, which only keeps the guard stricter.
+            return
         with self.counters.transaction() as conn:
             if not failed:
                 conn.execute("DELETE FROM call_failures WHERE session = ? AND key = ?", (session, key))

@@ -123,6 +123,10 @@ def decode_event(values: Mapping[str, Any]) -> AuditEvent:
     return AuditEvent(**{name: values[name] for name in EVENT_FIELDS})
 
 
+#: One encoder for every event's reasons (``json.dumps`` with options builds one per call).
+_REASONS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def make_event(
     call: ToolCall,
     evaluation: Evaluation,
@@ -153,7 +157,7 @@ def make_event(
         rule=first.rule if first else "",
         source=first.source if first else "",
         message=str(redact_value(evaluation.message))[:1000],
-        reasons=json.dumps(reasons, separators=(",", ":"), ensure_ascii=False),
+        reasons=_REASONS.encode(reasons),
         args_hash=hasher.digest(call),
         summary=summarize(call),
         session=call.session,
@@ -185,7 +189,7 @@ def resolution_event(
         rule=first.rule if first else "",
         source=first.source if first else "",
         message=str(redact_value(evaluation.message))[:1000],
-        reasons=json.dumps(reasons, separators=(",", ":"), ensure_ascii=False),
+        reasons=_REASONS.encode(reasons),
         args_hash=request.call_key,
         summary=request.summary,
         session=request.session,

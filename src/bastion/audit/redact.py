@@ -142,6 +142,11 @@ def _one_line(text: str) -> str:
     return text if len(text) <= SUMMARY_LIMIT else text[: SUMMARY_LIMIT - 1] + "…"
 
 
+#: The summaries' encoders, built once (``json.dumps`` with options builds one per call).
+_SORTED = json.JSONEncoder(sort_keys=True)
+_SORTED_ANY = json.JSONEncoder(sort_keys=True, default=str)
+
+
 def _describe(call: ToolCall) -> str:
     args = call.args
 
@@ -174,9 +179,9 @@ def _describe(call: ToolCall) -> str:
         case "db":
             return f"{text('operation')} {text('target')}"
         case "mcp":
-            arguments = json.dumps(redact_value(thaw(args.get("arguments", {}))), sort_keys=True)
+            arguments = _SORTED.encode(redact_value(thaw(args.get("arguments", {}))))
             return f"{text('server')}/{text('tool')} {arguments}"
-    return json.dumps(redact_value(thaw(args)), sort_keys=True, default=str)
+    return _SORTED_ANY.encode(redact_value(thaw(args)))
 
 
 def summarize(call: ToolCall) -> str:

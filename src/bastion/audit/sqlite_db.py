@@ -86,6 +86,7 @@ class Database:
         self.lock = threading.RLock()
         self.write_lock = write_lock if write_lock is not None else threading.RLock()
         self.bookkeeping = bookkeeping
+        self._batching = False  # a ``batch`` transaction is open (its thread holds the locks)
         if bookkeeping:
             self.conn.execute("PRAGMA synchronous = NORMAL")
         with self.transaction() as conn:
@@ -98,8 +99,8 @@ class Database:
         bookkeeping that may lose its last moments in a power cut (rate counters, the repeat
         guard), never for requests, grants or the ledger. The WAL keeps the order, so such a
         commit becomes durable with the next full one, whichever connection makes it."""
-        toggle = not durable and not self.bookkeeping
         with self.write_lock, self.lock:
+            toggle = not durable and not self.bookkeeping and not self._batching
             if toggle:
                 self.conn.execute("PRAGMA synchronous = NORMAL")
             try:
@@ -110,8 +111,29 @@ class Database:
                     self.conn.execute("PRAGMA synchronous = FULL")
 
     @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """One transaction (one commit) for every ``transaction`` this thread opens inside
+        it, each of those a savepoint: a statement that fails undoes its own transaction
+        only, as it would alone. Other threads wait for the batch (it holds the locks); a
+        failed final commit raises StoreError and undoes them all. Re-entrant."""
+        with self.write_lock, self.lock:
+            if self._batching:
+                yield
+                return
+            with self._transaction():
+                self._batching = True
+                try:
+                    yield
+                finally:
+                    self._batching = False
+
+    @contextlib.contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         with self.write_lock, self.lock:
+            if self._batching:
+                with self._savepoint() as conn:
+                    yield conn
+                return
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
@@ -130,6 +152,20 @@ class Database:
                 with contextlib.suppress(sqlite3.Error):
                     self.conn.execute("ROLLBACK")
                 raise StoreError(f"could not commit to {self.path}: {exc}") from exc
+
+    @contextlib.contextmanager
+    def _savepoint(self) -> Iterator[sqlite3.Connection]:
+        """A transaction inside a ``batch``: released into it, or undone alone."""
+        self.conn.execute("SAVEPOINT part")
+        try:
+            yield self.conn
+        except BaseException as exc:
+            self.conn.execute("ROLLBACK TO part")
+            self.conn.execute("RELEASE part")
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(f"state database {self.path} failed: {exc}") from exc
+            raise
+        self.conn.execute("RELEASE part")
 
     def add_columns(self, table: str, columns: dict[str, str]) -> None:
         """Add each ``name: declaration`` column ``table`` lacks (a file an older Bastion

@@ -1,0 +1,65 @@
+"""Which evaluations a person (or a standing grant) may answer, and asking the code that answers."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Callable
+
+from bastion.approval.model import CALLBACK, ApprovalRequest, PermissionDecision, grantable
+from bastion.approval.queue import AnswerError, ApprovalQueue
+from bastion.policy.decision import Decision, Evaluation
+
+
+def would_ask(evaluation: Evaluation) -> bool:
+    """An ASK, or the engine's soft non-interactive DENY of what would have been an ASK
+    (a standing grant may answer both); never a hardline call, never a real DENY."""
+    if evaluation.hardline:
+        return False
+    if evaluation.decision is Decision.ASK:
+        return True
+    deciding = [r for r in evaluation.reasons if r.decision is Decision.DENY]
+    return (
+        evaluation.decision is Decision.DENY
+        and evaluation.marker is None
+        and bool(deciding)
+        and all(r.rule == "approval.non_interactive_default" for r in deciding)
+    )
+
+
+async def ask_callback(
+    on_permission: Callable[[ApprovalRequest], object], queue: ApprovalQueue, request: ApprovalRequest
+) -> None:
+    """Ask ``on_permission`` (the Python API's callback) and answer the parked request with
+    its reply; a failing callback is a denial."""
+    try:
+        reply = on_permission(request)
+        if inspect.isawaitable(reply):
+            reply = await reply
+        choice = PermissionDecision.coerce(reply)
+        always = choice.kind == "always" and request.grantable and grantable(request.evaluation)
+        queue.answer(
+            request.id,
+            approve=choice.kind != "reject",
+            always=always,
+            pattern=choice.pattern,
+            scope=choice.scope,
+            feedback=choice.feedback,
+            resolver="callback",
+            approver=CALLBACK,
+        )
+    except asyncio.CancelledError:
+        raise
+    except AnswerError:
+        return  # already resolved (expired or answered elsewhere): nothing to do
+    except Exception as exc:  # a failing callback is a denial, never an approval
+        try:
+            queue.answer(
+                request.id,
+                approve=False,
+                resolver="callback",
+                approver=CALLBACK,
+                feedback=f"on_permission failed: {type(exc).__name__}: {exc}",
+            )
+        except AnswerError:
+            return

@@ -1,0 +1,372 @@
+"""The composition root: the engine's decision, standing grants, limits, the repeat-failure
+guard, the approval queue and the audit ledger, behind one object.
+
+``decide`` answers like ``bastion check`` (nothing written). ``request`` is the real thing:
+it decides, parks an ASK until someone answers (or resolves it at once when nobody can be
+asked), writes every decision to the ledger *before* returning, and returns the final
+Evaluation whose first reason says who decided.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any
+
+from bastion.approval.clock import Clock, SystemClock
+from bastion.approval.grants import find_grant, shell_argv, suggest_pattern
+from bastion.approval.guard import limit_reason, repeat_reason
+from bastion.approval.model import (
+    ApprovalRequest,
+    PermissionDecision,
+    Resolver,
+    grantable,
+    new_id,
+)
+from bastion.approval.outcome import (
+    confirmed,
+    granted,
+    non_interactive,
+    overridden,
+    resolved,
+    resolver_of,
+    ttl_text,
+)
+from bastion.approval.queue import ApprovalQueue
+from bastion.approval.store import Store
+from bastion.audit.events import EventKind
+from bastion.audit.ledger import Ledger
+from bastion.audit.redact import redact, summarize
+from bastion.audit.resolutions import LedgerResolutions
+from bastion.call.model import ToolCall
+from bastion.delegation import Delegation, Delegations
+from bastion.errors import BastionError
+from bastion.policy.compiled import Policy
+from bastion.policy.decision import Decision, Evaluation, deny_for_error
+from bastion.policy.engine import Gate
+from bastion.policy.settings import AuditConfig, LimitsConfig
+from bastion.runtime.asks import ask_callback, would_ask
+from bastion.runtime.combine import Combiner
+from bastion.runtime.recording import Draft, Recording
+
+if TYPE_CHECKING:
+    from bastion.opinion import SecondOpinion
+    from bastion.policy.ceiling import Ceiling
+
+DB_FILE = "bastion.db"
+
+#: ``on_permission(request)`` answers a parked call in code: once, always or reject.
+Answer = PermissionDecision | Mapping[str, Any]
+#: What ``request_sync`` hands the combiner: the bound call, its time, a person's confirmation.
+_Settling = tuple[ToolCall, float, bool]
+PermissionCallback = Callable[[ApprovalRequest], Answer | Awaitable[Answer]]
+
+
+def limits_from(policy: Policy) -> LimitsConfig:
+    """The policy's ``[limits]``."""
+    return policy.limits
+
+
+def audit_from(policy: Policy) -> AuditConfig:
+    return policy.audit
+
+
+class Gatekeeper(Recording):
+    def __init__(
+        self,
+        gate: Gate,
+        *,
+        store: Store,
+        ledger: Ledger,
+        clock: Clock | None = None,
+        on_permission: PermissionCallback | None = None,
+        limits: LimitsConfig | None = None,
+        audit: AuditConfig | None = None,
+        opinion: SecondOpinion | None = None,
+    ) -> None:
+        self.gate = gate
+        self.policy: Policy = gate.policy
+        self.store = store
+        self.ledger = ledger
+        self.clock: Clock = clock or SystemClock()
+        self.on_permission = on_permission
+        self.limits = limits or limits_from(gate.policy)
+        self.audit = audit or audit_from(gate.policy)
+        self.resolutions = LedgerResolutions(ledger.store)
+        self.queue = ApprovalQueue(store, self.clock, recorder=self.resolutions)
+        self._recent: OrderedDict[tuple[str | None, str], str] = OrderedDict()
+        #: Child sessions (bastion.delegation) and the escalate-only checker (bastion.opinion).
+        self.delegations = Delegations(self)
+        self._opinion_given = opinion
+        self._opinion: tuple[Policy, SecondOpinion | None] | None = None
+        self._settler = Combiner(self._draft_batch, self._record_batch)
+
+    @property
+    def opinion(self) -> SecondOpinion | None:
+        """The checker given, else the current policy's ``[second_opinion]`` (rebuilt when
+        the gate's policy is replaced, e.g. by a reload)."""
+        if self._opinion_given is not None:
+            return self._opinion_given
+        policy = self.gate.policy
+        if self._opinion is None or self._opinion[0] is not policy:
+            self._opinion = (policy, _opinion_of(policy))
+        return self._opinion[1]
+
+    def child(
+        self,
+        parent: str,
+        *,
+        ceiling: Ceiling | None = None,
+        share: float | None = None,
+        session: str | None = None,
+    ) -> Delegation:
+        """Start (or restart) a child session of ``parent``: its ceiling or a stricter one,
+        ``share`` of its limits; raises DelegationRefused for anything looser."""
+        return self.delegations.child(parent, ceiling=ceiling, share=share, session=session)
+
+    def project_of(self, call: ToolCall) -> str:
+        """The project scope: the most specific policy file, or the cwd without one."""
+        return self.policy.sources[-1] if self.policy.sources else call.cwd
+
+    # -- deciding ------------------------------------------------------------------------
+    def decide(self, call: ToolCall) -> Evaluation:
+        """Gate + standing grants + limits + repeat guard; writes nothing."""
+        return self._decide(self.delegations.bind(call), self.clock.now(), admit=False)[0]
+
+    def _decide(self, call: ToolCall, now: float, *, admit: bool) -> tuple[Evaluation, Resolver]:
+        evaluation, resolver = self._decide_enforcing(call, now, admit=admit)
+        opinion = self.opinion
+        if opinion is not None and resolver is Resolver.POLICY:  # escalate only (bastion.opinion)
+            evaluation = opinion.review(call, evaluation)
+        if not self.policy.enforce:  # shadow mode: record would-be, allow
+            from bastion.policy.shadow import shadowed
+
+            evaluation = shadowed(evaluation, self.policy.enforce_source)
+        return evaluation, resolver
+
+    def _decide_enforcing(self, call: ToolCall, now: float, *, admit: bool) -> tuple[Evaluation, Resolver]:
+        try:
+            child = self.delegations.of(call)
+            evaluation = self.delegations.gate_for(child).evaluate(call)
+            key = self.hasher.digest(call)
+            if call.session is not None:
+                usage = (self.store.admit_call if admit else self.store.peek_usage)(
+                    call.session, call.turn, now
+                )
+                record = self.store.failure_record(call.session, key)
+                halt = None
+                if record.failures or record.hard:  # a clean call needs no summary (~10 us)
+                    halt = repeat_reason(
+                        record,
+                        matched=summarize(call),
+                        now=now,
+                        cooldown=self.limits.breaker_cooldown,
+                        source=self.limits.source,
+                    )
+                if halt is not None:
+                    return overridden(evaluation, halt), Resolver.BREAKER
+                limit = (
+                    limit_reason(usage, self.limits, now=now)
+                    if child is None
+                    else self.delegations.limit(self.store, child, call, usage, now=now, admit=admit)
+                )
+                if limit is not None:
+                    return overridden(evaluation, limit), Resolver.LIMIT
+            if would_ask(evaluation) and grantable(evaluation):
+                grant = find_grant(
+                    self.store.grants_for(call.tool), call, call_key=key, project=self.project_of(call)
+                )
+                if grant is not None:
+                    return granted(evaluation, grant), Resolver.GRANT
+            return evaluation, Resolver.POLICY
+        except Exception as exc:  # a store failure is never an allow
+            return deny_for_error(exc, rule="state.unavailable", transient=True), Resolver.POLICY
+
+    # -- requesting ----------------------------------------------------------------------
+    async def request(
+        self,
+        call: ToolCall,
+        *,
+        timeout: float | None = None,
+        confirmed_by_person: bool = False,
+        on_parked: Callable[[ApprovalRequest], None] | None = None,
+    ) -> Evaluation:
+        """Decide, park an ASK until it is answered, record everything; the final Evaluation.
+
+        ``timeout`` can only shorten the policy's TTL. ``confirmed_by_person`` is a manual
+        confirmation given before the call was sent (``:run!``): it answers an ASK, and
+        never turns a DENY into anything else. ``on_parked`` is told the request once it
+        is persisted (the CLI prints its id)."""
+        now = self.clock.now()
+        call = self.delegations.bind(call)
+        settled = self._settle(call, now, confirmed_by_person)
+        if not isinstance(settled, Evaluation):
+            settled = await self._park_or_deny(call, *settled, now, timeout, on_parked)
+        return self._counted(call, now, settled)
+
+    def _draft(self, call: ToolCall, now: float, confirmed_by_person: bool) -> Draft | tuple[Evaluation, str]:
+        """Decide (counting the call): the answer to record, or the ASK to park with its id."""
+        decision_id = new_id()
+        evaluation, resolver = self._decide(call, now, admit=True)
+        if evaluation.decision is not Decision.ASK:
+            return Draft(evaluation, resolver, decision_id)
+        if confirmed_by_person:
+            return Draft(confirmed(evaluation), Resolver.PERSON, decision_id)
+        if not call.interactive:
+            answer = non_interactive(
+                evaluation, self.policy.non_interactive_default, self.policy.approval_source
+            )
+            return Draft(answer, Resolver.POLICY, decision_id)
+        return evaluation, decision_id
+
+    def _settle(
+        self, call: ToolCall, now: float, confirmed_by_person: bool
+    ) -> Evaluation | tuple[Evaluation, str]:
+        """Decide and record: the final answer, or the ASK to park with its decision id."""
+        drafted = self._draft(call, now, confirmed_by_person)
+        if not isinstance(drafted, Draft):
+            return drafted
+        return self._finish(
+            call, drafted.evaluation, drafted.resolver, drafted.decision_id, EventKind.DECIDED
+        )
+
+    def _draft_batch(self, items: list[_Settling]) -> list[Draft | tuple[Evaluation, str]]:
+        """The decisions of concurrent ``request_sync`` callers, made by one of them in
+        arrival order (:class:`Combiner`)."""
+        batch: Callable[[], AbstractContextManager[object]] | None = getattr(self.store, "batch", None)
+        if batch is None or len(items) == 1:
+            return [self._draft(*item) for item in items]
+        try:
+            with batch():  # the counters of every call in one commit
+                return [self._draft(*item) for item in items]
+        except Exception as exc:  # counts that were not kept: no answer built on them stands
+            down = deny_for_error(exc, rule="state.unavailable", transient=True)
+            return [Draft(down, Resolver.POLICY, new_id()) for _ in items]
+
+    def _record_batch(
+        self, items: list[_Settling], drafted: list[Draft | tuple[Evaluation, str]]
+    ) -> list[Evaluation | tuple[Evaluation, str]]:
+        """Their records, in one ledger commit (the ASKs to park are passed back)."""
+        decided = [(item[0], d) for item, d in zip(items, drafted, strict=True) if isinstance(d, Draft)]
+        answers = iter(self._finish_many(decided))
+        return [next(answers) if isinstance(d, Draft) else d for d in drafted]
+
+    async def _park_or_deny(
+        self,
+        call: ToolCall,
+        evaluation: Evaluation,
+        decision_id: str,
+        now: float,
+        timeout: float | None,
+        on_parked: Callable[[ApprovalRequest], None] | None,
+    ) -> Evaluation:
+        try:
+            return await self._park(call, evaluation, decision_id, now, timeout, on_parked)
+        except BastionError as exc:
+            return self._finish(
+                call,
+                deny_for_error(exc, rule="state.unavailable", transient=True),
+                Resolver.POLICY,
+                decision_id,
+                EventKind.DECIDED,
+            )
+
+    def request_sync(
+        self,
+        call: ToolCall,
+        *,
+        timeout: float | None = None,
+        confirmed_by_person: bool = False,
+        on_parked: Callable[[ApprovalRequest], None] | None = None,
+    ) -> Evaluation:
+        """``request`` for synchronous callers (the CLI, the hook daemon's threads); not for use
+        inside an event loop. Only a call that parks starts one (≈0.13 ms per loop)."""
+        now = self.clock.now()
+        call = self.delegations.bind(call)
+        settled = self._settler.submit((call, now, confirmed_by_person))
+        if not isinstance(settled, Evaluation):
+            settled = asyncio.run(self._park_or_deny(call, *settled, now, timeout, on_parked))
+        return self._counted(call, now, settled)
+
+    def build_request(
+        self, call: ToolCall, evaluation: Evaluation, *, request_id: str, now: float, timeout: float | None
+    ) -> ApprovalRequest:
+        ttl = self.policy.ttl_seconds if timeout is None else min(timeout, self.policy.ttl_seconds)
+        argv = shell_argv(call)
+        redacted = None if argv is None else tuple(redact(word) for word in argv)
+        return ApprovalRequest(
+            id=request_id,
+            created=now,
+            expires=now + max(ttl, 0.0),
+            tool=call.tool,
+            summary=summarize(call),
+            reason=redact(evaluation.message)[:500],
+            evaluation=evaluation,
+            call_key=self.hasher.digest(call),
+            project=self.project_of(call),
+            session=call.session,
+            agent=call.agent,
+            turn=call.turn,
+            argv=redacted,
+            grantable=grantable(evaluation),
+            suggested_pattern=suggest_pattern(redacted) if grantable(evaluation) else None,
+        )
+
+    async def _park(
+        self,
+        call: ToolCall,
+        evaluation: Evaluation,
+        decision_id: str,
+        now: float,
+        timeout: float | None,
+        on_parked: Callable[[ApprovalRequest], None] | None,
+    ) -> Evaluation:
+        request = self.build_request(call, evaluation, request_id=decision_id, now=now, timeout=timeout)
+        watch = self.queue.submit(request)
+        self._record(call, evaluation, Resolver.POLICY, decision_id, EventKind.REQUESTED)
+        if on_parked is not None:
+            on_parked(request)
+        task = None
+        if self.on_permission is not None:
+            task = asyncio.ensure_future(ask_callback(self.on_permission, self.queue, request))
+        try:
+            final = await self.queue.wait(request.id, request.expires, watch)
+        except asyncio.CancelledError:
+            gone = self.store.get_request(request.id)
+            if gone is not None and gone.state.final:
+                with contextlib.suppress(Exception):
+                    self._finish(
+                        call,
+                        resolved(gone, evaluation),
+                        Resolver.CANCEL,
+                        decision_id,
+                        EventKind.RESOLVED,
+                        request=gone,
+                    )
+            raise
+        finally:
+            if task is not None:
+                task.cancel()
+        answer = resolved(final, evaluation, ttl_text=ttl_text(request.expires - request.created))
+        return self._finish(call, answer, resolver_of(answer), decision_id, EventKind.RESOLVED, request=final)
+
+    def close(self) -> None:
+        self.store.close()
+        self.ledger.close()
+
+    def __enter__(self) -> Gatekeeper:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _opinion_of(policy: Policy) -> SecondOpinion | None:
+    if policy.second_opinion is None:
+        return None
+    from bastion.opinion import opinion_from  # runs commands, posts to URLs: only when set
+
+    return opinion_from(policy)
