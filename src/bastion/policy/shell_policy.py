@@ -7,11 +7,14 @@ network policy. Anything that could not be parsed or decided asks, and is never 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bastion.call.effects import Effect
 from bastion.call.families import Family
 from bastion.call.model import ToolCall
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode, RuleAction
+from bastion.policy.paths import CallFs
 from bastion.policy.shell_git import command_dirs
 from bastion.policy.shell_touch import credential_arguments, touched_hosts, touched_paths, touched_reach
 from bastion.policy.stages import (
@@ -71,8 +74,11 @@ def decide_analysis(ctx: Context, call: ToolCall, out: Assembly, analysis: Shell
             )
     # The classifier already joins relative paths after ``cd DIR`` (and gives None after a
     # cd to a run-time value), so every path is relative to the call's own cwd here.
-    # Globs, recursion and git are looked at through the file system, once per call.
-    reach = Reach(ctx.tree, ctx.fs.resolve)
+    # Globs, recursion and git are looked at through the file system, once per call: one
+    # memo of resolved paths and path verdicts for this call only (see ``CallFs``).
+    fs = CallFs(ctx.fs, policy)
+    ctx = replace(ctx, fs=fs)
+    reach = Reach(ctx.tree, fs.resolve)
     dirs = command_dirs(analysis.commands, call.cwd, policy.home, cdpath="CDPATH" in analysis.source)
     for cmd, cwds in zip(analysis.commands, dirs, strict=True):
         _decide_command(ctx, call, out, cmd, reach, cwds)

@@ -282,7 +282,17 @@ def check_recursion(
     return Reached(tuple(dict.fromkeys(reasons)), (note,) if starts else ())
 
 
-def _walk_start(policy: Policy, reach: Reach, mode: Recursion, keep: _Filter, top: str) -> list[Found]:
+def _walk_start(policy: Policy, reach: Reach, mode: Recursion, keep: _Filter, top: str) -> tuple[Found, ...]:
+    """What a walk from ``top`` finds; the same walk twice in one call is looked up (the
+    listings and kinds it saw are the call's own, so the answer is the same)."""
+    key = (top, mode, keep.hidden, keep.rules, keep.exclude_dirs)
+    found = reach.walked.get(key)
+    if found is None:
+        found = reach.walked[key] = tuple(_walk_fresh(policy, reach, mode, keep, top))
+    return found
+
+
+def _walk_fresh(policy: Policy, reach: Reach, mode: Recursion, keep: _Filter, top: str) -> list[Found]:
     credentials = policy.hardline.credentials
 
     def flag(path: str) -> bool:

@@ -35,6 +35,8 @@ class Reach:
     spent: int = 0
     _listings: dict[str, tuple[Entry, ...]] = field(default_factory=dict)
     _kinds: dict[tuple[str, bool], Kind] = field(default_factory=dict)
+    # Finished walks of this call, by start and filter (``a -r src; b -r src`` walks once).
+    walked: dict[tuple[object, ...], tuple[Found, ...]] = field(default_factory=dict)
 
     def spend(self, count: int, where: str) -> None:
         self.spent += count
