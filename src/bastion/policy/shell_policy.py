@@ -7,8 +7,6 @@ network policy. Anything that could not be parsed or decided asks, and is never 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from bastion.call.effects import Effect
 from bastion.call.families import Family
 from bastion.call.model import ToolCall
@@ -77,7 +75,7 @@ def decide_analysis(ctx: Context, call: ToolCall, out: Assembly, analysis: Shell
     # Globs, recursion and git are looked at through the file system, once per call: one
     # memo of resolved paths and path verdicts for this call only (see ``CallFs``).
     fs = CallFs(ctx.fs, policy)
-    ctx = replace(ctx, fs=fs)
+    ctx = Context(policy, fs, ctx.tree, ctx.resolver, ctx.sandboxed, ctx.analyze_shell)
     reach = Reach(ctx.tree, fs.resolve)
     dirs = command_dirs(analysis.commands, call.cwd, policy.home, cdpath="CDPATH" in analysis.source)
     for cmd, cwds in zip(analysis.commands, dirs, strict=True):
@@ -113,8 +111,9 @@ def _decide_command(
         )
         if subject.override is not None:
             install.override = subject.override
-    _mode_default(ctx, out, subject, cmd, words, reader=_reader_or_printer(cmd) and touched_ok)
-    if not _reader_or_printer(cmd):
+    reader = _reader_or_printer(cmd)
+    _mode_default(ctx, out, subject, cmd, words, reader=reader and touched_ok)
+    if not reader:
         subject.unmet.append(_not_a_reader(cmd, words))
 
 

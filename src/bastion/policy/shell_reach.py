@@ -122,6 +122,7 @@ class Recursion:
 
 
 _GREP = frozenset({"grep", "egrep", "fgrep", "zgrep"})
+_RECURSIVE = _GREP | {"rg", "find", "ag", "ack", "ack-grep", "zip", "tar", "bsdtar"}
 _GREP_VALUED = frozenset("efmABCdD")
 _TAR_VALUED = frozenset("fCTXbgHKLNV")
 _FIND_CONTENT = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
@@ -149,6 +150,8 @@ def _short_flags(argv: tuple[str, ...], valued: frozenset[str]) -> set[str]:
 def recursion_of(cmd: SimpleCommand) -> Recursion | None:
     """The table of recursive readers (until every program declares ``PathUse.recursive``)."""
     program, argv = cmd.program, cmd.argv
+    if program not in _RECURSIVE:
+        return None
     longs = {w.partition("=")[0] for w in argv[1:] if w.startswith("--")}
     if program in _GREP:
         short = _short_flags(argv, _GREP_VALUED)

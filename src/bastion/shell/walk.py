@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import replace
 from itertools import count
 
 from tree_sitter import Node
@@ -33,6 +32,7 @@ from bastion.shell.walk_model import (
     RawCommand,
     Redirect,
     Walk,
+    marked,
     node_text,
     walk_arith,
     walk_word,
@@ -173,11 +173,7 @@ def _children(
             for j in range(start, len(out)):
                 item = out[j]
                 if isinstance(item, RawCommand):
-                    out[j] = replace(
-                        item,
-                        in_pipeline=item.in_pipeline or pipeline,
-                        background=item.background or background,
-                    )
+                    out[j] = marked(item, in_pipeline=pipeline, background=background)
     w.scope = saved
 
 
@@ -231,7 +227,7 @@ def _redirected(
         for j in range(start, len(out)):
             item = out[j]
             if isinstance(item, RawCommand):
-                out[j] = replace(item, in_pipeline=True)
+                out[j] = marked(item, in_pipeline=True)
         for follow_node in after:
             _stmt(w, follow_node, ctx, out, redirs)
 
@@ -249,7 +245,8 @@ def _command(
     mine: list[Redirect] = []
     prev_end = -1
     prev_kind = ""
-    for child in node.named_children:
+    children = node.named_children  # a fresh list of fresh nodes per access: read it once
+    for child in children:
         kind = child.type
         if kind == "variable_assignment":
             assigns.extend(assignments(w, child, ctx, out))
@@ -267,12 +264,15 @@ def _command(
         else:
             words.append(walk_word(w, child, ctx, out))
         prev_end, prev_kind = child.end_byte, kind
-    _check_adjacent(w, node, w.src)
+    _check_adjacent(w, children, w.src)
     all_words = (*words, *extra_words)
-    assigned_by_form(w, let_targets(all_words), node_text(node), ctx, out)
+    text = node_text(node)
+    targets = let_targets(all_words)
+    if targets:
+        assigned_by_form(w, targets, text, ctx, out)
     out.append(
         RawCommand(
-            node_text(node),
+            text,
             all_words,
             tuple(assigns),
             (*redirs, *mine),
@@ -283,15 +283,17 @@ def _command(
     )
 
 
-def _check_adjacent(w: Walk, node: Node, src: bytes) -> None:
+def _check_adjacent(w: Walk, children: list[Node], src: bytes) -> None:
     """Two argument nodes with nothing (or only a line continuation) between them are one
     word to bash but two to tree-sitter: a parser differential, so undecidable."""
     prev: Node | None = None
-    for child in node.named_children:
+    for child in children:
         if child.type in ("file_redirect", "herestring_redirect", "variable_assignment"):
             prev = None
             continue
-        if prev is not None and _CONTINUATION.fullmatch(src[prev.end_byte : child.start_byte]):
+        gap = src[prev.end_byte : child.start_byte] if prev is not None else b" "
+        # adjacent, or only line continuations between them
+        if not gap or (gap[0] == 0x5C and _CONTINUATION.fullmatch(gap)):
             w.errors.append(f"ambiguous word boundary at {where(child)}")
             return
         prev = child
