@@ -171,6 +171,14 @@ def empty_variable_root(word: Word) -> str | None:
     return None
 
 
+def word_root(word: Word) -> str | None:
+    """Why a delete / move of ``word`` would wreck the machine: a literal root-like path, or
+    a variable that is the root when empty."""
+    if word.value is not None:
+        return root_like(word.value)
+    return empty_variable_root(word)
+
+
 def workspace_like(path: str) -> bool:
     """The cwd, its parents, or everything in it."""
     p = normalise(path)
