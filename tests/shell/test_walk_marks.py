@@ -1,5 +1,6 @@
-"""``walk_model.marked``: marking a raw command as a pipeline stage or background job keeps
-every other field (it is built field by field for speed, so a new field must be copied too)."""
+"""``walk_model.marked`` and ``model.read_below``: marking a raw command as a pipeline stage or
+background job, or a path as read recursively, keeps every other field (both are built field
+by field for speed, so a new field must be copied too)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import fields, replace
 
 import pytest
 
+from bastion.shell.model import Access, PathUse, read_below
 from bastion.shell.walk_model import RawCommand, Redirect, marked
 from bastion.shell.words import literal_word
 
@@ -42,3 +44,14 @@ def test_every_raw_command_field_is_set_apart_from_its_default_in_the_check_abov
     item = _every_field_set(True, True)
     defaults = RawCommand("", ())
     assert [f.name for f in fields(RawCommand) if getattr(item, f.name) == getattr(defaults, f.name)] == []
+
+
+@pytest.mark.parametrize("recursive", [False, True])
+def test_a_path_read_below_keeps_every_other_field(recursive: bool) -> None:
+    use = PathUse("src", Access.WRITE, "'src'", "argument of cp", "s*", recursive, True)
+    assert [
+        f.name
+        for f in fields(PathUse)
+        if getattr(use, f.name) == getattr(PathUse(None, Access.READ, ""), f.name)
+    ] == ([] if recursive else ["recursive"])
+    assert read_below(use) == replace(use, recursive=True)

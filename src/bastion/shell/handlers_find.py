@@ -10,7 +10,7 @@ from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed
-from bastion.shell.model import Access, PathUse, SimpleCommand
+from bastion.shell.model import Access, PathUse, SimpleCommand, read_below
 from bastion.shell.programs.spec import Spec
 from bastion.shell.words import Word
 
@@ -119,7 +119,7 @@ def find(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
         i += 1
     for w in starts or [Word(".", ".", ".")]:
         ctx.path(w, Access.READ, "find start")
-    ctx.paths[:] = [replace(p, recursive=True) for p in ctx.paths]  # find walks the tree
+    ctx.paths[:] = [read_below(p) for p in ctx.paths]  # find walks the tree
     deletes = False
     while i < len(args):
         tok = args[i].value

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell.ctx import Ctx
@@ -12,7 +10,7 @@ from bastion.shell.flags import Parsed, parse_args
 from bastion.shell.handlers_devices import HANDLERS as DEVICE_HANDLERS
 from bastion.shell.handlers_find import HANDLERS as FIND_HANDLERS
 from bastion.shell.handlers_scripts import HANDLERS as SCRIPT_HANDLERS
-from bastion.shell.model import Access, PathUse
+from bastion.shell.model import Access, PathUse, read_below
 from bastion.shell.programs.spec import Spec
 from bastion.shell.words import Word
 
@@ -143,7 +141,7 @@ def tar(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
         first = len(ctx.paths)
         for w in parsed.positionals:
             ctx.path(w, Access.READ, "archived")
-        ctx.paths[first:] = [replace(p, recursive=True) for p in ctx.paths[first:]]
+        ctx.paths[first:] = [read_below(p) for p in ctx.paths[first:]]
     else:
         ctx.add(E.UNKNOWN, note="tar mode not recognised")
     if any(f.value is not None and f.value.value == "-" for f in parsed.flags):
