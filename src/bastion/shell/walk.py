@@ -157,15 +157,18 @@ def _children(
     redirs: tuple[Redirect, ...],
     pipeline: bool = False,
 ) -> None:
-    kids = _flatten(node) if node.type == "list" else node.children
-    forks = node.type == "subshell"  # one child shell for the whole ( … )
-    saved = w.child() if forks else w.scope
+    kind = node.type
+    kids = _flatten(node) if kind == "list" else node.children
+    types = [k.type for k in kids]  # each .type access builds a new string: read them once
+    saved = w.child() if kind == "subshell" else w.scope  # one child shell for the whole ( … )
     for i, child in enumerate(kids):
-        if child.type in (";;", ";&", ";;&") and node.type != "case_item":
-            w.errors.append(f"unexpected {child.type!r} at {where(child)}")
+        if types[i] in (";;", ";&", ";;&") and kind != "case_item":
+            w.errors.append(f"unexpected {types[i]!r} at {where(child)}")
+        if not child.is_named:
+            continue  # punctuation (`;`, `&&`, `|`): nothing runs
         start = len(out)
-        background = i + 1 < len(kids) and kids[i + 1].type == "&"
-        inner = w.child() if (pipeline or background) and child.is_named else None
+        background = i + 1 < len(kids) and types[i + 1] == "&"
+        inner = w.child() if pipeline or background else None
         _stmt(w, child, ctx, out, redirs)
         if inner is not None:  # a pipeline stage or a background job: its own child shell
             w.scope = inner
