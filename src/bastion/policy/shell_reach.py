@@ -219,8 +219,8 @@ class _Filter:
     ignore_files: list[str] = field(default_factory=list)
 
     def skip(self, path: str, is_dir: bool) -> bool:
-        name = posixpath.basename(path)
-        if is_dir and any(fnmatch.fnmatchcase(name, g) for g in self.exclude_dirs):
+        name = path.rpartition("/")[2]  # posixpath.basename
+        if is_dir and self.exclude_dirs and any(fnmatch.fnmatchcase(name, g) for g in self.exclude_dirs):
             return True
         if not self.hidden and name.startswith("."):
             if name in _IGNORE_FILES:
@@ -231,7 +231,9 @@ class _Filter:
     def reads(self, path: str) -> bool:
         """GNU grep: the last matching --include/--exclude wins; with none matching, a file
         is read unless the first of them is an --include."""
-        name = posixpath.basename(path)
+        if not self.rules:
+            return True  # no --include / --exclude: every file is read
+        name = path.rpartition("/")[2]
         for include, glob in reversed(self.rules):
             if fnmatch.fnmatchcase(name, glob):
                 return include

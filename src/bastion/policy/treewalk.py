@@ -7,7 +7,6 @@ must treat what it was looking at as unknown. Nothing here outlives the call.
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -111,8 +110,9 @@ def walk(
         if real in seen:
             continue
         seen.add(real)
+        sep = "" if not folder or folder.endswith("/") else "/"  # posixpath.join (names hold no "/")
         for entry in reach.listdir(folder):
-            path = posixpath.join(folder, entry.name)
+            path = folder + sep + entry.name
             if skip(path, entry.kind is Kind.DIR):
                 continue
             if entry.kind is Kind.DIR:
