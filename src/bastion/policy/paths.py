@@ -102,6 +102,27 @@ class OsFileSystem:
         return resolved
 
 
+class CallFs:
+    """One decision's memo over a ``FileSystem``: each path is resolved once, and each path
+    verdict of ``policy`` computed once, for the length of ONE decision (made afresh for
+    every call, never shared: a symlink may change between two calls). Within a call the
+    answers are the same ones the file system would give again, so decisions are identical."""
+
+    __slots__ = ("_resolved", "fs", "policy", "verdicts")
+
+    def __init__(self, fs: FileSystem, policy: Policy) -> None:
+        self.fs = fs
+        self.policy = policy
+        self._resolved: dict[str, str] = {}
+        self.verdicts: dict[tuple[str, bool, str], PathVerdict] = {}
+
+    def resolve(self, path: str) -> str:
+        found = self._resolved.get(path)
+        if found is None:  # errors (a symlink loop) are not kept: they are asked again
+            found = self._resolved[path] = self.fs.resolve(path)
+        return found
+
+
 class PathError(ValueError):
     """A path that cannot be checked (NUL byte, not UTF-8, too long)."""
 
@@ -148,6 +169,16 @@ def _under(path: str, roots: tuple[str, ...]) -> str | None:
 
 def check_path(policy: Policy, path: str, *, write: bool, cwd: str, fs: FileSystem) -> PathVerdict:
     """Decide one path for read (``write=False``) or write access."""
+    if isinstance(fs, CallFs) and fs.policy is policy:
+        key = (path, write, cwd)
+        known = fs.verdicts.get(key)
+        if known is None:
+            known = fs.verdicts[key] = _check_path(policy, path, write=write, cwd=cwd, fs=fs)
+        return known
+    return _check_path(policy, path, write=write, cwd=cwd, fs=fs)
+
+
+def _check_path(policy: Policy, path: str, *, write: bool, cwd: str, fs: FileSystem) -> PathVerdict:
     try:
         written = absolute(path, cwd=cwd, home=policy.home)
     except PathError as exc:

@@ -12,6 +12,7 @@ from bastion.call.families import Family
 from bastion.call.model import ToolCall
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode, RuleAction
+from bastion.policy.paths import CallFs
 from bastion.policy.shell_git import command_dirs
 from bastion.policy.shell_touch import credential_arguments, touched_hosts, touched_paths, touched_reach
 from bastion.policy.stages import (
@@ -71,8 +72,11 @@ def decide_analysis(ctx: Context, call: ToolCall, out: Assembly, analysis: Shell
             )
     # The classifier already joins relative paths after ``cd DIR`` (and gives None after a
     # cd to a run-time value), so every path is relative to the call's own cwd here.
-    # Globs, recursion and git are looked at through the file system, once per call.
-    reach = Reach(ctx.tree, ctx.fs.resolve)
+    # Globs, recursion and git are looked at through the file system, once per call: one
+    # memo of resolved paths and path verdicts for this call only (see ``CallFs``).
+    fs = CallFs(ctx.fs, policy)
+    ctx = Context(policy, fs, ctx.tree, ctx.resolver, ctx.sandboxed, ctx.analyze_shell)
+    reach = Reach(ctx.tree, fs.resolve)
     dirs = command_dirs(analysis.commands, call.cwd, policy.home, cdpath="CDPATH" in analysis.source)
     for cmd, cwds in zip(analysis.commands, dirs, strict=True):
         _decide_command(ctx, call, out, cmd, reach, cwds)
@@ -107,8 +111,9 @@ def _decide_command(
         )
         if subject.override is not None:
             install.override = subject.override
-    _mode_default(ctx, out, subject, cmd, words, reader=_reader_or_printer(cmd) and touched_ok)
-    if not _reader_or_printer(cmd):
+    reader = _reader_or_printer(cmd)
+    _mode_default(ctx, out, subject, cmd, words, reader=reader and touched_ok)
+    if not reader:
         subject.unmet.append(_not_a_reader(cmd, words))
 
 

@@ -122,6 +122,7 @@ class Recursion:
 
 
 _GREP = frozenset({"grep", "egrep", "fgrep", "zgrep"})
+_RECURSIVE = _GREP | {"rg", "find", "ag", "ack", "ack-grep", "zip", "tar", "bsdtar"}
 _GREP_VALUED = frozenset("efmABCdD")
 _TAR_VALUED = frozenset("fCTXbgHKLNV")
 _FIND_CONTENT = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
@@ -149,6 +150,8 @@ def _short_flags(argv: tuple[str, ...], valued: frozenset[str]) -> set[str]:
 def recursion_of(cmd: SimpleCommand) -> Recursion | None:
     """The table of recursive readers (until every program declares ``PathUse.recursive``)."""
     program, argv = cmd.program, cmd.argv
+    if program not in _RECURSIVE:
+        return None
     longs = {w.partition("=")[0] for w in argv[1:] if w.startswith("--")}
     if program in _GREP:
         short = _short_flags(argv, _GREP_VALUED)
@@ -216,8 +219,8 @@ class _Filter:
     ignore_files: list[str] = field(default_factory=list)
 
     def skip(self, path: str, is_dir: bool) -> bool:
-        name = posixpath.basename(path)
-        if is_dir and any(fnmatch.fnmatchcase(name, g) for g in self.exclude_dirs):
+        name = path.rpartition("/")[2]  # posixpath.basename
+        if is_dir and self.exclude_dirs and any(fnmatch.fnmatchcase(name, g) for g in self.exclude_dirs):
             return True
         if not self.hidden and name.startswith("."):
             if name in _IGNORE_FILES:
@@ -228,7 +231,9 @@ class _Filter:
     def reads(self, path: str) -> bool:
         """GNU grep: the last matching --include/--exclude wins; with none matching, a file
         is read unless the first of them is an --include."""
-        name = posixpath.basename(path)
+        if not self.rules:
+            return True  # no --include / --exclude: every file is read
+        name = path.rpartition("/")[2]
         for include, glob in reversed(self.rules):
             if fnmatch.fnmatchcase(name, glob):
                 return include
@@ -282,7 +287,17 @@ def check_recursion(
     return Reached(tuple(dict.fromkeys(reasons)), (note,) if starts else ())
 
 
-def _walk_start(policy: Policy, reach: Reach, mode: Recursion, keep: _Filter, top: str) -> list[Found]:
+def _walk_start(policy: Policy, reach: Reach, mode: Recursion, keep: _Filter, top: str) -> tuple[Found, ...]:
+    """What a walk from ``top`` finds; the same walk twice in one call is looked up (the
+    listings and kinds it saw are the call's own, so the answer is the same)."""
+    key = (top, mode, keep.hidden, keep.rules, keep.exclude_dirs)
+    found = reach.walked.get(key)
+    if found is None:
+        found = reach.walked[key] = tuple(_walk_fresh(policy, reach, mode, keep, top))
+    return found
+
+
+def _walk_fresh(policy: Policy, reach: Reach, mode: Recursion, keep: _Filter, top: str) -> list[Found]:
     credentials = policy.hardline.credentials
 
     def flag(path: str) -> bool:

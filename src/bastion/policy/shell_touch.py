@@ -22,6 +22,7 @@ from bastion.policy.shell_reach import (
     credential_effect,
     destructive_reason,
     destructive_target,
+    recursion_of,
     wildcard_parent,
 )
 from bastion.policy.stages import Context, ceiling_write_check
@@ -36,13 +37,17 @@ def credential_arguments(ctx: Context, subject: Subject, cmd: SimpleCommand, cwd
     """A safety net for programs whose arguments the knowledge base does not model as paths
     (``pytest ~/.ssh/id_rsa``, ``tool --key=~/.aws/credentials``): a path-like word naming a
     credential location asks a person."""
-    known = {p.raw for p in cmd.paths} | {p.path for p in cmd.paths if p.path}
+    known: set[str] | None = None  # built on the first path-like word (most commands have none)
     credentials = ctx.policy.hardline.credentials
     for word in cmd.argv[1:]:
         if word.startswith(_EXCLUDING):
             continue  # a pattern of what to leave out (grep/tar/rsync --exclude=.env)
         value = word.partition("=")[2] if word.startswith("-") and "=" in word else word
-        if value in known or not (value.startswith(("/", "~", ".")) or "/" in value):
+        if not (value.startswith(("/", "~", ".")) or "/" in value):
+            continue
+        if known is None:
+            known = {p.raw for p in cmd.paths} | {p.path for p in cmd.paths if p.path}
+        if value in known:
             continue
         try:
             path = normalise(value, cwd=cwd, home=ctx.policy.home)
@@ -177,7 +182,9 @@ def touched_reach(
     policy = ctx.policy
     starts: list[str] = []
     marked = any(u.recursive for u in cmd.paths)  # the knowledge base names the trees itself
-    for use in cmd.paths:
+    # A command that does not recurse walks nothing: its globs were expanded in touched_paths.
+    walks = marked or recursion_of(cmd) is not None
+    for use in cmd.paths if walks else ():
         if use.access is Access.READ and (use.recursive or not marked):
             found = concrete_paths(reach, use, cwd=cwd, home=policy.home)
             starts.extend(found if not isinstance(found, Unknown) else ())
@@ -185,6 +192,8 @@ def touched_reach(
     # Every git command reads its repository's configuration, readers or not: in full-access a
     # writing or networked git runs too, and a program the config names is code in any mode.
     git = check_git(policy, ctx.fs, reach, cmd, cwds)
+    if not (git or reached.reasons or reached.notes):
+        return True  # the common case: nothing walked, no git
     reasons = list(dict.fromkeys([*reached.reasons, *git]))  # git grep: its walk and its index
     subject.notes.extend(reached.notes)
     subject.hard.extend(reasons)

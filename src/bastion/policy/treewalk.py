@@ -7,7 +7,6 @@ must treat what it was looking at as unknown. Nothing here outlives the call.
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -35,6 +34,8 @@ class Reach:
     spent: int = 0
     _listings: dict[str, tuple[Entry, ...]] = field(default_factory=dict)
     _kinds: dict[tuple[str, bool], Kind] = field(default_factory=dict)
+    # Finished walks of this call, by start and filter (``a -r src; b -r src`` walks once).
+    walked: dict[tuple[object, ...], tuple[Found, ...]] = field(default_factory=dict)
 
     def spend(self, count: int, where: str) -> None:
         self.spent += count
@@ -109,8 +110,9 @@ def walk(
         if real in seen:
             continue
         seen.add(real)
+        sep = "" if not folder or folder.endswith("/") else "/"  # posixpath.join (names hold no "/")
         for entry in reach.listdir(folder):
-            path = posixpath.join(folder, entry.name)
+            path = folder + sep + entry.name
             if skip(path, entry.kind is Kind.DIR):
                 continue
             if entry.kind is Kind.DIR:

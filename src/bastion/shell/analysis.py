@@ -87,6 +87,8 @@ def _items(
 
 
 def _with_context(cmd: SimpleCommand, raw: RawCommand) -> SimpleCommand:
+    if not raw.context and not raw.background:
+        return cmd  # the common case: a top-level foreground command
     extra = tuple(n for n in raw.context if n not in cmd.notes)
     if raw.background:
         extra += ("runs in the background",)
@@ -149,9 +151,10 @@ def _follow_cd(commands: list[SimpleCommand], *, cdpath: bool = False) -> list[S
     is a glob, a run-time value, or looked up in a ``CDPATH`` the command sets, later relative
     paths are unknown."""
     prefixes: dict[tuple[int, ...], str | None] = {(): ""}
+    moved = False  # no cd yet: every command runs in the call's cwd
     out: list[SimpleCommand] = []
     for cmd in commands:
-        prefix = _prefix(prefixes, cmd.scope)
+        prefix = _prefix(prefixes, cmd.scope) if moved else ""
         if prefix != "" and cmd.paths:
             cmd = _root_delete(replace(cmd, paths=tuple(_moved(p, prefix) for p in cmd.paths)))
         out.append(cmd)
@@ -168,6 +171,7 @@ def _follow_cd(commands: list[SimpleCommand], *, cdpath: bool = False) -> list[S
                     target = None  # CDPATH may send a bare name anywhere
                 prefix = target
             prefixes[cmd.scope] = prefix
+            moved = True
     return out
 
 

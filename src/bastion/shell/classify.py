@@ -4,14 +4,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell.ctx import Ctx, path_use
 from bastion.shell.flags import NUMERIC, Flag, Parsed, parse_args
 from bastion.shell.hosts import any_host, bare_host
-from bastion.shell.model import Access, PathUse, SimpleCommand
+from bastion.shell.model import Access, PathUse, SimpleCommand, read_below
 from bastion.shell.programs.spec import OPEN_HANDLERS, Spec
 from bastion.shell.walk_model import Redirect
 from bastion.shell.words import Word
@@ -143,7 +142,7 @@ def _raise_spec(ctx: Ctx, spec: Spec, at: int) -> None:
 
 def _recursive(ctx: Ctx, first: int, named: bool) -> None:
     """Mark the paths just recorded as read recursively; with none named, the cwd is."""
-    ctx.paths[first:] = [replace(p, recursive=True) for p in ctx.paths[first:]]
+    ctx.paths[first:] = [read_below(p) for p in ctx.paths[first:]]
     if not named:
         ctx.paths.append(PathUse(".", Access.READ, ".", f"{ctx.program} searches the cwd", recursive=True))
 

@@ -37,6 +37,14 @@ class PathUse:
     startup: bool = False
 
 
+def read_below(use: PathUse) -> PathUse:
+    """``use`` read (or written) recursively: built field by field (a recursive reader marks
+    every path it names; ``dataclasses.replace`` costs several times more)."""
+    if use.recursive:
+        return use
+    return PathUse(use.path, use.access, use.raw, use.why, use.pattern, True, use.startup)
+
+
 @dataclass(frozen=True, slots=True)
 class SimpleCommand:
     """One simple command after unwrapping wrappers (sudo, env, xargs, bash -c …)."""

@@ -108,12 +108,18 @@ def is_block_device(path: str) -> bool:
     return bool(_BLOCK_DEVICE.match(path))
 
 
+_SLASHES = re.compile(r"/+")
+_DOT_PARTS = re.compile(r"(/\.)+(/|$)")
+_DOTDOTS = re.compile(r"/+\.\.(/\.\.)*")
+_UP_DOTS = re.compile(r"\.\.(/\.\.)*(/\*)?")
+
+
 def normalise(path: str) -> str:
     """Lexically tidy a literal path: collapse //, /./ and trailing slashes (keep `..`)."""
-    if not path:
-        return path
-    tidy = re.sub(r"/+", "/", path)
-    tidy = re.sub(r"(/\.)+(/|$)", "/", tidy)
+    if not path or ("//" not in path and "/." not in path and (path[-1] != "/" or path == "/")):
+        return path  # the common case: nothing to tidy (normpath keeps such a path too)
+    tidy = _SLASHES.sub("/", path)
+    tidy = _DOT_PARTS.sub("/", tidy)
     if len(tidy) > 1:
         tidy = tidy.rstrip("/") or "/"
     if tidy.startswith("/"):
@@ -125,7 +131,7 @@ def normalise(path: str) -> str:
 def root_like(path: str) -> str | None:
     """Why deleting / recursively changing ``path`` would wreck the machine, or None."""
     p = normalise(path)
-    if p in ("/", "/*", "/.*", "/.") or re.fullmatch(r"/+\.\.(/\.\.)*", p):
+    if p in ("/", "/*", "/.*", "/.") or _DOTDOTS.fullmatch(p):
         return "the root directory"
     if p in ("~", "~/*", "~/.", "~/.*"):
         return "the home directory"
@@ -165,10 +171,18 @@ def empty_variable_root(word: Word) -> str | None:
     return None
 
 
+def word_root(word: Word) -> str | None:
+    """Why a delete / move of ``word`` would wreck the machine: a literal root-like path, or
+    a variable that is the root when empty."""
+    if word.value is not None:
+        return root_like(word.value)
+    return empty_variable_root(word)
+
+
 def workspace_like(path: str) -> bool:
     """The cwd, its parents, or everything in it."""
     p = normalise(path)
-    return p in (".", "..", "*", ".*", "./*", "../*", "./.*") or bool(re.fullmatch(r"\.\.(/\.\.)*(/\*)?", p))
+    return p in (".", "..", "*", ".*", "./*", "../*", "./.*") or bool(_UP_DOTS.fullmatch(p))
 
 
 _CREDENTIAL_RE = re.compile("|".join(fnmatch.translate(p) for p in _CREDENTIAL_NAMES))

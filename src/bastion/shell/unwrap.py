@@ -4,8 +4,6 @@ resolve the program, apply its knowledge-base entry, and recurse into inner comm
 from __future__ import annotations
 
 import posixpath
-import re
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -29,16 +27,43 @@ from bastion.shell.programs.registry import lookup
 from bastion.shell.programs.wrappers import WRAPPERS
 from bastion.shell.walk_model import RawCommand, Redirect
 from bastion.shell.words import Word, literal_word
+from bastion.shell.wrapper_args import strip_env, strip_xargs
 
 E = Effect
 MAX_DEPTH = 8
-_RESERVED = frozenset({"done", "fi", "esac", "then", "else", "elif", "do", "}", "in", "{",
-                       "if", "while", "until", "for", "case", "function", "select", "!"})
+_RESERVED = frozenset(
+    {
+        "done",
+        "fi",
+        "esac",
+        "then",
+        "else",
+        "elif",
+        "do",
+        "}",
+        "in",
+        "{",
+        "if",
+        "while",
+        "until",
+        "for",
+        "case",
+        "function",
+        "select",
+        "!",
+    }
+)
 
 
 def _handlers() -> dict[str, Handler]:
-    table: dict[str, Handler] = {**FS_HANDLERS, **NET_HANDLERS, **CODE_HANDLERS, **SYSTEM_HANDLERS,
-                                 **GIT_HANDLERS, **BUILTIN_HANDLERS}
+    table: dict[str, Handler] = {
+        **FS_HANDLERS,
+        **NET_HANDLERS,
+        **CODE_HANDLERS,
+        **SYSTEM_HANDLERS,
+        **GIT_HANDLERS,
+        **BUILTIN_HANDLERS,
+    }
     table["git"] = lambda c, s, p, w: git(c, s, p, w, table)
     return table
 
@@ -94,8 +119,16 @@ class Classifier:
     ) -> list[SimpleCommand]:
         """``applied``: the raw command's redirections and assignments were already applied
         to the command that runs this one (``run_words``); nothing else differs by level."""
-        ctx = Ctx(raw, list(words), "", self.run_words, self.run_source, self.run_here,
-                  wrappers=list(outer.wrappers), outer=outer)
+        ctx = Ctx(
+            raw,
+            list(words),
+            "",
+            self.run_words,
+            self.run_source,
+            self.run_here,
+            wrappers=list(outer.wrappers),
+            outer=outer,
+        )
         ctx.scope = outer.scope if applied else raw.scope
         if outer.depth:  # what a carrier hands to what it runs
             ctx.effects.update(outer.effects)
@@ -114,9 +147,12 @@ class Classifier:
             if raw.assigns and raw.kind != "declare":  # declare/export judge their own
                 _assignments(ctx, raw.assigns, standalone=not words)
         self._evaluates(ctx, raw, words)
-        if not words and raw.kind in ("assign", "unset", "arith") and ctx.effects <= {
-            E.READ
-        } and not (ctx.paths or ctx.redirected or ctx.evaluated or ctx.inner):
+        if (
+            not words
+            and raw.kind in ("assign", "unset", "arith")
+            and ctx.effects <= {E.READ}
+            and not (ctx.paths or ctx.redirected or ctx.evaluated or ctx.inner)
+        ):
             return []  # a plain shell-variable assignment runs nothing
         result = [*ctx.inner, self._no_program(ctx)] if not words else self._unwrap(ctx)
         self.errors.extend(ctx.errors)
@@ -140,8 +176,9 @@ class Classifier:
                 return
             bad = [n for n in w.arith if n not in self.integers]
             if bad:
-                ctx.evaluated = (f"{w.text!r} evaluates {bad[0]!r} as arithmetic (a run-time "
-                                 f"value there can run code)")
+                ctx.evaluated = (
+                    f"{w.text!r} evaluates {bad[0]!r} as arithmetic (a run-time value there can run code)"
+                )
                 return
 
     def _no_program(self, ctx: Ctx) -> SimpleCommand:
@@ -183,11 +220,11 @@ class Classifier:
                     break
                 continue
             if ctx.program == "env":
-                if not self._env(ctx):
+                if not strip_env(ctx):
                     break
                 continue
             if ctx.program == "xargs":
-                self._xargs(ctx)
+                strip_xargs(ctx)
                 continue
             break
         return self._classify(ctx, ctx.words[0].text)
@@ -209,8 +246,11 @@ class Classifier:
             apply_spec(ctx, spec, ctx.words[1:], HANDLERS)
             printed_credentials(ctx)
             assigning_builtin(ctx)
-        if ctx.replaced and ctx.inner and not (ctx.paths or ctx.dynamic or ctx.evaluated or
-                                               ctx.catastrophic or ctx.self_change):
+        if (
+            ctx.replaced
+            and ctx.inner
+            and not (ctx.paths or ctx.dynamic or ctx.evaluated or ctx.catastrophic or ctx.self_change)
+        ):
             return ctx.inner  # a pure carrier: every inner command has its redirections
         cmd = finish(ctx, spelling, dynamic=ctx.dynamic)
         return [*ctx.inner, cmd]
@@ -229,8 +269,7 @@ class Classifier:
     def _wrapper(self, ctx: Ctx, spec: W.Wrapper) -> bool:
         """Strip one wrapper; False when nothing is run through it (classify it instead)."""
         name = ctx.program
-        parsed, stop = parse_args(ctx.words[1:], spec.takes_value, spec.aliases,
-                                  stop_at_positional=True)
+        parsed, stop = parse_args(ctx.words[1:], spec.takes_value, spec.aliases, stop_at_positional=True)
         if spec.effects:
             ctx.add(*spec.effects, note=spec.note or f"{name} wrapper")
         for flag in parsed.flags:
@@ -279,8 +318,7 @@ class Classifier:
                 ctx.dynamic = True
                 ctx.words = [ctx.words[0], *joined]
                 return False
-            self._shell_string(ctx, literal_word(" ".join(w.value or "" for w in joined)),
-                               f"{name}")
+            self._shell_string(ctx, literal_word(" ".join(w.value or "" for w in joined)), f"{name}")
             return False
         ctx.words = rest
         return True
@@ -293,76 +331,6 @@ class Classifier:
             return
         ctx.inner.extend(self.run_source(ctx, word.value, label))
         ctx.replaced = True
-
-    def _env(self, ctx: Ctx) -> bool:
-        args = list(ctx.words[1:])
-        i = 0
-        assigns: list[tuple[str, Word]] = []
-        while i < len(args):
-            w = args[i]
-            v = w.value
-            if v is None:
-                break
-            if v in ("-i", "--ignore-environment", "-0", "--null", "-v", "--debug", "-"):
-                i += 1
-            elif v == "--":
-                i += 1
-                break
-            elif v in W.ENV_VALUES or v.split("=")[0] in W.ENV_VALUES:
-                key, eq, val = v.partition("=")
-                value_word = literal_word(val) if eq else (args[i + 1] if i + 1 < len(args)
-                                                           else literal_word(""))
-                i += 1 if eq else 2
-                if W.ENV_ALIASES.get(key, key) == "-S":
-                    if value_word.value is None:
-                        ctx.dynamic = True
-                        break
-                    try:
-                        split = [literal_word(t) for t in shlex.split(value_word.value)]
-                    except ValueError:
-                        ctx.errors.append("env -S string could not be split")
-                        split = []
-                    args = [*split, *args[i:]]
-                    i = 0
-                elif W.ENV_ALIASES.get(key, key) == "-C":
-                    ctx.carry(E.UNKNOWN, note=f"env -C: runs in directory {value_word.text}, "
-                                              "so its relative paths are not the cwd's")
-                elif key == "-P":
-                    ctx.carry(E.CODE, note="env -P: programs are looked up in another PATH")
-            elif v.startswith("-") and len(v) > 1 and "=" not in v:
-                i += 1  # combined short options such as -iv
-            elif _NAME_EQ.match(v):
-                key, _, val = v.partition("=")
-                assigns.append((key, literal_word(val)))
-                i += 1
-            else:
-                break
-        ctx.wrappers.append("env")
-        _assignments(ctx, tuple(assigns))
-        rest = args[i:]
-        if not rest:
-            ctx.words = [ctx.words[0]]
-            ctx.program = "env"
-            ctx.add(E.CREDENTIALS, note="env without a command prints every variable")
-            return False
-        ctx.words = rest
-        return True
-
-    def _xargs(self, ctx: Ctx) -> None:
-        parsed, stop = parse_args(ctx.words[1:], W.XARGS_VALUES, W.XARGS_ALIASES,
-                                  stop_at_positional=True)
-        for w in parsed.values("-a"):
-            ctx.path(w, Access.READ, "xargs argument file")
-        rest = list(ctx.words[1 + stop :]) or [literal_word("echo")]
-        repl = parsed.values("-I")
-        token = repl[0].value if repl else ("{}" if parsed.has("-i") else None)
-        if token:
-            rest = [w if token not in (w.value or "") or w is rest[0] else
-                    Word(w.text, None, w.sketch.replace(token, "\x00")) for w in rest]
-        ctx.wrappers.append("xargs")
-        ctx.extra_args = True
-        ctx.note("xargs appends arguments read from stdin (only known at run time)")
-        ctx.words = rest
 
 
 def _outer(ctx: Ctx, label: str, redirects: tuple[Redirect, ...], child: bool) -> Outer:
@@ -379,6 +347,3 @@ def _outer(ctx: Ctx, label: str, redirects: tuple[Redirect, ...], child: bool) -
         paths=(*ctx.outer.paths, *ctx.carried_paths),
         depth=ctx.depth + 1,
     )
-
-
-_NAME_EQ = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import replace
 from itertools import count
 
 from tree_sitter import Node
@@ -33,6 +32,7 @@ from bastion.shell.walk_model import (
     RawCommand,
     Redirect,
     Walk,
+    marked,
     node_text,
     walk_arith,
     walk_word,
@@ -157,15 +157,18 @@ def _children(
     redirs: tuple[Redirect, ...],
     pipeline: bool = False,
 ) -> None:
-    kids = _flatten(node) if node.type == "list" else node.children
-    forks = node.type == "subshell"  # one child shell for the whole ( … )
-    saved = w.child() if forks else w.scope
+    kind = node.type
+    kids = _flatten(node) if kind == "list" else node.children
+    types = [k.type for k in kids]  # each .type access builds a new string: read them once
+    saved = w.child() if kind == "subshell" else w.scope  # one child shell for the whole ( … )
     for i, child in enumerate(kids):
-        if child.type in (";;", ";&", ";;&") and node.type != "case_item":
-            w.errors.append(f"unexpected {child.type!r} at {where(child)}")
+        if types[i] in (";;", ";&", ";;&") and kind != "case_item":
+            w.errors.append(f"unexpected {types[i]!r} at {where(child)}")
+        if not child.is_named:
+            continue  # punctuation (`;`, `&&`, `|`): nothing runs
         start = len(out)
-        background = i + 1 < len(kids) and kids[i + 1].type == "&"
-        inner = w.child() if (pipeline or background) and child.is_named else None
+        background = i + 1 < len(kids) and types[i + 1] == "&"
+        inner = w.child() if pipeline or background else None
         _stmt(w, child, ctx, out, redirs)
         if inner is not None:  # a pipeline stage or a background job: its own child shell
             w.scope = inner
@@ -173,11 +176,7 @@ def _children(
             for j in range(start, len(out)):
                 item = out[j]
                 if isinstance(item, RawCommand):
-                    out[j] = replace(
-                        item,
-                        in_pipeline=item.in_pipeline or pipeline,
-                        background=item.background or background,
-                    )
+                    out[j] = marked(item, in_pipeline=pipeline, background=background)
     w.scope = saved
 
 
@@ -231,7 +230,7 @@ def _redirected(
         for j in range(start, len(out)):
             item = out[j]
             if isinstance(item, RawCommand):
-                out[j] = replace(item, in_pipeline=True)
+                out[j] = marked(item, in_pipeline=True)
         for follow_node in after:
             _stmt(w, follow_node, ctx, out, redirs)
 
@@ -249,7 +248,8 @@ def _command(
     mine: list[Redirect] = []
     prev_end = -1
     prev_kind = ""
-    for child in node.named_children:
+    children = node.named_children  # a fresh list of fresh nodes per access: read it once
+    for child in children:
         kind = child.type
         if kind == "variable_assignment":
             assigns.extend(assignments(w, child, ctx, out))
@@ -267,12 +267,15 @@ def _command(
         else:
             words.append(walk_word(w, child, ctx, out))
         prev_end, prev_kind = child.end_byte, kind
-    _check_adjacent(w, node, w.src)
+    _check_adjacent(w, children, w.src)
     all_words = (*words, *extra_words)
-    assigned_by_form(w, let_targets(all_words), node_text(node), ctx, out)
+    text = node_text(node)
+    targets = let_targets(all_words)
+    if targets:
+        assigned_by_form(w, targets, text, ctx, out)
     out.append(
         RawCommand(
-            node_text(node),
+            text,
             all_words,
             tuple(assigns),
             (*redirs, *mine),
@@ -283,15 +286,17 @@ def _command(
     )
 
 
-def _check_adjacent(w: Walk, node: Node, src: bytes) -> None:
+def _check_adjacent(w: Walk, children: list[Node], src: bytes) -> None:
     """Two argument nodes with nothing (or only a line continuation) between them are one
     word to bash but two to tree-sitter: a parser differential, so undecidable."""
     prev: Node | None = None
-    for child in node.named_children:
+    for child in children:
         if child.type in ("file_redirect", "herestring_redirect", "variable_assignment"):
             prev = None
             continue
-        if prev is not None and _CONTINUATION.fullmatch(src[prev.end_byte : child.start_byte]):
+        gap = src[prev.end_byte : child.start_byte] if prev is not None else b" "
+        # adjacent, or only line continuations between them
+        if not gap or (gap[0] == 0x5C and _CONTINUATION.fullmatch(gap)):
             w.errors.append(f"ambiguous word boundary at {where(child)}")
             return
         prev = child

@@ -9,7 +9,7 @@ so callers can still see shapes such as ``"$DIR"/*`` (DYN + "/*").
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
@@ -328,16 +328,16 @@ _PLAIN = re.compile(r"[^\\*?\[{~$`'\"\n]*")
 
 def decode(
     node: Node, src: bytes, bindings: Mapping[str, Binding] | None = None
-) -> tuple[Word, list[Node], list[str]]:
+) -> tuple[Word, Sequence[Node], Sequence[str]]:
     """Return the word, the substitution nodes inside it (to classify), and errors.
     ``bindings``: loop variables whose value is known (``for f in a b; do …``)."""
     kind = node.type
     if kind in ("word", "number", "raw_string"):
         text = (node.text or b"").decode("utf-8", "replace")
         if kind == "raw_string":  # fast path: no escapes, no expansion
-            return Word(text, text[1:-1], text[1:-1]), [], []
+            return Word(text, text[1:-1], text[1:-1]), (), ()
         if _PLAIN.fullmatch(text):  # fast path: nothing bash would change
-            return Word(text, text, text), [], []
+            return Word(text, text, text), (), ()
     b = _Builder(bindings=bindings or {})
     _part(b, node, src, quoted=False)
     if b.bound_glob >= 0 and (len(b.chars) != b.bound_glob or len(b.vars) != 1):

@@ -1,0 +1,77 @@
+"""Handlers for sed and awk: what their scripts do (write files, run commands)."""
+
+from __future__ import annotations
+
+import re
+
+from bastion.call.effects import Effect
+from bastion.shell import sedscript
+from bastion.shell.ctx import Ctx
+from bastion.shell.flags import Parsed
+from bastion.shell.model import Access
+from bastion.shell.programs.spec import Spec
+from bastion.shell.words import Word, literal_word
+
+E = Effect
+
+
+def sed(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    scripts = [
+        (f.value, f.index + (1 if f.inline else 2))
+        for f in parsed.flags
+        if f.name == "-e" and f.value is not None
+    ]
+    if not scripts and positionals:
+        scripts = [(positionals[0], ctx.index_of(positionals[0]))]
+    for file_word in parsed.values("-f"):
+        ctx.path(file_word, Access.READ, "sed script file")
+        ctx.raise_at(ctx.index_of(file_word), E.UNKNOWN, note="sed script from a file")
+    for word, at in scripts:
+        text = word.value
+        commands = sedscript.parse(text) if text is not None else None
+        if commands is None:
+            why = "only known at run time" if text is None else "not understood"
+            ctx.raise_at(at, E.UNKNOWN, note=f"sed script {why}: {word.text[:60]!r}")
+            continue
+        for cmd in commands:
+            _sed_effect(ctx, cmd, at)
+
+
+def _sed_effect(ctx: Ctx, cmd: sedscript.Command, at: int) -> None:
+    if cmd.letter == "e":
+        ctx.raise_at(at, E.CODE, note="sed e runs a shell command")
+    elif cmd.letter in "wW":
+        if cmd.arg in ("/dev/stdout", "/dev/stderr"):
+            return
+        if not cmd.arg:
+            ctx.raise_at(at, E.UNKNOWN, note=f"sed {cmd.letter} without a file name")
+            return
+        ctx.raise_at(at, E.WRITE, note=f"sed {cmd.letter} writes {cmd.arg!r}")
+        ctx.path(literal_word(cmd.arg), Access.WRITE, f"sed {cmd.letter} command")
+    elif cmd.letter in "rR" and cmd.arg:  # `r` without a file name reads nothing
+        ctx.path(literal_word(cmd.arg), Access.READ, f"sed {cmd.letter} command")
+        ctx.note(f"sed {cmd.letter} reads {cmd.arg!r}")
+
+
+_AWK_RISK = re.compile(
+    r"system\s*\(|\|\s*getline|\bgetline\b|print[f]?\b[^;}]*[|>]|"
+    r"close\s*\(|fflush\s*\(|ENVIRON|@include|@load"
+)
+
+
+def awk(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    if parsed.has("-f"):
+        at = next(f.index + 1 for f in parsed.flags if f.name == "-f")
+        ctx.raise_at(at, E.CODE, note="awk program from a file")
+        return
+    programs = parsed.values("-e") or positionals[:1]
+    for word in programs:
+        program = word.value
+        at = ctx.index_of(word)
+        if program is None:
+            ctx.raise_at(at, E.UNKNOWN, note="awk program only known at run time")
+        elif _AWK_RISK.search(program):
+            ctx.raise_at(at, E.CODE, note="awk program runs commands or writes files")
+
+
+HANDLERS = {"sed": sed, "awk": awk}

@@ -1,0 +1,77 @@
+"""JavaScript's package managers: npm (pnpm and yarn share its table), bun, and the
+one-off runners (npx, bunx, pnpx)."""
+
+from __future__ import annotations
+
+from bastion.shell.programs.packages_common import INSTALLER as _I
+from bastion.shell.programs.packages_common import OPAQUE as _OPAQUE
+from bastion.shell.programs.packages_common import READER as _R
+from bastion.shell.programs.packages_common import RUNS_PROJECT as _RUN
+from bastion.shell.programs.packages_common import E, names
+from bastion.shell.programs.spec import CODE, READ, WRITE, Spec, fs, opts
+
+_NODE_RUN = {
+    n: _RUN
+    for n in names(
+        "run run-script test t start restart stop build rebuild pack publish lint dev serve "
+        "preview format typecheck check"
+    )
+}
+#: npm writes its logs and cache under ~/.npm and asks the registry for a newer npm on
+#: every command; ls/view/outdated… are reads otherwise (npm 11 `npm help ls`).
+_NPM_COMMON = (
+    "-w|--workspace= --workspaces --include-workspace-root --json -g|--global "
+    "--registry=N --loglevel= -s|--silent -q|--quiet -d|--verbose --color? --no-color "
+    "--prefix=R --userconfig=R --offline --prefer-offline --no-update-notifier"
+)
+_NPM_READ = Spec(READ, caches=("~/.npm",), cache_hosts=("registry.npmjs.org",))
+_NPM_LS = opts(
+    _NPM_READ,
+    f"{_NPM_COMMON} -a|--all -l|--long -p|--parseable --depth= "
+    "--omit= --include= --link --package-lock-only --no-unicode --install-links",
+)
+_NPM_VIEW = opts(_NPM_READ, _NPM_COMMON)
+_NPM_CONFIG = Spec(
+    WRITE,
+    subcommands={n: _NPM_VIEW for n in ("get", "list", "ls")},
+    other_sub=Spec(WRITE, note="npm config changes ~/.npmrc"),
+)
+_NODE_READ = {
+    **{n: _NPM_LS for n in ("ls", "list", "ll", "la")},
+    **{
+        n: _NPM_VIEW
+        for n in names("outdated view info show v why explain root bin prefix doctor audit licenses help")
+    },
+    "--version": _R,
+    "-v": _R,
+    "config": _NPM_CONFIG,
+}
+_NPM_INSTALLS = "install i add ci update up upgrade uninstall remove rm un link install-test it isntall"
+NPM = Spec(
+    frozenset({E.CODE, E.UNKNOWN}),
+    info=fs("--version", "-v"),
+    subcommands={
+        **{n: _I for n in _NPM_INSTALLS.split()},
+        **_NODE_RUN,
+        **_NODE_READ,
+        **{"exec": _OPAQUE, "x": _OPAQUE, "dlx": _OPAQUE, "create": _OPAQUE, "init": Spec(WRITE)},
+        "publish": Spec(frozenset({E.NETWORK, E.CODE})),
+        "token": Spec(frozenset({E.CREDENTIALS, E.NETWORK})),
+        "login": Spec(frozenset({E.CREDENTIALS, E.NETWORK})),
+    },
+    other_sub=Spec(frozenset({E.CODE}), note="runs a package.json script"),
+)
+_BUN = Spec(
+    CODE,
+    subcommands={
+        **{n: _I for n in ("add", "install", "i", "remove", "rm", "update")},
+        **{"x": _OPAQUE, "run": _RUN, "test": _RUN, "build": _RUN, "--version": _R},
+    },
+    other_sub=_RUN,
+)
+
+PROGRAMS: dict[str, Spec] = {
+    **{n: _OPAQUE for n in ("npx", "bunx", "pnpx")},
+    **{n: NPM for n in ("npm", "pnpm", "yarn")},
+    "bun": _BUN,
+}

@@ -1,0 +1,100 @@
+"""The wrappers that rewrite the words they run instead of only skipping options: ``env``
+(assignments, ``-S`` splitting, ``-C``/``-P``) and ``xargs`` (arguments read from stdin)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from bastion.call.effects import Effect
+from bastion.shell.ctx import Ctx
+from bastion.shell.envvars import assignments as _assignments
+from bastion.shell.flags import parse_args
+from bastion.shell.model import Access
+from bastion.shell.programs import wrappers as W
+from bastion.shell.words import Word, literal_word
+
+E = Effect
+_NAME_EQ = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def strip_env(ctx: Ctx) -> bool:
+    """Strip ``env [OPTIONS] [NAME=VALUE…]``: its assignments and options (``-S`` splits a
+    string into more words, ``-C``/``-P`` change where and what runs). False when nothing runs
+    through it (``env`` alone prints every variable)."""
+    args = list(ctx.words[1:])
+    i = 0
+    assigns: list[tuple[str, Word]] = []
+    while i < len(args):
+        w = args[i]
+        v = w.value
+        if v is None:
+            break
+        if v in ("-i", "--ignore-environment", "-0", "--null", "-v", "--debug", "-"):
+            i += 1
+        elif v == "--":
+            i += 1
+            break
+        elif v in W.ENV_VALUES or v.split("=")[0] in W.ENV_VALUES:
+            key, eq, val = v.partition("=")
+            value_word = literal_word(val) if eq else (args[i + 1] if i + 1 < len(args) else literal_word(""))
+            i += 1 if eq else 2
+            if W.ENV_ALIASES.get(key, key) == "-S":
+                if value_word.value is None:
+                    ctx.dynamic = True
+                    break
+                try:
+                    split = [literal_word(t) for t in shlex.split(value_word.value)]
+                except ValueError:
+                    ctx.errors.append("env -S string could not be split")
+                    split = []
+                args = [*split, *args[i:]]
+                i = 0
+            elif W.ENV_ALIASES.get(key, key) == "-C":
+                ctx.carry(
+                    E.UNKNOWN,
+                    note=f"env -C: runs in directory {value_word.text}, "
+                    "so its relative paths are not the cwd's",
+                )
+            elif key == "-P":
+                ctx.carry(E.CODE, note="env -P: programs are looked up in another PATH")
+        elif v.startswith("-") and len(v) > 1 and "=" not in v:
+            i += 1  # combined short options such as -iv
+        elif _NAME_EQ.match(v):
+            key, _, val = v.partition("=")
+            assigns.append((key, literal_word(val)))
+            i += 1
+        else:
+            break
+    ctx.wrappers.append("env")
+    _assignments(ctx, tuple(assigns))
+    rest = args[i:]
+    if not rest:
+        ctx.words = [ctx.words[0]]
+        ctx.program = "env"
+        ctx.add(E.CREDENTIALS, note="env without a command prints every variable")
+        return False
+    ctx.words = rest
+    return True
+
+
+def strip_xargs(ctx: Ctx) -> None:
+    """Strip ``xargs [OPTIONS]``: what it runs gets arguments only known at run time
+    (``-I TOKEN`` makes each word holding the token one of them)."""
+    parsed, stop = parse_args(ctx.words[1:], W.XARGS_VALUES, W.XARGS_ALIASES, stop_at_positional=True)
+    for w in parsed.values("-a"):
+        ctx.path(w, Access.READ, "xargs argument file")
+    rest = list(ctx.words[1 + stop :]) or [literal_word("echo")]
+    repl = parsed.values("-I")
+    token = repl[0].value if repl else ("{}" if parsed.has("-i") else None)
+    if token:
+        rest = [
+            w
+            if token not in (w.value or "") or w is rest[0]
+            else Word(w.text, None, w.sketch.replace(token, "\x00"))
+            for w in rest
+        ]
+    ctx.wrappers.append("xargs")
+    ctx.extra_args = True
+    ctx.note("xargs appends arguments read from stdin (only known at run time)")
+    ctx.words = rest
