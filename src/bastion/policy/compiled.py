@@ -66,9 +66,7 @@ class Policy:
     approval_source: str
     ttl_seconds: float
     allow_read: GlobSet
-    deny_read: GlobSet
     allow_write: GlobSet
-    deny_write: GlobSet
     command_allow: tuple[Pattern, ...]
     command_deny: tuple[Pattern, ...]
     network: NetworkRules

@@ -322,9 +322,7 @@ class _Merge:
             approval_source=self.approval_source,
             ttl_seconds=self.ttl,
             allow_read=globs["allow_read"],
-            deny_read=globs["deny_read"],
             allow_write=globs["allow_write"],
-            deny_write=globs["deny_write"],
             command_allow=tuple(self.command_allow),
             command_deny=tuple(self.command_deny),
             network=NetworkRules(
