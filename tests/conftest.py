@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bastion import Gate, ToolCall, load_policy_text
+from bastion.configuration import Configuration, load_text
 from bastion.policy.compiled import Policy
 from bastion.policy.network import StaticResolver
 
@@ -70,6 +71,7 @@ def _no_daemon_outlives_the_tests(tmp_path_factory: pytest.TempPathFactory) -> I
 
 
 PolicyFactory = Callable[..., Policy]
+ConfigurationFactory = Callable[..., Configuration]
 GateFactory = Callable[..., Gate]
 
 
@@ -77,6 +79,16 @@ GateFactory = Callable[..., Gate]
 def make_policy(workspace: Path, env: dict[str, str]) -> PolicyFactory:
     def build(text: str = "", *, path: str | None = None) -> Policy:
         return load_policy_text(text, cwd=str(workspace), env=env, path=path)
+
+    return build
+
+
+@pytest.fixture
+def make_configuration(workspace: Path, env: dict[str, str]) -> ConfigurationFactory:
+    """The policy text's whole configuration: the Policy and every other section."""
+
+    def build(text: str = "", *, path: str | None = None) -> Configuration:
+        return load_text(text, cwd=str(workspace), env=env, path=path)
 
     return build
 

@@ -37,19 +37,20 @@ from bastion.approval.outcome import (
     ttl_text,
 )
 from bastion.approval.queue import AnswerError, ApprovalQueue
+from bastion.approval.settings import LimitsConfig
 from bastion.approval.store import Store
 from bastion.audit.events import EventKind, make_event
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.redact import redact, summarize
 from bastion.audit.resolutions import LedgerResolutions
+from bastion.audit.settings import AuditConfig
 from bastion.call.model import ToolCall
 from bastion.delegation import Delegation, Delegations
 from bastion.errors import BastionError
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Evaluation, deny_for_error
 from bastion.policy.engine import Gate
-from bastion.policy.settings import AuditConfig, LimitsConfig
 
 if TYPE_CHECKING:
     from bastion.opinion import SecondOpinion
@@ -76,15 +77,6 @@ def would_ask(evaluation: Evaluation) -> bool:
             and all(r.rule == "approval.non_interactive_default" for r in deciding))
 
 
-def limits_from(policy: Policy) -> LimitsConfig:
-    """The policy's ``[limits]``."""
-    return policy.limits
-
-
-def audit_from(policy: Policy) -> AuditConfig:
-    return policy.audit
-
-
 class Gatekeeper:
     def __init__(
         self,
@@ -104,26 +96,15 @@ class Gatekeeper:
         self.ledger = ledger
         self.clock: Clock = clock or SystemClock()
         self.on_permission = on_permission
-        self.limits = limits or limits_from(gate.policy)
-        self.audit = audit or audit_from(gate.policy)
+        # The loaded [limits], [audit] and [second_opinion] (bastion.construct passes them).
+        self.limits = limits or LimitsConfig()
+        self.audit = audit or AuditConfig()
         self.resolutions = LedgerResolutions(ledger.store)
         self.queue = ApprovalQueue(store, self.clock, recorder=self.resolutions)
         self._recent: OrderedDict[tuple[str | None, str], str] = OrderedDict()
         #: Child sessions (bastion.delegation) and the escalate-only checker (bastion.opinion).
         self.delegations = Delegations(self)
-        self._opinion_given = opinion
-        self._opinion: tuple[Policy, SecondOpinion | None] | None = None
-
-    @property
-    def opinion(self) -> SecondOpinion | None:
-        """The checker given, else the current policy's ``[second_opinion]`` (rebuilt when
-        the gate's policy is replaced, e.g. by a reload)."""
-        if self._opinion_given is not None:
-            return self._opinion_given
-        policy = self.gate.policy
-        if self._opinion is None or self._opinion[0] is not policy:
-            self._opinion = (policy, _opinion_of(policy))
-        return self._opinion[1]
+        self.opinion = opinion
 
     def child(self, parent: str, *, ceiling: Ceiling | None = None, share: float | None = None,
               session: str | None = None) -> Delegation:
@@ -380,11 +361,3 @@ class Gatekeeper:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _opinion_of(policy: Policy) -> SecondOpinion | None:
-    if policy.second_opinion is None:
-        return None
-    from bastion.opinion import opinion_from  # runs commands, posts to URLs: only when set
-
-    return opinion_from(policy)

@@ -19,7 +19,7 @@ _CEILING_HELP = "APPROVAL,FILESYSTEM,NETWORK for this command only (overrides th
 
 
 def _policy_ceiling() -> tuple[Ceiling, str]:
-    from bastion.policy.loader import load_policy
+    from bastion.configuration import load_policy
 
     policy = load_policy(cwd=os.getcwd(), env=os.environ)
     if policy.ceiling is None:

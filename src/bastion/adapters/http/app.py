@@ -26,7 +26,7 @@ from bastion.adapters.http.middleware import BodyLimitMiddleware, RequestIdMiddl
 from bastion.adapters.http.openapi import Operation, document
 from bastion.adapters.http.resolver import LoopSafeResolver
 from bastion.adapters.http.service import GatewayService, request_object
-from bastion.adapters.http.settings import GatewaySettings, ServerSettings
+from bastion.adapters.http.settings import ServerSettings
 from bastion.adapters.http.timeouts import BodyTimeoutMiddleware
 from bastion.construct import GateOptions
 from bastion.keys.sqlite import KEYS_FILE
@@ -113,8 +113,8 @@ def create_app(settings: ServerSettings, *, keys: KeyStore | None = None) -> Sta
     first = holder.base
     policy = first.policy
     try:
-        gateway = settings.gateway or GatewaySettings.from_policy(policy)
-        stores = open_stores(state_url_for(policy, settings.env), policy.state_dir)
+        gateway = settings.gateway or holder.base_configuration.gateway
+        stores = open_stores(state_url_for(holder.base_configuration.state, settings.env), policy.state_dir)
         keys = keys or stores.keys
         check_boot(settings.host, keys, route_permissions())
     except BaseException:
