@@ -31,10 +31,9 @@ from bastion.configuration import Configuration, default_configuration, load_sou
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Evaluation, deny_for_error
 from bastion.policy.engine import Gate
-from bastion.policy.loader import state_dir_from
 from bastion.policy.network import Resolver, SystemResolver
 from bastion.policy.paths import FileSystem
-from bastion.policy.sources import PolicySources
+from bastion.policy.sources import PolicySources, state_dir_from
 from bastion.policy.tree import Tree
 from bastion.runtime import Gatekeeper, PermissionCallback
 

@@ -23,11 +23,8 @@ from bastion.policy.layer import Layer
 from bastion.policy.locate import KeyLocator
 from bastion.policy.merge import compile_policy
 from bastion.policy.rule_examples import check_rule_examples
-from bastion.policy.sources import TRUST_FILE as TRUST_FILE
-from bastion.policy.sources import PolicySources as PolicySources
-from bastion.policy.sources import find_project_file as find_project_file
+from bastion.policy.sources import TRUST_FILE, PolicySources, state_dir_from
 from bastion.policy.sources import home_of as _home
-from bastion.policy.sources import state_dir_from as state_dir_from
 
 
 def parse_policy_text(

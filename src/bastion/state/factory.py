@@ -230,7 +230,7 @@ def open_stores_from_env(
     as it did before PostgreSQL existed; ``bastion doctor`` reports the policy error)."""
     from bastion.configuration import load_configuration
     from bastion.errors import BastionError
-    from bastion.policy.loader import state_dir_from
+    from bastion.policy.sources import state_dir_from
 
     source = os.environ if env is None else env
     url = state_url_for(None, source)

@@ -15,7 +15,7 @@ import typer
 from bastion.adapters.cli.common import JsonOption, PolicyOption, configuration_or_exit, fail, print_json
 from bastion.configuration import Configuration
 from bastion.errors import BastionError
-from bastion.policy.loader import state_dir_from
+from bastion.policy.sources import state_dir_from
 from bastion.state import ENV_URL, state_url_for
 from bastion.state.factory import DB_FILE
 
