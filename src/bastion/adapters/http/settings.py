@@ -3,20 +3,18 @@ layers' tables) and how one daemon is started."""
 
 from __future__ import annotations
 
-import ipaddress
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bastion.errors import PolicyError
-from bastion.policy.model import parse_duration
-from bastion.policy.network import Resolver
 from bastion.policy.tighten import ignored
 
 if TYPE_CHECKING:
     from bastion.policy.layer import Layer
     from bastion.policy.model import GatewaySection
+    from bastion.policy.network import Resolver
 
 _INTS = ("rate_limit_per_minute", "max_body_bytes", "max_command_chars", "max_session_id_chars")
 
@@ -37,7 +35,7 @@ class GatewaySettings:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise ValueError(f"gateway.{name} must be a positive integer, got {value!r}")
-        parse_duration(self.request_timeout)
+        _seconds(self.request_timeout)
         for origin in self.cors_origins:
             if (
                 not isinstance(origin, str)
@@ -50,7 +48,7 @@ class GatewaySettings:
 
     @property
     def timeout_seconds(self) -> float:
-        return parse_duration(self.request_timeout)
+        return _seconds(self.request_timeout)
 
     def tighter_than(self, old: GatewaySettings) -> bool:
         """Every limit as low or lower, and no origin ``old`` does not allow."""
@@ -62,6 +60,14 @@ class GatewaySettings:
             and self.timeout_seconds <= old.timeout_seconds
             and set(self.cors_origins) <= set(old.cors_origins)
         )
+
+
+def _seconds(duration: str) -> float:
+    # The schema module imports pydantic; a hook unpickling a cached Configuration (which
+    # holds these settings) must not pay for it, so it is imported only when a value is read.
+    from bastion.policy.model import parse_duration
+
+    return parse_duration(duration)
 
 
 def gateway_settings(section: GatewaySection, layer: Layer) -> GatewaySettings:
@@ -98,6 +104,8 @@ def merge_gateway(layers: Iterable[Layer]) -> tuple[GatewaySettings, tuple[str, 
 
 
 def is_loopback(host: str) -> bool:
+    import ipaddress  # here: a hook unpickling these settings never needs it
+
     if host == "localhost":
         return True
     try:
