@@ -38,3 +38,23 @@ def test_an_edited_section_is_a_miss(tmp_path: Path) -> None:
     file.write_text('ask_via = "agent"\n# edited\n')
     second = load_cached_sources(PolicySources.find(str(file), cwd=str(tmp_path), env=env), env)
     assert (first.hooks.ask_via, second.hooks.ask_via) == (AskVia.BASTION, AskVia.AGENT)
+
+
+def test_reading_a_cached_configuration_does_not_import_the_schema(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    env = {"HOME": str(tmp_path / "home"), "BASTION_STATE_DIR": str(tmp_path / "state")}
+    file = tmp_path / "policy.toml"
+    file.write_text('[gateway]\nrequest_timeout = "30s"\n')
+    load_cached_sources(PolicySources.find(str(file), cwd=str(tmp_path), env=env), env)  # fills the cache
+    probe = (
+        "import sys\n"
+        "from bastion.adapters.hooks.policy_cache import load_cached_policy\n"
+        f"config = load_cached_policy({str(file)!r}, cwd={str(tmp_path)!r}, env={env!r})\n"
+        "print(config.gateway.request_timeout, 'pydantic' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env={**os.environ, **env}, check=True
+    )
+    assert done.stdout.split() == ["30s", "False"]
