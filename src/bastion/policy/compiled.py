@@ -63,7 +63,7 @@ class Policy:
     """What the gate reads to decide. The settings of the other stages (``[exec]``,
     ``[limits]``, ``[audit]``, ``[gateway]``, ``ask_via``, ``state_url``,
     ``[second_opinion]``) are typed values of their own packages, loaded beside it
-    (bastion.settings.Configuration)."""
+    (bastion.configuration.Configuration)."""
 
     mode: Mode
     mode_source: str

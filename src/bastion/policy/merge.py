@@ -229,7 +229,7 @@ class _Merge:
 
     def settings(self, layer: Layer) -> None:
         """The sections the gate reads; the other stages' sections are merged by their own
-        packages (bastion.settings)."""
+        packages (bastion.configuration)."""
         spec = layer.spec
         if spec.mcp is not None:  # only adds checks: any layer may set it
             for name, server in spec.mcp.servers.items():
