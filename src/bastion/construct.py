@@ -226,9 +226,11 @@ def broken_keeper(
 ) -> Gatekeeper:
     """A Gatekeeper that denies (and records) every call because the policy did not load."""
     text = error if isinstance(error, str) else _error_text(error)
-    config = default_configuration(cwd=sources.cwd, env=env)
-    policy = share.policy if share is not None else config.policy
-    return open_gatekeeper(config, env, gate=BrokenGate(policy, text), share=share)
+    # Sharing a keeper: its policy, no stores to open (every call is denied: no section matters).
+    config = (
+        Configuration(share.policy) if share is not None else default_configuration(cwd=sources.cwd, env=env)
+    )
+    return open_gatekeeper(config, env, gate=BrokenGate(config.policy, text), share=share)
 
 
 def keeper_for(
