@@ -24,8 +24,8 @@ from bastion.approval.queue import AnswerError, ApprovalQueue
 from bastion.approval.sqlite import SqliteStore
 from bastion.approval.state import RequestState
 from bastion.call.model import ToolCall
+from bastion.configuration import load_text
 from bastion.construct import open_gatekeeper
-from bastion.policy.loader import load_policy_text
 from bastion.runtime import Gatekeeper
 
 
@@ -42,9 +42,9 @@ def _approver(path: str, stop: object) -> None:
 
 def _keeper(folder: str) -> tuple[Gatekeeper, ToolCall]:
     env = {"HOME": folder, "BASTION_STATE_DIR": os.path.join(folder, "state")}
-    policy = load_policy_text("", cwd=folder, env=env)
+    config = load_text("", cwd=folder, env=env)
     call = ToolCall("write", {"path": "/opt/elsewhere", "content": "x"}, cwd=folder, interactive=True)
-    return open_gatekeeper(policy, env), call
+    return open_gatekeeper(config, env), call
 
 
 def cross_process(folder: str, rounds: int) -> list[float]:

@@ -23,9 +23,9 @@ import tempfile
 import time
 from collections.abc import Callable
 
+from bastion.configuration import load_text
 from bastion.exec import BubblewrapRunner, build_spec
 from bastion.exec.profile import Filesystem, Profile
-from bastion.policy.loader import load_policy_text
 
 COMMAND = "echo hi > out.txt"
 
@@ -53,14 +53,15 @@ def measure(runs: int, root: str) -> None:
     env = {"HOME": root, "BASTION_STATE_DIR": os.path.join(root, "state"), "PATH": os.environ["PATH"]}
     if os.environ.get("PYTHONPATH"):
         env["PYTHONPATH"] = os.environ["PYTHONPATH"]
-    policy = load_policy_text("", cwd=workspace, env=env)
+    config = load_text("", cwd=workspace, env=env)
+    policy = config.policy
     profile = Profile(Filesystem.WORKSPACE_WRITE)
     bwrap = BubblewrapRunner()
     bastion = os.path.join(os.path.dirname(sys.executable), "bastion")
     cli = [bastion, "sandbox", "run", "--profile", "workspace-write", "--", "bash", "-c", COMMAND]
 
     def plan() -> object:
-        return build_spec(policy, policy.exec, ["bash", "-c", COMMAND], cwd=workspace, environ=env,
+        return build_spec(policy, config.exec, ["bash", "-c", COMMAND], cwd=workspace, environ=env,
                           profile=profile)  # fmt: skip
 
     variants: dict[str, Callable[[], object]] = {

@@ -45,12 +45,12 @@ from bastion.approval.memory import MemoryStore
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
+from bastion.configuration import load_policy_text
 from bastion.exec.egress import EgressSession, StaticDialer
 from bastion.exec.egress.binding import FORWARDER, SOCKET
 from bastion.exec.egress.held import hold
 from bastion.exec.egress.tls import RunCA
 from bastion.policy.engine import Gate
-from bastion.policy.loader import load_policy_text
 from bastion.policy.network import StaticResolver
 from bastion.runtime import Gatekeeper
 

@@ -27,14 +27,10 @@ from bastion.audit.events import AuditEvent, EventKind, make_event
 from bastion.audit.group import GroupCommitStore
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
+from bastion.audit.settings import AuditConfig
 from bastion.audit.sqlite import SqliteLedgerStore
 from bastion.call.model import ToolCall
 from bastion.policy.decision import Decision, Evaluation, Reason
-
-try:  # the settings move to the packages that own them (audit.config), or not yet
-    from bastion.audit.config import AuditConfig  # type: ignore[import-not-found]
-except ImportError:
-    from bastion.policy.settings import AuditConfig
 
 CHAIN = Chain(b"c" * 32)
 
@@ -159,13 +155,12 @@ def through_gatekeeper(
     before it returns. The stores come from ``open_gatekeeper`` (group commit included).
     Returns (records/s, records per commit, the same calls' decisions alone per second with
     the same threads: the bound the decision puts on the figure)."""
-    from bastion import load_policy_text
+    from bastion.configuration import load_text
     from bastion.construct import open_gatekeeper
 
     state = os.path.dirname(path)
     env = {"HOME": state, "BASTION_STATE_DIR": os.path.join(state, f"gk-state-{kind}")}
-    policy = load_policy_text("", cwd=state, env=env)
-    keeper = open_gatekeeper(policy, env)
+    keeper = open_gatekeeper(load_text("", cwd=state, env=env), env)
     counting = _Counting(keeper.ledger.store)
     calls = _gatekeeper_calls(state, kind, count, threads)
     keeper.request_sync(calls[0])  # warm: imports, first open

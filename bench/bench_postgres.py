@@ -35,12 +35,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bastion.approval.clock import SystemClock
 from bastion.approval.queue import AnswerError, ApprovalQueue
 from bastion.call.model import ToolCall
+from bastion.configuration import load_text
+from bastion.construct import open_gatekeeper
 from bastion.policy.decision import Decision
-from bastion.policy.loader import load_policy_text
 from bastion.postgres import migrations
 from bastion.state import ENV_URL, open_stores
 from tests.postgres.cluster import create_database, start_cluster
-from tests.postgres.wiring import open_gatekeeper
 
 POLICY = """
 [limits]
@@ -58,8 +58,7 @@ reason = "deploys need a person"
 def _keeper(url: str, folder: str, name: str) -> Any:
     env = {"HOME": folder, "BASTION_STATE_DIR": os.path.join(folder, name), ENV_URL: url}
     os.makedirs(folder, exist_ok=True)
-    policy = load_policy_text(POLICY, cwd=folder, env=env)
-    return open_gatekeeper(policy, env)
+    return open_gatekeeper(load_text(POLICY, cwd=folder, env=env), env)
 
 
 def _decider(url: str, folder: str, name: str, seconds: float, start: Any, out: Any) -> None:

@@ -22,8 +22,8 @@ import tempfile
 import time
 from collections.abc import Callable
 
+from bastion.configuration import load_policy_text
 from bastion.exec import BubblewrapRunner, ExecConfig, UnsafeHostRunner, build_spec
-from bastion.policy.loader import load_policy_text
 
 
 def main(runs: int) -> None:

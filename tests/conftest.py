@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 
 from bastion import Gate, ToolCall, load_policy_text
+from bastion.configuration import Configuration, load_text
 from bastion.policy.compiled import Policy
+from bastion.policy.layer import Layer
+from bastion.policy.loader import parse_policy_text
 from bastion.policy.network import StaticResolver
 
 
@@ -70,6 +73,7 @@ def _no_daemon_outlives_the_tests(tmp_path_factory: pytest.TempPathFactory) -> I
 
 
 PolicyFactory = Callable[..., Policy]
+ConfigurationFactory = Callable[..., Configuration]
 GateFactory = Callable[..., Gate]
 
 
@@ -77,6 +81,16 @@ GateFactory = Callable[..., Gate]
 def make_policy(workspace: Path, env: dict[str, str]) -> PolicyFactory:
     def build(text: str = "", *, path: str | None = None) -> Policy:
         return load_policy_text(text, cwd=str(workspace), env=env, path=path)
+
+    return build
+
+
+@pytest.fixture
+def make_configuration(workspace: Path, env: dict[str, str]) -> ConfigurationFactory:
+    """The policy text's whole configuration: the Policy and every other section."""
+
+    def build(text: str = "", *, path: str | None = None) -> Configuration:
+        return load_text(text, cwd=str(workspace), env=env, path=path)
 
     return build
 
@@ -100,3 +114,23 @@ def call(workspace: Path) -> Callable[..., ToolCall]:
 def pytest_configure(config: pytest.Config) -> None:
     # Tests must never read the developer's own policy files.
     os.environ.pop("BASTION_POLICY", None)
+
+
+def policy_layers(folder: Path, *texts: tuple[str, bool]) -> list[Layer]:
+    """The built-in defaults, then one layer per (text, trusted), as the loader reads files:
+    ``folder/layer1.toml``, ``folder/layer2.toml``… (parsed from the text, never read)."""
+    from bastion.policy.model import PolicyFile
+
+    layers = [Layer(path=None, spec=PolicyFile(), trusted=True)]
+    for number, (text, trusted) in enumerate(texts, start=1):
+        layers.append(parse_policy_text(text, path=str(folder / f"layer{number}.toml"), trusted=trusted))
+    return layers
+
+
+def ignored_warning(folder: Path, number: int, what: str) -> str:
+    """The warning for a loosening layer ``number`` of :func:`policy_layers` may not make."""
+    path = folder / f"layer{number}.toml"
+    return (
+        f"{path}: untrusted project policy may only tighten; ignored {what} "
+        f"(run 'bastion policy trust {path}' to accept it)"
+    )

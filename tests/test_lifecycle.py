@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import bastion.construct
+import bastion.lifecycle
 from bastion.call.model import ToolCall
 from bastion.construct import POLICY_INVALID, broken
 from bastion.errors import PolicyError
@@ -64,7 +64,7 @@ def test_any_exception_while_loading_is_a_broken_policy_never_an_open_one(
         raise RuntimeError("the disk is on fire")
 
     try:
-        monkeypatch.setattr(bastion.construct, "load_sources", explode)
+        monkeypatch.setattr(bastion.lifecycle, "load_sources", explode)  # where the watch loads
         policy_file.write_text('[[rule]]\ntool = "shell"\npattern = "git *"\naction = "allow"\n')
         assert _rules(watch, call) == (Decision.DENY, [POLICY_INVALID])
         assert watch.error == "RuntimeError: the disk is on fire"
@@ -118,7 +118,7 @@ def test_the_one_boot_check_refuses_a_credentials_dir_inside_a_readable_root_at_
     workspace: Path, env: dict[str, str], tmp_path: Path
 ) -> None:
     from bastion.boot import BootRefused, check_boot
-    from bastion.policy.loader import load_policy
+    from bastion.configuration import load_policy
 
     policy_file = tmp_path / "creds.toml"
     policy_file.write_text(f'credentials_dir = "{workspace / "secrets"}"\n')

@@ -38,12 +38,12 @@ from bastion.adapters.http import ServerSettings, create_app
 from bastion.adapters.mcp.proxy import McpProxy, ProxyOptions
 from bastion.adapters.mcp.upstream import UpstreamSpec
 from bastion.call.model import ToolCall
+from bastion.configuration import Configuration, load_configuration
 from bastion.construct import GateOptions, build_gate, open_gatekeeper
 from bastion.keys import Role, SqliteKeyStore
 from bastion.lifecycle import PolicyWatch
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Evaluation
-from bastion.policy.loader import load_policy
 from bastion.policy.network import StaticResolver
 from bastion.runtime import Gatekeeper
 from bastion.state.pins import MemoryPinStore
@@ -240,8 +240,12 @@ class World:
     home: Path
     ws: Path
     policy_file: Path
-    policy: Policy
+    config: Configuration  # the policy and every other section of POLICY
     options: GateOptions
+
+    @property
+    def policy(self) -> Policy:
+        return self.config.policy
 
     def env(self, name: str, **extra: str) -> dict[str, str]:
         return {
@@ -273,14 +277,14 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     policy_file = root / "policy.toml"
     policy_file.write_text(POLICY.format(ws=ws, home=home))
     env = {"HOME": str(home), "BASTION_STATE_DIR": str(root / "state" / "load")}
-    policy = load_policy(str(policy_file), cwd=str(ws), env=env)
+    config = load_configuration(str(policy_file), cwd=str(ws), env=env)
     options = GateOptions(resolver=StaticResolver(HOSTS), sandboxed=False)
-    return World(root, home, ws, policy_file, policy, options)
+    return World(root, home, ws, policy_file, config, options)
 
 
 @pytest.fixture(scope="module")
 def reference(world: World) -> Iterator[Gatekeeper]:
-    with open_gatekeeper(world.policy, world.env("api"), options=world.options) as keeper:
+    with open_gatekeeper(world.config, world.env("api"), options=world.options) as keeper:
         yield keeper
 
 
@@ -461,7 +465,7 @@ def test_every_agent_hook_decides_and_records_like_the_api_in_process_and_via_th
     }
     decider = LocalDecider(options=world.options)
     args = [agent, "--policy", str(world.policy_file)]
-    with open_gatekeeper(world.policy, world.env(f"ref-{name}"), options=world.options) as ref:
+    with open_gatekeeper(world.config, world.env(f"ref-{name}"), options=world.options) as ref:
         expected = [decided(recorded_by_api(ref, replace(c, interactive=interactive))) for c in calls]
         expected_ledger = ledger_of(ref)
     local, rendered, remote = [], [], []
@@ -480,8 +484,8 @@ def test_every_agent_hook_decides_and_records_like_the_api_in_process_and_via_th
     assert {e["decision"] for e in local} == ({"allow", "ask", "deny"} if interactive else {"allow", "deny"})
     assert len(expected_ledger) == len(calls)
     with (
-        open_gatekeeper(world.policy, local_env) as mine,
-        open_gatekeeper(world.policy, daemon_env) as theirs,
+        open_gatekeeper(world.config, local_env) as mine,
+        open_gatekeeper(world.config, daemon_env) as theirs,
     ):
         assert ledger_of(mine) == expected_ledger
         assert ledger_of(theirs) == expected_ledger
@@ -542,7 +546,7 @@ def test_the_mcp_proxy_decides_refuses_and_records_like_the_api(world: World) ->
         ran = sum(1 for r in ledger_of(watch.base) if r["kind"] == "executed")
     finally:
         watch.close()
-    with open_gatekeeper(world.policy, world.env("mcp-ref"), options=world.options) as ref:
+    with open_gatekeeper(world.config, world.env("mcp-ref"), options=world.options) as ref:
         expected = []
         for call in calls:
             peek = ref.decide(call)

@@ -13,6 +13,7 @@ import pytest
 from bastion.approval.clock import FakeClock
 from bastion.approval.memory import MemoryStore
 from bastion.approval.model import ApprovalRequest, PermissionDecision, Scope
+from bastion.approval.settings import LimitsConfig
 from bastion.approval.state import RequestState
 from bastion.audit.events import AuditEvent, LedgerRecord
 from bastion.audit.keyed import ArgumentHasher
@@ -20,12 +21,12 @@ from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
 from bastion.call.effects import Effect
 from bastion.call.model import ToolCall
+from bastion.configuration import Configuration
 from bastion.construct import open_gatekeeper
 from bastion.errors import StoreError
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import MARKER_BLOCKED, MARKER_DENIED, Decision, Evaluation, Reason
 from bastion.policy.engine import Gate
-from bastion.policy.settings import LimitsConfig
 from bastion.runtime import Gatekeeper
 
 ASK = Evaluation(
@@ -503,7 +504,7 @@ def test_open_gatekeeper_keeps_its_state_in_private_files(policy: Policy, tmp_pa
     # the key; each SQLite file's own -wal/-shm companions are left out.
     state = tmp_path / "fresh-state"
     env = {"BASTION_STATE_DIR": str(state), "HOME": str(tmp_path)}
-    with open_gatekeeper(policy, env, gate=ScriptedGate(policy, ALLOW)) as k:
+    with open_gatekeeper(Configuration(policy), env, gate=ScriptedGate(policy, ALLOW)) as k:
         assert k.request_sync(shell()) == ALLOW
     assert (
         oct(state.stat().st_mode & 0o777),
@@ -514,13 +515,13 @@ def test_open_gatekeeper_keeps_its_state_in_private_files(policy: Policy, tmp_pa
 
 
 def test_policy_limits_and_audit_tables_reach_the_gatekeeper(tmp_path: Path) -> None:
-    from bastion.policy.loader import load_policy_text
+    from bastion.configuration import load_text
 
     env = {"HOME": str(tmp_path / "home"), "BASTION_STATE_DIR": str(tmp_path / "state")}
-    policy = load_policy_text(
+    config = load_text(
         "[limits]\nmax_calls_per_turn = 2\n[audit]\nstore_raw_arguments = true\n", cwd=str(tmp_path), env=env
     )
-    with open_gatekeeper(policy, env) as keeper:
+    with open_gatekeeper(config, env) as keeper:
         call = ToolCall("read", {"path": "a.txt"}, cwd=str(tmp_path), session="s", turn="t1")
         decisions = [keeper.request_sync(call).decision for _ in range(3)]
         assert decisions == [Decision.ALLOW, Decision.ALLOW, Decision.DENY]
@@ -530,7 +531,7 @@ def test_policy_limits_and_audit_tables_reach_the_gatekeeper(tmp_path: Path) -> 
 
 
 def test_a_gatekeeper_over_a_gate_parks_and_an_on_permission_callback_answers(tmp_path: Path) -> None:
-    from bastion.policy.loader import load_policy_text
+    from bastion.configuration import load_policy_text
 
     env = {"HOME": str(tmp_path / "home"), "BASTION_STATE_DIR": str(tmp_path / "state")}
     gate = Gate(load_policy_text("", cwd=str(tmp_path), env=env))
@@ -542,7 +543,7 @@ def test_a_gatekeeper_over_a_gate_parks_and_an_on_permission_callback_answers(tm
         return {"kind": "reject", "feedback": "write inside the project"}
 
     policy = gate.policy
-    with open_gatekeeper(policy, env, gate=gate, on_permission=reject) as keeper:
+    with open_gatekeeper(Configuration(policy), env, gate=gate, on_permission=reject) as keeper:
         denied = asyncio.run(keeper.request(call))
     assert seen == ["write: /opt/elsewhere"]
     assert (denied.decision, denied.reasons[0].rule, denied.reasons[0].message) == (
@@ -550,7 +551,7 @@ def test_a_gatekeeper_over_a_gate_parks_and_an_on_permission_callback_answers(tm
         "approval.callback",
         "denied by your code (on_permission): write inside the project",
     )
-    with open_gatekeeper(policy, env, gate=gate) as keeper:
+    with open_gatekeeper(Configuration(policy), env, gate=gate) as keeper:
         allowed = asyncio.run(keeper.request(ToolCall("read", {"path": "a.txt"}, cwd=str(tmp_path))))
     assert allowed.decision is Decision.ALLOW
 
@@ -654,11 +655,11 @@ def test_the_repeat_failure_breaker_recovers_after_its_cooldown_even_while_the_a
 
 
 def test_a_breaker_cooldown_from_the_policy_reaches_the_gatekeeper(tmp_path: Path) -> None:
-    from bastion.policy.loader import load_policy_text
+    from bastion.configuration import load_text
 
     env = {"HOME": str(tmp_path / "home"), "BASTION_STATE_DIR": str(tmp_path / "state")}
-    policy = load_policy_text('[limits]\nbreaker_cooldown = "90s"\n', cwd=str(tmp_path), env=env)
-    default = load_policy_text("", cwd=str(tmp_path), env=env)
+    policy = load_text('[limits]\nbreaker_cooldown = "90s"\n', cwd=str(tmp_path), env=env)
+    default = load_text("", cwd=str(tmp_path), env=env)
     assert (policy.limits.breaker_cooldown, default.limits.breaker_cooldown) == (90.0, 300.0)
 
 

@@ -12,7 +12,7 @@ reason — in code, never in the prompt::
 A call that asks parks until a person answers (``bastion approvals``); nobody answering is
 a denial, and every request and resolution is written to the audit ledger::
 
-    with open_gatekeeper(load_policy()) as keeper:
+    with open_gatekeeper(load_configuration()) as keeper:
         evaluation = await keeper.request(call)
 """
 
@@ -27,12 +27,12 @@ if TYPE_CHECKING:
     from bastion.call.effects import Effect
     from bastion.call.families import Family
     from bastion.call.model import ToolCall
+    from bastion.configuration import Configuration, load_configuration, load_policy, load_policy_text
     from bastion.construct import GateOptions, build_gate, open_gatekeeper
     from bastion.errors import BastionError, CallError, PolicyError, StoreError
     from bastion.policy.compiled import Policy
     from bastion.policy.decision import MARKER_BLOCKED, MARKER_DENIED, Decision, Evaluation, Reason
     from bastion.policy.engine import Gate
-    from bastion.policy.loader import load_policy, load_policy_text
     from bastion.runtime import Gatekeeper
 
 _WHERE = {
@@ -50,8 +50,10 @@ _WHERE = {
     "Evaluation": "bastion.policy.decision",
     "Reason": "bastion.policy.decision",
     "Gate": "bastion.policy.engine",
-    "load_policy": "bastion.policy.loader",
-    "load_policy_text": "bastion.policy.loader",
+    "Configuration": "bastion.configuration",
+    "load_configuration": "bastion.configuration",
+    "load_policy": "bastion.configuration",
+    "load_policy_text": "bastion.configuration",
     "Gatekeeper": "bastion.runtime",
     "open_gatekeeper": "bastion.construct",
     "build_gate": "bastion.construct",
@@ -75,6 +77,7 @@ __all__ = [
     "MARKER_DENIED",
     "BastionError",
     "CallError",
+    "Configuration",
     "Decision",
     "Effect",
     "Evaluation",
@@ -88,6 +91,7 @@ __all__ = [
     "StoreError",
     "ToolCall",
     "build_gate",
+    "load_configuration",
     "load_policy",
     "load_policy_text",
     "open_gatekeeper",

@@ -20,22 +20,25 @@ import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bastion.approval.clock import Clock
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.boot import check_boot
 from bastion.call.model import ToolCall
+from bastion.configuration import Configuration, default_configuration, load_sources
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Evaluation, deny_for_error
 from bastion.policy.engine import Gate
-from bastion.policy.loader import default_policy, load_sources, state_dir_from
 from bastion.policy.network import Resolver, SystemResolver
 from bastion.policy.paths import FileSystem
-from bastion.policy.settings import AuditConfig, LimitsConfig
-from bastion.policy.sources import PolicySources
+from bastion.policy.sources import PolicySources, state_dir_from
 from bastion.policy.tree import Tree
 from bastion.runtime import Gatekeeper, PermissionCallback
+
+if TYPE_CHECKING:
+    from bastion.opinion.consult import SecondOpinion
 
 #: The rule of every denial while the policy does not load (parse, validation or any error).
 POLICY_INVALID = "policy.invalid"
@@ -145,7 +148,7 @@ class BrokenGate(Gate):
 
 
 def open_gatekeeper(
-    policy: Policy,
+    config: Configuration,
     env: Mapping[str, str] | None = None,
     *,
     options: GateOptions | None = None,
@@ -153,15 +156,15 @@ def open_gatekeeper(
     share: Gatekeeper | None = None,
     clock: Clock | None = None,
     on_permission: PermissionCallback | None = None,
-    limits: LimitsConfig | None = None,
-    audit: AuditConfig | None = None,
 ) -> Gatekeeper:
-    """A Gatekeeper over ``gate`` (default: one built from ``policy`` and ``options``).
+    """A Gatekeeper over ``gate`` (default: one built from ``config.policy`` and ``options``)
+    with the configuration's ``[limits]``, ``[audit]`` and ``[second_opinion]``.
 
-    ``share``: use that keeper's store, ledger and clock (a reload, a wrapping gate);
-    otherwise open the state stores: ``<state_dir>/bastion.db`` (dir 0700, key and db 0600)
-    by default, or the PostgreSQL database of ``BASTION_STATE_URL`` / ``state_url``."""
-    gate = gate or build_gate(policy, options)
+    ``share``: use that keeper's store, ledger and clock (a reload); otherwise open the
+    state stores: ``<state_dir>/bastion.db`` (dir 0700, key and db 0600) by default, or the
+    PostgreSQL database of ``BASTION_STATE_URL`` / ``state_url``."""
+    gate = gate or build_gate(config.policy, options)
+    opinion = _opinion(config)
     if share is not None:
         return Gatekeeper(
             gate,
@@ -169,14 +172,15 @@ def open_gatekeeper(
             ledger=share.ledger,
             clock=clock or share.clock,
             on_permission=on_permission or share.on_permission,
-            limits=limits,
-            audit=audit,
+            limits=config.limits,
+            audit=config.audit,
+            opinion=opinion,
         )
     from bastion.state import open_stores, state_url_for
 
     environ = os.environ if env is None else env
-    state_dir = policy.state_dir if env is None else state_dir_from(env)
-    stores = open_stores(state_url_for(policy, environ), state_dir)
+    state_dir = config.policy.state_dir if env is None else state_dir_from(env)
+    stores = open_stores(state_url_for(config.state, environ), state_dir)
     hasher = ArgumentHasher(stores.hasher_key())
     return Gatekeeper(
         gate,
@@ -184,9 +188,33 @@ def open_gatekeeper(
         ledger=Ledger(stores.ledger, hasher=hasher),
         clock=clock,
         on_permission=on_permission,
-        limits=limits,
-        audit=audit,
+        limits=config.limits,
+        audit=config.audit,
+        opinion=opinion,
     )
+
+
+def sibling(keeper: Gatekeeper, gate: Gate) -> Gatekeeper:
+    """A Gatekeeper over ``gate`` (a gate wrapping ``keeper``'s) that shares everything
+    else of ``keeper``: store, ledger, clock, limits, audit and checker (the egress proxy)."""
+    return Gatekeeper(
+        gate,
+        store=keeper.store,
+        ledger=keeper.ledger,
+        clock=keeper.clock,
+        on_permission=keeper.on_permission,
+        limits=keeper.limits,
+        audit=keeper.audit,
+        opinion=keeper.opinion,
+    )
+
+
+def _opinion(config: Configuration) -> SecondOpinion | None:
+    if config.opinion is None:
+        return None
+    from bastion.opinion.consult import opinion_from  # runs commands, posts to URLs: only when set
+
+    return opinion_from(config.opinion)
 
 
 def broken_keeper(
@@ -198,8 +226,11 @@ def broken_keeper(
 ) -> Gatekeeper:
     """A Gatekeeper that denies (and records) every call because the policy did not load."""
     text = error if isinstance(error, str) else _error_text(error)
-    policy = share.policy if share is not None else default_policy(cwd=sources.cwd, env=env)
-    return open_gatekeeper(policy, env, gate=BrokenGate(policy, text), share=share)
+    # Sharing a keeper: its policy, no stores to open (every call is denied: no section matters).
+    config = (
+        Configuration(share.policy) if share is not None else default_configuration(cwd=sources.cwd, env=env)
+    )
+    return open_gatekeeper(config, env, gate=BrokenGate(config.policy, text), share=share)
 
 
 def keeper_for(
@@ -208,15 +239,16 @@ def keeper_for(
     *,
     options: GateOptions | None = None,
     share: Gatekeeper | None = None,
-    policy: Policy | None = None,
+    config: Configuration | None = None,
 ) -> Gatekeeper:
-    """The Gatekeeper for ``sources``: loaded, or broken when any part of loading fails."""
+    """The Gatekeeper for ``sources`` (``config``: already loaded from them): loaded, or
+    broken when any part of loading fails."""
     try:
-        loaded = policy if policy is not None else load_sources(sources, env)
-        check_boot(loaded)  # a policy no entry point may start on is as good as broken
+        loaded = config if config is not None else load_sources(sources, env)
+        check_boot(loaded.policy)  # a policy no entry point may start on is as good as broken
     except Exception as exc:  # parse, validation or anything else: deny everything, recorded
         return broken_keeper(exc, sources, env, share=share)
-    return open_gatekeeper(loaded, env, gate=build_gate(loaded, options), share=share)
+    return open_gatekeeper(loaded, env, gate=build_gate(loaded.policy, options), share=share)
 
 
 def broken(keeper: Gatekeeper) -> str | None:

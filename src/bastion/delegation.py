@@ -26,9 +26,9 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from bastion.approval.settings import LimitsConfig
 from bastion.errors import BastionError
 from bastion.policy.decision import Reason
-from bastion.policy.settings import LimitsConfig
 
 if TYPE_CHECKING:
     from bastion.approval.model import Usage

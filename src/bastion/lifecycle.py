@@ -17,6 +17,7 @@ import os
 import threading
 from collections.abc import Mapping
 
+from bastion.configuration import Configuration, default_configuration, load_sources
 from bastion.construct import GateOptions, broken, broken_keeper, keeper_for
 from bastion.errors import PolicyError
 from bastion.policy.sources import PolicySources
@@ -46,13 +47,32 @@ class PolicyWatch:
         self._lock = threading.Lock()
         self.sources = PolicySources.find(policy_path, cwd=self.cwd, env=self.env)
         self._seen = self.sources.fingerprint()
-        first = keeper_for(self.sources, self.env, options=self.options)
+        first, config = self._open(share=None)
         error = broken(first)
         if error is not None and strict:
             first.close()
             raise PolicyError(error)
         self._base = first
         self._state = first
+        #: The configuration the watch started with: its stores (``state_url``) and, for a
+        #: daemon, how it listens (``[gateway]``) are chosen once, at start.
+        self.base_configuration = config
+        self._configuration = config
+
+    def _open(self, *, share: Gatekeeper | None) -> tuple[Gatekeeper, Configuration]:
+        """The Gatekeeper of the current sources and the configuration it was built from
+        (the defaults when the files do not load: the keeper then denies every call)."""
+        try:
+            config = load_sources(self.sources, self.env)
+        except Exception as exc:  # parse, validation or anything else: deny everything, recorded
+            fallback = default_configuration(cwd=self.cwd, env=self.env)
+            return broken_keeper(exc, self.sources, self.env, share=share), fallback
+        return keeper_for(self.sources, self.env, options=self.options, share=share, config=config), config
+
+    @property
+    def configuration(self) -> Configuration:
+        """The configuration as of the last check (the defaults while the files are broken)."""
+        return self._configuration
 
     @property
     def base(self) -> Gatekeeper:
@@ -84,10 +104,11 @@ class PolicyWatch:
             self.sources = PolicySources.find(self.policy_path, cwd=self.cwd, env=self.env)
             self._seen = self.sources.fingerprint()
             try:
-                state = keeper_for(self.sources, self.env, options=self.options, share=self._base)
-            except Exception as exc:  # keeper_for handles load errors; this is anything else
+                state, config = self._open(share=self._base)
+            except Exception as exc:  # _open handles load errors; this is anything else
                 state = broken_keeper(exc, self.sources, self.env, share=self._base)
-            self._state = state
+                config = default_configuration(cwd=self.cwd, env=self.env)
+            self._state, self._configuration = state, config
         error = broken(state)
         if error is not None:
             log.error("policy reload failed; denying every call until it is fixed: %s", error)

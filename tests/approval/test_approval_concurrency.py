@@ -88,9 +88,10 @@ PARK_SCRIPT = """
 import asyncio, os, sys
 from bastion import ToolCall, load_policy_text
 from bastion.construct import open_gatekeeper
+from bastion.configuration import Configuration
 env = {"HOME": sys.argv[1], "BASTION_STATE_DIR": sys.argv[2]}
 policy = load_policy_text('[approval]\\nttl = "1h"\\n', cwd=sys.argv[1], env=env)
-keeper = open_gatekeeper(policy, env)
+keeper = open_gatekeeper(Configuration(policy), env)
 call = ToolCall("fetch", {"url": "https://example.com/x?api_key=SECRET123"}, cwd=sys.argv[1],
                 interactive=True, session="s1")
 asyncio.run(keeper.request(call, on_parked=lambda r: print(r.id, flush=True)))

@@ -6,8 +6,8 @@ import pytest
 
 from bastion.approval.guard import limit_reason, repeat_reason
 from bastion.approval.model import FailureRecord, Usage
+from bastion.approval.settings import LimitsConfig
 from bastion.policy.decision import Decision, Reason
-from bastion.policy.settings import LimitsConfig
 
 
 def test_a_call_without_failures_passes_the_guard() -> None:

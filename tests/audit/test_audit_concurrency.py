@@ -10,10 +10,10 @@ from bastion.audit.chain import Chain
 from bastion.audit.events import EventKind, make_event
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
+from bastion.audit.settings import AuditConfig
 from bastion.audit.sqlite import SqliteLedgerStore
 from bastion.call.model import ToolCall
 from bastion.policy.decision import Decision, Evaluation, Reason
-from bastion.policy.settings import AuditConfig
 
 CHAIN = Chain(b"c" * 32)
 

@@ -12,9 +12,9 @@ from dataclasses import asdict
 from bastion.audit.chain import Chain, canonical
 from bastion.audit.events import EventKind, make_event
 from bastion.audit.keyed import ArgumentHasher, canonical_call
+from bastion.audit.settings import AuditConfig
 from bastion.call.model import ToolCall
 from bastion.policy.decision import Decision, Evaluation, Reason
-from bastion.policy.settings import AuditConfig
 
 KEY = b"k" * 32
 

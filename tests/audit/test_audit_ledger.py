@@ -13,11 +13,11 @@ from bastion.audit.chain import Chain
 from bastion.audit.events import GENESIS, AuditEvent, EventKind, make_event
 from bastion.audit.keyed import ArgumentHasher, load_or_create_key
 from bastion.audit.ledger import Ledger, VerifyResult
+from bastion.audit.settings import AuditConfig
 from bastion.audit.sqlite import SqliteLedgerStore
 from bastion.audit.store import MemoryLedgerStore
 from bastion.call.model import ToolCall
 from bastion.policy.decision import Decision, Evaluation, Reason
-from bastion.policy.settings import AuditConfig
 
 HASHER = ArgumentHasher(b"k" * 32)
 #: The chain key the stores link with (fixed: tests reopen files).

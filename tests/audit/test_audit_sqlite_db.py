@@ -101,9 +101,9 @@ def _kinds_and_sync(ledger: Ledger, events: list[object]) -> list[tuple[str, int
 
 def test_a_decision_commits_with_its_sync_and_an_outcome_without_waiting_for_one(tmp_path: Path) -> None:
     from bastion.audit.events import EventKind, make_event
+    from bastion.audit.settings import AuditConfig
     from bastion.call.model import ToolCall
     from bastion.policy.decision import Decision, Evaluation, Reason
-    from bastion.policy.settings import AuditConfig
 
     hasher = ArgumentHasher(b"k" * 32)
     allowed = Evaluation(Decision.ALLOW, (Reason(Decision.ALLOW, "r", "p:1", "x", "fine"),))

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from bastion.approval.clock import FakeClock
 from bastion.approval.memory import MemoryStore
+from bastion.approval.settings import LimitsConfig
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
@@ -24,7 +25,6 @@ from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision
 from bastion.policy.engine import Gate
 from bastion.policy.network import StaticResolver
-from bastion.policy.settings import LimitsConfig
 from bastion.runtime import Gatekeeper
 
 HOSTS = {"example.com": ["93.184.216.34"]}

@@ -11,8 +11,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from bastion.adapters.hooks.install import install
+from bastion.configuration import load_configuration
 from bastion.construct import open_gatekeeper
-from bastion.policy.loader import load_policy
 from tests.adapters.hooks.conftest import Sandbox, agent_cli
 from tests.adapters.hooks.fake_models import _sse
 
@@ -151,7 +151,7 @@ def test_a_real_claude_subagents_call_is_decided_in_a_linked_child_session(sandb
     session = json.loads(done.stdout)["session_id"]
     assert server.seen[0] in ("Agent", "Task") and "Bash" in server.seen
     env = sandbox.env()
-    with open_gatekeeper(load_policy(cwd=str(sandbox.project), env=env), env) as keeper:
+    with open_gatekeeper(load_configuration(cwd=str(sandbox.project), env=env), env) as keeper:
         records = [
             (r.event.kind, r.event.tool, r.event.summary, r.event.parent, r.event.session)
             for r in keeper.ledger.events()

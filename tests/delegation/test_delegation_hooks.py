@@ -11,8 +11,8 @@ from typing import Any
 from bastion.adapters.hooks.daemon import answer_hook
 from bastion.adapters.hooks.decide import LocalDecider
 from bastion.audit.events import AuditEvent
+from bastion.configuration import load_configuration
 from bastion.construct import open_gatekeeper
-from bastion.policy.loader import load_policy
 from tests.adapters.hooks.conftest import Sandbox, run_hook
 
 SESSION = "b71c0a77-0644-4d6e-9da1-b1136c53262b"
@@ -47,7 +47,7 @@ def decision(reply: dict[str, Any]) -> str:
 
 def ledger(sandbox: Sandbox) -> list[AuditEvent]:
     env = sandbox.env()
-    with open_gatekeeper(load_policy(cwd=str(sandbox.project), env=env), env) as keeper:
+    with open_gatekeeper(load_configuration(cwd=str(sandbox.project), env=env), env) as keeper:
         return [r.event for r in keeper.ledger.events()]
 
 

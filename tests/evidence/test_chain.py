@@ -83,3 +83,39 @@ def test_a_hardline_decision_overrides_every_entry(tmp_path: Path) -> None:
 
 def test_a_call_nothing_matched_has_an_empty_chain(tmp_path: Path) -> None:
     assert _explain(tmp_path, "shell", "ls")["chain"] == []
+
+
+def _explain_with(tmp_path: Path, text: str, *args: str) -> dict[str, Any]:
+    policy = tmp_path / "policy.toml"
+    policy.write_text(text)
+    done = CliRunner().invoke(
+        build_app(),
+        ["explain", *args, "--policy", str(policy), "--json"],
+        env={"HOME": str(tmp_path), "BASTION_STATE_DIR": str(tmp_path / "s")},
+    )
+    assert done.exit_code in (0, 3, 4), done.output
+    return dict(json.loads(done.output))
+
+
+def test_a_deny_read_entry_is_listed_from_the_checks_the_gate_runs(tmp_path: Path) -> None:
+    text = '[paths]\ndeny_read = ["**/*.secret"]\n'
+    target = str(tmp_path / "notes" / "a.secret")
+    result = _explain_with(tmp_path, text, "read", target)
+    where = str(tmp_path / "policy.toml")
+
+    assert result["decision"] == "deny"
+    assert [(link["stage"], link["entry"], link["action"], link["source"]) for link in result["chain"]] == [
+        ("paths.deny_read", "**/*.secret", "deny", f"{where}:2"),
+    ]
+
+
+def test_a_deny_write_entry_is_listed_for_a_write_and_not_for_a_read(tmp_path: Path) -> None:
+    text = '[paths]\ndeny_write = ["**/*.lock"]\n'
+    target = str(tmp_path / "Cargo.lock")
+    written = _explain_with(tmp_path, text, "write", target)
+    read = _explain_with(tmp_path, text, "read", target)
+
+    assert [(link["stage"], link["entry"]) for link in written["chain"]] == [
+        ("paths.deny_write", "**/*.lock")
+    ]
+    assert read["chain"] == []

@@ -8,10 +8,10 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from bastion.adapters.cli.app import build_app
+from bastion.configuration import load_configuration, load_policy
 from bastion.evidence.diff import diff, grouped
 from bastion.evidence.readers import read_files
 from bastion.evidence.replay import gates
-from bastion.policy.loader import load_policy
 from tests.evidence.make_fixtures import FIXTURES, POLICY
 
 SESSION = FIXTURES / "claude-session.jsonl"
@@ -101,7 +101,7 @@ def test_without_a_corpus_the_ledgers_calls_are_compared(tmp_path: Path, workspa
     a.write_text("")
     b = tmp_path / "b.toml"
     b.write_text(EXTRA_RULE)
-    with open_gatekeeper(load_policy(str(a), cwd=str(workspace), env=env), env) as keeper:
+    with open_gatekeeper(load_configuration(str(a), cwd=str(workspace), env=env), env) as keeper:
         for command in ("mkdir -p build", "ls", "mkdir -p dist"):
             keeper.request_sync(ToolCall("shell", {"command": command}, cwd=str(workspace)))
 

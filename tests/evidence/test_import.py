@@ -15,11 +15,11 @@ from typer.testing import CliRunner
 
 from bastion.adapters.cli.app import build_app
 from bastion.call.model import ToolCall
+from bastion.configuration import load_policy_text
 from bastion.evidence.imports import codex, gemini, seeds
 from bastion.evidence.imports.claude import import_settings
 from bastion.evidence.imports.detect import import_file, loose_json
 from bastion.policy.engine import Gate
-from bastion.policy.loader import load_policy_text
 
 FIXTURES = Path(__file__).parent / "fixtures"
 RANK = {"allow": 0, "ask": 1, "deny": 2}

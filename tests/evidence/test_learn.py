@@ -15,12 +15,12 @@ from typer.testing import CliRunner
 from bastion.adapters.cli.app import build_app
 from bastion.approval.model import ApprovalRequest, PermissionDecision
 from bastion.call.model import ToolCall
+from bastion.configuration import Configuration, load_policy
 from bastion.construct import open_gatekeeper
 from bastion.evidence import ledger
 from bastion.evidence.learn import Learned, asks, evaluate, learn, shell_candidates, star_safe
 from bastion.evidence.model import Outcome, Proposed
 from bastion.policy.decision import Decision
-from bastion.policy.loader import load_policy
 
 #: What the person approves every time it comes up, and what they refuse.
 APPROVED = (
@@ -78,7 +78,7 @@ def _record(calls: list[tuple[str, dict[str, Any], bool]], workspace: Path, env:
         return PermissionDecision("once" if answer["ok"] else "reject")
 
     policy = load_policy(cwd=str(workspace), env=env)
-    with open_gatekeeper(policy, env, on_permission=person) as keeper:
+    with open_gatekeeper(Configuration(policy), env, on_permission=person) as keeper:
         for tool, args, ok in calls:
             answer["ok"] = ok
             keeper.request_sync(ToolCall(tool, args, cwd=str(workspace), interactive=True))

@@ -8,11 +8,11 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from bastion.adapters.cli.app import build_app
+from bastion.configuration import load_policy
 from bastion.evidence.ledger import args_from_summary
 from bastion.evidence.model import Outcome
 from bastion.evidence.readers import ReadReport, read_text
 from bastion.evidence.replay import decide, gates
-from bastion.policy.loader import load_policy
 from tests.evidence.make_fixtures import FIXTURES, POLICY
 
 

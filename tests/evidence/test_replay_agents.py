@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
+from bastion.configuration import load_policy
 from bastion.evidence.readers import read_files
 from bastion.evidence.replay import Replayed, gates, replay
-from bastion.policy.loader import load_policy
 from tests.adapters.hooks.conftest import agent_cli
 from tests.evidence.make_fixtures import FIXTURES, POLICY, make
 

@@ -17,11 +17,11 @@ from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
 from bastion.call.model import ToolCall
+from bastion.configuration import Configuration, load_policy
 from bastion.construct import open_gatekeeper
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision
 from bastion.policy.engine import Gate
-from bastion.policy.loader import load_policy
 from bastion.runtime import Gatekeeper
 
 SHADOW = 'enforce = false\n[[rule]]\ntool = "shell"\npattern = "git push *"\naction = "deny"\n'
@@ -126,7 +126,7 @@ def test_logs_would_deny_lists_what_enforcing_would_have_stopped(tmp_path: Path,
     policy_file = tmp_path / "policy.toml"
     policy_file.write_text(SHADOW)
     policy = load_policy(str(policy_file), cwd=str(workspace), env=env)
-    with open_gatekeeper(policy, env) as keeper:
+    with open_gatekeeper(Configuration(policy), env) as keeper:
         for command in ("git status", "git push origin main", "rm -rf /"):
             keeper.request_sync(_shell(command, workspace))
 

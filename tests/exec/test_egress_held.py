@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from bastion.exec.egress.held import PLACEHOLDER_PREFIX, held_for, hold, load_held, substitute
 from bastion.exec.secrets import SecretError
-from bastion.policy.exec_settings import SecretHold
+from bastion.exec.settings import SecretHold
 
 SECRET = "s3cr3t-value"
 TOKEN = hold("T", SECRET, ["api.example.com", "*.uploads.example.com"], token=lambda n: "cd" * n)

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from bastion import PolicyError, load_policy
+from bastion import PolicyError, load_configuration, load_policy
 from bastion.exec.secrets import SecretError, SecretStore
-from bastion.policy.exec_settings import ExecConfig, SecretHold
+from bastion.exec.settings import ExecConfig, SecretHold
 
 
 def write(path: Path, text: str) -> str:
@@ -24,8 +24,8 @@ def test_a_held_secret_table_becomes_a_hold_and_not_an_injectable_secret(
         '[exec.secrets.GH_TOKEN]\nhosts = ["api.github.com", "*.githubusercontent.com"]\napproval = "hold"\n'
         "[exec.secrets.PLAIN]\n"
     )
-    policy = load_policy(write(tmp_path / "p.toml", text), cwd=str(tmp_path), env=env)
-    assert (policy.exec.secrets, policy.exec.held) == (
+    config = load_configuration(write(tmp_path / "p.toml", text), cwd=str(tmp_path), env=env)
+    assert (config.exec.secrets, config.exec.held) == (
         ("PLAIN",),
         (SecretHold("GH_TOKEN", ("api.github.com", "*.githubusercontent.com")),),
     )
@@ -33,15 +33,17 @@ def test_a_held_secret_table_becomes_a_hold_and_not_an_injectable_secret(
 
 def test_a_call_asking_for_a_held_secret_by_name_does_not_get_it(tmp_path: Path, env: dict[str, str]) -> None:
     text = '[exec.secrets.GH_TOKEN]\nhosts = ["api.github.com"]\napproval = "hold"\n'
-    policy = load_policy(write(tmp_path / "p.toml", text), cwd=str(tmp_path), env=env)
-    store = SecretStore(policy.credentials_dir, policy.exec.secrets)  # as the tools build it
+    config = load_configuration(write(tmp_path / "p.toml", text), cwd=str(tmp_path), env=env)
+    store = SecretStore(config.policy.credentials_dir, config.exec.secrets)  # as the tools build it
     with pytest.raises(SecretError, match="secret 'GH_TOKEN' is not listed in \\[exec\\] secrets"):
         store.load(["GH_TOKEN"])
 
 
 def test_the_list_form_of_secrets_still_injects_them(tmp_path: Path, env: dict[str, str]) -> None:
-    policy = load_policy(write(tmp_path / "p.toml", '[exec]\nsecrets = ["A"]\n'), cwd=str(tmp_path), env=env)
-    assert (policy.exec.secrets, policy.exec.held) == (("A",), ())
+    config = load_configuration(
+        write(tmp_path / "p.toml", '[exec]\nsecrets = ["A"]\n'), cwd=str(tmp_path), env=env
+    )
+    assert (config.exec.secrets, config.exec.held) == (("A",), ())
 
 
 @pytest.mark.parametrize(
@@ -94,5 +96,5 @@ def test_an_untrusted_project_file_may_only_tighten_a_hold(
     write(Path(env["HOME"]) / ".config/bastion/policy.toml", user)
     repo = tmp_path / "repo"
     write(repo / ".bastion" / "policy.toml", project)
-    policy = load_policy(cwd=str(repo), env=env)
-    assert (policy.exec.secrets, policy.exec.held) == ((), held)
+    config = load_configuration(cwd=str(repo), env=env)
+    assert (config.exec.secrets, config.exec.held) == ((), held)

@@ -17,6 +17,7 @@ from bastion.approval.model import ApprovalRequest
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
+from bastion.configuration import load_text
 from bastion.exec import BubblewrapRunner, ExecConfig, ExecError
 from bastion.exec.egress import EgressSession, StaticDialer
 from bastion.exec.egress.held import HeldSecret, hold
@@ -194,7 +195,9 @@ SNOOP = (
 
 
 def held_secret(policy: Policy) -> HeldSecret:
-    (binding,) = policy.exec.held
+    """The [exec.secrets] hold of HELD_POLICY, as loaded beside ``policy``."""
+    env = {"HOME": policy.home, "BASTION_STATE_DIR": policy.state_dir}
+    (binding,) = load_text(HELD_POLICY, cwd=policy.workspace[0], env=env).exec.held
     return hold(binding.name, SECRET, binding.hosts)
 
 

@@ -6,17 +6,20 @@ from pathlib import Path
 
 import pytest
 
+from bastion.configuration import load_text
 from bastion.errors import PolicyError
 from bastion.exec import ExecConfig
 from bastion.exec.boundary import limits_of
+from bastion.exec.profile import Contain
 from bastion.exec.runner import Limits
-from bastion.policy.loader import load_policy_text
-from bastion.policy.tighten import tighter_exec
-from tests.conftest import PolicyFactory
+from bastion.exec.settings import tighter_exec
+from tests.conftest import ConfigurationFactory
 
 
-def test_the_defaults_contain_allowed_calls_with_every_limit_on(make_policy: PolicyFactory) -> None:
-    config = make_policy("").exec
+def test_the_defaults_contain_allowed_calls_with_every_limit_on(
+    make_configuration: ConfigurationFactory,
+) -> None:
+    config = make_configuration("").exec
     assert (config.contain, config.max_processes, config.max_resident_mb, config.tmp_size_mb) == (
         "allowed", 512, 4096, 512,
     )  # fmt: skip
@@ -24,13 +27,13 @@ def test_the_defaults_contain_allowed_calls_with_every_limit_on(make_policy: Pol
     assert limits_of(config) == Limits()
 
 
-def test_every_containment_key_is_read_from_the_policy(make_policy: PolicyFactory) -> None:
-    config = make_policy(
+def test_every_containment_key_is_read_from_the_policy(make_configuration: ConfigurationFactory) -> None:
+    config = make_configuration(
         '[exec]\ncontain = "all"\nmax_processes = 64\nmax_resident_mb = 256\ntmp_size_mb = 16\n'
         'seccomp = false\nscan_max_entries = 1000\nscan_skip = ["vendor"]\n'
     ).exec
     assert config == ExecConfig(
-        contain="all", max_processes=64, max_resident_mb=256, tmp_size_mb=16, seccomp=False,
+        contain=Contain.ALL, max_processes=64, max_resident_mb=256, tmp_size_mb=16, seccomp=False,
         scan_max_entries=1000, scan_skip=("vendor",),
     )  # fmt: skip
     assert limits_of(config) == Limits(max_processes=64, max_resident_mb=256, tmp_size_mb=16, seccomp=False)
@@ -47,9 +50,11 @@ def test_every_containment_key_is_read_from_the_policy(make_policy: PolicyFactor
         "max_resident_mb = -1",
     ],
 )
-def test_a_bad_containment_value_is_a_policy_error(make_policy: PolicyFactory, text: str) -> None:
+def test_a_bad_containment_value_is_a_policy_error(
+    make_configuration: ConfigurationFactory, text: str
+) -> None:
     with pytest.raises(PolicyError):
-        make_policy(f"[exec]\n{text}\n")
+        make_configuration(f"[exec]\n{text}\n")
 
 
 @pytest.mark.parametrize("name", ["a/b", "", ".."])
@@ -61,7 +66,7 @@ def test_a_scan_skip_entry_must_be_a_plain_folder_name(name: str) -> None:
 @pytest.mark.parametrize(
     ("looser", "field"),
     [
-        (ExecConfig(contain="off"), "contain"),
+        (ExecConfig(contain=Contain.OFF), "contain"),
         (ExecConfig(max_processes=10_000), "max_processes"),
         (ExecConfig(max_resident_mb=0), "max_resident_mb"),
         (ExecConfig(tmp_size_mb=4096), "tmp_size_mb"),
@@ -75,7 +80,9 @@ def test_a_project_layer_cannot_loosen_a_containment_key(looser: ExecConfig, fie
 
 
 def test_a_project_layer_may_tighten_them() -> None:
-    tighter = ExecConfig(contain="all", max_processes=64, max_resident_mb=512, tmp_size_mb=64, scan_skip=())
+    tighter = ExecConfig(
+        contain=Contain.ALL, max_processes=64, max_resident_mb=512, tmp_size_mb=64, scan_skip=()
+    )
     assert tighter_exec(tighter, ExecConfig()) is True
 
 
@@ -84,8 +91,8 @@ def test_an_untrusted_project_file_that_turns_containment_off_is_dropped(tmp_pat
     (project / ".bastion").mkdir(parents=True)
     (project / ".bastion" / "policy.toml").write_text('[exec]\ncontain = "off"\n')
     env = {"HOME": str(tmp_path), "BASTION_STATE_DIR": str(tmp_path / "state")}
-    from bastion.policy.loader import load_policy
+    from bastion.configuration import load_configuration
 
-    policy = load_policy(None, cwd=str(project), env=env)
-    assert policy.exec.contain == "allowed"
-    assert load_policy_text('[exec]\ncontain = "off"\n', cwd=str(project), env=env).exec.contain == "off"
+    config = load_configuration(None, cwd=str(project), env=env)
+    assert config.exec.contain is Contain.ALLOWED
+    assert load_text('[exec]\ncontain = "off"\n', cwd=str(project), env=env).exec.contain is Contain.OFF

@@ -82,7 +82,7 @@ def test_the_credentials_dir_and_state_dir_are_not_mounted(
 def test_a_project_policy_file_inside_the_workspace_is_read_only(
     runner: BubblewrapRunner, workspace: Path, env: dict[str, str], child_env: dict[str, str]
 ) -> None:
-    from bastion.policy.loader import load_policy
+    from bastion.configuration import load_policy
 
     (workspace / ".bastion").mkdir()
     policy_file = workspace / ".bastion" / "policy.toml"

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from bastion.audit.ledger import Ledger
+from bastion.configuration import Configuration, load_policy
 from bastion.construct import open_gatekeeper
-from bastion.policy.loader import load_policy
 from tests.adapters.hooks.conftest import bastion_exe
 from tests.exec.sandbox_helpers import require_bwrap
 
@@ -68,7 +68,7 @@ def test_every_contained_run_is_a_ledger_record_of_metadata_only(
     _run(workspace, cli_env, "--profile", "workspace-write", "--", "bash", "-c", "echo s3cr3t-word > f")
 
     policy = load_policy(None, cwd=str(workspace), env=env)
-    with open_gatekeeper(policy, env) as keeper:
+    with open_gatekeeper(Configuration(policy), env) as keeper:
         ledger: Ledger = keeper.ledger
         records = [r for r in ledger.events() if r.event.kind == "executed"]
     assert [(r.event.tool, r.event.rule, r.event.exit_code, r.event.agent) for r in records] == [

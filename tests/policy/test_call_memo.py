@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bastion import Decision, Gate, ToolCall
+from bastion.configuration import load_policy_text
 from bastion.policy.compiled import Policy
-from bastion.policy.loader import load_policy_text
 from bastion.policy.paths import CallFs, FileSystem, PathVerdict, check_path
 from bastion.policy.tree import MemoryTree
 from tests.shell.helpers import deciding_rules

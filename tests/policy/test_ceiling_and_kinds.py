@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bastion.configuration import load_policy_text
 from bastion.policy.ceiling import (
     BYPASS,
     NO_CEILING,
@@ -17,7 +18,6 @@ from bastion.policy.ceiling import (
 )
 from bastion.policy.decision import Decision
 from bastion.policy.kinds import Mode, RuleAction
-from bastion.policy.loader import load_policy_text
 
 
 def test_a_ceiling_written_in_words_holds_the_ordered_members() -> None:

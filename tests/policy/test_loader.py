@@ -10,7 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bastion import PolicyError, load_policy, load_policy_text
+from bastion.adapters.hooks.settings import AskVia, HookSettings
+from bastion.adapters.http.settings import GatewaySettings
+from bastion.approval.settings import LimitsConfig
+from bastion.audit.settings import AuditConfig
+from bastion.configuration import load_configuration
 from bastion.policy.loader import trust_policy_file
+from bastion.state.settings import StateSettings
 
 
 def write(path: Path, text: str) -> str:
@@ -193,8 +199,8 @@ def test_every_commented_out_setting_of_the_example_policy_loads_once_uncommente
     uncommented = [line[2:] if setting.match(line) else line for line in lines]
     assert uncommented != lines
     file = write(tmp_path / "policy.toml", "\n".join(uncommented) + "\n")
-    policy = load_policy(file, cwd=str(tmp_path), env=env)
-    assert (policy.ask_via, policy.state_url) == ("agent", "postgresql://bastion@localhost/bastion")
+    config = load_configuration(file, cwd=str(tmp_path), env=env)
+    assert (config.hooks.ask_via, config.state.url) == ("agent", "postgresql://bastion@localhost/bastion")
 
 
 toml_values = st.recursive(
@@ -236,7 +242,7 @@ def test_the_loader_never_crashes_on_arbitrary_text(text: str) -> None:
         load_policy_text(text, cwd="/tmp", env={"HOME": "/tmp/h"})
 
 
-def test_limits_audit_exec_and_ask_via_sections_become_policy_values(
+def test_limits_audit_exec_and_ask_via_sections_become_typed_values_beside_the_policy(
     tmp_path: Path, env: dict[str, str]
 ) -> None:
     file = write(
@@ -244,20 +250,13 @@ def test_limits_audit_exec_and_ask_via_sections_become_policy_values(
         'ask_via = "bastion"\n[limits]\nmax_calls_per_turn = 10\nmax_turn_duration = "2m"\ncalls_per_minute = 0\n'
         '[audit]\nstore_raw_arguments = true\n[exec]\ntimeout = 5\nenv_allow = ["PATH"]\nsecrets = ["GH_TOKEN"]\n',
     )
-    policy = load_policy(file, cwd=str(tmp_path), env=env)
-    assert (
-        policy.limits.max_calls_per_turn,
-        policy.limits.max_turn_duration,
-        policy.limits.calls_per_minute,
-    ) == (
-        10,
-        120.0,
-        None,
+    config = load_configuration(file, cwd=str(tmp_path), env=env)
+    assert config.limits == LimitsConfig(
+        max_calls_per_turn=10, max_turn_duration=120.0, calls_per_minute=None, source=f"{file}:2"
     )
-    assert policy.limits.source == f"{file}:2"
-    assert policy.audit.store_raw_arguments is True
-    assert (policy.exec.timeout, policy.exec.env_allow, policy.exec.secrets) == (5, ("PATH",), ("GH_TOKEN",))
-    assert policy.ask_via == "bastion"
+    assert config.audit == AuditConfig(store_raw_arguments=True)
+    assert (config.exec.timeout, config.exec.env_allow, config.exec.secrets) == (5, ("PATH",), ("GH_TOKEN",))
+    assert config.hooks == HookSettings(ask_via=AskVia.BASTION)
 
 
 def test_an_untrusted_project_file_can_only_tighten_limits_exec_and_audit(
@@ -270,12 +269,12 @@ def test_an_untrusted_project_file_can_only_tighten_limits_exec_and_audit(
         'ask_via = "bastion"\n[limits]\nmax_calls_per_turn = 50\ncalls_per_minute = 30\n'
         "[audit]\nstore_raw_arguments = true\n[exec]\ntimeout = 600\n",
     )
-    policy = load_policy(cwd=str(project), env=env)
-    assert (policy.limits.max_calls_per_turn, policy.limits.calls_per_minute) == (10, 30)
-    assert policy.audit.store_raw_arguments is False
-    assert policy.exec.timeout == 30.0
-    assert policy.ask_via == "agent"
-    assert sum("untrusted project policy" in w for w in policy.warnings) == 3
+    config = load_configuration(cwd=str(project), env=env)
+    assert (config.limits.max_calls_per_turn, config.limits.calls_per_minute) == (10, 30)
+    assert config.audit.store_raw_arguments is False
+    assert config.exec.timeout == 30.0
+    assert config.hooks.ask_via is AskVia.AGENT
+    assert sum("untrusted project policy" in w for w in config.policy.warnings) == 3
 
 
 def test_a_bad_exec_value_is_a_load_error(tmp_path: Path, env: dict[str, str]) -> None:
@@ -284,12 +283,10 @@ def test_a_bad_exec_value_is_a_load_error(tmp_path: Path, env: dict[str, str]) -
 
 
 def test_the_gateway_table_reaches_the_http_settings(tmp_path: Path, env: dict[str, str]) -> None:
-    from bastion.adapters.http.settings import GatewaySettings
-
     file = write(
         tmp_path / "p.toml", '[gateway]\nrate_limit_per_minute = 5\ncors_origins = ["https://a.example"]\n'
     )
-    settings = GatewaySettings.from_policy(load_policy(file, cwd=str(tmp_path), env=env))
+    settings = load_configuration(file, cwd=str(tmp_path), env=env).gateway
     assert (settings.rate_limit_per_minute, settings.cors_origins, settings.max_body_bytes) == (
         5,
         ("https://a.example",),
@@ -302,9 +299,9 @@ def test_an_untrusted_project_file_may_lower_but_not_raise_gateway_limits(
 ) -> None:
     project = tmp_path / "repo"
     write(project / ".bastion" / "policy.toml", "[gateway]\nrate_limit_per_minute = 6000\n")
-    assert load_policy(cwd=str(project), env=env).gateway == {}
+    assert load_configuration(cwd=str(project), env=env).gateway == GatewaySettings()
     write(project / ".bastion" / "policy.toml", "[gateway]\nrate_limit_per_minute = 10\n")
-    assert load_policy(cwd=str(project), env=env).gateway["rate_limit_per_minute"] == 10
+    assert load_configuration(cwd=str(project), env=env).gateway == GatewaySettings(rate_limit_per_minute=10)
 
 
 def test_mcp_rule_args_and_server_maps_are_read_from_the_file(tmp_path: Path, env: dict[str, str]) -> None:
@@ -346,6 +343,6 @@ def test_state_url_comes_only_from_a_trusted_file(tmp_path: Path, env: dict[str,
     )
     project = tmp_path / "repo"
     write(project / ".bastion" / "policy.toml", 'state_url = "postgresql://attacker.example/x"\n')
-    policy = load_policy(cwd=str(project), env=env)
-    assert policy.state_url == "postgresql://db.example/bastion"
-    assert any("state_url" in w for w in policy.warnings)
+    config = load_configuration(cwd=str(project), env=env)
+    assert config.state == StateSettings(url="postgresql://db.example/bastion")
+    assert any("state_url" in w for w in config.policy.warnings)

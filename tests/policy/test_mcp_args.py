@@ -15,6 +15,7 @@ import pytest
 
 from bastion.call.model import ToolCall
 from bastion.errors import CallError
+from bastion.policy.compiled import McpServerArgs
 from bastion.policy.decision import MARKER_DENIED, Decision
 from bastion.policy.engine import Gate
 from bastion.policy.mcp_args import (
@@ -23,7 +24,6 @@ from bastion.policy.mcp_args import (
     rule_args_match,
 )
 from bastion.policy.network import StaticResolver
-from bastion.policy.settings import McpServerArgs
 from tests.conftest import PolicyFactory
 
 GateMaker = Callable[..., Gate]

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from bastion import Decision, Gate, ToolCall
+from bastion.configuration import load_policy_text
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Reason
-from bastion.policy.loader import load_policy_text
 from bastion.policy.paths import check_path
 from bastion.policy.shell_policy import decide_analysis
 from bastion.policy.shell_reach import Follow, Recursion, destructive_target, recursion_of, wildcard_parent

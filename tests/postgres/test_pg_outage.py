@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bastion.call.model import ToolCall
+from bastion.configuration import Configuration
 from bastion.construct import open_gatekeeper
 from bastion.errors import StoreError
 from bastion.policy.compiled import Policy
@@ -34,7 +35,7 @@ def outage(
 ) -> Iterator[tuple[Cluster, Gatekeeper]]:
     url = create_database(own_cluster.url)
     migrations.upgrade(url)
-    keeper = open_gatekeeper(make_policy(ASK_POLICY), {**env, ENV_URL: url})
+    keeper = open_gatekeeper(Configuration(make_policy(ASK_POLICY)), {**env, ENV_URL: url})
     yield own_cluster, keeper
     keeper.close()
 

@@ -6,7 +6,6 @@ import json
 import os
 import threading
 from pathlib import Path
-from types import SimpleNamespace
 
 import psycopg
 import pytest
@@ -14,9 +13,11 @@ from typer.testing import CliRunner
 
 from bastion.adapters.cli.app import build_app
 from bastion.adapters.cli.db_cmd import db_checks
+from bastion.configuration import Configuration, load_policy_text
 from bastion.postgres import migrations
 from bastion.postgres.migrations import SchemaBehind
 from bastion.state import ENV_URL, StateUrlError, open_stores, state_url_for
+from bastion.state.settings import StateSettings
 
 PG = "postgresql://u@db.example:5432/bastion"
 
@@ -28,14 +29,14 @@ def cli(args: list[str], env: dict[str, str]) -> tuple[int, str]:
 
 # -- choosing the backend ------------------------------------------------------------------
 def test_the_environment_overrides_the_policy_and_neither_means_sqlite() -> None:
-    policy = SimpleNamespace(state_url=PG)
+    written = StateSettings(url=PG)
     other = "postgres://v@elsewhere/b"
     assert (
-        state_url_for(policy, {}),
-        state_url_for(policy, {ENV_URL: other}),  # type: ignore[arg-type]
+        state_url_for(written, {}),
+        state_url_for(written, {ENV_URL: other}),
         state_url_for(None, {ENV_URL: "  "}),
-        state_url_for(SimpleNamespace(state_url=None), {}),
-    ) == (PG, other, None, None)  # type: ignore[arg-type]
+        state_url_for(StateSettings(), {}),
+    ) == (PG, other, None, None)
 
 
 @pytest.mark.parametrize("url", ["sqlite:///tmp/x.db", "mysql://u@h/db", "/var/lib/bastion"])
@@ -126,13 +127,18 @@ def test_db_status_on_an_unreachable_database_exits_1_with_a_hint() -> None:
 def test_doctor_checks_reachability_and_schema(
     pg_empty_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    policy = SimpleNamespace(state_dir=str(tmp_path), state_url=pg_empty_url)
+    def configured(url: str | None) -> Configuration:
+        policy = load_policy_text(
+            "", cwd=str(tmp_path), env={"HOME": str(tmp_path), "BASTION_STATE_DIR": str(tmp_path)}
+        )
+        return Configuration(policy, state=StateSettings(url=url))
+
     monkeypatch.delenv(ENV_URL, raising=False)
-    behind = db_checks(policy)  # type: ignore[arg-type]
+    behind = db_checks(configured(pg_empty_url))
     migrations.upgrade(pg_empty_url)
-    current = db_checks(policy)  # type: ignore[arg-type]
-    down = db_checks(SimpleNamespace(state_dir=str(tmp_path), state_url="postgresql://n@127.0.0.1:1/x"))  # type: ignore[arg-type]
-    sqlite = db_checks(SimpleNamespace(state_dir=str(tmp_path), state_url=None))  # type: ignore[arg-type]
+    current = db_checks(configured(pg_empty_url))
+    down = db_checks(configured("postgresql://n@127.0.0.1:1/x"))
+    sqlite = db_checks(configured(None))
     assert [
         (c[0], c[1], ("upgrade" in c[2], "running" in c[2])) for c in behind + current + down + sqlite
     ] == [

@@ -11,6 +11,7 @@ import pytest
 
 from bastion.call.effects import Effect
 from bastion.call.model import ToolCall
+from bastion.configuration import Configuration
 from bastion.exec import BubblewrapRunner, ExecConfig, Runner
 from bastion.policy.decision import Decision, Evaluation, Reason
 from bastion.policy.network import Resolver, StaticResolver
@@ -61,11 +62,10 @@ def make_tools(make_policy: PolicyFactory, child_env: dict[str, str]) -> ToolsFa
             require_bwrap()
             runner = BubblewrapRunner()
         tools = registry(
-            make_policy(text),
+            Configuration(make_policy(text), exec=config or ExecConfig(timeout=20)),
             authorizer=authorizer,
             runner=runner,
             resolver=resolver or StaticResolver({}),
-            config=config or ExecConfig(timeout=20),
             environ=child_env,
         )
         return {t.name: t for t in tools}

@@ -15,6 +15,7 @@ from bastion.approval.memory import MemoryStore
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
+from bastion.configuration import Configuration
 from bastion.exec import BubblewrapRunner, ExecConfig
 from bastion.exec.egress import StaticDialer
 from bastion.policy.engine import Gate
@@ -54,9 +55,8 @@ def keeper_for(make_policy: PolicyFactory, person: Person) -> Gatekeeper:
 def exec_tool(keeper: Gatekeeper, workspace: Path, home: Path, upstreams: dict[str, Upstream]) -> ExecTool:
     table = {(ADDRESSES[h], 80): ("127.0.0.1", u.port) for h, u in upstreams.items()}
     ctx = ToolContext(
-        policy=keeper.policy,
+        configuration=Configuration(keeper.policy, exec=ExecConfig(timeout=60)),
         authorizer=keeper,
-        config=ExecConfig(timeout=60),
         runner=BubblewrapRunner(),
         resolver=StaticResolver({h: [a] for h, a in ADDRESSES.items()}),
         cwd=str(workspace),

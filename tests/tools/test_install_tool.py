@@ -22,6 +22,7 @@ from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
 from bastion.call.model import ToolCall
+from bastion.configuration import Configuration
 from bastion.exec import BubblewrapRunner, ExecConfig
 from bastion.exec.egress import StaticDialer
 from bastion.policy.compiled import Policy
@@ -103,9 +104,8 @@ def install_tool(
 ) -> InstallTool:
     table = {(ADDRESSES[h], 80): ("127.0.0.1", u.port) for h, u in (upstreams or {}).items()}
     ctx = ToolContext(
-        policy=policy,
+        configuration=Configuration(policy, exec=ExecConfig(timeout=60)),
         authorizer=keeper,
-        config=ExecConfig(timeout=60),
         runner=BubblewrapRunner(),
         resolver=StaticResolver({h: [a] for h, a in ADDRESSES.items()}),
         cwd=str(workspace),

@@ -16,6 +16,7 @@ from bastion.approval.memory import MemoryStore
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
+from bastion.configuration import Configuration
 from bastion.exec import BubblewrapRunner, ExecConfig
 from bastion.exec.procfs import descendants, proc_status, running
 from bastion.policy.engine import Gate
@@ -47,8 +48,8 @@ def make_job(
 
     def build(**settings: Any) -> JobTool:
         require_bwrap()
-        tools = registry(make_policy(), authorizer=keeper, runner=BubblewrapRunner(),
-                         resolver=StaticResolver({}), config=ExecConfig(timeout=20), environ=child_env)  # fmt: skip
+        tools = registry(Configuration(make_policy(), exec=ExecConfig(timeout=20)), authorizer=keeper, runner=BubblewrapRunner(),
+                         resolver=StaticResolver({}), environ=child_env)  # fmt: skip
         ctx = dataclasses.replace(tools[0].ctx, background=Background(jobs=JobSettings(**settings)))
         made.append(JobTool(ctx))
         return made[-1]

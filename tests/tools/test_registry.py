@@ -6,6 +6,7 @@ import pytest
 
 import bastion.tools
 import bastion.tools.catalog as catalog
+from bastion.configuration import Configuration
 from bastion.exec import BubblewrapRunner, SandboxUnavailable
 from bastion.tools import registry
 from tests.conftest import PolicyFactory
@@ -51,7 +52,7 @@ def test_without_a_usable_runner_exec_code_and_install_are_not_offered(
     make_policy: PolicyFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _no_sandbox(monkeypatch)
-    names = [t.name for t in registry(make_policy(), environ={})]
+    names = [t.name for t in registry(Configuration(make_policy()), environ={})]
     assert names == ["read", "write", "edit", "multi_edit", "list", "glob", "grep", "fetch", "detect_tools"]
 
 
@@ -60,14 +61,14 @@ def test_require_sandbox_turns_a_missing_runner_into_an_error(
 ) -> None:
     _no_sandbox(monkeypatch)
     with pytest.raises(SandboxUnavailable):
-        registry(make_policy(), environ={"BASTION_REQUIRE_SANDBOX": "1"})
+        registry(Configuration(make_policy()), environ={"BASTION_REQUIRE_SANDBOX": "1"})
 
 
 def test_with_bubblewrap_installed_the_runner_is_found_and_used(
     make_policy: PolicyFactory,
 ) -> None:
     require_bwrap()
-    tools = {t.name: t for t in registry(make_policy(), environ={})}
+    tools = {t.name: t for t in registry(Configuration(make_policy()), environ={})}
     assert isinstance(tools["exec"].ctx.runner, BubblewrapRunner)
 
 
@@ -131,5 +132,5 @@ def test_the_public_api_is_the_curated_sorted_list() -> None:
 def test_the_runner_given_is_the_runner_used(make_policy: PolicyFactory) -> None:
     require_bwrap()
     runner = BubblewrapRunner()
-    tools = {t.name: t for t in registry(make_policy(), runner=runner, environ={})}
+    tools = {t.name: t for t in registry(Configuration(make_policy()), runner=runner, environ={})}
     assert tools["exec"].ctx.runner is runner

@@ -19,6 +19,7 @@ from bastion.audit.ledger import Ledger
 from bastion.audit.store import MemoryLedgerStore
 from bastion.call.effects import Effect
 from bastion.call.model import ToolCall
+from bastion.configuration import Configuration
 from bastion.exec import BubblewrapRunner, ExecConfig
 from bastion.exec.procfs import proc_status, running
 from bastion.exec.pty import OutputLog
@@ -72,8 +73,8 @@ def make_session(make_policy: PolicyFactory, child_env: dict[str, str]) -> Itera
 
     def build(authorizer: Authorizer, policy: str = "", **settings: Any) -> SessionTool:
         require_bwrap()
-        tools = registry(make_policy(policy), authorizer=authorizer, runner=BubblewrapRunner(),
-                         resolver=StaticResolver({}), config=ExecConfig(timeout=20), environ=child_env)  # fmt: skip
+        tools = registry(Configuration(make_policy(policy), exec=ExecConfig(timeout=20)), authorizer=authorizer, runner=BubblewrapRunner(),
+                         resolver=StaticResolver({}), environ=child_env)  # fmt: skip
         ctx = dataclasses.replace(tools[0].ctx, background=Background(SessionSettings(**settings)))
         made.append(SessionTool(ctx))
         return made[-1]
@@ -389,7 +390,7 @@ def test_a_policy_that_denies_the_shell_offers_neither_session_nor_job(
 ) -> None:
     require_bwrap()
     policy = make_policy('[[rule]]\ntool = "shell"\naction = "deny"\n')
-    names = [t.name for t in registry(policy, runner=BubblewrapRunner(), environ=child_env)]
+    names = [t.name for t in registry(Configuration(policy), runner=BubblewrapRunner(), environ=child_env)]
     assert names == [
         "read", "write", "edit", "multi_edit", "list", "glob", "grep", "code", "fetch", "install",
         "detect_tools",

@@ -23,10 +23,10 @@ if TYPE_CHECKING:
     )
     from bastion.approval.outcome import resolver_of
     from bastion.approval.queue import AnswerError, ApprovalQueue
+    from bastion.approval.settings import LimitsConfig
     from bastion.approval.sqlite import SqliteStore
     from bastion.approval.state import Action, IllegalTransition, RequestState, transition
     from bastion.approval.store import Resolution, Store
-    from bastion.policy.settings import LimitsConfig
 
 _WHERE = {
     "Action": "bastion.approval.state",
@@ -38,7 +38,7 @@ _WHERE = {
     "FakeClock": "bastion.approval.clock",
     "Grant": "bastion.approval.model",
     "IllegalTransition": "bastion.approval.state",
-    "LimitsConfig": "bastion.policy.settings",
+    "LimitsConfig": "bastion.approval.settings",
     "MemoryStore": "bastion.approval.memory",
     "PermissionDecision": "bastion.approval.model",
     "RequestState": "bastion.approval.state",

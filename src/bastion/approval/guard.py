@@ -9,8 +9,8 @@ import math
 from datetime import UTC, datetime
 
 from bastion.approval.model import FailureRecord, Usage
+from bastion.approval.settings import LimitsConfig
 from bastion.policy.decision import Decision, Reason
-from bastion.policy.settings import LimitsConfig
 
 #: A call that already got a hard reject (a marker) is halted on its first verbatim repeat.
 HARD_REJECT_REPEAT_THRESHOLD = 1

@@ -13,14 +13,14 @@ if TYPE_CHECKING:
     from bastion.audit.keyed import ArgumentHasher, load_or_create_key
     from bastion.audit.ledger import Ledger, VerifyResult, verify_records
     from bastion.audit.redact import REDACTIONS, redact, redact_value, summarize
+    from bastion.audit.settings import AuditConfig
     from bastion.audit.sqlite import SqliteLedgerStore
     from bastion.audit.store import LedgerQuery, LedgerStore, MemoryLedgerStore
-    from bastion.policy.settings import AuditConfig
 
 _WHERE = {
     "REDACTIONS": "bastion.audit.redact",
     "ArgumentHasher": "bastion.audit.keyed",
-    "AuditConfig": "bastion.policy.settings",
+    "AuditConfig": "bastion.audit.settings",
     "AuditEvent": "bastion.audit.events",
     "EventKind": "bastion.audit.events",
     "Ledger": "bastion.audit.ledger",

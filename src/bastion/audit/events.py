@@ -12,9 +12,9 @@ from typing import Any
 from bastion.approval.model import ApprovalRequest, iso
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.redact import redact_value, summarize
+from bastion.audit.settings import AuditConfig
 from bastion.call.model import ToolCall, thaw
 from bastion.policy.decision import Evaluation
-from bastion.policy.settings import AuditConfig
 
 GENESIS = "0" * 64
 

@@ -54,11 +54,16 @@ def _globs(stage: str, action: str, globs: GlobSet, path: str) -> Iterator[Match
 
 
 def _path_matches(policy: Policy, access: str, path: str) -> Iterator[Match]:
-    if access in _READS:
-        yield from _globs("paths.deny_read", "deny", policy.deny_read, path)
+    reads = access in _READS
+    # The deny lists as the gate checks them (``path_checks``); the hardline checks there
+    # are not list entries a person wrote, so they are left out of the chain.
+    checks = policy.path_checks.read if reads else policy.path_checks.write
+    for check in checks:
+        if check.rule.startswith("paths."):
+            yield from _globs(check.rule, check.decision.label, check.globs, path)
+    if reads:
         yield from _globs("paths.allow_read", "allow", policy.allow_read, path)
     else:
-        yield from _globs("paths.deny_write", "deny", policy.deny_write, path)
         yield from _globs("paths.allow_write", "allow", policy.allow_write, path)
 
 

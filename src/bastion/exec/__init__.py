@@ -19,12 +19,12 @@ if TYPE_CHECKING:
         ensure_credentials_dir,
     )
     from bastion.exec.select import select_runner
+    from bastion.exec.settings import ExecConfig
     from bastion.exec.unsafe import UnsafeHostRunner
-    from bastion.policy.exec_settings import ExecConfig
 
 _WHERE = {
     "BubblewrapRunner": "bastion.exec.bubblewrap",
-    "ExecConfig": "bastion.policy.exec_settings",
+    "ExecConfig": "bastion.exec.settings",
     "ExecError": "bastion.exec.runner",
     "Limits": "bastion.exec.runner",
     "RunResult": "bastion.exec.runner",

@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 from bastion.exec.profile import Profile
 from bastion.exec.protected import ProtectionPlan, plan_protection
 from bastion.exec.runner import Limits, RunSpec
+from bastion.exec.settings import ExecConfig
 from bastion.policy.ceiling import FilesystemLevel
 from bastion.policy.compiled import Policy
-from bastion.policy.exec_settings import ExecConfig
 from bastion.policy.kinds import Mode
 
 #: Credential locations under HOME, hidden whenever a root would otherwise expose them.

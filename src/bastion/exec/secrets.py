@@ -14,8 +14,8 @@ import stat
 from collections.abc import Iterable, Mapping
 
 from bastion.exec.runner import ExecError
+from bastion.exec.settings import SECRET_NAME
 from bastion.policy.compiled import Policy
-from bastion.policy.exec_settings import SECRET_NAME
 
 
 class SecretError(ExecError):

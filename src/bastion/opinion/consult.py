@@ -10,16 +10,15 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bastion.opinion.checkers import Checker, CheckerError, CommandChecker, HttpChecker
+from bastion.opinion.settings import SecondOpinionConfig
 from bastion.opinion.verdict import Verdict, escalate, unavailable
 from bastion.policy.decision import Decision, Evaluation
-from bastion.policy.settings import SecondOpinionConfig
 
 if TYPE_CHECKING:
     from bastion.call.model import ToolCall
-    from bastion.policy.compiled import Policy
 
 #: Verdicts kept per SecondOpinion: a hook asks the same call twice (peek, then request).
 CACHE_SIZE = 256
@@ -76,9 +75,8 @@ def checker_for(config: SecondOpinionConfig) -> Checker:
     raise ValueError("[second_opinion] names neither a command nor a url")
 
 
-def opinion_from(policy: Policy, checker: Checker | None = None) -> SecondOpinion | None:
-    """The policy's ``[second_opinion]``, or None when it has none."""
-    config: Any = getattr(policy, "second_opinion", None)
-    if not isinstance(config, SecondOpinionConfig):
+def opinion_from(config: SecondOpinionConfig | None, checker: Checker | None = None) -> SecondOpinion | None:
+    """The checker of a ``[second_opinion]`` section, or None when there is none."""
+    if config is None:
         return None
     return SecondOpinion(config, checker or checker_for(config))

@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bastion.policy.ceiling import Ceiling
-from bastion.policy.exec_settings import ExecConfig
 from bastion.policy.globs import GlobSet
 from bastion.policy.hardline import Hardline
 from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.network import NetworkRules
 from bastion.policy.pathchecks import PathChecks
 from bastion.policy.rules import RuleMatcher
-from bastion.policy.settings import AuditConfig, LimitsConfig, McpServerArgs, SecondOpinionConfig
 
 if TYPE_CHECKING:
     from bastion.shell.patterns import CommandPattern
+
+
+@dataclass(frozen=True, slots=True)
+class McpServerArgs:
+    """``[mcp.servers.NAME]``: which argument keys carry paths and URLs (read by the MCP
+    decider, bastion.policy.mcp_args)."""
+
+    paths: tuple[str, ...] = ()
+    urls: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +60,11 @@ class Rule:
 
 @dataclass(frozen=True, slots=True)
 class Policy:
+    """What the gate reads to decide. The settings of the other stages (``[exec]``,
+    ``[limits]``, ``[audit]``, ``[gateway]``, ``ask_via``, ``state_url``,
+    ``[second_opinion]``) are typed values of their own packages, loaded beside it
+    (bastion.configuration.Configuration)."""
+
     mode: Mode
     mode_source: str
     workspace: tuple[str, ...]  # absolute roots, read-write
@@ -66,9 +78,7 @@ class Policy:
     approval_source: str
     ttl_seconds: float
     allow_read: GlobSet
-    deny_read: GlobSet
     allow_write: GlobSet
-    deny_write: GlobSet
     command_allow: tuple[Pattern, ...]
     command_deny: tuple[Pattern, ...]
     network: NetworkRules
@@ -77,13 +87,7 @@ class Policy:
     ceiling_source: str  # where the (lowest) [ceiling] was set
     hardline: Hardline
     path_checks: PathChecks
-    exec: ExecConfig
-    limits: LimitsConfig
-    audit: AuditConfig
-    ask_via: str  # "agent": hooks hand an ASK to the agent's own prompt; "bastion": park it
-    gateway: dict[str, Any]  # the [gateway] table as given (bastion.adapters.http.settings)
     mcp_servers: dict[str, McpServerArgs]  # [mcp.servers.NAME]: argument keys to check
-    state_url: str | None  # shared PostgreSQL state (BASTION_STATE_URL overrides); None: SQLite
     sources: tuple[str, ...]  # policy files applied, in order
     warnings: tuple[str, ...] = field(default=())
     #: ``enforce = false`` (shadow mode): calls are decided and recorded, and allowed; see
@@ -93,8 +97,6 @@ class Policy:
     #: ``enabled = [...]``: the tool names offered to the model; None: every tool.
     enabled: tuple[str, ...] | None = None
     enabled_source: str = "built-in"
-    #: ``[second_opinion]``: the escalate-only checker (bastion.opinion); None: no checker.
-    second_opinion: SecondOpinionConfig | None = None
 
     def __post_init__(self) -> None:
         # The enum, whoever builds the policy (``replace(policy, mode="read-only")`` too): a

@@ -1,4 +1,5 @@
-"""Find, read and validate policy files; build the immutable Policy.
+"""Find, read and validate policy files; build the immutable Policy (the loading entry
+points, which also merge every other section, are in bastion.configuration).
 
 Which files apply: ``--policy FILE`` or ``BASTION_POLICY`` replaces all others; otherwise
 the built-in defaults, then ``~/.config/bastion/policy.toml``, then the nearest
@@ -22,11 +23,8 @@ from bastion.policy.layer import Layer
 from bastion.policy.locate import KeyLocator
 from bastion.policy.merge import compile_policy
 from bastion.policy.rule_examples import check_rule_examples
-from bastion.policy.sources import TRUST_FILE as TRUST_FILE
-from bastion.policy.sources import PolicySources as PolicySources
-from bastion.policy.sources import find_project_file as find_project_file
+from bastion.policy.sources import TRUST_FILE, PolicySources, state_dir_from
 from bastion.policy.sources import home_of as _home
-from bastion.policy.sources import state_dir_from as state_dir_from
 
 
 def parse_policy_text(
@@ -144,41 +142,23 @@ def layers_of(sources: PolicySources) -> list[Layer]:
     return layers
 
 
-def load_policy(
-    path: str | None = None,
-    *,
-    cwd: str | None = None,
-    env: Mapping[str, str] | None = None,
-) -> Policy:
-    """Load and compile the policy that applies; raises PolicyError on any problem."""
-    env = os.environ if env is None else env
-    cwd = os.path.abspath(cwd or os.getcwd())
-    return load_sources(PolicySources.find(path, cwd=cwd, env=env), env)
+def layer_files(layers: list[Layer]) -> str:
+    """The files of ``layers``, for a load error that has no one file to name."""
+    return ", ".join(layer.path for layer in layers if layer.path) or "<policy>"
 
 
-def load_sources(sources: PolicySources, env: Mapping[str, str]) -> Policy:
-    """Load and compile the policy of ``sources``; raises PolicyError on any problem."""
-    layers = layers_of(sources)
-    return shadow_from_env(_compile(layers, cwd=sources.cwd, env=env), env)
-
-
-def default_policy(*, cwd: str, env: Mapping[str, str]) -> Policy:
-    """The built-in defaults alone: what a broken policy's denials are recorded under."""
-    from bastion.policy.model import PolicyFile
-
-    return _compile([Layer(path=None, spec=PolicyFile(), trusted=True)], cwd=os.path.abspath(cwd), env=env)
-
-
-def _compile(layers: list[Layer], *, cwd: str, env: Mapping[str, str]) -> Policy:
-    """Compile and self-test; an unexpected failure is still a load error naming the files."""
+def compile_layers(layers: list[Layer], *, cwd: str, env: Mapping[str, str]) -> Policy:
+    """Compile and self-test the gate's Policy (bastion.configuration merges the other
+    sections); an unexpected failure is still a load error naming the files."""
     try:
         policy = compile_policy(layers, cwd=cwd, home=_home(env), state_dir=state_dir_from(env))
         check_rule_examples(policy, layers)
     except PolicyError:
         raise
     except Exception as exc:  # RecursionError, a bad value deep in a rule: never a traceback
-        files = ", ".join(layer.path for layer in layers if layer.path) or "<policy>"
-        raise PolicyError(f"cannot be compiled: {type(exc).__name__}: {exc}", file=files) from exc
+        raise PolicyError(
+            f"cannot be compiled: {type(exc).__name__}: {exc}", file=layer_files(layers)
+        ) from exc
     return policy
 
 
@@ -193,17 +173,3 @@ def shadow_from_env(policy: Policy, env: Mapping[str, str]) -> Policy:
     import dataclasses
 
     return dataclasses.replace(policy, enforce=False, enforce_source=f"{SHADOW_ENV}=1 (--shadow)")
-
-
-def load_policy_text(
-    text: str, *, cwd: str, env: Mapping[str, str] | None = None, path: str | None = None
-) -> Policy:
-    """Compile a policy from text alone (``POST /v1/policy/check``, tests)."""
-    from bastion.policy.model import PolicyFile
-
-    env = os.environ if env is None else env
-    layers = [
-        Layer(path=None, spec=PolicyFile(), trusted=True),
-        parse_policy_text(text, path=path, base_dir=cwd),
-    ]
-    return _compile(layers, cwd=cwd, env=env)

@@ -25,12 +25,11 @@ from bastion.call.effects import Effect
 from bastion.call.families import Family
 from bastion.call.model import ToolCall
 from bastion.errors import CallError
-from bastion.policy.compiled import Policy, Rule
+from bastion.policy.compiled import McpServerArgs, Policy, Rule
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.mcp_infer import implicit_values
 from bastion.policy.network import decide_target
-from bastion.policy.settings import McpServerArgs
 from bastion.policy.stages import Context, last_rule, mode_block, path_subject, rule_reason
 from bastion.policy.verdict import Assembly, Subject
 

@@ -9,23 +9,20 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bastion.errors import PolicyError
 from bastion.policy import tighten
 from bastion.policy.ceiling import Ceiling
-from bastion.policy.compiled import Pattern, Policy, Rule
+from bastion.policy.compiled import McpServerArgs, Pattern, Policy, Rule
 from bastion.policy.enabled import enabled_of_layer
-from bastion.policy.exec_settings import ExecConfig
 from bastion.policy.globs import Glob, GlobError, GlobSet, compile_glob
 from bastion.policy.hardline import Hardline
 from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.layer import Layer
 from bastion.policy.network import NetworkRules, host_pattern_error
-from bastion.policy.opinion_settings import second_opinion_config
 from bastion.policy.pathchecks import build_path_checks
 from bastion.policy.rules import compile_matcher
-from bastion.policy.settings import AuditConfig, LimitsConfig, McpServerArgs, SecondOpinionConfig
 
 if TYPE_CHECKING:
     from bastion.policy.model import RuleSpec
@@ -94,26 +91,16 @@ class _Merge:
     rules: list[Rule] = field(default_factory=list)
     ceiling: Ceiling | None = None
     ceiling_source: str = "built-in"
-    exec_config: ExecConfig = field(default_factory=ExecConfig)
-    limits: LimitsConfig = field(default_factory=LimitsConfig)
-    audit: AuditConfig = field(default_factory=AuditConfig)
-    ask_via: str = "agent"
-    gateway: dict[str, Any] = field(default_factory=dict)
     mcp_servers: dict[str, McpServerArgs] = field(default_factory=dict)
-    state_url: str | None = None
     enforce: bool = True
     enforce_source: str = "built-in"
     enabled: tuple[str, ...] | None = None
     enabled_source: str = "built-in"
-    second_opinion: SecondOpinionConfig | None = None
     warnings: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
 
     def dropped(self, layer: Layer, what: str) -> None:
-        self.warnings.append(
-            f"{layer.path}: untrusted project policy may only tighten; ignored {what} "
-            f"(run 'bastion policy trust {layer.path}' to accept it)"
-        )
+        self.warnings.append(tighten.ignored(layer, what))
 
     def layer(self, layer: Layer) -> None:
         if layer.path:
@@ -241,19 +228,9 @@ class _Merge:
             self.ceiling_source = layer.where("ceiling")
 
     def settings(self, layer: Layer) -> None:
-        spec, trusted = layer.spec, layer.trusted
-        if spec.limits is not None:
-            self.limits = tighten.limits(spec.limits, layer, self.limits, trusted)
-        if spec.audit is not None:
-            if trusted or not spec.audit.store_raw_arguments:
-                self.audit = AuditConfig(store_raw_arguments=spec.audit.store_raw_arguments)
-            else:
-                self.dropped(layer, "audit.store_raw_arguments")
-        if spec.ask_via is not None:
-            if trusted:
-                self.ask_via = spec.ask_via
-            elif spec.ask_via != self.ask_via:
-                self.dropped(layer, f"ask_via = {spec.ask_via!r}")
+        """The sections the gate reads; the other stages' sections are merged by their own
+        packages (bastion.configuration)."""
+        spec = layer.spec
         if spec.mcp is not None:  # only adds checks: any layer may set it
             for name, server in spec.mcp.servers.items():
                 known = self.mcp_servers.get(name, McpServerArgs())
@@ -266,39 +243,16 @@ class _Merge:
     def guarded(self, layer: Layer) -> None:
         """Settings an untrusted layer may only tighten, or not set at all."""
         spec, trusted = layer.spec, layer.trusted
-        if spec.state_url is not None:
-            # A cloned repo must not point approvals at a database its author controls.
-            if trusted:
-                self.state_url = spec.state_url
-            else:
-                self.dropped(layer, "state_url")
         if spec.enforce is not None:  # shadow mode loosens everything: a trusted layer only
             if trusted or spec.enforce:
                 self.enforce, self.enforce_source = spec.enforce, layer.where("enforce")
             else:
                 self.dropped(layer, "enforce = false")
-        if spec.second_opinion is not None:  # it runs a command or posts calls: trusted only
-            if trusted:
-                self.second_opinion = second_opinion_config(spec.second_opinion, layer)
-            else:
-                self.dropped(layer, "[second_opinion] (it runs a command or sends calls to a URL)")
         if spec.enabled is not None:
             self.enabled, not_added = enabled_of_layer(layer, self.enabled, spec.enabled)
             self.enabled_source = layer.where("enabled")
             if not_added:
                 self.dropped(layer, f"enabled entries {', '.join(map(repr, not_added))}")
-        if spec.gateway is not None:
-            table = spec.gateway.model_dump()
-            if trusted or tighten.tighter_gateway(table, self.gateway):
-                self.gateway = table
-            else:
-                self.dropped(layer, "[gateway] (it loosens a limit or adds an origin)")
-        if spec.exec is not None:
-            candidate = tighten.exec_config(spec.exec, layer)
-            if trusted or tighten.tighter_exec(candidate, self.exec_config):
-                self.exec_config = candidate
-            else:
-                self.dropped(layer, "[exec] (it loosens a limit, a variable or a secret)")
 
     def build(self, state_dir: str) -> Policy:
         hardline = Hardline.build(
@@ -322,9 +276,7 @@ class _Merge:
             approval_source=self.approval_source,
             ttl_seconds=self.ttl,
             allow_read=globs["allow_read"],
-            deny_read=globs["deny_read"],
             allow_write=globs["allow_write"],
-            deny_write=globs["deny_write"],
             command_allow=tuple(self.command_allow),
             command_deny=tuple(self.command_deny),
             network=NetworkRules(
@@ -338,20 +290,13 @@ class _Merge:
             ceiling_source=self.ceiling_source,
             hardline=hardline,
             path_checks=build_path_checks(hardline, globs["deny_read"], globs["deny_write"]),
-            exec=self.exec_config,
-            limits=self.limits,
-            audit=self.audit,
-            ask_via=self.ask_via,
-            gateway=self.gateway,
             mcp_servers=self.mcp_servers,
-            state_url=self.state_url,
             sources=tuple(self.sources),
             warnings=tuple(self.warnings),
             enforce=self.enforce,
             enforce_source=self.enforce_source,
             enabled=self.enabled,
             enabled_source=self.enabled_source,
-            second_opinion=self.second_opinion,
         )
 
 

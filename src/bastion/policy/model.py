@@ -99,7 +99,7 @@ class SecretSection(Section):
 
 
 class ExecSection(Section):
-    """``[exec]``: runner settings (see bastion.policy.exec_settings.ExecConfig for their meaning)."""
+    """``[exec]``: runner settings (see bastion.exec.settings.ExecConfig for their meaning)."""
 
     timeout: float = Field(30.0, gt=0)
     max_output_bytes: int = Field(10_000_000, gt=0)

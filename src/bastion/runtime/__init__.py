@@ -18,11 +18,9 @@ if TYPE_CHECKING:
         Answer,
         Gatekeeper,
         PermissionCallback,
-        audit_from,
-        limits_from,
     )
 
-_NAMES = ("DB_FILE", "Answer", "Gatekeeper", "PermissionCallback", "audit_from", "limits_from", "would_ask")
+_NAMES = ("DB_FILE", "Answer", "Gatekeeper", "PermissionCallback", "would_ask")
 
 
 def __getattr__(name: str) -> Any:
@@ -42,7 +40,5 @@ __all__ = [
     "Gatekeeper",
     "PermissionCallback",
     "asyncio",
-    "audit_from",
-    "limits_from",
     "would_ask",
 ]

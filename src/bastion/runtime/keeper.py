@@ -36,18 +36,19 @@ from bastion.approval.outcome import (
     ttl_text,
 )
 from bastion.approval.queue import ApprovalQueue
+from bastion.approval.settings import LimitsConfig
 from bastion.approval.store import Store
 from bastion.audit.events import EventKind
 from bastion.audit.ledger import Ledger
 from bastion.audit.redact import redact, summarize
 from bastion.audit.resolutions import LedgerResolutions
+from bastion.audit.settings import AuditConfig
 from bastion.call.model import ToolCall
 from bastion.delegation import Delegation, Delegations
 from bastion.errors import BastionError
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Evaluation, deny_for_error
 from bastion.policy.engine import Gate
-from bastion.policy.settings import AuditConfig, LimitsConfig
 from bastion.runtime.asks import ask_callback, would_ask
 from bastion.runtime.combine import Combiner
 from bastion.runtime.recording import Draft, Recording
@@ -63,15 +64,6 @@ Answer = PermissionDecision | Mapping[str, Any]
 #: What ``request_sync`` hands the combiner: the bound call, its time, a person's confirmation.
 _Settling = tuple[ToolCall, float, bool]
 PermissionCallback = Callable[[ApprovalRequest], Answer | Awaitable[Answer]]
-
-
-def limits_from(policy: Policy) -> LimitsConfig:
-    """The policy's ``[limits]``."""
-    return policy.limits
-
-
-def audit_from(policy: Policy) -> AuditConfig:
-    return policy.audit
 
 
 class Gatekeeper(Recording):
@@ -93,27 +85,16 @@ class Gatekeeper(Recording):
         self.ledger = ledger
         self.clock: Clock = clock or SystemClock()
         self.on_permission = on_permission
-        self.limits = limits or limits_from(gate.policy)
-        self.audit = audit or audit_from(gate.policy)
+        # The loaded [limits], [audit] and [second_opinion] (bastion.construct passes them).
+        self.limits = limits or LimitsConfig()
+        self.audit = audit or AuditConfig()
         self.resolutions = LedgerResolutions(ledger.store)
         self.queue = ApprovalQueue(store, self.clock, recorder=self.resolutions)
         self._recent: OrderedDict[tuple[str | None, str], str] = OrderedDict()
         #: Child sessions (bastion.delegation) and the escalate-only checker (bastion.opinion).
         self.delegations = Delegations(self)
-        self._opinion_given = opinion
-        self._opinion: tuple[Policy, SecondOpinion | None] | None = None
+        self.opinion = opinion
         self._settler = Combiner(self._draft_batch, self._record_batch)
-
-    @property
-    def opinion(self) -> SecondOpinion | None:
-        """The checker given, else the current policy's ``[second_opinion]`` (rebuilt when
-        the gate's policy is replaced, e.g. by a reload)."""
-        if self._opinion_given is not None:
-            return self._opinion_given
-        policy = self.gate.policy
-        if self._opinion is None or self._opinion[0] is not policy:
-            self._opinion = (policy, _opinion_of(policy))
-        return self._opinion[1]
 
     def child(
         self,
@@ -362,11 +343,3 @@ class Gatekeeper(Recording):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _opinion_of(policy: Policy) -> SecondOpinion | None:
-    if policy.second_opinion is None:
-        return None
-    from bastion.opinion import opinion_from  # runs commands, posts to URLs: only when set
-
-    return opinion_from(policy)

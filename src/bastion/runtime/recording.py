@@ -20,10 +20,10 @@ from bastion.audit.events import AuditEvent, EventKind, make_event
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.ledger import Ledger
 from bastion.audit.resolutions import LedgerResolutions
+from bastion.audit.settings import AuditConfig
 from bastion.call.model import ToolCall
 from bastion.errors import BastionError
 from bastion.policy.decision import Decision, Evaluation, deny_for_error
-from bastion.policy.settings import AuditConfig
 
 if TYPE_CHECKING:
     from bastion.approval.clock import Clock

@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from bastion.audit.store import LedgerStore
     from bastion.keys.store import KeyStore
     from bastion.launch.sessions import SessionStore
-    from bastion.policy.compiled import Policy
     from bastion.state.pins import PinStore
+    from bastion.state.settings import StateSettings
 
 ENV_URL = "BASTION_STATE_URL"
 DB_FILE = "bastion.db"
@@ -40,11 +40,11 @@ class StateUrlError(StoreError):
     hint = "set state_url (policy) or BASTION_STATE_URL to postgresql://USER@HOST:PORT/DB, or unset it"
 
 
-def state_url_for(policy: Policy | None = None, env: Mapping[str, str] | None = None) -> str | None:
+def state_url_for(state: StateSettings | None = None, env: Mapping[str, str] | None = None) -> str | None:
     """The configured URL: the environment's ``BASTION_STATE_URL``, else the policy's
     ``state_url``, else None (SQLite). Raises StateUrlError if unusable."""
     source = os.environ if env is None else env
-    written = policy.state_url if policy is not None else None
+    written = state.url if state is not None else None
     url = (source.get(ENV_URL) or "").strip() or (written or "").strip()
     if not url:
         return None
@@ -228,15 +228,18 @@ def open_stores_from_env(
     pins, launch): ``BASTION_STATE_URL``, else ``state_url`` of the policy that applies in
     ``cwd``; a policy that does not load counts as none (the command then uses SQLite,
     as it did before PostgreSQL existed; ``bastion doctor`` reports the policy error)."""
+    from bastion.configuration import load_configuration
     from bastion.errors import BastionError
-    from bastion.policy.loader import load_policy, state_dir_from
+    from bastion.policy.sources import state_dir_from
 
     source = os.environ if env is None else env
     url = state_url_for(None, source)
     if url is None:
         try:
-            policy: Policy | None = load_policy(policy_path, cwd=cwd or os.getcwd(), env=source)
+            state: StateSettings | None = load_configuration(
+                policy_path, cwd=cwd or os.getcwd(), env=source
+            ).state
         except BastionError:
-            policy = None
-        url = state_url_for(policy, source)
+            state = None
+        url = state_url_for(state, source)
     return open_stores(url, state_dir_from(source))

@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from bastion.call.families import Family
 from bastion.call.model import ToolCall
+from bastion.configuration import Configuration
 from bastion.errors import BastionError
 from bastion.exec.runner import Runner
 from bastion.exec.secrets import SecretStore
+from bastion.exec.settings import ExecConfig
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Evaluation
 from bastion.policy.engine import Gate
-from bastion.policy.exec_settings import ExecConfig
 from bastion.policy.network import Resolver
 from bastion.tools.schema import validate
 from bastion.tools.session_table import Background
@@ -67,9 +68,8 @@ class ToolError(BastionError):
 
 @dataclass(frozen=True, slots=True)
 class ToolContext:
-    policy: Policy
+    configuration: Configuration  # the policy the gate decides with, and ``[exec]``
     authorizer: Authorizer
-    config: ExecConfig
     runner: Runner | None
     resolver: Resolver
     cwd: str
@@ -79,6 +79,14 @@ class ToolContext:
     dialer: Dialer | None = None
     #: The sessions and jobs started through this context, and their limits.
     background: Background = field(default_factory=Background)
+
+    @property
+    def policy(self) -> Policy:
+        return self.configuration.policy
+
+    @property
+    def config(self) -> ExecConfig:
+        return self.configuration.exec
 
     @property
     def secrets(self) -> SecretStore:

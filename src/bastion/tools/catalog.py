@@ -1,4 +1,4 @@
-"""The tool catalog: ``registry(policy, …)`` builds the tools this policy offers.
+"""The tool catalog: ``registry(configuration, …)`` builds the tools this policy offers.
 
 The schema follows the mode: what the model is shown is only what it may use. A tool is
 offered when the policy's ``enabled`` list names it (no list: every tool), no pattern-less
@@ -15,13 +15,13 @@ from collections.abc import Iterable, Mapping
 
 from bastion.call.effects import Effect
 from bastion.call.families import Family
+from bastion.configuration import Configuration
 from bastion.construct import GateOptions, build_gate
 from bastion.exec.runner import Runner, SandboxUnavailable
 from bastion.exec.select import REQUIRE_VARIABLE, select_runner
 from bastion.policy.ceiling import FilesystemLevel
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import MARKER_DENIED, Decision, Evaluation, Reason
-from bastion.policy.exec_settings import ExecConfig
 from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.network import Resolver, SystemResolver
 from bastion.tools.base import Authorizer, GateAuthorizer, Tool, ToolContext
@@ -105,11 +105,10 @@ def disabled(policy: Policy, family: Family) -> bool:
 
 
 def registry(
-    policy: Policy,
+    configuration: Configuration,
     *,
     authorizer: Authorizer | None = None,
     runner: Runner | None = None,
-    config: ExecConfig | None = None,
     resolver: Resolver | None = None,
     cwd: str | None = None,
     environ: Mapping[str, str] | None = None,
@@ -119,6 +118,7 @@ def registry(
     runner ``exec``, ``code`` and ``install`` are not offered, unless BASTION_REQUIRE_SANDBOX=1, which
     makes that an error. ``authorizer`` None decides with the gate alone (ASK = no)."""
     environ = os.environ if environ is None else environ
+    policy = configuration.policy
     if runner is None:
         try:
             runner = select_runner(environ)
@@ -131,9 +131,8 @@ def registry(
         gate = build_gate(policy, GateOptions(resolver=resolver, sandboxed=bool(runner and runner.sandboxed)))
         authorizer = GateAuthorizer(gate)
     ctx = ToolContext(
-        policy=policy,
+        configuration=configuration,
         authorizer=authorizer,
-        config=config or policy.exec,
         runner=runner,
         resolver=resolver,
         cwd=os.path.abspath(cwd or policy.workspace[0]),

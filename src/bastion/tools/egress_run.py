@@ -72,14 +72,13 @@ def with_egress(
     """``spec`` behind an egress proxy (held for the life of ``stack``) that reaches only
     ``hosts``; every connection is decided and recorded by a sibling of the tools' keeper."""
     from bastion.construct import open_gatekeeper
+    from bastion.construct import sibling as sibling_of
     from bastion.exec.egress.session import EgressSession
 
     keeper = keeper_of(ctx.authorizer)
     if keeper is None:
-        keeper = stack.enter_context(open_gatekeeper(ctx.policy))
-    sibling = open_gatekeeper(
-        ctx.policy, gate=HostsGate(keeper.gate, hosts), share=keeper, limits=keeper.limits, audit=keeper.audit
-    )
+        keeper = stack.enter_context(open_gatekeeper(ctx.configuration))
+    sibling = sibling_of(keeper, HostsGate(keeper.gate, hosts))
     session: Any = EgressSession(
         sibling, resolver=ctx.resolver, dialer=ctx.dialer, cwd=call.cwd, agent=call.agent or "exec",
         interactive=False,

@@ -158,18 +158,15 @@ class InstallTool(_ProcessTool):
     def _egress(self, stack: contextlib.ExitStack, manager: Manager, call: ToolCall) -> Any:
         """An egress proxy for this run that reaches only ``manager``'s registry hosts;
         every connection is decided (and recorded) by a sibling of the tools' Gatekeeper."""
-        from bastion.construct import open_gatekeeper
+        from bastion.construct import open_gatekeeper, sibling
         from bastion.exec.egress.session import EgressSession
 
         keeper = keeper_of(self.ctx.authorizer)
         if keeper is None:
-            keeper = stack.enter_context(open_gatekeeper(self.ctx.policy))
-        sibling = open_gatekeeper(
-            self.ctx.policy, gate=RegistryGate(keeper.gate, manager), share=keeper,
-            limits=keeper.limits, audit=keeper.audit,
-        )  # fmt: skip
+            keeper = stack.enter_context(open_gatekeeper(self.ctx.configuration))
+        guarded = sibling(keeper, RegistryGate(keeper.gate, manager))
         session = EgressSession(
-            sibling, resolver=self.ctx.resolver, dialer=self.ctx.dialer, cwd=call.cwd,
+            guarded, resolver=self.ctx.resolver, dialer=self.ctx.dialer, cwd=call.cwd,
             agent=call.agent or "install", interactive=False,
         )  # fmt: skip
         return stack.enter_context(session).binding

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bastion.configuration import Configuration
 from bastion.construct import open_gatekeeper
 from bastion.policy.compiled import Policy
 from bastion.runtime import Gatekeeper
@@ -76,7 +77,7 @@ def policy(make_policy: Callable[..., Policy]) -> Policy:
 
 @pytest.fixture
 def keeper(policy: Policy, env: dict[str, str]) -> Iterator[Gatekeeper]:
-    with open_gatekeeper(policy, env) as keeper:
+    with open_gatekeeper(Configuration(policy), env) as keeper:
         yield keeper
 
 
@@ -86,7 +87,7 @@ NO_SHELL = '[[rule]]\ntool = "shell"\naction = "deny"\nreason = "no shell here"\
 
 @pytest.fixture
 def no_shell(make_policy: Callable[..., Policy], env: dict[str, str]) -> Iterator[Gatekeeper]:
-    with open_gatekeeper(make_policy(NO_SHELL), env) as keeper:
+    with open_gatekeeper(Configuration(make_policy(NO_SHELL)), env) as keeper:
         yield keeper
 
 

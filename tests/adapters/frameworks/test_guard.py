@@ -13,6 +13,7 @@ import pytest
 
 from bastion.adapters.frameworks.guard import Answer, Asks, Guard, Outcome
 from bastion.approval.model import ApprovalRequest, PermissionDecision
+from bastion.configuration import Configuration
 from bastion.construct import open_gatekeeper
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision
@@ -63,7 +64,7 @@ def test_with_asks_bastion_an_ask_parks_in_the_queue_and_its_answer_decides(
         asked.append(request.summary)
         return PermissionDecision("once")
 
-    with open_gatekeeper(policy, env, on_permission=on_permission) as keeper:
+    with open_gatekeeper(Configuration(policy), env, on_permission=on_permission) as keeper:
         guard = Guard(keeper, agent="test", asks=Asks.BASTION)
         assert guard.needs_person(guard.call("shell", {"command": PUSH})) is False
         outcome = run(guard, tools, "shell", command=PUSH)
@@ -142,7 +143,7 @@ def test_a_disabled_family_is_not_offered_but_a_tool_of_no_known_family_stays_li
 def test_the_guards_schema_follows_the_mode_and_enabled_like_bastion_tools(
     make_policy: Callable[..., Policy], env: dict[str, str], policy_text: str, offered: list[bool]
 ) -> None:
-    with open_gatekeeper(make_policy(policy_text), env) as keeper:
+    with open_gatekeeper(Configuration(make_policy(policy_text)), env) as keeper:
         guard = Guard(keeper, agent="test", families={"deploy": "shell"})
         names = ("read", "write", "Bash", "deploy", "frobnicate")
         assert [guard.offered(n) for n in names] == offered

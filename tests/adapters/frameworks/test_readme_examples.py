@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bastion import load_policy, open_gatekeeper
+from bastion import open_gatekeeper
+from bastion.configuration import load_configuration
 
 README = Path(__file__).resolve().parents[3] / "README.md"
 
@@ -38,7 +39,7 @@ def test_a_readme_example_runs_and_records_the_person_s_approval(
     monkeypatch.setattr("builtins.input", lambda prompt="": "y")
     exec(compile(examples()[name], f"README.md ({name})", "exec"), {"__name__": "__main__"})
     assert capsys.readouterr().out.splitlines()[-1] == "done"
-    with open_gatekeeper(load_policy()) as keeper:
+    with open_gatekeeper(load_configuration()) as keeper:
         assert [(e.kind, e.resolver, e.approver) for e in (r.event for r in keeper.ledger.events())] == [
             ("requested", "policy", None),
             ("resolved", "person", "alice"),

@@ -12,8 +12,8 @@ import pytest
 from bastion.adapters.hooks.daemon import ResidentDecider, answer_hook
 from bastion.adapters.hooks.decide import LocalDecider, Options
 from bastion.adapters.hooks.entry import protocol_for
+from bastion.configuration import default_configuration
 from bastion.construct import open_gatekeeper
-from bastion.policy.loader import default_policy
 
 
 def _payload(cwd: Path, tool: str, tool_input: dict[str, object]) -> dict[str, object]:
@@ -23,7 +23,7 @@ def _payload(cwd: Path, tool: str, tool_input: dict[str, object]) -> dict[str, o
 
 
 def _recorded(env: dict[str, str], cwd: Path) -> list[tuple[str, str, str, str]]:
-    with open_gatekeeper(default_policy(cwd=str(cwd), env=env), env) as keeper:
+    with open_gatekeeper(default_configuration(cwd=str(cwd), env=env), env) as keeper:
         return [
             (r.event.kind, r.event.decision, r.event.resolver, r.event.rule) for r in keeper.ledger.events()
         ]

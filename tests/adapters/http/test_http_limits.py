@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
 from bastion.adapters.http import GatewaySettings
 from bastion.adapters.http.middleware import sanitise_request_id
+from bastion.configuration import load_text
+from bastion.errors import PolicyError
 from bastion.state.ratelimit import RateLimiter
 from tests.adapters.http.conftest import GatewayFactory
 from tests.adapters.http.helpers import Gateway, shell
@@ -146,8 +149,12 @@ def test_without_configured_origins_there_are_no_cors_headers(gateway: Gateway) 
     assert "access-control-allow-origin" not in response.headers
 
 
-def test_gateway_settings_come_from_a_mapping_with_defaults_and_checks() -> None:
-    assert GatewaySettings.from_mapping({}) == GatewaySettings(
+def test_gateway_settings_come_from_the_gateway_table_with_defaults_and_checks(tmp_path: Path) -> None:
+    def gateway(text: str) -> GatewaySettings:
+        env = {"HOME": str(tmp_path), "BASTION_STATE_DIR": str(tmp_path / "s")}
+        return load_text(f"[gateway]\n{text}", cwd=str(tmp_path), env=env).gateway
+
+    assert gateway("") == GatewaySettings(
         rate_limit_per_minute=60,
         max_body_bytes=65536,
         max_command_chars=32000,
@@ -155,12 +162,12 @@ def test_gateway_settings_come_from_a_mapping_with_defaults_and_checks() -> None
         request_timeout="120s",
         cors_origins=(),
     )
-    assert GatewaySettings.from_mapping({"request_timeout": "2m"}).timeout_seconds == 120.0
+    assert gateway('request_timeout = "2m"\n').timeout_seconds == 120.0
     for bad in (
-        {"rate_limit_per_minute": 0},
-        {"request_timeout": "soon"},
-        {"colour": "red"},
-        {"cors_origins": ["app.example.com"]},
+        "rate_limit_per_minute = 0\n",
+        'request_timeout = "soon"\n',
+        'colour = "red"\n',
+        'cors_origins = ["app.example.com"]\n',
     ):
-        with pytest.raises(ValueError):
-            GatewaySettings.from_mapping(bad)
+        with pytest.raises(PolicyError):
+            gateway(bad)

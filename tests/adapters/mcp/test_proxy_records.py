@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import anyio
 
+from bastion.configuration import default_configuration
 from bastion.construct import open_gatekeeper
-from bastion.policy.loader import default_policy
 from tests.adapters.mcp.conftest import Peer, text_of
 
 ALLOW_ALL = '[[rule]]\ntool = "mcp"\npattern = "notes/*"\naction = "allow"\n'
@@ -14,8 +14,8 @@ ALLOW_ALL = '[[rule]]\ntool = "mcp"\npattern = "notes/*"\naction = "allow"\n'
 
 def recorded(peer: Peer) -> list[tuple[str, str, str, str]]:
     """(kind, summary, decision, rule) of every ledger record in the peer's state dir."""
-    policy = default_policy(cwd=str(peer.root / "work"), env=peer.env)
-    with open_gatekeeper(policy, peer.env) as keeper:
+    config = default_configuration(cwd=str(peer.root / "work"), env=peer.env)
+    with open_gatekeeper(config, peer.env) as keeper:
         return [(r.event.kind, r.event.summary, r.event.decision, r.event.rule)
                 for r in keeper.ledger.events()]  # fmt: skip
 

@@ -27,7 +27,7 @@ from bastion.approval.state import RequestState
 from bastion.approval.store import Store
 from bastion.audit.resolutions import LedgerResolutions
 from bastion.errors import BastionError
-from bastion.policy.loader import state_dir_from
+from bastion.policy.sources import state_dir_from
 from bastion.runtime import DB_FILE
 from bastion.state import Stores
 

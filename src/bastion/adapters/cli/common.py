@@ -14,9 +14,9 @@ from rich.console import Console
 from bastion.call import strict_json
 from bastion.call.families import PRIMARY_ARGUMENT, Family
 from bastion.call.model import ToolCall
+from bastion.configuration import Configuration, load_configuration
 from bastion.errors import BastionError, CallError, PolicyError
 from bastion.policy.compiled import Policy
-from bastion.policy.loader import load_policy
 
 #: Exit code for usage and policy errors (0 allow, 3 ask, 4 deny are decisions).
 EXIT_USAGE = 2
@@ -43,8 +43,14 @@ def fail(message: str, *, hint: str = "", code: int = EXIT_USAGE) -> NoReturn:
 
 
 def policy_or_exit(path: str | None, cwd: str, *, env: Mapping[str, str] | None = None) -> Policy:
+    return configuration_or_exit(path, cwd, env=env).policy
+
+
+def configuration_or_exit(
+    path: str | None, cwd: str, *, env: Mapping[str, str] | None = None
+) -> Configuration:
     try:
-        return load_policy(path, cwd=cwd, env=env)
+        return load_configuration(path, cwd=cwd, env=env)
     except PolicyError as exc:
         fail(str(exc), hint="fix the file, then run 'bastion policy test' to check it")
     except BastionError as exc:

@@ -12,10 +12,10 @@ from typing import Annotated, Any
 
 import typer
 
-from bastion.adapters.cli.common import JsonOption, PolicyOption, fail, policy_or_exit, print_json
+from bastion.adapters.cli.common import JsonOption, PolicyOption, configuration_or_exit, fail, print_json
+from bastion.configuration import Configuration
 from bastion.errors import BastionError
-from bastion.policy.compiled import Policy
-from bastion.policy.loader import state_dir_from
+from bastion.policy.sources import state_dir_from
 from bastion.state import ENV_URL, state_url_for
 from bastion.state.factory import DB_FILE
 
@@ -43,7 +43,7 @@ def _url(url: str | None, policy: str | None) -> str | None:
             return state_url_for(None, {ENV_URL: url})
         if os.environ.get(ENV_URL, "").strip():
             return state_url_for(None, os.environ)
-        return state_url_for(policy_or_exit(policy, os.getcwd()), {})
+        return state_url_for(configuration_or_exit(policy, os.getcwd()).state, {})
     except BastionError as exc:
         fail(str(exc), hint=exc.hint)
 
@@ -113,10 +113,11 @@ def status(url: UrlOption = None, policy: PolicyOption = None, json_out: JsonOpt
     raise typer.Exit(0 if result["up_to_date"] else EXIT_NOT_READY)
 
 
-def db_checks(policy: Policy) -> list[tuple[str, bool, str]]:
+def db_checks(config: Configuration) -> list[tuple[str, bool, str]]:
     """For ``bastion doctor``: is the configured state database reachable and current?"""
+    policy = config.policy
     try:
-        url = state_url_for(policy, os.environ)
+        url = state_url_for(config.state, os.environ)
     except BastionError as exc:
         return [("state database", False, f"{exc} — {exc.hint}")]
     if url is None:

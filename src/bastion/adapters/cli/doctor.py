@@ -14,11 +14,11 @@ from rich.console import Console
 from rich.table import Table
 
 from bastion.adapters.cli.common import CwdOption, JsonOption, PolicyOption, print_json, resolve_cwd
+from bastion.configuration import Configuration, load_configuration
 from bastion.errors import PolicyError
 from bastion.policy.compiled import Policy
-from bastion.policy.loader import load_policy
 
-#: "module:function" returning a list of (name, ok, detail) for the loaded policy.
+#: "module:function" returning a list of (name, ok, detail) for the loaded configuration.
 EXTRA_CHECKS: tuple[str, ...] = (
     "bastion.adapters.cli.doctor_sandbox:sandbox_checks",
     "bastion.adapters.hooks.install:hook_checks",
@@ -70,7 +70,7 @@ def policy_checks(policy: Policy) -> list[Check]:
     return checks
 
 
-def _extra(policy: Policy) -> list[Check]:
+def _extra(config: Configuration) -> list[Check]:
     out: list[Check] = []
     for spec in EXTRA_CHECKS:
         module_name, _, function = spec.partition(":")
@@ -81,9 +81,9 @@ def _extra(policy: Policy) -> list[Check]:
                 continue
             out.append(Check(module_name, False, f"cannot load check: {exc}"))
             continue
-        probe: Callable[[Policy], list[tuple[str, bool, str]]] = getattr(module, function)
+        probe: Callable[[Configuration], list[tuple[str, bool, str]]] = getattr(module, function)
         try:
-            out.extend(Check(*row) for row in probe(policy))
+            out.extend(Check(*row) for row in probe(config))
         except Exception as exc:  # a crashing check is a failing check
             out.append(Check(function, False, f"check crashed: {type(exc).__name__}: {exc}"))
     return out
@@ -92,11 +92,11 @@ def _extra(policy: Policy) -> list[Check]:
 def doctor(policy: PolicyOption = None, cwd: CwdOption = None, json_out: JsonOption = False) -> None:
     where = resolve_cwd(cwd)
     try:
-        loaded = load_policy(policy, cwd=where)
+        loaded = load_configuration(policy, cwd=where)
     except PolicyError as exc:
         checks = [Check("policy", False, f"{exc} — fix the file, then run 'bastion policy test'")]
     else:
-        checks = policy_checks(loaded) + _extra(loaded)
+        checks = policy_checks(loaded.policy) + _extra(loaded)
     ok = all(c.ok for c in checks)
     if json_out:
         print_json({"ok": ok, "checks": [c.__dict__ for c in checks]})

@@ -7,14 +7,13 @@ import shutil
 import tempfile
 
 from bastion.call.families import CODE_LANGUAGES
+from bastion.configuration import Configuration
 from bastion.exec.boundary import build_spec
 from bastion.exec.bubblewrap import BubblewrapRunner
 from bastion.exec.capabilities import UNCONTAINED_AGENTS, limit_checks, uncontained_note
 from bastion.exec.runner import ExecError, SandboxUnavailable
 from bastion.exec.secrets import check_credentials_placement
 from bastion.exec.select import bwrap_problem
-from bastion.policy.compiled import Policy
-from bastion.policy.exec_settings import ExecConfig
 from bastion.tools.runtimes import INSTALL_HINTS, detect_runtimes
 
 Check = tuple[str, bool, str]
@@ -27,9 +26,9 @@ PROGRAMS = {
 }
 
 
-def sandbox_checks(policy: Policy, config: ExecConfig | None = None) -> list[Check]:
+def sandbox_checks(loaded: Configuration) -> list[Check]:
     """(name, ok, detail or how to fix) for the sandbox and each advertised runtime."""
-    config = config or policy.exec
+    policy, config = loaded.policy, loaded.exec
     checks: list[Check] = []
     placement = check_credentials_placement(policy)
     checks.append(("credentials dir", placement is None, placement or policy.credentials_dir))
@@ -122,5 +121,5 @@ def installed_agents() -> list[str]:
     return found
 
 
-def hook_containment_checks(policy: Policy) -> list[Check]:
-    return containment_checks(installed_agents(), policy.exec.contain)
+def hook_containment_checks(loaded: Configuration) -> list[Check]:
+    return containment_checks(installed_agents(), loaded.exec.contain)

@@ -30,7 +30,7 @@ HelpOption = Annotated[bool, typer.Option("--help", help="Show this message.")]
 
 
 def _policy() -> Policy:
-    from bastion.policy.loader import load_policy
+    from bastion.configuration import load_policy
 
     return load_policy(cwd=os.getcwd(), env=os.environ)
 

@@ -26,8 +26,8 @@ from bastion.adapters.cli.common import (
     resolve_cwd,
 )
 from bastion.adapters.cli.replay_cmd import print_problems, read_evidence
+from bastion.configuration import load_policy
 from bastion.evidence.learn import LearnReport, learn
-from bastion.policy.loader import load_policy
 
 FilesArg = Annotated[
     list[str] | None, typer.Argument(help="Transcripts or ledger exports with people's answers.")

@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from bastion.adapters.cli.common import JsonOption, PolicyOption, fail, policy_or_exit, print_json
+from bastion.adapters.cli.common import JsonOption, PolicyOption, configuration_or_exit, fail, print_json
 from bastion.errors import BastionError, PolicyError
 
 NameOption = Annotated[str | None, typer.Option("--name", help="Server name in rules and pins.")]
@@ -90,7 +90,7 @@ def serve(policy: PolicyOption = None) -> None:
     from bastion.adapters.mcp.server import run_serve
 
     cwd = os.getcwd()
-    loaded = policy_or_exit(policy, cwd)
+    loaded = configuration_or_exit(policy, cwd)
     try:
         anyio.run(lambda: run_serve(loaded, policy_path=policy, cwd=cwd))
     except BastionError as exc:

@@ -12,14 +12,11 @@ from rich.text import Text
 from bastion.adapters.cli.approver import KeyOption, approver_identity
 from bastion.adapters.cli.common import EXIT_USAGE, JsonOption, fail, print_json
 from bastion.adapters.cli.tables import Column, print_rows
+from bastion.configuration import load_policy
 from bastion.errors import PolicyError
-from bastion.policy.loader import (
-    find_project_file,
-    load_policy,
-    state_dir_from,
-    trust_policy_file,
-)
+from bastion.policy.loader import trust_policy_file
 from bastion.policy.rule_examples import rule_matches_example
+from bastion.policy.sources import find_project_file, state_dir_from
 
 FileArg = Annotated[str | None, typer.Argument(help="Policy file (default: the files that apply here).")]
 

@@ -17,8 +17,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from bastion.adapters.cli.common import fail
+from bastion.configuration import load_policy_text
 from bastion.errors import PolicyError
-from bastion.policy.loader import load_policy_text
 
 
 def import_policy(file: Annotated[str, typer.Argument(help="The config to import.")]) -> None:

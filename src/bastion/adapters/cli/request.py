@@ -21,8 +21,8 @@ from bastion.adapters.cli.common import (
     NonInteractiveOption,
     PolicyOption,
     call_from_args,
+    configuration_or_exit,
     fail,
-    policy_or_exit,
     print_json,
     resolve_cwd,
     stderr,
@@ -79,7 +79,7 @@ def request(
     if family is None or value is None:
         fail("give FAMILY and ARG, e.g. bastion request shell 'git push origin main'")
     where = resolve_cwd(cwd)
-    loaded = policy_or_exit(policy, where)
+    loaded = configuration_or_exit(policy, where)
     try:
         call = call_from_args(family, value, cwd=where, interactive=not non_interactive)
     except CallError as exc:

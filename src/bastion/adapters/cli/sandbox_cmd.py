@@ -99,17 +99,18 @@ def _run(parsed: SandboxArgs, environ: Mapping[str, str]) -> int:
     from bastion.exec.select import bwrap_problem
 
     profile = parse_profile(parsed.profile, parsed.hosts)
-    policy = load_cached_policy(parsed.policy, cwd=parsed.cwd, env=environ)
+    loaded = load_cached_policy(parsed.policy, cwd=parsed.cwd, env=environ)
+    policy = loaded.policy
     problem = bwrap_problem()
     if problem is not None:
         raise SandboxUnavailable(problem)
-    config = policy.exec
+    config = loaded.exec
     if parsed.timeout is not None:  # the agent's own timeout for its shell tool
         config = dataclasses.replace(config, timeout=parsed.timeout)
     spec = build_spec(policy, config, parsed.argv, cwd=parsed.cwd, environ=environ, profile=profile)
     with contextlib.ExitStack() as stack:
         if profile.hosts:  # network only through the egress proxy, decided per connection
-            spec = _behind_proxy(stack, policy, environ, spec, parsed.cwd)
+            spec = _behind_proxy(stack, loaded, environ, spec, parsed.cwd)
         result = BubblewrapRunner().run(spec)
     _write(1, result.stdout)
     _write(2, result.stderr)
@@ -118,11 +119,11 @@ def _run(parsed: SandboxArgs, environ: Mapping[str, str]) -> int:
             2, f"bastion sandbox: moved out protected paths the command created: {', '.join(result.swept)}\n"
         )
     code = EXIT_TIMEOUT if result.exit_code is None else result.exit_code
-    _record(policy, environ, parsed, profile.label, code, result.duration)
+    _record(loaded, environ, parsed, profile.label, code, result.duration)
     return code
 
 
-def _behind_proxy(stack: contextlib.ExitStack, policy: Any, environ: Mapping[str, str], spec: Any,
+def _behind_proxy(stack: contextlib.ExitStack, loaded: Any, environ: Mapping[str, str], spec: Any,
                   cwd: str) -> Any:  # fmt: skip
     """Start the egress proxy for this run: every connection the command makes is decided by
     the same gate (hosts that ask park until a person answers), held secrets stay outside."""
@@ -130,13 +131,13 @@ def _behind_proxy(stack: contextlib.ExitStack, policy: Any, environ: Mapping[str
     from bastion.exec.egress.held import load_held
     from bastion.exec.egress.session import EgressSession
 
-    keeper = stack.enter_context(open_gatekeeper(policy, environ))
-    held = load_held(policy.credentials_dir, policy.exec.held)
+    keeper = stack.enter_context(open_gatekeeper(loaded, environ))
+    held = load_held(loaded.policy.credentials_dir, loaded.exec.held)
     session = stack.enter_context(EgressSession(keeper, held=held, cwd=cwd, agent="sandbox"))
     return dataclasses.replace(spec, network=False, egress=session.binding)
 
 
-def _record(policy: Any, environ: Mapping[str, str], parsed: SandboxArgs, label: str, code: int,
+def _record(loaded: Any, environ: Mapping[str, str], parsed: SandboxArgs, label: str, code: int,
             duration: float) -> None:  # fmt: skip
     """The ledger record of one contained run: what ran (hashed), its profile, exit, time."""
     from bastion.call.effects import Effect
@@ -150,7 +151,7 @@ def _record(policy: Any, environ: Mapping[str, str], parsed: SandboxArgs, label:
     reason = Reason(Decision.ALLOW, "exec.contained", "built-in", label, f"ran contained: {label}")
     evaluation = Evaluation(Decision.ALLOW, (reason,), (Effect.UNKNOWN,))
     try:
-        with open_gatekeeper(policy, environ) as keeper:
+        with open_gatekeeper(loaded, environ) as keeper:
             keeper.record_execution(call, evaluation, code, duration)
     except Exception as exc:  # the run is over: say so, never hide it
         _write(2, f"bastion sandbox: the ledger could not record this run: {type(exc).__name__}: {exc}\n")

@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 import uvicorn
 
-from bastion.adapters.cli.common import PolicyOption, fail, policy_or_exit
+from bastion.adapters.cli.common import PolicyOption, configuration_or_exit, fail
 from bastion.adapters.hooks.daemon import HookServer, start_hook_server, stop_hook_server
 from bastion.adapters.http.app import create_app
 from bastion.adapters.http.boot import BootRefused, check_boot, ensure_approver
@@ -70,10 +70,10 @@ def serve(
 ) -> None:
     cwd = os.getcwd()
     env = {**os.environ, "BASTION_SHADOW": "1"} if shadow else dict(os.environ)
-    loaded = policy_or_exit(policy, cwd, env=env)
+    loaded = configuration_or_exit(policy, cwd, env=env)
     settings = ServerSettings(policy_path=policy, cwd=cwd, env=env, host=host, port=port)
     try:
-        keys = open_stores(state_url_for(loaded, os.environ), loaded.state_dir).keys
+        keys = open_stores(state_url_for(loaded.state, os.environ), loaded.policy.state_dir).keys
         check_boot(host, keys, route_permissions())
     except BootRefused as exc:
         fail(str(exc), hint=exc.hint)
@@ -94,10 +94,12 @@ def serve(
         level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     out = sys.stdout
-    out.write(f"Bastion gateway listening on {url} (policy: {', '.join(loaded.sources) or 'built-in'})\n")
-    if not loaded.enforce:
+    out.write(
+        f"Bastion gateway listening on {url} (policy: {', '.join(loaded.policy.sources) or 'built-in'})\n"
+    )
+    if not loaded.policy.enforce:
         out.write(
-            f"SHADOW MODE ({loaded.enforce_source}): every call is decided and recorded, and "
+            f"SHADOW MODE ({loaded.policy.enforce_source}): every call is decided and recorded, and "
             "allowed; hardline classes are still denied. 'bastion logs --would-deny' lists the rest.\n"
         )
     if new_key:

@@ -19,7 +19,7 @@ import typer
 
 from bastion.adapters.cli.common import JsonOption, fail, print_json, stderr
 from bastion.adapters.cli.service_unit import UNIT_NAME, ServiceFacts, machine_memory, render_unit, unit_path
-from bastion.policy.loader import state_dir_from
+from bastion.policy.sources import state_dir_from
 
 EXIT_INACTIVE, EXIT_MISSING = 3, 4
 UserOption = Annotated[bool, typer.Option("--user", help="A systemd --user unit (no root needed).")]

@@ -23,16 +23,16 @@ from bastion.adapters.cli.common import (
     JsonOption,
     NonInteractiveOption,
     PolicyOption,
+    configuration_or_exit,
     fail,
-    policy_or_exit,
     print_json,
     resolve_cwd,
 )
 from bastion.boot import boot_problem
 from bastion.call import strict_json
+from bastion.configuration import Configuration
 from bastion.construct import open_gatekeeper
 from bastion.errors import BastionError, CallError
-from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision
 from bastion.runtime import Gatekeeper
 from bastion.tools import Authorizer, Tool, registry
@@ -55,13 +55,13 @@ def register(app: typer.Typer) -> None:
 
 
 def _tools(
-    policy: Policy, cwd: str, authorizer: Authorizer | None = None, interactive: bool = False
+    config: Configuration, cwd: str, authorizer: Authorizer | None = None, interactive: bool = False
 ) -> list[Tool]:
-    problem = boot_problem(policy)
+    problem = boot_problem(config.policy)
     if problem:
         fail(problem)
     try:
-        return registry(policy, cwd=cwd, authorizer=authorizer, interactive=interactive)
+        return registry(config, cwd=cwd, authorizer=authorizer, interactive=interactive)
     except BastionError as exc:
         fail(str(exc), hint=exc.hint)
 
@@ -74,7 +74,7 @@ def tool(
     non_interactive: NonInteractiveOption = False,
 ) -> None:
     where = resolve_cwd(cwd)
-    loaded = policy_or_exit(policy, where)
+    loaded = configuration_or_exit(policy, where)
     interactive = not non_interactive and sys.stdin.isatty()
     try:
         keeper = open_gatekeeper(loaded)
@@ -85,7 +85,7 @@ def tool(
 
 
 def _run_tool(
-    loaded: Policy, where: str, keeper: Gatekeeper, name: str, args: str, interactive: bool
+    loaded: Configuration, where: str, keeper: Gatekeeper, name: str, args: str, interactive: bool
 ) -> None:
     found = {t.name: t for t in _tools(loaded, where, keeper, interactive)}
     try:
@@ -107,7 +107,7 @@ def _run_tool(
 
 def tools(json_output: JsonOption = False, policy: PolicyOption = None, cwd: CwdOption = None) -> None:
     where = resolve_cwd(cwd)
-    found = _tools(policy_or_exit(policy, where), where)
+    found = _tools(configuration_or_exit(policy, where), where)
     if json_output:
         print_json([t.describe() for t in found])
         return

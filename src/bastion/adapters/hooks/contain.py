@@ -19,6 +19,7 @@ from bastion.adapters.hooks.protocol import HookRequest, Verdict
 
 if TYPE_CHECKING:
     from bastion.call.model import ToolCall
+    from bastion.configuration import Configuration
     from bastion.policy.compiled import Policy
 
 #: Seconds a contained foreground call may run when the agent gives no timeout (Claude's
@@ -32,7 +33,7 @@ def contain_verdict(
     verdict: Verdict,
     request: HookRequest,
     calls: Sequence[ToolCall],
-    policy: Policy,
+    config: Configuration,
     *,
     policy_path: str | None = None,
 ) -> Verdict:
@@ -48,16 +49,17 @@ def contain_verdict(
     if not isinstance(args, Mapping) or not isinstance(args.get("command"), str):
         return verdict
     by_person = resolver_of(evaluation) is Resolver.PERSON
-    if not contains(policy.exec.contain, evaluation.decision, by_person=by_person):
+    if not contains(config.exec.contain, evaluation.decision, by_person=by_person):
         return verdict
-    problem = _uncontainable(policy, evaluation)
+    policy = config.policy
+    problem = _uncontainable(config, evaluation)
     if problem is not None:
         return dataclasses.replace(verdict, decision="ask", reason=problem)
     command = contained_command(args, policy, evaluation, cwd=request.ctx.cwd, policy_path=policy_path)
     return dataclasses.replace(verdict, updated_input={**args, "command": command})
 
 
-def _uncontainable(policy: Policy, evaluation: Any) -> str | None:
+def _uncontainable(config: Configuration, evaluation: Any) -> str | None:
     from bastion.exec.boundary import protection, sandbox_roots
     from bastion.exec.profile import profile_for
     from bastion.exec.protected import ScanBudgetExceeded
@@ -68,9 +70,9 @@ def _uncontainable(policy: Policy, evaluation: Any) -> str | None:
         return (
             f'this call cannot run contained here ({problem}); run it yourself, or set [exec] contain = "off"'
         )
-    writable, readonly, _ = sandbox_roots(policy, writes=profile_for(evaluation).writable)
+    writable, readonly, _ = sandbox_roots(config.policy, writes=profile_for(evaluation).writable)
     try:
-        protection(policy, policy.exec, writable, readonly)
+        protection(config.policy, config.exec, writable, readonly)
     except ScanBudgetExceeded as exc:
         return str(exc)
     return None

@@ -24,8 +24,8 @@ from bastion.adapters.hooks.protocol import PRE_TOOL_USE, Verdict
 from bastion.call import strict_json
 
 if TYPE_CHECKING:
+    from bastion.configuration import Configuration
     from bastion.construct import GateOptions
-    from bastion.policy.compiled import Policy
     from bastion.policy.sources import PolicySources
     from bastion.runtime import Gatekeeper
 
@@ -137,10 +137,10 @@ class ResidentDecider(LocalDecider):
         # Settled once: one resolver cache and one sandbox probe for the daemon's life.
         super().__init__(policy_path=policy_path, options=(options or HOOK_OPTIONS).settled())
         self._lock = threading.Lock()
-        self._policies: dict[str, Policy] = {}
+        self._policies: dict[str, Configuration] = {}
         self._keepers: dict[str, tuple[Gatekeeper, threading.Lock]] = {}
 
-    def load(self, sources: PolicySources, env: Mapping[str, str]) -> Policy | Exception:
+    def load(self, sources: PolicySources, env: Mapping[str, str]) -> Configuration | Exception:
         from bastion.adapters.hooks.policy_cache import sources_key
 
         key = sources_key(sources, env)
@@ -158,13 +158,18 @@ class ResidentDecider(LocalDecider):
 
     @contextlib.contextmanager
     def keeper(
-        self, sources: PolicySources, env: Mapping[str, str], loaded: Policy | Exception, *, parks: bool
+        self,
+        sources: PolicySources,
+        env: Mapping[str, str],
+        loaded: Configuration | Exception,
+        *,
+        parks: bool,
     ) -> Iterator[Gatekeeper]:
         if parks or isinstance(loaded, Exception):
             with super().keeper(sources, env, loaded, parks=parks) as own:
                 yield own
             return
-        policy = loaded
+        policy = loaded.policy
         key = f"{id(policy)}:{env.get('BASTION_STATE_DIR', '')}:{env.get('BASTION_STATE_URL', '')}"
         with self._lock:
             entry = self._keepers.get(key)
@@ -173,16 +178,16 @@ class ResidentDecider(LocalDecider):
                 for stale, stale_busy in self._keepers.values():
                     with stale_busy:  # never close a gatekeeper a decision is still using
                         stale.close()
-                self._keepers = {key: (self._open(sources, env, policy), threading.Lock())}
+                self._keepers = {key: (self._open(sources, env, loaded), threading.Lock())}
                 entry = self._keepers[key]
         keeper, busy = entry
         with busy:
             yield keeper
 
-    def _open(self, sources: PolicySources, env: Mapping[str, str], policy: Policy) -> Gatekeeper:
+    def _open(self, sources: PolicySources, env: Mapping[str, str], config: Configuration) -> Gatekeeper:
         from bastion.construct import keeper_for
 
-        return keeper_for(sources, env, options=self.gate_options, policy=policy)
+        return keeper_for(sources, env, options=self.gate_options, config=config)
 
     def close(self) -> None:
         with self._lock:

@@ -24,19 +24,18 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from bastion.adapters.hooks.protocol import PERMISSION_REQUEST, AgentProtocol, HookRequest, Verdict
+from bastion.adapters.hooks.settings import AskVia
 from bastion.adapters.hooks.translate import to_calls
 from bastion.errors import CallError
 
 if TYPE_CHECKING:
     from bastion.call.model import ToolCall
+    from bastion.configuration import Configuration
     from bastion.construct import GateOptions
-    from bastion.policy.compiled import Policy
     from bastion.policy.decision import Evaluation
     from bastion.policy.sources import PolicySources
     from bastion.runtime import Gatekeeper
 
-ASK_VIA_AGENT = "agent"
-ASK_VIA_BASTION = "bastion"
 _RANK = {"allow": 0, "ask": 1, "deny": 2}
 
 
@@ -52,11 +51,6 @@ class Options:
 
 class Decider(Protocol):
     def decide(self, request: HookRequest, protocol: AgentProtocol, options: Options) -> Verdict: ...
-
-
-def ask_via(policy: Policy) -> str:
-    value = policy.ask_via
-    return value if value in (ASK_VIA_AGENT, ASK_VIA_BASTION) else ASK_VIA_AGENT
 
 
 def strictest(verdicts: list[Verdict]) -> Verdict:
@@ -81,18 +75,16 @@ class LocalDecider:
         loaded = self.load(sources, options.env)
         if isinstance(loaded, Exception):  # a broken policy: denied, and recorded like any call
             return self._refuse(sources, options.env, loaded, request, to_deny=None)
-        policy = loaded
-        mode = ask_via(policy)
+        config = loaded
+        mode = config.hooks.ask_via
         known = request.ctx.interactive
-        if mode == ASK_VIA_BASTION:
-            interactive = known is True
-        else:
-            interactive = protocol.honours_ask and known is not False
+        # "bastion": a person answers through Bastion only when one is known to be there.
+        interactive = known is True if mode is AskVia.BASTION else protocol.honours_ask and known is not False
         ctx = dataclasses.replace(request.ctx, interactive=interactive)
         try:
             calls = to_calls(request.tool, request.args, ctx, mcp_server=request.mcp_server)
         except CallError as exc:  # an unknown tool or a malformed input: refused, recorded
-            return self._refuse(sources, options.env, policy, request, to_deny=exc)
+            return self._refuse(sources, options.env, config, request, to_deny=exc)
         if not calls:
             return Verdict(
                 "allow",
@@ -100,9 +92,9 @@ class LocalDecider:
                 "tool calls it leads to are decided one by one",
                 request.event,
             )
-        delegate = mode == ASK_VIA_AGENT and protocol.honours_ask and interactive
+        delegate = mode is AskVia.AGENT and protocol.honours_ask and interactive
         parks = any(call.interactive for call in calls) and not delegate
-        with self.keeper(sources, options.env, policy, parks=parks) as keeper:
+        with self.keeper(sources, options.env, config, parks=parks) as keeper:
             verdicts = [self._one(keeper, call, request, delegate, options) for call in calls]
         verdict = strictest(verdicts)
         if not protocol.rewrites_input:
@@ -111,9 +103,9 @@ class LocalDecider:
 
         # A contained run reads the same policy file as this decision (serve's --policy first).
         used = self.policy_path or options.policy_path
-        return contain_verdict(verdict, request, calls, policy, policy_path=used)
+        return contain_verdict(verdict, request, calls, config, policy_path=used)
 
-    def load(self, sources: PolicySources, env: Mapping[str, str]) -> Policy | Exception:
+    def load(self, sources: PolicySources, env: Mapping[str, str]) -> Configuration | Exception:
         """The policy of ``sources`` (from the pickle cache), or why it does not load."""
         from bastion.adapters.hooks.policy_cache import load_cached_sources
 
@@ -124,14 +116,19 @@ class LocalDecider:
 
     @contextlib.contextmanager
     def keeper(
-        self, sources: PolicySources, env: Mapping[str, str], loaded: Policy | Exception, *, parks: bool
+        self,
+        sources: PolicySources,
+        env: Mapping[str, str],
+        loaded: Configuration | Exception,
+        *,
+        parks: bool,
     ) -> Iterator[Gatekeeper]:
         from bastion.construct import HOOK_OPTIONS, broken_keeper, keeper_for
 
         if isinstance(loaded, Exception):
             opened = broken_keeper(loaded, sources, env)
         else:
-            opened = keeper_for(sources, env, options=self.gate_options or HOOK_OPTIONS, policy=loaded)
+            opened = keeper_for(sources, env, options=self.gate_options or HOOK_OPTIONS, config=loaded)
         with opened as keeper:
             yield keeper
 
@@ -139,7 +136,7 @@ class LocalDecider:
         self,
         sources: PolicySources,
         env: Mapping[str, str],
-        loaded: Policy | Exception,
+        loaded: Configuration | Exception,
         request: HookRequest,
         *,
         to_deny: CallError | None,

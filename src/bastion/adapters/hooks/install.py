@@ -27,7 +27,7 @@ from bastion.adapters.hooks.targets import (
     target_for,
 )
 from bastion.errors import BastionError
-from bastion.policy.loader import state_dir_from
+from bastion.policy.sources import state_dir_from
 
 MANIFEST = "hook-installs.json"
 Print = Callable[[str], None]

@@ -21,12 +21,18 @@ import stat
 import sys
 from collections.abc import Mapping
 
-from bastion.policy.compiled import Policy
+from bastion.configuration import Configuration
 from bastion.policy.sources import PolicySources, state_dir_from
 
 CACHE_DIR = "cache"
 _FORMAT = b"bastion-policy-cache/1"
 _SOURCE_DIRS = ("policy", "shell", "shell/programs", "call")
+#: The modules of the settings pickled beside the Policy (bastion.configuration).
+_SETTINGS_FILES = (
+    "configuration.py", "exec/settings.py", "exec/profile.py", "approval/settings.py",
+    "audit/settings.py", "state/settings.py", "opinion/settings.py",
+    "adapters/hooks/settings.py", "adapters/http/settings.py",
+)  # fmt: skip
 
 
 def _source_stamp() -> bytes:
@@ -41,6 +47,12 @@ def _source_stamp() -> bytes:
             if entry.name.endswith(".py"):
                 info = entry.stat()
                 parts.append(f"{folder}/{entry.name}:{info.st_mtime_ns}:{info.st_size}")
+    for name in _SETTINGS_FILES:
+        try:
+            info = os.stat(os.path.join(root, name))
+        except OSError:
+            continue
+        parts.append(f"{name}:{info.st_mtime_ns}:{info.st_size}")
     return "\n".join(parts).encode()
 
 
@@ -66,7 +78,7 @@ def cache_path(key: str, env: Mapping[str, str]) -> str:
     return os.path.join(state_dir_from(env), CACHE_DIR, f"policy-{key}.pickle")
 
 
-def _read(path: str) -> Policy | None:
+def _read(path: str) -> Configuration | None:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError:
@@ -89,10 +101,10 @@ def _read(path: str) -> Policy | None:
         value = pickle.loads(data)
     except Exception:  # a corrupt cache is a miss, never an allow
         return None
-    return value if isinstance(value, Policy) else None
+    return value if isinstance(value, Configuration) else None
 
 
-def _write(path: str, policy: Policy) -> None:
+def _write(path: str, policy: Configuration) -> None:
     folder = os.path.dirname(path)
     os.makedirs(folder, mode=0o700, exist_ok=True)
     tmp = f"{path}.{os.getpid()}.tmp"
@@ -122,19 +134,19 @@ def _prune(folder: str, *, keep: str, limit: int = 32) -> None:
 
 def load_cached_policy(
     policy_path: str | None = None, *, cwd: str, env: Mapping[str, str] | None = None
-) -> Policy:
-    """The policy that applies, from the cache when it is fresh; raises PolicyError."""
+) -> Configuration:
+    """The configuration that applies, from the cache when it is fresh; raises PolicyError."""
     env = os.environ if env is None else env
     return load_cached_sources(PolicySources.find(policy_path, cwd=cwd, env=env), env)
 
 
-def load_cached_sources(sources: PolicySources, env: Mapping[str, str]) -> Policy:
-    """The policy of ``sources``, from the cache when it is fresh; raises PolicyError."""
+def load_cached_sources(sources: PolicySources, env: Mapping[str, str]) -> Configuration:
+    """The configuration of ``sources``, from the cache when it is fresh; raises PolicyError."""
     path = cache_path(sources_key(sources, env), env)
     cached = _read(path)
     if cached is not None:
         return cached
-    from bastion.policy.loader import load_sources
+    from bastion.configuration import load_sources
 
     policy = load_sources(sources, env)
     with contextlib.suppress(OSError, pickle.PicklingError):  # an unwritable cache costs speed only

@@ -18,9 +18,9 @@ from bastion.adapters.http.service import decided_object, request_object
 from bastion.approval.state import RequestState
 from bastion.call import strict_json
 from bastion.call.model import ToolCall
+from bastion.configuration import load_policy_text
 from bastion.errors import BastionError, CallError, PolicyError
 from bastion.keys.model import Role
-from bastion.policy.loader import load_policy_text
 from bastion.policy.model import parse_duration
 
 MAX_FEEDBACK = 2000

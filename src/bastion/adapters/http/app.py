@@ -46,8 +46,8 @@ def create_app(settings: ServerSettings, *, keys: KeyStore | None = None) -> Sta
     holder = PolicyWatch(settings.policy_path, cwd=settings.cwd, env=settings.env, options=options)
     policy = holder.base.policy
     try:
-        gateway = settings.gateway or GatewaySettings.from_policy(policy)
-        stores = open_stores(state_url_for(policy, settings.env), policy.state_dir)
+        gateway = settings.gateway or holder.base_configuration.gateway
+        stores = open_stores(state_url_for(holder.base_configuration.state, settings.env), policy.state_dir)
         keys = keys or stores.keys
         check_boot(settings.host, keys, route_permissions())
     except BaseException:

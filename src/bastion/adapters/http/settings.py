@@ -1,18 +1,20 @@
-"""Configuration values: the policy's ``[gateway]`` table and how one daemon is started."""
+"""Configuration values: the policy's ``[gateway]`` table (:func:`merge_gateway` folds the
+layers' tables) and how one daemon is started."""
 
 from __future__ import annotations
 
-import ipaddress
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from bastion.policy.model import parse_duration
-from bastion.policy.network import Resolver
+from bastion.errors import PolicyError
+from bastion.policy.tighten import ignored
 
 if TYPE_CHECKING:
-    from bastion.policy.compiled import Policy
+    from bastion.policy.layer import Layer
+    from bastion.policy.model import GatewaySection
+    from bastion.policy.network import Resolver
 
 _INTS = ("rate_limit_per_minute", "max_body_bytes", "max_command_chars", "max_session_id_chars")
 
@@ -33,7 +35,7 @@ class GatewaySettings:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise ValueError(f"gateway.{name} must be a positive integer, got {value!r}")
-        parse_duration(self.request_timeout)
+        _seconds(self.request_timeout)
         for origin in self.cors_origins:
             if (
                 not isinstance(origin, str)
@@ -46,27 +48,64 @@ class GatewaySettings:
 
     @property
     def timeout_seconds(self) -> float:
-        return parse_duration(self.request_timeout)
+        return _seconds(self.request_timeout)
 
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> GatewaySettings:
-        """From a ``[gateway]`` table; unknown keys are errors, like every policy section."""
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise ValueError(f"unknown key(s) in [gateway]: {', '.join(sorted(unknown))}")
-        values = dict(data)
-        if "cors_origins" in values:
-            values["cors_origins"] = tuple(values["cors_origins"])
-        return cls(**values)
+    def tighter_than(self, old: GatewaySettings) -> bool:
+        """Every limit as low or lower, and no origin ``old`` does not allow."""
+        return (
+            self.rate_limit_per_minute <= old.rate_limit_per_minute
+            and self.max_body_bytes <= old.max_body_bytes
+            and self.max_command_chars <= old.max_command_chars
+            and self.max_session_id_chars <= old.max_session_id_chars
+            and self.timeout_seconds <= old.timeout_seconds
+            and set(self.cors_origins) <= set(old.cors_origins)
+        )
 
-    @classmethod
-    def from_policy(cls, policy: Policy) -> GatewaySettings:
-        """The policy's ``[gateway]`` table (the defaults when it has none)."""
-        return cls.from_mapping(policy.gateway) if policy.gateway else cls()
+
+def _seconds(duration: str) -> float:
+    # The schema module imports pydantic; a hook unpickling a cached Configuration (which
+    # holds these settings) must not pay for it, so it is imported only when a value is read.
+    from bastion.policy.model import parse_duration
+
+    return parse_duration(duration)
+
+
+def gateway_settings(section: GatewaySection, layer: Layer) -> GatewaySettings:
+    """One layer's ``[gateway]``; a bad origin is a PolicyError naming file, line and key."""
+    try:
+        return GatewaySettings(
+            rate_limit_per_minute=section.rate_limit_per_minute,
+            max_body_bytes=section.max_body_bytes,
+            max_command_chars=section.max_command_chars,
+            max_session_id_chars=section.max_session_id_chars,
+            request_timeout=section.request_timeout,
+            cors_origins=tuple(section.cors_origins),
+        )
+    except ValueError as exc:
+        key = str(exc).split(":")[0].split(" ")[0] if str(exc).startswith("gateway.") else "gateway"
+        loc = tuple(key.split("."))
+        line = layer.locator.line_of(loc) if layer.locator else None
+        raise PolicyError(str(exc), file=layer.name, line=line, key=key) from exc
+
+
+def merge_gateway(layers: Iterable[Layer]) -> tuple[GatewaySettings, tuple[str, ...]]:
+    """The ``[gateway]`` of the layers in order: a trusted layer replaces it, an untrusted
+    one only when it loosens no limit and adds no origin (else it is ignored, with a warning)."""
+    current, warnings = GatewaySettings(), []
+    for layer in layers:
+        if layer.spec.gateway is None:
+            continue
+        candidate = gateway_settings(layer.spec.gateway, layer)
+        if layer.trusted or candidate.tighter_than(current):
+            current = candidate
+        else:
+            warnings.append(ignored(layer, "[gateway] (it loosens a limit or adds an origin)"))
+    return current, tuple(warnings)
 
 
 def is_loopback(host: str) -> bool:
+    import ipaddress  # here: a hook unpickling these settings never needs it
+
     if host == "localhost":
         return True
     try:
@@ -79,7 +118,7 @@ def is_loopback(host: str) -> bool:
 class ServerSettings:
     """What ``create_app`` needs: where the policy comes from and how the daemon behaves.
 
-    ``gateway`` None means "from the policy's ``[gateway]`` table" (defaults until wired).
+    ``gateway`` None means "from the policy's ``[gateway]`` table".
     """
 
     policy_path: str | None = None

@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from bastion.adapters.mcp.server import BastionToolServer, run_serve
     from bastion.adapters.mcp.untrusted import SecretMask, mark_description, mark_result
     from bastion.adapters.mcp.upstream import Upstream, UpstreamError, UpstreamSpec, default_name
+    from bastion.policy.compiled import McpServerArgs
     from bastion.policy.mcp_args import decide_mcp_extras, hiding_rule, mapped_values, rule_args_match
-    from bastion.policy.settings import McpServerArgs
     from bastion.state.pins import MemoryPinStore, PinStore, Review, SqlitePinStore, ToolVersion, check_offer
 
 _WHERE = {
@@ -30,7 +30,7 @@ _WHERE = {
     "InstallReport": "bastion.adapters.mcp.install",
     "McpCalls": "bastion.adapters.mcp.calls",
     "McpProxy": "bastion.adapters.mcp.proxy",
-    "McpServerArgs": "bastion.policy.settings",
+    "McpServerArgs": "bastion.policy.compiled",
     "MemoryPinStore": "bastion.state.pins",
     "PinStore": "bastion.state.pins",
     "ProxyOptions": "bastion.adapters.mcp.proxy",

@@ -280,7 +280,7 @@ async def run_proxy(
         from bastion.state import open_stores, state_url_for
 
         policy = watch.base.policy
-        pins = open_stores(state_url_for(policy, options.env), policy.state_dir).pins
+        pins = open_stores(state_url_for(watch.base_configuration.state, options.env), policy.state_dir).pins
     proxy = McpProxy(options, watch=watch, pins=pins)
     server = proxy.server()
     try:

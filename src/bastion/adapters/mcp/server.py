@@ -31,11 +31,11 @@ from bastion.adapters.mcp.untrusted import DEFAULT_MAX_RESULT_BYTES, SecretMask,
 from bastion.adapters.mcp.wire import answering_malformed
 from bastion.boot import boot_problem
 from bastion.call.model import ToolCall
+from bastion.configuration import Configuration
 from bastion.construct import GateOptions, open_gatekeeper
 from bastion.errors import BastionError
 from bastion.exec.runner import Runner, SandboxUnavailable
 from bastion.exec.select import REQUIRE_VARIABLE, select_runner
-from bastion.policy.compiled import Policy
 from bastion.policy.decision import Evaluation
 from bastion.runtime import Gatekeeper
 from bastion.tools import Tool, registry
@@ -105,9 +105,10 @@ def tool_result(
 
 
 class BastionToolServer:
-    def __init__(self, policy: Policy, keeper: Gatekeeper, *, cwd: str, runner: Runner | None) -> None:
+    def __init__(self, config: Configuration, keeper: Gatekeeper, *, cwd: str, runner: Runner | None) -> None:
+        policy = config.policy
         self.authorizer = KeeperAuthorizer(keeper, cwd=cwd)
-        tools = registry(policy, authorizer=self.authorizer, runner=runner, cwd=cwd, interactive=True)
+        tools = registry(config, authorizer=self.authorizer, runner=runner, cwd=cwd, interactive=True)
         if runner is None:  # registry would pick one: without it, exec, code, install are not offered
             tools = [t for t in tools if t.family not in NEEDS_RUNNER]
         self.tools = {t.name: t for t in tools}
@@ -157,8 +158,8 @@ def channel_of(ctx: Context) -> Channel:
     return Channel(elicit=elicit)
 
 
-async def run_serve(policy: Policy, *, policy_path: str | None, cwd: str) -> None:
-    problem = boot_problem(policy)
+async def run_serve(config: Configuration, *, policy_path: str | None, cwd: str) -> None:
+    problem = boot_problem(config.policy)
     if problem:
         raise BastionError(problem)
     try:
@@ -169,9 +170,9 @@ async def run_serve(policy: Policy, *, policy_path: str | None, cwd: str) -> Non
         sys.stderr.write(f"bastion: exec and code are not offered: {exc}\n")
         runner = None
     sandboxed = bool(runner and runner.sandboxed)
-    keeper = open_gatekeeper(policy, options=GateOptions(sandboxed=sandboxed))
+    keeper = open_gatekeeper(config, options=GateOptions(sandboxed=sandboxed))
     try:
-        app = BastionToolServer(policy, keeper, cwd=cwd, runner=runner)
+        app = BastionToolServer(config, keeper, cwd=cwd, runner=runner)
         server = app.server()
         async with (
             stdio_server() as (raw, write_stream),

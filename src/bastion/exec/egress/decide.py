@@ -20,7 +20,7 @@ from bastion.approval.model import ApprovalRequest
 from bastion.approval.model import Resolver as DecidedBy
 from bastion.approval.outcome import prepend, resolver_of
 from bastion.call.model import ToolCall
-from bastion.construct import open_gatekeeper
+from bastion.construct import sibling
 from bastion.exec.egress.held import HeldSecret, held_for
 from bastion.policy.decision import MARKER_DENIED, Decision, Evaluation, Reason
 from bastion.policy.engine import Gate
@@ -108,10 +108,7 @@ class EgressGate:
     ) -> None:
         self.pinned = PinnedResolver(resolver)
         self.held = tuple(held)
-        self.keeper = open_gatekeeper(
-            keeper.policy, gate=ProxyGate(keeper.gate, self.pinned, self.held), share=keeper,
-            limits=keeper.limits, audit=keeper.audit,
-        )  # fmt: skip
+        self.keeper = sibling(keeper, ProxyGate(keeper.gate, self.pinned, self.held))
         self.cwd, self.agent, self.timeout, self.on_parked = cwd, agent, timeout, on_parked
         self.interactive = interactive
         # A person's answer holds for the rest of the run: one question per host, not per

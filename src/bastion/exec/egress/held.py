@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from bastion.exec.secrets import SecretError, SecretStore
-from bastion.policy.exec_settings import SecretHold
+from bastion.exec.settings import SecretHold
 from bastion.policy.network import host_matches, parse_target
 from bastion.policy.urls import UrlError
 

@@ -1,22 +1,55 @@
-"""``[second_opinion]`` → :class:`SecondOpinionConfig`, checked where the file is read.
+"""``[second_opinion]`` → :class:`SecondOpinionConfig`, checked where the file is read, and
+:func:`merge_opinion`, which folds the layers' tables.
 
 Pure: it only validates names and numbers. The checker itself (a command run, a URL
-posted to) lives in ``bastion.opinion``, outside the core.
+posted to) is built from it by :func:`bastion.opinion.consult.opinion_from`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from bastion.call.effects import Effect
 from bastion.call.families import Family
 from bastion.errors import PolicyError
-from bastion.policy.settings import SecondOpinionConfig
+from bastion.policy.tighten import ignored
 
 if TYPE_CHECKING:
     from bastion.policy.layer import Layer
     from bastion.policy.model import SecondOpinionSection
+
+
+@dataclass(frozen=True, slots=True)
+class SecondOpinionConfig:
+    """``[second_opinion]`` compiled: exactly one of ``command`` (argv) and ``url``; the
+    family and effect names it applies to (empty: every call the policy allows); seconds."""
+
+    command: tuple[str, ...] | None = None
+    url: str | None = None
+    families: frozenset[str] = frozenset()
+    effects: frozenset[str] = frozenset()
+    timeout: float = 10.0
+    source: str = "built-in"  # where it is configured, e.g. "policy.toml:40"
+
+
+def merge_opinion(layers: Iterable[Layer]) -> tuple[SecondOpinionConfig | None, tuple[str, ...]]:
+    """The ``[second_opinion]`` of the layers in order (None: no checker). It runs a command
+    or posts calls to a URL, so only a trusted layer may set it."""
+    current: SecondOpinionConfig | None = None
+    warnings = []
+    for layer in layers:
+        section = layer.spec.second_opinion
+        if section is None:
+            continue
+        if layer.trusted:
+            current = second_opinion_config(section, layer)
+        else:
+            warnings.append(ignored(layer, "[second_opinion] (it runs a command or sends calls to a URL)"))
+    return current, tuple(warnings)
+
 
 #: Longest a checker may take: an allowed call waits for it.
 MAX_TIMEOUT = 300.0

@@ -1,18 +1,26 @@
-"""Runner settings: the policy's ``[exec]`` table as one small frozen value (used by bastion.exec)."""
+"""Runner settings: the policy's ``[exec]`` table as one small frozen value, owned by the
+runner (bastion.exec), and :func:`merge_exec`, which folds the layers' tables into it."""
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bastion.errors import PolicyError
+from bastion.exec.profile import Contain
+from bastion.policy.tighten import ignored
+
+if TYPE_CHECKING:
+    from bastion.policy.layer import Layer
+    from bastion.policy.model import ExecSection
 
 #: Variables a sandboxed child may inherit from Bastion's environment (nothing else).
 DEFAULT_ENV_ALLOW: tuple[str, ...] = ("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ")
 #: A secret's name is also the variable it arrives in: a plain shell variable name.
 SECRET_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
-#: ``[exec] contain``: which calls an agent hook rewrites to run inside Bastion's sandbox.
-CONTAIN_VALUES: tuple[str, ...] = ("allowed", "all", "off")
 #: Folder names the credential scan does not enter by default: generated trees, not where
 #: keys are kept. A person may list others (``scan_skip``) when a tree is too big to scan.
 DEFAULT_SCAN_SKIP: tuple[str, ...] = (
@@ -79,7 +87,7 @@ class ExecConfig:
     held: tuple[SecretHold, ...] = ()
     #: "allowed": calls allowed without a person run contained; "all": approved calls too;
     #: "off": the hooks leave every call as the agent wrote it.
-    contain: str = "allowed"
+    contain: Contain = Contain.ALLOWED
     #: Processes (and threads) one sandboxed run may have at once (cgroup pids.max).
     max_processes: int = 512
     #: Resident memory of one run (cgroup memory limit; 0 = off). Unlike max_memory_mb it
@@ -96,8 +104,9 @@ class ExecConfig:
     def __post_init__(self) -> None:
         if isinstance(self.timeout, bool) or not (math.isfinite(self.timeout) and self.timeout > 0):
             raise ValueError("exec.timeout must be a positive number of seconds")
-        if self.contain not in CONTAIN_VALUES:
-            raise ValueError(f"exec.contain must be one of {', '.join(CONTAIN_VALUES)}")
+        if self.contain not in tuple(Contain):
+            raise ValueError(f"exec.contain must be one of {', '.join(Contain)}")
+        object.__setattr__(self, "contain", Contain(self.contain))
         if not isinstance(self.seccomp, bool):
             raise ValueError("exec.seccomp must be true or false")
         for name in (
@@ -123,3 +132,66 @@ class ExecConfig:
         for name in self.secrets:
             if not SECRET_NAME.fullmatch(name):
                 raise ValueError(f"exec.secrets: {name!r} is not a valid variable name")
+
+
+def exec_config(section: ExecSection, layer: Layer) -> ExecConfig:
+    """One layer's ``[exec]`` table; a bad value is a PolicyError naming file, line and key."""
+    try:
+        data = section.model_dump()
+        if isinstance(data["secrets"], dict):  # [exec.secrets.NAME] tables
+            data["held"] = secret_holds(data["secrets"])
+            held = {h.name for h in data["held"]}
+            data["secrets"] = tuple(name for name in data["secrets"] if name not in held)
+        return ExecConfig(**data)
+    except ValueError as exc:
+        line = layer.locator.line_of(("exec",)) if layer.locator else None
+        raise PolicyError(str(exc), file=layer.name, line=line, key="exec") from exc
+
+
+def merge_exec(layers: Iterable[Layer]) -> tuple[ExecConfig, tuple[str, ...]]:
+    """The ``[exec]`` of the layers in order: a trusted layer replaces it, an untrusted one
+    only when every value is as tight or tighter (else it is ignored, with a warning)."""
+    current, warnings = ExecConfig(), []
+    for layer in layers:
+        if layer.spec.exec is None:
+            continue
+        candidate = exec_config(layer.spec.exec, layer)
+        if layer.trusted or tighter_exec(candidate, current):
+            current = candidate
+        else:
+            warnings.append(ignored(layer, "[exec] (it loosens a limit, a variable or a secret)"))
+    return current, tuple(warnings)
+
+
+def tighter_exec(new: ExecConfig, old: ExecConfig) -> bool:
+    def cap(n: int, o: int) -> bool:  # 0 means no cap: any cap is tighter than none
+        return (n > 0 and (o == 0 or n <= o)) or n == o
+
+    return (
+        new.timeout <= old.timeout
+        and new.max_output_bytes <= old.max_output_bytes
+        and cap(new.max_memory_mb, old.max_memory_mb)
+        and cap(new.max_cpu_seconds, old.max_cpu_seconds)
+        and set(new.env_allow) <= set(old.env_allow)
+        and set(new.secrets) <= set(old.secrets)
+        and _tighter_holds(new, old)
+        and CONTAIN_ORDER[new.contain] >= CONTAIN_ORDER[old.contain]
+        and new.max_processes <= old.max_processes
+        and cap(new.max_resident_mb, old.max_resident_mb)
+        and new.tmp_size_mb <= old.tmp_size_mb
+        and new.seccomp >= old.seccomp
+        and new.scan_max_entries <= old.scan_max_entries
+        and set(new.scan_skip) <= set(old.scan_skip)
+    )
+
+
+def _tighter_holds(new: ExecConfig, old: ExecConfig) -> bool:
+    """Holding an injected secret is tighter; a held secret may lose hosts, never gain
+    them, and never turn back into an injected one (that fails the secrets check above)."""
+    before = {h.name: set(h.hosts) for h in old.held}
+    known = set(old.secrets) | set(before)
+    return all(h.name in known and (h.name not in before or set(h.hosts) <= before[h.name]) for h in new.held)
+
+
+#: ``[exec] contain`` from loosest to strictest: a project layer may only move right.
+CONTAIN_ORDER = {Contain.OFF: 0, Contain.ALLOWED: 1, Contain.ALL: 2}
