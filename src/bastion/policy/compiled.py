@@ -96,7 +96,6 @@ class Policy:
     enforce_source: str = "built-in"
     #: ``enabled = [...]``: the tool names offered to the model; None: every tool.
     enabled: tuple[str, ...] | None = None
-    enabled_source: str = "built-in"
 
     def __post_init__(self) -> None:
         # The enum, whoever builds the policy (``replace(policy, mode="read-only")`` too): a

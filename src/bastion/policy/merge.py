@@ -95,7 +95,6 @@ class _Merge:
     enforce: bool = True
     enforce_source: str = "built-in"
     enabled: tuple[str, ...] | None = None
-    enabled_source: str = "built-in"
     warnings: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
 
@@ -250,7 +249,6 @@ class _Merge:
                 self.dropped(layer, "enforce = false")
         if spec.enabled is not None:
             self.enabled, not_added = enabled_of_layer(layer, self.enabled, spec.enabled)
-            self.enabled_source = layer.where("enabled")
             if not_added:
                 self.dropped(layer, f"enabled entries {', '.join(map(repr, not_added))}")
 
@@ -296,7 +294,6 @@ class _Merge:
             enforce=self.enforce,
             enforce_source=self.enforce_source,
             enabled=self.enabled,
-            enabled_source=self.enabled_source,
         )
 
 

@@ -187,3 +187,15 @@ def test_batch_never_allows_a_line_it_could_not_parse(lines: list[str]) -> None:
             well_formed = False
         if not well_formed:
             assert result["decision"] == "deny"
+
+
+def test_policy_test_prints_a_warning_s_bracketed_section_names_as_written(
+    env: dict[str, str], workspace: Path
+) -> None:
+    project = workspace / ".bastion" / "policy.toml"
+    project.parent.mkdir(exist_ok=True)
+    project.write_text('[exec]\ncontain = "off"\n')  # untrusted: a loosening, ignored and listed
+    result = run(["policy", "test"], env, workspace)
+    assert result.returncode == 0, result.stderr
+    (warning,) = [line for line in result.stdout.splitlines() if line.startswith("warning:")]
+    assert "ignored [exec] (it loosens" in warning, warning

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.text import Text
 
 from bastion.adapters.cli.approver import KeyOption, approver_identity
@@ -92,7 +93,7 @@ def test(file: FileArg = None, json_out: JsonOption = False) -> None:
         else:
             console.print("no match/not_match examples in this policy")
         for warning in policy.warnings:
-            console.print(f"[yellow]warning:[/] {warning}")
+            console.print(f"[yellow]warning:[/] {escape(warning)}")
         console.print("[green]policy is valid[/]" if result["ok"] else "[red]examples failed[/]")
     raise typer.Exit(0 if result["ok"] else EXIT_USAGE)
 
