@@ -21,9 +21,7 @@ def test_without_the_key_every_tool_is_enabled(tmp_path: Path, env: dict[str, st
     assert policy.enabled is None
 
 
-def test_the_list_is_kept_in_order_without_repeats(
-    tmp_path: Path, env: dict[str, str]
-) -> None:
+def test_the_list_is_kept_in_order_without_repeats(tmp_path: Path, env: dict[str, str]) -> None:
     file = write(tmp_path / "p.toml", 'mode = "workspace"\nenabled = ["read", "grep", "read"]\n')
     policy = load_policy(file, cwd=str(tmp_path), env=env)
     assert policy.enabled == ("read", "grep")
