@@ -28,15 +28,7 @@ reason = "no pushes"
 
 
 def _explain(tmp_path: Path, *args: str) -> dict[str, Any]:
-    policy = tmp_path / "policy.toml"
-    policy.write_text(POLICY)
-    done = CliRunner().invoke(
-        build_app(),
-        ["explain", *args, "--policy", str(policy), "--json"],
-        env={"HOME": str(tmp_path), "BASTION_STATE_DIR": str(tmp_path / "s")},
-    )
-    assert done.exit_code in (0, 3, 4), done.output
-    return dict(json.loads(done.output))
+    return _explain_with(tmp_path, POLICY, *args)
 
 
 def test_every_matching_entry_is_listed_in_order_and_the_last_rule_overrides_the_others(
