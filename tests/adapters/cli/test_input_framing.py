@@ -141,6 +141,20 @@ def test_batch_a_u2028_or_form_feed_inside_a_line_is_not_a_line_break(gate: Gate
     assert len(batch(gate, data, tmp_path)) == 1
 
 
+@pytest.mark.parametrize("char", ["\x85", "\u2028", "\u2029"])
+def test_batch_output_escapes_the_code_points_line_readers_split_on_so_one_line_stays_one(
+    gate: Gate, tmp_path: Path, char: str
+) -> None:
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({f"x{char}y": None}, ensure_ascii=False) + "\n", encoding="utf-8")
+    out = io.StringIO()
+    assert run_batch(gate, str(source), default_cwd=str(tmp_path), out=out) == 1
+    (line,) = out.getvalue().splitlines()  # str.splitlines breaks on U+0085, U+2028 and U+2029
+    assert char not in line
+    (reason,) = json.loads(line)["reasons"]
+    assert reason["message"].endswith(f"unknown field(s) in tool call: x{char}y")
+
+
 def test_a_3000_deep_toml_array_is_a_load_error_naming_the_file_not_a_traceback(
     env: dict[str, str], workspace: Path
 ) -> None:

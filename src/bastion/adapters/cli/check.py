@@ -22,6 +22,7 @@ from bastion.adapters.cli.common import (
     PolicyOption,
     call_from_args,
     fail,
+    json_line,
     policy_or_exit,
     print_json,
     resolve_cwd,
@@ -237,7 +238,7 @@ def run_batch(gate: Gate, source: str, *, default_cwd: str, out: TextIO | None =
     for raw in _lines(source):
         count += 1
         evaluation = _decide_line(gate, raw, count, default_cwd)
-        stream.write(json.dumps(evaluation.to_json(), ensure_ascii=False) + "\n")
+        stream.write(json_line(evaluation.to_json()))
         if progress and count % 500 == 0:
             sys.stderr.write(f"\r{count} calls decided")
     stream.flush()

@@ -98,5 +98,15 @@ def _lenient_json(text: str) -> bool:
     return True
 
 
+#: Code points JSON leaves raw that ``str.splitlines`` (and other line readers) break on; JSON
+#: may only hold them inside strings, where their escapes mean the same.
+_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def json_line(data: Any) -> str:
+    """``data`` as one line of JSON Lines: one line whoever splits it, UTF-8 kept readable."""
+    return json.dumps(data, ensure_ascii=False).translate(_LINE_BREAKS) + "\n"
+
+
 def print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    sys.stdout.write(json_line(data))

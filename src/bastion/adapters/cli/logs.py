@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import time
@@ -14,7 +13,7 @@ import typer
 from rich.console import Console
 
 from bastion.adapters.cli.approvals import local_time
-from bastion.adapters.cli.common import JsonOption, fail, print_json
+from bastion.adapters.cli.common import JsonOption, fail, json_line, print_json
 from bastion.adapters.cli.tables import Column, print_rows
 from bastion.audit.events import LedgerRecord
 from bastion.audit.ledger import verify_store
@@ -151,7 +150,7 @@ def _follow(store: LedgerStore, query: LedgerQuery, records: list[LedgerRecord],
         while True:
             for r in records:
                 if json_out:
-                    sys.stdout.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n")
+                    sys.stdout.write(json_line(r.to_json()))
                 else:
                     console.print(_line(r), markup=False, soft_wrap=True)
             sys.stdout.flush()
