@@ -29,12 +29,14 @@ MAX_HEAD_BYTES = 16 * 1024
 
 
 class _HeadDeadline(H11Protocol):
-    """H11 with a deadline for each request head; the connection closes when it passes."""
+    """H11 with a deadline for each request head; the connection closes when it passes.
+    A response's head leaves with its body (``HeadWithBody``)."""
 
     head_timeout = HEAD_TIMEOUT
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self.transport = HeadWithBody(transport, self.loop)  # type: ignore[assignment]
         self._waiting_for: object = None
         self._head_timer: asyncio.TimerHandle | None = None
         self._arm(None)
@@ -69,6 +71,57 @@ class _HeadDeadline(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)
+
+
+class HeadWithBody:
+    """A transport that sends a response's head together with the first body bytes.
+
+    uvicorn writes a response's head and its body as two ``write`` calls, and each becomes
+    its own ``send`` on the socket (the loop's transport writes at once when its buffer is
+    empty): on a loopback benchmark that was half the server's time. Here a head (h11 starts
+    every one with ``HTTP/``) is held until the next write, and sent with it in one call.
+    A head with no body in the same loop turn (a stream that has nothing yet) goes out at
+    the end of the turn, and before a ``close``: nothing is held longer."""
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._head = b""
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        if not data:
+            return
+        if self._head:
+            head, self._head = self._head, b""
+            self._transport.write(head + bytes(data))
+        elif bytes(data[:5]) == b"HTTP/":
+            self._head = bytes(data)
+            self._loop.call_soon(self.flush)
+        else:
+            self._transport.write(data)
+
+    def writelines(self, lines: Any) -> None:
+        for data in lines:
+            self.write(data)
+
+    def flush(self) -> None:
+        head, self._head = self._head, b""
+        if head and not self._transport.is_closing():
+            self._transport.write(head)
+
+    def close(self) -> None:
+        self.flush()
+        self._transport.close()
+
+    def write_eof(self) -> None:
+        self.flush()
+        self._transport.write_eof()
+
+    def get_write_buffer_size(self) -> int:
+        return self._transport.get_write_buffer_size() + len(self._head)
+
+    def __getattr__(self, name: str) -> Any:  # the rest is the real transport's
+        return getattr(self._transport, name)
 
 
 def head_deadline_protocol(seconds: float) -> type[asyncio.Protocol]:
