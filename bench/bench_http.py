@@ -2,7 +2,9 @@
 
 Run: ``.venv/bin/python bench/bench_http.py [--workers 2] [--seconds 15] [--connections 32]``
 (needs the Debian ``wrk`` package). It builds a throwaway HOME/state dir with a policy and an
-agent key, starts uvicorn (uvloop + httptools when installed) on a free port, runs
+agent key, starts the gateway on a free port as ``bastion serve`` does (``server_config``:
+its h11 protocol with read deadlines, uvloop; ``--workers N`` > 1 or ``--http h11|httptools``
+run uvicorn's own command line instead), runs
 ``bench/wrk_decide.lua`` (a mix of 18 shell/read/write/list/glob calls), and prints wrk's
 report plus decisions/s and p99. The rate limit is raised for the run; everything else
 (auth with a hashed key in SQLite, limits, request ids, the engine) is as served.
@@ -67,6 +69,72 @@ def _wait_up(port: int, deadline: float) -> None:
     raise SystemExit("the gateway did not start")
 
 
+def _server_command(workers: int, port: int, http: str) -> list[str]:
+    """One worker: the server as ``bastion serve`` runs it (``server_config``: the gateway's
+    own h11 protocol, uvloop). More workers: uvicorn's command line with ``--http``."""
+    if workers == 1 and http.startswith("served"):
+        parser = "h11" if http == "served-h11" else "auto"
+        return [sys.executable, "-m", "bench.bench_http", "--serve-on", str(port), "--parser", parser]
+    return [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "--factory",
+        "bench.bench_http:app",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+        "--loop",
+        "auto",
+        "--http",
+        "auto" if http.startswith("served") else http,
+        "--no-access-log",
+        "--log-level",
+        "warning",
+        "--no-server-header",
+    ]
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU of the server and its worker processes (``/proc``): a per-decision
+    cost that other load on the machine does not change as much as the rate."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry) == pid or int(fields[1]) == pid:  # fields[1]: the parent's pid
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def _serve_on(port: int, parser: str) -> None:
+    import uvicorn
+
+    from bastion.adapters.http.timeouts import server_config
+
+    config = server_config(
+        app(),
+        parser=parser,
+        host="127.0.0.1",
+        port=port,
+        log_config=None,
+        log_level="warning",
+        access_log=False,
+        server_header=False,
+        lifespan="on",
+    )
+    uvicorn.Server(config).run()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2)
@@ -74,7 +142,19 @@ def main() -> int:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--log", action="store_true", help="log one line per request (as serve does)")
+    parser.add_argument(
+        "--http",
+        choices=("served", "served-h11", "h11", "httptools", "auto"),
+        default="served",
+        help="served: the protocol `bastion serve` runs (one worker; served-h11: on its h11 "
+        "fallback); else uvicorn's own",
+    )
+    parser.add_argument("--serve-on", type=int, help=argparse.SUPPRESS)  # the server process
+    parser.add_argument("--parser", default="auto", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve_on:
+        _serve_on(args.serve_on, args.parser)
+        return 0
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed: apt-get install -y wrk")
     root = Path(tempfile.mkdtemp(prefix="bastion-bench-"))
@@ -104,27 +184,7 @@ def main() -> int:
     env["BASTION_BENCH_KEY"] = key
     port = _free_port()
     server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "--factory",
-            "bench.bench_http:app",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--workers",
-            str(args.workers),
-            "--loop",
-            "auto",
-            "--http",
-            "auto",
-            "--no-access-log",
-            "--log-level",
-            "warning",
-            "--no-server-header",
-        ],
+        _server_command(args.workers, port, args.http),
         env=env,
         cwd=Path(__file__).parents[1],
         stderr=subprocess.DEVNULL if not args.log else None,
@@ -136,6 +196,7 @@ def main() -> int:
         subprocess.run(
             ["wrk", "-t2", "-c8", "-d3s", "-s", lua, url], env=env, check=True, capture_output=True
         )  # warm-up: tree-sitter, caches
+        cpu_before = _cpu_seconds(server.pid)
         report = subprocess.run(
             [
                 "wrk",
@@ -152,6 +213,7 @@ def main() -> int:
             capture_output=True,
             text=True,
         ).stdout
+        cpu = _cpu_seconds(server.pid) - cpu_before
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -160,10 +222,12 @@ def main() -> int:
     rate = re.search(r"Requests/sec:\s+([\d.]+)", report)
     p99 = re.search(r"99%\s+([\d.]+\w+)", report)
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", report)
+    done = re.search(r"(\d+) requests in", report)
+    per_call = f"{cpu / int(done.group(1)) * 1e6:.0f}" if done and int(done.group(1)) else "?"
     print(
         f"decisions/s: {rate.group(1) if rate else '?'}  p99: {p99.group(1) if p99 else '?'}  "
         f"non-2xx: {errors.group(1) if errors else 0}  workers: {args.workers}  "
-        f"connections: {args.connections}"
+        f"connections: {args.connections}  http: {args.http}  server CPU µs/decision: {per_call}"
     )
     return 0
 

@@ -34,8 +34,9 @@ local bodies = {
 
 local requests = {}
 for i, body in ipairs(bodies) do
+  -- Host: HTTP/1.1 requires it, and the served h11 protocol answers 400 without one
   requests[i] = wrk.format("POST", "/v1/decide", {
-    ["Content-Type"] = "application/json", ["X-API-Key"] = key }, body)
+    ["Host"] = "127.0.0.1", ["Content-Type"] = "application/json", ["X-API-Key"] = key }, body)
 end
 
 local counter = 0

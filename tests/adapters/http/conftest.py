@@ -27,6 +27,7 @@ def gateway_factory(tmp_path: Path, home: Path, workspace: Path) -> Iterator[Gat
         events_interval: float = 0.1,
         head_timeout: float = 10.0,
         body_timeout: float = 30.0,
+        parser: str = "auto",
     ) -> Gateway:
         state = tmp_path / f"state{len(started)}"
         env = {"HOME": str(home), "BASTION_STATE_DIR": str(state), "PATH": "/usr/bin:/bin"}
@@ -56,7 +57,7 @@ def gateway_factory(tmp_path: Path, home: Path, workspace: Path) -> Iterator[Gat
             body_timeout=body_timeout,
         )
         app = create_app(settings, keys=store)
-        server, thread = start(app, free_socket(), head_timeout=head_timeout)
+        server, thread = start(app, free_socket(), head_timeout=head_timeout, parser=parser)
         host, port = server.servers[0].sockets[0].getsockname()[:2]
         running = Gateway(f"http://{host}:{port}", keys, ids, env, policy_file, workspace, server, thread)
         started.append(running)

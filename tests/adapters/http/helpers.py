@@ -66,12 +66,13 @@ def free_socket() -> socket.socket:
 
 
 def start(
-    app: object, sock: socket.socket, *, head_timeout: float = 10.0
+    app: object, sock: socket.socket, *, head_timeout: float = 10.0, parser: str = "auto"
 ) -> tuple[uvicorn.Server, threading.Thread]:
     # The same uvicorn config as ``bastion serve`` (read timeouts included).
     config = server_config(
         app,
         head_timeout=head_timeout,
+        parser=parser,
         log_config=None,  # type: ignore[arg-type]
         access_log=False,
         lifespan="on",

@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any, cast
 
-from bastion.adapters.http.timeouts import HeadWithBody
+from bastion.adapters.http.protocol import HeadWithBody
 
 HEAD = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n"
 

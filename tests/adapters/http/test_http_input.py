@@ -18,9 +18,10 @@ def error(response: httpx.Response) -> tuple[int, str, str]:
     return response.status_code, body["code"], body["message"]
 
 
-@pytest.fixture
-def quick(gateway_factory: GatewayFactory) -> Gateway:
-    return gateway_factory(head_timeout=0.5, body_timeout=0.5)
+@pytest.fixture(params=["httptools", "h11"])
+def quick(gateway_factory: GatewayFactory, request: pytest.FixtureRequest) -> Gateway:
+    """Short timeouts, on each parser the gateway runs on (httptools, or h11 without it)."""
+    return gateway_factory(head_timeout=0.5, body_timeout=0.5, parser=request.param)
 
 
 def connect(gateway: Gateway) -> socket.socket:
@@ -97,6 +98,26 @@ def test_a_request_head_dripped_slowly_is_cut_off_although_bytes_keep_coming(qui
             if closed:
                 break
         assert closed
+
+
+def test_a_request_head_over_16_kib_is_a_400_and_the_connection_closes(quick: Gateway) -> None:
+    with connect(quick) as sock:
+        # 17 KiB of headers, never finished, in one write: loopback carries it as one
+        # segment, so the server has read it all when it answers (no reset for unread data)
+        pad = b"".join(b"X-Pad-%02d: " % i + b"a" * 1012 + b"\r\n" for i in range(17))
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n" + pad)
+        answer = read_until_closed(sock)
+
+    assert answer.split(b"\r\n")[0] == b"HTTP/1.1 400 Bad Request"
+
+
+def test_a_request_head_just_under_16_kib_is_answered(quick: Gateway) -> None:
+    with connect(quick) as sock:
+        pad = b"".join(b"X-Pad-%d: " % i + b"a" * 1000 + b"\r\n" for i in range(15))
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + pad + b"\r\n")
+        answer = read_until_closed(sock)
+
+    assert answer.split(b"\r\n")[0] == b"HTTP/1.1 200 OK"
 
 
 def test_a_request_body_that_never_completes_is_a_408(quick: Gateway) -> None:
