@@ -17,7 +17,7 @@ import posixpath
 from dataclasses import replace
 
 from bastion.call.effects import Effect
-from bastion.shell.ctx import Outer
+from bastion.shell.ctx import Outer, new_outer
 from bastion.shell.model import Access, PathUse, ShellAnalysis, SimpleCommand
 from bastion.shell.parser import MAX_COMMAND_BYTES, error_nodes, parse, unsafe_char
 from bastion.shell.paths import root_like
@@ -37,7 +37,7 @@ def analyze(command: str) -> ShellAnalysis:
     if len(data) > MAX_COMMAND_BYTES:
         return ShellAnalysis(command, (), (f"command too long ({len(data)} bytes > {MAX_COMMAND_BYTES})",))
     try:
-        commands, errors = _analyze_source(data, Outer())
+        commands, errors = _analyze_source(data, new_outer())
         commands = _follow_cd(commands, cdpath="CDPATH" in command)
     except Exception as exc:  # fail closed on any internal error (RecursionError included)
         return ShellAnalysis(command, (), (f"internal error: {type(exc).__name__}: {exc}",))

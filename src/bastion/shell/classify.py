@@ -10,7 +10,7 @@ from bastion.shell import paths as P
 from bastion.shell.ctx import Ctx, path_use
 from bastion.shell.flags import NUMERIC, Flag, Parsed, parse_args
 from bastion.shell.hosts import any_host, bare_host
-from bastion.shell.model import Access, PathUse, SimpleCommand, read_below
+from bastion.shell.model import Access, PathUse, SimpleCommand, new_command, read_below
 from bastion.shell.programs.spec import OPEN_HANDLERS, Spec
 from bastion.shell.walk_model import Redirect
 from bastion.shell.words import Word
@@ -289,25 +289,36 @@ def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
         # An unknown path is not "pure"; a literal glob is expanded by the policy.
         and all(use.path is not None or use.pattern is not None for use in paths)
     )
-    return SimpleCommand(
-        text=ctx.raw.text,
-        argv=tuple((w.value if w.value is not None else w.text) for w in ctx.words),
-        program=None if dynamic else ctx.program,
-        spelling=spelling,
-        known=ctx.known and not dynamic,
-        dynamic=dynamic,
-        effects=frozenset(ctx.effects),
-        paths=paths,
-        hosts=tuple(ctx.hosts),
-        install_manager=ctx.install_manager,
-        install_packages=tuple(ctx.install_packages),
-        wrappers=tuple(ctx.wrappers),
-        pure_reader=pure,
-        catastrophic=ctx.catastrophic,
-        notes=tuple(ctx.notes),
-        dynamic_words=tuple(i for i, w in enumerate(ctx.words) if not w.literal or w.glob),
-        self_change=ctx.self_change,
-        scope=ctx.scope,
-        raising=tuple(ctx.raising),
-        base_effects=ctx.base,
+    argv: list[str] = []
+    dynamic_words: list[int] = []
+    for i, w in enumerate(ctx.words):
+        value = w.value
+        if value is None:
+            argv.append(w.text)
+            dynamic_words.append(i)
+        else:
+            argv.append(value)
+            if w.glob:
+                dynamic_words.append(i)
+    return new_command(
+        ctx.raw.text,
+        tuple(argv),
+        None if dynamic else ctx.program,
+        spelling,
+        ctx.known and not dynamic,
+        dynamic,
+        frozenset(ctx.effects),
+        paths,
+        tuple(ctx.hosts),
+        ctx.install_manager,
+        tuple(ctx.install_packages),
+        tuple(ctx.wrappers),
+        pure,
+        ctx.catastrophic,
+        tuple(ctx.notes),
+        tuple(dynamic_words),
+        ctx.self_change,
+        ctx.scope,
+        tuple(ctx.raising),
+        ctx.base,
     )

@@ -8,7 +8,8 @@ from itertools import count
 
 from bastion.call.effects import Effect
 from bastion.shell import paths as P
-from bastion.shell.model import Access, PathUse, SimpleCommand
+from bastion.shell.model import Access, PathUse, SimpleCommand, new_path_use
+from bastion.shell.records import builder
 from bastion.shell.walk_model import RawCommand, Redirect
 from bastion.shell.words import Word
 
@@ -36,6 +37,10 @@ class Outer:
     depth: int = 0
     scope: tuple[int, ...] = ()  # the child shell it runs in (see SimpleCommand.scope)
     ids: Iterator[int] = field(default_factory=lambda: count(1), compare=False)
+
+
+#: Builds an ``Outer`` (see ``records.builder``).
+new_outer = builder(Outer)
 
 
 @dataclass(slots=True)
@@ -135,4 +140,4 @@ def path_use(word: Word, access: Access, why: str) -> PathUse | None:
         else:
             value = None
             why = f"{why} (glob that may reach protected names)"
-    return PathUse(value, access, word.text, why, pattern=pattern)
+    return new_path_use(value, access, word.text, why, pattern)

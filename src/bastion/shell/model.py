@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bastion.call.effects import Effect
+from bastion.shell.records import builder
 
 
 class Access(StrEnum):
@@ -42,7 +43,11 @@ def read_below(use: PathUse) -> PathUse:
     every path it names; ``dataclasses.replace`` costs several times more)."""
     if use.recursive:
         return use
-    return PathUse(use.path, use.access, use.raw, use.why, use.pattern, True, use.startup)
+    return new_path_use(use.path, use.access, use.raw, use.why, use.pattern, True, use.startup)
+
+
+#: Builds a ``PathUse`` (see ``records.builder``) on the classifier's hot path.
+new_path_use = builder(PathUse)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +83,10 @@ class SimpleCommand:
     # The effects of the program (subcommand) itself, before any of its arguments; None when
     # the program is not in the knowledge base.
     base_effects: frozenset[Effect] | None = None
+
+
+#: Builds a ``SimpleCommand`` (see ``records.builder``): every classified command is one.
+new_command = builder(SimpleCommand)
 
 
 @dataclass(frozen=True, slots=True)

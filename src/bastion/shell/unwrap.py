@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell.classify import Handler, apply_spec, finish, redirect_paths
-from bastion.shell.ctx import Ctx, Outer
+from bastion.shell.ctx import Ctx, Outer, new_outer
 from bastion.shell.disclosure import assigning_builtin, printed_credentials, self_arguments
 from bastion.shell.envvars import assignments as _assignments
 from bastion.shell.flags import parse_args
@@ -336,7 +336,7 @@ class Classifier:
 def _outer(ctx: Ctx, label: str, redirects: tuple[Redirect, ...], child: bool) -> Outer:
     """What a command passes to what it runs: its wrappers, privilege, what its environment
     carries, the given redirections, and its scope (a new one for a child process)."""
-    return Outer(
+    return new_outer(
         scope=(*ctx.scope, next(ctx.outer.ids)) if child else ctx.scope,
         ids=ctx.outer.ids,
         wrappers=(*ctx.wrappers, label),

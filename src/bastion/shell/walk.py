@@ -33,6 +33,7 @@ from bastion.shell.walk_model import (
     Redirect,
     Walk,
     marked,
+    new_raw,
     node_text,
     walk_arith,
     walk_word,
@@ -246,35 +247,45 @@ def _command(
     words: list[Word] = []
     assigns: list[tuple[str, Word]] = []
     mine: list[Redirect] = []
+    src = w.src
     prev_end = -1
     prev_kind = ""
-    children = node.named_children  # a fresh list of fresh nodes per access: read it once
-    for child in children:
+    word_end = -2  # end of the previous argument node (-2: none since the last reset)
+    adjacent: str | None = None
+    for child in node.named_children:  # a fresh list of fresh nodes per access: read it once
         kind = child.type
+        start = child.start_byte
+        if kind in _NOT_ARGUMENTS:
+            word_end = -2
+        elif adjacent is None and _adjacent(src, word_end, start):
+            adjacent = f"ambiguous word boundary at {where(child)}"
         if kind == "variable_assignment":
             assigns.extend(assignments(w, child, ctx, out))
         elif kind == "command_name":
             inner = child.named_children
             words.append(walk_word(w, inner[0] if inner else child, ctx, out))
         elif kind in ("file_redirect", "herestring_redirect"):
-            if prev_end == child.start_byte and prev_kind == "number":
+            if prev_end == start and prev_kind == "number":
                 w.errors.append(f"ambiguous file-descriptor redirection at {where(child)}")
             r = redirect(w, child, ctx, out)
             if r is not None:
                 mine.append(r)
-        elif kind == "comment":
-            continue
-        else:
+        elif kind != "comment":
             words.append(walk_word(w, child, ctx, out))
-        prev_end, prev_kind = child.end_byte, kind
-    _check_adjacent(w, children, w.src)
+        end = child.end_byte
+        if kind not in _NOT_ARGUMENTS:
+            word_end = end
+        if kind != "comment":
+            prev_end, prev_kind = end, kind
+    if adjacent is not None:
+        w.errors.append(adjacent)
     all_words = (*words, *extra_words)
-    text = node_text(node)
+    text = src[node.start_byte : node.end_byte].decode("utf-8", "replace")
     targets = let_targets(all_words)
     if targets:
         assigned_by_form(w, targets, text, ctx, out)
     out.append(
-        RawCommand(
+        new_raw(
             text,
             all_words,
             tuple(assigns),
@@ -286,20 +297,17 @@ def _command(
     )
 
 
-def _check_adjacent(w: Walk, children: list[Node], src: bytes) -> None:
+#: Children of a command that are not argument words (they break adjacency).
+_NOT_ARGUMENTS = frozenset({"file_redirect", "herestring_redirect", "variable_assignment"})
+
+
+def _adjacent(src: bytes, prev_end: int, start: int) -> bool:
     """Two argument nodes with nothing (or only a line continuation) between them are one
     word to bash but two to tree-sitter: a parser differential, so undecidable."""
-    prev: Node | None = None
-    for child in children:
-        if child.type in ("file_redirect", "herestring_redirect", "variable_assignment"):
-            prev = None
-            continue
-        gap = src[prev.end_byte : child.start_byte] if prev is not None else b" "
-        # adjacent, or only line continuations between them
-        if not gap or (gap[0] == 0x5C and _CONTINUATION.fullmatch(gap)):
-            w.errors.append(f"ambiguous word boundary at {where(child)}")
-            return
-        prev = child
+    if prev_end < 0:
+        return False
+    gap = src[prev_end:start]
+    return not gap or (gap[0] == 0x5C and _CONTINUATION.fullmatch(gap) is not None)
 
 
 _CONTINUATION = re.compile(rb"(\\\r?\n)*")

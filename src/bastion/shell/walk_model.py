@@ -10,6 +10,7 @@ from itertools import count
 
 from tree_sitter import Node
 
+from bastion.shell.records import builder
 from bastion.shell.variables import Variables
 from bastion.shell.words import Binding, Word, decode
 
@@ -44,12 +45,17 @@ class RawCommand:
     scope: tuple[int, ...] = ()
 
 
+#: Builds a ``Redirect`` / a ``RawCommand`` (see ``records.builder``).
+new_redirect = builder(Redirect)
+new_raw = builder(RawCommand)
+
+
 def marked(item: RawCommand, *, in_pipeline: bool = False, background: bool = False) -> RawCommand:
     """``item`` also in a pipeline stage / a background job: built field by field (the walker
     marks every command of every stage; ``dataclasses.replace`` costs several times more)."""
     if (item.in_pipeline or not in_pipeline) and (item.background or not background):
         return item
-    return RawCommand(
+    return new_raw(
         item.text,
         item.words,
         item.assigns,
@@ -102,8 +108,10 @@ def node_text(node: Node) -> str:
 
 def walk_word(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> Word:
     word, subs, errors = decode(node, w.src, w.bindings)
-    w.errors.extend(errors)
-    w.vars.arith_seen = w.vars.arith_seen or bool(word.arith)
+    if errors:
+        w.errors.extend(errors)
+    if word.arith:
+        w.vars.arith_seen = True
     for sub in subs:
         label = "in <(…)" if sub.type == "process_substitution" else "in $(…)"
         if node_text(sub).startswith(">("):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from bastion.shell.parser import where
+from bastion.shell.records import builder
 
 DYN = "\x00"
 SUBST = "$(…)"
@@ -79,6 +80,10 @@ class Word:
     @property
     def literal(self) -> bool:
         return self.value is not None
+
+
+#: Builds a ``Word`` (see ``records.builder``): words are the walker's most built record.
+new_word = builder(Word)
 
 
 @dataclass(slots=True)
@@ -333,11 +338,11 @@ def decode(
     ``bindings``: loop variables whose value is known (``for f in a b; do …``)."""
     kind = node.type
     if kind in ("word", "number", "raw_string"):
-        text = (node.text or b"").decode("utf-8", "replace")
+        text = src[node.start_byte : node.end_byte].decode("utf-8", "replace")  # = node.text
         if kind == "raw_string":  # fast path: no escapes, no expansion
-            return Word(text, text[1:-1], text[1:-1]), (), ()
+            return new_word(text, text[1:-1], text[1:-1]), (), ()
         if _PLAIN.fullmatch(text):  # fast path: nothing bash would change
-            return Word(text, text, text), (), ()
+            return new_word(text, text, text), (), ()
     b = _Builder(bindings=bindings or {})
     _part(b, node, src, quoted=False)
     if b.bound_glob >= 0 and (len(b.chars) != b.bound_glob or len(b.vars) != 1):
@@ -356,8 +361,8 @@ def decode(
         pattern = "".join(
             "\\" + c if c in _GLOB_CHARS and not u else c for c, u in zip(b.chars, b.unquoted, strict=True)
         )
-    word = Word(
-        text=(node.text or b"").decode("utf-8", "replace"),
+    word = new_word(
+        text=src[node.start_byte : node.end_byte].decode("utf-8", "replace"),
         value=value,
         sketch=sketch,
         glob=glob,
@@ -372,4 +377,4 @@ def decode(
 
 def literal_word(text: str) -> Word:
     """A word that is already a decoded literal (from a split string, e.g. ``env -S``)."""
-    return Word(text=text, value=text, sketch=text)
+    return new_word(text, text, text)
