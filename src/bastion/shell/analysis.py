@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from bastion.call.effects import Effect
 from bastion.shell.ctx import Outer, new_outer
-from bastion.shell.model import Access, PathUse, ShellAnalysis, SimpleCommand
+from bastion.shell.model import Access, PathUse, ShellAnalysis, SimpleCommand, new_analysis
 from bastion.shell.parser import MAX_COMMAND_BYTES, error_nodes, parse, unsafe_char
 from bastion.shell.paths import root_like
 from bastion.shell.unwrap import Classifier
@@ -43,7 +43,7 @@ def analyze(command: str) -> ShellAnalysis:
         return ShellAnalysis(command, (), (f"internal error: {type(exc).__name__}: {exc}",))
     if "\x00" in command:
         errors.append("command contains a NUL byte")
-    return ShellAnalysis(command, tuple(commands), tuple(dict.fromkeys(errors)))
+    return new_analysis(command, tuple(commands), tuple(dict.fromkeys(errors)) if errors else ())
 
 
 def _analyze_source(data: bytes, outer: Outer) -> tuple[list[SimpleCommand], list[str]]:
@@ -80,7 +80,10 @@ def _items(
             continue
         words = list(item.words)
         cmds = c.command(item, words, outer)
-        out.extend(_with_context(cmd, item) for cmd in cmds)
+        if item.context or item.background:
+            out.extend(_with_context(cmd, item) for cmd in cmds)
+        else:
+            out.extend(cmds)  # a top-level foreground command (see _with_context)
     errors.extend(c.errors)
     c.errors.clear()
     return out

@@ -22,14 +22,7 @@ _READ_OPS = frozenset({"<", "<&"})
 
 def _parse(spec: Spec, args: list[Word], stop: bool = False) -> tuple[Parsed, int]:
     return parse_args(
-        args,
-        spec.takes_value,
-        spec.aliases,
-        stop_at_positional=stop,
-        known=spec.known,
-        numeric=spec.numeric,
-        optional=spec.optional,
-        pairs=spec.pairs,
+        args, spec.takes_value, spec.aliases, stop, spec.known, spec.numeric, spec.optional, spec.pairs
     )
 
 
@@ -79,7 +72,8 @@ def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handl
     ctx.effects.update(spec.effects)
     if spec.note:
         ctx.note(spec.note)
-    _caches(ctx, spec)
+    if spec.caches or spec.cache_hosts:
+        _caches(ctx, spec)
     offset = len(ctx.words) - len(args)
     parsed, _ = _parse(spec, args)
     _apply_flags(ctx, spec, parsed, offset)
@@ -129,7 +123,8 @@ def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handl
     if top is not spec and top.handler is not None and top.handler in handlers:
         handlers[top.handler](ctx, top, parsed, positionals)  # program-wide checks (kubectl)
     # `git stash list`: stash's write is not what the command does in the end
-    ctx.raising[:] = [(i, e) for i, e in ctx.raising if e in ctx.effects]
+    if ctx.raising:
+        ctx.raising[:] = [(i, e) for i, e in ctx.raising if e in ctx.effects]
 
 
 def _raise_spec(ctx: Ctx, spec: Spec, at: int) -> None:

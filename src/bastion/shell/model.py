@@ -101,3 +101,7 @@ class ShellAnalysis:
     @property
     def decidable(self) -> bool:
         return not self.errors
+
+
+#: Builds a ``ShellAnalysis`` (see ``records.builder``).
+new_analysis = builder(ShellAnalysis)

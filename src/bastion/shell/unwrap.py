@@ -120,14 +120,7 @@ class Classifier:
         """``applied``: the raw command's redirections and assignments were already applied
         to the command that runs this one (``run_words``); nothing else differs by level."""
         ctx = Ctx(
-            raw,
-            list(words),
-            "",
-            self.run_words,
-            self.run_source,
-            self.run_here,
-            wrappers=list(outer.wrappers),
-            outer=outer,
+            raw, list(words), "", self.run_words, self.run_source, self.run_here, list(outer.wrappers), outer
         )
         ctx.scope = outer.scope if applied else raw.scope
         if outer.depth:  # what a carrier hands to what it runs

@@ -39,7 +39,7 @@ from bastion.shell.walk_model import (
     walk_word,
 )
 from bastion.shell.walk_redirects import heredoc, redirect
-from bastion.shell.words import Word, arith_names
+from bastion.shell.words import PLAIN, Word, arith_names, new_word
 
 _SKIP = frozenset({"comment", "heredoc_start", "heredoc_end", "file_descriptor"})
 _CONTAINERS = frozenset(
@@ -259,7 +259,13 @@ def _command(
             word_end = -2
         elif adjacent is None and _adjacent(src, word_end, start):
             adjacent = f"ambiguous word boundary at {where(child)}"
-        if kind == "variable_assignment":
+        if kind == "word":  # the common case, inlined: what ``decode`` does for a plain word
+            text = src[start : child.end_byte].decode("utf-8", "replace")
+            if text.isalnum() or PLAIN.fullmatch(text):
+                words.append(new_word(text, text, text))
+            else:
+                words.append(walk_word(w, child, ctx, out))
+        elif kind == "variable_assignment":
             assigns.extend(assignments(w, child, ctx, out))
         elif kind == "command_name":
             inner = child.named_children

@@ -328,7 +328,8 @@ def _has_brace(chars: list[str], unquoted: list[bool]) -> bool:
 
 
 _GLOB_CHARS = frozenset("*?[]\\")
-_PLAIN = re.compile(r"[^\\*?\[{~$`'\"\n]*")
+#: A word bash takes as written: no quote, escape, expansion, glob, brace or tilde.
+PLAIN = re.compile(r"[^\\*?\[{~$`'\"\n]*")
 
 
 def decode(
@@ -341,7 +342,7 @@ def decode(
         text = src[node.start_byte : node.end_byte].decode("utf-8", "replace")  # = node.text
         if kind == "raw_string":  # fast path: no escapes, no expansion
             return new_word(text, text[1:-1], text[1:-1]), (), ()
-        if _PLAIN.fullmatch(text):  # fast path: nothing bash would change
+        if text.isalnum() or PLAIN.fullmatch(text):  # fast path: nothing bash would change
             return new_word(text, text, text), (), ()
     b = _Builder(bindings=bindings or {})
     _part(b, node, src, quoted=False)
