@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from bastion.call.effects import Effect
 from bastion.shell.ctx import Outer, new_outer
+from bastion.shell.memo import CommandMemo
 from bastion.shell.model import Access, PathUse, ShellAnalysis, SimpleCommand, new_analysis
 from bastion.shell.parser import MAX_COMMAND_BYTES, error_nodes, parse, unsafe_char
 from bastion.shell.paths import root_like
@@ -26,8 +27,9 @@ from bastion.shell.walk import walk
 from bastion.shell.walk_model import FORK_LOOP, FunctionDef, Item, RawCommand
 
 
-def analyze(command: str) -> ShellAnalysis:
-    """Classify ``command``. Pure, never raises: failures become ``errors``."""
+def analyze(command: str, *, memo: bool = True) -> ShellAnalysis:
+    """Classify ``command``. Pure, never raises: failures become ``errors``. ``memo=False``
+    classifies every simple command afresh (the same result, tests/shell/test_memo.py)."""
     if not isinstance(command, str):
         return ShellAnalysis(str(command), (), ("command is not text",))
     bad = unsafe_char(command)
@@ -37,7 +39,7 @@ def analyze(command: str) -> ShellAnalysis:
     if len(data) > MAX_COMMAND_BYTES:
         return ShellAnalysis(command, (), (f"command too long ({len(data)} bytes > {MAX_COMMAND_BYTES})",))
     try:
-        commands, errors = _analyze_source(data, new_outer())
+        commands, errors = _analyze_source(data, new_outer(memo=memo))
         commands = _follow_cd(commands, cdpath="CDPATH" in command)
     except Exception as exc:  # fail closed on any internal error (RecursionError included)
         return ShellAnalysis(command, (), (f"internal error: {type(exc).__name__}: {exc}",))
@@ -51,11 +53,18 @@ def _analyze_source(data: bytes, outer: Outer) -> tuple[list[SimpleCommand], lis
     its carrier hands it). Exactly the same code classifies both."""
     tree = parse(data)
     errors = error_nodes(tree.root_node)
-    result = walk(tree.root_node, data, outer.scope, outer.ids)
+    result = walk(tree.root_node, data, outer.scope, outer.ids, outer.memo)
     errors.extend(result.errors)
     classifier = Classifier(_recurse, integers=result.vars.integers)
-    commands = _items(classifier, result.items, outer, errors)
+    memo = CommandMemo() if outer.memo and _repeats(result.items) else None
+    commands = _items(classifier, memo, result.items, outer, errors)
     return commands, errors
+
+
+def _repeats(items: list[Item]) -> bool:
+    """Whether some raw command's text comes twice (else a memo cannot be used)."""
+    texts = [item.text for item in items if isinstance(item, RawCommand)]
+    return len(set(texts)) < len(texts)
 
 
 def _recurse(source: str, outer: Outer) -> tuple[list[SimpleCommand], list[str]]:
@@ -69,17 +78,20 @@ def _recurse(source: str, outer: Outer) -> tuple[list[SimpleCommand], list[str]]
 
 
 def _items(
-    c: Classifier, items: list[Item] | tuple[Item, ...], outer: Outer, errors: list[str]
+    c: Classifier,
+    memo: CommandMemo | None,
+    items: list[Item] | tuple[Item, ...],
+    outer: Outer,
+    errors: list[str],
 ) -> list[SimpleCommand]:
     out: list[SimpleCommand] = []
     for item in items:
         if isinstance(item, FunctionDef):
-            body = _items(c, item.body, outer, errors)
+            body = _items(c, memo, item.body, outer, errors)
             out.extend(body)
-            c.functions[item.name] = _summary(item, body)
+            c.define(item.name, _summary(item, body))
             continue
-        words = list(item.words)
-        cmds = c.command(item, words, outer)
+        cmds = c.command(item, list(item.words), outer) if memo is None else memo.command(c, item, outer)
         if item.context or item.background:
             out.extend(_with_context(cmd, item) for cmd in cmds)
         else:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from itertools import count
 
 from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell.model import Access, PathUse, SimpleCommand, new_path_use
 from bastion.shell.records import builder
-from bastion.shell.walk_model import RawCommand, Redirect
+from bastion.shell.walk_model import Ids, RawCommand, Redirect
 from bastion.shell.words import Word
 
 #: Classify an inner argv (find -exec, xargs …) under an extra wrapper label.
@@ -36,7 +35,8 @@ class Outer:
     paths: tuple[PathUse, ...] = ()
     depth: int = 0
     scope: tuple[int, ...] = ()  # the child shell it runs in (see SimpleCommand.scope)
-    ids: Iterator[int] = field(default_factory=lambda: count(1), compare=False)
+    ids: Iterator[int] = field(default_factory=Ids, compare=False)
+    memo: bool = True  # classify identical commands once (see ``memo``); off only in tests
 
 
 #: Builds an ``Outer`` (see ``records.builder``).

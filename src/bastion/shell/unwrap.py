@@ -80,6 +80,13 @@ class Classifier:
     errors: list[str] = field(default_factory=list)
     # Variables this source only ever sets to integer literals: safe in arithmetic.
     integers: frozenset[str] = frozenset()
+    # Bumped by every function definition: what a command word means changed.
+    generation: int = 0
+
+    def define(self, name: str, summary: SimpleCommand) -> None:
+        """A shell function defined by the source: later calls of ``name`` run it."""
+        self.functions[name] = summary
+        self.generation += 1
 
     # -- callbacks handed to handlers -------------------------------------------------
     def run_words(self, ctx: Ctx, words: list[Word], label: str) -> list[SimpleCommand]:
@@ -339,4 +346,5 @@ def _outer(ctx: Ctx, label: str, redirects: tuple[Redirect, ...], child: bool) -
         redirects=redirects,
         paths=(*ctx.outer.paths, *ctx.carried_paths),
         depth=ctx.depth + 1,
+        memo=ctx.outer.memo,
     )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from itertools import count
 
 from tree_sitter import Node
 
@@ -26,8 +25,10 @@ from bastion.shell.walk_forms import (
     fork_loop,
     test_command,
 )
+from bastion.shell.walk_memo import StatementMemo
 from bastion.shell.walk_model import (
     FunctionDef,
+    Ids,
     Item,
     RawCommand,
     Redirect,
@@ -50,9 +51,12 @@ _ASSIGN_KINDS = frozenset({"variable_assignment", "variable_assignments"})
 DECL_KEYWORDS = frozenset({"declare", "typeset", "export", "local", "readonly"})
 
 
-def walk(root: Node, src: bytes, scope: tuple[int, ...] = (), ids: Iterator[int] | None = None) -> Walk:
-    """``scope``/``ids``: the scope this source runs in and the id source of the analysis."""
-    w = Walk(src, _stmt, scope=scope, ids=ids or count(1))
+def walk(
+    root: Node, src: bytes, scope: tuple[int, ...] = (), ids: Iterator[int] | None = None, memo: bool = True
+) -> Walk:
+    """``scope``/``ids``: the scope this source runs in and the id source of the analysis;
+    ``memo``: walk identical statements of a list once (``walk_memo``)."""
+    w = Walk(src, _stmt, scope=scope, ids=ids or Ids(), memo=memo)
     _stmt(w, root, (), w.items, ())
     return w
 
@@ -125,7 +129,7 @@ def _dispatch(
             walk_arith(w, child, ctx, out)
             assigned_by_form(w, arith_assigned(w.vars, child), node_text(node), ctx, out)
         names = [n for child in header for n in arith_names(child)]
-        w.vars.arith_seen = True
+        w.vars.saw_arith()
         out.append(
             RawCommand("for ((…))", (), (), redirs, ctx, kind="arith", scope=w.scope, arith=tuple(names))
         )
@@ -162,6 +166,8 @@ def _children(
     kids = _flatten(node) if kind == "list" else node.children
     types = [k.type for k in kids]  # each .type access builds a new string: read them once
     saved = w.child() if kind == "subshell" else w.scope  # one child shell for the whole ( … )
+    ids = w.ids
+    memo = StatementMemo(ids) if w.memo and not pipeline and len(kids) > 2 and isinstance(ids, Ids) else None
     for i, child in enumerate(kids):
         if types[i] in (";;", ";&", ";;&") and kind != "case_item":
             w.errors.append(f"unexpected {types[i]!r} at {where(child)}")
@@ -170,6 +176,12 @@ def _children(
         start = len(out)
         background = i + 1 < len(kids) and types[i + 1] == "&"
         inner = w.child() if pipeline or background else None
+        if memo is not None and not background:
+            if not memo.replay(w, child, out):
+                before = memo.before(w, out)
+                _stmt(w, child, ctx, out, redirs)
+                memo.store(w, child, out, before)
+            continue
         _stmt(w, child, ctx, out, redirs)
         if inner is not None:  # a pipeline stage or a background job: its own child shell
             w.scope = inner

@@ -6,13 +6,30 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from itertools import count
 
 from tree_sitter import Node
 
 from bastion.shell.records import builder
 from bastion.shell.variables import Variables
 from bastion.shell.words import Binding, Word, decode
+
+
+class Ids:
+    """The ids of child shells, 1, 2, 3 … in one analysis (an ``itertools.count`` that can
+    tell how many it gave: the command memo reuses only what drew none)."""
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        self.last = 0
+
+    def __iter__(self) -> Iterator[int]:
+        return self
+
+    def __next__(self) -> int:
+        self.last += 1
+        return self.last
+
 
 #: Context marking a command started in the background on every turn of an endless loop.
 FORK_LOOP = "started in the background by an endless loop"
@@ -93,7 +110,8 @@ class Walk:
     bindings: dict[str, Binding] = field(default_factory=dict)  # for-loop variables
     vars: Variables = field(default_factory=Variables)  # what arithmetic may trust
     scope: tuple[int, ...] = ()
-    ids: Iterator[int] = field(default_factory=lambda: count(1))
+    ids: Iterator[int] = field(default_factory=Ids)
+    memo: bool = True  # replay identical statements of a list (``walk_memo``)
 
     def child(self) -> tuple[int, ...]:
         """Enter a child shell; returns the scope to restore."""
@@ -111,7 +129,7 @@ def walk_word(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> Wor
     if errors:
         w.errors.extend(errors)
     if word.arith:
-        w.vars.arith_seen = True
+        w.vars.saw_arith()
     for sub in subs:
         label = "in <(…)" if sub.type == "process_substitution" else "in $(…)"
         if node_text(sub).startswith(">("):

@@ -1,0 +1,121 @@
+"""Within one walk, walk each distinct statement of a list once.
+
+``"; ".join(["grep -rn TODO src | head -5"] * 400)`` is a list of 400 identical statements.
+A statement is replayed only when what its walk reads is the same: the same source bytes
+and the same tree (its S-expression and node count: types, fields and anonymous tokens), met
+in the same list (so the same context and redirections) with the same scope and loop
+bindings. Fail closed: a walk that reported an error, touched the variables arithmetic may
+trust (``Variables.touched``), defined a function, or holds a heredoc is never stored. The
+child-shell ids a replay stands for are drawn afresh, and each raw command's scope gets them
+in place of the ids the first walk drew (the only thing that differs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from bastion.shell.walk_model import Ids, Item, RawCommand, Walk, new_raw
+from bastion.shell.words import Binding
+
+
+@dataclass(frozen=True, slots=True)
+class _Walked:
+    shape: str  # str(node): the S-expression
+    count: int  # node.descendant_count: named and anonymous nodes
+    scope: tuple[int, ...]
+    bindings: tuple[tuple[str, Binding], ...]
+    first: int  # the last id drawn before the first walk: its own ids are above it
+    drawn: int  # how many ids the first walk drew
+    items: tuple[RawCommand, ...]
+
+
+class Before:
+    """What a statement's walk starts from, to tell afterwards whether it may be stored."""
+
+    __slots__ = ("errors", "first", "scope", "start", "touched")
+
+    def __init__(self, w: Walk, ids: Ids, out: list[Item]) -> None:
+        self.first, self.errors, self.touched, self.start = ids.last, len(w.errors), w.vars.touched, len(out)
+        self.scope = w.scope
+
+
+class StatementMemo:
+    """One per list being walked (its context and redirections are the list's)."""
+
+    __slots__ = ("_ids", "_walked")
+
+    def __init__(self, ids: Ids) -> None:
+        self._walked: dict[bytes, list[_Walked]] = {}
+        self._ids = ids
+
+    def replay(self, w: Walk, node: Node, out: list[Item]) -> bool:
+        """Append what walking ``node`` would append, if it was walked before; else False."""
+        found = self._walked.get(w.src[node.start_byte : node.end_byte])
+        if not found:
+            return False
+        bindings = tuple(w.bindings.items())
+        shape: str | None = None
+        for walked in found:
+            if walked.scope != w.scope or walked.bindings != bindings:
+                continue
+            if shape is None:
+                shape = str(node)
+            if walked.shape == shape and walked.count == node.descendant_count:
+                out.extend(self._renumbered(walked))
+                return True
+        return False
+
+    def before(self, w: Walk, out: list[Item]) -> Before:
+        return Before(w, self._ids, out)
+
+    def store(self, w: Walk, node: Node, out: list[Item], b: Before) -> None:
+        """Keep what walking ``node`` appended, when a replay is provably the same."""
+        text = w.src[node.start_byte : node.end_byte]
+        items = out[b.start :]
+        if (
+            len(w.errors) != b.errors
+            or w.vars.touched != b.touched
+            or w.scope != b.scope
+            or b"<<" in text
+            or node.has_error
+            or not all(isinstance(item, RawCommand) for item in items)
+        ):
+            return
+        walked = _Walked(
+            str(node),
+            node.descendant_count,
+            w.scope,
+            tuple(w.bindings.items()),
+            b.first,
+            self._ids.last - b.first,
+            tuple(item for item in items if isinstance(item, RawCommand)),
+        )
+        self._walked.setdefault(text, []).append(walked)
+
+    def _renumbered(self, walked: _Walked) -> list[Item]:
+        if not walked.drawn:
+            return list(walked.items)
+        base = self._ids.last
+        self._ids.last += walked.drawn  # the ids a fresh walk would draw, in the same order
+        shift = base - walked.first
+        first = walked.first
+        return [
+            _rescoped(item, tuple(x + shift if x > first else x for x in item.scope)) for item in walked.items
+        ]
+
+
+def _rescoped(item: RawCommand, scope: tuple[int, ...]) -> RawCommand:
+    return new_raw(
+        item.text,
+        item.words,
+        item.assigns,
+        item.redirects,
+        item.context,
+        item.kind,
+        item.in_pipeline,
+        item.background,
+        item.arith,
+        scope,
+    )
