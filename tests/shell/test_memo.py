@@ -4,7 +4,6 @@ classifying every command afresh (``analyze(..., memo=False)``)."""
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 
 import pytest
@@ -184,7 +183,7 @@ def test_a_statement_is_replayed_only_over_the_same_tree():
     memo, w, (second,) = _walked_twice(b"ls -l | head; ls -l | head")
     assert memo.replay(w, second, out := []) and [r.text for r in out] == ["ls -l", "head"]
     for walked in memo._walked.values():  # the same bytes, another tree: walked afresh
-        walked[0] = dataclasses.replace(walked[0], shape="(program (command))")
+        walked[0].shape = "(program (command))"
     assert not memo.replay(w, second, [])
 
 

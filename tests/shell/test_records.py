@@ -11,7 +11,15 @@ import pytest
 from bastion.call.effects import Effect
 from bastion.shell.ctx import Outer, new_outer
 from bastion.shell.flags import Flag, Parsed, _new_flag, _new_parsed
-from bastion.shell.model import Access, PathUse, SimpleCommand, new_command, new_path_use
+from bastion.shell.model import (
+    Access,
+    PathUse,
+    SimpleCommand,
+    new_command,
+    new_path_use,
+    replace_command,
+    replace_path_use,
+)
 from bastion.shell.records import builder
 from bastion.shell.walk_model import RawCommand, Redirect, new_raw, new_redirect
 from bastion.shell.words import Word, new_word
@@ -100,3 +108,13 @@ def test_builder_refuses_what_it_cannot_build_faithfully():
     for cls in (NoSlots, Mutable, NotInInit, PostInit):
         with pytest.raises(TypeError):
             builder(cls)
+
+
+def test_a_replacer_changes_the_named_fields_as_dataclasses_replace_does():
+    use = PathUse("a", Access.READ, "a", "argument of cat")
+    changed = replace_path_use(use, path="/etc/a", why="moved")
+    assert type(changed) is PathUse and changed == dataclasses.replace(use, path="/etc/a", why="moved")
+    command = SimpleCommand(*COMMAND)
+    assert replace_command(command, scope=(7,)) == dataclasses.replace(command, scope=(7,))
+    with pytest.raises(TypeError):
+        replace_path_use(use, nonsense=1)

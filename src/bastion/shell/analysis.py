@@ -14,12 +14,19 @@ run-time value makes later relative paths unknown).
 from __future__ import annotations
 
 import posixpath
-from dataclasses import replace
 
 from bastion.call.effects import Effect
 from bastion.shell.ctx import Outer, new_outer
 from bastion.shell.memo import CommandMemo
-from bastion.shell.model import Access, PathUse, ShellAnalysis, SimpleCommand, new_analysis
+from bastion.shell.model import (
+    Access,
+    PathUse,
+    ShellAnalysis,
+    SimpleCommand,
+    new_analysis,
+    replace_command,
+    replace_path_use,
+)
 from bastion.shell.parser import MAX_COMMAND_BYTES, error_nodes, parse, unsafe_char
 from bastion.shell.paths import root_like
 from bastion.shell.unwrap import Classifier
@@ -108,14 +115,14 @@ def _with_context(cmd: SimpleCommand, raw: RawCommand) -> SimpleCommand:
     if raw.background:
         extra += ("runs in the background",)
     if FORK_LOOP in raw.context and not cmd.catastrophic:
-        return replace(
+        return replace_command(
             cmd,
             notes=cmd.notes + extra,
             pure_reader=False,
             catastrophic="fork bomb: an endless loop starts background processes",
             effects=cmd.effects | {Effect.DESTRUCTIVE, Effect.SYSTEM},
         )
-    return replace(cmd, notes=cmd.notes + extra) if extra else cmd
+    return replace_command(cmd, notes=cmd.notes + extra) if extra else cmd
 
 
 def _self_calls(items: tuple[Item, ...], name: str) -> bool:
@@ -171,7 +178,7 @@ def _follow_cd(commands: list[SimpleCommand], *, cdpath: bool = False) -> list[S
     for cmd in commands:
         prefix = _prefix(prefixes, cmd.scope) if moved else ""
         if prefix != "" and cmd.paths:
-            cmd = _root_delete(replace(cmd, paths=tuple(_moved(p, prefix) for p in cmd.paths)))
+            cmd = _root_delete(replace_command(cmd, paths=tuple(_moved(p, prefix) for p in cmd.paths)))
         out.append(cmd)
         if cmd.program in ("cd", "pushd", "popd") or (cmd.dynamic and cmd.argv[:1] == ("cd",)):
             args = [a for a in cmd.argv[1:] if not a.startswith("-") or a == "-"]
@@ -212,7 +219,7 @@ def _root_delete(cmd: SimpleCommand) -> SimpleCommand:
         target = use.path or use.pattern
         why = root_like(target) if use.access is Access.DELETE and target else None
         if why:
-            return replace(
+            return replace_command(
                 cmd,
                 catastrophic=f"{cmd.program or 'delete'} of {why} (after cd)",
                 effects=cmd.effects | {Effect.DESTRUCTIVE},
@@ -236,10 +243,10 @@ def _moved(use: PathUse, prefix: str | None) -> PathUse:
         return use
     if prefix is None:
         why = f"{use.why} (after cd to an unknown directory)"
-        return replace(use, path=None, pattern=None, why=why)
+        return replace_path_use(use, path=None, pattern=None, why=why)
     pattern = _join(_escape_glob(prefix), use.pattern) if use.pattern is not None else None
     path = _join(prefix, use.path) if use.path is not None else None
-    return replace(use, path=path, pattern=pattern, why=f"{use.why} (after cd {prefix})")
+    return replace_path_use(use, path=path, pattern=pattern, why=f"{use.why} (after cd {prefix})")
 
 
 def _escape_glob(text: str) -> str:

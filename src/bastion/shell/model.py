@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bastion.call.effects import Effect
-from bastion.shell.records import builder
+from bastion.shell.records import builder, replacer
 
 
 class Access(StrEnum):
@@ -87,6 +87,9 @@ class SimpleCommand:
 
 #: Builds a ``SimpleCommand`` (see ``records.builder``): every classified command is one.
 new_command = builder(SimpleCommand)
+#: ``dataclasses.replace`` for the two records the classifier rewrites after the fact.
+replace_command = replacer(SimpleCommand)
+replace_path_use = replacer(PathUse)
 
 
 @dataclass(frozen=True, slots=True)

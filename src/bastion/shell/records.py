@@ -12,6 +12,7 @@ repr and ``dataclasses.replace`` are those of ``cls`` (tests/shell/test_records.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
@@ -47,3 +48,18 @@ def builder(cls: type[T]) -> type[T]:
         match_args=False,
     )
     return cast("type[T]", twin)
+
+
+def replacer(cls: type[T]) -> Callable[..., T]:
+    """``dataclasses.replace`` for ``cls`` built by ``builder(cls)``: a fifth of its cost
+    (it checks nothing but the field names, which ``replace`` checks too)."""
+    build: Any = builder(cls)
+    names = tuple(f.name for f in dataclasses.fields(cast(Any, cls)))
+    known = frozenset(names)
+
+    def replace(obj: T, /, **changes: Any) -> T:
+        if not known.issuperset(changes):
+            raise TypeError(f"{cls.__name__} has no field {sorted(set(changes) - known)}")
+        return cast(T, build(*[changes[n] if n in changes else getattr(obj, n) for n in names]))
+
+    return replace

@@ -20,15 +20,15 @@ from bastion.shell.walk_model import Ids, Item, RawCommand, Walk, new_raw
 from bastion.shell.words import Binding
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Walked:
-    shape: str  # str(node): the S-expression
-    count: int  # node.descendant_count: named and anonymous nodes
+    node: Node  # the statement first walked (the tree outlives the walk)
     scope: tuple[int, ...]
     bindings: tuple[tuple[str, Binding], ...]
     first: int  # the last id drawn before the first walk: its own ids are above it
     drawn: int  # how many ids the first walk drew
     items: tuple[RawCommand, ...]
+    shape: str | None = None  # str(node), the S-expression, computed at the first replay
 
 
 class Before:
@@ -60,9 +60,13 @@ class StatementMemo:
         for walked in found:
             if walked.scope != w.scope or walked.bindings != bindings:
                 continue
+            if walked.node.descendant_count != node.descendant_count:
+                continue
+            if walked.shape is None:
+                walked.shape = str(walked.node)
             if shape is None:
                 shape = str(node)
-            if walked.shape == shape and walked.count == node.descendant_count:
+            if walked.shape == shape:
                 out.extend(self._renumbered(walked))
                 return True
         return False
@@ -84,8 +88,7 @@ class StatementMemo:
         ):
             return
         walked = _Walked(
-            str(node),
-            node.descendant_count,
+            node,
             w.scope,
             tuple(w.bindings.items()),
             b.first,
