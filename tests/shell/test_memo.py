@@ -166,30 +166,37 @@ def test_identical_statements_of_a_list_are_walked_once(monkeypatch):
 
 
 def _walked_twice(source: bytes) -> tuple[StatementMemo, Walk, list]:
-    """A memo holding the first statement of ``source``, and the walk of the second."""
+    """A memo holding the first statement of ``source``, the walk, and the second statement."""
     root = parse(source).root_node
     ids = Ids()
     w = Walk(source, walk._stmt, ids=ids)
     memo = StatementMemo(ids)
     first, second = root.named_children[:2]
     out: list = []
-    before = memo.before(w, out)
-    walk._stmt(w, first, (), out, ())
-    memo.store(w, first, out, before)
+    memo.statement(w, first, out, lambda: walk._stmt(w, first, (), out, ()))
     return memo, w, [second]
+
+
+def _replayed(memo: StatementMemo, w: Walk, node) -> list | None:
+    """What the memo appends for ``node``, or None when it walks it afresh."""
+    out: list = []
+    fresh: list = []
+    memo.statement(w, node, out, lambda: fresh.append(node))
+    return None if fresh else out
 
 
 def test_a_statement_is_replayed_only_over_the_same_tree():
     memo, w, (second,) = _walked_twice(b"ls -l | head; ls -l | head")
-    assert memo.replay(w, second, out := []) and [r.text for r in out] == ["ls -l", "head"]
+    assert [r.text for r in _replayed(memo, w, second)] == ["ls -l", "head"]
     for walked in memo._walked.values():  # the same bytes, another tree: walked afresh
         walked[0].shape = "(program (command))"
-    assert not memo.replay(w, second, [])
+    assert _replayed(memo, w, second) is None
 
 
 def test_a_statement_is_not_replayed_under_other_loop_bindings():
     from bastion.shell.words import Binding
 
     memo, w, (second,) = _walked_twice(b"rm $f; rm $f")
+    assert _replayed(memo, w, second) is not None
     w.bindings["f"] = Binding("a")
-    assert not memo.replay(w, second, [])
+    assert _replayed(memo, w, second) is None

@@ -13,8 +13,6 @@ run-time value makes later relative paths unknown).
 
 from __future__ import annotations
 
-import posixpath
-
 from bastion.call.effects import Effect
 from bastion.shell.ctx import Outer, new_outer
 from bastion.shell.memo import CommandMemo
@@ -232,7 +230,7 @@ def _root_delete(cmd: SimpleCommand) -> SimpleCommand:
 def _join(prefix: str, path: str) -> str:
     if path.startswith(("/", "~")) or not prefix:
         return path
-    return posixpath.join(prefix, path)
+    return prefix + path if prefix.endswith("/") else f"{prefix}/{path}"  # = posixpath.join
 
 
 def _moved(use: PathUse, prefix: str | None) -> PathUse:

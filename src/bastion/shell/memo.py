@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from bastion.shell.ctx import Outer
-from bastion.shell.model import SimpleCommand, replace_command
+from bastion.shell.model import SimpleCommand, new_command
 from bastion.shell.unwrap import Classifier
 from bastion.shell.walk_model import Ids, RawCommand
 
@@ -91,4 +91,29 @@ def _distinct(raw: RawCommand) -> bool:
 
 
 def _rescoped(cmd: SimpleCommand, scope: tuple[int, ...]) -> SimpleCommand:
-    return cmd if cmd.scope == scope else replace_command(cmd, scope=scope)
+    """``cmd`` in ``scope``, built field by field (one per reused command: ``replace_command``
+    costs four times more)."""
+    if cmd.scope == scope:
+        return cmd
+    return new_command(
+        cmd.text,
+        cmd.argv,
+        cmd.program,
+        cmd.spelling,
+        cmd.known,
+        cmd.dynamic,
+        cmd.effects,
+        cmd.paths,
+        cmd.hosts,
+        cmd.install_manager,
+        cmd.install_packages,
+        cmd.wrappers,
+        cmd.pure_reader,
+        cmd.catastrophic,
+        cmd.notes,
+        cmd.dynamic_words,
+        cmd.self_change,
+        scope,
+        cmd.raising,
+        cmd.base_effects,
+    )

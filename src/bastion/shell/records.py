@@ -12,6 +12,7 @@ repr and ``dataclasses.replace`` are those of ``cls`` (tests/shell/test_records.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -51,15 +52,19 @@ def builder(cls: type[T]) -> type[T]:
 
 
 def replacer(cls: type[T]) -> Callable[..., T]:
-    """``dataclasses.replace`` for ``cls`` built by ``builder(cls)``: a fifth of its cost
+    """``dataclasses.replace`` for ``cls`` built by ``builder(cls)``: a fraction of its cost
     (it checks nothing but the field names, which ``replace`` checks too)."""
     build: Any = builder(cls)
     names = tuple(f.name for f in dataclasses.fields(cast(Any, cls)))
-    known = frozenset(names)
+    index = {name: i for i, name in enumerate(names)}
+    values = operator.attrgetter(*names)
 
     def replace(obj: T, /, **changes: Any) -> T:
-        if not known.issuperset(changes):
-            raise TypeError(f"{cls.__name__} has no field {sorted(set(changes) - known)}")
-        return cast(T, build(*[changes[n] if n in changes else getattr(obj, n) for n in names]))
+        fields = list(values(obj))
+        for name, value in changes.items():
+            if name not in index:
+                raise TypeError(f"{cls.__name__} has no field {name!r}")
+            fields[index[name]] = value
+        return cast(T, build(*fields))
 
     return replace

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import partial
 
 from tree_sitter import Node
 
@@ -177,10 +178,7 @@ def _children(
         background = i + 1 < len(kids) and types[i + 1] == "&"
         inner = w.child() if pipeline or background else None
         if memo is not None and not background:
-            if not memo.replay(w, child, out):
-                before = memo.before(w, out)
-                _stmt(w, child, ctx, out, redirs)
-                memo.store(w, child, out, before)
+            memo.statement(w, child, out, partial(_stmt, w, child, ctx, out, redirs))
             continue
         _stmt(w, child, ctx, out, redirs)
         if inner is not None:  # a pipeline stage or a background job: its own child shell

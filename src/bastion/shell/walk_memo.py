@@ -12,7 +12,9 @@ in place of the ids the first walk drew (the only thing that differs).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from tree_sitter import Node
 
@@ -31,16 +33,6 @@ class _Walked:
     shape: str | None = None  # str(node), the S-expression, computed at the first replay
 
 
-class Before:
-    """What a statement's walk starts from, to tell afterwards whether it may be stored."""
-
-    __slots__ = ("errors", "first", "scope", "start", "touched")
-
-    def __init__(self, w: Walk, ids: Ids, out: list[Item]) -> None:
-        self.first, self.errors, self.touched, self.start = ids.last, len(w.errors), w.vars.touched, len(out)
-        self.scope = w.scope
-
-
 class StatementMemo:
     """One per list being walked (its context and redirections are the list's)."""
 
@@ -50,11 +42,36 @@ class StatementMemo:
         self._walked: dict[bytes, list[_Walked]] = {}
         self._ids = ids
 
-    def replay(self, w: Walk, node: Node, out: list[Item]) -> bool:
-        """Append what walking ``node`` would append, if it was walked before; else False."""
-        found = self._walked.get(w.src[node.start_byte : node.end_byte])
-        if not found:
-            return False
+    def statement(self, w: Walk, node: Node, out: list[Item], walk: Callable[[], None]) -> None:
+        """Append what ``walk()`` (walking ``node`` into ``out``) appends: replayed when
+        ``node`` was walked before, else walked and kept when a replay is provably the same."""
+        text = w.src[node.start_byte : node.end_byte]
+        found = self._walked.get(text)
+        if found and self._replay(w, node, found, out):
+            return
+        first, errors, touched, start, scope = (
+            self._ids.last,
+            len(w.errors),
+            w.vars.touched,
+            len(out),
+            w.scope,
+        )
+        walk()
+        items = out[start:]
+        if (
+            len(w.errors) != errors
+            or w.vars.touched != touched
+            or w.scope != scope
+            or b"<<" in text
+            or node.has_error
+            or any(not isinstance(item, RawCommand) for item in items)
+        ):
+            return
+        raws = cast("tuple[RawCommand, ...]", tuple(items))
+        walked = _Walked(node, scope, tuple(w.bindings.items()), first, self._ids.last - first, raws)
+        self._walked.setdefault(text, []).append(walked)
+
+    def _replay(self, w: Walk, node: Node, found: list[_Walked], out: list[Item]) -> bool:
         bindings = tuple(w.bindings.items())
         shape: str | None = None
         for walked in found:
@@ -70,32 +87,6 @@ class StatementMemo:
                 out.extend(self._renumbered(walked))
                 return True
         return False
-
-    def before(self, w: Walk, out: list[Item]) -> Before:
-        return Before(w, self._ids, out)
-
-    def store(self, w: Walk, node: Node, out: list[Item], b: Before) -> None:
-        """Keep what walking ``node`` appended, when a replay is provably the same."""
-        text = w.src[node.start_byte : node.end_byte]
-        items = out[b.start :]
-        if (
-            len(w.errors) != b.errors
-            or w.vars.touched != b.touched
-            or w.scope != b.scope
-            or b"<<" in text
-            or node.has_error
-            or not all(isinstance(item, RawCommand) for item in items)
-        ):
-            return
-        walked = _Walked(
-            node,
-            w.scope,
-            tuple(w.bindings.items()),
-            b.first,
-            self._ids.last - b.first,
-            tuple(item for item in items if isinstance(item, RawCommand)),
-        )
-        self._walked.setdefault(text, []).append(walked)
 
     def _renumbered(self, walked: _Walked) -> list[Item]:
         if not walked.drawn:
