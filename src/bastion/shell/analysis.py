@@ -68,6 +68,8 @@ def _analyze_source(data: bytes, outer: Outer) -> tuple[list[SimpleCommand], lis
 
 def _repeats(items: list[Item]) -> bool:
     """Whether some raw command's text comes twice (else a memo cannot be used)."""
+    if len(items) < 2:
+        return False
     texts = [item.text for item in items if isinstance(item, RawCommand)]
     return len(set(texts)) < len(texts)
 

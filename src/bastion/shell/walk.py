@@ -57,7 +57,7 @@ def walk(
 ) -> Walk:
     """``scope``/``ids``: the scope this source runs in and the id source of the analysis;
     ``memo``: walk identical statements of a list once (``walk_memo``)."""
-    w = Walk(src, _stmt, scope=scope, ids=ids or Ids(), memo=memo)
+    w = Walk(src, _stmt, scope, ids or Ids(), memo)
     _stmt(w, root, (), w.items, ())
     return w
 

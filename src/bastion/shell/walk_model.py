@@ -5,7 +5,7 @@ state. The walking forms (``walk_forms``, ``walk_redirects``) recurse through ``
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from tree_sitter import Node
 
@@ -100,18 +100,38 @@ Item = RawCommand | FunctionDef
 Stmt = Callable[["Walk", Node, tuple[str, ...], list[Item], tuple[Redirect, ...]], None]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Walk:
     src: bytes
     stmt: Stmt  # the walker's own statement step, for the forms to recurse through
-    items: list[Item] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    depth: int = 0
-    bindings: dict[str, Binding] = field(default_factory=dict)  # for-loop variables
-    vars: Variables = field(default_factory=Variables)  # what arithmetic may trust
-    scope: tuple[int, ...] = ()
-    ids: Iterator[int] = field(default_factory=Ids)
-    memo: bool = True  # replay identical statements of a list (``walk_memo``)
+    items: list[Item]
+    errors: list[str]
+    depth: int
+    bindings: dict[str, Binding]  # for-loop variables
+    vars: Variables  # what arithmetic may trust
+    scope: tuple[int, ...]
+    ids: Iterator[int]
+    memo: bool  # replay identical statements of a list (``walk_memo``)
+
+    def __init__(
+        self,
+        src: bytes,
+        stmt: Stmt,
+        scope: tuple[int, ...] = (),
+        ids: Iterator[int] | None = None,
+        memo: bool = True,
+    ) -> None:
+        # Written out (not generated): one per source, and five default factories cost more.
+        self.src = src
+        self.stmt = stmt
+        self.items = []
+        self.errors = []
+        self.depth = 0
+        self.bindings = {}
+        self.vars = Variables()
+        self.scope = scope
+        self.ids = ids if ids is not None else Ids()
+        self.memo = memo
 
     def child(self) -> tuple[int, ...]:
         """Enter a child shell; returns the scope to restore."""
