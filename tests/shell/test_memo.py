@@ -7,6 +7,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bastion.call.effects import Effect
 from bastion.shell import unwrap, walk
@@ -200,3 +202,22 @@ def test_a_statement_is_not_replayed_under_other_loop_bindings():
     assert _replayed(memo, w, second) is not None
     w.bindings["f"] = Binding("a")
     assert _replayed(memo, w, second) is None
+
+
+#: Statements that define, move, assign or nest, and the plain ones they may change.
+VOCABULARY = [
+    "cat a", "rm -rf *", "f", "f() { cat a; }", "f() { rm -rf ~; }", "unset -f f", "cd /", "cd -",
+    "cd src", "alias cat='rm -rf ~'", "PATH=/tmp", "x=1", "x='a[$(id)]'", "echo $((x))", "ls | head",
+    "(cd /; ls)", "sh -c 'cat a'", "bash -c ''", "eval 'cd /'", "for f in a b; do rm $f; done",
+    "{ cat a; } > out", "cat a &", "echo $(cat a)", "read x", "trap 'rm -rf ~' EXIT", "rm $f",
+]  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(
+    st.lists(st.sampled_from(VOCABULARY), min_size=2, max_size=10),
+    st.sampled_from(["; ", " && ", "\n", " || "]),
+)
+def test_the_memo_changes_nothing_in_any_sequence_of_statements(statements, separator):
+    command = separator.join(statements)
+    assert analyze(command) == analyze(command, memo=False)
