@@ -25,30 +25,36 @@ def builder(cls: type[T]) -> type[T]:
     params = cast(Any, cls).__dataclass_params__
     if not (params.frozen and "__slots__" in cls.__dict__) or hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__}: builder() takes a frozen slotted dataclass without __post_init__")
-    spec: list[tuple[str, Any, Any]] = []
+    names: list[str] = []
+    signature: list[str] = []
+    defaults: dict[str, Any] = {"__cls": cls, "__factory": _FACTORY}
     for f in dataclasses.fields(cast(Any, cls)):
-        if not f.init:
-            raise TypeError(f"{cls.__name__}.{f.name}: builder() needs every field in __init__")
+        if not f.init or f.kw_only:
+            raise TypeError(f"{cls.__name__}.{f.name}: builder() needs every field positional in __init__")
+        names.append(f.name)
         if f.default is not dataclasses.MISSING:
-            spec.append((f.name, f.type, dataclasses.field(default=f.default)))
+            defaults[f"__d_{f.name}"] = f.default
+            signature.append(f"{f.name}=__d_{f.name}")
         elif f.default_factory is not dataclasses.MISSING:
-            spec.append((f.name, f.type, dataclasses.field(default_factory=f.default_factory)))
+            defaults[f"__f_{f.name}"] = f.default_factory
+            signature.append(f"{f.name}=__factory")
         else:
-            spec.append((f.name, f.type, dataclasses.field()))
-
-    def __post_init__(self: Any) -> None:
-        self.__class__ = cls  # same slots, same layout: CPython allows the switch
-
-    twin = dataclasses.make_dataclass(
-        f"{cls.__name__}Builder",
-        spec,
-        namespace={"__post_init__": __post_init__, "__module__": cls.__module__},
-        slots=True,
-        eq=False,
-        repr=False,
-        match_args=False,
-    )
+            signature.append(f.name)
+    body = [f"self.{n} = {n}" if f"__f_{n}" not in defaults else _from_factory(n) for n in names]
+    # The class switch last: same slots, same layout, so CPython allows it.
+    source = f"def __init__(self, {', '.join(signature)}):\n " + "\n ".join([*body, "self.__class__ = __cls"])
+    exec(source, defaults)  # the way dataclasses writes every __init__
+    twin = type(f"{cls.__name__}Builder", (), {"__slots__": tuple(names), "__init__": defaults["__init__"]})
+    twin.__module__ = cls.__module__
     return cast("type[T]", twin)
+
+
+#: Stands for "not given" where a field's default comes from a factory.
+_FACTORY = object()
+
+
+def _from_factory(name: str) -> str:
+    return f"self.{name} = __f_{name}() if {name} is __factory else {name}"
 
 
 def replacer(cls: type[T]) -> Callable[..., T]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from bastion.call.effects import Effect
 from bastion.shell import paths as P
@@ -73,15 +73,22 @@ HANDLERS = _handlers()
 Recurse = Callable[[str, Outer], tuple[list[SimpleCommand], list[str]]]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Classifier:
     recurse: Recurse
-    functions: dict[str, SimpleCommand] = field(default_factory=dict)
-    errors: list[str] = field(default_factory=list)
+    functions: dict[str, SimpleCommand]
+    errors: list[str]
     # Variables this source only ever sets to integer literals: safe in arithmetic.
-    integers: frozenset[str] = frozenset()
+    integers: frozenset[str]
     # Bumped by every function definition: what a command word means changed.
-    generation: int = 0
+    generation: int
+
+    def __init__(self, recurse: Recurse, integers: frozenset[str] = frozenset()) -> None:
+        self.recurse = recurse
+        self.functions = {}
+        self.errors = []
+        self.integers = integers
+        self.generation = 0
 
     def define(self, name: str, summary: SimpleCommand) -> None:
         """A shell function defined by the source: later calls of ``name`` run it."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from tree_sitter import Node
 
@@ -86,19 +86,33 @@ class Word:
 new_word = builder(Word)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class _Builder:
-    chars: list[str] = field(default_factory=list)
-    unquoted: list[bool] = field(default_factory=list)  # per char: could be special to bash
-    dynamic: bool = False
-    procsub: bool = False
-    prompt: bool = False
-    vars: list[str] = field(default_factory=list)
-    subs: list[Node] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    arith: list[str] = field(default_factory=list)
-    bindings: Mapping[str, Binding] = field(default_factory=dict)
-    bound_glob: int = -1  # length of a substituted glob-valued loop variable
+    chars: list[str]
+    unquoted: list[bool]  # per char: could be special to bash
+    dynamic: bool
+    procsub: bool
+    prompt: bool
+    vars: list[str]
+    subs: list[Node]
+    errors: list[str]
+    arith: list[str]
+    bindings: Mapping[str, Binding]
+    bound_glob: int  # length of a substituted glob-valued loop variable
+
+    def __init__(self, bindings: Mapping[str, Binding]) -> None:
+        # Written out: one per word that is not plain, and seven default factories cost more.
+        self.chars = []
+        self.unquoted = []
+        self.dynamic = False
+        self.procsub = False
+        self.prompt = False
+        self.vars = []
+        self.subs = []
+        self.errors = []
+        self.arith = []
+        self.bindings = bindings
+        self.bound_glob = -1
 
     def add(self, text: str, unquoted: bool) -> None:
         self.chars.extend(text)
@@ -344,7 +358,7 @@ def decode(
             return new_word(text, text[1:-1], text[1:-1]), (), ()
         if text.isalnum() or PLAIN.fullmatch(text):  # fast path: nothing bash would change
             return new_word(text, text, text), (), ()
-    b = _Builder(bindings=bindings or {})
+    b = _Builder(bindings or {})
     _part(b, node, src, quoted=False)
     if b.bound_glob >= 0 and (len(b.chars) != b.bound_glob or len(b.vars) != 1):
         b.dynamic = True  # "$f.bak" / "$f$g": not one match of the pattern
