@@ -264,13 +264,13 @@ def _command(
     adjacent: str | None = None
     for child in node.named_children:  # a fresh list of fresh nodes per access: read it once
         kind = child.type
-        start = child.start_byte
+        start, end = child.start_byte, child.end_byte
         if kind in _NOT_ARGUMENTS:
             word_end = -2
-        elif adjacent is None and _adjacent(src, word_end, start):
+        elif adjacent is None and word_end >= 0 and _adjacent(src, word_end, start):
             adjacent = f"ambiguous word boundary at {where(child)}"
         if kind == "word":  # the common case, inlined: what ``decode`` does for a plain word
-            text = src[start : child.end_byte].decode("utf-8", "replace")
+            text = src[start:end].decode("utf-8", "replace")
             if text.isalnum() or PLAIN.fullmatch(text):
                 words.append(new_word(text, text, text))
             else:
@@ -279,7 +279,12 @@ def _command(
             assigns.extend(assignments(w, child, ctx, out))
         elif kind == "command_name":
             inner = child.named_children
-            words.append(walk_word(w, inner[0] if inner else child, ctx, out))
+            name = inner[0] if inner else child
+            text = src[name.start_byte : name.end_byte].decode("utf-8", "replace")
+            if name.type == "word" and (text.isalnum() or PLAIN.fullmatch(text)):
+                words.append(new_word(text, text, text))  # as for an argument above
+            else:
+                words.append(walk_word(w, name, ctx, out))
         elif kind in ("file_redirect", "herestring_redirect"):
             if prev_end == start and prev_kind == "number":
                 w.errors.append(f"ambiguous file-descriptor redirection at {where(child)}")
@@ -288,7 +293,6 @@ def _command(
                 mine.append(r)
         elif kind != "comment":
             words.append(walk_word(w, child, ctx, out))
-        end = child.end_byte
         if kind not in _NOT_ARGUMENTS:
             word_end = end
         if kind != "comment":
@@ -320,8 +324,6 @@ _NOT_ARGUMENTS = frozenset({"file_redirect", "herestring_redirect", "variable_as
 def _adjacent(src: bytes, prev_end: int, start: int) -> bool:
     """Two argument nodes with nothing (or only a line continuation) between them are one
     word to bash but two to tree-sitter: a parser differential, so undecidable."""
-    if prev_end < 0:
-        return False
     gap = src[prev_end:start]
     return not gap or (gap[0] == 0x5C and _CONTINUATION.fullmatch(gap) is not None)
 
