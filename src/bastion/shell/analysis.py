@@ -13,12 +13,18 @@ run-time value makes later relative paths unknown).
 
 from __future__ import annotations
 
-import posixpath
-from dataclasses import replace
-
 from bastion.call.effects import Effect
-from bastion.shell.ctx import Outer
-from bastion.shell.model import Access, PathUse, ShellAnalysis, SimpleCommand
+from bastion.shell.ctx import Outer, new_outer
+from bastion.shell.memo import CommandMemo
+from bastion.shell.model import (
+    Access,
+    PathUse,
+    ShellAnalysis,
+    SimpleCommand,
+    new_analysis,
+    replace_command,
+    replace_path_use,
+)
 from bastion.shell.parser import MAX_COMMAND_BYTES, error_nodes, parse, unsafe_char
 from bastion.shell.paths import root_like
 from bastion.shell.unwrap import Classifier
@@ -26,8 +32,9 @@ from bastion.shell.walk import walk
 from bastion.shell.walk_model import FORK_LOOP, FunctionDef, Item, RawCommand
 
 
-def analyze(command: str) -> ShellAnalysis:
-    """Classify ``command``. Pure, never raises: failures become ``errors``."""
+def analyze(command: str, *, memo: bool = True) -> ShellAnalysis:
+    """Classify ``command``. Pure, never raises: failures become ``errors``. ``memo=False``
+    classifies every simple command afresh (the same result, tests/shell/test_memo.py)."""
     if not isinstance(command, str):
         return ShellAnalysis(str(command), (), ("command is not text",))
     bad = unsafe_char(command)
@@ -37,13 +44,13 @@ def analyze(command: str) -> ShellAnalysis:
     if len(data) > MAX_COMMAND_BYTES:
         return ShellAnalysis(command, (), (f"command too long ({len(data)} bytes > {MAX_COMMAND_BYTES})",))
     try:
-        commands, errors = _analyze_source(data, Outer())
+        commands, errors = _analyze_source(data, new_outer(memo=memo))
         commands = _follow_cd(commands, cdpath="CDPATH" in command)
     except Exception as exc:  # fail closed on any internal error (RecursionError included)
         return ShellAnalysis(command, (), (f"internal error: {type(exc).__name__}: {exc}",))
     if "\x00" in command:
         errors.append("command contains a NUL byte")
-    return ShellAnalysis(command, tuple(commands), tuple(dict.fromkeys(errors)))
+    return new_analysis(command, tuple(commands), tuple(dict.fromkeys(errors)) if errors else ())
 
 
 def _analyze_source(data: bytes, outer: Outer) -> tuple[list[SimpleCommand], list[str]]:
@@ -51,11 +58,20 @@ def _analyze_source(data: bytes, outer: Outer) -> tuple[list[SimpleCommand], lis
     its carrier hands it). Exactly the same code classifies both."""
     tree = parse(data)
     errors = error_nodes(tree.root_node)
-    result = walk(tree.root_node, data, outer.scope, outer.ids)
+    result = walk(tree.root_node, data, outer.scope, outer.ids, outer.memo)
     errors.extend(result.errors)
     classifier = Classifier(_recurse, integers=result.vars.integers)
-    commands = _items(classifier, result.items, outer, errors)
+    memo = CommandMemo() if outer.memo and _repeats(result.items) else None
+    commands = _items(classifier, memo, result.items, outer, errors)
     return commands, errors
+
+
+def _repeats(items: list[Item]) -> bool:
+    """Whether some raw command's text comes twice (else a memo cannot be used)."""
+    if len(items) < 2:
+        return False
+    texts = [item.text for item in items if isinstance(item, RawCommand)]
+    return len(set(texts)) < len(texts)
 
 
 def _recurse(source: str, outer: Outer) -> tuple[list[SimpleCommand], list[str]]:
@@ -69,18 +85,24 @@ def _recurse(source: str, outer: Outer) -> tuple[list[SimpleCommand], list[str]]
 
 
 def _items(
-    c: Classifier, items: list[Item] | tuple[Item, ...], outer: Outer, errors: list[str]
+    c: Classifier,
+    memo: CommandMemo | None,
+    items: list[Item] | tuple[Item, ...],
+    outer: Outer,
+    errors: list[str],
 ) -> list[SimpleCommand]:
     out: list[SimpleCommand] = []
     for item in items:
         if isinstance(item, FunctionDef):
-            body = _items(c, item.body, outer, errors)
+            body = _items(c, memo, item.body, outer, errors)
             out.extend(body)
-            c.functions[item.name] = _summary(item, body)
+            c.define(item.name, _summary(item, body))
             continue
-        words = list(item.words)
-        cmds = c.command(item, words, outer)
-        out.extend(_with_context(cmd, item) for cmd in cmds)
+        cmds = c.command(item, list(item.words), outer) if memo is None else memo.command(c, item, outer)
+        if item.context or item.background:
+            out.extend(_with_context(cmd, item) for cmd in cmds)
+        else:
+            out.extend(cmds)  # a top-level foreground command (see _with_context)
     errors.extend(c.errors)
     c.errors.clear()
     return out
@@ -93,14 +115,14 @@ def _with_context(cmd: SimpleCommand, raw: RawCommand) -> SimpleCommand:
     if raw.background:
         extra += ("runs in the background",)
     if FORK_LOOP in raw.context and not cmd.catastrophic:
-        return replace(
+        return replace_command(
             cmd,
             notes=cmd.notes + extra,
             pure_reader=False,
             catastrophic="fork bomb: an endless loop starts background processes",
             effects=cmd.effects | {Effect.DESTRUCTIVE, Effect.SYSTEM},
         )
-    return replace(cmd, notes=cmd.notes + extra) if extra else cmd
+    return replace_command(cmd, notes=cmd.notes + extra) if extra else cmd
 
 
 def _self_calls(items: tuple[Item, ...], name: str) -> bool:
@@ -156,7 +178,7 @@ def _follow_cd(commands: list[SimpleCommand], *, cdpath: bool = False) -> list[S
     for cmd in commands:
         prefix = _prefix(prefixes, cmd.scope) if moved else ""
         if prefix != "" and cmd.paths:
-            cmd = _root_delete(replace(cmd, paths=tuple(_moved(p, prefix) for p in cmd.paths)))
+            cmd = _root_delete(replace_command(cmd, paths=tuple(_moved(p, prefix) for p in cmd.paths)))
         out.append(cmd)
         if cmd.program in ("cd", "pushd", "popd") or (cmd.dynamic and cmd.argv[:1] == ("cd",)):
             args = [a for a in cmd.argv[1:] if not a.startswith("-") or a == "-"]
@@ -197,7 +219,7 @@ def _root_delete(cmd: SimpleCommand) -> SimpleCommand:
         target = use.path or use.pattern
         why = root_like(target) if use.access is Access.DELETE and target else None
         if why:
-            return replace(
+            return replace_command(
                 cmd,
                 catastrophic=f"{cmd.program or 'delete'} of {why} (after cd)",
                 effects=cmd.effects | {Effect.DESTRUCTIVE},
@@ -210,7 +232,7 @@ def _root_delete(cmd: SimpleCommand) -> SimpleCommand:
 def _join(prefix: str, path: str) -> str:
     if path.startswith(("/", "~")) or not prefix:
         return path
-    return posixpath.join(prefix, path)
+    return prefix + path if prefix.endswith("/") else f"{prefix}/{path}"  # = posixpath.join
 
 
 def _moved(use: PathUse, prefix: str | None) -> PathUse:
@@ -221,10 +243,10 @@ def _moved(use: PathUse, prefix: str | None) -> PathUse:
         return use
     if prefix is None:
         why = f"{use.why} (after cd to an unknown directory)"
-        return replace(use, path=None, pattern=None, why=why)
+        return replace_path_use(use, path=None, pattern=None, why=why)
     pattern = _join(_escape_glob(prefix), use.pattern) if use.pattern is not None else None
     path = _join(prefix, use.path) if use.path is not None else None
-    return replace(use, path=path, pattern=pattern, why=f"{use.why} (after cd {prefix})")
+    return replace_path_use(use, path=path, pattern=pattern, why=f"{use.why} (after cd {prefix})")
 
 
 def _escape_glob(text: str) -> str:

@@ -10,7 +10,7 @@ from bastion.shell import paths as P
 from bastion.shell.ctx import Ctx, path_use
 from bastion.shell.flags import NUMERIC, Flag, Parsed, parse_args
 from bastion.shell.hosts import any_host, bare_host
-from bastion.shell.model import Access, PathUse, SimpleCommand, read_below
+from bastion.shell.model import Access, PathUse, SimpleCommand, new_command, read_below
 from bastion.shell.programs.spec import OPEN_HANDLERS, Spec
 from bastion.shell.walk_model import Redirect
 from bastion.shell.words import Word
@@ -22,14 +22,7 @@ _READ_OPS = frozenset({"<", "<&"})
 
 def _parse(spec: Spec, args: list[Word], stop: bool = False) -> tuple[Parsed, int]:
     return parse_args(
-        args,
-        spec.takes_value,
-        spec.aliases,
-        stop_at_positional=stop,
-        known=spec.known,
-        numeric=spec.numeric,
-        optional=spec.optional,
-        pairs=spec.pairs,
+        args, spec.takes_value, spec.aliases, stop, spec.known, spec.numeric, spec.optional, spec.pairs
     )
 
 
@@ -79,7 +72,8 @@ def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handl
     ctx.effects.update(spec.effects)
     if spec.note:
         ctx.note(spec.note)
-    _caches(ctx, spec)
+    if spec.caches or spec.cache_hosts:
+        _caches(ctx, spec)
     offset = len(ctx.words) - len(args)
     parsed, _ = _parse(spec, args)
     _apply_flags(ctx, spec, parsed, offset)
@@ -129,7 +123,8 @@ def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handl
     if top is not spec and top.handler is not None and top.handler in handlers:
         handlers[top.handler](ctx, top, parsed, positionals)  # program-wide checks (kubectl)
     # `git stash list`: stash's write is not what the command does in the end
-    ctx.raising[:] = [(i, e) for i, e in ctx.raising if e in ctx.effects]
+    if ctx.raising:
+        ctx.raising[:] = [(i, e) for i, e in ctx.raising if e in ctx.effects]
 
 
 def _raise_spec(ctx: Ctx, spec: Spec, at: int) -> None:
@@ -289,25 +284,36 @@ def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
         # An unknown path is not "pure"; a literal glob is expanded by the policy.
         and all(use.path is not None or use.pattern is not None for use in paths)
     )
-    return SimpleCommand(
-        text=ctx.raw.text,
-        argv=tuple((w.value if w.value is not None else w.text) for w in ctx.words),
-        program=None if dynamic else ctx.program,
-        spelling=spelling,
-        known=ctx.known and not dynamic,
-        dynamic=dynamic,
-        effects=frozenset(ctx.effects),
-        paths=paths,
-        hosts=tuple(ctx.hosts),
-        install_manager=ctx.install_manager,
-        install_packages=tuple(ctx.install_packages),
-        wrappers=tuple(ctx.wrappers),
-        pure_reader=pure,
-        catastrophic=ctx.catastrophic,
-        notes=tuple(ctx.notes),
-        dynamic_words=tuple(i for i, w in enumerate(ctx.words) if not w.literal or w.glob),
-        self_change=ctx.self_change,
-        scope=ctx.scope,
-        raising=tuple(ctx.raising),
-        base_effects=ctx.base,
+    argv: list[str] = []
+    dynamic_words: list[int] = []
+    for i, w in enumerate(ctx.words):
+        value = w.value
+        if value is None:
+            argv.append(w.text)
+            dynamic_words.append(i)
+        else:
+            argv.append(value)
+            if w.glob:
+                dynamic_words.append(i)
+    return new_command(
+        ctx.raw.text,
+        tuple(argv),
+        None if dynamic else ctx.program,
+        spelling,
+        ctx.known and not dynamic,
+        dynamic,
+        frozenset(ctx.effects),
+        paths,
+        tuple(ctx.hosts),
+        ctx.install_manager,
+        tuple(ctx.install_packages),
+        tuple(ctx.wrappers),
+        pure,
+        ctx.catastrophic,
+        tuple(ctx.notes),
+        tuple(dynamic_words),
+        ctx.self_change,
+        ctx.scope,
+        tuple(ctx.raising),
+        ctx.base,
     )

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from itertools import count
 
 from bastion.call.effects import Effect
 from bastion.shell import paths as P
-from bastion.shell.model import Access, PathUse, SimpleCommand
-from bastion.shell.walk_model import RawCommand, Redirect
+from bastion.shell.model import Access, PathUse, SimpleCommand, new_path_use
+from bastion.shell.records import builder
+from bastion.shell.walk_model import Ids, RawCommand, Redirect
 from bastion.shell.words import Word
 
 #: Classify an inner argv (find -exec, xargs …) under an extra wrapper label.
@@ -35,10 +35,15 @@ class Outer:
     paths: tuple[PathUse, ...] = ()
     depth: int = 0
     scope: tuple[int, ...] = ()  # the child shell it runs in (see SimpleCommand.scope)
-    ids: Iterator[int] = field(default_factory=lambda: count(1), compare=False)
+    ids: Iterator[int] = field(default_factory=Ids, compare=False)
+    memo: bool = True  # classify identical commands once (see ``memo``); off only in tests
 
 
-@dataclass(slots=True)
+#: Builds an ``Outer`` (see ``records.builder``).
+new_outer = builder(Outer)
+
+
+@dataclass(slots=True, init=False)
 class Ctx:
     raw: RawCommand
     words: list[Word]  # argv after unwrapping; words[0] is the program
@@ -46,36 +51,83 @@ class Ctx:
     run_words: RunWords
     run_source: RunSource
     run_here: RunSource
-    wrappers: list[str] = field(default_factory=list)
-    effects: set[Effect] = field(default_factory=set)
-    paths: list[PathUse] = field(default_factory=list)
-    hosts: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    reader: bool = False
-    catastrophic: str | None = None
-    install_manager: str | None = None
-    install_packages: list[str] = field(default_factory=list)
-    inner: list[SimpleCommand] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    extra_args: bool = False  # xargs appends arguments only known at run time
-    known: bool = True
-    dynamic: bool = False  # what runs is only known at run time (bash -c "$X", eval $X)
-    replaced: bool = False  # a pure wrapper: only its inner commands are reported
-    depth: int = 0
-    outer: Outer = field(default_factory=Outer)
+    wrappers: list[str]
+    effects: set[Effect]
+    paths: list[PathUse]
+    hosts: list[str]
+    notes: list[str]
+    reader: bool
+    catastrophic: str | None
+    install_manager: str | None
+    install_packages: list[str]
+    inner: list[SimpleCommand]
+    errors: list[str]
+    extra_args: bool  # xargs appends arguments only known at run time
+    known: bool
+    dynamic: bool  # what runs is only known at run time (bash -c "$X", eval $X)
+    replaced: bool  # a pure wrapper: only its inner commands are reported
+    depth: int
+    outer: Outer
     # Redirection targets, kept apart so a handler that rebuilds ``paths`` cannot drop them.
-    redirected: list[PathUse] = field(default_factory=list)
+    redirected: list[PathUse]
     # What this command's environment passes on to what it runs (NAME=… prefixes, env,
     # a login shell's startup files): effects, hosts, notes, paths.
-    carried: set[Effect] = field(default_factory=set)
-    carried_hosts: list[str] = field(default_factory=list)
-    carried_notes: list[str] = field(default_factory=list)
-    carried_paths: list[PathUse] = field(default_factory=list)
-    evaluated: str | None = None  # a word evaluates a run-time value as code (${x@P}, $((x)))
-    self_change: str | None = None  # a state-changing verb of Bastion itself
-    scope: tuple[int, ...] = ()
-    raising: list[tuple[int, Effect]] = field(default_factory=list)  # argv index, effect
-    base: frozenset[Effect] | None = None  # the program's own effects (see SimpleCommand)
+    carried: set[Effect]
+    carried_hosts: list[str]
+    carried_notes: list[str]
+    carried_paths: list[PathUse]
+    evaluated: str | None  # a word evaluates a run-time value as code (${x@P}, $((x)))
+    self_change: str | None  # a state-changing verb of Bastion itself
+    scope: tuple[int, ...]
+    raising: list[tuple[int, Effect]]  # argv index, effect
+    base: frozenset[Effect] | None  # the program's own effects (see SimpleCommand)
+
+    def __init__(
+        self,
+        raw: RawCommand,
+        words: list[Word],
+        program: str,
+        run_words: RunWords,
+        run_source: RunSource,
+        run_here: RunSource,
+        wrappers: list[str],
+        outer: Outer,
+    ) -> None:
+        # Written out (not generated): one Ctx per classified command, and a generated
+        # __init__ with fourteen default factories costs twice as much.
+        self.raw = raw
+        self.words = words
+        self.program = program
+        self.run_words = run_words
+        self.run_source = run_source
+        self.run_here = run_here
+        self.wrappers = wrappers
+        self.effects = set()
+        self.paths = []
+        self.hosts = []
+        self.notes = []
+        self.reader = False
+        self.catastrophic = None
+        self.install_manager = None
+        self.install_packages = []
+        self.inner = []
+        self.errors = []
+        self.extra_args = False
+        self.known = True
+        self.dynamic = False
+        self.replaced = False
+        self.depth = 0
+        self.outer = outer
+        self.redirected = []
+        self.carried = set()
+        self.carried_hosts = []
+        self.carried_notes = []
+        self.carried_paths = []
+        self.evaluated = None
+        self.self_change = None
+        self.scope = ()
+        self.raising = []
+        self.base = None
 
     @property
     def stdin_data(self) -> Redirect | None:
@@ -135,4 +187,4 @@ def path_use(word: Word, access: Access, why: str) -> PathUse | None:
         else:
             value = None
             why = f"{why} (glob that may reach protected names)"
-    return PathUse(value, access, word.text, why, pattern=pattern)
+    return new_path_use(value, access, word.text, why, pattern)

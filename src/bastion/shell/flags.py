@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bastion.shell.words import Word
+from bastion.shell.records import builder
+from bastion.shell.words import Word, new_word
 
 #: The canonical name of a `-NUM` count option.
 NUMERIC = "-#"
@@ -40,8 +41,12 @@ class Parsed:
         return [f.value for f in self.flags if f.name in names and f.value is not None]
 
 
+_new_flag = builder(Flag)
+_new_parsed = builder(Parsed)
+
+
 def _lit(text: str) -> Word:
-    return Word(text=text, value=text, sketch=text)
+    return new_word(text, text, text)
 
 
 def canonical(name: str, aliases: Mapping[str, str]) -> str:
@@ -79,54 +84,55 @@ def parse_args(
         v = w.value
         if v is None or v == "-" or not v.startswith("-"):
             if stop_at_positional:
-                return Parsed(tuple(flags), tuple(pos)), i
+                return _new_parsed(tuple(flags), tuple(pos)), i
             pos.append(w)
             i += 1
             continue
         if v == "--":
             pos.extend(words[i + 1 :])
-            return Parsed(tuple(flags), tuple(pos)), n
+            return _new_parsed(tuple(flags), tuple(pos)), n
         if v.startswith("--"):
             raw, eq, val = v.partition("=")
             name = _long_name(raw, al, known)
             if eq:
-                flags.append(Flag(name, _lit(val), i, True, v))
+                flags.append(_new_flag(name, _lit(val), i, True, v))
             elif name in pairs and i + 2 < n:  # --arg NAME VALUE: the value is the second
-                flags.append(Flag(name, words[i + 2], i, False, v))
+                flags.append(_new_flag(name, words[i + 2], i, False, v))
                 i += 2
             elif name in takes_value and name not in optional and i + 1 < n:
-                flags.append(Flag(name, words[i + 1], i, False, v))
+                flags.append(_new_flag(name, words[i + 1], i, False, v))
                 i += 1
             else:
-                flags.append(Flag(name, None, i, False, v))
+                flags.append(_new_flag(name, None, i, False, v))
             i += 1
             continue
-        whole = canonical(v, al)
+        whole = al.get(v, v)
         if whole != v or whole in takes_value or (known is not None and whole in known):
             if whole in takes_value and i + 1 < n:  # a known multi-letter single-dash option
-                flags.append(Flag(whole, words[i + 1], i, False, v))
+                flags.append(_new_flag(whole, words[i + 1], i, False, v))
                 i += 2
             else:
-                flags.append(Flag(whole, None, i, False, v))
+                flags.append(_new_flag(whole, None, i, False, v))
                 i += 1
             continue
         body = v[1:]
         if numeric and body.isdigit():
-            flags.append(Flag(NUMERIC, _lit(body), i, True, v))
+            flags.append(_new_flag(NUMERIC, _lit(body), i, True, v))
             i += 1
             continue
         for j, ch in enumerate(body):
-            name = canonical("-" + ch, al)
+            short = "-" + ch
+            name = al.get(short, short)
             if name in takes_value:
                 rest = body[j + 1 :]
                 if rest:
-                    flags.append(Flag(name, _lit(rest), i, True, v))
+                    flags.append(_new_flag(name, _lit(rest), i, True, v))
                 elif i + 1 < n:
-                    flags.append(Flag(name, words[i + 1], i, False, v))
+                    flags.append(_new_flag(name, words[i + 1], i, False, v))
                     i += 1
                 else:
-                    flags.append(Flag(name, None, i, False, v))
+                    flags.append(_new_flag(name, None, i, False, v))
                 break
-            flags.append(Flag(name, None, i, False, v))
+            flags.append(_new_flag(name, None, i, False, v))
         i += 1
-    return Parsed(tuple(flags), tuple(pos)), n
+    return _new_parsed(tuple(flags), tuple(pos)), n

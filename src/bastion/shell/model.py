@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bastion.call.effects import Effect
+from bastion.shell.records import builder, replacer
 
 
 class Access(StrEnum):
@@ -42,7 +43,11 @@ def read_below(use: PathUse) -> PathUse:
     every path it names; ``dataclasses.replace`` costs several times more)."""
     if use.recursive:
         return use
-    return PathUse(use.path, use.access, use.raw, use.why, use.pattern, True, use.startup)
+    return new_path_use(use.path, use.access, use.raw, use.why, use.pattern, True, use.startup)
+
+
+#: Builds a ``PathUse`` (see ``records.builder``) on the classifier's hot path.
+new_path_use = builder(PathUse)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +85,13 @@ class SimpleCommand:
     base_effects: frozenset[Effect] | None = None
 
 
+#: Builds a ``SimpleCommand`` (see ``records.builder``): every classified command is one.
+new_command = builder(SimpleCommand)
+#: ``dataclasses.replace`` for the two records the classifier rewrites after the fact.
+replace_command = replacer(SimpleCommand)
+replace_path_use = replacer(PathUse)
+
+
 @dataclass(frozen=True, slots=True)
 class ShellAnalysis:
     """A whole command string. ``errors`` lists parts that could not be decided
@@ -92,3 +104,7 @@ class ShellAnalysis:
     @property
     def decidable(self) -> bool:
         return not self.errors
+
+
+#: Builds a ``ShellAnalysis`` (see ``records.builder``).
+new_analysis = builder(ShellAnalysis)

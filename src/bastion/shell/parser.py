@@ -44,6 +44,8 @@ def where(node: Node) -> str:
 
 def error_nodes(root: Node, limit: int = 8) -> list[str]:
     """Describe ERROR / MISSING nodes (only descends into subtrees that contain errors)."""
+    if not root.has_error:  # has_error covers MISSING nodes too
+        return []
     found: list[str] = []
     stack = [root]
     while stack and len(found) < limit:

@@ -189,8 +189,22 @@ _CREDENTIAL_RE = re.compile("|".join(fnmatch.translate(p) for p in _CREDENTIAL_N
 _NOT_SECRET = frozenset({".env.example", ".env.sample", ".env.template", ".env.dist"})
 
 
+def _cores(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """The longest literal run of each pattern: any name a pattern matches contains it."""
+    runs = [max(re.split(r"[*?\[\]]", p), key=len) for p in patterns]
+    return re.compile("|".join(re.escape(r) for r in sorted(set(runs))))
+
+
+#: A path none of whose components can match a credential name contains none of these
+#: (``gcloud`` and ``.config`` stand for the two checks ``looks_like_credential`` adds).
+_CREDENTIAL_CORES = _cores((*_CREDENTIAL_NAMES, "gcloud", ".config"))
+
+
 def looks_like_credential(path: str) -> bool:
-    parts = [c for c in normalise(path).split("/") if c not in ("", ".", "~")]
+    tidy = normalise(path)
+    if _CREDENTIAL_CORES.search(tidy) is None:
+        return False  # the common case, one scan instead of a match per component
+    parts = [c for c in tidy.split("/") if c not in ("", ".", "~")]
     if "gcloud" in parts or ".config/gh" in "/".join(parts):
         return True
     if parts and parts[-1] in _NOT_SECRET:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell.classify import Handler, apply_spec, finish, redirect_paths
-from bastion.shell.ctx import Ctx, Outer
+from bastion.shell.ctx import Ctx, Outer, new_outer
 from bastion.shell.disclosure import assigning_builtin, printed_credentials, self_arguments
 from bastion.shell.envvars import assignments as _assignments
 from bastion.shell.flags import parse_args
@@ -73,13 +73,27 @@ HANDLERS = _handlers()
 Recurse = Callable[[str, Outer], tuple[list[SimpleCommand], list[str]]]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Classifier:
     recurse: Recurse
-    functions: dict[str, SimpleCommand] = field(default_factory=dict)
-    errors: list[str] = field(default_factory=list)
+    functions: dict[str, SimpleCommand]
+    errors: list[str]
     # Variables this source only ever sets to integer literals: safe in arithmetic.
-    integers: frozenset[str] = frozenset()
+    integers: frozenset[str]
+    # Bumped by every function definition: what a command word means changed.
+    generation: int
+
+    def __init__(self, recurse: Recurse, integers: frozenset[str] = frozenset()) -> None:
+        self.recurse = recurse
+        self.functions = {}
+        self.errors = []
+        self.integers = integers
+        self.generation = 0
+
+    def define(self, name: str, summary: SimpleCommand) -> None:
+        """A shell function defined by the source: later calls of ``name`` run it."""
+        self.functions[name] = summary
+        self.generation += 1
 
     # -- callbacks handed to handlers -------------------------------------------------
     def run_words(self, ctx: Ctx, words: list[Word], label: str) -> list[SimpleCommand]:
@@ -120,14 +134,7 @@ class Classifier:
         """``applied``: the raw command's redirections and assignments were already applied
         to the command that runs this one (``run_words``); nothing else differs by level."""
         ctx = Ctx(
-            raw,
-            list(words),
-            "",
-            self.run_words,
-            self.run_source,
-            self.run_here,
-            wrappers=list(outer.wrappers),
-            outer=outer,
+            raw, list(words), "", self.run_words, self.run_source, self.run_here, list(outer.wrappers), outer
         )
         ctx.scope = outer.scope if applied else raw.scope
         if outer.depth:  # what a carrier hands to what it runs
@@ -336,7 +343,7 @@ class Classifier:
 def _outer(ctx: Ctx, label: str, redirects: tuple[Redirect, ...], child: bool) -> Outer:
     """What a command passes to what it runs: its wrappers, privilege, what its environment
     carries, the given redirections, and its scope (a new one for a child process)."""
-    return Outer(
+    return new_outer(
         scope=(*ctx.scope, next(ctx.outer.ids)) if child else ctx.scope,
         ids=ctx.outer.ids,
         wrappers=(*ctx.wrappers, label),
@@ -346,4 +353,5 @@ def _outer(ctx: Ctx, label: str, redirects: tuple[Redirect, ...], child: bool) -
         redirects=redirects,
         paths=(*ctx.outer.paths, *ctx.carried_paths),
         depth=ctx.depth + 1,
+        memo=ctx.outer.memo,
     )

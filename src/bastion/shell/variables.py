@@ -66,9 +66,19 @@ class Variables:
     assigned: dict[str, bool] = field(default_factory=dict)  # name -> only integers so far
     evaluates: bool = False  # eval/source/trap…: variables may hold anything
     arith_seen: bool = False  # some word or statement evaluates arithmetic
+    touched: int = 0  # how many times any of the above was set (the walk memo's check)
 
     def assign(self, name: str, integer: bool) -> None:
+        self.touched += 1
         self.assigned[name] = self.assigned.get(name, True) and integer
+
+    def saw_arith(self) -> None:
+        self.touched += 1
+        self.arith_seen = True
+
+    def saw_eval(self) -> None:
+        self.touched += 1
+        self.evaluates = True
 
     @property
     def integers(self) -> frozenset[str]:
@@ -134,9 +144,9 @@ def run_time_assigns(state: Variables, words: tuple[Word, ...]) -> tuple[str, ..
     if _WATCHED.isdisjoint(values):
         return ()  # the common case: no builtin that evaluates or assigns
     if not _EVALUATORS.isdisjoint(values):
-        state.evaluates = True
+        state.saw_eval()
     if values[:1] == ["let"]:
-        state.arith_seen = True
+        state.saw_arith()
         names: list[str] = []
         for v in values[1:]:
             if v is None:

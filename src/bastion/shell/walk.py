@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from itertools import count
+from functools import partial
 
 from tree_sitter import Node
 
@@ -26,19 +26,22 @@ from bastion.shell.walk_forms import (
     fork_loop,
     test_command,
 )
+from bastion.shell.walk_memo import StatementMemo
 from bastion.shell.walk_model import (
     FunctionDef,
+    Ids,
     Item,
     RawCommand,
     Redirect,
     Walk,
     marked,
+    new_raw,
     node_text,
     walk_arith,
     walk_word,
 )
 from bastion.shell.walk_redirects import heredoc, redirect
-from bastion.shell.words import Word, arith_names
+from bastion.shell.words import PLAIN, Word, arith_names, new_word
 
 _SKIP = frozenset({"comment", "heredoc_start", "heredoc_end", "file_descriptor"})
 _CONTAINERS = frozenset(
@@ -49,9 +52,12 @@ _ASSIGN_KINDS = frozenset({"variable_assignment", "variable_assignments"})
 DECL_KEYWORDS = frozenset({"declare", "typeset", "export", "local", "readonly"})
 
 
-def walk(root: Node, src: bytes, scope: tuple[int, ...] = (), ids: Iterator[int] | None = None) -> Walk:
-    """``scope``/``ids``: the scope this source runs in and the id source of the analysis."""
-    w = Walk(src, _stmt, scope=scope, ids=ids or count(1))
+def walk(
+    root: Node, src: bytes, scope: tuple[int, ...] = (), ids: Iterator[int] | None = None, memo: bool = True
+) -> Walk:
+    """``scope``/``ids``: the scope this source runs in and the id source of the analysis;
+    ``memo``: walk identical statements of a list once (``walk_memo``)."""
+    w = Walk(src, _stmt, scope, ids or Ids(), memo)
     _stmt(w, root, (), w.items, ())
     return w
 
@@ -124,7 +130,7 @@ def _dispatch(
             walk_arith(w, child, ctx, out)
             assigned_by_form(w, arith_assigned(w.vars, child), node_text(node), ctx, out)
         names = [n for child in header for n in arith_names(child)]
-        w.vars.arith_seen = True
+        w.vars.saw_arith()
         out.append(
             RawCommand("for ((…))", (), (), redirs, ctx, kind="arith", scope=w.scope, arith=tuple(names))
         )
@@ -161,6 +167,8 @@ def _children(
     kids = _flatten(node) if kind == "list" else node.children
     types = [k.type for k in kids]  # each .type access builds a new string: read them once
     saved = w.child() if kind == "subshell" else w.scope  # one child shell for the whole ( … )
+    ids = w.ids
+    memo = StatementMemo(ids) if w.memo and not pipeline and len(kids) > 2 and isinstance(ids, Ids) else None
     for i, child in enumerate(kids):
         if types[i] in (";;", ";&", ";;&") and kind != "case_item":
             w.errors.append(f"unexpected {types[i]!r} at {where(child)}")
@@ -169,6 +177,9 @@ def _children(
         start = len(out)
         background = i + 1 < len(kids) and types[i + 1] == "&"
         inner = w.child() if pipeline or background else None
+        if memo is not None and not background:
+            memo.statement(w, child, out, partial(_stmt, w, child, ctx, out, redirs))
+            continue
         _stmt(w, child, ctx, out, redirs)
         if inner is not None:  # a pipeline stage or a background job: its own child shell
             w.scope = inner
@@ -246,35 +257,55 @@ def _command(
     words: list[Word] = []
     assigns: list[tuple[str, Word]] = []
     mine: list[Redirect] = []
+    src = w.src
     prev_end = -1
     prev_kind = ""
-    children = node.named_children  # a fresh list of fresh nodes per access: read it once
-    for child in children:
+    word_end = -2  # end of the previous argument node (-2: none since the last reset)
+    adjacent: str | None = None
+    for child in node.named_children:  # a fresh list of fresh nodes per access: read it once
         kind = child.type
-        if kind == "variable_assignment":
+        start, end = child.start_byte, child.end_byte
+        if kind in _NOT_ARGUMENTS:
+            word_end = -2
+        elif adjacent is None and word_end >= 0 and _adjacent(src, word_end, start):
+            adjacent = f"ambiguous word boundary at {where(child)}"
+        if kind == "word":  # the common case, inlined: what ``decode`` does for a plain word
+            text = src[start:end].decode("utf-8", "replace")
+            if text.isalnum() or PLAIN.fullmatch(text):
+                words.append(new_word(text, text, text))
+            else:
+                words.append(walk_word(w, child, ctx, out))
+        elif kind == "variable_assignment":
             assigns.extend(assignments(w, child, ctx, out))
         elif kind == "command_name":
             inner = child.named_children
-            words.append(walk_word(w, inner[0] if inner else child, ctx, out))
+            name = inner[0] if inner else child
+            text = src[name.start_byte : name.end_byte].decode("utf-8", "replace")
+            if name.type == "word" and (text.isalnum() or PLAIN.fullmatch(text)):
+                words.append(new_word(text, text, text))  # as for an argument above
+            else:
+                words.append(walk_word(w, name, ctx, out))
         elif kind in ("file_redirect", "herestring_redirect"):
-            if prev_end == child.start_byte and prev_kind == "number":
+            if prev_end == start and prev_kind == "number":
                 w.errors.append(f"ambiguous file-descriptor redirection at {where(child)}")
             r = redirect(w, child, ctx, out)
             if r is not None:
                 mine.append(r)
-        elif kind == "comment":
-            continue
-        else:
+        elif kind != "comment":
             words.append(walk_word(w, child, ctx, out))
-        prev_end, prev_kind = child.end_byte, kind
-    _check_adjacent(w, children, w.src)
+        if kind not in _NOT_ARGUMENTS:
+            word_end = end
+        if kind != "comment":
+            prev_end, prev_kind = end, kind
+    if adjacent is not None:
+        w.errors.append(adjacent)
     all_words = (*words, *extra_words)
-    text = node_text(node)
+    text = src[node.start_byte : node.end_byte].decode("utf-8", "replace")
     targets = let_targets(all_words)
     if targets:
         assigned_by_form(w, targets, text, ctx, out)
     out.append(
-        RawCommand(
+        new_raw(
             text,
             all_words,
             tuple(assigns),
@@ -286,20 +317,15 @@ def _command(
     )
 
 
-def _check_adjacent(w: Walk, children: list[Node], src: bytes) -> None:
+#: Children of a command that are not argument words (they break adjacency).
+_NOT_ARGUMENTS = frozenset({"file_redirect", "herestring_redirect", "variable_assignment"})
+
+
+def _adjacent(src: bytes, prev_end: int, start: int) -> bool:
     """Two argument nodes with nothing (or only a line continuation) between them are one
     word to bash but two to tree-sitter: a parser differential, so undecidable."""
-    prev: Node | None = None
-    for child in children:
-        if child.type in ("file_redirect", "herestring_redirect", "variable_assignment"):
-            prev = None
-            continue
-        gap = src[prev.end_byte : child.start_byte] if prev is not None else b" "
-        # adjacent, or only line continuations between them
-        if not gap or (gap[0] == 0x5C and _CONTINUATION.fullmatch(gap)):
-            w.errors.append(f"ambiguous word boundary at {where(child)}")
-            return
-        prev = child
+    gap = src[prev_end:start]
+    return not gap or (gap[0] == 0x5C and _CONTINUATION.fullmatch(gap) is not None)
 
 
 _CONTINUATION = re.compile(rb"(\\\r?\n)*")

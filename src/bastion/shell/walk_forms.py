@@ -62,7 +62,7 @@ def arith_statement(
     """`((…))`: runs its substitutions, assigns integers, evaluates the names it reads."""
     walk_arith(w, node, ctx, out)
     assigned_by_form(w, arith_assigned(w.vars, node), node_text(node), ctx, out)
-    w.vars.arith_seen = True
+    w.vars.saw_arith()
     out.append(
         RawCommand(
             node_text(node), (), (), redirs, ctx, kind="arith", scope=w.scope, arith=tuple(arith_names(node))
@@ -87,7 +87,8 @@ def test_command(
                 for side in (cur.child_by_field_name("left"), cur.child_by_field_name("right")):
                     if side is not None:
                         names.extend(arith_names(side))
-        w.vars.arith_seen = w.vars.arith_seen or bool(names)
+        if names:
+            w.vars.saw_arith()
     out.append(
         RawCommand(node_text(node), (head,), (), redirs, ctx, kind="test", scope=w.scope, arith=tuple(names))
     )

@@ -5,13 +5,31 @@ state. The walking forms (``walk_forms``, ``walk_redirects``) recurse through ``
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from itertools import count
+from dataclasses import dataclass
 
 from tree_sitter import Node
 
+from bastion.shell.records import builder
 from bastion.shell.variables import Variables
 from bastion.shell.words import Binding, Word, decode
+
+
+class Ids:
+    """The ids of child shells, 1, 2, 3 … in one analysis (an ``itertools.count`` that can
+    tell how many it gave: the command memo reuses only what drew none)."""
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        self.last = 0
+
+    def __iter__(self) -> Iterator[int]:
+        return self
+
+    def __next__(self) -> int:
+        self.last += 1
+        return self.last
+
 
 #: Context marking a command started in the background on every turn of an endless loop.
 FORK_LOOP = "started in the background by an endless loop"
@@ -44,12 +62,17 @@ class RawCommand:
     scope: tuple[int, ...] = ()
 
 
+#: Builds a ``Redirect`` / a ``RawCommand`` (see ``records.builder``).
+new_redirect = builder(Redirect)
+new_raw = builder(RawCommand)
+
+
 def marked(item: RawCommand, *, in_pipeline: bool = False, background: bool = False) -> RawCommand:
     """``item`` also in a pipeline stage / a background job: built field by field (the walker
     marks every command of every stage; ``dataclasses.replace`` costs several times more)."""
     if (item.in_pipeline or not in_pipeline) and (item.background or not background):
         return item
-    return RawCommand(
+    return new_raw(
         item.text,
         item.words,
         item.assigns,
@@ -77,17 +100,38 @@ Item = RawCommand | FunctionDef
 Stmt = Callable[["Walk", Node, tuple[str, ...], list[Item], tuple[Redirect, ...]], None]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Walk:
     src: bytes
     stmt: Stmt  # the walker's own statement step, for the forms to recurse through
-    items: list[Item] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    depth: int = 0
-    bindings: dict[str, Binding] = field(default_factory=dict)  # for-loop variables
-    vars: Variables = field(default_factory=Variables)  # what arithmetic may trust
-    scope: tuple[int, ...] = ()
-    ids: Iterator[int] = field(default_factory=lambda: count(1))
+    items: list[Item]
+    errors: list[str]
+    depth: int
+    bindings: dict[str, Binding]  # for-loop variables
+    vars: Variables  # what arithmetic may trust
+    scope: tuple[int, ...]
+    ids: Iterator[int]
+    memo: bool  # replay identical statements of a list (``walk_memo``)
+
+    def __init__(
+        self,
+        src: bytes,
+        stmt: Stmt,
+        scope: tuple[int, ...] = (),
+        ids: Iterator[int] | None = None,
+        memo: bool = True,
+    ) -> None:
+        # Written out (not generated): one per source, and five default factories cost more.
+        self.src = src
+        self.stmt = stmt
+        self.items = []
+        self.errors = []
+        self.depth = 0
+        self.bindings = {}
+        self.vars = Variables()
+        self.scope = scope
+        self.ids = ids if ids is not None else Ids()
+        self.memo = memo
 
     def child(self) -> tuple[int, ...]:
         """Enter a child shell; returns the scope to restore."""
@@ -102,8 +146,10 @@ def node_text(node: Node) -> str:
 
 def walk_word(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> Word:
     word, subs, errors = decode(node, w.src, w.bindings)
-    w.errors.extend(errors)
-    w.vars.arith_seen = w.vars.arith_seen or bool(word.arith)
+    if errors:
+        w.errors.extend(errors)
+    if word.arith:
+        w.vars.saw_arith()
     for sub in subs:
         label = "in <(…)" if sub.type == "process_substitution" else "in $(…)"
         if node_text(sub).startswith(">("):

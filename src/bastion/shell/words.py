@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from tree_sitter import Node
 
 from bastion.shell.parser import where
+from bastion.shell.records import builder
 
 DYN = "\x00"
 SUBST = "$(…)"
@@ -81,19 +82,37 @@ class Word:
         return self.value is not None
 
 
-@dataclass(slots=True)
+#: Builds a ``Word`` (see ``records.builder``): words are the walker's most built record.
+new_word = builder(Word)
+
+
+@dataclass(slots=True, init=False)
 class _Builder:
-    chars: list[str] = field(default_factory=list)
-    unquoted: list[bool] = field(default_factory=list)  # per char: could be special to bash
-    dynamic: bool = False
-    procsub: bool = False
-    prompt: bool = False
-    vars: list[str] = field(default_factory=list)
-    subs: list[Node] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    arith: list[str] = field(default_factory=list)
-    bindings: Mapping[str, Binding] = field(default_factory=dict)
-    bound_glob: int = -1  # length of a substituted glob-valued loop variable
+    chars: list[str]
+    unquoted: list[bool]  # per char: could be special to bash
+    dynamic: bool
+    procsub: bool
+    prompt: bool
+    vars: list[str]
+    subs: list[Node]
+    errors: list[str]
+    arith: list[str]
+    bindings: Mapping[str, Binding]
+    bound_glob: int  # length of a substituted glob-valued loop variable
+
+    def __init__(self, bindings: Mapping[str, Binding]) -> None:
+        # Written out: one per word that is not plain, and seven default factories cost more.
+        self.chars = []
+        self.unquoted = []
+        self.dynamic = False
+        self.procsub = False
+        self.prompt = False
+        self.vars = []
+        self.subs = []
+        self.errors = []
+        self.arith = []
+        self.bindings = bindings
+        self.bound_glob = -1
 
     def add(self, text: str, unquoted: bool) -> None:
         self.chars.extend(text)
@@ -323,7 +342,8 @@ def _has_brace(chars: list[str], unquoted: list[bool]) -> bool:
 
 
 _GLOB_CHARS = frozenset("*?[]\\")
-_PLAIN = re.compile(r"[^\\*?\[{~$`'\"\n]*")
+#: A word bash takes as written: no quote, escape, expansion, glob, brace or tilde.
+PLAIN = re.compile(r"[^\\*?\[{~$`'\"\n]*")
 
 
 def decode(
@@ -333,12 +353,12 @@ def decode(
     ``bindings``: loop variables whose value is known (``for f in a b; do …``)."""
     kind = node.type
     if kind in ("word", "number", "raw_string"):
-        text = (node.text or b"").decode("utf-8", "replace")
+        text = src[node.start_byte : node.end_byte].decode("utf-8", "replace")  # = node.text
         if kind == "raw_string":  # fast path: no escapes, no expansion
-            return Word(text, text[1:-1], text[1:-1]), (), ()
-        if _PLAIN.fullmatch(text):  # fast path: nothing bash would change
-            return Word(text, text, text), (), ()
-    b = _Builder(bindings=bindings or {})
+            return new_word(text, text[1:-1], text[1:-1]), (), ()
+        if text.isalnum() or PLAIN.fullmatch(text):  # fast path: nothing bash would change
+            return new_word(text, text, text), (), ()
+    b = _Builder(bindings or {})
     _part(b, node, src, quoted=False)
     if b.bound_glob >= 0 and (len(b.chars) != b.bound_glob or len(b.vars) != 1):
         b.dynamic = True  # "$f.bak" / "$f$g": not one match of the pattern
@@ -356,8 +376,8 @@ def decode(
         pattern = "".join(
             "\\" + c if c in _GLOB_CHARS and not u else c for c, u in zip(b.chars, b.unquoted, strict=True)
         )
-    word = Word(
-        text=(node.text or b"").decode("utf-8", "replace"),
+    word = new_word(
+        text=src[node.start_byte : node.end_byte].decode("utf-8", "replace"),
         value=value,
         sketch=sketch,
         glob=glob,
@@ -372,4 +392,4 @@ def decode(
 
 def literal_word(text: str) -> Word:
     """A word that is already a decoded literal (from a split string, e.g. ``env -S``)."""
-    return Word(text=text, value=text, sketch=text)
+    return new_word(text, text, text)
