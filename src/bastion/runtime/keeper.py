@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from bastion.approval.clock import Clock, SystemClock
@@ -217,11 +216,10 @@ class Gatekeeper(Recording):
     def _draft_batch(self, items: list[_Settling]) -> list[Draft | tuple[Evaluation, str]]:
         """The decisions of concurrent ``request_sync`` callers, made by one of them in
         arrival order (:class:`Combiner`)."""
-        batch: Callable[[], AbstractContextManager[object]] | None = getattr(self.store, "batch", None)
-        if batch is None or len(items) == 1:
+        if len(items) == 1:  # a caller alone: its counters commit on their own
             return [self._draft(*item) for item in items]
         try:
-            with batch():  # the counters of every call in one commit
+            with self.store.batch():  # the counters of every call in one commit
                 return [self._draft(*item) for item in items]
         except Exception as exc:  # counts that were not kept: no answer built on them stands
             down = deny_for_error(exc, rule="state.unavailable", transient=True)
