@@ -57,7 +57,7 @@ def memory_keeper(policy: Policy, store: MemoryStore | None = None, ledger: obje
 def settle(keeper: Gatekeeper, calls: Sequence[ToolCall]) -> list[object]:
     """One batch, as the combiner's leader runs it."""
     items = [(c, 1000.0, False) for c in calls]
-    return list(keeper._record_batch(items, keeper._draft_batch(items)))
+    return list(keeper._record_batch(items, keeper._prepare_batch(items)))
 
 
 def test_concurrent_callers_get_what_each_would_get_alone_with_one_durable_record_each(

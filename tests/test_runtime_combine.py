@@ -83,3 +83,46 @@ def test_a_finish_that_answers_the_wrong_number_of_items_is_an_error_not_a_misro
     combiner: Combiner[int, None, int] = Combiner(lambda items: None, lambda items, _: [])
     with pytest.raises(RuntimeError, match="0 results for 1 items"):
         combiner.submit(1)
+
+
+def test_every_caller_waiting_on_a_batch_whose_finish_fails_gets_the_error() -> None:
+    release = threading.Event()
+    batches: list[list[int]] = []
+
+    def prepare(items: list[int]) -> None:
+        batches.append(list(items))
+        if items == [0]:
+            release.wait(30)  # the first batch holds the turn until the others have queued
+
+    def finish(items: list[int], _: None) -> list[int]:
+        if 2 in items:
+            raise OSError("the commit failed")
+        return list(items)
+
+    combiner: Combiner[int, None, int] = Combiner(prepare, finish)
+    outcomes: dict[int, object] = {}
+
+    def call(n: int) -> None:
+        try:
+            outcomes[n] = combiner.submit(n)
+        except OSError as exc:
+            outcomes[n] = str(exc)
+
+    first = threading.Thread(target=call, args=(0,))
+    first.start()
+    _wait_for(lambda: batches == [[0]])
+    others = []
+    for n in (1, 2, 3):
+        thread = threading.Thread(target=call, args=(n,))
+        thread.start()
+        others.append(thread)
+        _wait_for(lambda n=n: len(combiner._open.items) == n)  # type: ignore[misc]
+    release.set()
+    for thread in (first, *others):
+        thread.join(30)
+    after = combiner.submit(4)
+    assert (batches, outcomes, after) == (
+        [[0], [1, 2, 3], [4]],
+        {0: 0, 1: "the commit failed", 2: "the commit failed", 3: "the commit failed"},
+        4,
+    )

@@ -131,6 +131,18 @@ def test_turn_and_minute_counters_count_admitted_calls(store: Store) -> None:
     assert store.peek_usage("s2", None, 170.0) == Usage(0, None, 1)
 
 
+def test_counters_changed_inside_a_batch_count_as_they_would_one_by_one(store: Store) -> None:
+    with store.batch():
+        inside = [store.admit_call("s1", "t1", at) for at in (100.0, 110.0)]
+        store.refuse_call("s1", 110.0)
+        store.note_outcome("s1", "k", failed=True, hard=False, at=110.0)
+    assert (inside, store.admit_call("s1", "t1", 120.0), store.failure_record("s1", "k")) == (
+        [Usage(1, 100.0, 1), Usage(2, 100.0, 2)],
+        Usage(3, 100.0, 2, 1),  # the refused call left calls_per_minute's count
+        FailureRecord(1, 0, last=110.0),
+    )
+
+
 def test_failures_accumulate_per_session_and_call_and_a_success_clears_them(store: Store) -> None:
     store.note_outcome("s1", "k", failed=True, hard=False, at=1.0)
     store.note_outcome("s1", "k", failed=True, hard=True, at=2.0)

@@ -87,3 +87,34 @@ def test_an_empty_append_returns_at_once_with_nothing_stored() -> None:
         pool.shutdown(wait=False)
     second = store.append([event(1)])
     assert (first, inner.commits, second[0].seq) == ([], [1], 1)  # the empty one made no commit
+
+
+class GatedFailingStore(GatedStore):
+    """Holds its first commit until released; its second commit fails."""
+
+    def append(self, events: Sequence[AuditEvent]) -> list[LedgerRecord]:
+        if self.commits:
+            self.commits.append(len(events))
+            raise StoreError("disk full")
+        return super().append(events)
+
+
+def test_callers_waiting_on_a_commit_that_fails_all_get_its_error_and_none_a_record() -> None:
+    inner = GatedFailingStore()
+    store = GroupCommitStore(inner)
+    with ThreadPoolExecutor(max_workers=5) as pool:
+        first = pool.submit(store.append, [event(0)])
+        assert inner.entered.wait(timeout=30)
+        rest = [pool.submit(store.append, [event(n)]) for n in range(1, 5)]
+        while len(store._open.events) < 4:  # all four queued behind the held commit
+            threading.Event().wait(0.001)
+        inner.release.set()
+        errors = [type(f.exception(timeout=30)).__name__ for f in rest]
+        kept = first.result(timeout=30)
+    assert (errors, [r.seq for r in kept], inner.commits, [r.seq for r in inner.records]) == (
+        ["StoreError"] * 4,
+        [1],
+        [1, 4],
+        [1],
+    )
+    assert store._writing is False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from bastion.audit.settings import AuditConfig
 from bastion.audit.sqlite import SqliteLedgerStore
 from bastion.audit.store import MemoryLedgerStore
 from bastion.call.model import ToolCall
+from bastion.errors import StoreError
 from bastion.policy.decision import Decision, Evaluation, Reason
 
 HASHER = ArgumentHasher(b"k" * 32)
@@ -223,3 +225,39 @@ def test_a_changed_byte_in_the_database_file_is_found_at_that_record(db_with_ten
     db_with_ten.write_bytes(bytes(raw))
     result = _verify(db_with_ten)
     assert (result.ok, result.checked, result.bad_seq) == (False, 7, 8)
+
+
+def test_many_events_appended_in_one_commit_are_stored_in_order_each_linked_to_the_last(
+    ledger: Ledger,
+) -> None:
+    ledger.append(event(0))
+    returned = ledger.append_many([event(n) for n in range(1, 8)])
+    stored = ledger.events()
+    verdict = ledger.verify()
+    assert (
+        [r.event.decision_id for r in returned],
+        [r.seq for r in returned],
+        [r.prev for r in stored[1:]],
+        returned,
+        (verdict.ok, verdict.checked),
+    ) == (
+        [f"d{n}" for n in range(1, 8)],
+        list(range(2, 9)),
+        [r.hash for r in stored[:-1]],
+        stored[1:],
+        (True, 8),
+    )
+
+
+def test_a_batch_with_one_event_sqlite_cannot_store_keeps_none_of_the_batch(tmp_path: Path) -> None:
+    store = SqliteLedgerStore(str(tmp_path / "b.db"), chain=CHAIN)
+    made = Ledger(store, hasher=HASHER)
+    first = made.append(event(0))
+    bad = dataclasses.replace(event(9), exit_code=2**70)  # hashes, but no SQLite integer holds it
+    with pytest.raises((OverflowError, StoreError)):
+        made.append_many([event(1), event(2), bad, event(3)])
+    after = [(r.seq, r.event.decision_id) for r in made.events()]
+    head = made.append(event(4))
+    verdict = made.verify()
+    made.close()
+    assert (after, head.seq, head.prev, verdict.ok) == ([(1, "d0")], 2, first.hash, True)

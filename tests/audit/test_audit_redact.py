@@ -12,7 +12,10 @@ from bastion.audit.redact import (
     _SECRET_ANCHORS,
     _SECRET_KEY,
     ANCHORS,
+    RANDOM_BITS,
     REDACTIONS,
+    _entropy,
+    _looks_random,
     redact,
     redact_value,
     summarize,
@@ -234,3 +237,34 @@ def test_the_encoders_built_once_write_what_json_dumps_writes(value: object) -> 
         json.dumps(value, sort_keys=True, default=str),
         json.dumps(value, separators=(",", ":"), ensure_ascii=False),
     )
+
+
+def _plainly_random(text: str) -> bool:
+    """The high-entropy test with no shortcut: what ``_looks_random`` must always equal."""
+    has_digit = any(c.isdigit() for c in text)
+    has_alpha = any(c.isalpha() for c in text)
+    return has_digit and has_alpha and _entropy(text) > RANDOM_BITS
+
+
+_RUN = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/_=-"
+
+
+@given(
+    st.one_of(
+        st.text(alphabet=_RUN, min_size=32, max_size=80),
+        # Few distinct characters, around the bound the shortcut relies on (18 and 19).
+        st.integers(min_value=14, max_value=24).flatmap(
+            lambda k: st.text(alphabet=_RUN[-k:], min_size=32, max_size=120)
+        ),
+        st.text(min_size=1, max_size=60),  # any Unicode text: digits and letters beyond ASCII
+    )
+)
+@settings(max_examples=600, deadline=None)
+def test_the_high_entropy_check_equals_its_plain_definition(text: str) -> None:
+    assert _looks_random(text) == _plainly_random(text)
+
+
+def test_a_random_looking_run_of_nineteen_distinct_characters_is_masked() -> None:
+    run = "a1b2c3d4e5f6g7h8i9j" * 2  # 19 distinct characters: log2(19) = 4.25 bits > 4.2
+    assert redact(f"seed {run}") == "seed ***"
+    assert redact(f"seed {run[:18] * 2}") == f"seed {run[:18] * 2}"  # 18: at most 4.17 bits

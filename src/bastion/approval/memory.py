@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import threading
 from collections import defaultdict
 from collections.abc import Iterable
+from contextlib import AbstractContextManager
 
 from bastion.approval.model import EXPIRY, ApprovalRequest, FailureRecord, Grant, Usage
 from bastion.approval.state import Action, RequestState, transition
@@ -124,6 +126,10 @@ class MemoryStore:
 
     def peek_usage(self, session: str, turn: str | None, at: float) -> Usage:
         return self._usage(session, turn, at, record=False)
+
+    def batch(self) -> AbstractContextManager[object]:
+        """Every change is made at once under the lock: nothing to share."""
+        return contextlib.nullcontext()
 
     def admit_call(self, session: str, turn: str | None, at: float) -> Usage:
         return self._usage(session, turn, at, record=True)

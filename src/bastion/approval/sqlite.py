@@ -270,7 +270,7 @@ class SqliteStore:
             return conn.execute("DELETE FROM grants WHERE id = ?", (grant_id,)).rowcount == 1
 
     # -- counters ------------------------------------------------------------------------
-    def batch(self) -> AbstractContextManager[None]:
+    def batch(self) -> AbstractContextManager[object]:
         """One counters transaction for the calls a batch admits (the Gatekeeper's
         ``request_sync`` leader): one commit instead of one per call."""
         return self.counters.batch()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -84,6 +85,13 @@ class Store(Protocol):
     def revoke_grant(self, grant_id: str) -> bool: ...
 
     # -- counters (limits and the repeat-failure guard) -----------------------------------
+    def batch(self) -> AbstractContextManager[object]:
+        """One transaction for every counter change this thread makes inside it (the
+        Gatekeeper's batch of concurrent calls): each change still succeeds or fails alone,
+        and a batch whose commit fails raises, keeping none of them. A store whose every
+        change is its own transaction returns a context that does nothing."""
+        ...
+
     def peek_usage(self, session: str, turn: str | None, at: float) -> Usage:
         """Counters as if one more call were made now, without recording it."""
         ...

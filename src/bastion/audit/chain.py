@@ -16,8 +16,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from bastion.audit.events import EVENT_FIELDS, GENESIS, AuditEvent, LedgerRecord
 
@@ -38,12 +40,19 @@ def chain_key(argument_key: bytes) -> bytes:
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
+#: Every field of an event in one C call (a loop of ``getattr`` was a fifth of canonical).
+event_values = operator.attrgetter(*EVENT_FIELDS)
+_KEYS = ("seq", "prev", *EVENT_FIELDS)
+
+
 def canonical(seq: int, prev: str, event: AuditEvent, *, legacy: bool = False) -> bytes:
-    # Every field is a str, a number or None: read them directly (``asdict`` deep-copies,
-    # a third of a record's hashing time).
-    body: dict[str, object] = {"seq": seq, "prev": prev}
-    for name in EVENT_FIELDS:
-        body[name] = getattr(event, name)
+    return canonical_values(seq, prev, event_values(event), legacy=legacy)
+
+
+def canonical_values(seq: int, prev: str, values: tuple[Any, ...], *, legacy: bool = False) -> bytes:
+    """``canonical`` from the event's field values (``event_values``), which the ledger's
+    insert needs too. Every field is a str, a number or None (``asdict`` deep-copies)."""
+    body: dict[str, object] = dict(zip(_KEYS, (seq, prev, *values), strict=True))
     if body["parent"] is None:  # a field added later: absent and None hash the same
         del body["parent"]
     if legacy:
@@ -73,6 +82,10 @@ class Chain:
 
     def hash(self, seq: int, prev: str, event: AuditEvent) -> str:
         return hmac.digest(self._key, canonical(seq, prev, event), "sha256").hex()
+
+    def hash_values(self, seq: int, prev: str, values: tuple[Any, ...]) -> str:
+        """``hash`` of an event given as its field values (``event_values``)."""
+        return hmac.digest(self._key, canonical_values(seq, prev, values), "sha256").hex()
 
     def link(self, seq: int, prev: str, event: AuditEvent) -> LedgerRecord:
         return LedgerRecord(seq=seq, prev=prev, hash=self.hash(seq, prev, event), event=event)

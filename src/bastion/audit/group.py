@@ -18,16 +18,17 @@ from bastion.audit.store import LedgerQuery, LedgerStore
 
 
 class _Batch:
-    """The events of one commit and its outcome; one Event wakes every caller in it (a Future
-    per caller cost a condition and a wake-up each, a tenth of the leader's time)."""
+    """The events of one commit and its outcome, and a held lock per caller waiting on it,
+    released once the commit is done (a Future per caller cost a condition and a wake-up
+    each; an Event per batch woke every caller through one Condition, re-taken in turn)."""
 
-    __slots__ = ("done", "error", "events", "records")
+    __slots__ = ("error", "events", "records", "waiters")
 
     def __init__(self) -> None:
         self.events: list[AuditEvent] = []
         self.records: list[LedgerRecord] = []
         self.error: BaseException | None = None
-        self.done = threading.Event()
+        self.waiters: list[threading.Lock] = []
 
 
 class GroupCommitStore:
@@ -40,15 +41,20 @@ class GroupCommitStore:
     def append(self, events: Sequence[AuditEvent]) -> list[LedgerRecord]:
         if not events:  # nothing to make durable; an empty batch would never be committed
             return []
+        waiter = None
         with self._lock:
             batch = self._open
             start = len(batch.events)
             batch.events.extend(events)
-            leader = not self._writing
+            if self._writing:
+                waiter = threading.Lock()
+                waiter.acquire()
+                batch.waiters.append(waiter)
             self._writing = True
-        if leader:
-            self._drain()
-        batch.done.wait()
+        if waiter is None:
+            self._drain()  # commits this caller's batch first, then any that formed meanwhile
+        else:
+            waiter.acquire()  # released once the commit holding these events is done
         if batch.error is not None:
             raise batch.error
         return batch.records[start : start + len(events)]
@@ -61,11 +67,13 @@ class GroupCommitStore:
                     self._writing = False
                     return
                 self._open = _Batch()
+                waiters = batch.waiters  # complete: nobody joins a batch no longer open
             try:
                 batch.records = self.inner.append(batch.events)
             except BaseException as exc:
                 batch.error = exc
-            batch.done.set()
+            for waiter in waiters:
+                waiter.release()
 
     @property
     def chain(self) -> Chain:

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from bastion.audit.chain import CHAIN_VERSION, Chain, LegacyBreak, rekey
+from bastion.audit.chain import CHAIN_VERSION, Chain, LegacyBreak, event_values, rekey
 from bastion.audit.events import EVENT_FIELDS, GENESIS, AuditEvent, LedgerRecord
 from bastion.audit.sqlite_db import Database
 from bastion.audit.store import LedgerQuery, is_resolution
@@ -84,13 +84,16 @@ class SqliteLedgerStore:
         row = conn.execute("SELECT seq, hash FROM ledger ORDER BY seq DESC LIMIT 1").fetchone()
         seq, prev = (row["seq"], row["hash"]) if row else (0, GENESIS)
         out: list[LedgerRecord] = []
-        for event in events:
+        rows: list[tuple[Any, ...]] = []
+        hash_values = self.chain.hash_values
+        for event in events:  # the field values read once, for the hash and for the row
             seq += 1
-            record = self.chain.link(seq, prev, event)
-            values = tuple(getattr(event, name) for name in EVENT_FIELDS)
-            conn.execute(_INSERT, (record.seq, record.prev, record.hash, *values))
-            out.append(record)
-            prev = record.hash
+            values = event_values(event)
+            digest = hash_values(seq, prev, values)
+            rows.append((seq, prev, digest, *values))
+            out.append(LedgerRecord(seq=seq, prev=prev, hash=digest, event=event))
+            prev = digest
+        conn.executemany(_INSERT, rows)  # one statement for the batch, rows in chain order
         return out
 
     def append(self, events: Sequence[AuditEvent]) -> list[LedgerRecord]:

@@ -100,7 +100,17 @@ class Database:
         guard), never for requests, grants or the ledger. The WAL keeps the order, so such a
         commit becomes durable with the next full one, whichever connection makes it."""
         with self.write_lock, self.lock:
-            toggle = not durable and not self.bookkeeping and not self._batching
+            if self._batching:  # a savepoint, written out: nested context managers cost µs
+                conn = self.conn
+                conn.execute("SAVEPOINT part")
+                try:
+                    yield conn
+                except BaseException as exc:
+                    self._undo_part(exc)
+                    raise
+                conn.execute("RELEASE part")
+                return
+            toggle = not durable and not self.bookkeeping
             if toggle:
                 self.conn.execute("PRAGMA synchronous = NORMAL")
             try:
@@ -160,12 +170,16 @@ class Database:
         try:
             yield self.conn
         except BaseException as exc:
-            self.conn.execute("ROLLBACK TO part")
-            self.conn.execute("RELEASE part")
-            if isinstance(exc, sqlite3.Error):
-                raise StoreError(f"state database {self.path} failed: {exc}") from exc
+            self._undo_part(exc)
             raise
         self.conn.execute("RELEASE part")
+
+    def _undo_part(self, exc: BaseException) -> None:
+        """Undo a savepoint's changes alone; an SQLite error leaves as a StoreError."""
+        self.conn.execute("ROLLBACK TO part")
+        self.conn.execute("RELEASE part")
+        if isinstance(exc, sqlite3.Error):
+            raise StoreError(f"state database {self.path} failed: {exc}") from exc
 
     def add_columns(self, table: str, columns: dict[str, str]) -> None:
         """Add each ``name: declaration`` column ``table`` lacks (a file an older Bastion

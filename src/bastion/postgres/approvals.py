@@ -10,8 +10,10 @@ daemon's waiter after the commit (see :mod:`bastion.postgres.listener`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from typing import Any
 
 from bastion.approval.model import EXPIRY, ApprovalRequest, FailureRecord, Grant, Scope, Usage
@@ -249,6 +251,10 @@ class PgApprovalStore(PgHandle):
             return conn.execute("DELETE FROM grants WHERE id = %s", (grant_id,)).rowcount == 1
 
     # -- counters ------------------------------------------------------------------------
+    def batch(self) -> AbstractContextManager[object]:
+        """Each counter change is its own transaction here: nothing shared (yet)."""
+        return contextlib.nullcontext()
+
     def peek_usage(self, session: str, turn: str | None, at: float) -> Usage:
         return counters.peek_usage(self.db, session, turn, at)
 

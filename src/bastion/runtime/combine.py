@@ -22,14 +22,20 @@ R = TypeVar("R")
 
 
 class _Batch(Generic[T, R]):
-    __slots__ = ("done", "error", "items", "results", "turn")
+    """One batch's items, its outcome, and the locks its callers sleep on: a held lock per
+    follower, released by the leader once the results are set. (An Event per batch woke its
+    callers through one Condition, each re-taking the Condition's lock after waking: a
+    convoy of hand-offs per batch under the GIL; a released lock wakes its sleeper alone.)"""
+
+    __slots__ = ("error", "items", "results", "turn", "waiters")
 
     def __init__(self) -> None:
         self.items: list[T] = []
         self.results: Sequence[R] = ()
         self.error: BaseException | None = None
-        self.turn = threading.Event()  # its leader may prepare it
-        self.done = threading.Event()  # its results (or error) are set
+        self.waiters: list[threading.Lock] = []
+        self.turn = threading.Lock()  # held until its leader may prepare it
+        self.turn.acquire()
 
 
 class Combiner(Generic[T, P, R]):
@@ -44,22 +50,29 @@ class Combiner(Generic[T, P, R]):
         self._preparing = False  # a batch holds the turn
 
     def submit(self, item: T) -> R:
+        waiter = None
         with self._lock:
             batch = self._open
             index = len(batch.items)
             batch.items.append(item)
-            if index == 0 and not self._preparing:
-                self._preparing = True
-                batch.turn.set()
-        if index == 0:
+            if index == 0:
+                if not self._preparing:
+                    self._preparing = True
+                    batch.turn.release()
+            else:
+                waiter = threading.Lock()
+                waiter.acquire()
+                batch.waiters.append(waiter)
+        if waiter is None:
             self._lead(batch)
-        batch.done.wait()
+        else:
+            waiter.acquire()  # released by the leader once the batch is finished
         if batch.error is not None:
             raise batch.error
         return batch.results[index]
 
     def _lead(self, batch: _Batch[T, R]) -> None:
-        batch.turn.wait()
+        batch.turn.acquire()
         with self._lock:
             self._open = _Batch()  # later arrivals form the next batch
         try:
@@ -73,12 +86,15 @@ class Combiner(Generic[T, P, R]):
             batch.results = results
         except BaseException as exc:  # every caller of the batch sees it; the next batch runs
             batch.error = exc
-        batch.done.set()
+        with self._lock:  # no follower joins once the batch is no longer open (above)
+            waiters = batch.waiters
+        for waiter in waiters:
+            waiter.release()
 
     def _pass_turn(self) -> None:
         with self._lock:
             following = self._open
             if following.items:
-                following.turn.set()  # its first caller is waiting to lead it
+                following.turn.release()  # its first caller is waiting to lead it
             else:
                 self._preparing = False

@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from bastion.approval.clock import Clock, SystemClock
@@ -51,7 +50,7 @@ from bastion.policy.decision import Decision, Evaluation, deny_for_error
 from bastion.policy.engine import Gate
 from bastion.runtime.asks import ask_callback, would_ask
 from bastion.runtime.combine import Combiner
-from bastion.runtime.recording import Draft, Recording
+from bastion.runtime.recording import Built, Draft, Recording
 
 if TYPE_CHECKING:
     from bastion.opinion import SecondOpinion
@@ -63,6 +62,8 @@ DB_FILE = "bastion.db"
 Answer = PermissionDecision | Mapping[str, Any]
 #: What ``request_sync`` hands the combiner: the bound call, its time, a person's confirmation.
 _Settling = tuple[ToolCall, float, bool]
+#: A batch once decided: each call's draft (or the ASK to park), and the events to commit.
+_Prepared = tuple[list[Draft | tuple[Evaluation, str]], Built]
 PermissionCallback = Callable[[ApprovalRequest], Answer | Awaitable[Answer]]
 
 
@@ -94,7 +95,7 @@ class Gatekeeper(Recording):
         #: Child sessions (bastion.delegation) and the escalate-only checker (bastion.opinion).
         self.delegations = Delegations(self)
         self.opinion = opinion
-        self._settler = Combiner(self._draft_batch, self._record_batch)
+        self._settler = Combiner(self._prepare_batch, self._record_batch)
 
     def child(
         self,
@@ -217,22 +218,27 @@ class Gatekeeper(Recording):
     def _draft_batch(self, items: list[_Settling]) -> list[Draft | tuple[Evaluation, str]]:
         """The decisions of concurrent ``request_sync`` callers, made by one of them in
         arrival order (:class:`Combiner`)."""
-        batch: Callable[[], AbstractContextManager[object]] | None = getattr(self.store, "batch", None)
-        if batch is None or len(items) == 1:
+        if len(items) == 1:  # a caller alone: its counters commit on their own
             return [self._draft(*item) for item in items]
         try:
-            with batch():  # the counters of every call in one commit
+            with self.store.batch():  # the counters of every call in one commit
                 return [self._draft(*item) for item in items]
         except Exception as exc:  # counts that were not kept: no answer built on them stands
             down = deny_for_error(exc, rule="state.unavailable", transient=True)
             return [Draft(down, Resolver.POLICY, new_id()) for _ in items]
 
+    def _prepare_batch(self, items: list[_Settling]) -> _Prepared:
+        """The batch's decisions and their events, built while it holds the turn."""
+        drafted = self._draft_batch(items)
+        decided = [(item[0], d) for item, d in zip(items, drafted, strict=True) if isinstance(d, Draft)]
+        return drafted, self._build_many(decided)
+
     def _record_batch(
-        self, items: list[_Settling], drafted: list[Draft | tuple[Evaluation, str]]
+        self, items: list[_Settling], prepared: _Prepared
     ) -> list[Evaluation | tuple[Evaluation, str]]:
         """Their records, in one ledger commit (the ASKs to park are passed back)."""
-        decided = [(item[0], d) for item, d in zip(items, drafted, strict=True) if isinstance(d, Draft)]
-        answers = iter(self._finish_many(decided))
+        drafted, built = prepared
+        answers = iter(self._commit_many(built))
         return [next(answers) if isinstance(d, Draft) else d for d in drafted]
 
     async def _park_or_deny(

@@ -44,6 +44,18 @@ class Draft:
     decision_id: str
 
 
+@dataclass(frozen=True, slots=True)
+class Built:
+    """Decided calls with their events built, waiting for one ledger commit: ``answers``
+    holds the calls already answered (an event that could not be built), ``written`` the
+    index of each event's call."""
+
+    drafts: list[tuple[ToolCall, Draft]]
+    events: list[AuditEvent]
+    answers: list[Evaluation | None]
+    written: list[int]
+
+
 def unrecorded(exc: Exception) -> Evaluation:
     """The answer when the ledger cannot record a call: a transient DENY."""
     return deny_for_error(
@@ -140,22 +152,33 @@ class Recording:
     def _finish_many(self, drafts: Sequence[tuple[ToolCall, Draft]]) -> list[Evaluation]:
         """``_finish`` for many decided calls (``decided`` records), in one ledger commit:
         every record is durable when this returns, or none is acknowledged."""
-        answers: list[Evaluation | None] = [None] * len(drafts)
-        events, written = [], []
+        return self._commit_many(self._build_many(drafts))
+
+    def _build_many(self, drafts: Sequence[tuple[ToolCall, Draft]]) -> Built:
+        """The events of many decided calls; a call whose event cannot be built is answered
+        ``audit.unavailable`` now (the Gatekeeper's batches build them while they still hold
+        the turn, so the commit stage runs little Python beside the next batch's decisions)."""
+        built = Built(list(drafts), [], [None] * len(drafts), [])
         for index, (call, draft) in enumerate(drafts):
             try:
-                events.append(self._event(call, draft.evaluation, draft.resolver, draft.decision_id))
-                written.append(index)
+                built.events.append(self._event(call, draft.evaluation, draft.resolver, draft.decision_id))
+                built.written.append(index)
             except Exception as exc:
-                answers[index] = unrecorded(exc)
+                built.answers[index] = unrecorded(exc)
+        return built
+
+    def _commit_many(self, built: Built) -> list[Evaluation]:
+        """Write built events in one ledger commit; the answers once it is durable (a
+        failing commit acknowledges none of them: each is ``audit.unavailable``)."""
+        answers, written = built.answers, built.written
         try:
-            self.ledger.append_many(events)
+            self.ledger.append_many(built.events)
         except Exception as exc:
             for index in written:
                 answers[index] = unrecorded(exc)
             written = []
         for index in written:
-            call, draft = drafts[index]
+            call, draft = built.drafts[index]
             self._recorded(call, draft)
             answers[index] = draft.evaluation
         return [answer for answer in answers if answer is not None]

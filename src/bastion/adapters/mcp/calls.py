@@ -146,6 +146,8 @@ class McpCalls:
         self.log = log or sys.stderr
         self._pending: OrderedDict[str, _Pending] = OrderedDict()
         self._pending_limit = pending_limit
+        #: tool -> (its inputSchema, what it infers): walked once per schema, not per call.
+        self._inferred: dict[str, tuple[Mapping[str, Any], tuple[tuple[str, ...], tuple[str, ...]]]] = {}
 
     def tool_call(
         self,
@@ -162,12 +164,24 @@ class McpCalls:
             "arguments": dict(arguments or {}),
             "annotations": dict(annotations or {}),
         }
-        paths, urls = infer_schema(schema)
+        paths, urls = self._infer(tool, schema)
         if paths or urls:  # the engine checks these through the path/network policy
             args["inferred"] = {"paths": list(paths), "urls": list(urls)}
         return ToolCall(
             tool="mcp", args=args, cwd=self.cwd, session=self.session, agent=agent, interactive=True
         )
+
+    def _infer(self, tool: str, schema: Mapping[str, Any] | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """``infer_schema``, remembered per tool while its schema stays the same object (a
+        refreshed offer brings new objects; nobody edits one in place)."""
+        if schema is None:
+            return (), ()
+        known = self._inferred.get(tool)
+        if known is not None and known[0] is schema:
+            return known[1]
+        inferred = infer_schema(schema)
+        self._inferred[tool] = (schema, inferred)
+        return inferred
 
     async def decide(
         self, keeper: Gatekeeper, call: ToolCall, channel: Channel
