@@ -21,12 +21,12 @@ from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Evaluation, Reason, deny_for_error
 from bastion.policy.mcp_args import decide_mcp
 from bastion.policy.network import Resolver
-from bastion.policy.paths import FileSystem, OsFileSystem
+from bastion.policy.paths import CallFs, FileSystem, OsFileSystem
 from bastion.policy.rules import PATH_FAMILIES
 from bastion.policy.stages import WRITE_EFFECTS, Context
 from bastion.policy.tool_families import decide_code, decide_db, decide_fetch, decide_install, decide_path
 from bastion.policy.tree import OsTree, Tree
-from bastion.policy.verdict import Assembly
+from bastion.policy.verdict import Assembly, after_specific
 
 if TYPE_CHECKING:
     from bastion.shell.model import ShellAnalysis
@@ -68,6 +68,11 @@ class Gate:
             "",
             "no rule decided this call and nobody can be asked",
         )
+        # Each default as it follows a specific reason, made once instead of once per subject.
+        self._ask_after = after_specific(self._ask_default)
+        self._unattended_after = after_specific(self._unattended_default)
+        #: The shell decider, bound on the first shell call (its import loads the classifier).
+        self._decide_shell: Callable[[Context, ToolCall, Assembly], None] | None = None
 
     def over(self, policy: Policy) -> Gate:
         """A gate with this one's choices (file system, tree, resolver, sandbox) over another
@@ -98,19 +103,44 @@ class Gate:
     # -- orchestration -------------------------------------------------------------------
 
     def _evaluate(self, call: ToolCall, trace: bool) -> Evaluation:
-        policy = self.policy
         family = call.family
         if family is None:
             return deny_for_error(f"unknown tool family {call.tool!r}", rule="call.unknown-family")
-        default = self._ask_default if call.interactive else self._unattended_default
-        out = Assembly(approval_default=default, trace=[] if trace else None)
+        out = self._assembly(call, trace)
+        if family is Family.SHELL:
+            self._shell_into(out, call, self.fs, self.tree, self.resolver)
+        else:
+            _DECIDERS[family](self.context, call, out)
+        return self._finish(out)
+
+    def _assembly(self, call: ToolCall, trace: bool) -> Assembly:
+        if call.interactive:
+            default, after = self._ask_default, self._ask_after
+        else:
+            default, after = self._unattended_default, self._unattended_after
+        out = Assembly(approval_default=default, trace=[] if trace else None, after_default=after)
         if out.trace is not None:
+            policy = self.policy
             files = ", ".join(policy.sources) or "built-in defaults only"
             out.trace.append(f"policy: mode {policy.mode} ({policy.mode_source}); files: {files}")
             out.trace.extend(f"warning: {w}" for w in policy.warnings)
-        _DECIDERS[family](self.context, call, out)
-        self._apply_ceiling(out)
+        return out
+
+    def _finish(self, out: Assembly) -> Evaluation:
+        if self.policy.ceiling is not None:
+            self._apply_ceiling(out)
         return out.finish()
+
+    def _shell_into(
+        self, out: Assembly, call: ToolCall, fs: FileSystem, tree: Tree, resolver: Resolver | None
+    ) -> None:
+        # The shell decider resolves paths through one memo for this call only (CallFs).
+        policy = self.policy
+        ctx = Context(policy, CallFs(fs, policy), tree, resolver, self.sandboxed, self.analyze_shell)
+        decide = self._decide_shell
+        if decide is None:  # imported on the first shell call (see _shell)
+            decide = self._decide_shell = _shell_decider()
+        decide(ctx, call, out)
 
     def _apply_ceiling(self, out: Assembly) -> None:
         ceiling = self.policy.ceiling
@@ -155,10 +185,14 @@ def _analyze(command: str) -> ShellAnalysis:
     return analyze(command)
 
 
-def _shell(ctx: Context, call: ToolCall, out: Assembly) -> None:
+def _shell_decider() -> Callable[[Context, ToolCall, Assembly], None]:
     from bastion.policy.shell_policy import decide_shell
 
-    decide_shell(ctx, call, out)
+    return decide_shell
+
+
+def _shell(ctx: Context, call: ToolCall, out: Assembly) -> None:
+    _shell_decider()(ctx, call, out)
 
 
 #: The dispatch: one decider per family, each reading only the context (``stages``).
