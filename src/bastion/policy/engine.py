@@ -22,6 +22,15 @@ from bastion.policy.decision import Decision, Evaluation, Reason, deny_for_error
 from bastion.policy.mcp_args import decide_mcp
 from bastion.policy.network import Resolver
 from bastion.policy.paths import CallFs, FileSystem, OsFileSystem
+from bastion.policy.replay import (
+    Recorded,
+    Recording,
+    RecordingFs,
+    RecordingResolver,
+    RecordingTree,
+    Replays,
+    call_key,
+)
 from bastion.policy.rules import PATH_FAMILIES
 from bastion.policy.stages import WRITE_EFFECTS, Context
 from bastion.policy.tool_families import decide_code, decide_db, decide_fetch, decide_install, decide_path
@@ -33,7 +42,8 @@ if TYPE_CHECKING:
 
 
 class Gate:
-    """Decides tool calls against one immutable Policy. Thread-safe: holds no mutable state."""
+    """Decides tool calls against one immutable Policy. Thread-safe: its only mutable state
+    is two bounded caches behind locks (parses, and recorded shell calls: ``replay``)."""
 
     def __init__(
         self,
@@ -43,6 +53,7 @@ class Gate:
         resolver: Resolver | None = None,
         sandboxed: bool = False,
         tree: Tree | None = None,
+        replay: bool = True,
     ) -> None:
         self.policy = policy
         self.fs: FileSystem = fs or OsFileSystem()
@@ -54,6 +65,9 @@ class Gate:
         # A parse is a pure function of the command text, and agents repeat commands: keep
         # recent ones (per gate, bounded, thread-safe). Paths and hosts are re-checked each time.
         self.analyze_shell = functools.lru_cache(maxsize=1024)(_analyze)
+        # A repeated shell call is answered again only when the file system answers every
+        # question it asked as before (``replay``); False decides every call afresh.
+        self.replays: Replays | None = Replays() if replay else None
         self._ask_default = Reason(
             Decision.parse(policy.interactive_default),
             "approval.interactive_default",
@@ -77,7 +91,14 @@ class Gate:
     def over(self, policy: Policy) -> Gate:
         """A gate with this one's choices (file system, tree, resolver, sandbox) over another
         policy: a delegated child's narrower ceiling decides with what its parent's gate chose."""
-        return Gate(policy, fs=self.fs, resolver=self.resolver, sandboxed=self.sandboxed, tree=self.tree)
+        return Gate(
+            policy,
+            fs=self.fs,
+            resolver=self.resolver,
+            sandboxed=self.sandboxed,
+            tree=self.tree,
+            replay=self.replays is not None,
+        )
 
     @property
     def context(self) -> Context:
@@ -106,6 +127,8 @@ class Gate:
         family = call.family
         if family is None:
             return deny_for_error(f"unknown tool family {call.tool!r}", rule="call.unknown-family")
+        if family is Family.SHELL and not trace and self.replays is not None:
+            return self._shell_replayed(call, self.replays)
         out = self._assembly(call, trace)
         if family is Family.SHELL:
             self._shell_into(out, call, self.fs, self.tree, self.resolver)
@@ -141,6 +164,25 @@ class Gate:
         if decide is None:  # imported on the first shell call (see _shell)
             decide = self._decide_shell = _shell_decider()
         decide(ctx, call, out)
+
+    def _shell_replayed(self, call: ToolCall, replays: Replays) -> Evaluation:
+        """The recorded Evaluation when every file-system answer is as it was; otherwise
+        decided afresh, through ports that record what it asks (``replay``)."""
+        fs, tree, resolver = self.fs, self.tree, self.resolver
+        gate = (fs, tree, resolver, self.policy, self.sandboxed, self.analyze_shell)
+        key = call_key(call)
+        if key is not None:
+            known = replays.get(key)
+            if known is not None and known.still(fs, tree, gate):
+                return known.evaluation
+        log = Recording(fs, tree, resolver)
+        out = self._assembly(call, False)
+        watched = RecordingResolver(log) if resolver is not None else None
+        self._shell_into(out, call, RecordingFs(log), RecordingTree(log), watched)
+        evaluation = self._finish(out)
+        if key is not None and log.keep():
+            replays.put(key, Recorded(tuple(log.answers), evaluation, gate))
+        return evaluation
 
     def _apply_ceiling(self, out: Assembly) -> None:
         ceiling = self.policy.ceiling
