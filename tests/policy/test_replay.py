@@ -52,8 +52,9 @@ def shell(command: str, cwd: str = "/h/ws", interactive: bool = True) -> ToolCal
 
 
 def same(replaying: Gate, fresh: Gate, call: ToolCall) -> Evaluation:
-    evaluation = replaying.evaluate(call)
-    assert evaluation == fresh.evaluate(call)
+    """Three times: a call is remembered the first time, recorded the second, replayed after."""
+    evaluation = fresh.evaluate(call)
+    assert [replaying.evaluate(call) for _ in range(3)] == [evaluation] * 3
     return evaluation
 
 
@@ -131,7 +132,7 @@ class Rebinding:
     """A resolver whose answer changes from one lookup to the next (DNS rebinding)."""
 
     def __init__(self) -> None:
-        self.answers = ["151.101.0.223", "10.0.0.5"]
+        self.answers = ["151.101.0.223", "151.101.0.223", "10.0.0.5"]
 
     def resolve(self, host: str) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
         return [ipaddress.ip_address(self.answers.pop(0) if len(self.answers) > 1 else self.answers[0])]
@@ -142,6 +143,7 @@ def test_a_call_that_reaches_a_host_is_never_replayed() -> None:
     tree = fake()
     gate = Gate(policy, fs=tree, tree=tree, resolver=Rebinding())
     call = shell("curl https://pypi.org/simple/")
+    gate.evaluate(call)  # remembered: the next one is recorded
     assert "network.private" not in [r.rule for r in gate.evaluate(call).reasons]
     second = gate.evaluate(call)
     assert second.decision is Decision.DENY
@@ -152,7 +154,8 @@ def test_a_gate_given_another_file_system_decides_through_it() -> None:
     tree, other = fake(), fake()
     other.links["/h/ws/l"] = "/h/.ssh/id_rsa"
     replaying, _ = gates(tree)
-    assert replaying.evaluate(shell("cat l")).decision is Decision.ALLOW
+    for _ in range(3):
+        assert replaying.evaluate(shell("cat l")).decision is Decision.ALLOW
     replaying.fs = other  # a test may swap the ports: the record was made through the old ones
     replaying.tree = other
     assert replaying.evaluate(shell("cat l")).decision is Decision.DENY
@@ -166,12 +169,14 @@ def test_the_everyday_commands_replayed_are_decided_as_the_first_time(workspace:
     for command in EVERYDAY:
         call = shell(command, cwd=str(workspace))
         first = replaying.evaluate(call)
-        assert replaying.evaluate(call) == first == fresh.evaluate(call)
+        assert [replaying.evaluate(call) for _ in range(3)] == [first] * 3
+        assert first == fresh.evaluate(call)
         assert replaying.explain(call).trace == fresh.explain(call).trace
 
 
 def test_a_gate_given_another_policy_decides_by_it() -> None:
     replaying, _ = gates(fake())
-    assert replaying.evaluate(shell("echo x > n")).decision is Decision.ALLOW
+    for _ in range(3):
+        assert replaying.evaluate(shell("echo x > n")).decision is Decision.ALLOW
     replaying.policy = load_policy_text('mode = "read-only"\n', cwd="/h/ws", env=ENV)
     assert replaying.evaluate(shell("echo x > n")).decision is Decision.DENY

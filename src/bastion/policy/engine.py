@@ -22,15 +22,7 @@ from bastion.policy.decision import Decision, Evaluation, Reason, deny_for_error
 from bastion.policy.mcp_args import decide_mcp
 from bastion.policy.network import Resolver
 from bastion.policy.paths import CallFs, FileSystem, OsFileSystem
-from bastion.policy.replay import (
-    Recorded,
-    Recording,
-    RecordingFs,
-    RecordingResolver,
-    RecordingTree,
-    Replays,
-    call_key,
-)
+from bastion.policy.replay import SEEN, Recorded, Recording, RecordingResolver, Replays, call_key
 from bastion.policy.rules import PATH_FAMILIES
 from bastion.policy.stages import WRITE_EFFECTS, Context
 from bastion.policy.tool_families import decide_code, decide_db, decide_fetch, decide_install, decide_path
@@ -171,16 +163,19 @@ class Gate:
         fs, tree, resolver = self.fs, self.tree, self.resolver
         gate = (fs, tree, resolver, self.policy, self.sandboxed, self.analyze_shell)
         key = call_key(call)
-        if key is not None:
-            known = replays.get(key)
-            if known is not None and known.still(fs, tree, gate):
-                return known.evaluation
-        log = Recording(fs, tree, resolver)
+        known = replays.get(key) if key is not None else None
+        if isinstance(known, Recorded) and known.still(fs, tree, gate):
+            return known.evaluation
         out = self._assembly(call, False)
-        watched = RecordingResolver(log) if resolver is not None else None
-        self._shell_into(out, call, RecordingFs(log), RecordingTree(log), watched)
+        if key is None or known is None:  # the first sighting: decided, only remembered
+            if key is not None:
+                replays.put(key, SEEN)
+            self._shell_into(out, call, fs, tree, resolver)
+            return self._finish(out)
+        log = Recording(fs, tree, resolver)
+        self._shell_into(out, call, log, log, RecordingResolver(log) if resolver is not None else None)
         evaluation = self._finish(out)
-        if key is not None and log.keep():
+        if log.keep():
             replays.put(key, Recorded(tuple(log.answers), evaluation, gate))
         return evaluation
 

@@ -8,9 +8,11 @@ comes again, the file system is asked the same questions afresh, in the same ord
 every answer is the one recorded is the recorded Evaluation returned, since the decision
 would take the same path through the same answers. One changed answer (a symlink repointed,
 a file added) and the call is decided afresh. No answer is ever reused: a recorded answer is
-only what the new one is compared with. Not recorded (decided afresh every time): a call
-that used the resolver (a host's addresses may change with no file changing), or whose
-answers are large (long walks, big reads), or ``explain``.
+only what the new one is compared with. Recording costs a little, and most calls come once:
+a call is only remembered the first time it is seen, recorded the second, replayed after.
+Never recorded (decided afresh every time): a call that used the resolver (a host's
+addresses may change with no file changing), one whose answers are large (long walks, big
+reads), and ``explain``.
 """
 
 from __future__ import annotations
@@ -53,7 +55,8 @@ Question = tuple[int, str, object, Answer]  # (which port, path, its other argum
 
 
 class Recording:
-    """The ports one decision looks through, each answer written down in order."""
+    """The ports one decision looks through (its file system and its tree, in one object),
+    each answer written down in order."""
 
     __slots__ = ("answers", "fs", "read_bytes", "resolver", "resolver_used", "tree")
 
@@ -70,55 +73,41 @@ class Recording:
             not self.resolver_used and len(self.answers) <= MAX_ANSWERS and self.read_bytes <= MAX_READ_BYTES
         )
 
-
-class RecordingFs:
-    __slots__ = ("_log",)
-
-    def __init__(self, log: Recording) -> None:
-        self._log = log
-
     def resolve(self, path: str) -> str:
         try:
-            found = self._log.fs.resolve(path)
+            found = self.fs.resolve(path)
         except OSError as exc:
-            self._log.answers.append((_RESOLVE, path, None, Raised.of(exc)))
+            self.answers.append((_RESOLVE, path, None, Raised.of(exc)))
             raise
-        self._log.answers.append((_RESOLVE, path, None, found))
+        self.answers.append((_RESOLVE, path, None, found))
         return found
-
-
-class RecordingTree:
-    __slots__ = ("_log",)
-
-    def __init__(self, log: Recording) -> None:
-        self._log = log
 
     def kind(self, path: str, *, follow: bool) -> Kind:
         try:
-            found = self._log.tree.kind(path, follow=follow)
+            found = self.tree.kind(path, follow=follow)
         except OSError as exc:
-            self._log.answers.append((_KIND, path, follow, Raised.of(exc)))
+            self.answers.append((_KIND, path, follow, Raised.of(exc)))
             raise
-        self._log.answers.append((_KIND, path, follow, found))
+        self.answers.append((_KIND, path, follow, found))
         return found
 
     def scandir(self, path: str) -> tuple[Entry, ...]:
         try:
-            found = self._log.tree.scandir(path)
+            found = self.tree.scandir(path)
         except OSError as exc:
-            self._log.answers.append((_SCANDIR, path, None, Raised.of(exc)))
+            self.answers.append((_SCANDIR, path, None, Raised.of(exc)))
             raise
-        self._log.answers.append((_SCANDIR, path, None, found))
+        self.answers.append((_SCANDIR, path, None, found))
         return found
 
     def read(self, path: str, limit: int) -> bytes:
         try:
-            found = self._log.tree.read(path, limit)
+            found = self.tree.read(path, limit)
         except OSError as exc:
-            self._log.answers.append((_READ, path, limit, Raised.of(exc)))
+            self.answers.append((_READ, path, limit, Raised.of(exc)))
             raise
-        self._log.read_bytes += len(found)
-        self._log.answers.append((_READ, path, limit, found))
+        self.read_bytes += len(found)
+        self.answers.append((_READ, path, limit, found))
         return found
 
 
@@ -175,23 +164,28 @@ def call_key(call: ToolCall) -> tuple[object, ...] | None:
     return key
 
 
+#: A call seen once and not recorded: only its second sighting is (most calls come once,
+#: and recording costs; a repeated one is recorded the second time, replayed from the third).
+SEEN = object()
+
+
 class Replays:
     """The recorded shell calls of one gate: bounded, least recently used first out,
     thread-safe."""
 
     def __init__(self, size: int = MAX_CALLS) -> None:
         self._size = size
-        self._items: OrderedDict[tuple[object, ...], Recorded] = OrderedDict()
+        self._items: OrderedDict[tuple[object, ...], Recorded | object] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[object, ...]) -> Recorded | None:
+    def get(self, key: tuple[object, ...]) -> Recorded | object | None:
         with self._lock:
             found = self._items.get(key)
             if found is not None:
                 self._items.move_to_end(key)
             return found
 
-    def put(self, key: tuple[object, ...], recorded: Recorded) -> None:
+    def put(self, key: tuple[object, ...], recorded: Recorded | object) -> None:
         with self._lock:
             self._items[key] = recorded
             self._items.move_to_end(key)
