@@ -21,19 +21,21 @@ from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Evaluation, Reason, deny_for_error
 from bastion.policy.mcp_args import decide_mcp
 from bastion.policy.network import Resolver
-from bastion.policy.paths import FileSystem, OsFileSystem
+from bastion.policy.paths import CallFs, FileSystem, OsFileSystem
+from bastion.policy.replay import SEEN, Recorded, Recording, RecordingResolver, Replays, call_key
 from bastion.policy.rules import PATH_FAMILIES
 from bastion.policy.stages import WRITE_EFFECTS, Context
 from bastion.policy.tool_families import decide_code, decide_db, decide_fetch, decide_install, decide_path
 from bastion.policy.tree import OsTree, Tree
-from bastion.policy.verdict import Assembly
+from bastion.policy.verdict import Assembly, after_specific
 
 if TYPE_CHECKING:
     from bastion.shell.model import ShellAnalysis
 
 
 class Gate:
-    """Decides tool calls against one immutable Policy. Thread-safe: holds no mutable state."""
+    """Decides tool calls against one immutable Policy. Thread-safe: its only mutable state
+    is two bounded caches behind locks (parses, and recorded shell calls: ``replay``)."""
 
     def __init__(
         self,
@@ -43,6 +45,7 @@ class Gate:
         resolver: Resolver | None = None,
         sandboxed: bool = False,
         tree: Tree | None = None,
+        replay: bool = True,
     ) -> None:
         self.policy = policy
         self.fs: FileSystem = fs or OsFileSystem()
@@ -54,6 +57,9 @@ class Gate:
         # A parse is a pure function of the command text, and agents repeat commands: keep
         # recent ones (per gate, bounded, thread-safe). Paths and hosts are re-checked each time.
         self.analyze_shell = functools.lru_cache(maxsize=1024)(_analyze)
+        # A repeated shell call is answered again only when the file system answers every
+        # question it asked as before (``replay``); False decides every call afresh.
+        self.replays: Replays | None = Replays() if replay else None
         self._ask_default = Reason(
             Decision.parse(policy.interactive_default),
             "approval.interactive_default",
@@ -68,11 +74,23 @@ class Gate:
             "",
             "no rule decided this call and nobody can be asked",
         )
+        # Each default as it follows a specific reason, made once instead of once per subject.
+        self._ask_after = after_specific(self._ask_default)
+        self._unattended_after = after_specific(self._unattended_default)
+        #: The shell decider, bound on the first shell call (its import loads the classifier).
+        self._decide_shell: Callable[[Context, ToolCall, Assembly], None] | None = None
 
     def over(self, policy: Policy) -> Gate:
         """A gate with this one's choices (file system, tree, resolver, sandbox) over another
         policy: a delegated child's narrower ceiling decides with what its parent's gate chose."""
-        return Gate(policy, fs=self.fs, resolver=self.resolver, sandboxed=self.sandboxed, tree=self.tree)
+        return Gate(
+            policy,
+            fs=self.fs,
+            resolver=self.resolver,
+            sandboxed=self.sandboxed,
+            tree=self.tree,
+            replay=self.replays is not None,
+        )
 
     @property
     def context(self) -> Context:
@@ -98,19 +116,68 @@ class Gate:
     # -- orchestration -------------------------------------------------------------------
 
     def _evaluate(self, call: ToolCall, trace: bool) -> Evaluation:
-        policy = self.policy
         family = call.family
         if family is None:
             return deny_for_error(f"unknown tool family {call.tool!r}", rule="call.unknown-family")
-        default = self._ask_default if call.interactive else self._unattended_default
-        out = Assembly(approval_default=default, trace=[] if trace else None)
+        if family is Family.SHELL and not trace and self.replays is not None:
+            return self._shell_replayed(call, self.replays)
+        out = self._assembly(call, trace)
+        if family is Family.SHELL:
+            self._shell_into(out, call, self.fs, self.tree, self.resolver)
+        else:
+            _DECIDERS[family](self.context, call, out)
+        return self._finish(out)
+
+    def _assembly(self, call: ToolCall, trace: bool) -> Assembly:
+        if call.interactive:
+            default, after = self._ask_default, self._ask_after
+        else:
+            default, after = self._unattended_default, self._unattended_after
+        out = Assembly(approval_default=default, trace=[] if trace else None, after_default=after)
         if out.trace is not None:
+            policy = self.policy
             files = ", ".join(policy.sources) or "built-in defaults only"
             out.trace.append(f"policy: mode {policy.mode} ({policy.mode_source}); files: {files}")
             out.trace.extend(f"warning: {w}" for w in policy.warnings)
-        _DECIDERS[family](self.context, call, out)
-        self._apply_ceiling(out)
+        return out
+
+    def _finish(self, out: Assembly) -> Evaluation:
+        if self.policy.ceiling is not None:
+            self._apply_ceiling(out)
         return out.finish()
+
+    def _shell_into(
+        self, out: Assembly, call: ToolCall, fs: FileSystem, tree: Tree, resolver: Resolver | None
+    ) -> None:
+        # The shell decider resolves paths through one memo for this call only (CallFs).
+        policy = self.policy
+        ctx = Context(policy, CallFs(fs, policy), tree, resolver, self.sandboxed, self.analyze_shell)
+        decide = self._decide_shell
+        if decide is None:  # imported on the first shell call (see _shell)
+            decide = self._decide_shell = _shell_decider()
+        decide(ctx, call, out)
+
+    def _shell_replayed(self, call: ToolCall, replays: Replays) -> Evaluation:
+        """The recorded Evaluation when every file-system answer is as it was; otherwise
+        decided afresh, through ports that record what it asks (``replay``)."""
+        fs, tree, resolver = self.fs, self.tree, self.resolver
+        gate = (fs, tree, resolver, self.policy, self.sandboxed, self.analyze_shell)
+        key = call_key(call)
+        known = replays.get(key) if key is not None else None
+        if isinstance(known, Recorded) and known.still(fs, tree, gate):
+            return known.evaluation
+        out = self._assembly(call, False)
+        if key is None or known is None:  # the first sighting: decided, only remembered
+            if key is not None:
+                replays.put(key, SEEN)
+            self._shell_into(out, call, fs, tree, resolver)
+            return self._finish(out)
+        log = Recording(fs, tree, resolver)
+        self._shell_into(out, call, log, log, RecordingResolver(log) if resolver is not None else None)
+        evaluation = self._finish(out)
+        if log.keep():
+            replays.put(key, Recorded(tuple(log.answers), evaluation, gate))
+        return evaluation
 
     def _apply_ceiling(self, out: Assembly) -> None:
         ceiling = self.policy.ceiling
@@ -155,10 +222,14 @@ def _analyze(command: str) -> ShellAnalysis:
     return analyze(command)
 
 
-def _shell(ctx: Context, call: ToolCall, out: Assembly) -> None:
+def _shell_decider() -> Callable[[Context, ToolCall, Assembly], None]:
     from bastion.policy.shell_policy import decide_shell
 
-    decide_shell(ctx, call, out)
+    return decide_shell
+
+
+def _shell(ctx: Context, call: ToolCall, out: Assembly) -> None:
+    _shell_decider()(ctx, call, out)
 
 
 #: The dispatch: one decider per family, each reading only the context (``stages``).

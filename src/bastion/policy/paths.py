@@ -108,18 +108,24 @@ class CallFs:
     every call, never shared: a symlink may change between two calls). Within a call the
     answers are the same ones the file system would give again, so decisions are identical."""
 
-    __slots__ = ("_resolved", "fs", "policy", "verdicts")
+    __slots__ = ("_resolved", "failed", "fs", "policy", "verdicts")
 
     def __init__(self, fs: FileSystem, policy: Policy) -> None:
         self.fs = fs
         self.policy = policy
         self._resolved: dict[str, str] = {}
         self.verdicts: dict[tuple[str, bool, str], PathVerdict] = {}
+        #: Resolutions that raised (not kept: asked again), so not the same answer twice.
+        self.failed = 0
 
     def resolve(self, path: str) -> str:
         found = self._resolved.get(path)
         if found is None:  # errors (a symlink loop) are not kept: they are asked again
-            found = self._resolved[path] = self.fs.resolve(path)
+            try:
+                found = self._resolved[path] = self.fs.resolve(path)
+            except BaseException:
+                self.failed += 1
+                raise
         return found
 
 
@@ -149,10 +155,11 @@ def absolute(path: str, *, cwd: str, home: str) -> str:
     symlink against the link's target, so resolution must see the path as written."""
     if "\x00" in path:
         raise PathError("path contains a NUL byte")
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        raise PathError("path is not valid UTF-8") from None
+    if not path.isascii():  # ASCII is UTF-8: only other text can hold a lone surrogate
+        try:
+            path.encode("utf-8")
+        except UnicodeEncodeError:
+            raise PathError("path is not valid UTF-8") from None
     if len(path) > MAX_PATH:
         raise PathError(f"path is longer than {MAX_PATH} characters")
     if path == "~" or path.startswith("~/"):

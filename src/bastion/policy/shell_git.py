@@ -83,7 +83,7 @@ def discover(reach: Reach, start: str) -> Repo | None:
     """The repository git finds from ``start`` (resolved, walking up)."""
     current = reach.resolve(start)
     while True:
-        dotgit = posixpath.join(current, ".git")
+        dotgit = _join(current, ".git")
         kind = reach.kind(dotgit, follow=True)
         if kind is Kind.DIR:
             return Repo(dotgit, current)
@@ -101,11 +101,16 @@ def discover(reach: Reach, start: str) -> Repo | None:
         current = parent
 
 
+def _join(folder: str, name: str) -> str:
+    """``posixpath.join`` for a plain ``name`` (no slash), without its generality."""
+    return f"{folder}/{name}" if folder and folder[-1] != "/" else folder + name
+
+
 def _bare(reach: Reach, folder: str) -> bool:
     return (
-        reach.kind(posixpath.join(folder, "HEAD"), follow=True) is Kind.FILE
-        and reach.kind(posixpath.join(folder, "objects"), follow=True) is Kind.DIR
-        and reach.kind(posixpath.join(folder, "refs"), follow=True) is Kind.DIR
+        reach.kind(_join(folder, "HEAD"), follow=True) is Kind.FILE
+        and reach.kind(_join(folder, "objects"), follow=True) is Kind.DIR
+        and reach.kind(_join(folder, "refs"), follow=True) is Kind.DIR
     )
 
 

@@ -7,6 +7,9 @@ network policy. Anything that could not be parsed or decided asks, and is never 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
+from operator import attrgetter
+
 from bastion.call.effects import Effect
 from bastion.call.families import Family
 from bastion.call.model import ToolCall
@@ -44,7 +47,11 @@ _FLOOR_SET = frozenset(_FLOOR_CLASSES)
 
 def decide_shell(ctx: Context, call: ToolCall, out: Assembly) -> None:
     command = call.require_str("command")
-    if len(command.encode("utf-8", "surrogatepass")) > MAX_COMMAND_BYTES:
+    # At most 4 bytes of UTF-8 a character: only a long string needs encoding to be measured.
+    if (
+        len(command) * 4 > MAX_COMMAND_BYTES
+        and len(command.encode("utf-8", "surrogatepass")) > MAX_COMMAND_BYTES
+    ):
         subject = out.add(Subject(label="shell (too long)", effects={Effect.UNKNOWN}))
         subject.hard.append(
             Reason(
@@ -59,7 +66,11 @@ def decide_shell(ctx: Context, call: ToolCall, out: Assembly) -> None:
     decide_analysis(ctx, call, out, ctx.analyze_shell(command))
 
 
-def decide_analysis(ctx: Context, call: ToolCall, out: Assembly, analysis: ShellAnalysis) -> None:
+def decide_analysis(
+    ctx: Context, call: ToolCall, out: Assembly, analysis: ShellAnalysis, *, reuse: bool = True
+) -> None:
+    """Decide every simple command of ``analysis``; ``reuse``: a command equal to an earlier
+    one of this call, in the same folders, takes that one's outcome (see ``_Decided``)."""
     policy = ctx.policy
     if not analysis.decidable:
         subject = out.add(Subject(label="shell (unparsed part)", effects={Effect.UNKNOWN}))
@@ -73,13 +84,54 @@ def decide_analysis(ctx: Context, call: ToolCall, out: Assembly, analysis: Shell
     # The classifier already joins relative paths after ``cd DIR`` (and gives None after a
     # cd to a run-time value), so every path is relative to the call's own cwd here.
     # Globs, recursion and git are looked at through the file system, once per call: one
-    # memo of resolved paths and path verdicts for this call only (see ``CallFs``).
-    fs = CallFs(ctx.fs, policy)
-    ctx = Context(policy, fs, ctx.tree, ctx.resolver, ctx.sandboxed, ctx.analyze_shell)
+    # memo of resolved paths and path verdicts for this call only (see ``CallFs``; the gate
+    # passes one in, a caller that did not gets one here).
+    fs = ctx.fs
+    if not (isinstance(fs, CallFs) and fs.policy is policy):
+        fs = CallFs(ctx.fs, policy)
+        ctx = Context(policy, fs, ctx.tree, ctx.resolver, ctx.sandboxed, ctx.analyze_shell)
     reach = Reach(ctx.tree, fs.resolve)
     dirs = command_dirs(analysis.commands, call.cwd, policy.home, cdpath="CDPATH" in analysis.source)
+    if not reuse or len(analysis.commands) == 1:  # the common case: nothing to decide twice
+        for cmd, cwds in zip(analysis.commands, dirs, strict=True):
+            _decide_command(ctx, call, out, cmd, reach, cwds)
+        return
+    done: dict[tuple[object, ...], _Decided] = {}
     for cmd, cwds in zip(analysis.commands, dirs, strict=True):
+        key = (_decided_by(cmd), cwds)
+        earlier = done.get(key)
+        if earlier is not None:
+            out.subjects.extend(earlier.subjects)
+            out.caps.extend(earlier.caps)
+            continue
+        subjects, caps, volatile, failed = len(out.subjects), len(out.caps), reach.volatile, fs.failed
         _decide_command(ctx, call, out, cmd, reach, cwds)
+        if (
+            reach.volatile == volatile
+            and fs.failed == failed
+            and reach.spent <= reach.budget
+            and not cmd.hosts
+        ):
+            done[key] = _Decided(out.subjects[subjects:], out.caps[caps:])
+
+
+#: What the decision of a simple command reads of it: every field but ``scope`` (which
+#: child shell it runs in; the classifier has already applied it to the paths, and nothing
+#: in policy/ reads it: tests/policy/test_repeated_commands.py checks both).
+NOT_DECIDING = frozenset({"scope"})
+_decided_by = attrgetter(*(f.name for f in fields(SimpleCommand) if f.name not in NOT_DECIDING))
+
+
+@dataclass(frozen=True, slots=True)
+class _Decided:
+    """What deciding a command added to the assembly. An equal command (``_decided_by``) in
+    the same folders of the same call is decided by the same inputs: every file-system answer
+    it got is one the call's memo keeps (``CallFs``, ``Reach``), so asking again gives the
+    same answers, subjects and caps. Kept only when that holds: no uncached read or spend, no
+    failed resolution, no exhausted budget, no host (a resolver may answer differently)."""
+
+    subjects: list[Subject]
+    caps: list[Reason]
 
 
 def _decide_command(
@@ -91,7 +143,9 @@ def _decide_command(
     cwds: tuple[str, ...] | None,
 ) -> None:
     words = " ".join(cmd.argv) if cmd.argv else cmd.text
-    subject = out.add(Subject(label=f"$ {words}"[:300], effects=set(cmd.effects)))
+    subject = out.add(
+        Subject(label=f"$ {words}"[:300], effects=set(cmd.effects), traced=out.trace is not None)
+    )
     subject.notes.extend(cmd.notes)
     if cmd.wrappers:
         subject.notes.append(f"looked through: {', '.join(cmd.wrappers)}")
@@ -185,7 +239,7 @@ def _overrides(ctx: Context, subject: Subject, cmd: SimpleCommand, words: str, *
                 pattern.text,
                 f"matches allow entry '{pattern.text}'",
             )
-        elif (gap := pattern.command.gap(cmd)) is not None:
+        elif subject.traced and (gap := pattern.command.gap(cmd)) is not None:
             subject.notes.append(f"allow entry {gap}")  # which word is not covered, and how
     rule = last_rule(ctx, Family.SHELL, lambda r: r.matcher.matches_command(cmd, allow=r.action.loosens))
     if rule is not None:

@@ -258,14 +258,27 @@ def _grep_filter(argv: tuple[str, ...]) -> tuple[tuple[tuple[bool, str], ...], t
     return tuple(rules), tuple(dirs)
 
 
+_NOTHING = Reached((), ())
+_UNSET = Recursion(Follow.NONE)  # a sentinel: "not looked up yet"
+
+
 def check_recursion(
-    policy: Policy, fs: FileSystem, reach: Reach, cmd: SimpleCommand, starts: list[str], *, cwd: str
+    policy: Policy,
+    fs: FileSystem,
+    reach: Reach,
+    cmd: SimpleCommand,
+    starts: list[str],
+    *,
+    cwd: str,
+    mode: Recursion | None = _UNSET,
 ) -> Reached:
-    """Walk what ``cmd`` reads recursively below ``starts`` (spelled as in argv)."""
-    mode = recursion_of(cmd)
+    """Walk what ``cmd`` reads recursively below ``starts`` (spelled as in argv);
+    ``mode``: ``recursion_of(cmd)``, when the caller has it already."""
+    if mode is _UNSET:
+        mode = recursion_of(cmd)
     if mode is None:
         if not any(u.recursive for u in cmd.paths):
-            return Reached((), ())
+            return _NOTHING
         mode = Recursion(Follow.COMMAND_LINE)
     if not starts and mode.default_start and not any(u.access is Access.READ for u in cmd.paths):
         starts = ["."]

@@ -103,7 +103,7 @@ def touched_paths(
                     )
                 )
             continue
-        if use.pattern is not None:
+        if use.pattern is not None and subject.traced:
             subject.notes.append(f"{use.raw} expands to {' '.join(targets)[:300]}")
         # The classifier's lexical catastrophic verdict already denies; judge the rest here.
         judge = use.access is Access.DELETE and cmd.catastrophic is None
@@ -165,8 +165,9 @@ def _path(
     if verdict.decision is Decision.DENY or (
         verdict.decision is not Decision.ALLOW and policy.mode is not Mode.FULL_ACCESS
     ):
-        why = use.why or use.access.value
-        subject.notes.extend(f"{r.message} ({why})" for r in verdict.reasons)
+        if subject.traced:
+            why = use.why or use.access.value
+            subject.notes.extend(f"{r.message} ({why})" for r in verdict.reasons)
         if verdict.decision is None:
             subject.unmet.extend(verdict.reasons)
         return False
@@ -183,12 +184,13 @@ def touched_reach(
     starts: list[str] = []
     marked = any(u.recursive for u in cmd.paths)  # the knowledge base names the trees itself
     # A command that does not recurse walks nothing: its globs were expanded in touched_paths.
-    walks = marked or recursion_of(cmd) is not None
+    mode = recursion_of(cmd)
+    walks = marked or mode is not None
     for use in cmd.paths if walks else ():
         if use.access is Access.READ and (use.recursive or not marked):
             found = concrete_paths(reach, use, cwd=cwd, home=policy.home)
             starts.extend(found if not isinstance(found, Unknown) else ())
-    reached = check_recursion(policy, ctx.fs, reach, cmd, starts, cwd=cwd)
+    reached = check_recursion(policy, ctx.fs, reach, cmd, starts, cwd=cwd, mode=mode)
     # Every git command reads its repository's configuration, readers or not: in full-access a
     # writing or networked git runs too, and a program the config names is code in any mode.
     git = check_git(policy, ctx.fs, reach, cmd, cwds)

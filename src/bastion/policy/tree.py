@@ -47,14 +47,7 @@ class Tree(Protocol):
         ...
 
 
-def _kind(mode: int) -> Kind:
-    if stat.S_ISLNK(mode):
-        return Kind.LINK
-    if stat.S_ISDIR(mode):
-        return Kind.DIR
-    if stat.S_ISREG(mode):
-        return Kind.FILE
-    return Kind.OTHER
+_KINDS = {stat.S_IFLNK: Kind.LINK, stat.S_IFDIR: Kind.DIR, stat.S_IFREG: Kind.FILE}
 
 
 class OsTree:
@@ -77,12 +70,10 @@ class OsTree:
 
     def kind(self, path: str, *, follow: bool) -> Kind:
         try:
-            info = os.stat(path) if follow else os.lstat(path)
-        except FileNotFoundError:
+            info = os.stat(path, follow_symlinks=follow)
+        except (FileNotFoundError, NotADirectoryError):
             return Kind.MISSING
-        except NotADirectoryError:
-            return Kind.MISSING
-        return _kind(info.st_mode)
+        return _KINDS.get(stat.S_IFMT(info.st_mode), Kind.OTHER)
 
     def read(self, path: str, limit: int) -> bytes:
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | getattr(os, "O_NONBLOCK", 0))

@@ -8,7 +8,7 @@ must treat what it was looking at as unknown. Nothing here outlives the call.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from bastion.policy.tree import Entry, Kind, Tree
 
@@ -26,18 +26,31 @@ class OverBudget(Exception):
         self.where = where
 
 
-@dataclass
 class Reach:
-    tree: Tree
-    resolve: Callable[[str], str]
-    budget: int = DEFAULT_BUDGET
-    spent: int = 0
-    _listings: dict[str, tuple[Entry, ...]] = field(default_factory=dict)
-    _kinds: dict[tuple[str, bool], Kind] = field(default_factory=dict)
-    # Finished walks of this call, by start and filter (``a -r src; b -r src`` walks once).
-    walked: dict[tuple[object, ...], tuple[Found, ...]] = field(default_factory=dict)
+    """Budget and caches of one decision. ``volatile`` counts what the caches do not keep
+    (reads, direct spends, failed resolutions): an answer that depended on none of them is
+    the one the same lookups would give again within this call."""
+
+    __slots__ = ("_kinds", "_listings", "budget", "resolve", "spent", "tree", "volatile", "walked")
+
+    def __init__(
+        self, tree: Tree, resolve: Callable[[str], str], budget: int = DEFAULT_BUDGET, spent: int = 0
+    ) -> None:
+        self.tree = tree
+        self.resolve = resolve
+        self.budget = budget
+        self.spent = spent
+        self.volatile = 0
+        self._listings: dict[str, tuple[Entry, ...]] = {}
+        self._kinds: dict[tuple[str, bool], Kind] = {}
+        # Finished walks of this call, by start and filter (``a -r src; b -r src`` walks once).
+        self.walked: dict[tuple[object, ...], tuple[Found, ...]] = {}
 
     def spend(self, count: int, where: str) -> None:
+        self.volatile += 1
+        self._charge(count, where)
+
+    def _charge(self, count: int, where: str) -> None:
         self.spent += count
         if self.spent > self.budget:
             raise OverBudget(where)
@@ -52,7 +65,7 @@ class Reach:
             entries = self.tree.scandir(path)
         except OSError:
             entries = ()
-        self.spend(max(1, len(entries)), path)
+        self._charge(max(1, len(entries)), path)
         self._listings[path] = entries
         return entries
 
@@ -60,7 +73,9 @@ class Reach:
         key = (path, follow)
         cached = self._kinds.get(key)
         if cached is None:
-            self.spend(1, path)
+            self.spent += 1
+            if self.spent > self.budget:
+                raise OverBudget(path)
             try:
                 cached = self.tree.kind(path, follow=follow)
             except OSError:
@@ -71,7 +86,8 @@ class Reach:
     def read(self, path: str) -> bytes | None:
         """A small file's bytes; None when it does not exist. Raises OSError when it exists
         but cannot be read, or is larger than MAX_READ."""
-        self.spend(1, path)
+        self.volatile += 1
+        self._charge(1, path)
         try:
             data = self.tree.read(path, MAX_READ + 1)
         except (FileNotFoundError, NotADirectoryError):

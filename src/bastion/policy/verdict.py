@@ -17,7 +17,7 @@ from bastion.policy.rule_ids import NON_INTERACTIVE_DEFAULT
 _EFFECT_ORDER = {effect: index for index, effect in enumerate(Effect)}
 
 
-@dataclass
+@dataclass(init=False)
 class Subject:
     """One decided thing, built up stage by stage."""
 
@@ -30,8 +30,34 @@ class Subject:
     #: Why nothing allowed it (a host not in allow_hosts, not a recognised reader, …): when
     #: the approval default decides, these lead, so the cause is never hidden behind it.
     unmet: list[Reason] = field(default_factory=list)
+    #: Will anybody read ``notes``? Only ``explain`` prints them: a note that costs work
+    #: (an allow entry's gap, a glob's expansion) is skipped when not.
+    traced: bool = True
 
-    def decide(self, approval_default: Reason) -> tuple[Decision, list[Reason]]:
+    def __init__(
+        self,
+        label: str,
+        effects: set[Effect] | None = None,
+        hard: list[Reason] | None = None,
+        override: Reason | None = None,
+        mode: Reason | None = None,
+        notes: list[str] | None = None,
+        unmet: list[Reason] | None = None,
+        traced: bool = True,
+    ) -> None:
+        # Written out: the generated __init__ calls a factory per list (one Subject per
+        # simple command of every shell call).
+        self.label = label
+        self.effects = set() if effects is None else effects
+        self.hard = [] if hard is None else hard
+        self.override = override
+        self.mode = mode
+        self.notes = [] if notes is None else notes
+        self.unmet = [] if unmet is None else unmet
+        self.traced = traced
+
+    def decide(self, approval_default: Reason, after: Reason | None = None) -> tuple[Decision, list[Reason]]:
+        """``after``: ``after_specific(approval_default)``, when the caller has made it."""
         denies = [r for r in self.hard if r.decision is Decision.DENY]
         if denies:
             return Decision.DENY, denies
@@ -46,11 +72,11 @@ class Subject:
             # specific reason leads, the default (nobody to ask) follows it.
             specific = [r for r in self.hard if r.decision < chosen.decision] + self.unmet
             if specific:
-                return chosen.decision, [*dict.fromkeys(specific), _after_specific(chosen)]
+                return chosen.decision, [*dict.fromkeys(specific), after or after_specific(chosen)]
         return chosen.decision, [chosen]
 
 
-def _after_specific(default: Reason) -> Reason:
+def after_specific(default: Reason) -> Reason:
     """The approval default, worded to follow a specific reason (no "no rule decided")."""
     unattended = default.rule == NON_INTERACTIVE_DEFAULT
     message = {
@@ -73,6 +99,8 @@ class Assembly:
     effects: set[Effect] = field(default_factory=set)
     trace: list[str] | None = None  # None: nobody will read it (only ``explain`` does)
     ask_every_action: Reason | None = None
+    #: ``after_specific(approval_default)``, made once by the gate instead of once per subject.
+    after_default: Reason | None = None
 
     def add(self, subject: Subject) -> Subject:
         self.subjects.append(subject)
@@ -80,11 +108,19 @@ class Assembly:
 
     def finish(self) -> Evaluation:
         decided: list[tuple[Decision, list[Reason]]] = []
+        # A repeated simple command lists its subject object again (shell_policy): it decides
+        # as before, and its reasons, equal to the first listing's, would be dropped by the
+        # de-duplication below anyway (the sort is stable, so the first copy stays first).
+        seen: dict[int, tuple[Decision, list[Reason]]] = {}
+        default, after = self.approval_default, self.after_default
         for subject in self.subjects:
-            decision, reasons = subject.decide(self.approval_default)
-            self.effects |= subject.effects
-            decided.append((decision, reasons))
+            known = seen.get(id(subject))
+            if known is None:
+                known = seen[id(subject)] = subject.decide(default, after)
+                self.effects |= subject.effects
+                decided.append(known)
             if self.trace is not None:
+                decision, reasons = known
                 rules = "; ".join(r.rule for r in reasons)
                 self.trace.append(f"{subject.label}: {decision.label} ({rules})")
                 self.trace.extend(f"  {note}" for note in subject.notes)
@@ -106,8 +142,8 @@ class Assembly:
             )
         final = max(d for d, _ in decided)
         reasons = [r for d, rs in decided if d == final for r in rs]
-        # Across subjects too, the bare approval default never leads a specific reason.
-        reasons.sort(key=lambda r: r.origin.soft)
+        if len(reasons) > 1:  # across subjects too, the bare approval default never leads
+            reasons.sort(key=_soft)
         if self.caps:
             final = Decision.DENY
             reasons = list(self.caps)
@@ -121,10 +157,16 @@ class Assembly:
         return Evaluation(
             decision=final,
             reasons=tuple(dict.fromkeys(reasons)),
-            effects=tuple(sorted(self.effects, key=_EFFECT_ORDER.__getitem__)),
+            effects=tuple(self.effects)
+            if len(self.effects) < 2
+            else tuple(sorted(self.effects, key=_EFFECT_ORDER.__getitem__)),
             marker=_marker(final, reasons),
             trace=tuple(self.trace or ()),
         )
+
+
+def _soft(reason: Reason) -> bool:
+    return reason.origin.soft
 
 
 def _marker(decision: Decision, reasons: list[Reason]) -> str | None:
