@@ -149,6 +149,9 @@ def main() -> int:
         help="served: the protocol `bastion serve` runs (one worker; served-h11: on its h11 "
         "fallback); else uvicorn's own",
     )
+    parser.add_argument(
+        "--unique", action="store_true", help="every shell command a different string (no cache answers)"
+    )
     parser.add_argument("--serve-on", type=int, help=argparse.SUPPRESS)  # the server process
     parser.add_argument("--parser", default="auto", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -170,6 +173,7 @@ def main() -> int:
         "BASTION_BENCH_POLICY": str(root / "policy.toml"),
         "BASTION_BENCH_CWD": str(work),
         "BASTION_BENCH_LOG": "1" if args.log else "0",
+        "BASTION_BENCH_UNIQUE": "1" if args.unique else "0",
         # the bench module, then the code under test (a worktree's src when PYTHONPATH says so)
         "PYTHONPATH": os.pathsep.join(
             filter(None, (str(Path(__file__).parents[1]), os.environ.get("PYTHONPATH")))
@@ -227,7 +231,8 @@ def main() -> int:
     print(
         f"decisions/s: {rate.group(1) if rate else '?'}  p99: {p99.group(1) if p99 else '?'}  "
         f"non-2xx: {errors.group(1) if errors else 0}  workers: {args.workers}  "
-        f"connections: {args.connections}  http: {args.http}  server CPU µs/decision: {per_call}"
+        f"connections: {args.connections}  http: {args.http}  unique: {args.unique}  "
+        f"server CPU µs/decision: {per_call}"
     )
     return 0
 

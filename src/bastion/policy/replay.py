@@ -17,6 +17,7 @@ reads), and ``explain``.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -107,7 +108,7 @@ class Recording:
             self.answers.append((_READ, path, limit, Raised.of(exc)))
             raise
         self.read_bytes += len(found)
-        self.answers.append((_READ, path, limit, found))
+        self.answers.append((_READ, path, limit, _digest(found)))
         return found
 
 
@@ -132,9 +133,15 @@ def _ask(question: Question, fs: FileSystem, tree: Tree) -> Answer:
             return tree.kind(path, follow=bool(other))
         if which == _SCANDIR:
             return tree.scandir(path)
-        return tree.read(path, int(other))  # type: ignore[call-overload]
+        return _digest(tree.read(path, int(other)))  # type: ignore[call-overload]
     except OSError as exc:
         return Raised.of(exc)
+
+
+def _digest(data: bytes) -> bytes:
+    """What a read answer is kept as: its digest, not its bytes (a kept call holds at most
+    32 bytes per read, however large the file)."""
+    return hashlib.blake2b(data, digest_size=32).digest()
 
 
 @dataclass(frozen=True, slots=True)
