@@ -20,6 +20,28 @@ def _wait_for(condition: Callable[[], bool]) -> None:
     raise AssertionError("the threads never got there")
 
 
+def _hold_first_then_queue(
+    combiner: Combiner[int, None, int],
+    call: Callable[[int], None],
+    batches: list[list[int]],
+    release: threading.Event,
+) -> None:
+    """Caller 0 starts a batch that holds the turn (``prepare`` waits on ``release``), then
+    callers 1, 2, 3 arrive one at a time (so their order is known), then the turn is let go."""
+    first = threading.Thread(target=call, args=(0,))
+    first.start()
+    _wait_for(lambda: batches == [[0]])
+    others = []
+    for n in (1, 2, 3):
+        thread = threading.Thread(target=call, args=(n,))
+        thread.start()
+        others.append(thread)
+        _wait_for(lambda n=n: len(combiner._open.items) == n)  # type: ignore[misc]
+    release.set()
+    for thread in (first, *others):
+        thread.join(30)
+
+
 def test_a_caller_alone_runs_its_own_item_through_prepare_then_finish() -> None:
     seen: list[tuple[str, list[int]]] = []
 
@@ -53,18 +75,7 @@ def test_callers_arriving_while_a_batch_is_prepared_run_next_as_one_batch_in_arr
     def call(n: int) -> None:
         results[n] = combiner.submit(n)
 
-    first = threading.Thread(target=call, args=(0,))
-    first.start()
-    _wait_for(lambda: batches == [[0]])
-    others = []
-    for n in (1, 2, 3):  # one at a time, so the arrival order is known
-        thread = threading.Thread(target=call, args=(n,))
-        thread.start()
-        others.append(thread)
-        _wait_for(lambda n=n: len(combiner._open.items) == n)  # type: ignore[misc]
-    release.set()
-    for thread in (first, *others):
-        thread.join(30)
+    _hold_first_then_queue(combiner, call, batches, release)
     assert (batches, results) == ([[0], [1, 2, 3]], {0: 0, 1: 1, 2: 4, 3: 9})
 
 
@@ -108,18 +119,7 @@ def test_every_caller_waiting_on_a_batch_whose_finish_fails_gets_the_error() -> 
         except OSError as exc:
             outcomes[n] = str(exc)
 
-    first = threading.Thread(target=call, args=(0,))
-    first.start()
-    _wait_for(lambda: batches == [[0]])
-    others = []
-    for n in (1, 2, 3):
-        thread = threading.Thread(target=call, args=(n,))
-        thread.start()
-        others.append(thread)
-        _wait_for(lambda n=n: len(combiner._open.items) == n)  # type: ignore[misc]
-    release.set()
-    for thread in (first, *others):
-        thread.join(30)
+    _hold_first_then_queue(combiner, call, batches, release)
     after = combiner.submit(4)
     assert (batches, outcomes, after) == (
         [[0], [1, 2, 3], [4]],

@@ -18,7 +18,7 @@ from typing import cast
 
 from tree_sitter import Node
 
-from bastion.shell.walk_model import Ids, Item, RawCommand, Walk, new_raw
+from bastion.shell.walk_model import Ids, Item, RawCommand, Walk, rebuilt
 from bastion.shell.words import Binding
 
 
@@ -95,21 +95,8 @@ class StatementMemo:
         self._ids.last += walked.drawn  # the ids a fresh walk would draw, in the same order
         shift = base - walked.first
         first = walked.first
-        return [
-            _rescoped(item, tuple(x + shift if x > first else x for x in item.scope)) for item in walked.items
-        ]
-
-
-def _rescoped(item: RawCommand, scope: tuple[int, ...]) -> RawCommand:
-    return new_raw(
-        item.text,
-        item.words,
-        item.assigns,
-        item.redirects,
-        item.context,
-        item.kind,
-        item.in_pipeline,
-        item.background,
-        item.arith,
-        scope,
-    )
+        out: list[Item] = []
+        for item in walked.items:
+            scope = tuple(x + shift if x > first else x for x in item.scope)
+            out.append(rebuilt(item, item.in_pipeline, item.background, scope))
+        return out

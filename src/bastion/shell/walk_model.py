@@ -68,10 +68,15 @@ new_raw = builder(RawCommand)
 
 
 def marked(item: RawCommand, *, in_pipeline: bool = False, background: bool = False) -> RawCommand:
-    """``item`` also in a pipeline stage / a background job: built field by field (the walker
-    marks every command of every stage; ``dataclasses.replace`` costs several times more)."""
+    """``item`` also in a pipeline stage / a background job."""
     if (item.in_pipeline or not in_pipeline) and (item.background or not background):
         return item
+    return rebuilt(item, item.in_pipeline or in_pipeline, item.background or background, item.scope)
+
+
+def rebuilt(item: RawCommand, in_pipeline: bool, background: bool, scope: tuple[int, ...]) -> RawCommand:
+    """``item`` with these marks and scope, built field by field (the walker marks every
+    command of every stage; ``dataclasses.replace`` costs several times more)."""
     return new_raw(
         item.text,
         item.words,
@@ -79,10 +84,10 @@ def marked(item: RawCommand, *, in_pipeline: bool = False, background: bool = Fa
         item.redirects,
         item.context,
         item.kind,
-        item.in_pipeline or in_pipeline,
-        item.background or background,
+        in_pipeline,
+        background,
         item.arith,
-        item.scope,
+        scope,
     )
 
 
