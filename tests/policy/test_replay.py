@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from bastion import Decision, Gate, ToolCall
 from bastion.configuration import load_policy_text
 from bastion.policy.decision import Evaluation
+from bastion.policy.replay import MAX_ENTRIES, MAX_READ_BYTES, Recording
 from bastion.policy.tree import MemoryTree
 
 ENV = {"HOME": "/h", "BASTION_STATE_DIR": "/h/state"}
@@ -180,3 +181,26 @@ def test_a_gate_given_another_policy_decides_by_it() -> None:
         assert replaying.evaluate(shell("echo x > n")).decision is Decision.ALLOW
     replaying.policy = load_policy_text('mode = "read-only"\n', cwd="/h/ws", env=ENV)
     assert replaying.evaluate(shell("echo x > n")).decision is Decision.DENY
+
+
+def test_a_call_whose_listings_or_reads_are_larger_than_a_record_keeps_is_not_recorded() -> None:
+    tree = MemoryTree(
+        files={"/w/small": b"x" * 10, "/w/large": b"x" * (MAX_READ_BYTES + 1)},
+        huge={"/w/many": MAX_ENTRIES + 1, "/w/some": MAX_ENTRIES},
+    )
+
+    def kept(*steps: tuple[str, str]) -> bool:
+        log = Recording(tree, tree, None)
+        for port, path in steps:
+            if port == "scandir":
+                log.scandir(path)
+            else:
+                log.read(path, MAX_READ_BYTES * 2)
+        return log.keep()
+
+    assert (
+        kept(("scandir", "/w/some"), ("read", "/w/small")),
+        kept(("scandir", "/w/many")),
+        kept(("scandir", "/w/some"), ("scandir", "/w/some")),
+        kept(("read", "/w/large")),
+    ) == (True, False, False, False)

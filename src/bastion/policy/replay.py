@@ -34,6 +34,8 @@ from bastion.policy.urls import IPAddress
 MAX_CALLS = 1024
 MAX_ANSWERS = 256
 MAX_READ_BYTES = 64 * 1024
+#: Directory entries kept per call at most (a listing is kept whole, to compare it whole).
+MAX_ENTRIES = 4096
 
 _RESOLVE, _KIND, _SCANDIR, _READ = range(4)
 
@@ -59,7 +61,7 @@ class Recording:
     """The ports one decision looks through (its file system and its tree, in one object),
     each answer written down in order."""
 
-    __slots__ = ("answers", "fs", "read_bytes", "resolver", "resolver_used", "tree")
+    __slots__ = ("answers", "entries", "fs", "read_bytes", "resolver", "resolver_used", "tree")
 
     def __init__(self, fs: FileSystem, tree: Tree, resolver: Resolver | None) -> None:
         self.fs = fs
@@ -67,11 +69,15 @@ class Recording:
         self.resolver = resolver
         self.answers: list[Question] = []
         self.read_bytes = 0
+        self.entries = 0
         self.resolver_used = False
 
     def keep(self) -> bool:
         return (
-            not self.resolver_used and len(self.answers) <= MAX_ANSWERS and self.read_bytes <= MAX_READ_BYTES
+            not self.resolver_used
+            and len(self.answers) <= MAX_ANSWERS
+            and self.read_bytes <= MAX_READ_BYTES
+            and self.entries <= MAX_ENTRIES
         )
 
     def resolve(self, path: str) -> str:
@@ -98,6 +104,7 @@ class Recording:
         except OSError as exc:
             self.answers.append((_SCANDIR, path, None, Raised.of(exc)))
             raise
+        self.entries += len(found)
         self.answers.append((_SCANDIR, path, None, found))
         return found
 
