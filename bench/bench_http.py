@@ -72,9 +72,11 @@ def _wait_up(port: int, deadline: float) -> None:
 def _server_command(workers: int, port: int, http: str) -> list[str]:
     """One worker: the server as ``bastion serve`` runs it (``server_config``: the gateway's
     own h11 protocol, uvloop). More workers: uvicorn's command line with ``--http``."""
-    if workers == 1 and http.startswith("served"):
+    if http.startswith("served") and workers == 1:
         parser = "h11" if http == "served-h11" else "auto"
         return [sys.executable, "-m", "bench.bench_http", "--serve-on", str(port), "--parser", parser]
+    if http == "served-h11":
+        raise SystemExit("--http served-h11 runs one worker (bastion serve's own server)")
     return [
         sys.executable,
         "-m",

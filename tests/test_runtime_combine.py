@@ -20,6 +20,18 @@ def _wait_for(condition: Callable[[], bool]) -> None:
     raise AssertionError("the threads never got there")
 
 
+def _holding_first(batches: list[list[int]], release: threading.Event) -> Callable[[list[int]], None]:
+    """A ``prepare`` that lists each batch and holds the turn on the first ([0]) until
+    ``release``, so the test knows the others have queued behind it."""
+
+    def prepare(items: list[int]) -> None:
+        batches.append(list(items))
+        if items == [0]:
+            release.wait(30)
+
+    return prepare
+
+
 def _hold_first_then_queue(
     combiner: Combiner[int, None, int],
     call: Callable[[int], None],
@@ -63,11 +75,7 @@ def test_a_caller_alone_runs_its_own_item_through_prepare_then_finish() -> None:
 def test_callers_arriving_while_a_batch_is_prepared_run_next_as_one_batch_in_arrival_order() -> None:
     release = threading.Event()
     batches: list[list[int]] = []
-
-    def prepare(items: list[int]) -> None:
-        batches.append(list(items))
-        if items == [0]:
-            release.wait(30)  # the first batch holds the turn until the others have queued
+    prepare = _holding_first(batches, release)
 
     combiner: Combiner[int, None, int] = Combiner(prepare, lambda items, _: [n * n for n in items])
     results: dict[int, int] = {}
@@ -99,11 +107,7 @@ def test_a_finish_that_answers_the_wrong_number_of_items_is_an_error_not_a_misro
 def test_every_caller_waiting_on_a_batch_whose_finish_fails_gets_the_error() -> None:
     release = threading.Event()
     batches: list[list[int]] = []
-
-    def prepare(items: list[int]) -> None:
-        batches.append(list(items))
-        if items == [0]:
-            release.wait(30)  # the first batch holds the turn until the others have queued
+    prepare = _holding_first(batches, release)
 
     def finish(items: list[int], _: None) -> list[int]:
         if 2 in items:
