@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 
 from bastion import load_policy_text
 from bastion.adapters.cli.check import run_batch
+from bastion.call.model import ToolCall
 from bastion.policy.engine import Gate
 
 BASTION = [sys.executable, "-m", "bastion.adapters.cli.main"]
@@ -199,3 +201,61 @@ def test_policy_test_prints_a_warning_s_bracketed_section_names_as_written(
     assert result.returncode == 0, result.stderr
     (warning,) = [line for line in result.stdout.splitlines() if line.startswith("warning:")]
     assert "ignored [exec] (it loosens" in warning, warning
+
+
+class _CountingOut:
+    """A text stream that keeps what is written and how many writes it took."""
+
+    def __init__(self) -> None:
+        self.chunks: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.chunks.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def _batch_file(tmp_path: Path, lines: list[str]) -> str:
+    source = tmp_path / "calls.jsonl"
+    source.write_text("".join(line + "\n" for line in lines))
+    return str(source)
+
+
+def test_batch_writes_its_answers_in_blocks_each_line_as_a_write_per_line_would(tmp_path: Path) -> None:
+    gate = Gate(load_policy_text("", cwd=str(tmp_path), env={"HOME": str(tmp_path)}))
+    lines = [json.dumps({"tool": "shell", "args": {"command": f"ls d{i}"}}) for i in range(2000)]
+    lines[7] = "not json"
+    source = _batch_file(tmp_path, lines)
+    out = _CountingOut()
+    assert run_batch(gate, source, default_cwd=str(tmp_path), out=out) == 2000  # type: ignore[arg-type]
+    one_by_one = [
+        json.dumps(gate.evaluate(ToolCall("shell", {"command": f"ls d{i}"}, cwd=str(tmp_path))).to_json())
+        for i in range(2000)
+    ]
+    written = "".join(out.chunks).splitlines()
+    assert [json.loads(x) for x in written[:7] + written[8:]] == [
+        json.loads(x) for x in one_by_one[:7] + one_by_one[8:]
+    ]
+    assert json.loads(written[7])["decision"] == "deny"
+    assert 1 < len(out.chunks) < 2000 // 50  # blocks of about 64 KiB, not one write per call
+
+
+def test_batch_writes_every_answer_decided_before_its_input_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bastion.adapters.cli import check
+
+    def failing_lines(source: str) -> Iterator[bytes]:
+        yield json.dumps({"tool": "shell", "args": {"command": "ls"}}).encode()
+        yield b"{}"
+        raise OSError("the disk went away")
+
+    monkeypatch.setattr(check, "_lines", failing_lines)
+    gate = Gate(load_policy_text("", cwd=str(tmp_path), env={"HOME": str(tmp_path)}))
+    out = _CountingOut()
+    with pytest.raises(OSError, match="the disk went away"):
+        run_batch(gate, "-", default_cwd=str(tmp_path), out=out)  # type: ignore[arg-type]
+    decisions = [json.loads(x)["decision"] for x in "".join(out.chunks).splitlines()]
+    assert decisions == ["allow", "deny"]
