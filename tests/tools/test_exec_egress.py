@@ -18,10 +18,12 @@ from bastion.audit.store import MemoryLedgerStore
 from bastion.configuration import Configuration
 from bastion.exec import BubblewrapRunner, ExecConfig
 from bastion.exec.egress import StaticDialer
+from bastion.exec.egress.session import EgressSession
 from bastion.policy.engine import Gate
 from bastion.policy.network import StaticResolver
 from bastion.runtime import Gatekeeper
 from bastion.tools.base import ToolContext
+from bastion.tools.job import JobTool
 from bastion.tools.process_tools import ExecTool
 from tests.conftest import PolicyFactory
 from tests.exec.egress_helpers import Upstream, start_upstream
@@ -94,3 +96,41 @@ def test_a_shell_call_naming_a_host_reaches_it_and_only_it_through_the_proxy(
     connections = [(e.event.tool, e.event.decision, e.event.rule) for e in keeper.ledger.events()]
     assert ("fetch", "allow", "network.allow_hosts") in connections  # allowed.test, decided again
     assert ("fetch", "deny", "exec.hosts-only") in connections
+
+
+def test_a_job_naming_a_host_reaches_it_through_a_proxy_that_ends_with_the_job(
+    make_policy: PolicyFactory,
+    workspace: Path,
+    home: Path,
+    upstreams: dict[str, Upstream],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    require_bwrap()
+    closed: list[object] = []
+    real_exit = EgressSession.__exit__
+
+    def exit_and_count(self: EgressSession, *exc: object) -> None:
+        real_exit(self, *exc)
+        closed.append(self)
+
+    monkeypatch.setattr(EgressSession, "__exit__", exit_and_count)
+    person = Person()
+    keeper = keeper_for(make_policy, person)
+    tool = JobTool(exec_tool(keeper, workspace, home, upstreams).ctx)
+    try:
+        start = asyncio.run(tool.run({"action": "start", "command": CURL + "http://allowed.test/job"}))
+        assert (start["ok"], start["decision"], start["data"]["state"]) == (True, "allow", "running"), start
+        ended = asyncio.run(tool.run({"action": "output", "job": start["data"]["job"], "wait": 60}))
+    finally:
+        tool.ctx.background.close()
+    assert [r.summary for r in person.asked] == ["shell: " + CURL + "http://allowed.test/job"]
+    assert (ended["ok"], ended["exit_code"], ended["stdout"], ended["data"]["state"]) == (
+        True,
+        0,
+        "hello from allowed.test GET /job\n [200]\n",
+        "exited",
+    )
+    assert [s.path for s in upstreams["allowed.test"].seen] == ["/job"]
+    assert len(closed) == 1  # the job's proxy closed when its process ended, not later
+    connections = [(e.event.tool, e.event.decision, e.event.rule) for e in keeper.ledger.events()]
+    assert ("fetch", "allow", "network.allow_hosts") in connections  # decided again at the proxy

@@ -1,7 +1,8 @@
 """``job``: a long non-interactive shell command in the sandbox, in the background.
 
 ``start`` decides the command as the shell call it is (exactly as ``exec`` does) and, when
-allowed, runs it with bash in the sandbox of that decision's profile, stdin closed, stdout
+allowed, runs it with bash in the sandbox of that decision's profile (hosts it names reached
+through an egress proxy that lives as long as the job, and nothing else), stdin closed, stdout
 and stderr together into a bounded log (the newest bytes are kept), killed with its whole
 group at its wall-clock limit. ``status`` tells how it is doing, ``output`` returns the log
 from an offset (capped per answer), ``kill`` ends it. Its execution is recorded once, when
@@ -11,6 +12,7 @@ its end is first seen.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import time
 from collections.abc import Mapping
@@ -20,12 +22,14 @@ from bastion.call.families import Family
 from bastion.call.model import ToolCall
 from bastion.errors import BastionError
 from bastion.exec.limits import SYSTEM_PATH
+from bastion.exec.process import Launch
 from bastion.exec.profile import profile_for, shell_hosts
 from bastion.exec.protected import ScanBudgetExceeded
-from bastion.exec.pty import Ending, LiveProcess
-from bastion.exec.runner import ExecError
+from bastion.exec.pty import Ending, LiveProcess, Starter
+from bastion.exec.runner import ExecError, RunSpec
 from bastion.policy.decision import Decision, Evaluation
-from bastion.tools.base import Tool, ToolResult, hints, refused
+from bastion.tools.base import Tool, ToolContext, ToolResult, hints, refused
+from bastion.tools.egress_run import with_egress
 from bastion.tools.schema import obj, validate
 from bastion.tools.session_common import Pending, Recorder, refusal, sandbox_spec, starter
 from bastion.tools.session_table import JobSettings
@@ -39,6 +43,16 @@ _STATE = {
     Ending.REFUSED: "killed",
     Ending.FAILED: "failed",
 }
+
+
+def _through_egress(ctx: ToolContext, call: ToolCall, spec: RunSpec, hosts: tuple[str, ...]) -> Starter:
+    """The start of a job whose decision named ``hosts``: an egress proxy to those hosts
+    only, opened on the job's own stack, so it lives exactly as long as the job's process."""
+
+    def start(stack: contextlib.ExitStack) -> Launch:
+        return starter(ctx.runner, with_egress(stack, ctx, call, spec, hosts))(stack)
+
+    return start
 
 
 class Job:
@@ -156,8 +170,10 @@ class JobTool(Tool):
             spec = sandbox_spec(self.ctx, [bash, "-c", command], profile=profile, seconds=seconds, cwd=cwd)
         except ScanBudgetExceeded as exc:
             return ToolResult(ok=False, decision="ask", message=f"not run: {exc}")
-        live = LiveProcess(starter(self.ctx.runner, spec), terminal=False, cap=settings.max_output_bytes,
-                           total_seconds=seconds)  # fmt: skip
+        start = starter(self.ctx.runner, spec)  # refuses a runner without an OS boundary
+        if profile.hosts:  # as for exec: those hosts only, through the egress proxy (else none)
+            start = _through_egress(self.ctx, call, spec, profile.hosts)
+        live = LiveProcess(start, terminal=False, cap=settings.max_output_bytes, total_seconds=seconds)
         table = self.ctx.background.jobs
         job = Job(table.new_id(), command, live)
         if not table.add(job.key, job, max_running=settings.max_running):
