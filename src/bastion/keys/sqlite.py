@@ -1,9 +1,16 @@
-"""API keys in ``<state_dir>/keys.db``: a running daemon sees keys another process creates."""
+"""API keys in ``<state_dir>/keys.db``: a running daemon sees keys another process creates.
+
+Every gateway request looks its key up. ``get`` answers from a small cache that holds only
+while SQLite's ``data_version`` is unchanged (it changes when any other connection, in this
+process or another, commits to the file) and this store wrote nothing: a key revoked
+anywhere is refused from the very next request, as without the cache.
+"""
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 
 from bastion.audit.sqlite_db import Database
 from bastion.keys.model import ApiKey, Role, key_hash, new_secret
@@ -28,10 +35,17 @@ def _key(row: sqlite3.Row) -> ApiKey:
     )
 
 
+#: Key ids ``get`` keeps answers for (unknown ids too); the cache is emptied when full.
+MAX_CACHED = 1024
+
+
 class SqliteKeyStore:
     def __init__(self, path: str) -> None:
         self.path = path
         self.db = Database(path, SCHEMA)
+        self._lock = threading.Lock()
+        self._cached: dict[str, ApiKey | None] = {}
+        self._version: object = None  # the data_version the cached answers were read at
 
     @classmethod
     def in_state_dir(cls, state_dir: str) -> SqliteKeyStore:
@@ -45,11 +59,33 @@ class SqliteKeyStore:
                 "INSERT INTO api_keys (id, role, hash, created, label) VALUES (?, ?, ?, ?, ?)",
                 (record.id, record.role.value, record.hash, record.created, record.label),
             )
+        self._forget()
         return record, key
 
     def get(self, key_id: str) -> ApiKey | None:
+        # The version is read before the row: a commit between the two changes it, so an
+        # answer read then is dropped at the next lookup rather than kept.
+        version = self.db.read("PRAGMA data_version")[0][0]
+        with self._lock:
+            if version != self._version:
+                self._cached.clear()
+                self._version = version
+            elif key_id in self._cached:
+                return self._cached[key_id]
         rows = self.db.read("SELECT * FROM api_keys WHERE id = ?", (key_id,))
-        return _key(rows[0]) if rows else None
+        found = _key(rows[0]) if rows else None
+        with self._lock:
+            if self._version == version:
+                if len(self._cached) >= MAX_CACHED:
+                    self._cached.clear()
+                self._cached[key_id] = found
+        return found
+
+    def _forget(self) -> None:
+        """This connection's own commits do not change its data_version: drop the cache."""
+        with self._lock:
+            self._cached.clear()
+            self._version = None
 
     def list(self, *, include_revoked: bool = False) -> list[ApiKey]:
         where = "" if include_revoked else " WHERE revoked_at IS NULL"
@@ -60,7 +96,8 @@ class SqliteKeyStore:
             cursor = conn.execute(
                 "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", (now, key_id)
             )
-            return cursor.rowcount == 1
+        self._forget()
+        return cursor.rowcount == 1
 
     def close(self) -> None:
         self.db.close()
