@@ -24,11 +24,25 @@ def sanitise_request_id(value: str | None) -> str:
     return cleaned or uuid.uuid4().hex
 
 
-def _header(scope: Scope, name: bytes) -> str | None:
+def header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers", []):
         if key == name:
             return str(value.decode("latin-1"))
     return None
+
+
+def log_request(scope: Scope, rid: str, status: int, started: float) -> None:
+    """The one line per request: id, method, path, status, milliseconds, key id."""
+    if log.isEnabledFor(logging.INFO):
+        log.info(
+            "%s %s %s %s %.1fms key=%s",
+            rid,
+            scope["method"],
+            scope["path"],
+            status,
+            (time.perf_counter() - started) * 1000,
+            scope["state"].get("key_id", "-"),
+        )
 
 
 class RequestIdMiddleware:
@@ -41,7 +55,7 @@ class RequestIdMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        rid = sanitise_request_id(_header(scope, b"x-request-id"))
+        rid = sanitise_request_id(header(scope, b"x-request-id"))
         state = scope.setdefault("state", {})
         state["request_id"] = rid
         started = time.perf_counter()
@@ -58,16 +72,7 @@ class RequestIdMiddleware:
         try:
             await self.app(scope, receive, send_with_id)
         finally:
-            if log.isEnabledFor(logging.INFO):
-                log.info(
-                    "%s %s %s %s %.1fms key=%s",
-                    rid,
-                    scope["method"],
-                    scope["path"],
-                    status,
-                    (time.perf_counter() - started) * 1000,
-                    state.get("key_id", "-"),
-                )
+            log_request(scope, rid, status, started)
 
 
 class BodyLimitMiddleware:
@@ -81,7 +86,7 @@ class BodyLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = _header(scope, b"content-length")
+        declared = header(scope, b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
             error = too_large(self.max_bytes)
             await error_response(error.status, error.code, error.message)(scope, receive, send)

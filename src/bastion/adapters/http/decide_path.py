@@ -1,0 +1,124 @@
+"""``POST /v1/decide`` as one plain ASGI callable: the call every agent makes, without the
+Starlette request, response, routing and middleware objects around it.
+
+It answers as the Starlette route does, step for step: the request id (as
+``RequestIdMiddleware``), the declared and the streamed body limit (``BodyLimitMiddleware``),
+the body deadline (``BodyTimeoutMiddleware``), key, rate limit, role and CSRF
+(``principal_for``), the request timeout and the error mapping (``bounded``), errors
+rendered by ``errors``, and anything unexpected answered as Starlette's
+``ServerErrorMiddleware`` does (a 500, then raised on to the server). ``GatewayApp`` sends
+every other request through Starlette, this route too when CORS is configured.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import Any
+
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
+from bastion.adapters.http.api import call_of, parse_json
+from bastion.adapters.http.context import Context, bounded, principal_for
+from bastion.adapters.http.errors import (
+    ApiError,
+    error_response,
+    render_store_error,
+    render_unexpected,
+    too_large,
+)
+from bastion.adapters.http.middleware import header, log_request, sanitise_request_id
+from bastion.adapters.http.timeouts import body_timeout_error
+from bastion.errors import StoreError
+
+__all__ = ["DecideEndpoint"]
+
+log = logging.getLogger("bastion.http")
+
+Headers = list[tuple[bytes, bytes]]
+Answer = tuple[int, Headers, bytes]
+_JSON = (b"content-type", b"application/json")
+#: JSONResponse's encoding: compact, UTF-8, no NaN.
+_encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
+
+
+class DecideEndpoint:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.max_bytes = ctx.gateway.max_body_bytes
+        self.body_timeout = ctx.settings.body_timeout
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        state = scope.setdefault("state", {})
+        rid = sanitise_request_id(header(scope, b"x-request-id"))
+        state["request_id"] = rid
+        started = time.perf_counter()
+        try:
+            status, headers, body = await self._answer(scope, receive, state)
+        except Exception as exc:  # ServerErrorMiddleware's part: outside the request id's
+            log_request(scope, rid, 0, started)
+            response = await render_unexpected(Request(scope), exc)
+            await response(scope, receive, send)
+            raise
+        headers.append((b"x-request-id", rid.encode("ascii")))
+        try:
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+        finally:
+            log_request(scope, rid, status, started)
+
+    async def _answer(self, scope: Scope, receive: Receive, state: dict[str, Any]) -> Answer:
+        deadline = asyncio.get_running_loop().time() + self.body_timeout
+        declared = header(scope, b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
+            return _rendered(_error(too_large(self.max_bytes)))
+        request = Request(scope, receive)
+        try:
+            principal_for(request, "decide")
+            result = await bounded(self.ctx, state, self._decide(receive, deadline))
+        except ApiError as exc:
+            return _rendered(_error(exc))
+        except StoreError as exc:
+            return _rendered(await render_store_error(request, exc))
+        body = _encode(result).encode("utf-8")
+        return 200, [(b"content-length", str(len(body)).encode("latin-1")), _JSON], body
+
+    async def _decide(self, receive: Receive, deadline: float) -> object:
+        raw = await self._body(receive, deadline)
+        call = call_of(parse_json(raw), self.ctx)
+        return (await self.ctx.service.decide(call)).to_json()
+
+    async def _body(self, receive: Receive, deadline: float) -> bytes:
+        """The whole body by ``deadline`` (else 408) and within the limit (else 413)."""
+        chunks: list[bytes] = []
+        seen = 0
+        while True:
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                raise body_timeout_error(self.body_timeout) from None
+            kind = message["type"]
+            if kind == "http.request":
+                chunk = message.get("body", b"")
+                seen += len(chunk)
+                if seen > self.max_bytes:
+                    raise too_large(self.max_bytes)
+                if chunk:
+                    chunks.append(chunk)
+                if not message.get("more_body", False):
+                    return b"".join(chunks)
+            elif kind == "http.disconnect":
+                raise ClientDisconnect()
+
+
+def _error(exc: ApiError) -> Response:
+    return error_response(exc.status, exc.code, exc.message, exc.headers)
+
+
+def _rendered(response: Response) -> Answer:
+    return response.status_code, list(response.raw_headers), bytes(response.body)
