@@ -4,10 +4,13 @@ same status, headers (in order), body and log line, for answers and for every er
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ipaddress
 import logging
 import re
 import time
-from collections.abc import AsyncIterator
+import uuid
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +21,11 @@ from bastion.adapters.http import GatewaySettings, ServerSettings, create_app
 from bastion.adapters.http.app import GatewayApp
 from bastion.adapters.http.auth import COOKIE
 from bastion.adapters.http.context import Context
+from bastion.adapters.http.middleware import sanitise_request_id
 from bastion.errors import StoreError
 from bastion.keys import Role, SqliteKeyStore
+from bastion.policy.network import Resolver
+from bastion.policy.urls import IPAddress
 from tests.adapters.http.helpers import ASK_POLICY
 
 LIMITS = GatewaySettings(rate_limit_per_minute=10_000, max_body_bytes=2048, max_command_chars=100)
@@ -27,7 +33,7 @@ Answer = tuple[int, list[tuple[str, str]], bytes]
 
 
 def build(
-    tmp_path: Path, home: Path, workspace: Path, gateway: GatewaySettings
+    tmp_path: Path, home: Path, workspace: Path, gateway: GatewaySettings, resolver: Resolver | None = None
 ) -> tuple[GatewayApp, dict[str, str]]:
     state = tmp_path / "state"
     store = SqliteKeyStore.in_state_dir(str(state))
@@ -42,6 +48,7 @@ def build(
         env={"HOME": str(home), "BASTION_STATE_DIR": str(state), "PATH": "/usr/bin:/bin"},
         gateway=gateway,
         sandboxed=False,
+        resolver=resolver,
     )
     return create_app(settings, keys=store), keys
 
@@ -249,3 +256,47 @@ def test_with_cors_configured_a_decide_keeps_the_route_and_carries_the_cors_head
         200,
         "https://app.example.com",
     )
+
+
+class SlowResolver:
+    """Every lookup takes longer than the gateway's request timeout."""
+
+    def resolve(self, host: str) -> Sequence[IPAddress]:
+        time.sleep(1.5)
+        return (ipaddress.ip_address("203.0.113.7"),)
+
+
+def test_a_decision_that_looks_a_host_up_past_the_request_timeout_is_a_504_as_on_the_route(
+    tmp_path: Path, home: Path, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gateway = GatewaySettings(rate_limit_per_minute=100, request_timeout="1s")
+    app, keys = build(tmp_path, home, workspace, gateway, resolver=SlowResolver())
+    ctx = app.state.ctx
+    keeper = ctx.service.holder.keeper
+    real = keeper.decide
+
+    def looking_up(call: object) -> object:  # a decision that needs a host name
+        with contextlib.suppress(OSError):  # on the loop: not in the cache, the answer is not used
+            ctx.service.resolver.resolve("slow.example")
+        return real(call)
+
+    monkeypatch.setattr(keeper, "decide", looking_up)
+
+    async def run(a: GatewayApp) -> Answer:
+        body = b'{"tool": "shell", "args": {"command": "ls"}}'
+        return await post(a, {"X-API-Key": keys["agent"], "X-Request-Id": "r3"}, body)
+
+    thin, route, calls = thin_and_route(app, run)
+    assert (calls, thin[0], thin[2]) == (
+        1,
+        504,
+        b'{"error":{"code":"timeout","message":"no answer within 1s"}}',
+    )
+    assert thin == route
+
+
+def test_a_generated_request_id_is_a_random_version_4_uuid_in_32_hex_digits() -> None:
+    made = [sanitise_request_id(value) for value in (None, "", "<>")]
+    parsed = [uuid.UUID(hex=m) for m in made]
+    assert [(p.hex, p.version, p.variant) for p in parsed] == [(m, 4, uuid.RFC_4122) for m in made]
+    assert len(set(made)) == 3

@@ -88,10 +88,19 @@ async def bounded(ctx: Context, state: Mapping[str, Any], work: Awaitable[object
         async with asyncio.timeout(ctx.timeout_seconds):
             return await work
     except TimeoutError:
-        raise ApiError(504, "timeout", f"no answer within {ctx.gateway.request_timeout}") from None
+        raise timed_out(ctx) from None
     except ApiError:
         raise
     except Exception as exc:
-        rid = state.get("request_id", "-")
-        log.error("request %s failed: %s: %s", rid, type(exc).__name__, exc, exc_info=exc)
-        raise ApiError(500, "internal", f"internal error (request id {rid})") from exc
+        raise internal(state, exc) from exc
+
+
+def timed_out(ctx: Context) -> ApiError:
+    return ApiError(504, "timeout", f"no answer within {ctx.gateway.request_timeout}")
+
+
+def internal(state: Mapping[str, Any], exc: Exception) -> ApiError:
+    """A handler's unexpected error: logged with the request id, answered as a bare 500."""
+    rid = state.get("request_id", "-")
+    log.error("request %s failed: %s: %s", rid, type(exc).__name__, exc, exc_info=exc)
+    return ApiError(500, "internal", f"internal error (request id {rid})")

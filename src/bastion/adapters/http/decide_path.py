@@ -4,7 +4,7 @@ Starlette request, response, routing and middleware objects around it.
 It answers as the Starlette route does, step for step: the request id (as
 ``RequestIdMiddleware``), the declared and the streamed body limit (``BodyLimitMiddleware``),
 the body deadline (``BodyTimeoutMiddleware``), key, rate limit, role and CSRF
-(``principal_for``), the request timeout and the error mapping (``bounded``), errors
+(``principal_for``), the request timeout and the error mapping (as ``bounded``), errors
 rendered by ``errors``, and anything unexpected answered as Starlette's
 ``ServerErrorMiddleware`` does (a 500, then raised on to the server). ``GatewayApp`` sends
 every other request through Starlette, this route too when CORS is configured.
@@ -23,7 +23,7 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from bastion.adapters.http.api import call_of, parse_json
-from bastion.adapters.http.context import Context, bounded, principal_for
+from bastion.adapters.http.context import Context, internal, principal_for, timed_out
 from bastion.adapters.http.errors import (
     ApiError,
     error_response,
@@ -79,7 +79,7 @@ class DecideEndpoint:
         request = Request(scope, receive)
         try:
             principal_for(request, "decide")
-            result = await bounded(self.ctx, state, self._decide(receive, deadline))
+            result = await self._decide(receive, deadline, state)
         except ApiError as exc:
             return _rendered(_error(exc))
         except StoreError as exc:
@@ -87,21 +87,43 @@ class DecideEndpoint:
         body = _encode(result).encode("utf-8")
         return 200, [(b"content-length", str(len(body)).encode("latin-1")), _JSON], body
 
-    async def _decide(self, receive: Receive, deadline: float) -> object:
-        raw = await self._body(receive, deadline)
-        call = call_of(parse_json(raw), self.ctx)
-        return (await self.ctx.service.decide(call)).to_json()
+    async def _decide(self, receive: Receive, body_deadline: float, state: dict[str, Any]) -> object:
+        """As ``bounded``, with one timer at a time: the request timeout (504) is only armed
+        where the work can wait, reading the body (with the body deadline: one timer for
+        both) and deciding in a worker thread; an inline decision never yields to the loop,
+        so no timer could interrupt it."""
+        deadline = asyncio.get_running_loop().time() + self.ctx.timeout_seconds
+        service = self.ctx.service
+        try:
+            raw = await self._body(receive, body_deadline, deadline)
+            call = call_of(parse_json(raw), self.ctx)
+            keeper = service.holder.keeper
+            evaluation = service.decided_inline(keeper, call)
+            if evaluation is None:
+                async with asyncio.timeout_at(deadline):
+                    evaluation = await service.decided_in_thread(keeper, call)
+            return evaluation.to_json()
+        except TimeoutError:
+            raise timed_out(self.ctx) from None
+        except ApiError:
+            raise
+        except Exception as exc:
+            raise internal(state, exc) from exc
 
-    async def _body(self, receive: Receive, deadline: float) -> bytes:
-        """The whole body by ``deadline`` (else 408) and within the limit (else 413)."""
+    async def _body(self, receive: Receive, body_deadline: float, deadline: float) -> bytes:
+        """The whole body by ``body_deadline`` (408) and ``deadline`` (the request's, 504)
+        and within the limit (413)."""
         chunks: list[bytes] = []
         seen = 0
+        first = min(body_deadline, deadline)
         while True:
             try:
-                async with asyncio.timeout_at(deadline):
+                async with asyncio.timeout_at(first):
                     message = await receive()
             except TimeoutError:
-                raise body_timeout_error(self.body_timeout) from None
+                if body_deadline <= deadline:
+                    raise body_timeout_error(self.body_timeout) from None
+                raise
             kind = message["type"]
             if kind == "http.request":
                 chunk = message.get("body", b"")
