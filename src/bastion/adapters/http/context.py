@@ -52,12 +52,15 @@ def context_of(request: Request) -> Context:
     return ctx
 
 
-def principal_for(request: Request, permission: str, *, csrf: bool = True) -> Principal:
+def principal_for(
+    request: Request, permission: str, *, csrf: bool = True, ctx: Context | None = None
+) -> Principal:
     """Authenticate, count against the key's rate limit, then check role and (for a
-    cookie login changing something) the CSRF header; page forms check their field."""
-    ctx = context_of(request)
+    cookie login changing something) the CSRF header; page forms check their field.
+    ``ctx``: the request's context when the caller holds it already."""
+    ctx = ctx or context_of(request)
     principal = authenticate(request, ctx.keys, ctx.state, now=ctx.now())
-    request.state.key_id = principal.key.id
+    request.scope.setdefault("state", {})["key_id"] = principal.key.id  # request.state's dict
     retry = ctx.limiter.check(principal.key.id)
     if retry:
         raise rate_limited(retry)

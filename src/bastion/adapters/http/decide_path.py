@@ -78,7 +78,7 @@ class DecideEndpoint:
             return _rendered(_error(too_large(self.max_bytes)))
         request = Request(scope, receive)
         try:
-            principal_for(request, "decide")
+            principal_for(request, "decide", ctx=self.ctx)
             result = await self._decide(receive, deadline, state)
         except ApiError as exc:
             return _rendered(_error(exc))
