@@ -16,11 +16,15 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from starlette.responses import JSONResponse
 
 from bastion.adapters.http import GatewaySettings, ServerSettings, create_app
 from bastion.adapters.http.app import GatewayApp
 from bastion.adapters.http.auth import COOKIE
 from bastion.adapters.http.context import Context
+from bastion.adapters.http.decide_path import render_evaluation
 from bastion.adapters.http.middleware import sanitise_request_id
 from bastion.errors import StoreError
 from bastion.keys import Role, SqliteKeyStore
@@ -91,6 +95,7 @@ def requests(keys: dict[str, str], cookie: str) -> list[tuple[dict[str, str], An
         ({"X-API-Key": keys["approver"]}, b'{"tool": "shell", "args": {"command": "ls"}}'),
         ({"Cookie": f"{COOKIE}={cookie}"}, b'{"tool": "shell", "args": {"command": "ls"}}'),
         ({"Cookie": f"{COOKIE}=expired"}, b'{"tool": "shell", "args": {"command": "ls"}}'),
+        (agent, b'{"tool": "shell", "args": {"command": "echo \\ud800"}}'),  # a lone surrogate
     ]
 
 
@@ -160,6 +165,7 @@ def test_the_thin_decide_path_answers_every_case_with_the_routes_status_headers_
         403,
         403,
         401,
+        200,
     ]
     assert thin == route
     assert lines[: len(cases)] == lines[len(cases) :]
@@ -300,3 +306,40 @@ def test_a_generated_request_id_is_a_random_version_4_uuid_in_32_hex_digits() ->
     parsed = [uuid.UUID(hex=m) for m in made]
     assert [(p.hex, p.version, p.variant) for p in parsed] == [(m, 4, uuid.RFC_4122) for m in made]
     assert len(set(made)) == 3
+
+
+reason_text = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    texts=st.lists(reason_text, min_size=1, max_size=4), marker=st.none() | reason_text, shadow=st.booleans()
+)
+def test_an_evaluation_is_rendered_byte_for_byte_as_the_routes_json_response(
+    texts: list[str], marker: str | None, shadow: bool
+) -> None:
+    content: dict[str, Any] = {
+        "decision": "ask",
+        "reasons": [
+            {"rule": t, "source": "built-in", "matched": t[::-1], "message": t, "decision": "ask"}
+            for t in texts
+        ],
+        "effects": ["read", "network"],
+        "marker": marker,
+    }
+    if shadow:
+        content.update(shadow=True, would="deny")
+    try:
+        expected: bytes | type[BaseException] = bytes(JSONResponse(content).body)
+    except UnicodeEncodeError:  # a lone surrogate: the route's response fails, so does this
+        expected = UnicodeEncodeError
+    try:
+        got: bytes | type[BaseException] = render_evaluation(content)
+    except UnicodeEncodeError:
+        got = UnicodeEncodeError
+    assert got == expected
+
+
+def test_a_lone_surrogate_fails_the_render_as_it_fails_the_routes_response() -> None:
+    with pytest.raises(UnicodeEncodeError):
+        render_evaluation({"decision": "deny", "reasons": [], "effects": [], "marker": "\ud800"})

@@ -16,6 +16,7 @@ import asyncio
 import json
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
@@ -35,7 +36,7 @@ from bastion.adapters.http.middleware import header, log_request, sanitise_reque
 from bastion.adapters.http.timeouts import body_timeout_error
 from bastion.errors import StoreError
 
-__all__ = ["DecideEndpoint"]
+__all__ = ["DecideEndpoint", "render_evaluation"]
 
 log = logging.getLogger("bastion.http")
 
@@ -44,6 +45,27 @@ Answer = tuple[int, Headers, bytes]
 _JSON = (b"content-type", b"application/json")
 #: JSONResponse's encoding: compact, UTF-8, no NaN.
 _encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
+
+
+def _stdlib_dumps(content: Any) -> bytes:
+    return _encode(content).encode("utf-8")
+
+
+_fast_dumps: Callable[[Any], bytes]
+try:  # orjson, when installed, writes the same bytes for an Evaluation's JSON, ~10x faster
+    from orjson import dumps as _fast_dumps
+except ImportError:  # pragma: no cover - the standard library's encoder then
+    _fast_dumps = _stdlib_dumps
+
+
+def render_evaluation(content: dict[str, Any]) -> bytes:
+    """An ``Evaluation.to_json()`` (strings, lists, null and booleans: no floats, where the
+    two encoders differ) as JSONResponse renders it. What orjson refuses (a lone surrogate)
+    goes to the standard library's encoder, which fails as the route's response would."""
+    try:
+        return _fast_dumps(content)
+    except TypeError:
+        return _stdlib_dumps(content)
 
 
 class DecideEndpoint:
@@ -84,10 +106,10 @@ class DecideEndpoint:
             return _rendered(_error(exc))
         except StoreError as exc:
             return _rendered(await render_store_error(request, exc))
-        body = _encode(result).encode("utf-8")
+        body = render_evaluation(result)
         return 200, [(b"content-length", str(len(body)).encode("latin-1")), _JSON], body
 
-    async def _decide(self, receive: Receive, body_deadline: float, state: dict[str, Any]) -> object:
+    async def _decide(self, receive: Receive, body_deadline: float, state: dict[str, Any]) -> dict[str, Any]:
         """As ``bounded``, with one timer at a time: the request timeout (504) is only armed
         where the work can wait, reading the body (with the body deadline: one timer for
         both) and deciding in a worker thread; an inline decision never yields to the loop,
