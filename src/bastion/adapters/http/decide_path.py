@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -38,7 +37,6 @@ from bastion.errors import StoreError
 
 __all__ = ["DecideEndpoint", "render_evaluation"]
 
-log = logging.getLogger("bastion.http")
 
 Headers = list[tuple[bytes, bytes]]
 Answer = tuple[int, Headers, bytes]
