@@ -4,6 +4,7 @@ strict JSON or a 400 that says why; no client holds a connection by sending slow
 from __future__ import annotations
 
 import socket
+import time
 from urllib.parse import urlsplit
 
 import httpx
@@ -145,3 +146,25 @@ def test_pipelined_requests_are_all_answered_before_an_idle_connection_is_closed
         answer = read_until_closed(sock)
 
     assert answer.count(b"HTTP/1.1 200 OK") == 3
+
+
+def test_each_keep_alive_request_gets_a_whole_head_deadline_from_the_previous_response(
+    quick: Gateway,
+) -> None:
+    """Three requests 0.35 s apart on one connection (past the 0.5 s deadline of the first
+    head): each answered, then the idle connection is closed."""
+    answers = []
+    with connect(quick) as sock:
+        for number in range(3):
+            if number:
+                time.sleep(0.35)
+            sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            data = b""
+            while not data.endswith(b'{"status":"ok"}'):
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+            answers.append(data.split(b"\r\n")[0])
+        rest = read_until_closed(sock)
+    assert (answers, rest) == ([b"HTTP/1.1 200 OK"] * 3, b"")

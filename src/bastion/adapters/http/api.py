@@ -27,14 +27,19 @@ MAX_FEEDBACK = 2000
 MAX_LIST = 1000
 
 
-async def json_body(request: Request, *, optional: bool = False) -> Any:
-    raw = await request.body()
-    if not raw.strip() and optional:
-        return {}
+def parse_json(raw: bytes) -> Any:
+    """The body as strict JSON; 400 ``malformed_json`` when it is not."""
     try:
         return strict_json.loads(raw)
     except CallError as exc:  # not JSON, duplicate keys, NaN/Infinity, too deep: the input's fault
         raise ApiError(400, "malformed_json", f"the body is not strict JSON: {exc}") from None
+
+
+async def json_body(request: Request, *, optional: bool = False) -> Any:
+    raw = await request.body()
+    if not raw.strip() and optional:
+        return {}
+    return parse_json(raw)
 
 
 def _check_lengths(data: Mapping[str, Any], ctx: Context) -> None:
@@ -50,10 +55,13 @@ def _check_lengths(data: Mapping[str, Any], ctx: Context) -> None:
 
 
 async def read_call(request: Request) -> ToolCall:
-    """A ToolCall from the body. ``interactive`` defaults to true here: a caller of the
+    """A ToolCall from the body (:func:`call_of`)."""
+    return call_of(await json_body(request), context_of(request))
+
+
+def call_of(data: Any, ctx: Context) -> ToolCall:
+    """A ToolCall from the parsed body. ``interactive`` defaults to true here: a caller of the
     gateway is the kind of caller a person can be asked for (send false to say otherwise)."""
-    ctx = context_of(request)
-    data = await json_body(request)
     if not isinstance(data, dict):
         raise invalid("a tool call must be a JSON object")
     _check_lengths(data, ctx)

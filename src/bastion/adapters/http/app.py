@@ -12,9 +12,11 @@ from collections.abc import AsyncIterator, Callable
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
+from starlette.types import Receive, Scope, Send
 
 from bastion.adapters.http.boot import check_boot
 from bastion.adapters.http.context import Context
+from bastion.adapters.http.decide_path import DecideEndpoint
 from bastion.adapters.http.errors import EXCEPTION_HANDLERS
 from bastion.adapters.http.events import EventHub
 from bastion.adapters.http.middleware import BodyLimitMiddleware, RequestIdMiddleware
@@ -31,14 +33,14 @@ from bastion.policy.network import SystemResolver
 from bastion.state import Stores, open_stores, state_url_for
 from bastion.state.web_sessions import GatewayState
 
-__all__ = ["create_app"]
+__all__ = ["GatewayApp", "create_app"]
 
 log = logging.getLogger("bastion.http")
 
 LOGIN_ATTEMPTS_PER_MINUTE = 10
 
 
-def create_app(settings: ServerSettings, *, keys: KeyStore | None = None) -> Starlette:
+def create_app(settings: ServerSettings, *, keys: KeyStore | None = None) -> GatewayApp:
     """Load the policy (PolicyError when it does not load), open the stores, check the
     boot refusals (BootRefused) and return the application."""
     resolver = LoopSafeResolver(settings.resolver or SystemResolver())  # one cache for the daemon's life
@@ -61,14 +63,36 @@ def create_app(settings: ServerSettings, *, keys: KeyStore | None = None) -> Sta
         else GatewayState.beside(keys, os.path.join(policy.state_dir, KEYS_FILE))
     )
     ctx = _context(settings, gateway, holder, stores, keys, state, resolver)
-    app = Starlette(
+    app = GatewayApp(
         routes=routes(),
         middleware=_middleware(settings, gateway),
         lifespan=_lifespan(ctx, stores),
         exception_handlers=dict(EXCEPTION_HANDLERS),
     )
     app.state.ctx = ctx
+    # With CORS configured, the decide route keeps Starlette's stack (the CORS middleware).
+    app.decide = None if gateway.cors_origins else DecideEndpoint(ctx)
     return app
+
+
+class GatewayApp(Starlette):
+    """Starlette, except ``POST /v1/decide``: answered by ``decide`` (the same answers as the
+    route, without Starlette's layers) when it is set."""
+
+    decide: DecideEndpoint | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            self.decide is not None
+            and scope["type"] == "http"
+            and scope["path"] == "/v1/decide"
+            and scope["method"] == "POST"
+            and not scope.get("root_path")
+        ):
+            scope["app"] = self
+            await self.decide(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
 
 
 def _context(

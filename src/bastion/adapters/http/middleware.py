@@ -4,9 +4,9 @@ and the body limit (checked while streaming, not trusting Content-Length alone).
 from __future__ import annotations
 
 import logging
+import os
 import re
 import time
-import uuid
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -20,15 +20,38 @@ MAX_REQUEST_ID = 128
 
 def sanitise_request_id(value: str | None) -> str:
     """Keep ``[A-Za-z0-9._:-]``, at most 128 characters; generate one when nothing is left."""
-    cleaned = _UNSAFE.sub("", value or "")[:MAX_REQUEST_ID]
-    return cleaned or uuid.uuid4().hex
+    cleaned = _UNSAFE.sub("", value)[:MAX_REQUEST_ID] if value else ""
+    return cleaned or random_id()
 
 
-def _header(scope: Scope, name: bytes) -> str | None:
+def random_id() -> str:
+    """``uuid.uuid4().hex`` without building the UUID: 16 random bytes with the version (4)
+    and variant (RFC 4122) bits set, as 32 hex digits."""
+    raw = bytearray(os.urandom(16))
+    raw[6] = (raw[6] & 0x0F) | 0x40
+    raw[8] = (raw[8] & 0x3F) | 0x80
+    return raw.hex()
+
+
+def header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers", []):
         if key == name:
             return str(value.decode("latin-1"))
     return None
+
+
+def log_request(scope: Scope, rid: str, status: int, started: float) -> None:
+    """The one line per request: id, method, path, status, milliseconds, key id."""
+    if log.isEnabledFor(logging.INFO):
+        log.info(
+            "%s %s %s %s %.1fms key=%s",
+            rid,
+            scope["method"],
+            scope["path"],
+            status,
+            (time.perf_counter() - started) * 1000,
+            scope["state"].get("key_id", "-"),
+        )
 
 
 class RequestIdMiddleware:
@@ -41,7 +64,7 @@ class RequestIdMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        rid = sanitise_request_id(_header(scope, b"x-request-id"))
+        rid = sanitise_request_id(header(scope, b"x-request-id"))
         state = scope.setdefault("state", {})
         state["request_id"] = rid
         started = time.perf_counter()
@@ -58,16 +81,7 @@ class RequestIdMiddleware:
         try:
             await self.app(scope, receive, send_with_id)
         finally:
-            if log.isEnabledFor(logging.INFO):
-                log.info(
-                    "%s %s %s %s %.1fms key=%s",
-                    rid,
-                    scope["method"],
-                    scope["path"],
-                    status,
-                    (time.perf_counter() - started) * 1000,
-                    state.get("key_id", "-"),
-                )
+            log_request(scope, rid, status, started)
 
 
 class BodyLimitMiddleware:
@@ -81,7 +95,7 @@ class BodyLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = _header(scope, b"content-length")
+        declared = header(scope, b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
             error = too_large(self.max_bytes)
             await error_response(error.status, error.code, error.message)(scope, receive, send)

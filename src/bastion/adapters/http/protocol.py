@@ -24,6 +24,8 @@ except ImportError:  # pragma: no cover - uvicorn[standard] brings httptools on 
 HEAD_TIMEOUT = 10.0
 #: Largest request head (bytes) buffered before answering 400.
 MAX_HEAD_BYTES = 16 * 1024
+#: A timer that fires this close to its time counts as on time (the loop's clock resolution).
+_EARLY = 0.001
 
 
 class HeadWithBody:
@@ -91,27 +93,36 @@ class _Deadlines:
         self.transport = HeadWithBody(cast(asyncio.Transport, transport), self.loop)
         self._waiting_for: object = None
         self._head_timer: asyncio.TimerHandle | None = None
+        self._head_due: float | None = None
         self._arm(None)
 
     def _arm(self, waiting_for: object) -> None:
-        self._disarm()
+        """The next head is due ``head_timeout`` from now. One timer per connection, not one
+        per request: a timer already set (for an earlier time) looks again when it fires."""
         self._waiting_for = waiting_for  # a cycle other than this one means a head arrived
-        self._head_timer = self.loop.call_later(self.head_timeout, self._expired)
+        self._head_due = self.loop.time() + self.head_timeout
+        if self._head_timer is None:
+            self._head_timer = self.loop.call_at(self._head_due, self._expired)
 
     def _disarm(self) -> None:
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
+        self._head_due = None  # a pending timer finds nothing due
 
     def _expired(self) -> None:
         self._head_timer = None
+        due = self._head_due
+        if due is None:
+            return
+        if due - self.loop.time() > _EARLY:  # armed again since: wait for the new time
+            self._head_timer = self.loop.call_at(due, self._expired)
+            return
+        self._head_due = None
         idle = self.cycle is None or self.cycle.response_complete
         if self.cycle is self._waiting_for and idle and not self.transport.is_closing():
             self.transport.close()  # no complete head in time: free the connection
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)  # type: ignore[misc]
-        if self._head_timer is not None and self.cycle is not self._waiting_for:
+        if self._head_due is not None and self.cycle is not self._waiting_for:
             self._disarm()
 
     def on_response_complete(self) -> None:
@@ -121,7 +132,10 @@ class _Deadlines:
             self._arm(finished)  # the next head (keep-alive) gets its own deadline
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
+        self._head_due = None
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
         super().connection_lost(exc)  # type: ignore[misc]
 
 

@@ -8,10 +8,9 @@ thread, where the real lookup happens. Answers and failures are both cached brie
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bastion.policy.network import Resolver
@@ -23,6 +22,23 @@ MAX_ENTRIES = 4096
 @dataclass
 class Probe:
     missed: bool = False
+
+
+class _CachedOnly:
+    """``cached_only``'s context (a class: it is entered once per decision on the loop)."""
+
+    __slots__ = ("_local",)
+
+    def __init__(self, local: threading.local) -> None:
+        self._local = local
+
+    def __enter__(self) -> Probe:
+        probe = Probe()
+        self._local.probe = probe
+        return probe
+
+    def __exit__(self, *exc: object) -> None:
+        self._local.probe = None
 
 
 class LoopSafeResolver:
@@ -42,15 +58,9 @@ class LoopSafeResolver:
         self._lock = threading.Lock()
         self._local = threading.local()
 
-    @contextlib.contextmanager
-    def cached_only(self) -> Iterator[Probe]:
+    def cached_only(self) -> _CachedOnly:
         """In this thread, answer from the cache only; ``probe.missed`` tells if that failed."""
-        probe = Probe()
-        self._local.probe = probe
-        try:
-            yield probe
-        finally:
-            self._local.probe = None
+        return _CachedOnly(self._local)
 
     def resolve(self, host: str) -> Sequence[IPAddress]:
         now = self.clock()

@@ -100,11 +100,20 @@ class GatewayService:
         return await self._decide(self.holder.keeper, call)
 
     async def _decide(self, keeper: Gatekeeper, call: ToolCall) -> Evaluation:
+        evaluation = self.decided_inline(keeper, call)
+        if evaluation is None:
+            evaluation = await self.decided_in_thread(keeper, call)
+        return evaluation
+
+    def decided_inline(self, keeper: Gatekeeper, call: ToolCall) -> Evaluation | None:
+        """The decision on the event loop, or None when it needed an uncached host name."""
         with self.resolver.cached_only() as probe:
             evaluation = keeper.decide(call)
-        if probe.missed:
-            evaluation = await run_in_threadpool(keeper.decide, call)
-        return evaluation
+        return None if probe.missed else evaluation
+
+    async def decided_in_thread(self, keeper: Gatekeeper, call: ToolCall) -> Evaluation:
+        """The decision in a worker thread, where host names are looked up."""
+        return await run_in_threadpool(keeper.decide, call)
 
     async def submit(
         self, call: ToolCall, *, key_id: str

@@ -32,6 +32,10 @@ def server_config(
     return uvicorn.Config(app, http=head_deadline_protocol(head_timeout, parser=parser), **options)
 
 
+def body_timeout_error(seconds: float) -> ApiError:
+    return ApiError(408, "body_timeout", f"the request body took longer than {seconds:g} s")
+
+
 class BodyTimeoutMiddleware:
     """408 when the request body is not complete within ``seconds`` of the head. Only the
     body is timed: a later ``receive`` (waiting for a disconnect, as SSE does) is not."""
@@ -56,9 +60,7 @@ class BodyTimeoutMiddleware:
                 async with asyncio.timeout_at(deadline):
                     message = await receive()
             except TimeoutError:
-                raise ApiError(
-                    408, "body_timeout", f"the request body took longer than {self.seconds:g} s"
-                ) from None
+                raise body_timeout_error(self.seconds) from None
             if message["type"] != "http.request" or not message.get("more_body", False):
                 complete = True
             return message
