@@ -18,11 +18,13 @@ MAX_DEPTH = 64
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise CallError(f"duplicate key {key!r} in a JSON object (one meaning per key)")
-        out[key] = value
+    out = dict(pairs)  # built in C; a key given twice leaves it shorter than ``pairs``
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise CallError(f"duplicate key {key!r} in a JSON object (one meaning per key)")
+            seen.add(key)
     return out
 
 
@@ -65,6 +67,11 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
         raise CallError(f"JSON nested deeper than {max_depth} levels") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise CallError(f"not valid JSON: {exc}") from None
-    if depth_of(value) > max_depth:
+    # Each level opens with a bracket: a text with at most ``max_depth`` of them (counted in
+    # strings too, which only overcounts) cannot nest deeper, and needs no walk.
+    opened = (
+        text.count(b"[") + text.count(b"{") if isinstance(text, bytes) else text.count("[") + text.count("{")
+    )
+    if opened > max_depth and depth_of(value) > max_depth:
         raise CallError(f"JSON nested deeper than {max_depth} levels")
     return value
