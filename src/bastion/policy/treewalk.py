@@ -122,10 +122,14 @@ def walk(
     stack = [start]
     while stack:
         folder = stack.pop()
-        real = _resolved(reach, folder)
-        if real in seen:
-            continue
-        seen.add(real)
+        if follow_links:
+            # Only a followed link can lead back to a folder already walked: without them
+            # the folders below ``start`` form a tree (a bind mount's loop is not seen by
+            # resolving either; the budget ends it), so they need no resolution.
+            real = _resolved(reach, folder)
+            if real in seen:
+                continue
+            seen.add(real)
         sep = "" if not folder or folder.endswith("/") else "/"  # posixpath.join (names hold no "/")
         for entry in reach.listdir(folder):
             path = folder + sep + entry.name
