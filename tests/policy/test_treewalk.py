@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from bastion.policy.tree import MemoryTree
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from bastion.policy.tree import Entry, Kind, MemoryTree, OsTree
 from bastion.policy.treewalk import Found, Reach, walk
 
 FILES = {
@@ -48,3 +53,14 @@ def test_a_walk_that_follows_links_reports_their_targets_and_stops_at_a_loop() -
         ("/w/out/secret.pem", None),
     ]
     assert "/w/a/b/up" in asked  # the loop back to /w is seen through its resolution
+
+
+def test_the_real_tree_lists_frozen_entries_equal_to_ones_built_by_hand(tmp_path: Path) -> None:
+    (tmp_path / "d").mkdir()
+    (tmp_path / "f").write_text("x")
+    (tmp_path / "l").symlink_to(tmp_path / "f")
+    listed = sorted(OsTree().scandir(str(tmp_path)), key=lambda e: e.name)
+    assert listed == [Entry("d", Kind.DIR), Entry("f", Kind.FILE), Entry("l", Kind.LINK)]
+    assert all(type(e) is Entry and hash(e) == hash(Entry(e.name, e.kind)) for e in listed)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        listed[0].name = "other"  # type: ignore[misc]

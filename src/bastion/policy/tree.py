@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
+from bastion.shell.records import builder
+
 
 class Kind(StrEnum):
     FILE = "file"
@@ -47,6 +49,9 @@ class Tree(Protocol):
         ...
 
 
+#: ``Entry(name, kind)`` without the frozen dataclass's per-field ``object.__setattr__``.
+_new_entry = builder(Entry)
+
 _KINDS = {stat.S_IFLNK: Kind.LINK, stat.S_IFDIR: Kind.DIR, stat.S_IFREG: Kind.FILE}
 
 
@@ -55,6 +60,7 @@ class OsTree:
 
     def scandir(self, path: str) -> tuple[Entry, ...]:
         out = []
+        new = _new_entry
         with os.scandir(path) as it:
             for entry in it:
                 if entry.is_symlink():
@@ -65,7 +71,7 @@ class OsTree:
                     kind = Kind.FILE
                 else:
                     kind = Kind.OTHER
-                out.append(Entry(entry.name, kind))
+                out.append(new(entry.name, kind))
         return tuple(out)
 
     def kind(self, path: str, *, follow: bool) -> Kind:
