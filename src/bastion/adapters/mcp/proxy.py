@@ -18,7 +18,7 @@ import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TextIO, cast
+from typing import Any, TextIO
 
 import anyio
 import anyio.abc
@@ -26,7 +26,6 @@ import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.session import ServerSession
-from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -39,7 +38,7 @@ from bastion.adapters.mcp.untrusted import (
     mark_result,
 )
 from bastion.adapters.mcp.upstream import Upstream, UpstreamError, UpstreamSpec
-from bastion.adapters.mcp.wire import PipeLines, PipeWriter, answering_malformed
+from bastion.adapters.mcp.wire import PipeLines, PipeWriter, agent_wire
 from bastion.call.effects import Effect
 from bastion.construct import broken
 from bastion.lifecycle import PolicyWatch
@@ -302,12 +301,7 @@ async def run_proxy(
             lines, out = await PipeLines.open(), await PipeWriter.open()
             try:
                 with serving:
-                    stdin = cast("anyio.AsyncFile[str] | None", lines)  # it only needs async lines
-                    stdout = cast("anyio.AsyncFile[str] | None", out)  # and write + flush
-                    async with (
-                        stdio_server(stdin=stdin, stdout=stdout) as (raw, write_stream),
-                        answering_malformed(raw, write_stream, proxy.log) as read_stream,
-                    ):
+                    async with agent_wire(lines, out, proxy.log) as (read_stream, write_stream):
                         await server.run(
                             read_stream,
                             write_stream,
