@@ -69,6 +69,8 @@ class Offer:
 
     tools: Mapping[str, types.Tool]
     review: Review
+    #: Each tool's annotations as wire JSON (what a call's record carries), dumped once.
+    annotations: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 def blocked_evaluation(message: str, tool: str) -> Evaluation:
@@ -126,7 +128,12 @@ class McpProxy:
             if key not in self._warned:
                 self._warned.add(key)
                 self.log.write(f"bastion: {item.message(self.name)}\n")
-        self._offer = Offer(offered, review)
+        annotations = {
+            n: t.annotations.model_dump(by_alias=True, mode="json", exclude_none=True)
+            for n, t in offered.items()
+            if t.annotations
+        }
+        self._offer = Offer(offered, review, annotations)
         inferred = describe_inferred(self.name, {n: t.input_schema for n, t in offered.items()})
         if inferred != self._inferred_shown:  # say once what is checked without configuration
             self._inferred_shown = inferred
@@ -203,13 +210,8 @@ class McpProxy:
                     ),
                 ),
             )
-        annotations = (
-            tool.annotations.model_dump(by_alias=True, mode="json", exclude_none=True)
-            if tool.annotations
-            else {}
-        )
         call = self.calls.tool_call(
-            name, params.arguments, annotations, agent=agent, schema=tool.input_schema
+            name, params.arguments, offer.annotations.get(name), agent=agent, schema=tool.input_schema
         )
         blocked = offer.review.blocked_tool(name)
         if blocked is not None:
