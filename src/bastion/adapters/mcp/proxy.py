@@ -5,7 +5,8 @@ rule for ``SERVER/TOOL`` without an argument condition) and the tools whose defi
 changed since they were pinned; descriptions are marked untrusted. The list is fetched
 again, re-pinned and re-filtered when the server sends ``notifications/tools/list_changed``
 (and the agent is told). ``tools/call`` goes through :class:`McpCalls`; an allowed call is
-forwarded, its execution recorded, and its result marked, masked and capped.
+forwarded and its result marked, masked and capped; its execution is recorded once the
+answer is sent, before the next call is decided (:mod:`bastion.adapters.mcp.later`).
 
 Only tools are proxied: the wrapped server's resources, prompts and instructions never
 reach the agent through Bastion.
@@ -30,6 +31,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from bastion.adapters.mcp.calls import Channel, McpCalls, refusal
+from bastion.adapters.mcp.later import AfterAnswer
 from bastion.adapters.mcp.untrusted import (
     DEFAULT_MAX_RESULT_BYTES,
     SecretMask,
@@ -40,6 +42,7 @@ from bastion.adapters.mcp.untrusted import (
 from bastion.adapters.mcp.upstream import Upstream, UpstreamError, UpstreamSpec
 from bastion.adapters.mcp.wire import PipeLines, PipeWriter, agent_wire
 from bastion.call.effects import Effect
+from bastion.call.model import ToolCall
 from bastion.construct import broken
 from bastion.lifecycle import PolicyWatch
 from bastion.policy.compiled import Policy
@@ -100,6 +103,7 @@ class McpProxy:
         self._session: ServerSession | None = None
         self._warned: set[tuple[str, str]] = set()
         self._inferred_shown: list[str] = []
+        self.after = AfterAnswer(self.log)
 
     def bind(self, tg: anyio.abc.TaskGroup) -> None:
         """Run upstream connections as tasks of ``tg`` (leaving it reaps them)."""
@@ -185,6 +189,7 @@ class McpProxy:
     async def call_tool(
         self, ctx: Context, params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult:
+        self.after.run_due()  # the previous calls' records first: the ledger keeps the order
         self._remember(ctx)
         name = params.name
         state = self._current_policy()
@@ -247,7 +252,7 @@ class McpProxy:
     async def _forward(
         self,
         keeper: Gatekeeper,
-        call: Any,
+        call: ToolCall,
         evaluation: Evaluation,
         name: str,
         arguments: Mapping[str, Any] | None,
@@ -256,9 +261,9 @@ class McpProxy:
         try:
             result = await self.upstream.call_tool(name, arguments, timeout=self.options.call_timeout)
         except UpstreamError as exc:
-            keeper.record_execution(call, evaluation, 1, time.monotonic() - start)
+            self._record_later(keeper, call, evaluation, 1, time.monotonic() - start)
             return upstream_failure(self.name, name, exc)
-        keeper.record_execution(call, evaluation, 1 if result.is_error else 0, time.monotonic() - start)
+        self._record_later(keeper, call, evaluation, 1 if result.is_error else 0, time.monotonic() - start)
         mask = self._masks.setdefault(
             keeper.policy.credentials_dir, SecretMask(keeper.policy.credentials_dir)
         )
@@ -269,6 +274,15 @@ class McpProxy:
             max_bytes=self.options.max_result_bytes,
         )
         return types.CallToolResult.model_validate(marked)
+
+    def _record_later(
+        self, keeper: Gatekeeper, call: ToolCall, evaluation: Evaluation, exit_code: int, duration: float
+    ) -> None:
+        """The executed record, written once the answer is sent (see the module docstring)."""
+        self.after.add(
+            f"the outcome of a call to MCP tool {self.name}/{call.args['tool']}",
+            lambda: keeper.record_execution(call, evaluation, exit_code, duration),
+        )
 
 
 async def run_proxy(
@@ -317,5 +331,6 @@ async def run_proxy(
             listening.cancel()
             await proxy.upstream.aclose()
     finally:
+        proxy.after.run_due()  # what the last calls left, before the ledger closes
         pins.close()
         watch.close()
