@@ -77,7 +77,8 @@ class AnsweringMalformed:
             raise StopAsyncIteration from None
 
     async def aclose(self) -> None:
-        await self.inner.aclose()
+        """``inner`` is left to whoever opened it: the SDK's stdio reader still sending into
+        a closed stream would fail its task group."""
 
     async def __aenter__(self) -> Self:
         return self
