@@ -7,6 +7,11 @@ the SQLite ledger with a synchronous commit). Target: < 2 ms p50 added. A bare s
 commit on the same disk is timed between the rounds: the decision's record must be durable
 before the call is forwarded, so that commit is a floor no proxy code can remove (on these
 shared machines it ranges from 0.2 to 5 ms). With PYTHONPATH set, the proxy runs that code.
+
+Wall-clock figures swing with the load of a shared machine; the CPU time each side's
+server process spends per call (read from /proc, Linux only) swings much less: the proxy's
+minus the wrapped server's is the CPU the proxy adds to a call (some of it after the
+answer is sent: the executed record).
 """
 
 from __future__ import annotations
@@ -31,11 +36,43 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def measure(params: StdioServerParameters, calls: int, gap: float = 0.0) -> list[float]:
+def _server_pid() -> int | None:
+    """The server process the client started: this process's child (Linux /proc)."""
+    me = os.getpid()
+    try:
+        tasks = os.listdir(f"/proc/{me}/task")
+    except OSError:
+        return None
+    children: list[int] = []
+    for task in tasks:
+        try:
+            with open(f"/proc/{me}/task/{task}/children") as handle:
+                children += [int(k) for k in handle.read().split()]
+        except OSError:
+            continue
+    return children[-1] if len(children) == 1 else None
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of ``pid`` so far (0 when it cannot be read)."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def measure(
+    params: StdioServerParameters, calls: int, gap: float = 0.0, cpu: list[float] | None = None
+) -> list[float]:
+    """Call latencies (ms); appends the server process's CPU per call (ms) to ``cpu``."""
     async with Client(params, mode="legacy", cache=None) as client:
         await client.list_tools()
         for _ in range(50):  # warm up
             await client.call_tool("echo", {"text": "hello"})
+        pid = _server_pid()
+        before = _cpu_seconds(pid) if pid else 0.0
         out = []
         for _ in range(calls):
             start = time.perf_counter()
@@ -43,6 +80,8 @@ async def measure(params: StdioServerParameters, calls: int, gap: float = 0.0) -
             out.append((time.perf_counter() - start) * 1000)
             if gap:
                 await anyio.sleep(gap)  # a model thinks between calls; not timed
+        if pid and cpu is not None:
+            cpu.append((_cpu_seconds(pid) - before) * 1000 / calls)
         return out
 
 
@@ -87,10 +126,15 @@ def main() -> None:
         proxied = StdioServerParameters(command=BASTION, args=args, env=env, cwd=work)
         rounds = []
         commits: list[float] = []
+        cpu_direct: list[float] = []
+        cpu_proxy: list[float] = []
         os.makedirs(f"{tmp}/state", exist_ok=True)
         for _ in range(2):  # interleaved, so a load change hits both sides
             rounds.append(
-                (anyio.run(measure, direct, calls // 2, gap), anyio.run(measure, proxied, calls // 2, gap))
+                (
+                    anyio.run(measure, direct, calls // 2, gap, cpu_direct),
+                    anyio.run(measure, proxied, calls // 2, gap, cpu_proxy),
+                )
             )
             commits += synced_commits(f"{tmp}/state")
     plain = [v for d, _ in rounds for v in d]
@@ -112,6 +156,12 @@ def main() -> None:
         f"record, durable before the call is forwarded): {pct(commits, 0.5):.3f} ms; the rest: "
         f"{added - pct(commits, 0.5):.3f} ms"
     )
+    if cpu_direct and cpu_proxy:
+        server, proxy = statistics.fmean(cpu_direct), statistics.fmean(cpu_proxy)
+        print(
+            f"server CPU per call: the server alone {server:.3f} ms, the proxy {proxy:.3f} ms "
+            f"(the proxy adds {proxy - server:.3f} ms of CPU per call, not all of it before the answer)"
+        )
 
 
 if __name__ == "__main__":

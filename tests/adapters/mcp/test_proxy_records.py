@@ -1,5 +1,6 @@
 """The proxy's own refusals (a tool the server does not offer, a pinned tool that changed, a
-broken policy) are written to the ledger by the gatekeeper, like any decision."""
+broken policy) are written to the ledger by the gatekeeper, like any decision; the outcome
+of a call that ran is written after its answer, and never lost when the agent hangs up."""
 
 from __future__ import annotations
 
@@ -59,3 +60,12 @@ def test_a_call_under_a_broken_policy_is_denied_and_recorded(peer: Peer) -> None
     assert answer.startswith("[policy-denied] cannot decide safely: the policy failed to load")
     assert [r[2:] for r in recorded(peer)] == [("deny", "policy.invalid")]
     assert peer.calls() == []
+
+
+def test_the_outcome_of_the_last_call_before_the_agent_hangs_up_is_recorded(peer: Peer) -> None:
+    peer.write_policy(ALLOW_ALL)
+    assert "note a: buy milk" in _call(peer, "read_note", {"name": "a"})
+    assert [r[:3] for r in recorded(peer)] == [
+        ("decided", 'mcp: notes/read_note {"name": "a"}', "allow"),
+        ("executed", 'mcp: notes/read_note {"name": "a"}', "allow"),
+    ]

@@ -5,7 +5,8 @@ rule for ``SERVER/TOOL`` without an argument condition) and the tools whose defi
 changed since they were pinned; descriptions are marked untrusted. The list is fetched
 again, re-pinned and re-filtered when the server sends ``notifications/tools/list_changed``
 (and the agent is told). ``tools/call`` goes through :class:`McpCalls`; an allowed call is
-forwarded, its execution recorded, and its result marked, masked and capped.
+forwarded and its result marked, masked and capped; its execution is recorded once the
+answer is sent, before the next call is decided (:mod:`bastion.adapters.mcp.later`).
 
 Only tools are proxied: the wrapped server's resources, prompts and instructions never
 reach the agent through Bastion.
@@ -18,7 +19,7 @@ import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TextIO, cast
+from typing import Any, TextIO
 
 import anyio
 import anyio.abc
@@ -26,11 +27,11 @@ import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.session import ServerSession
-from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from bastion.adapters.mcp.calls import Channel, McpCalls, refusal
+from bastion.adapters.mcp.later import AfterAnswer
 from bastion.adapters.mcp.untrusted import (
     DEFAULT_MAX_RESULT_BYTES,
     SecretMask,
@@ -39,8 +40,9 @@ from bastion.adapters.mcp.untrusted import (
     mark_result,
 )
 from bastion.adapters.mcp.upstream import Upstream, UpstreamError, UpstreamSpec
-from bastion.adapters.mcp.wire import PipeLines, PipeWriter, answering_malformed
+from bastion.adapters.mcp.wire import PipeLines, PipeWriter, agent_wire
 from bastion.call.effects import Effect
+from bastion.call.model import ToolCall
 from bastion.construct import broken
 from bastion.lifecycle import PolicyWatch
 from bastion.policy.compiled import Policy
@@ -70,6 +72,8 @@ class Offer:
 
     tools: Mapping[str, types.Tool]
     review: Review
+    #: Each tool's annotations as wire JSON (what a call's record carries), dumped once.
+    annotations: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 def blocked_evaluation(message: str, tool: str) -> Evaluation:
@@ -99,6 +103,7 @@ class McpProxy:
         self._session: ServerSession | None = None
         self._warned: set[tuple[str, str]] = set()
         self._inferred_shown: list[str] = []
+        self.after = AfterAnswer(self.log)
 
     def bind(self, tg: anyio.abc.TaskGroup) -> None:
         """Run upstream connections as tasks of ``tg`` (leaving it reaps them)."""
@@ -127,7 +132,12 @@ class McpProxy:
             if key not in self._warned:
                 self._warned.add(key)
                 self.log.write(f"bastion: {item.message(self.name)}\n")
-        self._offer = Offer(offered, review)
+        annotations = {
+            n: t.annotations.model_dump(by_alias=True, mode="json", exclude_none=True)
+            for n, t in offered.items()
+            if t.annotations
+        }
+        self._offer = Offer(offered, review, annotations)
         inferred = describe_inferred(self.name, {n: t.input_schema for n, t in offered.items()})
         if inferred != self._inferred_shown:  # say once what is checked without configuration
             self._inferred_shown = inferred
@@ -179,6 +189,7 @@ class McpProxy:
     async def call_tool(
         self, ctx: Context, params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult:
+        self.after.run_due()  # the previous calls' records first: the ledger keeps the order
         self._remember(ctx)
         name = params.name
         state = self._current_policy()
@@ -204,13 +215,8 @@ class McpProxy:
                     ),
                 ),
             )
-        annotations = (
-            tool.annotations.model_dump(by_alias=True, mode="json", exclude_none=True)
-            if tool.annotations
-            else {}
-        )
         call = self.calls.tool_call(
-            name, params.arguments, annotations, agent=agent, schema=tool.input_schema
+            name, params.arguments, offer.annotations.get(name), agent=agent, schema=tool.input_schema
         )
         blocked = offer.review.blocked_tool(name)
         if blocked is not None:
@@ -246,7 +252,7 @@ class McpProxy:
     async def _forward(
         self,
         keeper: Gatekeeper,
-        call: Any,
+        call: ToolCall,
         evaluation: Evaluation,
         name: str,
         arguments: Mapping[str, Any] | None,
@@ -255,9 +261,9 @@ class McpProxy:
         try:
             result = await self.upstream.call_tool(name, arguments, timeout=self.options.call_timeout)
         except UpstreamError as exc:
-            keeper.record_execution(call, evaluation, 1, time.monotonic() - start)
+            self._record_later(keeper, call, evaluation, 1, time.monotonic() - start)
             return upstream_failure(self.name, name, exc)
-        keeper.record_execution(call, evaluation, 1 if result.is_error else 0, time.monotonic() - start)
+        self._record_later(keeper, call, evaluation, 1 if result.is_error else 0, time.monotonic() - start)
         mask = self._masks.setdefault(
             keeper.policy.credentials_dir, SecretMask(keeper.policy.credentials_dir)
         )
@@ -268,6 +274,15 @@ class McpProxy:
             max_bytes=self.options.max_result_bytes,
         )
         return types.CallToolResult.model_validate(marked)
+
+    def _record_later(
+        self, keeper: Gatekeeper, call: ToolCall, evaluation: Evaluation, exit_code: int, duration: float
+    ) -> None:
+        """The executed record, written once the answer is sent (see the module docstring)."""
+        self.after.add(
+            f"the outcome of a call to MCP tool {self.name}/{call.args['tool']}",
+            lambda: keeper.record_execution(call, evaluation, exit_code, duration),
+        )
 
 
 async def run_proxy(
@@ -302,12 +317,7 @@ async def run_proxy(
             lines, out = await PipeLines.open(), await PipeWriter.open()
             try:
                 with serving:
-                    stdin = cast("anyio.AsyncFile[str] | None", lines)  # it only needs async lines
-                    stdout = cast("anyio.AsyncFile[str] | None", out)  # and write + flush
-                    async with (
-                        stdio_server(stdin=stdin, stdout=stdout) as (raw, write_stream),
-                        answering_malformed(raw, write_stream, proxy.log) as read_stream,
-                    ):
+                    async with agent_wire(lines, out, proxy.log) as (read_stream, write_stream):
                         await server.run(
                             read_stream,
                             write_stream,
@@ -321,5 +331,6 @@ async def run_proxy(
             listening.cancel()
             await proxy.upstream.aclose()
     finally:
+        proxy.after.run_due()  # what the last calls left, before the ledger closes
         pins.close()
         watch.close()

@@ -105,6 +105,9 @@ class Upstream:
             )
 
     async def client(self) -> Client:
+        live = self._client
+        if live is not None:  # no lock when connected: taking one yields to the loop once per call
+            return live
         async with self._lock:
             if self._client is not None:
                 return self._client

@@ -1,10 +1,17 @@
-"""What the agent sends that is not JSON-RPC gets a JSON-RPC error back, and serving goes on.
+"""The proxy's stdio ends, and what the agent sends that is not JSON-RPC.
 
 The SDK's stdio transport hands a line it cannot parse to the server as an exception, and
 the server drops it without a word: a client that sent a broken line would wait forever
-for an answer. This filter answers such a line as JSON-RPC 2.0 says — ``-32700`` for text
-that is not JSON, ``-32600`` for JSON that is not a JSON-RPC message, ``"id": null`` — and
-notes it on stderr.
+for an answer. :class:`AnsweringMalformed` answers such a line as JSON-RPC 2.0 says —
+``-32700`` for text that is not JSON, ``-32600`` for JSON that is not a JSON-RPC message,
+``"id": null`` — and notes it on stderr.
+
+On pipes, :func:`agent_wire` carries the proxy's messages without the SDK's stdio tasks:
+each line is parsed by the task that asks for the next message, and each message written
+by the task that sends it (the SDK's own parser and serialiser, as its stdio transport
+calls them). The SDK passes every message between a reader or writer task and the server
+through a memory stream; with the filter's own task that was three task switches per
+``tools/call`` on the event loop, a good part of what the proxy adds to a call.
 """
 
 from __future__ import annotations
@@ -14,10 +21,11 @@ import contextlib
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TextIO
+from typing import Self, TextIO, cast
 
 import anyio
 import mcp_types as types
+from mcp.server.stdio import stdio_server
 from mcp.shared._stream_protocols import ReadStream, WriteStream
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
@@ -31,32 +39,62 @@ def error_for(exc: Exception) -> types.ErrorData:
     )
 
 
+class AnsweringMalformed:
+    """A read stream that answers the exceptions of ``inner`` (lines that are not JSON-RPC)
+    on ``write_stream`` and yields only messages; filtered as the server asks for the
+    next message, so no task stands between them."""
+
+    def __init__(
+        self,
+        inner: ReadStream[SessionMessage | Exception],
+        write_stream: WriteStream[SessionMessage],
+        log: TextIO,
+    ) -> None:
+        self.inner = inner
+        self.write_stream = write_stream
+        self.log = log
+
+    async def receive(self) -> SessionMessage | Exception:
+        while True:
+            item = await self.inner.receive()
+            if not isinstance(item, Exception):
+                return item
+            error = error_for(item)
+            self.log.write(f"bastion: answered a malformed message from the agent: {error.message}\n")
+            reply = types.JSONRPCError(jsonrpc="2.0", id=None, error=error)
+            try:
+                await self.write_stream.send(SessionMessage(reply))
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                raise anyio.EndOfStream from None  # the server stopped serving: nothing left to pass on
+
+    def __aiter__(self) -> AnsweringMalformed:
+        return self
+
+    async def __anext__(self) -> SessionMessage | Exception:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        """``inner`` is left to whoever opened it: the SDK's stdio reader still sending into
+        a closed stream would fail its task group."""
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
 @asynccontextmanager
 async def answering_malformed(
     read_stream: ReadStream[SessionMessage | Exception],
     write_stream: WriteStream[SessionMessage],
     log: TextIO,
 ) -> AsyncIterator[ReadStream[SessionMessage | Exception]]:
-    send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-
-    async def pump() -> None:
-        try:
-            async with send:
-                async for item in read_stream:
-                    if isinstance(item, Exception):
-                        error = error_for(item)
-                        log.write(f"bastion: answered a malformed message from the agent: {error.message}\n")
-                        reply = types.JSONRPCError(jsonrpc="2.0", id=None, error=error)
-                        await write_stream.send(SessionMessage(reply))
-                        continue
-                    await send.send(item)
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-            return  # the server stopped serving: nothing left to pass on
-
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(pump)
-        yield receive
-        tg.cancel_scope.cancel()
+    """``read_stream`` without its malformed lines, each answered (see the module docstring)."""
+    yield AnsweringMalformed(read_stream, write_stream, log)
 
 
 #: The longest line (one JSON-RPC message) read from the agent.
@@ -161,3 +199,92 @@ class PipeWriter:
             os.dup2(self.wire, self.fd)
         with contextlib.suppress(OSError):
             os.close(self.wire)
+
+
+class MessageLines:
+    """The agent's JSON-RPC messages, one per line of ``lines``, parsed when the server asks
+    for the next one; a line that does not parse is passed on as its exception (as the
+    SDK's stdio transport does, with the same parser)."""
+
+    def __init__(self, lines: PipeLines) -> None:
+        self.lines = lines
+
+    async def receive(self) -> SessionMessage | Exception:
+        try:
+            line = await self.lines.__anext__()
+        except StopAsyncIteration:
+            raise anyio.EndOfStream from None
+        try:
+            message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        except Exception as exc:
+            return exc
+        return SessionMessage(message)
+
+    def __aiter__(self) -> MessageLines:
+        return self
+
+    async def __anext__(self) -> SessionMessage | Exception:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        """The pipe is closed by whoever opened it (:func:`bastion.adapters.mcp.proxy.run_proxy`)."""
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+class MessageWriter:
+    """Messages to the agent, one line each, written by the task that sends them (whole
+    lines: nothing awaits between serialising and writing one). The pipe's end is a
+    closed stream to the SDK (``BrokenResourceError``), never a crash of the server."""
+
+    def __init__(self, out: PipeWriter) -> None:
+        self.out = out
+        self._closed = False
+
+    async def send(self, item: SessionMessage) -> None:
+        if self._closed:
+            raise anyio.ClosedResourceError
+        text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+        try:
+            await self.out.write(text + "\n")
+            await self.out.flush()
+        except ConnectionError as exc:  # the agent closed its end
+            raise anyio.BrokenResourceError from exc
+
+    async def aclose(self) -> None:
+        """Nothing more is sent; the pipe is closed by whoever opened it."""
+        self._closed = True
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+Wire = tuple[ReadStream[SessionMessage | Exception], WriteStream[SessionMessage]]
+
+
+@asynccontextmanager
+async def agent_wire(lines: PipeLines | None, out: PipeWriter | None, log: TextIO) -> AsyncIterator[Wire]:
+    """The server's streams to and from the agent, malformed lines answered: on the pipes
+    themselves when both ends are pipes, else through the SDK's stdio transport (which
+    then reads or writes the end that is not a pipe)."""
+    if lines is not None and out is not None:
+        writer = MessageWriter(out)
+        yield AnsweringMalformed(MessageLines(lines), writer, log), writer
+        return
+    stdin = cast("anyio.AsyncFile[str] | None", lines)  # it only needs async lines
+    stdout = cast("anyio.AsyncFile[str] | None", out)  # and write + flush
+    async with (
+        stdio_server(stdin=stdin, stdout=stdout) as (raw, write_stream),
+        answering_malformed(raw, write_stream, log) as read_stream,
+    ):
+        yield read_stream, write_stream
