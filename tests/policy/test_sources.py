@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bastion.policy.sources import PolicySources
+from bastion.policy.sources import PolicySources, find_project_file
 
 
 def _env(home: Path, tmp_path: Path, **extra: str) -> dict[str, str]:
@@ -67,3 +67,15 @@ def test_the_fingerprint_changes_when_a_project_file_appears_and_the_digest_when
     changed = after.digest()
     project.write_text('mode = "workspace"\n')
     assert PolicySources.find(None, cwd=str(workspace), env=env).digest() != changed
+
+
+def test_the_nearest_of_several_project_files_wins_and_a_folder_of_that_name_is_none(tmp_path: Path) -> None:
+    deep = tmp_path / "a" / "b" / "c"
+    deep.mkdir(parents=True)
+    for folder in (tmp_path, tmp_path / "a"):
+        (folder / ".bastion").mkdir()
+        (folder / ".bastion" / "policy.toml").write_text("")
+    (tmp_path / "a" / "b" / ".bastion" / "policy.toml").mkdir(parents=True)  # not a file
+    assert find_project_file(str(deep)) == str(tmp_path / "a" / ".bastion" / "policy.toml")
+    assert find_project_file(str(deep / ".." / "..")) == str(tmp_path / "a" / ".bastion" / "policy.toml")
+    assert find_project_file(str(tmp_path)) == str(tmp_path / ".bastion" / "policy.toml")

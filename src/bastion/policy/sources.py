@@ -16,7 +16,6 @@ import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 TRUST_FILE = "trusted-policies.json"
 PROJECT_FILE = os.path.join(".bastion", "policy.toml")
@@ -35,12 +34,17 @@ def state_dir_from(env: Mapping[str, str]) -> str:
 
 
 def find_project_file(cwd: str) -> str | None:
-    current = Path(cwd).absolute()
-    for folder in (current, *current.parents):
-        candidate = folder / PROJECT_FILE
-        if candidate.is_file():
-            return str(candidate)
-    return None
+    """The nearest ``.bastion/policy.toml`` in ``cwd`` or a parent (lexical parents of the
+    absolute path). Plain ``os.path``: every watcher runs this for every call."""
+    folder = os.path.abspath(cwd)
+    while True:
+        candidate = os.path.join(folder, PROJECT_FILE)
+        if os.path.isfile(candidate):
+            return candidate
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
 
 
 @dataclass(frozen=True, slots=True)
