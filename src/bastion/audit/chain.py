@@ -49,15 +49,52 @@ def canonical(seq: int, prev: str, event: AuditEvent, *, legacy: bool = False) -
     return canonical_values(seq, prev, event_values(event), legacy=legacy)
 
 
+def _sorted_picker(keys: tuple[str, ...]) -> tuple[tuple[str, ...], Callable[[tuple[Any, ...]], Any]]:
+    """The keys ``sort_keys`` would write, and a picker of their values from a full row."""
+    order = sorted(range(len(_KEYS)), key=_KEYS.__getitem__)
+    order = [i for i in order if _KEYS[i] in keys]
+    return tuple(_KEYS[i] for i in order), operator.itemgetter(*order)
+
+
+_PARENT = _KEYS.index("parent")
+_WITH_PARENT = _sorted_picker(_KEYS)
+_WITHOUT_PARENT = _sorted_picker(tuple(k for k in _KEYS if k != "parent"))
+
+
+def _flat_encoder() -> Callable[[dict[str, object]], str]:
+    """``_ENCODER.encode`` for a dict already in sorted key order holding only str, numbers
+    and None: the same bytes, without ``encode`` building a C encoder and a float closure
+    per call and sorting the items (a dict in sorted order written in order is what
+    ``sort_keys`` writes). No circular-reference markers: flat values cannot nest."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # no C accelerator: the plain encoder (it sorts an already sorted dict)
+        return _ENCODER.encode
+    write = make(None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", False, False, False)
+
+    def encode(body: dict[str, object]) -> str:
+        return "".join(write(body, 0))
+
+    return encode
+
+
+_ENCODE_FLAT = _flat_encoder()
+
+
 def canonical_values(seq: int, prev: str, values: tuple[Any, ...], *, legacy: bool = False) -> bytes:
     """``canonical`` from the event's field values (``event_values``), which the ledger's
-    insert needs too. Every field is a str, a number or None (``asdict`` deep-copies)."""
-    body: dict[str, object] = dict(zip(_KEYS, (seq, prev, *values), strict=True))
-    if body["parent"] is None:  # a field added later: absent and None hash the same
-        del body["parent"]
+    insert needs too. Every field is a str, a number or None (``asdict`` deep-copies).
+    ``parent`` is a field added later: absent and None hash the same."""
+    row = (seq, prev, *values)
+    if len(row) != len(_KEYS):
+        raise ValueError(f"{len(values)} event values, not {len(EVENT_FIELDS)}")
     if legacy:
+        body: dict[str, object] = dict(zip(_KEYS, row, strict=True))
+        if body["parent"] is None:
+            del body["parent"]
         body.pop("approver", None)
-    return _ENCODER.encode(body).encode("utf-8")
+        return _ENCODER.encode(body).encode("utf-8")
+    keys, pick = _WITHOUT_PARENT if row[_PARENT] is None else _WITH_PARENT
+    return _ENCODE_FLAT(dict(zip(keys, pick(row), strict=True))).encode("utf-8")
 
 
 def legacy_hash(seq: int, prev: str, event: AuditEvent) -> str:

@@ -116,8 +116,27 @@ _ROWS = tuple(
 )
 
 
+#: Every anchor in lower case, as one alternation: ASCII text whose lower-case form holds
+#: none of them can match no anchored row (an exact anchor in the text is in its lower-case
+#: form too), so only the rows without anchors run on it. Most texts are clean paths and
+#: messages: one search instead of the row-by-row anchor loop (≈40 ``in`` tests per text).
+_ANY_ANCHOR = re.compile(
+    "|".join(dict.fromkeys(re.escape(w.lower()) for anchors, _ in ANCHORS.values() for w in anchors))
+)
+#: The rows without anchors, if they all come after the anchored ones (they do: only the
+#: high-entropy row), else None and every text takes the row-by-row loop.
+_LAST = len(_ROWS) - next((i for i, row in enumerate(reversed(_ROWS)) if row[2]), len(_ROWS))
+_UNANCHORED = tuple((row[0], row[1]) for row in _ROWS[_LAST:])
+_TAIL_ONLY = all(row[2] for row in _ROWS[:_LAST])
+
+
 def redact(text: str) -> str:
-    folded = text.lower() if text.isascii() else None
+    ascii_text = text.isascii()
+    folded = text.lower() if ascii_text else None
+    if ascii_text and _TAIL_ONLY and _ANY_ANCHOR.search(folded) is None:  # type: ignore[arg-type]
+        for pattern, replacement in _UNANCHORED:
+            text = pattern.sub(replacement, text)
+        return text
     for pattern, replacement, anchors, fold in _ROWS:
         # Rows apply in order, each to the text the ones before left: the anchors are
         # looked for in that text, not in the original. A fold row on non-ASCII text runs.
