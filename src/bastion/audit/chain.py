@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bastion.audit.events import EVENT_FIELDS, GENESIS, AuditEvent, LedgerRecord
+from bastion.audit.fast import KeyedSha256, acyclic_encode
 
 #: The metadata value of a keyed ledger (``ledger_meta.chain``).
 CHAIN_VERSION = "hmac-sha256-v2"
@@ -61,23 +62,9 @@ _WITH_PARENT = _sorted_picker(_KEYS)
 _WITHOUT_PARENT = _sorted_picker(tuple(k for k in _KEYS if k != "parent"))
 
 
-def _flat_encoder() -> Callable[[dict[str, object]], str]:
-    """``_ENCODER.encode`` for a dict already in sorted key order holding only str, numbers
-    and None: the same bytes, without ``encode`` building a C encoder and a float closure
-    per call and sorting the items (a dict in sorted order written in order is what
-    ``sort_keys`` writes). No circular-reference markers: flat values cannot nest."""
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:  # no C accelerator: the plain encoder (it sorts an already sorted dict)
-        return _ENCODER.encode
-    write = make(None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", False, False, False)
-
-    def encode(body: dict[str, object]) -> str:
-        return "".join(write(body, 0))
-
-    return encode
-
-
-_ENCODE_FLAT = _flat_encoder()
+#: ``_ENCODER.encode`` built once. Given a dict already in sorted key order (the pickers
+#: above), it writes what ``sort_keys`` writes without sorting the items.
+_ENCODE_FLAT = acyclic_encode(_ENCODER)
 
 
 def canonical_values(seq: int, prev: str, values: tuple[Any, ...], *, legacy: bool = False) -> bytes:
@@ -109,6 +96,7 @@ class Chain:
         if len(key) < 16:
             raise ValueError("a chain key needs at least 16 bytes")
         self._key = key
+        self._mac = KeyedSha256(key)
 
     def __repr__(self) -> str:
         return "Chain(key=***)"
@@ -118,11 +106,11 @@ class Chain:
         return cls(chain_key(argument_key))
 
     def hash(self, seq: int, prev: str, event: AuditEvent) -> str:
-        return hmac.digest(self._key, canonical(seq, prev, event), "sha256").hex()
+        return self._mac.hexdigest(canonical(seq, prev, event))
 
     def hash_values(self, seq: int, prev: str, values: tuple[Any, ...]) -> str:
         """``hash`` of an event given as its field values (``event_values``)."""
-        return hmac.digest(self._key, canonical_values(seq, prev, values), "sha256").hex()
+        return self._mac.hexdigest(canonical_values(seq, prev, values))
 
     def link(self, seq: int, prev: str, event: AuditEvent) -> LedgerRecord:
         return LedgerRecord(seq=seq, prev=prev, hash=self.hash(seq, prev, event), event=event)

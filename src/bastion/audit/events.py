@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import Any
 
 from bastion.approval.model import ApprovalRequest, iso
+from bastion.audit.fast import acyclic_encode
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.redact import redact, redact_value, summarize
 from bastion.audit.settings import AuditConfig
@@ -125,6 +126,7 @@ def decode_event(values: Mapping[str, Any]) -> AuditEvent:
 
 #: One encoder for every event's reasons (``json.dumps`` with options builds one per call).
 _REASONS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+_ENCODE_REASONS = acyclic_encode(_REASONS)
 #: Each decision's and kind's text, read from a dict (``label`` and ``value`` are Python-level
 #: properties of the enums: four calls per event).
 _LABELS: Mapping[Decision, str] = {decision: decision.label for decision in Decision}
@@ -133,7 +135,7 @@ _KINDS: Mapping[EventKind, str] = {kind: kind.value for kind in EventKind}
 
 def _reasons_json(evaluation: Evaluation) -> str:
     labels = _LABELS
-    return _REASONS.encode(
+    return _ENCODE_REASONS(
         [{"rule": r.rule, "source": r.source, "decision": labels[r.decision]} for r in evaluation.reasons]
     )
 

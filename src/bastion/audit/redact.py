@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bastion.audit.fast import acyclic_encode
 from bastion.call.model import ToolCall, thaw
 
 MASK = "***"
@@ -178,6 +179,8 @@ def _one_line(text: str) -> str:
 #: The summaries' encoders, built once (``json.dumps`` with options builds one per call).
 _SORTED = json.JSONEncoder(sort_keys=True)
 _SORTED_ANY = json.JSONEncoder(sort_keys=True, default=str)
+#: Their ``encode``, set up once (redacted, thawed arguments hold no cycle).
+_WRITE_SORTED, _WRITE_SORTED_ANY = acyclic_encode(_SORTED), acyclic_encode(_SORTED_ANY)
 
 
 def _describe(call: ToolCall) -> str:
@@ -212,9 +215,9 @@ def _describe(call: ToolCall) -> str:
         case "db":
             return f"{text('operation')} {text('target')}"
         case "mcp":
-            arguments = _SORTED.encode(redact_value(thaw(args.get("arguments", {}))))
+            arguments = _WRITE_SORTED(redact_value(thaw(args.get("arguments", {}))))
             return f"{text('server')}/{text('tool')} {arguments}"
-    return _SORTED_ANY.encode(redact_value(thaw(args)))
+    return _WRITE_SORTED_ANY(redact_value(thaw(args)))
 
 
 def summarize(call: ToolCall) -> str:
