@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bastion.audit.events import EVENT_FIELDS, GENESIS, AuditEvent, LedgerRecord
+from bastion.audit.fast import KeyedSha256, acyclic_encode
 
 #: The metadata value of a keyed ledger (``ledger_meta.chain``).
 CHAIN_VERSION = "hmac-sha256-v2"
@@ -49,15 +50,38 @@ def canonical(seq: int, prev: str, event: AuditEvent, *, legacy: bool = False) -
     return canonical_values(seq, prev, event_values(event), legacy=legacy)
 
 
+def _sorted_picker(keys: tuple[str, ...]) -> tuple[tuple[str, ...], Callable[[tuple[Any, ...]], Any]]:
+    """The keys ``sort_keys`` would write, and a picker of their values from a full row."""
+    order = sorted(range(len(_KEYS)), key=_KEYS.__getitem__)
+    order = [i for i in order if _KEYS[i] in keys]
+    return tuple(_KEYS[i] for i in order), operator.itemgetter(*order)
+
+
+_PARENT = _KEYS.index("parent")
+_WITH_PARENT = _sorted_picker(_KEYS)
+_WITHOUT_PARENT = _sorted_picker(tuple(k for k in _KEYS if k != "parent"))
+
+
+#: ``_ENCODER.encode`` built once. Given a dict already in sorted key order (the pickers
+#: above), it writes what ``sort_keys`` writes without sorting the items.
+_ENCODE_FLAT = acyclic_encode(_ENCODER)
+
+
 def canonical_values(seq: int, prev: str, values: tuple[Any, ...], *, legacy: bool = False) -> bytes:
     """``canonical`` from the event's field values (``event_values``), which the ledger's
-    insert needs too. Every field is a str, a number or None (``asdict`` deep-copies)."""
-    body: dict[str, object] = dict(zip(_KEYS, (seq, prev, *values), strict=True))
-    if body["parent"] is None:  # a field added later: absent and None hash the same
-        del body["parent"]
+    insert needs too. Every field is a str, a number or None (``asdict`` deep-copies).
+    ``parent`` is a field added later: absent and None hash the same."""
+    row = (seq, prev, *values)
+    if len(row) != len(_KEYS):
+        raise ValueError(f"{len(values)} event values, not {len(EVENT_FIELDS)}")
     if legacy:
+        body: dict[str, object] = dict(zip(_KEYS, row, strict=True))
+        if body["parent"] is None:
+            del body["parent"]
         body.pop("approver", None)
-    return _ENCODER.encode(body).encode("utf-8")
+        return _ENCODER.encode(body).encode("utf-8")
+    keys, pick = _WITHOUT_PARENT if row[_PARENT] is None else _WITH_PARENT
+    return _ENCODE_FLAT(dict(zip(keys, pick(row), strict=True))).encode("utf-8")
 
 
 def legacy_hash(seq: int, prev: str, event: AuditEvent) -> str:
@@ -72,6 +96,7 @@ class Chain:
         if len(key) < 16:
             raise ValueError("a chain key needs at least 16 bytes")
         self._key = key
+        self._mac = KeyedSha256(key)
 
     def __repr__(self) -> str:
         return "Chain(key=***)"
@@ -81,11 +106,11 @@ class Chain:
         return cls(chain_key(argument_key))
 
     def hash(self, seq: int, prev: str, event: AuditEvent) -> str:
-        return hmac.digest(self._key, canonical(seq, prev, event), "sha256").hex()
+        return self._mac.hexdigest(canonical(seq, prev, event))
 
     def hash_values(self, seq: int, prev: str, values: tuple[Any, ...]) -> str:
         """``hash`` of an event given as its field values (``event_values``)."""
-        return hmac.digest(self._key, canonical_values(seq, prev, values), "sha256").hex()
+        return self._mac.hexdigest(canonical_values(seq, prev, values))
 
     def link(self, seq: int, prev: str, event: AuditEvent) -> LedgerRecord:
         return LedgerRecord(seq=seq, prev=prev, hash=self.hash(seq, prev, event), event=event)

@@ -10,11 +10,12 @@ from enum import StrEnum
 from typing import Any
 
 from bastion.approval.model import ApprovalRequest, iso
+from bastion.audit.fast import acyclic_encode
 from bastion.audit.keyed import ArgumentHasher
-from bastion.audit.redact import redact_value, summarize
+from bastion.audit.redact import redact, redact_value, summarize
 from bastion.audit.settings import AuditConfig
 from bastion.call.model import ToolCall, thaw
-from bastion.policy.decision import Evaluation
+from bastion.policy.decision import Decision, Evaluation
 
 GENESIS = "0" * 64
 
@@ -125,6 +126,24 @@ def decode_event(values: Mapping[str, Any]) -> AuditEvent:
 
 #: One encoder for every event's reasons (``json.dumps`` with options builds one per call).
 _REASONS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+_ENCODE_REASONS = acyclic_encode(_REASONS)
+#: Each decision's and kind's text, read from a dict (``label`` and ``value`` are Python-level
+#: properties of the enums: four calls per event).
+_LABELS: Mapping[Decision, str] = {decision: decision.label for decision in Decision}
+_KINDS: Mapping[EventKind, str] = {kind: kind.value for kind in EventKind}
+
+
+def _reasons_json(evaluation: Evaluation) -> str:
+    labels = _LABELS
+    return _ENCODE_REASONS(
+        [{"rule": r.rule, "source": r.source, "decision": labels[r.decision]} for r in evaluation.reasons]
+    )
+
+
+def _message(evaluation: Evaluation) -> str:
+    message = evaluation.message
+    redacted = redact(message) if type(message) is str else str(redact_value(message))
+    return redacted[:1000]
 
 
 def make_event(
@@ -143,21 +162,20 @@ def make_event(
 ) -> AuditEvent:
     """An event for ``call``: the first reason is the one that decided."""
     first = evaluation.reasons[0] if evaluation.reasons else None
-    reasons = [{"rule": r.rule, "source": r.source, "decision": r.decision.label} for r in evaluation.reasons]
     raw = None
     if config.store_raw_arguments:
         raw = json.dumps(thaw(call.args), sort_keys=True, ensure_ascii=False, default=str)
     return AuditEvent(
-        kind=kind.value,
+        kind=_KINDS[kind],
         decision_id=decision_id,
         time=time,
         tool=call.tool,
-        decision=evaluation.decision.label,
+        decision=_LABELS[evaluation.decision],
         resolver=resolver,
         rule=first.rule if first else "",
         source=first.source if first else "",
-        message=str(redact_value(evaluation.message))[:1000],
-        reasons=_REASONS.encode(reasons),
+        message=_message(evaluation),
+        reasons=_reasons_json(evaluation),
         args_hash=hasher.digest(call),
         summary=summarize(call),
         session=call.session,
@@ -178,18 +196,17 @@ def resolution_event(
     whichever side writes it (the answering one, the expiring one, the waiter) writes the
     same thing; ``args_hash`` is the request's call key (the same keyed hash)."""
     first = evaluation.reasons[0] if evaluation.reasons else None
-    reasons = [{"rule": r.rule, "source": r.source, "decision": r.decision.label} for r in evaluation.reasons]
     return AuditEvent(
         kind=EventKind.RESOLVED.value,
         decision_id=request.id,
         time=time,
         tool=request.tool,
-        decision=evaluation.decision.label,
+        decision=_LABELS[evaluation.decision],
         resolver=resolver,
         rule=first.rule if first else "",
         source=first.source if first else "",
-        message=str(redact_value(evaluation.message))[:1000],
-        reasons=_REASONS.encode(reasons),
+        message=_message(evaluation),
+        reasons=_reasons_json(evaluation),
         args_hash=request.call_key,
         summary=request.summary,
         session=request.session,

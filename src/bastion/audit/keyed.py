@@ -7,12 +7,12 @@ ledger; an HMAC cannot without the key.
 
 from __future__ import annotations
 
-import hmac
 import json
 import os
 import secrets
 import time
 
+from bastion.audit.fast import KeyedSha256, acyclic_encode
 from bastion.call.model import ToolCall, thaw
 from bastion.errors import StoreError
 
@@ -23,12 +23,14 @@ _RECENT = 256
 
 #: One encoder for every call (``json.dumps`` with options builds a new one per call).
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+#: Its ``encode``, set up once (thawed arguments hold no cycle: they were frozen from JSON).
+_ENCODE = acyclic_encode(_ENCODER)
 
 
 def canonical_call(call: ToolCall) -> bytes:
     """The exact normalised call: family, arguments and working directory."""
     data = {"tool": call.tool, "args": thaw(call.args), "cwd": call.cwd}
-    return _ENCODER.encode(data).encode("utf-8")
+    return _ENCODE(data).encode("utf-8")
 
 
 class ArgumentHasher:
@@ -36,6 +38,7 @@ class ArgumentHasher:
         if len(key) < 16:
             raise ValueError("an argument-hash key needs at least 16 bytes")
         self._key = key
+        self._mac = KeyedSha256(key)
         # One request digests its call three to five times (the repeat guard, the grant, the
         # ledger event, the guard's bookkeeping): the last calls' digests, by identity. A
         # ToolCall is frozen (its arguments too), and the entry holds the call, so its id is
@@ -49,7 +52,7 @@ class ArgumentHasher:
         seen = self._recent.get(id(call))
         if seen is not None and seen[0] is call:
             return seen[1]
-        value = hmac.digest(self._key, canonical_call(call), "sha256").hex()
+        value = self._mac.hexdigest(canonical_call(call))
         if len(self._recent) >= _RECENT:
             self._recent.clear()
         self._recent[id(call)] = (call, value)

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bastion.audit.fast import acyclic_encode
 from bastion.call.model import ToolCall, thaw
 
 MASK = "***"
@@ -116,8 +117,27 @@ _ROWS = tuple(
 )
 
 
+#: Every anchor in lower case, as one alternation: ASCII text whose lower-case form holds
+#: none of them can match no anchored row (an exact anchor in the text is in its lower-case
+#: form too), so only the rows without anchors run on it. Most texts are clean paths and
+#: messages: one search instead of the row-by-row anchor loop (≈40 ``in`` tests per text).
+_ANY_ANCHOR = re.compile(
+    "|".join(dict.fromkeys(re.escape(w.lower()) for anchors, _ in ANCHORS.values() for w in anchors))
+)
+#: The rows without anchors, if they all come after the anchored ones (they do: only the
+#: high-entropy row), else None and every text takes the row-by-row loop.
+_LAST = len(_ROWS) - next((i for i, row in enumerate(reversed(_ROWS)) if row[2]), len(_ROWS))
+_UNANCHORED = tuple((row[0], row[1]) for row in _ROWS[_LAST:])
+_TAIL_ONLY = all(row[2] for row in _ROWS[:_LAST])
+
+
 def redact(text: str) -> str:
-    folded = text.lower() if text.isascii() else None
+    ascii_text = text.isascii()
+    folded = text.lower() if ascii_text else None
+    if ascii_text and _TAIL_ONLY and _ANY_ANCHOR.search(folded) is None:  # type: ignore[arg-type]
+        for pattern, replacement in _UNANCHORED:
+            text = pattern.sub(replacement, text)
+        return text
     for pattern, replacement, anchors, fold in _ROWS:
         # Rows apply in order, each to the text the ones before left: the anchors are
         # looked for in that text, not in the original. A fold row on non-ASCII text runs.
@@ -159,6 +179,8 @@ def _one_line(text: str) -> str:
 #: The summaries' encoders, built once (``json.dumps`` with options builds one per call).
 _SORTED = json.JSONEncoder(sort_keys=True)
 _SORTED_ANY = json.JSONEncoder(sort_keys=True, default=str)
+#: Their ``encode``, set up once (redacted, thawed arguments hold no cycle).
+_WRITE_SORTED, _WRITE_SORTED_ANY = acyclic_encode(_SORTED), acyclic_encode(_SORTED_ANY)
 
 
 def _describe(call: ToolCall) -> str:
@@ -193,9 +215,9 @@ def _describe(call: ToolCall) -> str:
         case "db":
             return f"{text('operation')} {text('target')}"
         case "mcp":
-            arguments = _SORTED.encode(redact_value(thaw(args.get("arguments", {}))))
+            arguments = _WRITE_SORTED(redact_value(thaw(args.get("arguments", {}))))
             return f"{text('server')}/{text('tool')} {arguments}"
-    return _SORTED_ANY.encode(redact_value(thaw(args)))
+    return _WRITE_SORTED_ANY(redact_value(thaw(args)))
 
 
 def summarize(call: ToolCall) -> str:

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 STATE_DOWN = frozenset({"state.unavailable", "audit.unavailable"})
 #: How many (session, call) -> decision id links ``record_execution`` can find.
 RECENT_DECISIONS = 4096
+#: Each resolver's text from a dict (``value`` is a Python-level property of the enum).
+_RESOLVERS: dict[Resolver, str] = {resolver: resolver.value for resolver in Resolver}
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +105,7 @@ class Recording:
             evaluation,
             kind=kind,
             decision_id=decision_id,
-            resolver=resolver.value,
+            resolver=_RESOLVERS[resolver],
             time=self.clock.now(),
             hasher=self.hasher,
             config=self.audit,
