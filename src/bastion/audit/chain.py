@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bastion.audit.events import EVENT_FIELDS, GENESIS, AuditEvent, LedgerRecord
-from bastion.audit.fast import KeyedSha256, acyclic_encode
+from bastion.audit.fast import KeyedSha256
 
 #: The metadata value of a keyed ledger (``ledger_meta.chain``).
 CHAIN_VERSION = "hmac-sha256-v2"
@@ -62,9 +62,8 @@ _WITH_PARENT = _sorted_picker(_KEYS)
 _WITHOUT_PARENT = _sorted_picker(tuple(k for k in _KEYS if k != "parent"))
 
 
-#: ``_ENCODER.encode`` built once. Given a dict already in sorted key order (the pickers
-#: above), it writes what ``sort_keys`` writes without sorting the items.
-_ENCODE_FLAT = acyclic_encode(_ENCODER)
+#: Given a dict already in sorted key order (the pickers above), ``sort_keys`` finds it sorted.
+_ENCODE_FLAT = _ENCODER.encode
 
 
 def canonical_values(seq: int, prev: str, values: tuple[Any, ...], *, legacy: bool = False) -> bytes:

@@ -10,7 +10,6 @@ from enum import StrEnum
 from typing import Any
 
 from bastion.approval.model import ApprovalRequest, iso
-from bastion.audit.fast import acyclic_encode
 from bastion.audit.keyed import ArgumentHasher
 from bastion.audit.redact import redact, redact_value, summarize
 from bastion.audit.settings import AuditConfig
@@ -126,7 +125,7 @@ def decode_event(values: Mapping[str, Any]) -> AuditEvent:
 
 #: One encoder for every event's reasons (``json.dumps`` with options builds one per call).
 _REASONS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
-_ENCODE_REASONS = acyclic_encode(_REASONS)
+_ENCODE_REASONS = _REASONS.encode
 #: Each decision's and kind's text, read from a dict (``label`` and ``value`` are Python-level
 #: properties of the enums: four calls per event).
 _LABELS: Mapping[Decision, str] = {decision: decision.label for decision in Decision}

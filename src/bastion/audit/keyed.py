@@ -12,7 +12,7 @@ import os
 import secrets
 import time
 
-from bastion.audit.fast import KeyedSha256, acyclic_encode
+from bastion.audit.fast import KeyedSha256
 from bastion.call.model import ToolCall, thaw
 from bastion.errors import StoreError
 
@@ -23,8 +23,7 @@ _RECENT = 256
 
 #: One encoder for every call (``json.dumps`` with options builds a new one per call).
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
-#: Its ``encode``, set up once (thawed arguments hold no cycle: they were frozen from JSON).
-_ENCODE = acyclic_encode(_ENCODER)
+_ENCODE = _ENCODER.encode
 
 
 def canonical_call(call: ToolCall) -> bytes:

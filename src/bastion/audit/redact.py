@@ -13,7 +13,6 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bastion.audit.fast import acyclic_encode
 from bastion.call.model import ToolCall, thaw
 
 MASK = "***"
@@ -179,8 +178,7 @@ def _one_line(text: str) -> str:
 #: The summaries' encoders, built once (``json.dumps`` with options builds one per call).
 _SORTED = json.JSONEncoder(sort_keys=True)
 _SORTED_ANY = json.JSONEncoder(sort_keys=True, default=str)
-#: Their ``encode``, set up once (redacted, thawed arguments hold no cycle).
-_WRITE_SORTED, _WRITE_SORTED_ANY = acyclic_encode(_SORTED), acyclic_encode(_SORTED_ANY)
+_WRITE_SORTED, _WRITE_SORTED_ANY = _SORTED.encode, _SORTED_ANY.encode
 
 
 def _describe(call: ToolCall) -> str:
