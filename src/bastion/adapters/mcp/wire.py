@@ -39,7 +39,36 @@ def error_for(exc: Exception) -> types.ErrorData:
     )
 
 
-class AnsweringMalformed:
+class _Stream:
+    """The async context of the SDK's streams: leaving it closes the stream."""
+
+    async def aclose(self) -> None:
+        raise NotImplementedError
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+class _Receiving(_Stream):
+    """A read stream: iterating it receives until the end of the stream."""
+
+    async def receive(self) -> SessionMessage | Exception:
+        raise NotImplementedError
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def __anext__(self) -> SessionMessage | Exception:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+
+class AnsweringMalformed(_Receiving):
     """A read stream that answers the exceptions of ``inner`` (lines that are not JSON-RPC)
     on ``write_stream`` and yields only messages; filtered as the server asks for the
     next message, so no task stands between them."""
@@ -67,24 +96,9 @@ class AnsweringMalformed:
             except (anyio.ClosedResourceError, anyio.BrokenResourceError):
                 raise anyio.EndOfStream from None  # the server stopped serving: nothing left to pass on
 
-    def __aiter__(self) -> AnsweringMalformed:
-        return self
-
-    async def __anext__(self) -> SessionMessage | Exception:
-        try:
-            return await self.receive()
-        except anyio.EndOfStream:
-            raise StopAsyncIteration from None
-
     async def aclose(self) -> None:
         """``inner`` is left to whoever opened it: the SDK's stdio reader still sending into
         a closed stream would fail its task group."""
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
 
 
 @asynccontextmanager
@@ -201,7 +215,7 @@ class PipeWriter:
             os.close(self.wire)
 
 
-class MessageLines:
+class MessageLines(_Receiving):
     """The agent's JSON-RPC messages, one per line of ``lines``, parsed when the server asks
     for the next one; a line that does not parse is passed on as its exception (as the
     SDK's stdio transport does, with the same parser)."""
@@ -220,26 +234,11 @@ class MessageLines:
             return exc
         return SessionMessage(message)
 
-    def __aiter__(self) -> MessageLines:
-        return self
-
-    async def __anext__(self) -> SessionMessage | Exception:
-        try:
-            return await self.receive()
-        except anyio.EndOfStream:
-            raise StopAsyncIteration from None
-
     async def aclose(self) -> None:
         """The pipe is closed by whoever opened it (:func:`bastion.adapters.mcp.proxy.run_proxy`)."""
 
-    async def __aenter__(self) -> Self:
-        return self
 
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
-
-
-class MessageWriter:
+class MessageWriter(_Stream):
     """Messages to the agent, one line each, written by the task that sends them (whole
     lines: nothing awaits between serialising and writing one). The pipe's end is a
     closed stream to the SDK (``BrokenResourceError``), never a crash of the server."""
@@ -261,12 +260,6 @@ class MessageWriter:
     async def aclose(self) -> None:
         """Nothing more is sent; the pipe is closed by whoever opened it."""
         self._closed = True
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
 
 
 Wire = tuple[ReadStream[SessionMessage | Exception], WriteStream[SessionMessage]]
