@@ -53,6 +53,10 @@ class UpstreamSpec:
     def label(self) -> str:
         return self.url or shlex.join(self.command)
 
+    @property
+    def program(self) -> str | None:
+        return self.command[0] if self.command else None
+
     def connect(self, *, message_handler: MessageHandlerFnT, timeout: float, errlog: TextIO) -> Client:
         target: Any
         if self.url:
@@ -116,9 +120,8 @@ class Upstream:
             stop = anyio.Event()
             outcome = await self._tg.start(self._serve, stop)
             if isinstance(outcome, BaseException):
-                raise UpstreamError(
-                    f"cannot start the MCP server {self.spec.label!r}: {_describe(outcome)}"
-                ) from outcome
+                why = _describe(outcome, self.spec.program)
+                raise UpstreamError(f"cannot start the MCP server {self.spec.label!r}: {why}") from outcome
             client: Client = outcome
             self._client, self._stop = client, stop
             return client
@@ -135,9 +138,8 @@ class Upstream:
             if not started:
                 task_status.started(exc)
             else:
-                self.errlog.write(
-                    f"bastion: the MCP server {self.spec.label!r} connection ended: {_describe(exc)}\n"
-                )
+                why = _describe(exc, self.spec.program)
+                self.errlog.write(f"bastion: the MCP server {self.spec.label!r} connection ended: {why}\n")
         finally:
             if self._client is client:
                 self._client = None
@@ -197,13 +199,14 @@ class Upstream:
             self._stop.set()
 
 
-def _describe(exc: BaseException) -> str:
+def _describe(exc: BaseException, program: str | None = None) -> str:
+    """``program``: the command's first word (uvloop's FileNotFoundError names no file)."""
     if isinstance(exc, FileNotFoundError):
-        return f"command not found: {exc.filename or exc}"
+        return f"command not found: {exc.filename or program or exc}"
     if isinstance(exc, MCPError):
         return f"{exc.message} (code {exc.code}); it may have exited at start: see its stderr"
     if isinstance(exc, BaseExceptionGroup):
-        return "; ".join(_describe(e) for e in exc.exceptions)
+        return "; ".join(_describe(e, program) for e in exc.exceptions)
     return f"{type(exc).__name__}: {exc}"
 
 
