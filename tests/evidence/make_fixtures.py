@@ -29,8 +29,15 @@ MCP_BIN = "mcp-server-filesystem"
 
 def prepare(root: Path) -> Sandbox:
     shutil.rmtree(root, ignore_errors=True)
+    return ensure_sandbox(root)
+
+
+def ensure_sandbox(root: Path) -> Sandbox:
+    """The sandbox a session starts in, made where it is missing (nothing is removed): the
+    replay tests decide the checked-in transcripts against it, on a machine that never ran
+    this script too."""
     sandbox = make_sandbox(root)
-    (sandbox.project / "src").mkdir()
+    (sandbox.project / "src").mkdir(exist_ok=True)
     (sandbox.project / "README.md").write_text("# demo\nTODO: write docs\n")
     (sandbox.project / "src" / "main.py").write_text("print('hello')\n")
     (sandbox.project / ".env").write_text("TOKEN=s3cret\n")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from bastion.adapters.cli.app import build_app
@@ -13,6 +14,9 @@ from bastion.evidence.diff import diff, grouped
 from bastion.evidence.readers import read_files
 from bastion.evidence.replay import gates
 from tests.evidence.make_fixtures import FIXTURES, POLICY
+
+#: The transcripts' paths are real: their sandboxes exist (tests/evidence/conftest.py).
+pytestmark = pytest.mark.usefixtures("fixed_sandboxes")
 
 SESSION = FIXTURES / "claude-session.jsonl"
 HOME = "/var/tmp/bastion-evidence-claude/home"

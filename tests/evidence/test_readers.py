@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from bastion.adapters.cli.app import build_app
@@ -14,6 +15,9 @@ from bastion.evidence.model import Outcome
 from bastion.evidence.readers import ReadReport, read_text
 from bastion.evidence.replay import decide, gates
 from tests.evidence.make_fixtures import FIXTURES, POLICY
+
+#: The transcripts' paths are real: their sandboxes exist (tests/evidence/conftest.py).
+pytestmark = pytest.mark.usefixtures("fixed_sandboxes")
 
 
 def _read(text: str, cwd: str = "/w") -> ReadReport:

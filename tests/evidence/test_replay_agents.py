@@ -20,6 +20,9 @@ from bastion.evidence.replay import Replayed, gates, replay
 from tests.adapters.hooks.conftest import agent_cli
 from tests.evidence.make_fixtures import FIXTURES, POLICY, make
 
+#: The transcripts' paths are real: their sandboxes exist (tests/evidence/conftest.py).
+pytestmark = pytest.mark.usefixtures("fixed_sandboxes")
+
 
 def _replay(transcript: Path, home: str, state: Path) -> list[Replayed]:
     env = {"HOME": home, "BASTION_STATE_DIR": str(state)}
