@@ -4,7 +4,9 @@ interpreter, same run, interleaved so machine noise hits both alike).
     .venv/bin/python bench/bench_hook.py [--runs 40]
 
 The hook runs with a throwaway HOME and state dir; the first call fills the compiled-policy
-cache and is reported apart (cold); the rest read it (warm). Results go to BENCHMARKS.md.
+cache and is reported apart (cold); the rest read it (warm). The installed hook is what
+``bastion install`` writes (this interpreter with ``-S`` on ``bastion/adapters/hooks/fastpath.py``),
+timed bare and through its ``sh -c '… || exit 2'``. Results go to BENCHMARKS.md.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bastion.adapters.hooks.targets import hook_command, hook_launcher
 
 
 def timed(
@@ -84,33 +88,43 @@ def main() -> None:
             f"hook, via daemon socket    median {d * 1000:7.1f} ms  (min {min(daemon) * 1000:.1f})  "
             f"ratio {d / b:.2f}x"
         )
-        auto_first, auto = _autostarted(hook, stdin, env, root, options.runs)
+        # What `bastion install` writes: this interpreter without site on the launcher, in
+        # `sh -c '… || exit 2'`; timed bare (as the rows above) and as the agent runs it.
+        launcher = [*hook_launcher(), "hook", "claude", "--autostart"]
+        installed = ["sh", "-c", hook_command("claude", hook_launcher(), timeout=60)]
+        auto_first, auto, via_sh = _autostarted(launcher, installed, stdin, env, root, options.runs)
+        a, s = statistics.median(auto), statistics.median(via_sh)
         print(
-            f"installed hook, autostart  median {statistics.median(auto) * 1000:7.1f} ms  "
-            f"ratio {statistics.median(auto) / b:.2f}x; first call {auto_first * 1000:.1f} ms = "
+            f"installed hook, autostart  median {a * 1000:7.1f} ms  "
+            f"ratio {a / b:.2f}x; first call {auto_first * 1000:.1f} ms = "
             f"{auto_first / cold:.2f}x the cold in-process call, {auto_first / w:.2f}x a warm one"
         )
+        print(f"  the same, through sh -c  median {s * 1000:7.1f} ms  ratio {s / b:.2f}x")
         print(f"runs={options.runs} command={options.command!r}; answer: {first.stdout.decode().strip()}")
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
 
 def _autostarted(
-    hook: list[str], stdin: bytes, env: dict[str, str], root: Path, runs: int
-) -> tuple[float, list[float]]:
+    argv: list[str], installed: list[str], stdin: bytes, env: dict[str, str], root: Path, runs: int
+) -> tuple[float, list[float], list[float]]:
     """The installed hook (``--autostart``) on a fresh state dir: its first call (decided in
-    process while it spawns the daemon), then ``runs`` calls once the daemon answers."""
+    process while it spawns the daemon), then ``runs`` calls of ``argv`` and of the whole
+    ``installed`` command line, in turn, once the daemon answers."""
     state = root / "auto-state"
     auto_env = {**env, "BASTION_STATE_DIR": str(state), "BASTION_HOOK_IDLE": "60"}
-    argv = [*hook, "--autostart"]
     first, done = timed(argv, stdin, auto_env)
     assert done.returncode == 0, done.stdout + done.stderr
     deadline = time.monotonic() + 30
     while not (state / "hooks.sock").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
-    times = [timed(argv, stdin, auto_env)[0] for _ in range(runs)]
+    times: list[float] = []
+    via_sh: list[float] = []
+    for _ in range(runs):
+        times.append(timed(argv, stdin, auto_env)[0])
+        via_sh.append(timed(installed, stdin, auto_env)[0])
     (state / "hooks.sock").unlink()  # the daemon sees its socket gone and ends
-    return first, times
+    return first, times, via_sh
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import contextlib
 import fcntl
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -15,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from bastion.adapters.hooks import fastpath
 from bastion.adapters.hooks.autostart import LOCK_NAME
 from bastion.adapters.hooks.client import SOCKET_ENV
-from bastion.adapters.hooks.targets import hook_command
+from bastion.adapters.hooks.targets import hook_command, hook_launcher
 
 
 @pytest.fixture
@@ -84,6 +86,47 @@ def test_the_installed_hook_command_asks_for_autostart() -> None:
     assert hook_command("claude", "/x/bastion", timeout=60) == (
         "sh -c '/x/bastion hook claude --timeout 60 --autostart || exit 2'"
     )
+
+
+def test_the_installed_hook_runs_this_interpreter_without_site_on_the_launcher() -> None:
+    launcher = hook_launcher()
+    assert launcher == (sys.executable, "-S", fastpath.__file__)
+    assert os.path.isfile(os.path.join(fastpath.package_root(), "bastion", "__init__.py"))
+    command = hook_command("claude", ("/v/bin/python", "-S", "/v/my lib/fastpath.py"), timeout=60)
+    assert shlex.split(command) == [
+        "sh",
+        "-c",
+        "/v/bin/python -S '/v/my lib/fastpath.py' hook claude --timeout 60 --autostart || exit 2",
+    ]
+
+
+def _installed(env: dict[str, str], command: str, *, session: str = "s1") -> subprocess.CompletedProcess[str]:
+    """The hook as an agent runs it: the command line ``bastion install`` writes, via sh."""
+    cwd = os.path.join(env["HOME"], "proj")
+    payload = {"session_id": session, "transcript_path": "/dev/null", "cwd": cwd,
+               "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command},
+               "tool_use_id": "toolu_1"}  # fmt: skip
+    installed = hook_command("claude", hook_launcher(), timeout=60)
+    return subprocess.run(
+        ["sh", "-c", installed], input=json.dumps(payload), capture_output=True, text=True, env=env, cwd=cwd,
+        timeout=60,
+    )  # fmt: skip
+
+
+def test_the_installed_launcher_decides_in_process_then_through_the_daemon_without_loading_site(
+    hook_env: dict[str, str],
+) -> None:
+    sock = os.path.join(hook_env["BASTION_STATE_DIR"], "hooks.sock")
+    first = _installed(hook_env, "git status")  # no daemon yet: site-packages added, decided here
+    assert (_decision(first), first.stderr) == ((0, "allow"), "")
+    assert _wait(lambda: os.path.exists(sock)), "no daemon socket appeared"
+    traced = {**hook_env, "PYTHONPROFILEIMPORTTIME": "1"}  # every import, on stderr
+    allowed = _installed(traced, "git status", session="s2")
+    denied = _installed(traced, "rm -rf /", session="s2")
+    imported = {line.rsplit("|", 1)[-1].strip() for line in allowed.stderr.splitlines() if "|" in line}
+    assert (_decision(allowed), _decision(denied)) == ((0, "allow"), (2, "deny"))
+    assert "bastion.adapters.hooks.client" in imported
+    assert not imported & {"site", "bastion.adapters.hooks.entry", "pydantic", "typing"}
 
 
 def test_the_first_call_is_decided_in_process_and_starts_a_daemon_that_answers_the_next(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from bastion.adapters.hooks.policy_cache import cache_path, load_cached_sources, sources_key
+from bastion.adapters.hooks.policy_cache import cache_path, load_cached_sources, source_stamp, sources_key
 from bastion.adapters.hooks.settings import AskVia
 from bastion.exec.profile import Contain
 from bastion.policy.sources import PolicySources
@@ -58,3 +58,17 @@ def test_reading_a_cached_configuration_does_not_import_the_schema(tmp_path: Pat
         [sys.executable, "-c", probe], capture_output=True, text=True, env={**os.environ, **env}, check=True
     )
     assert done.stdout.split() == ["30s", "False"]
+
+
+def test_a_key_made_with_a_stamp_taken_earlier_is_the_fresh_key_until_the_code_changes(
+    tmp_path: Path,
+) -> None:
+    # The resident daemon takes the stamp of Bastion's sources once, at start.
+    env = {"HOME": str(tmp_path / "home"), "BASTION_STATE_DIR": str(tmp_path / "state")}
+    file = tmp_path / "policy.toml"
+    file.write_text('ask_via = "bastion"\n')
+    sources = PolicySources.find(str(file), cwd=str(tmp_path), env=env)
+    taken = source_stamp()
+
+    assert sources_key(sources, env, stamp=taken) == sources_key(sources, env)
+    assert sources_key(sources, env, stamp=taken + b"\nshell/words.py:1:1") != sources_key(sources, env)

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bastion.adapters.hooks.install import InstallError, hook_checks, install, uninstall
-from bastion.adapters.hooks.targets import CLAUDE_DENY_MIRROR, hook_command
+from bastion.adapters.hooks.targets import CLAUDE_DENY_MIRROR, hook_command, hook_launcher
 from tests.adapters.hooks.conftest import FIXTURES, Sandbox, bastion_exe
 
 SETTINGS = FIXTURES / "settings"
@@ -174,4 +175,32 @@ def test_doctor_probes_each_installed_hook(sandbox: Sandbox, monkeypatch: pytest
     assert "denies a probe 'rm -rf /'" in checks[0][2]
     assert [(ok, detail) for _, ok, detail in broken_checks] == [
         (False, "/nonexistent/bastion is not executable: re-run bastion install qwen")
+    ]
+
+
+def test_install_writes_the_site_free_launcher_by_default_and_doctor_checks_its_script(
+    sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install("claude", cwd=str(sandbox.project), env=sandbox.env(), out=lines()[1])
+    broken = sandbox.project / "broken"
+    broken.mkdir()
+    gone = (
+        sys.executable,
+        "-S",
+        str(sandbox.root / "gone" / "bastion" / "adapters" / "hooks" / "fastpath.py"),
+    )
+    install("qwen", cwd=str(broken), env=sandbox.env(), executable=gone, out=lines()[1])
+    for key, value in sandbox.env().items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.chdir(sandbox.project)
+
+    written = (sandbox.project / ".claude" / "settings.json").read_text().replace('\\"', '"')
+    checks = hook_checks(None)
+    monkeypatch.chdir(broken)
+    broken_checks = hook_checks(None)
+
+    assert hook_command("claude", hook_launcher(), timeout=60) in written
+    assert [(ok, "denies a probe 'rm -rf /'" in detail) for _, ok, detail in checks] == [(True, True)]
+    assert [(ok, detail) for _, ok, detail in broken_checks] == [
+        (False, f"{gone[2]} is missing: re-run bastion install qwen")
     ]

@@ -11,16 +11,11 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["hook"]:
         try:
-            from bastion.adapters.hooks.client import try_daemon
-
-            answered = try_daemon(args[1:])
-            if answered is not None:
-                return answered
-            from bastion.adapters.hooks.entry import run_hook
+            from bastion.adapters.hooks.client import hook_main
         except ImportError as exc:  # a broken install must still block, never allow
             sys.stderr.write(f"bastion hook: cannot start: {exc}\n")
             return 2
-        return run_hook(args[1:])
+        return hook_main(args[1:])
     if args[:2] == ["sandbox", "run"]:  # once per contained call: no CLI framework
         from bastion.adapters.cli.sandbox_cmd import run_sandbox
 

@@ -17,6 +17,10 @@ import _socket
 import os
 import sys
 
+TYPE_CHECKING = False  # not ``typing``'s: importing typing costs a hook milliseconds
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 SOCKET_NAME = "hooks.sock"
 #: Tells a spawned daemon which socket to serve (see ``autostart``).
 SOCKET_ENV = "BASTION_HOOK_SOCKET"
@@ -60,6 +64,23 @@ def unframe(data: bytes, count: int) -> list[bytes]:
 def encode_request(args: list[str], env: dict[str, str], stdin: bytes) -> bytes:
     names = "\0".join(f"{k}={v}" for k, v in env.items())
     return MAGIC + frame("\0".join(args).encode()) + frame(names.encode()) + frame(stdin)
+
+
+def hook_main(args: list[str], *, before_in_process: Callable[[], object] | None = None) -> int:
+    """``bastion hook AGENT …``: the daemon's answer when one is listening, else the hook
+    decided in this process. ``before_in_process`` runs first in that case: the installed
+    launcher, started without ``site`` (``fastpath``), adds the site-packages there."""
+    try:
+        answered = try_daemon(args)
+        if answered is not None:
+            return answered
+        if before_in_process is not None:
+            before_in_process()
+        from bastion.adapters.hooks.entry import run_hook
+    except ImportError as exc:  # a broken install must still block, never allow
+        sys.stderr.write(f"bastion hook: cannot start: {exc}\n")
+        return 2
+    return run_hook(args)
 
 
 def try_daemon(args: list[str], deadline: float = 5.0) -> int | None:

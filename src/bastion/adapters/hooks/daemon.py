@@ -136,14 +136,17 @@ class ResidentDecider(LocalDecider):
 
         # Settled once: one resolver cache and one sandbox probe for the daemon's life.
         super().__init__(policy_path=policy_path, options=(options or HOOK_OPTIONS).settled())
+        from bastion.adapters.hooks.policy_cache import source_stamp
+
         self._lock = threading.Lock()
+        self._stamp = source_stamp()  # of the code loaded now, which builds every policy here
         self._policies: dict[str, Configuration] = {}
         self._keepers: dict[str, tuple[Gatekeeper, threading.Lock]] = {}
 
     def load(self, sources: PolicySources, env: Mapping[str, str]) -> Configuration | Exception:
         from bastion.adapters.hooks.policy_cache import sources_key
 
-        key = sources_key(sources, env)
+        key = sources_key(sources, env, stamp=self._stamp)
         with self._lock:
             cached = self._policies.get(key)
         if cached is not None:

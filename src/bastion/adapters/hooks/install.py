@@ -21,8 +21,9 @@ from bastion.adapters.hooks.agent_trust import project_trust
 from bastion.adapters.hooks.targets import (
     CLAUDE_DENY_MIRROR,
     DEFAULT_TIMEOUT,
+    Launcher,
     Target,
-    bastion_executable,
+    hook_launcher,
     is_bastion_command,
     target_for,
 )
@@ -134,12 +135,12 @@ def install(
     env: Mapping[str, str],
     dry_run: bool = False,
     timeout: int = DEFAULT_TIMEOUT,
-    executable: str | None = None,
+    executable: Launcher | None = None,
     out: Print = print,
 ) -> Target:
     target = target_for(agent, scope=scope, cwd=cwd, env=env)
     before, doc = _load(target.path)
-    exe = executable or bastion_executable()
+    exe = executable or hook_launcher()
     had_deny = set(_deny_list(doc))
     after_doc = target.add(json.loads(json.dumps(doc)), exe, timeout)
     after = _dump(after_doc)
@@ -273,15 +274,19 @@ def probe(command: str, agent: str, cwd: str, *, limit: float = 10.0) -> tuple[b
     return True, f"denies a probe 'rm -rf /' in {elapsed * 1000:.0f} ms"
 
 
-def _executable_of(command: str) -> str:
+def _launched_by(command: str) -> tuple[str, str | None]:
+    """The program an installed command runs, and the script it gives ``python -S`` (the
+    launcher ``hook_launcher`` writes), if any."""
     import shlex
 
     try:
         words = shlex.split(command)
-        inner = words[2] if words[:2] == ["sh", "-c"] and len(words) > 2 else command
-        return shlex.split(inner)[0]
-    except (ValueError, IndexError):
-        return ""
+        inner = shlex.split(words[2] if words[:2] == ["sh", "-c"] and len(words) > 2 else command)
+    except ValueError:
+        return "", None
+    if not inner:
+        return "", None
+    return inner[0], inner[2] if inner[1:2] == ["-S"] and len(inner) > 2 else None
 
 
 def hook_checks(policy: Any) -> list[tuple[str, bool, str]]:
@@ -296,11 +301,14 @@ def hook_checks(policy: Any) -> list[tuple[str, bool, str]]:
                 _, doc = _load(target.path)
                 for command in _commands(agent, doc)[:1]:
                     name = f"hook {agent} ({target.path})"
-                    exe = _executable_of(command)
+                    exe, script = _launched_by(command)
                     if not os.access(exe, os.X_OK):
                         checks.append(
                             (name, False, f"{exe} is not executable: re-run bastion install {agent}")
                         )
+                        continue
+                    if script is not None and not os.path.isfile(script):
+                        checks.append((name, False, f"{script} is missing: re-run bastion install {agent}"))
                         continue
                     ok, detail = probe(command, agent, cwd)
                     trust = project_trust(agent, cwd, env) if scope == "project" else None
