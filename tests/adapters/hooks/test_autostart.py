@@ -126,7 +126,7 @@ def test_the_installed_launcher_decides_in_process_then_through_the_daemon_witho
     imported = {line.rsplit("|", 1)[-1].strip() for line in allowed.stderr.splitlines() if "|" in line}
     assert (_decision(allowed), _decision(denied)) == ((0, "allow"), (2, "deny"))
     assert "bastion.adapters.hooks.client" in imported
-    assert not imported & {"site", "bastion.adapters.hooks.entry", "pydantic", "typing"}
+    assert not imported & {"site", "os", "bastion.adapters.hooks.entry", "pydantic", "typing"}
 
 
 def test_the_first_call_is_decided_in_process_and_starts_a_daemon_that_answers_the_next(

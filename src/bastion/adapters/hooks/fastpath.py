@@ -13,16 +13,19 @@ replaced by the package's root, so no module of this folder shadows another by i
 
 from __future__ import annotations
 
-import os
 import sys
 
 
 def package_root() -> str:
-    """The folder that holds ``bastion/`` (site-packages, or ``src`` for an editable install)."""
-    here = os.path.abspath(__file__)  # …/bastion/adapters/hooks/fastpath.py
-    for _ in range(4):
-        here = os.path.dirname(here)
-    return here
+    """The folder that holds ``bastion/`` (site-packages, or ``src`` for an editable install).
+    Without ``os`` (≈2.5 ms to import under ``-S``) unless the path needs normalising."""
+    path = __file__  # …/bastion/adapters/hooks/fastpath.py, absolute when run as a script
+    parts = path.split("/")
+    if parts[0] or any(part in ("", ".", "..") for part in parts[1:]):
+        import os
+
+        path = os.path.abspath(path)
+    return path.rsplit("/", 4)[0]
 
 
 def add_site_packages() -> None:
@@ -44,9 +47,8 @@ def run(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    folder = os.path.dirname(os.path.abspath(__file__))
-    if sys.path and os.path.abspath(sys.path[0] or ".") == folder:
-        sys.path[0] = package_root()
-    else:  # -P or -I: no script folder was put first
+    if sys.flags.safe_path:  # -P or -I: no script folder was put first
         sys.path.insert(0, package_root())
+    else:
+        sys.path[0] = package_root()
     sys.exit(run(sys.argv[1:]))
