@@ -10,7 +10,8 @@ import sys
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bastion.adapters.hooks.client import SOCKET_NAME, environ, socket_path
+from bastion.adapters.hooks import fastpath
+from bastion.adapters.hooks.client import SOCKET_NAME, socket_path
 
 
 def with_os(env: dict[str, str]) -> str:
@@ -50,7 +51,7 @@ def test_without_os_loaded_the_environment_is_decoded_as_os_environ_decodes_it()
         "loaded = 'os' in sys.modules; env = dict(environ()); import os;"
         "print(loaded, env == dict(os.environ))"
     )
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(environ.__code__.co_filename))))
+    root = fastpath.package_root()
     env = {**os.environ, "BASTION_PROBE": "caf\udce9 é", "B\udcff": "x"}
     out = [
         subprocess.run(
