@@ -37,7 +37,7 @@ def test_the_socket_path_is_the_one_os_path_gives_for_any_state_dir_and_home(
     assert socket_path(env) == with_os(env)
 
 
-def test_a_plain_state_dir_and_home_take_the_path_without_os() -> None:
+def test_a_plain_state_dir_or_home_gives_the_socket_path_as_written() -> None:
     assert (
         socket_path({"BASTION_STATE_DIR": "/var/lib/b s", "HOME": "/h"}),
         socket_path({"HOME": "/home/u"}),
