@@ -6,7 +6,7 @@ import contextlib
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,6 +24,8 @@ from bastion.policy.network import StaticResolver
 settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+_SESSION_STARTED = pytest.StashKey[float]()
 
 
 @pytest.fixture
@@ -48,13 +50,25 @@ def env(home: Path, tmp_path: Path) -> dict[str, str]:
     return {"HOME": str(home), "BASTION_STATE_DIR": str(tmp_path / "state")}
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _no_daemon_outlives_the_tests(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def _runs_the_whole_session(config: pytest.Config) -> bool:
+    """True in a plain run, and in pytest-xdist's controller; False in one of its workers,
+    which must not end daemons that another worker's test is still using."""
+    return not hasattr(config, "workerinput")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    session.config.stash[_SESSION_STARTED] = time.time()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
     """Installed hooks start a detached daemon (``--autostart``) that ends when idle; a test
-    run must not leave one behind, so those serving a test's state dir are ended here."""
-    started = time.time()
-    yield
-    base = str(tmp_path_factory.getbasetemp())
+    run must not leave one behind, so those serving a test's state dir are ended here, once
+    every test of the run is over (with workers, their temp dirs are under the controller's)."""
+    config = session.config
+    if not _runs_the_whole_session(config) or _SESSION_STARTED not in config.stash:
+        return
+    started = config.stash[_SESSION_STARTED]
+    base = str(config._tmp_path_factory.getbasetemp())  # type: ignore[attr-defined]
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue

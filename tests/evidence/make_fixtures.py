@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.adapters.hooks.conftest import Sandbox, bastion_exe, make_sandbox
+from tests.adapters.hooks.conftest import Sandbox, bastion_exe, make_sandbox, put_file
 from tests.evidence.sessions import Session, run_claude_session, run_codex_session
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -38,9 +38,9 @@ def ensure_sandbox(root: Path) -> Sandbox:
     this script too."""
     sandbox = make_sandbox(root)
     (sandbox.project / "src").mkdir(exist_ok=True)
-    (sandbox.project / "README.md").write_text("# demo\nTODO: write docs\n")
-    (sandbox.project / "src" / "main.py").write_text("print('hello')\n")
-    (sandbox.project / ".env").write_text("TOKEN=s3cret\n")
+    put_file(sandbox.project / "README.md", "# demo\nTODO: write docs\n")
+    put_file(sandbox.project / "src" / "main.py", "print('hello')\n")
+    put_file(sandbox.project / ".env", "TOKEN=s3cret\n")
     return sandbox
 
 

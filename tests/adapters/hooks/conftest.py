@@ -60,14 +60,28 @@ class Sandbox:
         }
 
 
+def put_file(path: Path, text: str) -> None:
+    """Give ``path`` the content ``text``, never visibly empty or half-written: a fixed sandbox
+    (``/var/tmp/bastion-evidence-*``) is shared by the test workers, and one of them may read
+    the file while another makes sure of it."""
+    try:
+        if path.read_text() == text:
+            return
+    except OSError:
+        pass
+    staging = path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}")
+    staging.write_text(text)
+    os.replace(staging, path)
+
+
 def make_sandbox(root: Path) -> Sandbox:
     home = root / "home"
     project = home / "proj"
     victim = home / "x-victim"
     for folder in (project, victim, home / ".ssh"):
         folder.mkdir(parents=True, exist_ok=True)
-    (victim / "keep.txt").write_text("precious\n")
-    (home / ".ssh" / "id_rsa").write_text("PRIVATE KEY\n")
+    put_file(victim / "keep.txt", "precious\n")
+    put_file(home / ".ssh" / "id_rsa", "PRIVATE KEY\n")
     return Sandbox(root, home, project, victim, root / "state")
 
 
