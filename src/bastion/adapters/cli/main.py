@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
         return run_sandbox(args[1:])
     from bastion.adapters.cli.app import build_app
 
-    app = build_app()
+    app = build_app(args)
     try:
         app(args=args, prog_name="bastion", standalone_mode=True)
     except SystemExit as exc:
