@@ -9,6 +9,9 @@ run uvicorn's own command line instead), runs
 report plus decisions/s and p99. The rate limit is raised for the run; everything else
 (auth with a hashed key in SQLite, limits, request ids, the engine) is as served.
 
+``--floor``: the same server and protocol answering a fixed decision from one bare Starlette
+route, for the framework's own rate on this machine beside the gateway's.
+
 ``--in-process N``: N decisions of the same mix through the served protocol in this process,
 on a fake transport (no socket, no wrk): server CPU µs per decision without the kernel's
 part, and a run callgrind can count (``valgrind --tool=callgrind`` with N and with 0).
@@ -42,9 +45,28 @@ reason = "deploys need a person"
 """
 
 
+def floor_app() -> object:
+    """The framework's floor: the same server and protocol, one Starlette route that reads the
+    JSON body and answers a fixed decision (no key check, no engine, no ledger). What it
+    cannot exceed, Bastion cannot either; the gap is the gateway's own cost."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    async def decide(request: Request) -> JSONResponse:
+        await request.json()
+        return JSONResponse({"decision": "allow", "reasons": []})
+
+    return Starlette(routes=[Route("/v1/decide", decide, methods=["POST"])])
+
+
 def app() -> object:
     """The uvicorn factory (one per worker process)."""
     from bastion.adapters.http import GatewaySettings, ServerSettings, create_app
+
+    if os.environ.get("BASTION_BENCH_FLOOR") == "1":
+        return floor_app()
 
     if os.environ.get("BASTION_BENCH_LOG") == "1":
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
@@ -274,6 +296,11 @@ def main() -> int:
         "--unique", action="store_true", help="every shell command a different string (no cache answers)"
     )
     parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="serve a bare Starlette route answering a fixed decision: the framework's own rate",
+    )
+    parser.add_argument(
         "--in-process",
         type=int,
         metavar="N",
@@ -301,6 +328,7 @@ def main() -> int:
         "BASTION_BENCH_CWD": str(work),
         "BASTION_BENCH_LOG": "1" if args.log else "0",
         "BASTION_BENCH_UNIQUE": "1" if args.unique else "0",
+        "BASTION_BENCH_FLOOR": "1" if args.floor else "0",
         # the bench module, then the code under test (a worktree's src when PYTHONPATH says so)
         "PYTHONPATH": os.pathsep.join(
             filter(None, (str(Path(__file__).parents[1]), os.environ.get("PYTHONPATH")))
@@ -366,6 +394,7 @@ def main() -> int:
         f"decisions/s: {rate.group(1) if rate else '?'}  p99: {p99.group(1) if p99 else '?'}  "
         f"non-2xx: {errors.group(1) if errors else 0}  workers: {args.workers}  "
         f"connections: {args.connections}  http: {args.http}  unique: {args.unique}  "
+        f"floor: {args.floor}  "
         f"server CPU µs/decision: {per_call}"
     )
     return 0
