@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import typer
 
-#: Each top-level command or group, and the module whose ``register(app)`` adds it, in the
-#: order help lists them (tests/adapters/cli/test_app.py checks it against the modules).
+#: Each top-level command or group, and the module whose ``register(app)`` adds it, modules
+#: in the order they register (tests/adapters/cli/test_app.py checks it against them).
 COMMANDS: dict[str, str] = {
     "check": "bastion.adapters.cli.check",
     "explain": "bastion.adapters.cli.check",
