@@ -204,3 +204,13 @@ def test_install_writes_the_site_free_launcher_by_default_and_doctor_checks_its_
     assert [(ok, detail) for _, ok, detail in broken_checks] == [
         (False, f"{gone[2]} is missing: re-run bastion install qwen")
     ]
+
+
+def test_install_ends_with_a_sentence_naming_the_launcher_as_a_shell_would_type_it(sandbox: Sandbox) -> None:
+    seen, out = lines()
+    launcher = ("/opt/py/bin/python", "-S", "/opt/bastion/adapters/hooks/fastpath.py")
+    install("claude", scope="user", cwd=str(sandbox.project), env=sandbox.env(), executable=launcher, out=out)
+    assert seen[-1] == (
+        "installed: claude now asks Bastion before every tool call "
+        "(/opt/py/bin/python -S /opt/bastion/adapters/hooks/fastpath.py hook claude)."
+    )

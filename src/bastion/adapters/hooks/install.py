@@ -12,6 +12,7 @@ import contextlib
 import difflib
 import json
 import os
+import shlex
 import subprocess
 import time
 from collections.abc import Callable, Mapping
@@ -162,7 +163,8 @@ def install(
                 entry = manifest.setdefault(target.path, {})
                 entry["added_deny"] = sorted(set(entry.get("added_deny", [])) | set(added))
                 _save_manifest(path, manifest)
-            out(f"installed: {agent} runs '{exe} hook {agent}' before every tool call")
+            program = exe if isinstance(exe, str) else shlex.join(exe)
+            out(f"installed: {agent} now asks Bastion before every tool call ({program} hook {agent}).")
     trust = project_trust(agent, cwd, env) if scope == "project" else None
     if trust is not None and not trust.trusted:
         out(f"NOT ACTIVE YET: {trust.detail}.")
