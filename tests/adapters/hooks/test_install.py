@@ -178,6 +178,23 @@ def test_doctor_probes_each_installed_hook(sandbox: Sandbox, monkeypatch: pytest
     ]
 
 
+def test_doctor_probes_a_hook_without_writing_the_ledger(
+    sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install("claude", cwd=str(sandbox.project), env=sandbox.env(), executable=bastion_exe(), out=lines()[1])
+    for key, value in sandbox.env().items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.chdir(sandbox.project)
+    state = Path(sandbox.env()["BASTION_STATE_DIR"])
+    before = sorted(p.name for p in state.iterdir()) if state.exists() else []
+
+    checks = hook_checks(None)
+
+    assert [ok for _, ok, _ in checks] == [True]
+    after = sorted(p.name for p in state.iterdir()) if state.exists() else []
+    assert after == before  # no ledger, no daemon socket: doctor only reads
+
+
 def test_install_writes_the_site_free_launcher_by_default_and_doctor_checks_its_script(
     sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
 ) -> None:
