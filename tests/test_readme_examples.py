@@ -21,8 +21,9 @@ EXAMPLE = re.compile(r"^\| `bastion .*\| `(?P<example>bastion [^`]+)` → (?P<ex
 
 
 def _cli_section() -> str:
-    start = README.index("\n## CLI\n")
-    return README[start : README.index("\n## ", start + 1)]
+    start = README.index("\n### CLI\n")
+    following = [README.find(mark, start + 1) for mark in ("\n## ", "\n### ")]
+    return README[start : min(i for i in following if i > 0)]
 
 
 def examples() -> list[tuple[str, str]]:
