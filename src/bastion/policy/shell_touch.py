@@ -10,10 +10,10 @@ from __future__ import annotations
 from bastion.call.effects import Effect
 from bastion.policy.ceiling import FilesystemLevel
 from bastion.policy.decision import Decision, Reason
-from bastion.policy.git_hooks import hooks_write_reason
 from bastion.policy.kinds import Mode
 from bastion.policy.network import decide_target
 from bastion.policy.paths import PathError, check_path, normalise
+from bastion.policy.repositories import repository_write_reason
 from bastion.policy.shell_git import check_git
 from bastion.policy.shell_reach import (
     Unknown,
@@ -151,7 +151,7 @@ def _path(
     subject.effects |= verdict.effects
     if verdict.decision in (Decision.DENY, Decision.ASK):
         subject.hard.extend(verdict.reasons)
-    hooks = hooks_write_reason(policy, reach, verdict) if write else None
+    hooks = repository_write_reason(policy, reach, verdict) if write else None
     if hooks is not None:
         subject.hard.append(hooks)
         subject.effects.add(Effect.SELF)
