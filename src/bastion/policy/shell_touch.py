@@ -15,6 +15,7 @@ from bastion.policy.network import decide_target
 from bastion.policy.paths import PathError, check_path, normalise
 from bastion.policy.repositories import repository_write_reason
 from bastion.policy.shell_git import check_git
+from bastion.policy.shell_hg import check_hg
 from bastion.policy.shell_reach import (
     Unknown,
     check_recursion,
@@ -191,16 +192,16 @@ def touched_reach(
             found = concrete_paths(reach, use, cwd=cwd, home=policy.home)
             starts.extend(found if not isinstance(found, Unknown) else ())
     reached = check_recursion(policy, ctx.fs, reach, cmd, starts, cwd=cwd, mode=mode)
-    # Every git command reads its repository's configuration, readers or not: in full-access a
-    # writing or networked git runs too, and a program the config names is code in any mode.
-    git = check_git(policy, ctx.fs, reach, cmd, cwds)
+    # Every git (hg) command reads its repository's configuration, readers or not: in
+    # full-access a writing or networked one runs too, and a program the config names is code.
+    git = [*check_git(policy, ctx.fs, reach, cmd, cwds), *check_hg(policy, ctx.fs, reach, cmd, cwds)]
     if not (git or reached.reasons or reached.notes):
         return True  # the common case: nothing walked, no git
     reasons = list(dict.fromkeys([*reached.reasons, *git]))  # git grep: its walk and its index
     subject.notes.extend(reached.notes)
     subject.hard.extend(reasons)
     subject.effects |= credential_effect(tuple(reasons))
-    if any(r.rule == "shell.git-config" for r in reasons):
+    if any(r.rule in ("shell.git-config", "shell.hg-config") for r in reasons):
         subject.effects.add(Effect.CODE)
     return not reasons
 
