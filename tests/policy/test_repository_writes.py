@@ -109,3 +109,27 @@ def test_a_write_elsewhere_in_the_workspace_stays_allowed(
     gate = make_gate()
     assert gate.evaluate(call("write", path=path, content="x")).decision is Decision.ALLOW
     assert gate.evaluate(call("shell", command=f"echo x > {path}")).decision is Decision.ALLOW
+
+
+GIT_CONFIG_WRITES = [
+    ("git config user.name x", ASKS),
+    ("git config --local user.name x", ASKS),
+    ("git config --worktree user.name x", ASKS),
+    # (both the cwd's repository and data/x.git: a cd's target is a superset)
+    ("cd data/x.git && git config user.name x", (Decision.ASK, ["hardline.agent-config"] * 2)),
+    ("git config --file data/y/config user.name x", ASKS),
+    ("git config -f data/x.git/config user.name x", ASKS),
+    ("git config --global user.name x", ASKS),
+    ("git config --system user.name x", (Decision.DENY, ["hardline.system"])),
+    ("git config -f team.cfg user.name x", (Decision.ALLOW, ["mode.full-access"])),
+    ("git config --get user.name", (Decision.ALLOW, ["mode.full-access"])),
+    ("git config user.name", (Decision.ALLOW, ["mode.full-access"])),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), GIT_CONFIG_WRITES)
+def test_git_config_writing_a_repository_s_config_asks_in_every_mode(
+    make_gate: GateFactory, call: Call, repos: Path, command: str, expected: tuple[Decision, list[str]]
+) -> None:
+    evaluation = make_gate('mode = "full-access"').evaluate(call("shell", command=command))
+    assert (evaluation.decision, [r.rule for r in evaluation.reasons]) == expected

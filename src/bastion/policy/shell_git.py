@@ -17,6 +17,7 @@ import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.git_config import ConfigSyntax, is_include, parse, runs_for
@@ -187,6 +188,7 @@ def check_git(
                         "that setting runs a program, so this git command runs repository code",
                     )
                 )
+            reasons.extend(_config_write(cmd, inv, repo))
             for hook in read_hooks(reach, repo, policy.home, trusted):
                 reasons.append(
                     _reason(hook, f"git runs the hook {hook} during this command: it is repository code")
@@ -199,6 +201,31 @@ def check_git(
     except (OSError, ConfigSyntax, IndexUnknown) as exc:
         return [_reason("git", f"git's repository or configuration cannot be read: {exc}")]
     return list(dict.fromkeys(reasons))
+
+
+#: ``git config`` options that write somewhere else than the repository's configuration.
+_ELSEWHERE = ("--global", "--system", "-f", "--file", "--blob")
+
+
+def _config_write(cmd: SimpleCommand, inv: Invocation, repo: Repo) -> list[Reason]:
+    """``git config KEY VALUE`` (``--local``, ``--worktree``) writes the repository's config:
+    it asks like a direct write to it, in every mode."""
+    if inv.sub != "config" or Effect.WRITE not in cmd.effects:
+        return []
+    if any(a.partition("=")[0] in _ELSEWHERE for a in inv.args):
+        return []
+    name = "config.worktree" if "--worktree" in inv.args else "config"
+    target = posixpath.join(repo.git_dir, name)
+    return [
+        Reason(
+            Decision.ASK,
+            "hardline.agent-config",
+            "built-in",
+            target,
+            f"git config writes {target}, the repository's configuration: git runs what it names, "
+            "so a person must confirm",
+        )
+    ]
 
 
 def agent_cannot_write(policy: Policy, fs: FileSystem, path: str) -> bool:
