@@ -569,3 +569,13 @@ def test_a_repository_using_husky_hooks_stays_a_reader_for_reads(
     for command in ("git status", "git log --oneline", "git diff"):
         assert outcome(gate, call, command) == ALLOWED, command
     assert outcome(gate, call, "echo x > .husky/_/pre-commit") == (Decision.ASK, ("hardline.agent-config",))
+
+
+def test_a_repository_setting_that_repeats_the_persons_own_names_no_new_program(
+    make_gate: GateFactory, call: Call, repo: Path, home: Path
+) -> None:
+    (home / ".gitconfig").write_text(LFS_AND_DELTA)
+    add_config(repo / ".git" / "config", '[filter "lfs"]\n\tclean = git-lfs clean -- %f\n')
+    assert outcome(make_gate(), call, "git status") == ALLOWED
+    add_config(repo / ".git" / "config", '[filter "lfs"]\n\tsmudge = git-lfs smudge -- %f && id\n')
+    assert outcome(make_gate(), call, "git status") == CODE

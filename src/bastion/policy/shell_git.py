@@ -105,9 +105,11 @@ def dangerous_settings(
     read-only ``subcommand`` runs. Each file comes with whether it may be trusted (global or
     system configuration): one is trusted when ``trusted(path)`` also holds (the agent could
     not have written it), and a file it includes only when that holds for it too; what
-    repository configuration includes is never trusted. Raises OSError, ConfigSyntax,
-    OverBudget."""
-    found: list[Finding] = []
+    repository configuration includes is never trusted. An untrusted setting that only
+    repeats one the person chose (``git lfs install --local`` writes the same filter to the
+    repository) names no new program. Raises OSError, ConfigSyntax, OverBudget."""
+    found: list[tuple[Finding, tuple[str, str | None]]] = []
+    chosen: set[tuple[str, str | None]] = set()
     seen: set[str] = set()
     todo = [(path, 0, level) for path, level in files]
     while todo:
@@ -126,9 +128,12 @@ def dangerous_settings(
         for entry in entries:
             if is_include(entry):
                 todo.append((*include_target(entry, path, home, depth), user_choice))
-            elif runs_for(entry, subcommand) and not user_choice:
-                found.append(Finding(path, entry.key, entry.line))
-    return found
+            elif runs_for(entry, subcommand):
+                if user_choice:
+                    chosen.add((entry.key, entry.value))
+                else:
+                    found.append((Finding(path, entry.key, entry.line), (entry.key, entry.value)))
+    return [finding for finding, setting in found if setting not in chosen]
 
 
 def read_hooks(reach: Reach, repo: Repo, home: str, trusted: Callable[[str], bool]) -> list[str]:
