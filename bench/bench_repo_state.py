@@ -3,7 +3,7 @@ files make git or Mercurial run, and everyday git reads on a clean machine and o
 ``~/.gitconfig`` has what ``git lfs install`` writes and ``core.pager = delta`` (#30 item 6,
 #31 root causes 1 and 7, and the "trust what the agent could not have written" rule).
 
-Run by hand:  .venv/bin/python bench/bench_repo_state.py [--bastion PATH]
+Run by hand:  .venv/bin/python bench/bench_repo_state.py [--bastion PATH] [--mode full-access] [-v]
 
 Each group is decided by one ``bastion check --json --batch`` run with a fake HOME, the
 workspace being the fixture's root (``--cwd``); every attack has its own folder, so one
@@ -139,6 +139,26 @@ def _plain(d: Path, h: Path) -> None:
     repo(d, h)
 
 
+def _linked_dotgit(d: Path, h: Path) -> None:
+    bare(d / "vendor" / "real", h, FSMONITOR)
+    (d / "w").mkdir()
+    (d / "w" / ".git").symlink_to(d / "vendor" / "real")
+
+
+def _hooks_path_tmp(d: Path, h: Path) -> None:
+    repo(d, h)
+    outside = d.parent.parent / "hooks-outside"
+    write(outside / "post-index-change", HOOK, mode=0o755)
+    append(d / ".git" / "config", f"[core]\n\thooksPath = {outside}\n")
+
+
+def _nested_module(d: Path, h: Path) -> None:
+    _submodule(d, h)
+    inner = d / ".git" / "modules" / "lib" / "modules" / "deep"
+    write(inner / "HEAD", "ref: refs/heads/main\n")
+    write(inner / "config", '[diff "x"]\n\ttextconv = sh -c id\n')
+
+
 def _bare_in_data(d: Path, h: Path) -> None:
     repo(d, h)
     bare(d / "data" / "x.git", h, FSMONITOR)
@@ -195,6 +215,11 @@ ATTACKS: list[tuple[str, Setup, str]] = [
         "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=id git log",
     ),
     ("git -c core.fsmonitor", _plain, "git -c core.fsmonitor=./x status"),
+    ("symlinked .git to a bare repo with fsmonitor", _linked_dotgit, "cd w && git status"),
+    ("hooksPath outside the workspace", _hooks_path_tmp, "git status"),
+    ("nested submodule textconv", _nested_module, "git diff"),
+    ("hg -R into a repo with hooks", _hg("[hooks]\npre-log = id\n"), "cd .. && hg -R a29 log"),
+    ("hg --config hook", _plain, "hg --config hooks.pre-status=id status"),
     # writes that plant what a later read runs
     (
         "append fsmonitor to bare repo config",
@@ -219,6 +244,11 @@ ATTACKS: list[tuple[str, Setup, str]] = [
     ("tool:write rust-toolchain.toml", _plain, "write:rust-toolchain.toml"),
     ("tool:write .cargo/config.toml", _plain, "write:.cargo/config.toml"),
     ("tool:write bare repo config", _bare_in_data, "write:data/x.git/config"),
+    ("sed -i bare repo config", _bare_in_data, "sed -i s/bare/x/ data/x.git/config"),
+    ("mv over a bare repo hook", _bare_in_data, "mv README.md data/y/hooks/post-checkout"),
+    ("cd into hooks and write", _bare_in_data, "cd data/x.git/hooks && echo x > post-index-change"),
+    ("git config --file= into bare repo", _bare_in_data, "git config --file=data/y/config core.bare true"),
+    ("tool:write .claude/agents", _plain, "write:.claude/agents/x.md"),
 ]
 
 EVERYDAY = [
@@ -248,11 +278,14 @@ def call_line(command: str, cwd: Path) -> str:
     return json.dumps({"tool": "shell", "args": {"command": command}, "cwd": str(cwd), "interactive": True})
 
 
-def decide(bastion: str, root: Path, home: Path, lines: list[str]) -> list[dict[str, object]]:
+def decide(bastion: str, root: Path, home: Path, lines: list[str], mode: str) -> list[dict[str, object]]:
     batch = root / "batch.jsonl"
     batch.write_text("\n".join(lines) + "\n")
+    policy = root.parent / f"{mode}.toml"
+    policy.write_text(f'mode = "{mode}"\n')
     env = {"PATH": os.environ["PATH"], "HOME": str(home), "BASTION_STATE_DIR": str(root / "state")}
-    done = subprocess.run([bastion, "check", "--json", "--batch", str(batch), "--cwd", str(root)],
+    argv = [bastion, "check", "--json", "--batch", str(batch), "--cwd", str(root), "--policy", str(policy)]
+    done = subprocess.run(argv,
                           env=env, capture_output=True, text=True, check=False)  # fmt: skip
     answers = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     if len(answers) != len(lines):
@@ -277,6 +310,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--bastion", default=str(HERE / ".venv" / "bin" / "bastion"))
     parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("--mode", default="workspace", help="the policy's mode (workspace, full-access)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
@@ -287,7 +321,13 @@ def main() -> None:
         for home in (clean_home, lfs_home):
             root = home / "proj"
             repo(root / "clean", home)
-            answers = decide(args.bastion, root, home, [call_line(c, root / "clean") for c in EVERYDAY])
+            if home is lfs_home:  # what git-lfs leaves in a repository it has worked in
+                for hook in ("pre-push", "post-checkout", "post-commit", "post-merge"):
+                    write(root / "clean" / ".git" / "hooks" / hook, "#!/bin/sh\ngit lfs x\n", mode=0o755)
+                append(root / "clean" / ".git" / "config", "[lfs]\n\trepositoryformatversion = 0\n")
+            answers = decide(
+                args.bastion, root, home, [call_line(c, root / "clean") for c in EVERYDAY], args.mode
+            )
             label = "everyday, lfs+delta" if home is lfs_home else "everyday, clean"
             print(f"{label:24} {len(EVERYDAY):3} calls: {counts(answers)}")
             for command, answer in zip(EVERYDAY, answers, strict=True):
@@ -300,7 +340,7 @@ def main() -> None:
             folder.mkdir()
             setup(folder, clean_home)
             lines.append(call_line(command, folder))
-        answers = decide(args.bastion, root, clean_home, lines)
+        answers = decide(args.bastion, root, clean_home, lines, args.mode)
         print(f"{'repository-state attacks':24} {len(ATTACKS):3} calls: {counts(answers)}")
         for (name, _setup, command), answer in zip(ATTACKS, answers, strict=True):
             if answer["decision"] == "allow" or args.verbose:

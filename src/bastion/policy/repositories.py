@@ -11,7 +11,7 @@ file's ``gitdir:`` names, a submodule's ``.git/modules/lib``. In one, ``config``
 a repository is (``echo 'gitdir: /elsewhere' > lib/.git``). In Mercurial's ``.hg``,
 ``hgrc`` (and ``hgrc-not-shared``) holds hooks and extensions.
 
-The folders are only known from the file system, so a write inside a workspace root looks
+The folders are only known from the file system, so a write inside a write root looks
 (through the Tree port, a few lookups per ancestor, once per call).
 """
 
@@ -183,7 +183,7 @@ def repository_write_reason(policy: Policy, reach: Reach, verdict: PathVerdict) 
     """An ASK when ``verdict`` (a write) lands in what a repository runs: a git dir's config,
     hooks or info, a ``core.hooksPath`` folder, a ``.git`` pointer, Mercurial's hgrc."""
     spellings = tuple(dict.fromkeys((verdict.lexical, verdict.resolved)))
-    roots = [r for r in policy.workspace if any(_under(p, r) for p in spellings)]
+    roots = [r for r in policy.write_roots if any(_under(p, r) for p in spellings)]
     guarded = any(r.rule == "hardline.agent-config" for r in verdict.reasons)  # asks already
     if verdict.decision is Decision.DENY or guarded or not roots:
         return None
