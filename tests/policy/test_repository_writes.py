@@ -133,3 +133,25 @@ def test_git_config_writing_a_repository_s_config_asks_in_every_mode(
 ) -> None:
     evaluation = make_gate('mode = "full-access"').evaluate(call("shell", command=command))
     assert (evaluation.decision, [r.rule for r in evaluation.reasons]) == expected
+
+
+SPELLINGS = [
+    "./data/x.git/config",
+    "data//y/config",
+    "data/../data/y/hooks/post-checkout",
+    "data/y/./info/attributes",
+    "link/hooks/pre-commit",  # a symlink to data/y
+    "sub/../vendor/store/config",
+    "~/proj/data/y/config",
+]
+
+
+@pytest.mark.parametrize("path", SPELLINGS)
+def test_every_spelling_of_a_repository_s_control_files_asks(
+    make_gate: GateFactory, call: Call, repos: Path, path: str
+) -> None:
+    (repos / "link").symlink_to(repos / "data" / "y")
+    gate = make_gate('mode = "full-access"')
+    for tool_call in (call("write", path=path, content="x"), call("shell", command=f"echo x > {path}")):
+        evaluation = gate.evaluate(tool_call)
+        assert (evaluation.decision, [r.rule for r in evaluation.reasons]) == ASKS, tool_call

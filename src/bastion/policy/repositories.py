@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.git_config import ConfigSyntax, Entry, is_include, parse
-from bastion.policy.paths import PathVerdict
+from bastion.policy.paths import FileSystem, PathVerdict, check_path
 from bastion.policy.tree import Kind
 from bastion.policy.treewalk import OverBudget, Reach
 
@@ -169,6 +169,16 @@ def hooks_dirs(reach: Reach, repo: Repo, home: str) -> list[tuple[str, str]]:
                 value = home + value[1:] if value == "~" or value.startswith("~/") else value
                 out.append((posixpath.normpath(posixpath.join(base, value)), path))
     return out
+
+
+def agent_cannot_write(policy: Policy, fs: FileSystem, path: str) -> bool:
+    """The person's own choice: outside every write root (by both spellings) and guarded
+    (a direct write would ask or be denied), so the agent could not have written it."""
+    verdict = check_path(policy, path, write=True, cwd="/", fs=fs)
+    spellings = (verdict.lexical, verdict.resolved)
+    if any(p == r or p.startswith(r.rstrip("/") + "/") for p in spellings for r in policy.write_roots):
+        return False
+    return verdict.decision in (Decision.ASK, Decision.DENY)
 
 
 def _under(path: str, folder: str) -> bool:

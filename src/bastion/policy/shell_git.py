@@ -25,6 +25,7 @@ from bastion.policy.git_index import IndexUnknown, index_paths
 from bastion.policy.paths import FileSystem, check_path
 from bastion.policy.repositories import (
     Repo,
+    agent_cannot_write,
     discover,
     global_config_files,
     hooks_dirs,
@@ -231,16 +232,6 @@ def _config_write(cmd: SimpleCommand, inv: Invocation, repo: Repo) -> list[Reaso
             "so a person must confirm",
         )
     ]
-
-
-def agent_cannot_write(policy: Policy, fs: FileSystem, path: str) -> bool:
-    """The person's own choice: outside every write root (by both spellings) and guarded
-    (a direct write would ask or be denied), so the agent could not have written it."""
-    verdict = check_path(policy, path, write=True, cwd="/", fs=fs)
-    spellings = (verdict.lexical, verdict.resolved)
-    if any(p == r or p.startswith(r.rstrip("/") + "/") for p in spellings for r in policy.write_roots):
-        return False
-    return verdict.decision in (Decision.ASK, Decision.DENY)
 
 
 def _named_places(policy: Policy, fs: FileSystem, inv: Invocation, cwds: tuple[str, ...]) -> list[Reason]:

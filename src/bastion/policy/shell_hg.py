@@ -5,7 +5,7 @@ tools… So a repository's ``.hg/hgrc`` (and ``hgrc-not-shared``, and the shared
 ``hgrc``) is judged by what is known to be harmless: ``[paths]``, a few ``[ui]`` keys, and
 sections of plain options; any other setting makes the command code. The person's own
 ``~/.hgrc``, ``~/.config/hg/hgrc`` and ``/etc/mercurial/hgrc`` (and what they include) are
-their choice while the agent could not have written them (see ``shell_git``); otherwise they
+their choice while the agent could not have written them (``agent_cannot_write``); otherwise they
 are judged the same way. ``--config`` on the command line is code; ``-R``/``--repository``
 and ``--cwd`` say which repository is read. This never runs hg.
 """
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.paths import FileSystem
-from bastion.policy.shell_git import agent_cannot_write
+from bastion.policy.repositories import agent_cannot_write
 from bastion.policy.tree import Kind
 from bastion.policy.treewalk import OverBudget, Reach
 from bastion.shell.model import SimpleCommand
