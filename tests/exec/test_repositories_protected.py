@@ -7,10 +7,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from bastion import Decision, Gate, ToolCall
 from bastion.exec.protected import plan_protection
 from tests.adapters.hooks.conftest import bastion_exe
 from tests.exec.sandbox_helpers import require_bwrap
@@ -124,3 +126,24 @@ def test_a_missing_one_at_the_workspace_top_is_swept_when_a_run_creates_it(works
     _, swept = _plan(workspace)
 
     assert {".vscode/mcp.json", ".github/workflows", ".devcontainer", "rust-toolchain.toml"} <= swept
+
+
+def test_what_the_sandbox_keeps_read_only_a_direct_write_asks_about(
+    repos: Path, make_gate: Callable[..., Gate], call: Callable[..., ToolCall]
+) -> None:
+    """The two layers agree: every repository file the sandbox binds read-only is one the gate
+    asks about (or denies) when the agent writes it directly."""
+    for name in LATER_TOOLS:
+        (repos / name).parent.mkdir(parents=True, exist_ok=True)
+        (repos / name).write_text("x\n")
+    readonly, _ = _plan(repos)
+    gate = make_gate('mode = "full-access"')
+
+    allowed = []
+    for rel in sorted(readonly):
+        target = f"{rel}/x" if (repos / rel).is_dir() else rel
+        if gate.evaluate(call("write", path=target, content="x")).decision is Decision.ALLOW:
+            allowed.append(target)
+
+    assert {"data/x.git/config", "data/y/hooks", "vendor/store/info", "sub/.git", ".hg/hgrc"} <= readonly
+    assert allowed == []
