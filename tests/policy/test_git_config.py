@@ -579,3 +579,27 @@ def test_a_repository_setting_that_repeats_the_persons_own_names_no_new_program(
     assert outcome(make_gate(), call, "git status") == ALLOWED
     add_config(repo / ".git" / "config", '[filter "lfs"]\n\tsmudge = git-lfs smudge -- %f && id\n')
     assert outcome(make_gate(), call, "git status") == CODE
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        "[core]\n\tfsmonitor = .git/hooks/fsmonitor-watchman\n",  # relative to the work tree
+        "[core]\n\tpager = ~/proj/tools/pager.sh\n",
+        '[filter "x"]\n\tclean = ./scripts/clean %f\n',
+    ],
+)
+def test_a_program_the_persons_config_names_by_a_path_the_agent_writes_is_code(
+    make_gate: GateFactory, call: Call, repo: Path, home: Path, setting: str
+) -> None:
+    (home / ".gitconfig").write_text(setting)
+    assert outcome(make_gate(), call, "git status") == CODE
+
+
+def test_a_program_the_persons_config_names_by_a_guarded_path_is_their_choice(
+    make_gate: GateFactory, call: Call, repo: Path, home: Path
+) -> None:
+    (home / ".gitconfig").write_text(
+        "[core]\n\tpager = /usr/bin/less -R\n[diff]\n\texternal = ~/.config/git/difft\n"
+    )
+    assert outcome(make_gate(), call, "git diff") == ALLOWED

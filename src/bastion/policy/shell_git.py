@@ -101,12 +101,15 @@ def dangerous_settings(
     home: str,
     subcommand: str | None,
     trusted: Callable[[str], bool],
+    base: str = "/",
 ) -> list[Finding]:
     """Every setting in ``files`` (and what they include) that runs a program while the
     read-only ``subcommand`` runs. Each file comes with whether it may be trusted (global or
     system configuration): one is trusted when ``trusted(path)`` also holds (the agent could
     not have written it), and a file it includes only when that holds for it too; what
-    repository configuration includes is never trusted. An untrusted setting that only
+    repository configuration includes is never trusted, nor a setting whose program is a
+    file ``trusted`` does not hold for (relative to ``base``, where git runs it: the work
+    tree's top; ``core.fsmonitor = .git/hooks/x``, ``pager = ~/proj/p.sh``). An untrusted setting that only
     repeats one the person chose (``git lfs install --local`` writes the same filter to the
     repository) names no new program. Raises OSError, ConfigSyntax, OverBudget."""
     found: list[tuple[Finding, tuple[str, str | None]]] = []
@@ -130,11 +133,25 @@ def dangerous_settings(
             if is_include(entry):
                 todo.append((*include_target(entry, path, home, depth), user_choice))
             elif runs_for(entry, subcommand):
-                if user_choice:
+                # the person's setting, unless the program it names is a file the agent writes
+                program = _program_path(entry.value, home, base) if user_choice else None
+                if user_choice and (program is None or trusted(program)):
                     chosen.add((entry.key, entry.value))
                 else:
                     found.append((Finding(path, entry.key, entry.line), (entry.key, entry.value)))
     return [finding for finding, setting in found if setting not in chosen]
+
+
+def _program_path(value: str | None, home: str, base: str) -> str | None:
+    """The file a setting's program word names when that word is a path (None for a bare
+    name, which git looks up on PATH like any command the person runs)."""
+    words = (value or "").split(None, 1)
+    word = words[0].removeprefix("!") if words else ""
+    if word == "~" or word.startswith("~/"):
+        word = home + word[1:]
+    if "/" not in word:
+        return None
+    return posixpath.normpath(posixpath.join(base, word))
 
 
 def read_hooks(reach: Reach, repo: Repo, home: str, trusted: Callable[[str], bool]) -> list[str]:
@@ -186,7 +203,8 @@ def check_git(
         for repo in _repos(reach, inv):
             files = [(p, False) for p in repository_config_files(reach, repo)]
             files += [(p, True) for p in (*global_config_files(policy.home), SYSTEM_CONFIG)]
-            for finding in dangerous_settings(reach, files, policy.home, inv.sub, trusted):
+            base = repo.work_tree or repo.git_dir
+            for finding in dangerous_settings(reach, files, policy.home, inv.sub, trusted, base):
                 reasons.append(
                     _reason(
                         f"{finding.file}:{finding.line} {finding.key}",
