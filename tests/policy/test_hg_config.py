@@ -106,7 +106,7 @@ def test_config_on_the_command_line_is_code(make_gate: GateFactory, call: Call, 
     assert outcome(gate, call, "hg --config hooks.pre-status=id status") == CODE
 
 
-PERSONS_HGRC = "[extensions]\nrebase =\nhggit = ~/lib/hggit\n[pager]\npager = less -FRX\n[ui]\nmerge = meld\n"
+PERSONS_HGRC = "[extensions]\nrebase =\nhggit = /usr/lib/python3/dist-packages/hggit\n[pager]\npager = less -FRX\n[ui]\nmerge = meld\n"
 
 
 def test_programs_the_persons_guarded_hgrc_names_leave_reads_allowed(
@@ -125,4 +125,20 @@ def test_what_the_persons_hgrc_includes_counts_unless_the_agent_could_not_write_
     hg_repo(workspace)
     (home / ".hgrc").write_text(PERSONS_HGRC + f"%include {target}\n")
     (home / target).write_text("[hooks]\npre-status = id\n")
+    assert outcome(make_gate(), call, "hg status") == CODE
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        "[extensions]\nx = ~/proj/ext.py\n",
+        "[hooks]\npre-status = python:./tools/h.py:run\n",
+        "[hooks]\npre-log = ./x.sh\n",
+    ],
+)
+def test_a_program_the_persons_hgrc_names_by_a_path_the_agent_writes_is_code(
+    make_gate: GateFactory, call: Call, workspace: Path, home: Path, setting: str
+) -> None:
+    hg_repo(workspace)
+    (home / ".hgrc").write_text(setting)
     assert outcome(make_gate(), call, "hg status") == CODE

@@ -46,6 +46,7 @@ class Setting:
     file: str
     line: int
     key: str  # section.name
+    value: str = ""
 
 
 def _harmless(section: str, name: str) -> bool:
@@ -77,7 +78,8 @@ def settings(reach: Reach, path: str, depth: int = 0) -> list[tuple[Setting, str
             continue  # a comment, a continuation of the value above, or an unset
         key = _KEY.match(line)
         name = key.group(1).strip().lower() if key is not None else line.strip().lower()
-        out.append((Setting(path, number, f"{section}.{name}"), path))
+        value = line[key.end() :].strip() if key is not None else ""
+        out.append((Setting(path, number, f"{section}.{name}", value), path))
     return out
 
 
@@ -120,6 +122,19 @@ def _where(cmd: SimpleCommand, cwds: tuple[str, ...]) -> tuple[list[str], list[R
     return dirs, reasons
 
 
+def program_path(value: str, home: str, base: str) -> str | None:
+    """The file a setting's program names when it names one by path (``python:x.py:f``,
+    ``~/ext.py``, ``./hook.sh arg``); None for a bare name or a bundled extension."""
+    words = value.split(None, 1)
+    word = words[0] if words else ""
+    if word.startswith("python:"):
+        word = word[len("python:") :].rsplit(":", 1)[0]
+    word = word.removeprefix("!")
+    if word == "~" or word.startswith("~/"):
+        word = home + word[1:]
+    return posixpath.normpath(posixpath.join(base, word)) if "/" in word else None
+
+
 def _reason(where: str, message: str) -> Reason:
     return Reason(Decision.ASK, "shell.hg-config", "built-in", where[:200], message)
 
@@ -142,8 +157,12 @@ def check_hg(
         files += [(p, True) for p in SYSTEM_FILES]
         for path, level in dict.fromkeys(files):
             for setting, source in settings(reach, path):
+                program = program_path(setting.value, home, dirs[0])
                 trusted = (
-                    level and agent_cannot_write(policy, fs, path) and agent_cannot_write(policy, fs, source)
+                    level
+                    and agent_cannot_write(policy, fs, path)
+                    and agent_cannot_write(policy, fs, source)
+                    and (program is None or agent_cannot_write(policy, fs, program))
                 )
                 section, _, name = setting.key.partition(".")
                 if not trusted and not _harmless(section, name):
