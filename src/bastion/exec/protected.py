@@ -109,10 +109,10 @@ class _Walk:
             self.seen += len(entries)
             if self.seen > self.budget:
                 raise ScanBudgetExceeded(_too_big(root, self.budget))
-            if folder.endswith(".git") or _is_git_dir(entries):
-                # hooks run in the work tree of a .git folder, in a bare repository itself
-                is_dot = os.path.basename(folder) == ".git"
-                self._git_dir(folder, os.path.dirname(folder) if is_dot else folder)
+            # Any other git dir (a .git folder was handled when its parent listed it); its
+            # hooks run in the repository itself.
+            if os.path.basename(folder) != ".git" and (folder.endswith(".git") or _is_git_dir(entries)):
+                self._git_dir(folder, folder)
             for entry in entries:
                 if self._entry(entry):
                     stack.append(entry.path)
