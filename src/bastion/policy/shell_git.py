@@ -5,10 +5,18 @@ The repository: after ``-C DIR`` (cumulative) or ``--git-dir``, the nearest ``.g
 folder, a ``gitdir:`` file or a link) or bare repository up from the cwd, as git discovers
 it (on the resolved path). Its configuration: ``config``, ``config.worktree``, the common
 dir's ``config`` (linked worktrees), every submodule's ``modules/**/config``, the global
-``~/.gitconfig`` and ``~/.config/git/config``, and every ``include.path`` /
-``includeIf.*.path`` they name (followed whatever the condition: the stricter reading).
-A key that runs a program during that read (``git_config.runs_for``) makes it code; keys that
-only run for commands that are no readers anyway (an editor, hooks, merge drivers) do not.
+``~/.gitconfig``, ``~/.config/git/config`` and ``/etc/gitconfig``, and every
+``include.path`` / ``includeIf.*.path`` they name (followed whatever the condition: the
+stricter reading). A key that runs a program during that read (``git_config.runs_for``)
+makes it code; keys that only run for commands that are no readers anyway (an editor, hooks,
+merge drivers) do not. So does a hook that runs on reads (``READ_HOOKS``) in the hooks folder
+of the repository, its submodules or a ``core.hooksPath``.
+
+Trust what the agent could not have written: a program named in the person's own (global or
+system) configuration — git-lfs's filters, a ``delta`` pager — is their choice, not code,
+while that file (and the file it includes, and the program when named by a path) lies outside
+every write root and a direct write to it would ask or be denied
+(``repositories.agent_cannot_write``). Repository configuration and what it includes never is.
 """
 
 from __future__ import annotations
@@ -109,9 +117,10 @@ def dangerous_settings(
     not have written it), and a file it includes only when that holds for it too; what
     repository configuration includes is never trusted, nor a setting whose program is a
     file ``trusted`` does not hold for (relative to ``base``, where git runs it: the work
-    tree's top; ``core.fsmonitor = .git/hooks/x``, ``pager = ~/proj/p.sh``). An untrusted setting that only
-    repeats one the person chose (``git lfs install --local`` writes the same filter to the
-    repository) names no new program. Raises OSError, ConfigSyntax, OverBudget."""
+    tree's top; ``core.fsmonitor = .git/hooks/x``, ``pager = ~/proj/p.sh``). An untrusted
+    setting that only repeats one the person chose (``git lfs install --local`` writes the
+    same filter to the repository) names no new program. Raises OSError, ConfigSyntax,
+    OverBudget."""
     found: list[tuple[Finding, tuple[str, str | None]]] = []
     chosen: set[tuple[str, str | None]] = set()
     seen: set[str] = set()
