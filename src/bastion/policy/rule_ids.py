@@ -83,6 +83,7 @@ BUILT_IN: dict[str, Origin] = {
     "shell.startup-writable": Origin.BUILTIN,
     "shell.git-config": Origin.BUILTIN,
     "shell.git-place": Origin.BUILTIN,
+    "shell.hg-config": Origin.BUILTIN,
     "shell.reach-budget": Origin.BUILTIN,
     "shell.reach-outside": Origin.BUILTIN,
     "code.unsandboxed": Origin.BUILTIN,

@@ -104,11 +104,11 @@ def path_subject(
         subject.hard.extend(verdict.reasons)
     elif verdict.decision is Decision.ALLOW:
         subject.notes.extend(r.message for r in verdict.reasons)
-    if write:  # a repository's core.hooksPath folder is agent configuration too
-        # git's tables come with the shell classifier: loaded on the first write only
-        from bastion.policy.git_hooks import hooks_write_reason
+    if write:  # a repository's config, hooks and hooksPath folder are agent configuration too
+        # git's config syntax comes with the shell tables: loaded on the first write only
+        from bastion.policy.repositories import repository_write_reason
 
-        hooks = hooks_write_reason(policy, ctx.reach, verdict)
+        hooks = repository_write_reason(policy, ctx.reach, verdict)
         if hooks is not None:
             subject.hard.append(hooks)
             subject.effects.add(Effect.SELF)
