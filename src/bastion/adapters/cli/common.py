@@ -42,19 +42,32 @@ def fail(message: str, *, hint: str = "", code: int = EXIT_USAGE) -> NoReturn:
     raise typer.Exit(code)
 
 
-def policy_or_exit(path: str | None, cwd: str, *, env: Mapping[str, str] | None = None) -> Policy:
-    return configuration_or_exit(path, cwd, env=env).policy
+def policy_or_exit(
+    path: str | None, cwd: str, *, env: Mapping[str, str] | None = None, boot: bool = False
+) -> Policy:
+    return configuration_or_exit(path, cwd, env=env, boot=boot).policy
 
 
 def configuration_or_exit(
-    path: str | None, cwd: str, *, env: Mapping[str, str] | None = None
+    path: str | None, cwd: str, *, env: Mapping[str, str] | None = None, boot: bool = False
 ) -> Configuration:
+    """The configuration that applies, or exit 2 saying why not. ``boot``: an entry point
+    that decides calls (``check``, ``explain``, ``request``, ``tool``, ``serve``, ``mcp``)
+    also refuses a policy that fails the one boot check (bastion.boot), as the hooks do."""
     try:
-        return load_configuration(path, cwd=cwd, env=env)
+        loaded = load_configuration(path, cwd=cwd, env=env)
     except PolicyError as exc:
         fail(str(exc), hint="fix the file, then run 'bastion policy test' to check it")
     except BastionError as exc:
         fail(str(exc), hint=exc.hint)
+    if boot:
+        from bastion.boot import BootRefused, check_boot
+
+        try:
+            check_boot(loaded.policy)
+        except BootRefused as exc:
+            fail(str(exc), hint=exc.hint)
+    return loaded
 
 
 def resolve_cwd(cwd: str | None) -> str:
