@@ -16,6 +16,7 @@ from bastion.call.effects import Effect
 from bastion.call.families import Family
 from bastion.call.model import ToolCall
 from bastion.errors import CallError
+from bastion.policy.agent_tools import decide_agent
 from bastion.policy.ceiling import ApprovalLevel, FilesystemLevel, NetworkLevel
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Evaluation, Reason, deny_for_error
@@ -246,4 +247,5 @@ _DECIDERS: dict[Family, Callable[[Context, ToolCall, Assembly], Any]] = {
     Family.DB: decide_db,
     Family.MCP: decide_mcp,
     Family.SHELL: _shell,
+    Family.AGENT: decide_agent,
 }

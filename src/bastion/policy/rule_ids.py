@@ -94,6 +94,10 @@ BUILT_IN: dict[str, Origin] = {
     "db.delete": Origin.BUILTIN,
     "mcp.no-rule": Origin.BUILTIN,
     "mcp.destructive": Origin.BUILTIN,
+    "agent.plan": Origin.BUILTIN,
+    "agent.configuration": Origin.BUILTIN,
+    "delegation.ceiling": Origin.BUILTIN,
+    "delegation.looser": Origin.BUILTIN,
     # the approval layer and the runtime
     "approval.interactive_default": Origin.DEFAULT,
     "approval.non_interactive_default": Origin.DEFAULT,

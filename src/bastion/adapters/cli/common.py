@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 
 from bastion.call import strict_json
+from bastion.call.aliases import canonical
 from bastion.call.families import PRIMARY_ARGUMENT, Family
 from bastion.call.model import ToolCall
 from bastion.configuration import Configuration, load_configuration
@@ -100,7 +101,8 @@ def call_from_args(family: str, arg: str, *, cwd: str, interactive: bool) -> Too
             f"ARG for {family!r} must be the JSON of its arguments, "
             f'e.g. bastion check code \'{{"language": "python", "source": "print(1)"}}\''
         )
-    return ToolCall(tool=family, args=args, cwd=cwd, interactive=interactive)
+    tool, mapped = canonical(family, args)  # agent tool names (Bash, web_search…), as the hooks map them
+    return ToolCall(tool=tool, args=dict(mapped), cwd=cwd, interactive=interactive)
 
 
 def _lenient_json(text: str) -> bool:
