@@ -141,6 +141,8 @@ class GatewaySection(Section):
     max_session_id_chars: int = Field(128, gt=0)
     request_timeout: Duration = "120s"
     cors_origins: tuple[StrictStr, ...] = ()
+    allow_any_origin: StrictBool = False  # the override: every origin, instead of cors_origins
+    cooldown_reply: StrictStr = Field("Please slow down.", min_length=1, max_length=500)
 
 
 class McpServer(Section):
