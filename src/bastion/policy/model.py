@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
-Mode = Literal["read-only", "workspace", "full-access"]
+Mode = Literal["read-only", "ask-before-edit", "workspace", "full-access"]
 Action = Literal["allow", "deny", "ask", "classify"]
 ApprovalCeiling = Literal["ask_every_action", "ask_for_risky", "never_ask"]
 FilesystemCeiling = Literal["read_only", "workspace_write", "unrestricted"]
@@ -141,6 +141,8 @@ class GatewaySection(Section):
     max_session_id_chars: int = Field(128, gt=0)
     request_timeout: Duration = "120s"
     cors_origins: tuple[StrictStr, ...] = ()
+    allow_any_origin: StrictBool = False  # the override: every origin, instead of cors_origins
+    cooldown_reply: StrictStr = Field("Please slow down.", min_length=1, max_length=500)
 
 
 class McpServer(Section):
@@ -168,6 +170,9 @@ class SecondOpinionSection(Section):
 
 class PolicyFile(Section):
     mode: Mode | None = None
+    #: ``false``: no shell command at all in read-only mode, not even a pure reader (the
+    #: read-only of the seed forms, which ``bastion policy import`` writes).
+    shell_in_read_only: StrictBool | None = None
     workspace: tuple[str, ...] | None = None
     trusted_roots: tuple[str | TrustedRoot, ...] = ()
     credentials_dir: str | None = None

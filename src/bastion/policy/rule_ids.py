@@ -47,6 +47,9 @@ class Origin(StrEnum):
 
 #: The approval default when nobody can be asked (its wording differs when it follows a cause).
 NON_INTERACTIVE_DEFAULT = "approval.non_interactive_default"
+#: The rules that deny only because nobody can be asked: a standing grant a person made
+#: answers a call they deny (bastion.runtime.asks.would_ask).
+NOBODY_TO_ASK: frozenset[str] = frozenset({NON_INTERACTIVE_DEFAULT, "install.non-interactive"})
 
 _SOFT = frozenset({Origin.DEFAULT, Origin.PERSON, Origin.CALLBACK, Origin.TIMEOUT, Origin.CANCEL})
 
@@ -88,13 +91,17 @@ BUILT_IN: dict[str, Origin] = {
     "shell.reach-outside": Origin.BUILTIN,
     "code.unsandboxed": Origin.BUILTIN,
     "install.confirm": Origin.BUILTIN,
-    "install.non-interactive": Origin.BUILTIN,
+    "install.non-interactive": Origin.DEFAULT,  # nobody to ask: soft, a grant answers it
     "install.registry": Origin.BUILTIN,  # the install tool's egress: its manager's registry
     "tools.detect": Origin.BUILTIN,  # detect_tools: a lookup on PATH, nothing runs
     "exec.hosts-only": Origin.BUILTIN,  # a contained run's proxy: the decision's hosts only
     "db.delete": Origin.BUILTIN,
     "mcp.no-rule": Origin.BUILTIN,
     "mcp.destructive": Origin.BUILTIN,
+    "agent.plan": Origin.BUILTIN,
+    "agent.configuration": Origin.BUILTIN,
+    "delegation.ceiling": Origin.BUILTIN,
+    "delegation.looser": Origin.BUILTIN,
     # the approval layer and the runtime
     "approval.interactive_default": Origin.DEFAULT,
     "approval.non_interactive_default": Origin.DEFAULT,

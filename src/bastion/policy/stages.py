@@ -72,6 +72,26 @@ def mode_block(policy: Policy, what: str) -> Reason:
     )
 
 
+#: What ``ask-before-edit`` asks about: every write, and what may write (code, an unknown).
+EDIT_EFFECTS = WRITE_EFFECTS | {Effect.CODE, Effect.UNKNOWN}
+
+
+def ask_before_edit(policy: Policy, out: Assembly) -> Reason | None:
+    """In ``ask-before-edit`` mode, the ask a call that may write gets (None: it reads only)."""
+    effects = set().union(*(s.effects for s in out.subjects)) if out.subjects else set()
+    edits = effects & EDIT_EFFECTS
+    if not edits:
+        return None
+    what = ", ".join(sorted(e.value for e in edits))
+    return Reason(
+        Decision.ASK,
+        f"mode.{policy.mode}",
+        policy.mode_source,
+        what,
+        f"{policy.mode} mode: reads run, every edit asks ({what})",
+    )
+
+
 def full_access_allow(policy: Policy, matched: str, message: str) -> Reason:
     return Reason(Decision.ALLOW, "mode.full-access", policy.mode_source, matched, message)
 

@@ -79,7 +79,7 @@ def serve(
 ) -> None:
     cwd = workspace_or_exit(workspace)
     env = {**os.environ, "BASTION_SHADOW": "1"} if shadow else dict(os.environ)
-    loaded = configuration_or_exit(policy, cwd, env=env)
+    loaded = configuration_or_exit(policy, cwd, env=env, boot=True)
     settings = ServerSettings(policy_path=policy, cwd=cwd, env=env, host=host, port=port)
     try:
         keys = open_stores(state_url_for(loaded.state, os.environ), loaded.policy.state_dir).keys

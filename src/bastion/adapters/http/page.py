@@ -98,7 +98,7 @@ async def login(request: Request) -> Response:
     client = request.client.host if request.client else "-"
     retry = ctx.login_limiter.check(f"login:{client}")
     if retry:
-        raise rate_limited(retry)
+        raise rate_limited(retry, ctx.gateway.cooldown_reply)
     key = (await form(request)).get("key", "").strip()
     record = verify(ctx.keys, key) if key else None
     if record is None:
