@@ -10,13 +10,13 @@ from bastion.call.effects import Effect
 from bastion.exec.profile import (
     Filesystem,
     Profile,
-    contains,
     parse_profile,
     profile_for,
     shell_hosts,
 )
 from bastion.exec.runner import ExecError
 from bastion.policy.decision import Decision, Evaluation, Reason
+from bastion.runtime.contain import contains
 
 ALLOW = Reason(Decision.ALLOW, "test", "test", "", "allowed")
 

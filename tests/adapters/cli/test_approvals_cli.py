@@ -383,6 +383,37 @@ def test_an_approval_with_a_key_records_the_key_id_as_its_approver(
     ) == (0, key_id, [("resolved", "hardline-request-1", key_id)])
 
 
+def test_approve_uncontained_is_recorded_with_its_approver_as_its_own_answer(
+    env: dict[str, str], workspace: Path
+) -> None:
+    _store_request(env)
+    done = run(
+        ["approvals", "approve", "--uncontained", "--json", "--", "hardline-request-1"], env, workspace
+    )
+    key_id = env[KEY_VAR].split("_")[1]
+    events = json.loads(run(["logs", "--json"], env, workspace).stdout)
+    assert (
+        done.returncode,
+        json.loads(done.stdout)["state"],
+        [(e["kind"], e["decision"], e["rule"], e["approver"]) for e in events],
+    ) == (0, "approved_uncontained", [("resolved", "allow", "approval.uncontained", key_id)])
+
+
+def test_approve_uncontained_is_never_a_standing_grant(env: dict[str, str], workspace: Path) -> None:
+    _store_request(env)
+    refused = run(["approvals", "approve", "--uncontained", "--always", "hardline-request-1"], env, workspace)
+    still = run(["approvals", "list"], env, workspace)
+    assert (
+        refused.returncode,
+        "never a standing grant" in refused.stderr,
+        "hardline-request-1" in still.stdout,
+    ) == (
+        2,
+        True,
+        True,
+    )
+
+
 def test_grants_revoke_and_policy_trust_refuse_without_an_approver_identity(
     env: dict[str, str], workspace: Path
 ) -> None:
