@@ -25,10 +25,10 @@ from bastion.policy.containment import (
 from bastion.policy.containment import parse_profile as _parse
 
 
-def parse_profile(filesystem: str, hosts: Iterable[Any] = ()) -> Profile:
+def parse_profile(filesystem: str, hosts: Iterable[Any] = (), writes: Iterable[Any] = ()) -> Profile:
     """:func:`bastion.policy.containment.parse_profile`, failing as the runner fails."""
     try:
-        return _parse(filesystem, hosts)
+        return _parse(filesystem, hosts, writes)
     except ProfileError as exc:
         raise ExecError(str(exc)) from None
 

@@ -51,10 +51,13 @@ class ProfileError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Profile:
-    """``hosts`` is empty for no network; otherwise only these hosts, through the proxy."""
+    """``hosts`` is empty for no network; otherwise only these hosts, through the proxy.
+    ``writes``: absolute paths outside the workspace a person approved the call to write
+    (the paths it names), writable in this run only; protected paths stay read-only."""
 
     filesystem: Filesystem = Filesystem.READ_ONLY
     hosts: tuple[str, ...] = ()
+    writes: tuple[str, ...] = ()
 
     @property
     def network(self) -> Network:
@@ -68,27 +71,35 @@ class Profile:
     def label(self) -> str:
         """One line for a person: ``workspace-write, network: api.github.com``."""
         net = ", ".join(self.hosts) if self.hosts else "none"
-        return f"{self.filesystem.value}, network: {net}"
+        also = f", also writes: {', '.join(self.writes)}" if self.writes else ""
+        return f"{self.filesystem.value}, network: {net}{also}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"filesystem": self.filesystem.value, "network": self.network.value, "hosts": list(self.hosts)}
+        data = {"filesystem": self.filesystem.value, "network": self.network.value, "hosts": list(self.hosts)}
+        if self.writes:  # only when a person approved writes outside the workspace
+            data["writes"] = list(self.writes)
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> Profile:
         if not isinstance(data, dict):
             raise ProfileError("a sandbox profile must be an object")
-        return parse_profile(str(data.get("filesystem", "")), data.get("hosts") or ())
+        return parse_profile(
+            str(data.get("filesystem", "")), data.get("hosts") or (), data.get("writes") or ()
+        )
 
     def argv(self) -> list[str]:
         """The ``bastion sandbox run`` options that select this profile."""
         out = ["--profile", self.filesystem.value]
         for host in self.hosts:
             out += ["--host", host]
+        for path in self.writes:
+            out += ["--write", path]
         return out
 
 
-def parse_profile(filesystem: str, hosts: Iterable[Any] = ()) -> Profile:
-    """A profile from its name and hosts; ProfileError for anything else."""
+def parse_profile(filesystem: str, hosts: Iterable[Any] = (), writes: Iterable[Any] = ()) -> Profile:
+    """A profile from its name, hosts and extra writable paths; ProfileError for anything else."""
     try:
         fs = Filesystem(filesystem)
     except ValueError:
@@ -99,7 +110,12 @@ def parse_profile(filesystem: str, hosts: Iterable[Any] = ()) -> Profile:
         if not isinstance(host, str) or not host or any(c in host for c in "/ \t\n@"):
             raise ProfileError(f"{host!r} is not a host name")
         names.append(host.lower())
-    return Profile(fs, tuple(dict.fromkeys(names)))
+    paths = []
+    for path in writes:
+        if not isinstance(path, str) or not path.startswith("/") or any(c in path for c in "\0\n"):
+            raise ProfileError(f"{path!r} is not an absolute path")
+        paths.append(path)
+    return Profile(fs, tuple(dict.fromkeys(names)), tuple(dict.fromkeys(paths)))
 
 
 def profile_for(evaluation: Evaluation, hosts: Sequence[str] = ()) -> Profile:

@@ -143,7 +143,7 @@ class Gatekeeper(Recording):
         """The containment stage (:mod:`bastion.runtime.contain`), last before a record."""
         if self.containment is None:
             return evaluation
-        return self.containment.stage(call, evaluation, self.gate.analyze_shell)
+        return self.containment.stage(call, evaluation, self.gate)
 
     def _decide(self, call: ToolCall, now: float, *, admit: bool) -> tuple[Evaluation, Resolver]:
         evaluation, resolver = self._decide_enforcing(call, now, admit=admit)

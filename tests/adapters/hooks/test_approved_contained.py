@@ -119,3 +119,27 @@ def test_an_approved_editable_pip_install_of_a_local_project_succeeds(
         text=True,
     )
     assert (done.returncode, imported.stdout) == (0, "tiny\n"), done.stderr
+
+
+def test_an_approved_write_outside_the_workspace_lands_where_it_was_named_and_nowhere_else(
+    sandbox: Sandbox, project: Path
+) -> None:
+    outside, other = sandbox.root / "outside", sandbox.root / "other"
+    outside.mkdir()
+    other.mkdir()
+
+    _approved_and_run(sandbox, f"touch {outside}/x; d={other}; touch $d/z")
+
+    assert (sorted(p.name for p in outside.iterdir()), sorted(other.iterdir())) == (["x"], [])
+
+
+@pytest.mark.parametrize("target", ["~/.bashrc", "~/.claude/settings.json", "~/.gitconfig"])
+def test_an_approved_write_to_an_rc_file_or_agent_settings_does_not_land(
+    sandbox: Sandbox, project: Path, target: str
+) -> None:
+    before = {p: p.read_bytes() for p in sandbox.home.rglob("*") if p.is_file() and project not in p.parents}
+
+    _approved_and_run(sandbox, f"echo evil >> {target}")
+
+    after = {p: p.read_bytes() for p in sandbox.home.rglob("*") if p.is_file() and project not in p.parents}
+    assert after == before
