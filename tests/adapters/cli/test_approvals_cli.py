@@ -508,3 +508,19 @@ def test_approve_always_on_a_sudo_request_is_refused_even_if_it_was_stored_as_gr
         "error: this call involves a hardline class or raised privilege: never a standing grant",
         [],
     )
+
+
+def test_the_list_says_where_each_approved_call_would_run(env: dict[str, str], workspace: Path) -> None:
+    from bastion.policy.containment import Filesystem, Profile
+
+    ask = Evaluation(
+        Decision.ASK,
+        (Reason(Decision.ASK, "rule[1]", "p", "git push", "a person decides"),),
+        (Effect.NETWORK,),
+        profile=Profile(Filesystem.READ_ONLY, ("github.com",)),
+    )
+    _store_request(env, evaluation=ask)
+
+    listed = run(["approvals", "list"], env, workspace)
+
+    assert (listed.returncode, "sandbox: read-only, network: github.com" in listed.stdout) == (0, True)

@@ -81,6 +81,14 @@ def until(ts: float, now: float) -> str:
     return f"in {left // 60}m{left % 60:02d}s" if left >= 60 else f"in {left}s"
 
 
+def runs_in(request: ApprovalRequest) -> str:
+    """Where an approved call runs: the profile its decision carries (hosts included)."""
+    profile = request.evaluation.profile
+    if profile is not None:
+        return f"sandbox: {profile.label}"
+    return "as written (no sandbox)" if request.tool == "shell" else ""
+
+
 def _rows(requests: list[ApprovalRequest], now: float) -> list[list[str]]:
     rows = []
     for r in requests:
@@ -99,6 +107,7 @@ def _rows(requests: list[ApprovalRequest], now: float) -> list[list[str]]:
                 r.tool,
                 r.summary,
                 r.reason,
+                runs_in(r),
                 local_time(r.created),
                 expires,
                 grant if r.state is RequestState.PENDING else (r.grant_id or ""),
@@ -113,6 +122,7 @@ REQUEST_COLUMNS = (
     Column("tool"),
     Column("summary"),
     Column("reason"),
+    Column("runs in"),
     Column("created"),
     Column("expires"),
     Column("grant"),
