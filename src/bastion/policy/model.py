@@ -107,7 +107,7 @@ class ExecSection(Section):
     max_cpu_seconds: int = Field(0, ge=0)
     env_allow: tuple[StrictStr, ...] = ("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ")
     secrets: tuple[StrictStr, ...] | dict[StrictStr, SecretSection] = ()
-    contain: Literal["allowed", "all", "off"] = "allowed"
+    contain: Literal["all", "allowed", "off"] = "all"
     max_processes: int = Field(512, gt=0)
     max_resident_mb: int = Field(4096, ge=0)
     tmp_size_mb: int = Field(512, gt=0)

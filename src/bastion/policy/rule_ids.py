@@ -107,6 +107,7 @@ BUILT_IN: dict[str, Origin] = {
     "approval.non_interactive_default": Origin.DEFAULT,
     "approval.person": Origin.PERSON,
     "approval.confirmed": Origin.PERSON,
+    "approval.uncontained": Origin.PERSON,  # approved to run as written, outside the sandbox
     "approval.callback": Origin.CALLBACK,
     "approval.timeout": Origin.TIMEOUT,
     "approval.cancelled": Origin.CANCEL,
@@ -124,6 +125,7 @@ BUILT_IN: dict[str, Origin] = {
     "mcp.pin-changed": Origin.BUILTIN,
     "mcp.unknown-tool": Origin.BUILTIN,
     "exec.contained": Origin.BUILTIN,
+    "exec.uncontainable": Origin.BUILTIN,  # [exec] contain wants a sandbox this machine cannot give
     "egress.connection": Origin.BUILTIN,
     "egress.error": Origin.ERROR,
     "egress.hold": Origin.BUILTIN,

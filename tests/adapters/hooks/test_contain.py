@@ -122,12 +122,11 @@ def test_an_agent_whose_hooks_cannot_rewrite_gets_the_plain_answer(sandbox: Sand
 @settings(max_examples=200, deadline=None)
 def test_the_rewritten_command_carries_the_original_word_for_word_whatever_it_holds(command: str) -> None:
     from bastion.adapters.hooks.contain import contained_command
-    from bastion.call.effects import Effect
-    from bastion.policy.decision import Decision, Evaluation, Reason
+    from bastion.policy.containment import Filesystem, Profile
 
-    evaluation = Evaluation(Decision.ALLOW, (Reason(Decision.ALLOW, "t", "t", "", "ok"),), (Effect.WRITE,))
+    profile = Profile(Filesystem.WORKSPACE_WRITE)
 
-    rewritten = contained_command({"command": command}, None, evaluation, cwd="/w d", policy_path=None)  # type: ignore[arg-type]
+    rewritten = contained_command({"command": command}, profile, cwd="/w d", policy_path=None)
 
     words = shlex.split(rewritten)
     assert words[1:] == ["sandbox", "run", "--profile", "workspace-write", "--cwd", "/w d", "--timeout", "120",

@@ -81,6 +81,14 @@ def until(ts: float, now: float) -> str:
     return f"in {left // 60}m{left % 60:02d}s" if left >= 60 else f"in {left}s"
 
 
+def runs_in(request: ApprovalRequest) -> str:
+    """Where an approved call runs: the profile its decision carries (hosts included)."""
+    profile = request.evaluation.profile
+    if profile is not None:
+        return f"sandbox: {profile.label}"
+    return "as written (no sandbox)" if request.tool == "shell" else ""
+
+
 def _rows(requests: list[ApprovalRequest], now: float) -> list[list[str]]:
     rows = []
     for r in requests:
@@ -99,6 +107,7 @@ def _rows(requests: list[ApprovalRequest], now: float) -> list[list[str]]:
                 r.tool,
                 r.summary,
                 r.reason,
+                runs_in(r),
                 local_time(r.created),
                 expires,
                 grant if r.state is RequestState.PENDING else (r.grant_id or ""),
@@ -113,6 +122,7 @@ REQUEST_COLUMNS = (
     Column("tool", keep=3),  # the summary starts with it
     Column("summary", fit=Fit.MIDDLE, keep=9, least=24),
     Column("reason", keep=5),
+    Column("runs in", keep=7),
     Column("created", keep=4),
     Column("expires", keep=6),
     Column("grant", fit=Fit.MIDDLE, keep=2),
@@ -188,6 +198,7 @@ def _answer(
     pattern: str | None = None,
     scope: Scope = Scope.PROJECT,
     feedback: str | None = None,
+    uncontained: bool = False,
 ) -> ApprovalRequest:
     """Find the request, establish who answers (``--key`` or a terminal confirmation),
     then answer; the ledger gets the resolution with its approver."""
@@ -196,6 +207,8 @@ def _answer(
         queue = open_queue(stores)
         request = queue.find(request_id)
         verb = ("approve always" if always else "approve") if approve else "deny"
+        if uncontained:
+            verb = "approve uncontained (run as written, outside the sandbox)"
         approver = approver_identity(
             key, what=f"{verb} request {request.id}: {request.summary}", token=request.id
         )
@@ -207,6 +220,7 @@ def _answer(
             scope=scope,
             feedback=feedback,
             approver=approver,
+            uncontained=uncontained,
         )
     except AnswerError as exc:
         fail(str(exc), hint=exc.hint, code=EXIT_CONFLICT)
@@ -227,20 +241,40 @@ def approve(
     scope: Annotated[
         Scope, typer.Option("--scope", help="With --always: project or session.")
     ] = Scope.PROJECT,
+    uncontained: Annotated[
+        bool,
+        typer.Option(
+            "--uncontained",
+            help="Approve uncontained: run this one call as written, outside the sandbox "
+            "(never with --always).",
+        ),
+    ] = False,
     key: KeyOption = None,
     json_out: JsonOption = False,
 ) -> None:
     """Approve a parked call once, or always (a standing grant: the exact call by default).
-    Needs --key KEY (an approver key) or a confirmation typed on a terminal."""
+    An approved call runs in the sandbox profile shown; --uncontained runs this one call
+    as written instead, recorded with its approver. Needs --key KEY (an approver key) or a
+    confirmation typed on a terminal."""
+    if uncontained and always:
+        fail("--uncontained is one call's answer, never a standing grant: drop --always")
     if pattern is not None and not always:
         fail("--pattern needs --always", hint=hints.approve(request_id, "--always", "--pattern '…'"))
     if scope is not Scope.PROJECT and not always:
         fail("--scope needs --always", hint=hints.approve(request_id, "--always", "--scope", scope.value))
-    done = _answer(request_id, key=key, approve=True, always=always, pattern=pattern, scope=scope)
+    done = _answer(
+        request_id,
+        key=key,
+        approve=True,
+        always=always,
+        pattern=pattern,
+        scope=scope,
+        uncontained=uncontained,
+    )
     if json_out:
         print_json(done.to_json())
         return
-    message = f"approved {done.id}: {done.summary}"
+    message = f"approved {done.id}{' uncontained' if uncontained else ''}: {done.summary}"
     if done.grant_id:
         message += (
             f"\nstanding grant {done.grant_id} ({scope.value}): revoke with '{hints.revoke(done.grant_id)}'"

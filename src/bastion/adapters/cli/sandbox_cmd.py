@@ -1,7 +1,9 @@
-"""``bastion sandbox run --profile P [--host H…] [--cwd DIR] [--timeout S] [--policy FILE] -- CMD…``
+"""``bastion sandbox run --profile P [--host H…] [--write PATH…] [--cwd DIR] [--timeout S]
+[--policy FILE] -- CMD…``
 
 Runs one command inside Bastion's sandbox in the named profile (``read-only`` or
-``workspace-write``; ``--host`` names a host the run may reach). This is what a hook's
+``workspace-write``; ``--host`` names a host the run may reach, ``--write`` a path outside
+the workspace a person approved it to write). This is what a hook's
 rewritten shell call runs. Dispatched before the CLI framework is imported: it runs once
 per contained call. Every run is a ledger record (metadata only: the arguments' hash).
 
@@ -22,7 +24,7 @@ from typing import Any
 from bastion.errors import BastionError
 
 USAGE = (
-    "usage: bastion sandbox run --profile read-only|workspace-write [--host HOST]... "
+    "usage: bastion sandbox run --profile read-only|workspace-write [--host HOST]... [--write PATH]... "
     "[--cwd DIR] [--timeout SECONDS] [--policy FILE] -- COMMAND [ARG]...\n"
 )
 EXIT_TIMEOUT = 124
@@ -41,6 +43,8 @@ class SandboxArgs:
     timeout: float | None
     policy: str | None
     argv: tuple[str, ...]
+    #: ``--write PATH``: a path outside the workspace the approved call may write.
+    writes: tuple[str, ...] = ()
 
 
 def parse_args(args: list[str], cwd: str) -> SandboxArgs:
@@ -49,10 +53,11 @@ def parse_args(args: list[str], cwd: str) -> SandboxArgs:
     rest = list(args[1:])
     values: dict[str, str] = {}
     hosts: list[str] = []
+    writes: list[str] = []
     while rest and rest[0] != "--":
         flag = rest.pop(0)
         name, eq, inline = flag.partition("=")
-        if name not in ("--profile", "--host", "--cwd", "--timeout", "--policy"):
+        if name not in ("--profile", "--host", "--write", "--cwd", "--timeout", "--policy"):
             raise UsageError(f"unknown option {flag!r}")
         if not eq:
             if not rest:
@@ -60,6 +65,8 @@ def parse_args(args: list[str], cwd: str) -> SandboxArgs:
             inline = rest.pop(0)
         if name == "--host":
             hosts.append(inline)
+        elif name == "--write":
+            writes.append(inline)
         else:
             values[name[2:]] = inline
     if not rest or rest[0] != "--" or len(rest) < 2:
@@ -73,7 +80,9 @@ def parse_args(args: list[str], cwd: str) -> SandboxArgs:
     if timeout is not None and not 0 < timeout <= 86_400:
         raise UsageError("--timeout must be in (0, 86400]")
     where = os.path.abspath(values.get("cwd", cwd))
-    return SandboxArgs(values["profile"], tuple(hosts), where, timeout, values.get("policy"), tuple(rest[1:]))
+    return SandboxArgs(
+        values["profile"], tuple(hosts), where, timeout, values.get("policy"), tuple(rest[1:]), tuple(writes)
+    )
 
 
 def run_sandbox(args: list[str], env: Mapping[str, str] | None = None) -> int:
@@ -98,7 +107,7 @@ def _run(parsed: SandboxArgs, environ: Mapping[str, str]) -> int:
     from bastion.exec.runner import SandboxUnavailable
     from bastion.exec.select import bwrap_problem
 
-    profile = parse_profile(parsed.profile, parsed.hosts)
+    profile = parse_profile(parsed.profile, parsed.hosts, parsed.writes)
     loaded = load_cached_policy(parsed.policy, cwd=parsed.cwd, env=environ)
     policy = loaded.policy
     problem = bwrap_problem()
