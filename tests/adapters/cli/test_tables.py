@@ -78,6 +78,7 @@ TABLES: dict[str, tuple[tuple[Column, ...], list[list[Cell]]]] = {
                 "shell",
                 f"shell: rm -rf {LONG_PATH}",
                 "a person decides: 'rm' deletes files",
+                "sandbox: workspace-write, network: registry.npmjs.org",
                 "2026-12-06 23:10:31",
                 "in 4m 59s",
                 "shell: rm -rf *",
