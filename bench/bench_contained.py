@@ -1,0 +1,115 @@
+"""Wall time of one contained call as the agent's shell runs it (issue #30, item 5), same run.
+
+    .venv/bin/python bench/bench_contained.py [RUNS]
+
+The call is ``git status`` in a small git workspace (200 files), run by ``bash -c LINE``
+as an agent's shell would, RUNS times each (default 50), interleaved so machine noise
+hits all alike. Variants, median and p90 wall ms, and ratio to the bare bwrap run:
+
+- bare: ``git status`` itself
+- bare bwrap: ``bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all
+  --die-with-parent bash -c 'git status'`` (bubblewrap's floor, no Bastion sandbox)
+- prepared: ``prepare(...).shell_command('git status')`` - Bastion's whole sandbox
+  (mount plan, seccomp, cgroups, timeout, nice), started by a bash launcher, no Python;
+  ``prepare`` itself runs before the timer (it is the hook's work, reported apart)
+- sandbox run: today's rewritten line, ``bastion sandbox run --profile read-only --cwd D
+  --timeout 120 -- bash -c 'git status'`` (Python, the runner, the ledger record)
+- srt: Anthropic's sandbox-runtime CLI (``srt -c 'git status'``), when ``SRT`` names its
+  binary (npm ``@anthropic-ai/sandbox-runtime@0.0.83``; it needs socat)
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+
+from bastion.configuration import load_text
+from bastion.exec.prepared import PreparedRun, prepare
+from bastion.exec.profile import Filesystem, Profile
+
+COMMAND = "git status"
+BARE_BWRAP = (
+    "bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all --die-with-parent bash -c 'git status'"
+)
+
+
+def _workspace(root: str) -> str:
+    workspace = os.path.join(root, "proj")
+    os.makedirs(os.path.join(workspace, "src"))
+    subprocess.run(["git", "init", "-q", workspace], check=True)
+    for index in range(200):
+        with open(os.path.join(workspace, "src", f"m{index}.py"), "w") as handle:
+            handle.write("x = 1\n")
+    return workspace
+
+
+def main(runs: int) -> None:
+    root = tempfile.mkdtemp(prefix="bastion-bench-contained-")
+    try:
+        measure(runs, root)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def measure(runs: int, root: str) -> None:
+    workspace = _workspace(root)
+    env = {"HOME": root, "BASTION_STATE_DIR": os.path.join(root, "state"), "PATH": os.environ["PATH"]}
+    config = load_text("", cwd=workspace, env=env)
+    profile = Profile(Filesystem.READ_ONLY)
+    bastion = os.path.join(os.path.dirname(sys.executable), "bastion")
+    cli = [bastion, "sandbox", "run", *profile.argv(), "--cwd", workspace, "--timeout", "120"]
+    sandbox_run = shlex.join([*cli, "--", "bash", "-c", COMMAND])
+    prepare_ms: list[float] = []
+
+    def prepared_line() -> str:
+        start = time.perf_counter()
+        run = prepare(config.policy, config.exec, profile, cwd=workspace, environ=env, timeout=120)
+        prepare_ms.append((time.perf_counter() - start) * 1000)
+        assert isinstance(run, PreparedRun), run
+        return run.shell_command(COMMAND)
+
+    lines: dict[str, Callable[[], str]] = {
+        "bare": lambda: COMMAND,
+        "bare bwrap": lambda: BARE_BWRAP,
+        "prepared": prepared_line,
+        "sandbox run": lambda: sandbox_run,
+    }
+    srt = os.environ.get("SRT")
+    if srt and os.access(srt, os.X_OK):
+        lines["srt"] = lambda: shlex.join([srt, "-c", COMMAND])
+
+    def shell(line: str) -> float:
+        start = time.perf_counter()
+        done = subprocess.run(["bash", "-c", line], cwd=workspace, env=env, capture_output=True, check=False)
+        elapsed = (time.perf_counter() - start) * 1000
+        if done.returncode != 0:
+            raise SystemExit(f"failed ({done.returncode}): {line[:200]}\n{done.stderr.decode()[-2000:]}")
+        return elapsed
+
+    for make in lines.values():  # warm-up: policy cache, probes, page cache
+        shell(make())
+    timings: dict[str, list[float]] = {name: [] for name in lines}
+    for _ in range(runs):
+        for name, make in lines.items():
+            timings[name].append(shell(make()))
+    floor = statistics.median(timings["bare bwrap"])
+    print(f"{runs} runs each, interleaved; wall ms of `bash -c LINE` for {COMMAND!r}")
+    print(f"{'variant':<14}{'p50':>9}{'p90':>9}{'x bwrap':>9}")
+    for name, samples in timings.items():
+        samples.sort()
+        p50, p90 = statistics.median(samples), samples[int(len(samples) * 0.9)]
+        print(f"{name:<14}{p50:>9.1f}{p90:>9.1f}{p50 / floor:>9.2f}")
+    if "srt" not in lines:
+        print("srt: not measured (set SRT to the srt binary; npm @anthropic-ai/sandbox-runtime@0.0.83)")
+    print(f"prepare() in the calling process: p50 {statistics.median(prepare_ms):.1f} ms (not in the line)")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 50)
