@@ -12,6 +12,8 @@ hits all alike. Variants, median and p90 wall ms, and ratio to the bare bwrap ru
 - prepared: ``prepare(...).shell_command('git status')`` - Bastion's whole sandbox
   (mount plan, seccomp, cgroups, timeout, nice), started by a bash launcher, no Python;
   ``prepare`` itself runs before the timer (it is the hook's work, reported apart)
+- bastion argv: the same bwrap argv (mounts, namespaces, seccomp, nice) run bare - no
+  launcher, no cgroups, no timeout, no status file: the floor of Bastion's sandbox itself
 - sandbox run: today's rewritten line, ``bastion sandbox run --profile read-only --cwd D
   --timeout 120 -- bash -c 'git status'`` (Python, the runner, the ledger record)
 - srt: Anthropic's sandbox-runtime CLI (``srt -c 'git status'``), when ``SRT`` names its
@@ -31,7 +33,7 @@ import time
 from collections.abc import Callable
 
 from bastion.configuration import load_text
-from bastion.exec.prepared import PreparedRun, prepare
+from bastion.exec.prepared import SECCOMP_FD, PreparedRun, prepare
 from bastion.exec.profile import Filesystem, Profile
 
 COMMAND = "git status"
@@ -75,10 +77,16 @@ def measure(runs: int, root: str) -> None:
         assert isinstance(run, PreparedRun), run
         return run.shell_command(COMMAND)
 
+    def argv_line() -> str:
+        run = prepare(config.policy, config.exec, profile, cwd=workspace, environ=env, timeout=120)
+        assert isinstance(run, PreparedRun), run
+        return f"{shlex.join([*run.argv, COMMAND])} {SECCOMP_FD}<{shlex.quote(run.seccomp_path or '')}"
+
     lines: dict[str, Callable[[], str]] = {
         "bare": lambda: COMMAND,
         "bare bwrap": lambda: BARE_BWRAP,
         "prepared": prepared_line,
+        "bastion argv": argv_line,
         "sandbox run": lambda: sandbox_run,
     }
     srt = os.environ.get("SRT")

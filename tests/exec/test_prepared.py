@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from bastion.adapters.hooks.policy_cache import load_cached_policy
 from bastion.configuration import Configuration
 from bastion.exec import BubblewrapRunner, build_spec, cgroups
+from bastion.exec.egress.binding import EgressBinding, command_prefix
 from bastion.exec.prepared import SECCOMP_FD, PreparedRun, Unpreparable, prepare
 from bastion.exec.profile import Filesystem, Profile
 from tests.adapters.hooks.conftest import bastion_exe
@@ -310,3 +311,20 @@ def test_the_next_prepare_settles_a_run_quarantining_what_it_created(
     ]
     assert not os.path.lexists(envrc)
     assert all(not os.path.exists(os.path.dirname(p)) for p in run.cgroup_procs)
+
+
+def test_a_host_profile_runs_behind_the_egress_proxy_the_caller_serves(
+    config: Configuration, workspace: Path, agent_env: dict[str, str], tmp_path: Path
+) -> None:
+    binding = EgressBinding(str(tmp_path), "/usr/bin/python3", 3128, {"HTTPS_PROXY": "http://127.0.0.1:3128"})
+    profile = Profile(Filesystem.READ_ONLY, ("api.github.com",))
+
+    run = _prepared(config, workspace, agent_env, profile, egress=binding)
+
+    assert run.env == (("HTTPS_PROXY", "http://127.0.0.1:3128"),)
+    assert "--share-net" not in run.argv
+    at = run.argv.index("/run/bastion-egress")
+    assert run.argv[at - 2 : at + 1] == ("--ro-bind", str(tmp_path), "/run/bastion-egress")
+    inside = run.argv[run.argv.index("--chdir") + 3 :]
+    assert inside == ("/usr/bin/nice", "-n", "10", *command_prefix(binding), "bash", "-c")
+    assert "--setenv HTTPS_PROXY http://127.0.0.1:3128 --json-status-fd 8" in run.script()
