@@ -7,7 +7,9 @@ import dataclasses
 import os
 import shlex
 import shutil
+import signal
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -120,7 +122,7 @@ def test_prepare_builds_the_bwrap_argv_sandbox_run_builds(
     assert _without_seccomp_fd(run.argv) == _without_seccomp_fd(today)
     assert run.argv[run.argv.index("--seccomp") + 1] == str(SECCOMP_FD)
     assert (run.env_names, run.env, run.timeout) == (("PATH", "HOME", "LANG"), (), 60.0)
-    assert len(run.cgroup_procs) == len([c for c in cgroups.controllers() if c.name in ("pids", "memory")])
+    assert len(run.cgroup_files) == len([c for c in cgroups.controllers() if c.name in ("pids", "memory")])
 
 
 @pytest.mark.parametrize("profile", [READ_ONLY, WRITE], ids=["read-only", "workspace-write"])
@@ -247,7 +249,7 @@ def test_a_cgroup_gone_since_prepare_stops_the_line_before_bwrap(
     config: Configuration, workspace: Path, agent_env: dict[str, str]
 ) -> None:
     run = _prepared(config, workspace, agent_env, WRITE)
-    cgroups.remove_groups([os.path.dirname(p) for p in run.cgroup_procs])
+    cgroups.remove_groups([os.path.dirname(p) for p in run.cgroup_files])
 
     done = _shell(run.shell_command("echo ran > ran.txt"), workspace, agent_env)
 
@@ -310,7 +312,7 @@ def test_the_next_prepare_settles_a_run_quarantining_what_it_created(
         (run.run_id, True, 3, (envrc,))
     ]
     assert not os.path.lexists(envrc)
-    assert all(not os.path.exists(os.path.dirname(p)) for p in run.cgroup_procs)
+    assert all(not os.path.exists(os.path.dirname(p)) for p in run.cgroup_files)
 
 
 def test_a_host_profile_runs_behind_the_egress_proxy_the_caller_serves(
@@ -328,3 +330,45 @@ def test_a_host_profile_runs_behind_the_egress_proxy_the_caller_serves(
     inside = run.argv[run.argv.index("--chdir") + 3 :]
     assert inside == ("/usr/bin/nice", "-n", "10", *command_prefix(binding), "bash", "-c")
     assert "--setenv HTTPS_PROXY http://127.0.0.1:3128 --json-status-fd 8" in run.script()
+
+
+@pytest.mark.skipif(not cgroups.controllers(), reason="no writable cgroup here")
+def test_the_whole_run_is_in_the_run_s_own_cgroups(
+    config: Configuration, workspace: Path, agent_env: dict[str, str]
+) -> None:
+    run = _prepared(config, workspace, agent_env)
+    started = subprocess.Popen(["bash", "-c", run.shell_command("read -t 30 <> <(:) || true")], cwd=workspace,
+                               env=agent_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)  # fmt: skip
+    try:
+        child = _child_pid(Path(run.status_path))
+        members = [Path(os.path.dirname(f), "cgroup.procs").read_text().split() for f in run.cgroup_files]
+    finally:
+        os.killpg(started.pid, signal.SIGKILL)  # as an agent stops a call: its process group
+        started.wait()
+
+    assert [str(child) in found for found in members] == [True] * len(run.cgroup_files)
+    assert _gone(child)
+
+
+def _gone(pid: int) -> bool:
+    """Has ``pid`` exited (the sandbox dies with bwrap, which died with the group)?"""
+    for _ in range(3000):
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+                if handle.read().rsplit(")", 1)[1].split()[0] in "ZX":
+                    return True
+        except OSError:
+            return True
+        threading.Event().wait(0.01)
+    return False
+
+
+def _child_pid(status: Path) -> int:
+    """The sandbox's first process, once bwrap has reported it (it does before the command runs)."""
+    for _ in range(3000):
+        text = status.read_text() if status.exists() else ""
+        if '"child-pid"' in text:
+            return int(text.split('"child-pid":')[1].split(",")[0])
+        threading.Event().wait(0.01)
+    raise AssertionError("bwrap never reported its child")
