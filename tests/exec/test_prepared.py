@@ -178,6 +178,21 @@ def test_descriptors_the_agent_s_shell_holds_do_not_reach_the_sandbox(
     assert (done.returncode, done.stdout) == (0, "0 1 2 3 ")  # 3: ls's own listing
 
 
+def test_the_agent_s_environment_cannot_change_the_launcher(
+    config: Configuration, workspace: Path, agent_env: dict[str, str], tmp_path: Path
+) -> None:
+    (tmp_path / "rc").write_text("echo sourced > " + shlex.quote(str(tmp_path / "sourced")) + "\n")
+    hostile = {**agent_env, "BASH_ENV": str(tmp_path / "rc"), "SHELLOPTS": "errexit:noexec",
+               "BASH_FUNC_exec%%": "() { echo hijacked; }", "BASH_FUNC_echo%%": "() { :; }"}  # fmt: skip
+    line = _prepared(config, workspace, agent_env).shell_command("cat /proc/self/status | grep -c Seccomp:.2")
+
+    done = subprocess.run(["/bin/sh", "-c", line], cwd=workspace, env=hostile, capture_output=True, text=True,
+                          timeout=60)  # fmt: skip
+
+    assert (done.returncode, done.stdout) == (0, "1\n")  # ran inside bwrap, under the filter
+    assert not (tmp_path / "sourced").exists()
+
+
 def test_exit_status_and_output_come_through_and_the_timeout_kills(
     config: Configuration, workspace: Path, agent_env: dict[str, str]
 ) -> None:
@@ -197,7 +212,7 @@ def test_the_agent_s_shell_hands_the_command_over_byte_for_byte(
 ) -> None:
     folder = tmp_path_factory.mktemp("argv")
     dump = folder / "dump"
-    dump.write_text('#!/bin/sh\nshift 3\nfor a; do printf "%s\\0" "$a"; done\n')
+    dump.write_text('#!/bin/sh\nshift 4\nfor a; do printf "%s\\0" "$a"; done\n')
     dump.chmod(0o755)
     run = PreparedRun("id", "read-only", ("/usr/bin/bwrap", "--", "bash", "-c"), ("PATH",), (), 5.0,
                       str(dump), "/usr/bin/timeout", str(folder / "status"))  # fmt: skip

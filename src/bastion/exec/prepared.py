@@ -127,8 +127,10 @@ class PreparedRun:
 
     def shell_command(self, original: str) -> str:
         """The line the agent's shell runs: the launcher, bwrap's argv, ``bash -c ORIGINAL``
-        (``original`` arrives in the sandbox byte for byte)."""
-        return shlex.join([self.launcher, "-c", self.script(), LAUNCHER_NAME, *self.argv, original])
+        (``original`` arrives in the sandbox byte for byte). The launcher runs ``bash -p``:
+        it reads no ``BASH_ENV`` and imports no functions or shell options from the agent's
+        environment, so nothing there can change what it does before bwrap."""
+        return shlex.join([self.launcher, "-p", "-c", self.script(), LAUNCHER_NAME, *self.argv, original])
 
 
 def runs_dir(state_dir: str) -> str:
