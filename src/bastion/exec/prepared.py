@@ -34,6 +34,16 @@ fallback applies (``prlimit --nproc`` for a non-root user; for root no process c
 The work after a run (quarantine, symlinks, cgroup removal, the exit for the ledger) is
 :func:`bastion.exec.settle.settle`'s, called by the next ``prepare`` (and, if wanted, by
 the hook daemon on a timer): it never holds a call up.
+
+What the caller does: turn an :class:`Unpreparable` into an ASK with its reason; record
+``settled`` (each earlier run's exit) in the ledger; for a profile with hosts, pass the
+:class:`EgressBinding` of an egress proxy it keeps running (the hook daemon): without one
+the call is Unpreparable, never a run with no network or with the host's.
+
+Where it differs from ``bastion sandbox run`` (the sandbox does not): output goes straight
+to the agent, which caps it itself (no ``max_output_bytes``); ``timeout`` is one more
+process in the run's pids group; a host profile's forwarder inside the sandbox is still
+a Python (``egress/forward.py``).
 """
 
 from __future__ import annotations
