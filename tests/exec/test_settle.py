@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import threading
 import time
 from pathlib import Path
 
-from bastion.exec import seccomp
+import pytest
+
+from bastion.exec import cgroups, seccomp
 from bastion.exec.settle import STALE_SECONDS, RunRecord, Settled, pending, settle, write_record
 
 
@@ -75,3 +79,26 @@ def test_the_seccomp_program_is_written_once_and_replaced_when_altered(tmp_path:
     assert (again, unchanged) == (path, True)
     assert repaired == path and Path(path).read_bytes() == seccomp.filter_program()
     assert os.stat(path).st_mode & 0o777 == 0o444
+
+
+@pytest.mark.skipif(not cgroups.controllers(), reason="no writable cgroup here")
+def test_a_run_whose_group_still_holds_a_process_is_not_settled_yet(tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    groups = cgroups.make_groups(f"bastion-test-{os.getpid()}", 16, 0)
+    record = RunRecord("r", time.time(), "read-only, network: none", "/w", tuple(groups))
+    write_record(str(runs), record)
+    (runs / "r.status").write_text('{ "child-pid": 1 }\n{ "exit-code": 0 }\n')
+    lingering = subprocess.Popen(["sh", "-c", f"echo $$ > {groups[0]}/cgroup.procs && exec sleep 30"])
+    try:
+        for _ in range(3000):  # until the shell has joined (at most 30 s)
+            if Path(groups[0], "cgroup.procs").read_text().split():
+                break
+            threading.Event().wait(0.01)
+        early = settle(str(runs))
+    finally:
+        lingering.kill()
+        lingering.wait()
+    late = settle(str(runs))
+
+    assert (early, [s.exit_code for s in late]) == ((), [0])
+    assert [os.path.exists(g) for g in groups] == [False] * len(groups)

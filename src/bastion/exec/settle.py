@@ -122,8 +122,8 @@ def settle(folder: str, *, now: float | None = None) -> tuple[Settled, ...]:
         except (OSError, ValueError, KeyError, AssertionError, TypeError):
             continue  # being written, or not ours: left alone
         state = _state(os.path.join(folder, record.run_id + STATUS), record, clock)
-        if state is None:
-            continue
+        if state is None or (_occupied(record.cgroups) and clock - record.created <= STALE_SECONDS):
+            continue  # still running, or its launcher (timeout, bwrap) is still exiting
         claimed = f"{path}.settling-{os.getpid()}"
         try:
             os.rename(path, claimed)
@@ -150,6 +150,19 @@ def _state(status: str, record: RunRecord, now: float) -> tuple[bool, int | None
     if child is None:
         return (True, None) if now - changed > START_GRACE else None
     return (True, None) if not os.path.exists(f"/proc/{int(child.group(1))}") else None
+
+
+def _occupied(groups: Sequence[str]) -> bool:
+    """Is a process still in one of the run's groups? (Removing a group kills what is in
+    it: a run's ``timeout`` exiting after bwrap reported the exit must not be killed.)"""
+    for group in groups:
+        try:
+            with open(os.path.join(group, "cgroup.procs"), encoding="ascii") as handle:
+                if handle.read().split():
+                    return True
+        except OSError:
+            continue  # gone: empty
+    return False
 
 
 def _finish(folder: str, record: RunRecord, started: bool, code: int | None) -> Settled:
