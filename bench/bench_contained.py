@@ -37,8 +37,9 @@ import time
 from collections.abc import Callable
 
 from bastion.configuration import load_text
-from bastion.exec.prepared import SECCOMP_FD, PreparedRun, prepare
+from bastion.exec.prepared import SECCOMP_FD, PreparedRun, prepare, runs_dir
 from bastion.exec.profile import Filesystem, Profile
+from bastion.exec.settle import STALE_SECONDS, settle
 
 COMMAND = "git status"
 BARE_BWRAP = (
@@ -91,7 +92,10 @@ def measure(runs: int, root: str, floor_only: bool) -> None:
         return f"{shlex.join([*run.argv, COMMAND])} {SECCOMP_FD}<{shlex.quote(run.seccomp_path or '')}"
 
     lines = _floor_lines(prepared()) if floor_only else _call_lines(prepared_line, argv_line, sandbox_run)
-    run_lines(lines, runs, workspace, env, "true" if floor_only else COMMAND)
+    try:
+        run_lines(lines, runs, workspace, env, "true" if floor_only else COMMAND)
+    finally:  # lines made but not run through the launcher: their cgroups go now
+        settle(runs_dir(env["BASTION_STATE_DIR"]), now=time.time() + 2 * STALE_SECONDS)
     if not floor_only:
         print(
             f"prepare() in the calling process: p50 {statistics.median(prepare_ms):.1f} ms (not in the line)"

@@ -10,6 +10,8 @@ import shutil
 import signal
 import subprocess
 import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,8 +22,10 @@ from bastion.adapters.hooks.policy_cache import load_cached_policy
 from bastion.configuration import Configuration
 from bastion.exec import BubblewrapRunner, build_spec, cgroups
 from bastion.exec.egress.binding import EgressBinding, command_prefix
-from bastion.exec.prepared import SECCOMP_FD, PreparedRun, Unpreparable, prepare
+from bastion.exec.prepared import SECCOMP_FD, PreparedRun, Unpreparable, prepare, runs_dir
+from bastion.exec.procfs import running
 from bastion.exec.profile import Filesystem, Profile
+from bastion.exec.settle import STALE_SECONDS, settle
 from tests.adapters.hooks.conftest import bastion_exe
 from tests.exec.sandbox_helpers import require_bwrap
 from tests.exec.test_kernel_limits import PROBE
@@ -64,6 +68,13 @@ def config(workspace: Path, env: dict[str, str]) -> Configuration:
     (workspace / ".git" / "config").write_text("[core]\n")
     (workspace / "policy.toml").write_text(POLICY)
     return load_cached_policy(str(workspace / "policy.toml"), cwd=str(workspace), env=env)
+
+
+@pytest.fixture(autouse=True)
+def _no_group_left(env: dict[str, str]) -> Iterator[None]:
+    """A test's last prepared run is settled by no later call: its cgroups go here."""
+    yield
+    settle(runs_dir(env["BASTION_STATE_DIR"]), now=time.time() + 2 * STALE_SECONDS)
 
 
 @pytest.fixture
@@ -319,6 +330,7 @@ def test_the_next_prepare_settles_a_run_quarantining_what_it_created(
 ) -> None:
     run = _prepared(config, workspace, agent_env, WRITE)
     _shell(run.shell_command("echo 'export X=1' > .envrc; exit 3"), workspace, agent_env)
+    _wait_until_gone(run)
 
     after = _prepared(config, workspace, agent_env)
 
@@ -364,6 +376,18 @@ def test_the_whole_run_is_in_the_run_s_own_cgroups(
 
     assert [str(child) in found for found in members] == [True] * len(run.cgroup_files)
     assert _gone(child)
+
+
+def _wait_until_gone(run: PreparedRun) -> None:
+    """Until no process of the run is left in its groups (the sandbox's pid 1 may still be
+    tearing its namespaces down when the line has returned)."""
+    for _ in range(3000):
+        pids = [
+            p for f in run.cgroup_files for p in Path(os.path.dirname(f), "cgroup.procs").read_text().split()
+        ]
+        if not any(running(int(p)) for p in pids):
+            return
+        threading.Event().wait(0.01)
 
 
 def _gone(pid: int) -> bool:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bastion.exec.cgroups import remove_groups
+from bastion.exec.procfs import running
 from bastion.exec.protected import restore_links, sweep
 
 RECORD = ".json"
@@ -136,20 +137,23 @@ def settle(folder: str, *, now: float | None = None) -> tuple[Settled, ...]:
 
 
 def _state(status: str, record: RunRecord, now: float) -> tuple[bool, int | None] | None:
-    """(started, exit code) of an ended run, None while it may still run or start."""
+    """(started, exit code) of an ended run, None while it may still run or start. Past
+    ``STALE_SECONDS`` a run is over whatever its status says (no run outlives its timeout
+    by a day: what is left of it is killed with its groups)."""
+    stale = now - record.created > STALE_SECONDS
     try:
         with open(status, "rb") as handle:
             text = handle.read(65536)
         changed = os.stat(status).st_mtime
     except OSError:
-        return (False, None) if now - record.created > STALE_SECONDS else None
+        return (False, None) if stale else None
     code = _EXIT.search(text)
     if code is not None:
         return True, int(code.group(1))
     child = _CHILD.search(text)
     if child is None:
-        return (True, None) if now - changed > START_GRACE else None
-    return (True, None) if not os.path.exists(f"/proc/{int(child.group(1))}") else None
+        return (True, None) if stale or now - changed > START_GRACE else None
+    return (True, None) if stale or not running(int(child.group(1))) else None
 
 
 def _occupied(groups: Sequence[str]) -> bool:
@@ -158,11 +162,12 @@ def _occupied(groups: Sequence[str]) -> bool:
     for group in groups:
         try:
             with open(os.path.join(group, "cgroup.procs"), encoding="ascii") as handle:
-                if handle.read().split():
-                    return True
+                pids = handle.read().split()
         except OSError:
             continue  # gone: empty
-    return False
+        if any(running(int(pid)) for pid in pids):
+            return True
+    return False  # empty, or only exited processes their parent has not reaped yet
 
 
 def _finish(folder: str, record: RunRecord, started: bool, code: int | None) -> Settled:
