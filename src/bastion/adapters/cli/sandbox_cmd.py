@@ -1,5 +1,6 @@
 """``bastion sandbox run --profile P [--host H…] [--write PATH…] [--cwd DIR] [--timeout S]
-[--policy FILE] -- CMD…``
+[--policy FILE] -- CMD…`` and ``bastion sandbox prepare`` (the same options; prints the line
+that runs CMD in the same sandbox with no Python, see ``bastion.exec.prepared``).
 
 Runs one command inside Bastion's sandbox in the named profile (``read-only`` or
 ``workspace-write``; ``--host`` names a host the run may reach, ``--write`` a path outside
@@ -24,7 +25,7 @@ from typing import Any
 from bastion.errors import BastionError
 
 USAGE = (
-    "usage: bastion sandbox run --profile read-only|workspace-write [--host HOST]... [--write PATH]... "
+    "usage: bastion sandbox run|prepare --profile read-only|workspace-write [--host HOST]... [--write PATH]... "
     "[--cwd DIR] [--timeout SECONDS] [--policy FILE] -- COMMAND [ARG]...\n"
 )
 EXIT_TIMEOUT = 124
@@ -48,8 +49,8 @@ class SandboxArgs:
 
 
 def parse_args(args: list[str], cwd: str) -> SandboxArgs:
-    if args[:1] != ["run"]:
-        raise UsageError("the only sandbox command is 'run'")
+    if args[:1] not in (["run"], ["prepare"]):
+        raise UsageError("the sandbox commands are 'run' and 'prepare'")
     rest = list(args[1:])
     values: dict[str, str] = {}
     hosts: list[str] = []
@@ -97,6 +98,38 @@ def run_sandbox(args: list[str], env: Mapping[str, str] | None = None) -> int:
     except BastionError as exc:
         sys.stderr.write(f"bastion sandbox: not run: {exc}\n")
         return EXIT_NOT_RUN
+
+
+def prepare_sandbox(args: list[str], env: Mapping[str, str] | None = None) -> int:
+    """Print the shell line of a prepared run of the command (one word: a shell command
+    string for ``bash -c``; more: those words, quoted); 126 and the reason when it cannot
+    be contained here (the reason a hook would ask with)."""
+    import shlex
+
+    from bastion.adapters.hooks.policy_cache import load_cached_policy
+    from bastion.exec.prepared import PreparedRun, prepare
+    from bastion.exec.profile import parse_profile
+
+    environ = os.environ if env is None else env
+    try:
+        parsed = parse_args(args, os.getcwd())
+        profile = parse_profile(parsed.profile, parsed.hosts, parsed.writes)
+        loaded = load_cached_policy(parsed.policy, cwd=parsed.cwd, env=environ)
+    except UsageError as exc:
+        sys.stderr.write(f"bastion sandbox: {exc}\n{USAGE}")
+        return 2
+    except BastionError as exc:
+        sys.stderr.write(f"bastion sandbox: {exc}\n")
+        return EXIT_NOT_RUN
+    command = parsed.argv[0] if len(parsed.argv) == 1 else shlex.join(parsed.argv)
+    run = prepare(
+        loaded.policy, loaded.exec, profile, cwd=parsed.cwd, environ=environ, timeout=parsed.timeout
+    )
+    if not isinstance(run, PreparedRun):
+        sys.stderr.write(f"bastion sandbox: {run.reason}\n")
+        return EXIT_NOT_RUN
+    _write(1, run.shell_command(command) + "\n")
+    return 0
 
 
 def _run(parsed: SandboxArgs, environ: Mapping[str, str]) -> int:
@@ -186,7 +219,14 @@ def register(app: object) -> None:
         """bastion sandbox run --profile read-only|workspace-write [--host H]... -- COMMAND..."""
         raise typer.Exit(run_sandbox(["run", *ctx.args]))
 
+    def prepare(ctx: typer.Context) -> None:
+        """bastion sandbox prepare --profile P [--cwd D] -- CMD: print the line that runs CMD
+        in the same sandbox with no Python (what a hook rewrites a call to)."""
+        raise typer.Exit(prepare_sandbox(["prepare", *ctx.args]))
+
     run.__annotations__ = {"ctx": typer.Context, "return": None}  # typer reads real types
+    prepare.__annotations__ = {"ctx": typer.Context, "return": None}
     settings = {"allow_extra_args": True, "ignore_unknown_options": True}
     group.command("run", context_settings=settings)(run)
+    group.command("prepare", context_settings=settings)(prepare)
     app.add_typer(group, name="sandbox")
