@@ -25,8 +25,8 @@ from typing import Any
 from bastion.errors import BastionError
 
 USAGE = (
-    "usage: bastion sandbox run|prepare --profile read-only|workspace-write [--host HOST]... [--write PATH]... "
-    "[--cwd DIR] [--timeout SECONDS] [--policy FILE] -- COMMAND [ARG]...\n"
+    "usage: bastion sandbox run|prepare --profile read-only|workspace-write [--host HOST]... "
+    "[--write PATH]... [--cwd DIR] [--timeout SECONDS] [--policy FILE] -- COMMAND [ARG]...\n"
 )
 EXIT_TIMEOUT = 124
 EXIT_NOT_RUN = 126
