@@ -67,10 +67,9 @@ def test_doctor_says_plainly_which_agents_run_calls_uncontained() -> None:
 
     assert [(name, ok) for name, ok, _ in checks] == [
         ("containment claude", True),
-        ("containment codex", False),
-        ("containment gemini", False),
+        ("containment codex", True),
+        ("containment gemini", True),
         ("containment qwen", False),
     ]
-    assert "runs UNCONTAINED" in checks[1][2] and "bastion launch codex" in checks[1][2]
-    assert "bastion launch gemini -- --sandbox" in checks[2][2]
+    assert "runs UNCONTAINED" in checks[3][2] and "bastion launch qwen" in checks[3][2]
     assert containment_checks(["claude"], "off")[0][:2] == ("containment claude", False)
