@@ -186,3 +186,29 @@ def test_the_rewritten_command_carries_the_original_word_for_word_whatever_it_ho
     words = shlex.split(rewritten)
     assert words[1:] == ["sandbox", "run", "--profile", "workspace-write", "--cwd", "/w d", "--timeout", "120",
                          "--", "bash", "-c", command]  # fmt: skip
+
+
+def test_gemini_shows_the_person_the_contained_command_under_contain_all(sandbox: Sandbox) -> None:
+    env = _env(sandbox, '[exec]\ncontain = "all"\n', BASTION_HOOK_INTERACTIVE="1")
+    payload = {"hook_event_name": "BeforeTool", "cwd": str(sandbox.project), "session_id": "s",
+               "tool_name": "run_shell_command", "tool_input": {"command": "python3 build.py"}}  # fmt: skip
+
+    run = run_hook("gemini", json.dumps(payload), env)
+
+    assert (run.exit_code, run.json["decision"]) == (0, "ask")
+    assert run.json["hookSpecificOutput"] == {
+        "hookEventName": "BeforeTool",
+        "tool_input": {"command": _contained(sandbox, "workspace-write", "python3 build.py")},
+    }
+
+
+def test_codex_which_cannot_ask_gets_a_denial_without_any_rewrite_under_contain_all(sandbox: Sandbox) -> None:
+    env = _env(sandbox, '[exec]\ncontain = "all"\n')
+    payload = {"hook_event_name": "PreToolUse", "cwd": str(sandbox.project), "session_id": "s",
+               "tool_name": "Bash", "tool_input": {"command": "python3 build.py"}}  # fmt: skip
+
+    run = run_hook("codex", json.dumps(payload), env)
+
+    assert run.exit_code == 2
+    assert run.json["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "updatedInput" not in run.json["hookSpecificOutput"]
