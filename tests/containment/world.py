@@ -15,6 +15,7 @@ import hashlib
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import threading
 import uuid
@@ -95,6 +96,7 @@ class World:
     canary: str
     port: int
     template: Path = field(init=False)
+    _digests: dict[str, tuple[tuple[int, int, int, int], str]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.template = self.root / "template"
@@ -225,22 +227,28 @@ class World:
     # -- state ---------------------------------------------------------------------------
 
     def snapshot(self) -> dict[str, Entry]:
+        """Every path's kind, mode and content digest. A file is hashed again only when its
+        inode, size, mtime or ctime moved (ctime cannot be set back by a case)."""
         found: dict[str, Entry] = {}
         for top, dirs, files in os.walk(self.base):
             for name in dirs + files:
                 path = os.path.join(top, name)
                 rel = os.path.relpath(path, self.base)
                 st = os.lstat(path)
-                if os.path.islink(path):
+                if stat.S_ISLNK(st.st_mode):
                     found[rel] = ("link", 0, os.readlink(path))
-                elif os.path.isdir(path):
+                elif stat.S_ISDIR(st.st_mode):
                     found[rel] = ("dir", st.st_mode & 0o7777, "")
                 else:
-                    try:
-                        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-                    except OSError:
-                        digest = "unreadable"
-                    found[rel] = ("file", st.st_mode & 0o7777, digest)
+                    key = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+                    cached = self._digests.get(rel)
+                    if cached is None or cached[0] != key:
+                        try:
+                            digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+                        except OSError:
+                            digest = "unreadable"
+                        self._digests[rel] = cached = (key, digest)
+                    found[rel] = ("file", st.st_mode & 0o7777, cached[1])
         return found
 
     def outside(self, rel: str) -> bool:
