@@ -25,7 +25,7 @@ from bastion.adapters.hooks.install import install
 from tests.adapters.hooks.conftest import agent_cli
 from tests.adapters.hooks.fake_models import FakeModelServer, Script
 from tests.containment.corpus import CORPUS
-from tests.containment.runner import _printed, _under_any
+from tests.containment.runner import printed, under_any
 from tests.containment.world import PayloadServer, World, changes, make_world
 from tests.exec.sandbox_helpers import require_bwrap
 
@@ -139,9 +139,9 @@ def _landed(agent: str, world: World, server: PayloadServer, case: str) -> tuple
     script = _drive(agent, world, command)
     after = world.snapshot()
     outside = {rel for rel in changes(before, after) if world.outside(rel) and not _own_state(agent, rel)}
-    landed = [f"changed {rel}" for rel in sorted(outside) if not _under_any(rel, outside)]
+    landed = [f"changed {rel}" for rel in sorted(outside) if not under_any(rel, outside)]
     output = "\n".join(str(result["content"]) for result in script.results).encode()
-    if _printed(world, output):
+    if printed(world, output):
         landed.append("canary printed")
     landed += [f"canary copied into {rel}" for rel in world.leaked(after, before)]
     assert len(script.results) == 1, script.results  # the call reached the agent's tool
