@@ -68,12 +68,11 @@ def test_doctor_says_plainly_which_agents_run_calls_uncontained() -> None:
     assert [(name, ok) for name, ok, _ in checks] == [
         ("contain", True),
         ("containment claude", True),
-        ("containment codex", False),
-        ("containment gemini", False),
+        ("containment codex", True),
+        ("containment gemini", True),
         ("containment qwen", False),
     ]
-    assert "runs UNCONTAINED" in checks[2][2] and "bastion launch codex" in checks[2][2]
-    assert "bastion launch gemini -- --sandbox" in checks[3][2]
+    assert "runs UNCONTAINED" in checks[4][2] and "bastion launch qwen" in checks[4][2]
     assert containment_checks(["claude"], "off")[1][:2] == ("containment claude", False)
 
 

@@ -125,7 +125,7 @@ def installed_agents() -> list[str]:
     from bastion.adapters.hooks.targets import target_for
 
     found = []
-    for agent in ("claude", "copilot", *UNCONTAINED_AGENTS):
+    for agent in ("claude", "copilot", "codex", "gemini", *UNCONTAINED_AGENTS):
         for scope in ("project", "user"):
             with contextlib.suppress(ValueError, InstallError, OSError):
                 target = target_for(agent, scope=scope, cwd=os.getcwd(), env=os.environ)
