@@ -48,6 +48,8 @@ class Profile:
 
     filesystem: Filesystem = Filesystem.READ_ONLY
     hosts: tuple[str, ...] = ()
+    #: ``agent:AGENT``: the agent CLI itself contained (``bastion.exec.agent_profile``).
+    agent: str = ""
 
     @property
     def network(self) -> Network:
@@ -61,6 +63,8 @@ class Profile:
     def label(self) -> str:
         """One line for a person: ``workspace-write, network: api.github.com``."""
         net = ", ".join(self.hosts) if self.hosts else "none"
+        if self.agent:
+            return f"agent:{self.agent}, network: egress proxy"
         return f"{self.filesystem.value}, network: {net}"
 
     def to_json(self) -> dict[str, Any]:
@@ -74,13 +78,18 @@ class Profile:
 
     def argv(self) -> list[str]:
         """The ``bastion sandbox run`` options that select this profile."""
-        out = ["--profile", self.filesystem.value]
+        out = ["--profile", f"agent:{self.agent}" if self.agent else self.filesystem.value]
         for host in self.hosts:
             out += ["--host", host]
         return out
 
 
 def parse_profile(filesystem: str, hosts: Iterable[Any] = ()) -> Profile:
+    if filesystem.startswith("agent:"):  # the agent CLI itself (``exec.agent_profile``)
+        agent = filesystem[6:]
+        if not agent or not agent.replace("-", "").replace("_", "").isalnum() or tuple(hosts):
+            raise ExecError(f"{filesystem!r} is not an agent profile (agent:NAME, and no --host)")
+        return Profile(Filesystem.WORKSPACE_WRITE, agent=agent)
     try:
         fs = Filesystem(filesystem)
     except ValueError:
