@@ -133,6 +133,8 @@ class AgentPaths:
     files: tuple[str, ...]  # single state files
     settings: tuple[str, ...]  # read-only inside them
     model_hosts: tuple[str, ...]
+    #: Variables its own configuration names for its keys (Codex's ``env_key``).
+    env_names: tuple[str, ...] = ()
 
 
 def agent_paths(record: AgentHome, home: str, environ: Mapping[str, str]) -> AgentPaths:
@@ -142,17 +144,22 @@ def agent_paths(record: AgentHome, home: str, environ: Mapping[str, str]) -> Age
         folders[0] = os.path.abspath(os.path.expanduser(moved))
     files = tuple(os.path.join(home, f) for f in record.files)
     settings = tuple(os.path.join(folders[0], s) for s in record.settings)
-    hosts = [*record.model_hosts, *_env_hosts(record, environ), *_codex_provider_hosts(record, folders[0])]
-    return AgentPaths(tuple(folders), files, settings, tuple(dict.fromkeys(h.lower() for h in hosts if h)))
+    providers = _codex_providers(record, folders[0])
+    urls = [p.get("base_url") for p in providers]
+    hosts = [*record.model_hosts, *_env_hosts(record, environ)]
+    hosts += [urlsplit(u).hostname or "" for u in urls if isinstance(u, str)]
+    keys = tuple(k for k in (p.get("env_key") for p in providers) if isinstance(k, str) and k)
+    unique = tuple(dict.fromkeys(h.lower() for h in hosts if h))
+    return AgentPaths(tuple(folders), files, settings, unique, keys)
 
 
 def _env_hosts(record: AgentHome, environ: Mapping[str, str]) -> list[str]:
     return [urlsplit(environ[name]).hostname or "" for name in record.base_url_env if environ.get(name)]
 
 
-def _codex_provider_hosts(record: AgentHome, folder: str) -> list[str]:
-    """Codex names its model providers' URLs in ``config.toml`` (``[model_providers.X]
-    base_url``): those hosts are its model API too."""
+def _codex_providers(record: AgentHome, folder: str) -> list[dict[str, object]]:
+    """Codex names its model providers in ``config.toml`` (``[model_providers.X]`` with
+    ``base_url`` and ``env_key``): their hosts are its model API, their keys its variables."""
     if record.name != "codex":
         return []
     try:
@@ -163,8 +170,7 @@ def _codex_provider_hosts(record: AgentHome, folder: str) -> list[str]:
     providers = data.get("model_providers")
     if not isinstance(providers, dict):
         return []
-    urls = [p.get("base_url") for p in providers.values() if isinstance(p, dict)]
-    return [urlsplit(u).hostname or "" for u in urls if isinstance(u, str)]
+    return [p for p in providers.values() if isinstance(p, dict)]
 
 
 def install_roots(argv: Sequence[str]) -> tuple[str, ...]:
@@ -193,13 +199,13 @@ def ensure_folders(paths: AgentPaths) -> None:
 
 
 def agent_environment(
-    record: AgentHome, config: ExecConfig, environ: Mapping[str, str], hook_dir: str
+    record: AgentHome, paths: AgentPaths, config: ExecConfig, environ: Mapping[str, str], hook_dir: str
 ) -> dict[str, str]:
     """The allow-listed variables, the agent's own (by prefix), and the hook socket; never
     another tool's token (``AWS_*``, ``GITHUB_TOKEN`` for an agent that is not Copilot…)."""
     env = child_environment(config, environ)
     env |= {n: environ[n] for n in BASE_ENV if n in environ}
-    env |= {n: v for n, v in environ.items() if n.startswith(record.env_prefixes)}
+    env |= {n: v for n, v in environ.items() if n.startswith(record.env_prefixes) or n in paths.env_names}
     env[HOOK_SOCKET_ENV] = os.path.join(hook_dir, "hooks.sock")
     return env
 
@@ -230,7 +236,7 @@ def agent_spec(
     spec = RunSpec(
         argv=tuple(argv),
         cwd=cwd,
-        env=agent_environment(record, config, environ, hook_dir),
+        env=agent_environment(record, paths, config, environ, hook_dir),
         timeout=timeout or 86_400.0,
         max_output_bytes=config.max_output_bytes,
         writable_roots=(*writable, *plan.pinned),
