@@ -72,5 +72,5 @@ def test_doctor_says_plainly_which_agents_run_calls_uncontained() -> None:
         ("containment qwen", False),
     ]
     assert "runs UNCONTAINED" in checks[1][2] and "bastion launch codex" in checks[1][2]
-    assert "bastion launch gemini -- --sandbox" in checks[2][2]
+    assert "bastion launch gemini (the agent itself in Bastion's agent:gemini sandbox)" in checks[2][2]
     assert containment_checks(["claude"], "off")[0][:2] == ("containment claude", False)

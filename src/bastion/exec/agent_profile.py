@@ -220,12 +220,15 @@ def agent_spec(
     environ: Mapping[str, str],
     hook_dir: str,
     timeout: float | None = None,
+    create: bool = True,
 ) -> RunSpec:
     """The RunSpec of ``agent:AGENT`` for ``argv`` (network: none until an egress proxy is
-    bound). Raises ScanBudgetExceeded when HOME is too big to check for credentials."""
+    bound); ``create`` makes the agent's missing state folders first. Raises
+    ScanBudgetExceeded when HOME is too big to check for credentials."""
     record = home_for(agent)
     paths = agent_paths(record, policy.home, environ)
-    ensure_folders(paths)
+    if create:
+        ensure_folders(paths)
     workspace, policy_readonly, hidden = sandbox_roots(policy, writes=True)
     mine = (*workspace, *paths.folders, *paths.files)
     writable = tuple(p for p in dict.fromkeys(mine) if os.path.lexists(p))
@@ -250,3 +253,30 @@ def agent_spec(
         profile=f"{PREFIX}{agent}",
     )
     return replace(spec, hidden_paths=tuple(dict.fromkeys(spec.hidden_paths)))
+
+
+def contained_start_check(
+    policy: Policy, config: ExecConfig, agent: str, *, cwd: str, environ: Mapping[str, str]
+) -> tuple[bool, str]:
+    """Can ``bastion launch AGENT`` start it contained here? Builds the profile (the walk of
+    HOME for credentials included) and runs ``true`` in it; creates nothing."""
+    import tempfile
+
+    from bastion.exec.bubblewrap import BubblewrapRunner
+    from bastion.exec.select import bwrap_problem
+
+    problem = bwrap_problem()
+    if problem is not None:
+        return False, f"bastion launch {agent} will not start it: {problem}"
+    with tempfile.TemporaryDirectory(prefix="bastion-hooks-") as hook_dir:
+        try:
+            spec = agent_spec(policy, config, agent, ["true"], cwd=cwd, environ=environ, hook_dir=hook_dir,
+                              timeout=30, create=False)  # fmt: skip
+            result = BubblewrapRunner().run(spec)
+        except ExecError as exc:
+            return False, f"bastion launch {agent} will not start it: {exc}"
+    if result.exit_code != 0:
+        detail = result.stderr.strip()[:200] or f"exit {result.exit_code}"
+        return False, f"the agent:{agent} sandbox does not start here: {detail}"
+    hosts = ", ".join(spec.hosts) or "none"
+    return True, f"bastion launch {agent} runs it in agent:{agent} (model API through the proxy: {hosts})"

@@ -14,9 +14,8 @@ Check = tuple[str, bool, str]
 
 #: Agents whose hook protocol cannot rewrite a call: what runs is what the agent wrote.
 UNCONTAINED_AGENTS: dict[str, str] = {
-    "codex": "bastion launch codex (Codex's own sandbox: --sandbox workspace-write, network off)",
-    "gemini": "bastion launch gemini -- --sandbox (Gemini CLI's own container or sandbox-exec)",
-    "qwen": "bastion launch qwen -- --sandbox (Qwen Code's own container sandbox)",
+    name: f"bastion launch {name} (the agent itself in Bastion's agent:{name} sandbox)"
+    for name in ("codex", "gemini", "qwen")
 }
 
 

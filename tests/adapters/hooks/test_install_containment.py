@@ -19,9 +19,9 @@ def _install(agent: str, sandbox: Sandbox) -> list[str]:
 @pytest.mark.parametrize(
     ("agent", "how"),
     [
-        ("codex", "bastion launch codex (Codex's own sandbox: --sandbox workspace-write, network off)"),
-        ("gemini", "bastion launch gemini -- --sandbox (Gemini CLI's own container or sandbox-exec)"),
-        ("qwen", "bastion launch qwen -- --sandbox (Qwen Code's own container sandbox)"),
+        ("codex", "bastion launch codex (the agent itself in Bastion's agent:codex sandbox)"),
+        ("gemini", "bastion launch gemini (the agent itself in Bastion's agent:gemini sandbox)"),
+        ("qwen", "bastion launch qwen (the agent itself in Bastion's agent:qwen sandbox)"),
     ],
 )
 def test_installing_an_agent_whose_hooks_cannot_rewrite_says_its_calls_run_uncontained(

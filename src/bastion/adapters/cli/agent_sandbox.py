@@ -177,3 +177,20 @@ class ContainedRunner:
             hint = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap), or start it on the "
             sys.stderr.write(f"  hint: {hint}host with bastion launch --uncontained {agent}\n")
             return NOT_STARTED
+
+
+def contained_start_checks(loaded: Configuration) -> list[tuple[str, bool, str]]:
+    """``bastion doctor``: for each agent CLI on PATH that has an agent profile, whether
+    ``bastion launch`` can start it contained here (bwrap works, the profile builds)."""
+    from bastion.exec.agent_profile import AGENT_HOMES, contained_start_check
+    from bastion.launch.agents import locate, spec_for
+
+    checks = []
+    for agent in AGENT_HOMES:
+        if locate(spec_for(agent), None) is None:
+            continue
+        ok, detail = contained_start_check(
+            loaded.policy, loaded.exec, agent, cwd=os.getcwd(), environ=os.environ
+        )
+        checks.append((f"contained start {agent}", ok, detail))
+    return checks
