@@ -59,6 +59,8 @@ class AgentHome:
     base_url_env: tuple[str, ...] = ()
     #: Prefixes of the variables the agent is given (its keys and its own settings).
     env_prefixes: tuple[str, ...] = ()
+    #: Its login tokens inside the main folder: hidden from every *other* contained agent.
+    credentials: tuple[str, ...] = ()
 
 
 AGENT_HOMES: Mapping[str, AgentHome] = {
@@ -69,12 +71,14 @@ AGENT_HOMES: Mapping[str, AgentHome] = {
             settings=("settings.json", "settings.local.json", "hooks", "managed-settings.json"),
             model_hosts=("api.anthropic.com", "console.anthropic.com", "claude.ai"),
             base_url_env=("ANTHROPIC_BASE_URL",), env_prefixes=("ANTHROPIC_", "CLAUDE_"),
+            credentials=(".credentials.json",),
         ),
         AgentHome(
             "codex", (".codex",), "CODEX_HOME",
             settings=("config.toml", "hooks.json", "rules", "requirements.toml"),
             model_hosts=("api.openai.com", "chatgpt.com", "auth.openai.com"),
             base_url_env=("OPENAI_BASE_URL",), env_prefixes=("OPENAI_", "CODEX_"),
+            credentials=("auth.json",),
         ),
         AgentHome(
             "gemini", (".gemini",),
@@ -82,6 +86,7 @@ AGENT_HOMES: Mapping[str, AgentHome] = {
             model_hosts=("generativelanguage.googleapis.com", "cloudcode-pa.googleapis.com",
                          "oauth2.googleapis.com"),
             base_url_env=("GOOGLE_GEMINI_BASE_URL",), env_prefixes=("GEMINI_", "GOOGLE_"),
+            credentials=("oauth_creds.json", "google_accounts.json"),
         ),
         AgentHome(
             "qwen", (".qwen",),
@@ -89,6 +94,7 @@ AGENT_HOMES: Mapping[str, AgentHome] = {
             model_hosts=("dashscope.aliyuncs.com", "dashscope-intl.aliyuncs.com", "chat.qwen.ai",
                          "portal.qwen.ai"),
             base_url_env=("OPENAI_BASE_URL",), env_prefixes=("OPENAI_", "QWEN_", "DASHSCOPE_"),
+            credentials=("oauth_creds.json",),
         ),
         AgentHome(
             "copilot", (".copilot",), "COPILOT_HOME",
@@ -101,7 +107,7 @@ AGENT_HOMES: Mapping[str, AgentHome] = {
             "opencode", (".local/share/opencode", ".config/opencode", ".cache/opencode"),
             settings=("opencode.json", "opencode.jsonc", "plugin"),
             model_hosts=("api.anthropic.com", "api.openai.com", "opencode.ai", "models.dev"),
-            env_prefixes=("OPENCODE_", "ANTHROPIC_", "OPENAI_"),
+            env_prefixes=("OPENCODE_", "ANTHROPIC_", "OPENAI_"), credentials=("auth.json",),
         ),
         AgentHome(
             "pi", (".pi",), settings=("agent/settings.json", "agent/extensions"),
@@ -110,6 +116,25 @@ AGENT_HOMES: Mapping[str, AgentHome] = {
         ),
     )
 }  # fmt: skip
+
+
+#: Tokens under HOME that the hardline list does not name, hidden from a contained agent:
+#: other tools' logins it has no business reading.
+HOME_TOKENS: tuple[str, ...] = (
+    ".config/gh", ".config/hub", ".config/op", ".cargo/credentials", ".cargo/credentials.toml",
+    ".gem/credentials", ".terraform.d/credentials.tfrc.json", ".password-store", ".vault-token",
+    ".pgpass", ".my.cnf", ".m2/settings-security.xml",
+)  # fmt: skip
+
+
+def other_agents_tokens(agent: str, home: str, environ: Mapping[str, str]) -> tuple[str, ...]:
+    """Every other agent's login tokens: running Qwen must not hand it Codex's ``auth.json``."""
+    found = []
+    for record in AGENT_HOMES.values():
+        if record.name != agent:
+            folder = agent_paths(record, home, environ).folders[0]
+            found += [os.path.join(folder, name) for name in record.credentials]
+    return tuple(found)
 
 
 def agent_of(profile: str) -> str | None:
@@ -232,8 +257,14 @@ def agent_spec(
     workspace, policy_readonly, hidden = sandbox_roots(policy, writes=True)
     mine = (*workspace, *paths.folders, *paths.files)
     writable = tuple(p for p in dict.fromkeys(mine) if os.path.lexists(p))
-    readonly = (policy.home, *policy_readonly, *install_roots(argv), hook_dir)
+    # Bastion's interpreter and the agent's install are programs, not a place for keys: bound
+    # read-only without the walk (one inside HOME or the workspace is walked with it).
+    readonly = (policy.home, *policy_readonly, hook_dir)
     plan = protection(policy, config, writable, readonly)
+    tokens = (
+        *(os.path.join(policy.home, t) for t in HOME_TOKENS),
+        *other_agents_tokens(agent, policy.home, environ),
+    )
     settings_there = tuple(s for s in paths.settings if os.path.lexists(s))
     settings_missing = tuple(s for s in paths.settings if not os.path.lexists(s))
     spec = RunSpec(
@@ -243,8 +274,8 @@ def agent_spec(
         timeout=timeout or 86_400.0,
         max_output_bytes=config.max_output_bytes,
         writable_roots=(*writable, *plan.pinned),
-        readonly_roots=(*readonly, *plan.readonly, *settings_there),
-        hidden_paths=(*hidden, *plan.hidden),
+        readonly_roots=(*readonly, *install_roots(argv), *plan.readonly, *settings_there),
+        hidden_paths=(*hidden, *plan.hidden, *(t for t in tokens if os.path.lexists(t))),
         limits=limits_of(config),
         hosts=paths.model_hosts,
         swept=(*plan.swept, *settings_missing),

@@ -56,6 +56,8 @@ SECRETS = {
     "proj/.env": "PROJECT-TOKEN\n",
     "other/deep/er/.env": "DEEP-TOKEN\n",
     "proj/certs/server.pem": "PEM-KEY\n",
+    ".claude/.credentials.json": "CLAUDE-LOGIN\n",  # another agent's login
+    ".config/gh/hosts.yml": "GH-TOKEN\n",  # another tool's login
 }
 
 
@@ -120,6 +122,14 @@ def test_the_agent_reads_no_credential_at_any_depth(fake_home: Home) -> None:
     assert done.returncode == 0, done.stderr
     leaked = [text.strip() for text in SECRETS.values() if text.strip() in done.stdout + done.stderr]
     assert (leaked, "name = me" in done.stdout) == ([], True)  # HOME is visible, credentials are not
+
+
+def test_the_agent_reads_its_own_login_and_no_other_agent_s(fake_home: Home) -> None:
+    (fake_home.home / ".codex" / "auth.json").write_text("CODEX-LOGIN\n")
+
+    done = sandbox_run(fake_home, "cat ~/.codex/auth.json ~/.claude/.credentials.json 2>/dev/null; exit 0")
+
+    assert done.stdout == "CODEX-LOGIN\n"
 
 
 def test_the_agent_sees_none_of_bastion_s_state_and_only_the_hook_socket(fake_home: Home) -> None:
