@@ -251,3 +251,15 @@ def test_an_unknown_agent_profile_runs_nothing(fake_home: Home) -> None:
     assert done.returncode == 126
     assert "no agent profile for 'nosuch'" in done.stderr
     assert not (fake_home.project / "ran").exists()
+
+
+def test_the_exec_process_and_memory_caps_hold_for_the_agent(fake_home: Home) -> None:
+    _policy(fake_home, "[exec]\nmax_processes = 20\nmax_resident_mb = 32\n")
+
+    forks = sandbox_run(fake_home, "for i in $(seq 40); do sleep 2 & done; wait; echo all-forked")
+    memory = sandbox_run(
+        fake_home, "python3 -c 'b = bytearray(128 << 20); b[::4096] = b\"x\" * (32 << 10)'; echo $?"
+    )
+
+    assert ("all-forked" in forks.stdout, "Cannot fork" in forks.stderr) == (False, True)
+    assert memory.stdout == "137\n"  # killed by the cgroup's memory limit
