@@ -261,6 +261,9 @@ def agent_spec(
     # read-only without the walk (one inside HOME or the workspace is walked with it).
     readonly = (policy.home, *policy_readonly, hook_dir)
     plan = protection(policy, config, writable, readonly)
+    # The state dir is hidden (an empty read-only folder) even where no root holds it: a
+    # hook that cannot reach the socket then cannot decide on a throwaway ledger either.
+    state = (policy.state_dir,) if os.path.isdir(policy.state_dir) else ()
     tokens = (
         *(os.path.join(policy.home, t) for t in HOME_TOKENS),
         *other_agents_tokens(agent, policy.home, environ),
@@ -274,7 +277,7 @@ def agent_spec(
         timeout=timeout or 86_400.0,
         max_output_bytes=config.max_output_bytes,
         writable_roots=(*writable, *plan.pinned),
-        readonly_roots=(*readonly, *install_roots(argv), *plan.readonly, *settings_there),
+        readonly_roots=(*readonly, *install_roots(argv), *plan.readonly, *settings_there, *state),
         hidden_paths=(*hidden, *plan.hidden, *(t for t in tokens if os.path.lexists(t))),
         limits=limits_of(config),
         hosts=paths.model_hosts,

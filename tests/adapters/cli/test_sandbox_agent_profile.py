@@ -150,10 +150,14 @@ def test_the_hooks_inside_reach_the_gate_through_the_socket(fake_home: Home) -> 
 
     allowed = sandbox_run(fake_home, f"echo '{json.dumps(payload)}' | {hook}; echo exit=$?")
     refused = sandbox_run(fake_home, f"echo '{json.dumps(denied)}' | {hook}; echo exit=$?")
+    cut_off = f"BASTION_HOOK_SOCKET=/nowhere/hooks.sock BASTION_HOOK_AUTOSTART=0 {hook}"
+    alone = sandbox_run(fake_home, f"echo '{json.dumps(payload)}' | {cut_off}; echo exit=$?")
 
     assert allowed.stdout.strip().endswith("exit=0"), allowed.stdout + allowed.stderr
     assert "deny" not in allowed.stdout
     assert refused.stdout.strip().endswith("exit=2")
+    assert alone.stdout.strip().endswith("exit=2"), alone.stdout  # no socket: no allow
+    assert '"permissionDecision":"deny"' in alone.stdout
     assert '"permissionDecision":"deny"' in refused.stdout
 
 
