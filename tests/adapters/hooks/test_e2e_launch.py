@@ -3,7 +3,7 @@ its ``agent:AGENT`` sandbox, driven offline by the model API served on loopback 
 only through Bastion's egress proxy, where the model host is allowed by default).
 
 No hook of Bastion's is installed in the Codex and Gemini tests: whatever the agent runs, the
-sandbox alone must keep it from HOME. The second one installs Qwen Code's hook: inside the
+sandbox alone must keep it from HOME. The Qwen Code test installs its hook: inside the
 sandbox it still reaches the gate (through the launcher's socket) and still decides.
 """
 
