@@ -17,8 +17,8 @@ from rich.live import Live
 from rich.table import Table
 
 from bastion.adapters.cli.approver import KeyOption, approver_identity
-from bastion.adapters.cli.common import JsonOption, fail, print_json
-from bastion.adapters.cli.tables import Column, build_table, print_rows
+from bastion.adapters.cli.common import JsonOption, WideOption, fail, print_json
+from bastion.adapters.cli.tables import Column, Fit, build_table, print_rows
 from bastion.approval import hints
 from bastion.approval.clock import SystemClock
 from bastion.approval.model import ApprovalRequest, Scope
@@ -109,13 +109,13 @@ def _rows(requests: list[ApprovalRequest], now: float) -> list[list[str]]:
 
 REQUEST_COLUMNS = (
     Column("id", key=True),
-    Column("state"),
-    Column("tool"),
-    Column("summary"),
-    Column("reason"),
-    Column("created"),
-    Column("expires"),
-    Column("grant"),
+    Column("state", keep=8),
+    Column("tool", keep=3),  # the summary starts with it
+    Column("summary", fit=Fit.MIDDLE, keep=9, least=24),
+    Column("reason", keep=5),
+    Column("created", keep=4),
+    Column("expires", keep=6),
+    Column("grant", fit=Fit.MIDDLE, keep=2),
 )
 
 
@@ -133,6 +133,7 @@ def list_requests(
     show_all: Annotated[bool, typer.Option("--all", help="Every state, not only pending.")] = False,
     json_out: JsonOption = False,
     watch: Annotated[bool, typer.Option("--watch", help="Keep showing changes until Ctrl-C.")] = False,
+    wide: WideOption = False,
 ) -> None:
     """Show pending requests (--all: every state)."""
     stores = open_state()
@@ -143,7 +144,8 @@ def list_requests(
             if json_out:
                 print_json([_contract(r) for r in requests])
             elif requests:
-                print_rows(REQUEST_COLUMNS, _rows(requests, time.time()), title="approval requests")
+                rows = _rows(requests, time.time())
+                print_rows(REQUEST_COLUMNS, rows, title="approval requests", wide=wide)
             else:
                 Console(highlight=False).print("no pending requests" if not show_all else "no requests")
             return

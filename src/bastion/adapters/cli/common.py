@@ -28,6 +28,9 @@ CwdOption = Annotated[
     str | None, typer.Option("--cwd", help="Working directory of the call (default: here).")
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+WideOption = Annotated[
+    bool, typer.Option("--wide", help="Every column at full width (the terminal wraps the lines).")
+]
 NonInteractiveOption = Annotated[
     bool, typer.Option("--non-interactive", help="Nobody can be asked: unmatched calls deny.")
 ]
