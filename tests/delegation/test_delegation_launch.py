@@ -109,7 +109,7 @@ def test_the_cli_child_inherits_the_parents_ceiling_unless_a_stricter_one_is_ask
     agents.add("claude")
 
     def run(*args: str) -> Any:
-        return CliRunner().invoke(build_app(), list(args), env=env)
+        return CliRunner().invoke(build_app(), [*args, "--uncontained"], env=env)
 
     first = run("launch", "claude", "--ceiling", "ask_every_action,read_only,allowed")
     store = JsonSessionStore(str(tmp_path / "state"))

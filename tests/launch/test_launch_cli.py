@@ -80,10 +80,19 @@ def test_bypass_is_refused_for_commands_that_start_nothing(
 
 def test_launch_then_resume_through_the_cli(fake_agents: Any, env: dict[str, str]) -> None:
     fake_agents.add("claude")
-    result = _run(env, "launch", "claude", "--ceiling", "ask_every_action,read_only,allowed", "--", "hi")
+    result = _run(
+        env,
+        "launch",
+        "claude",
+        "--uncontained",
+        "--ceiling",
+        "ask_every_action,read_only,allowed",
+        "--",
+        "hi",
+    )
     assert result.exit_code == 0, result.output
     session = result.stderr.strip().split("session ")[-1]
-    again = _run(env, "resume", session, "--ceiling", "never_ask,unrestricted,allowed")
+    again = _run(env, "resume", session, "--uncontained", "--ceiling", "never_ask,unrestricted,allowed")
     assert again.exit_code == 2
     assert "resume --ceiling refused" in again.stderr
     assert fake_agents.calls("claude") == [["--permission-mode", "plan", "hi"]]
@@ -123,3 +132,29 @@ def test_launch_with_a_broken_policy_starts_nothing_even_with_a_ceiling_given(
     assert result.stderr.startswith("bastion: ")
     assert "allow_read" in result.stderr
     assert fake_agents.calls("claude") == []
+
+
+def test_launch_starts_no_agent_it_cannot_contain_and_says_how_to_run_it_uncontained(
+    fake_agents: Any, env: dict[str, str]
+) -> None:
+    fake_agents.add("claude")  # the fake PATH has no bubblewrap: no agent:claude sandbox
+    result = _run(env, "launch", "claude", "--", "hi")
+    assert result.exit_code == 3
+    assert result.stderr.splitlines()[:2] == [
+        "bastion: claude not started: it cannot be contained here: bubblewrap ('bwrap') is not installed",
+        "  hint: install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap), or start it on the host "
+        "with bastion launch --uncontained claude",
+    ]
+    assert fake_agents.calls("claude") == []
+
+
+def test_launch_uncontained_runs_the_agent_on_the_host_and_says_so(
+    fake_agents: Any, env: dict[str, str]
+) -> None:
+    fake_agents.add("claude")
+    result = _run(env, "launch", "claude", "--uncontained", "--", "hi")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith(
+        "bastion: --uncontained: the agent runs on the host, outside its sandbox\n"
+    )
+    assert fake_agents.calls("claude") == [["--permission-mode", "acceptEdits", "hi"]]

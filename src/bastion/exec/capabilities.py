@@ -16,7 +16,7 @@ Check = tuple[str, bool, str]
 #: (Codex 0.171.0 and Gemini CLI 0.61.0 apply a rewrite; Qwen Code 0.15.10 ignores
 #: ``updatedInput`` on PreToolUse: tests/adapters/hooks/test_e2e_rewrite.py.)
 UNCONTAINED_AGENTS: dict[str, str] = {
-    "qwen": "bastion launch qwen -- --sandbox (Qwen Code's own container sandbox)",
+    "qwen": "bastion launch qwen (the agent itself in Bastion's agent:qwen sandbox)",
 }
 
 

@@ -58,6 +58,8 @@ class Profile:
     filesystem: Filesystem = Filesystem.READ_ONLY
     hosts: tuple[str, ...] = ()
     writes: tuple[str, ...] = ()
+    #: ``agent:AGENT``: the agent CLI itself contained (``bastion.exec.agent_profile``).
+    agent: str = ""
 
     @property
     def network(self) -> Network:
@@ -70,6 +72,8 @@ class Profile:
     @property
     def label(self) -> str:
         """One line for a person: ``workspace-write, network: api.github.com``."""
+        if self.agent:
+            return f"agent:{self.agent}, network: egress proxy"
         net = ", ".join(self.hosts) if self.hosts else "none"
         also = f", also writes: {', '.join(self.writes)}" if self.writes else ""
         return f"{self.filesystem.value}, network: {net}{also}"
@@ -90,7 +94,7 @@ class Profile:
 
     def argv(self) -> list[str]:
         """The ``bastion sandbox run`` options that select this profile."""
-        out = ["--profile", self.filesystem.value]
+        out = ["--profile", f"agent:{self.agent}" if self.agent else self.filesystem.value]
         for host in self.hosts:
             out += ["--host", host]
         for path in self.writes:
@@ -99,7 +103,20 @@ class Profile:
 
 
 def parse_profile(filesystem: str, hosts: Iterable[Any] = (), writes: Iterable[Any] = ()) -> Profile:
-    """A profile from its name, hosts and extra writable paths; ProfileError for anything else."""
+    """A profile from its name, hosts and extra writable paths; ProfileError for anything else.
+    ``agent:NAME`` is the agent CLI itself contained, with no host or write of its own."""
+    if filesystem.startswith("agent:"):
+        agent = filesystem[len("agent:") :]
+        if (
+            not agent
+            or not agent.replace("-", "").replace("_", "").isalnum()
+            or tuple(hosts)
+            or tuple(writes)
+        ):
+            raise ProfileError(
+                f"{filesystem!r} is not an agent profile (agent:NAME, and no --host or --write)"
+            )
+        return Profile(Filesystem.WORKSPACE_WRITE, agent=agent)
     try:
         fs = Filesystem(filesystem)
     except ValueError:

@@ -44,6 +44,16 @@ def test_a_plain_state_dir_or_home_gives_the_socket_path_as_written() -> None:
     ) == ("/var/lib/b s/hooks.sock", "/home/u/.local/state/bastion/hooks.sock")
 
 
+def test_an_explicit_hook_socket_wins_over_the_state_dir_unless_it_is_not_a_plain_absolute_path() -> None:
+    """``bastion launch`` points a contained agent's hooks at its own socket this way."""
+    state = {"BASTION_STATE_DIR": "/var/lib/b", "HOME": "/h"}
+    assert (
+        socket_path({**state, "BASTION_HOOK_SOCKET": "/tmp/bastion-hooks-1/hooks.sock"}),
+        socket_path({**state, "BASTION_HOOK_SOCKET": "relative/hooks.sock"}),
+        socket_path({**state, "BASTION_HOOK_SOCKET": "/tmp/../etc/hooks.sock"}),
+    ) == ("/tmp/bastion-hooks-1/hooks.sock", "/var/lib/b/hooks.sock", "/var/lib/b/hooks.sock")
+
+
 def test_without_os_loaded_the_environment_is_decoded_as_os_environ_decodes_it() -> None:
     # A fresh interpreter without site (as the installed launcher runs), and with it.
     probe = (

@@ -19,7 +19,7 @@ def _install(agent: str, sandbox: Sandbox) -> list[str]:
 @pytest.mark.parametrize(
     ("agent", "how"),
     [
-        ("qwen", "bastion launch qwen -- --sandbox (Qwen Code's own container sandbox)"),
+        ("qwen", "bastion launch qwen (the agent itself in Bastion's agent:qwen sandbox)"),
     ],
 )
 def test_installing_an_agent_whose_hooks_cannot_rewrite_says_its_calls_run_uncontained(

@@ -23,6 +23,7 @@ EXTRA_CHECKS: tuple[str, ...] = (
     "bastion.adapters.cli.doctor_sandbox:sandbox_checks",
     "bastion.adapters.hooks.install:hook_checks",
     "bastion.adapters.cli.doctor_sandbox:hook_containment_checks",
+    "bastion.adapters.cli.agent_sandbox:contained_start_checks",
     "bastion.adapters.cli.db_cmd:db_checks",
 )
 

@@ -3,6 +3,9 @@
 ``launch`` and ``resume`` start an agent, so they run the one boot check every entry point
 runs (:mod:`bastion.boot`) on the policy that applies, whether or not ``--ceiling`` replaces
 its ceiling: a policy that does not load, or that no entry point may start on, starts nothing.
+
+Each agent runs inside its ``agent:AGENT`` sandbox (``agent_sandbox``): an agent that cannot
+be contained here is not started. ``--uncontained`` runs it on the host instead, and says so.
 """
 
 from __future__ import annotations
@@ -24,9 +27,11 @@ from bastion.policy.compiled import Policy
 _BYPASS_HELP = "Replace the ceiling with never_ask,unrestricted,allowed for this run only."
 _CEILING_HELP = "APPROVAL,FILESYSTEM,NETWORK for this command only (overrides the policy's)."
 _PARENT_HELP = "Start a child of this session: its ceiling or a stricter one."
+_UNCONTAINED_HELP = "Run the agent on the host, not in its agent:AGENT sandbox (hooks still decide)."
 
 CeilingOption = Annotated[str | None, typer.Option("--ceiling", help=_CEILING_HELP)]
 HelpOption = Annotated[bool, typer.Option("--help", help="Show this message.")]
+UncontainedOption = Annotated[bool, typer.Option("--uncontained", help=_UNCONTAINED_HELP)]
 
 
 def _policy() -> Policy:
@@ -81,6 +86,22 @@ def _ports() -> Ports:
     return Ports()
 
 
+def _contained_ports(names: list[str], uncontained: bool) -> Ports:
+    """Each agent started in its ``agent:AGENT`` sandbox, or on the host with a warning."""
+    if uncontained:
+        sys.stderr.write("bastion: --uncontained: the agent runs on the host, outside its sandbox\n")
+        return _ports()
+    from bastion.adapters.cli.agent_sandbox import ContainedRunner
+    from bastion.adapters.hooks.policy_cache import load_cached_policy
+    from bastion.launch.agents import locate, spec_for
+
+    cwd = os.getcwd()
+    found = {name: locate(spec_for(name), None) for name in names}
+    agent_of = {path: name for name, path in found.items() if path is not None}
+    loaded = load_cached_policy(None, cwd=cwd, env=os.environ)
+    return Ports(run=ContainedRunner(loaded, dict(os.environ), agent_of, cwd))
+
+
 def _refuse_bypass(bypass: bool, what: str) -> None:
     if bypass:
         typer.echo(f"bastion: --bypass-permissions is refused with {what}: it starts nothing", err=True)
@@ -123,9 +144,10 @@ def launch_cmd(
     ceiling: CeilingOption = None,
     bypass: Annotated[bool, typer.Option("--bypass-permissions", help=_BYPASS_HELP)] = False,
     parent: Annotated[str | None, typer.Option("--parent", help=_PARENT_HELP)] = None,
+    uncontained: UncontainedOption = False,
     show_help: HelpOption = False,
 ) -> None:
-    """Start an agent under the ceiling: bastion launch AGENT[,AGENT…] [-- AGENT_ARGS…]."""
+    """Start an agent in its sandbox under the ceiling: bastion launch AGENT[,AGENT…] [-- AGENT_ARGS…]."""
     if show_help or agents is None:
         raise _show_help(ctx, bypass, show_help)
     names = [a.strip() for a in agents.split(",") if a.strip()]
@@ -142,7 +164,7 @@ def launch_cmd(
             source,
             list(ctx.args),
             store=store,
-            ports=_ports(),
+            ports=_contained_ports(names, uncontained),
             cwd=os.getcwd(),
             bypass=bypass,
             parent=parent,
@@ -159,6 +181,7 @@ def resume_cmd(
     session: Annotated[str | None, typer.Argument(help="Session id from `bastion launch`.")] = None,
     ceiling: CeilingOption = None,
     bypass: Annotated[bool, typer.Option("--bypass-permissions", help=_BYPASS_HELP)] = False,
+    uncontained: UncontainedOption = False,
     show_help: HelpOption = False,
 ) -> None:
     """Run a saved session again; refused if that would raise its ceiling."""
@@ -167,12 +190,14 @@ def resume_cmd(
     try:
         current, source = _booted_ceiling(None)
         requested = _parsed(ceiling)[0] if ceiling else None
+        store = _store()
+        names = list(store.load(session).agents)
         outcome = resume(
             session,
             current,
             source,
-            store=_store(),
-            ports=_ports(),
+            store=store,
+            ports=_contained_ports(names, uncontained),
             requested=requested,
             bypass=bypass,
             refresh=lambda: _policy_ceiling()[0],

@@ -4,7 +4,8 @@ that runs CMD in the same sandbox with no Python, see ``bastion.exec.prepared``)
 
 Runs one command inside Bastion's sandbox in the named profile (``read-only`` or
 ``workspace-write``; ``--host`` names a host the run may reach, ``--write`` a path outside
-the workspace a person approved it to write). This is what a hook's
+the workspace a person approved it to write), or a whole agent CLI in ``agent:AGENT`` (what
+``bastion launch AGENT`` runs it in; see ``agent_sandbox``). This is what a hook's
 rewritten shell call runs. Dispatched before the CLI framework is imported: it runs once
 per contained call. Every run is a ledger record (metadata only: the arguments' hash).
 
@@ -25,7 +26,7 @@ from typing import Any
 from bastion.errors import BastionError
 
 USAGE = (
-    "usage: bastion sandbox run|prepare --profile read-only|workspace-write [--host HOST]... "
+    "usage: bastion sandbox run|prepare --profile read-only|workspace-write|agent:AGENT [--host HOST]... "
     "[--write PATH]... [--cwd DIR] [--timeout SECONDS] [--policy FILE] -- COMMAND [ARG]...\n"
 )
 EXIT_TIMEOUT = 124
@@ -142,6 +143,8 @@ def _run(parsed: SandboxArgs, environ: Mapping[str, str]) -> int:
 
     profile = parse_profile(parsed.profile, parsed.hosts, parsed.writes)
     loaded = load_cached_policy(parsed.policy, cwd=parsed.cwd, env=environ)
+    if profile.agent:  # the agent CLI itself: on this terminal, behind its hooks and proxy
+        return _run_agent(parsed, loaded, environ, profile.agent, profile.label)
     policy = loaded.policy
     problem = bwrap_problem()
     if problem is not None:
@@ -162,6 +165,19 @@ def _run(parsed: SandboxArgs, environ: Mapping[str, str]) -> int:
         )
     code = EXIT_TIMEOUT if result.exit_code is None else result.exit_code
     _record(loaded, environ, parsed, profile.label, code, result.duration)
+    return code
+
+
+def _run_agent(parsed: SandboxArgs, loaded: Any, environ: Mapping[str, str], agent: str,
+               label: str) -> int:  # fmt: skip
+    import time
+
+    from bastion.adapters.cli.agent_sandbox import contained_agent, run_inherited
+
+    started = time.monotonic()
+    with contained_agent(loaded, environ, agent, parsed.argv, cwd=parsed.cwd, timeout=parsed.timeout) as spec:
+        code = run_inherited(spec, parsed.timeout)
+    _record(loaded, environ, parsed, label, code, time.monotonic() - started)
     return code
 
 

@@ -46,7 +46,12 @@ def environ() -> Mapping[str, str]:
 
 
 def socket_path(env: Mapping[str, str]) -> str:
-    """``<state dir>/hooks.sock``: the state dir made absolute, ``~`` expanded, normalised."""
+    """``<state dir>/hooks.sock``: the state dir made absolute, ``~`` expanded, normalised;
+    ``BASTION_HOOK_SOCKET`` when set (an agent contained by ``bastion launch`` sees only the
+    launcher's socket, not the state dir)."""
+    explicit = env.get(SOCKET_ENV, "")
+    if _plain_absolute(explicit):
+        return explicit
     home = env.get("HOME")
     state = env.get("BASTION_STATE_DIR") or (f"{home}/.local/state/bastion" if home else "")
     if _plain_absolute(state):  # what abspath and expanduser leave as it is
