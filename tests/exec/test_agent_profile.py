@@ -25,7 +25,7 @@ from bastion.exec.settings import ExecConfig
 def test_an_agent_profile_parses_to_the_workspace_writable_profile_of_that_agent() -> None:
     profile = parse_profile("agent:codex")
 
-    assert profile == Profile(Filesystem.WORKSPACE_WRITE, (), "codex")
+    assert profile == Profile(Filesystem.WORKSPACE_WRITE, agent="codex")
     assert (profile.label, profile.argv()) == (
         "agent:codex, network: egress proxy",
         ["--profile", "agent:codex"],
