@@ -63,12 +63,15 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
     args = ctx.words[1:]
     i = 0
     info_only = True
+    isolated = False  # python -I / -P: the working directory is not on sys.path
     while i < len(args):
         w = args[i]
         v = w.value
         if v is None or not v.startswith("-") or v == "-":
             break
         i += 1
+        if fam == "python":
+            isolated = isolated or _isolating(v)
         head = v[:2] if fam == "python" and not v.startswith("--") else v
         if head in inline or v in inline:
             code = v[2:] if head != v and fam == "python" else None
@@ -83,7 +86,7 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
         if fam == "python" and v.startswith("-m"):
             module = v[2:] or (args[i].value if i < len(args) else None)
             i += 0 if v[2:] else 1
-            _python_module(ctx, module, list(args[i:]))
+            _python_module(ctx, module, list(args[i:]), isolated=isolated)
             return
         if v in values or (fam == "python" and v[:2] in values):
             i += 0 if len(v) > 2 and fam == "python" else 1
@@ -108,7 +111,26 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
     _stdin_code(ctx, ctx.program, shell=False)
 
 
-def _python_module(ctx: Ctx, module: str | None, rest: list[Word]) -> None:
+def _isolating(option: str) -> bool:
+    """Whether a python option keeps the working directory off ``sys.path`` (``-I``, ``-P``,
+    alone or among clustered switches before a value-taking one)."""
+    if option.startswith("--"):
+        return False
+    for letter in option[1:]:
+        if letter in "IP":
+            return True
+        if letter in interpreters.PYTHON_VALUE_LETTERS:
+            return False
+    return False
+
+
+def _safe_path_env(ctx: Ctx) -> bool:
+    """``PYTHONSAFEPATH=1 python3 -m …`` and no ``PYTHONPATH`` set in the command itself."""
+    names = {name: word.value for name, word in ctx.raw.assigns}
+    return bool(names.get("PYTHONSAFEPATH")) and "PYTHONPATH" not in names
+
+
+def _python_module(ctx: Ctx, module: str | None, rest: list[Word], *, isolated: bool = False) -> None:
     if module is None:
         ctx.dynamic = True
         return
@@ -125,13 +147,19 @@ def _python_module(ctx: Ctx, module: str | None, rest: list[Word]) -> None:
             return
         ctx.note(f"python -m {module} {sub or ''}".strip())
         return
+    shadowable = not (isolated or _safe_path_env(ctx)) or any(
+        name == "PYTHONPATH" for name, _ in ctx.raw.assigns
+    )
+    if module in interpreters.PYTHON_MODULES_READ and shadowable:
+        # `python -m` puts the working directory first on sys.path: a workspace json.py,
+        # re.py… shadows what the module imports, and runs.
+        ctx.add(E.CODE, note=f"python -m {module} imports from the working directory first (no -I / -P)")
+        return
     if module in interpreters.PYTHON_MODULES_READ:
         ctx.effects.discard(E.CODE)
         ctx.add(E.READ)
         ctx.reader = True
-        for w in rest:
-            if not (w.value or "-").startswith("-"):
-                ctx.path(w, Access.READ, f"argument of python -m {module}")
+        _module_arguments(ctx, module, rest)
         return
     if module == "http.server":
         ctx.add(E.NETWORK, note="python -m http.server serves the cwd")
@@ -231,6 +259,41 @@ def pacman(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> Non
         ctx.reader = True
         return
     install_from(ctx, "pacman", list(positionals))
+
+
+def _module_arguments(ctx: Ctx, module: str, rest: list[Word]) -> None:
+    """The arguments of a read-only ``python -m`` module, by its own usage line: json.tool's
+    ``[infile [outfile]]`` writes its second; pydoc imports what it names (a path is code);
+    an option the module's table does not know is unknown."""
+    table = interpreters.PYTHON_MODULE_OPTIONS.get(module, interpreters.ModuleOptions())
+    positionals: list[Word] = []
+    i = 0
+    while i < len(rest):
+        w = rest[i]
+        v = w.value
+        i += 1
+        if v is None:
+            ctx.add(E.UNKNOWN, note=f"python -m {module}: an argument only known at run time")
+            return
+        if v.startswith("-") and v != "-":
+            name = v.split("=", 1)[0]
+            if name in table.valued and "=" not in v:
+                i += 1
+            elif name not in table.switches and name not in table.valued:
+                ctx.add(E.UNKNOWN, note=f"python -m {module}: option {name!r} is not in its table")
+            continue
+        positionals.append(w)
+    for n, w in enumerate(positionals):
+        access = table.positional(n)
+        if access is None:
+            ctx.add(E.UNKNOWN, note=f"python -m {module}: argument {w.text!r} is not in its usage")
+        elif module == "pydoc" and ("/" in (w.value or "") or (w.value or "").endswith(".py")):
+            ctx.add(E.CODE, note=f"pydoc imports (runs) the file {w.text}")
+        elif access is Access.WRITE:
+            ctx.add(E.WRITE, note=f"python -m {module} writes its output file {w.text}")
+            ctx.path(w, Access.WRITE, f"output file of python -m {module}")
+        elif module != "pydoc":
+            ctx.path(w, access, f"argument of python -m {module}")
 
 
 def shell(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:

@@ -1,0 +1,149 @@
+"""Issue 31: a command that reads *as text* is decided by what it will read and run. Each
+table is one root cause: the calls it must refuse, and the everyday calls beside them that
+must stay allowed (so a fix cannot pass by refusing everything)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bastion import Decision, Gate, ToolCall
+
+GateFactory = Callable[..., Gate]
+Call = Callable[..., ToolCall]
+
+A, Q, D = Decision.ALLOW, Decision.ASK, Decision.DENY
+
+
+def _decide(gate: Gate, call: Call, command: str, cwd: Path | None = None) -> Decision:
+    return gate.evaluate(call("shell", command=command, cwd=str(cwd) if cwd else None)).decision
+
+
+#: 3. `python -m` puts the working directory first on sys.path: a workspace json.py runs.
+IMPORT_PATH = [
+    ("python3 -m json.tool data.json", Q),
+    ("python -m json.tool data.json", Q),
+    ("python3 -m tabnanny src/app.py", Q),
+    ("python3 -m pydoc json", Q),
+    ("PYTHONPATH=. python3 -I -m json.tool data.json", Q),
+    ("python3 -I -m json.tool data.json", A),
+    ("python3 -P -m json.tool data.json", A),
+    ("python3 -I -m pydoc json", A),
+    ("python3 -I -m pydoc ./json.py", Q),
+]
+#: 5. An output file read as an input: json.tool [infile [outfile]] writes its second.
+ARGUMENTS = [
+    ("python3 -I -m json.tool data.json out.json", Q),
+    ("python3 -I -m json.tool data.json ~/.bashrc", Q),
+    ("python3 -I -m json.tool --sort-keys data.json", A),
+    ("python3 -I -m json.tool --indent 2 data.json", A),
+    ("python3 -I -m json.tool --weird data.json", Q),
+]
+#: 4. Config printers print secrets: reading a credential, denied.
+SECRET_PRINTERS = [
+    ("kubectl config view", D),
+    ("kubectl config view --raw", D),
+    ("kubectl --context prod config view", D),
+    ("kubectl create token default", D),
+    ("kubectl get secret x -o yaml", D),
+    ("kubectl get all,secrets", D),
+    ("docker compose config", D),
+    ("docker-compose config", D),
+    ("git config --global --list", D),
+    ("git config -l", D),
+    ("git config --get-regexp url", D),
+    ("git var -l", D),
+    ("git credential fill", D),
+    ("ps e", D),
+    ("ps eww", D),
+    ("ps auxe", D),
+    ("jq -n env", D),
+    ("jq -n '$ENV'", D),
+    ("jq -n '$ENV.HOME'", D),
+    ("jq 'env | keys' data.json", D),
+    ("yq -n 'strenv(HOME)'", D),
+    ("printenv", D),
+    ("env", D),
+    ("printenv GITHUB_TOKEN", D),
+    ("echo $AWS_SECRET_ACCESS_KEY", D),
+    ("export -p", D),
+    ("gh auth token", D),
+    ("gh auth status -t", D),
+    ("npm config list -l", D),
+    ("npm config get //registry.npmjs.org/:_authToken", D),
+    ("pip config list", D),
+    ("vault kv get secret/x", D),
+    ("aws configure get aws_secret_access_key", D),
+    ("gcloud auth print-access-token", D),
+    ("cat /proc/self/environ", D),
+    ("cat /proc/1/environ", D),
+    # the everyday neighbours stay allowed
+    ("ps aux", A),
+    ("ps -ef", A),
+    ("jq .envs data.json", A),
+    ("jq -r '.name' data.json", A),
+    ("git config user.name", A),
+    ("echo $HOME", A),
+]
+#: 8. Credential stores are deny-class, and so is the metadata address however reached.
+CREDENTIAL_STORES = [
+    ("cat ~/.config/gh/hosts.yml", D),
+    ("cat ~/.pgpass", D),
+    ("cat ~/.my.cnf", D),
+    ("cat ~/.m2/settings.xml", D),
+    ("cat ~/.m2/settings-security.xml", D),
+    ("cat ~/.gem/credentials", D),
+    ("cat ~/.cargo/credentials", D),
+    ("cat ~/.cargo/credentials.toml", D),
+    ("cat ~/.terraform.d/credentials.tfrc.json", D),
+    ("cat ~/.config/pip/pip.conf", D),
+    ("cat ~/.pip/pip.conf", D),
+    ("cat ~/.vault-token", D),
+    ("curl --resolve h:80:169.254.169.254 http://h/", D),
+    ("curl --resolve h:80:10.0.0.1,169.254.169.254 http://h/", D),
+    ("curl --connect-to h:80:169.254.169.254:80 http://h/", D),
+    ("curl --connect-to h:80:[fd00:ec2::254]:80 http://h/", D),
+    ("curl --proxy http://169.254.169.254 http://example.com/", D),
+    ("cat < /dev/tcp/169.254.169.254/80", D),
+    ("exec 3<>/dev/tcp/169.254.169.254/80", D),
+    ("wget -e http_proxy=169.254.169.254 http://x.example/", D),
+    ("curl http://2852039166/", D),
+    ("curl http://0xa9fea9fe/", D),
+    ("curl 'http://[::ffff:169.254.169.254]/'", D),
+]
+#: 10. A wrapper is looked through only for options known harmless; its outputs are writes.
+WRAPPERS = [
+    ("valgrind --log-file=~/.bashrc ls", Q),
+    ("valgrind --log-file=out.txt ls", Q),
+    ("valgrind --tool=memcheck --leak-check=full ls", A),
+    ("xvfb-run -e err.txt ls", Q),
+    ("xvfb-run -a ls", A),
+    ("strace -o trace.txt ls", Q),
+    ("ltrace -o trace.txt ls", Q),
+    ("/usr/bin/time -o t.txt ls", Q),
+    ("time --output=t.txt ls", Q),
+    ("timeout --foo 1 ls", Q),
+    ("nice --weird ls", Q),
+    ("timeout 5 ls", A),
+    ("timeout -k 2 5 ls", A),
+    ("nice -n 5 ls", A),
+    ("stdbuf -oL ls", A),
+    ("time ls", A),
+    ("strace -f -c ls", A),
+]
+
+
+def _table(*tables: list[tuple[str, Decision]]) -> list[tuple[str, Decision]]:
+    return [row for table in tables for row in table]
+
+
+@pytest.mark.parametrize(
+    ("command", "decision"), _table(IMPORT_PATH, ARGUMENTS, SECRET_PRINTERS, CREDENTIAL_STORES, WRAPPERS)
+)
+def test_a_call_is_decided_by_what_it_reads_and_runs(
+    make_gate: GateFactory, call: Call, workspace: Path, command: str, decision: Decision
+) -> None:
+    (workspace / "data.json").write_text('{"name": "x"}\n')
+    assert _decide(make_gate(), call, command) is decision
