@@ -147,3 +147,74 @@ def test_a_call_is_decided_by_what_it_reads_and_runs(
 ) -> None:
     (workspace / "data.json").write_text('{"name": "x"}\n')
     assert _decide(make_gate(), call, command) is decision
+
+
+#: 11. An allow entry grants only its program's base effect: these ride no longer.
+RIDING = [
+    ("kubectl get secret x", D),
+    ("kubectl get secrets", D),
+    ("kubectl get pods --raw /api", Q),
+    ("kubectl get --raw /api/v1/secrets", Q),
+    ("kubectl get pods -v=9", Q),
+    ("kubectl get pods --v=9", Q),
+    ("kubectl get pods --kubeconfig kubeconfig", Q),
+    ("KUBECONFIG=kubeconfig kubectl get pods", Q),
+    ("npm run test --script-shell=/bin/evil", Q),
+    ("npm run test --node-options=--require=./x.js", Q),
+    ("npm run test --prefix /tmp/x", Q),
+    ("make --eval='x:;id' test", Q),
+    ("make SHELL=/tmp/x test", Q),
+    ("make CC=./evil test", Q),
+    ("make -f /tmp/Makefile test", Q),
+    ("make -e test", Q),
+    ("kubectl get pods", A),
+    ("kubectl get pods -o wide -n dev", A),
+    ("npm run test", A),
+    ("npm run test --if-present", A),
+    ("make test", A),
+    ("make -j4 test", A),
+]
+_ALLOWS = '[commands]\nallow = ["kubectl get *", "npm run *", "make *"]\n'
+
+
+@pytest.mark.parametrize(("command", "decision"), RIDING)
+def test_an_allow_entry_covers_only_its_programs_base_effect(
+    make_gate: GateFactory, call: Call, workspace: Path, command: str, decision: Decision
+) -> None:
+    (workspace / "package.json").write_text('{"scripts": {"test": "jest"}}\n')
+    (workspace / "Makefile").write_text("test:\n\ttrue\n")
+    assert _decide(make_gate(_ALLOWS), call, command) is decision
+
+
+#: Everyday reads stay allowed (no allow entry needed).
+EVERYDAY = [
+    "npm run",
+    "npm pkg get",
+    "npm pkg get name version",
+    "node --check src/app.js",
+    "bash -n build.sh",
+    "sh -n build.sh",
+    "python3 -I -m json.tool package.json",
+]
+
+
+@pytest.mark.parametrize("command", EVERYDAY)
+def test_an_everyday_read_stays_allowed(
+    make_gate: GateFactory, call: Call, workspace: Path, command: str
+) -> None:
+    (workspace / "package.json").write_text('{"name": "x", "scripts": {"test": "jest"}}\n')
+    (workspace / "src" / "app.js").write_text("1\n")
+    (workspace / "build.sh").write_text("echo hi\n")
+    assert _decide(make_gate(), call, command) is A
+
+
+@pytest.mark.parametrize(
+    ("command", "decision"),
+    [("npm pkg set name=x", Q), ("node --check -r ./x.js src/app.js", Q), ("bash -n -i build.sh", Q)],
+)
+def test_the_everyday_reads_neighbours_still_ask(
+    make_gate: GateFactory, call: Call, workspace: Path, command: str, decision: Decision
+) -> None:
+    (workspace / "src" / "app.js").write_text("1\n")
+    (workspace / "build.sh").write_text("echo hi\n")
+    assert _decide(make_gate(), call, command) is decision

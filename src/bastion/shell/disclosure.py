@@ -11,6 +11,7 @@ from bastion.shell.ctx import Ctx
 from bastion.shell.flags import parse_args
 from bastion.shell.programs.printers import ENV_IDENTIFIERS, SECRET_PRINTERS
 from bastion.shell.programs.registry import lookup
+from bastion.shell.programs.vcs import GIT_GLOBAL_VALUES
 from bastion.shell.self_verbs import self_change
 from bastion.shell.words import Word
 
@@ -72,10 +73,9 @@ def _printed_by_table(ctx: Ctx, args: list[Word]) -> None:
     if forms:
         values = [w.value for w in args]
         options = {v.split("=", 1)[0] for v in values if v is not None and v.startswith("-")}
-        words = [v for v in values if v is not None and not v.startswith("-")]
+        words = _positionals(ctx, args)
         for form in forms:
-            at = _contiguous(words, form.words)
-            if at is not None and (not form.flags or options & form.flags):
+            if tuple(words[: len(form.words)]) == form.words and (not form.flags or options & form.flags):
                 ctx.disclose(
                     f"{ctx.program} {' '.join(form.words)} {form.why}", _argv_index(ctx, form.words[-1])
                 )
@@ -113,12 +113,17 @@ def _jq_filter(ctx: Ctx, args: list[Word]) -> str | None:
     return parsed.positionals[0].value or ""
 
 
-def _contiguous(words: list[str], form: tuple[str, ...]) -> int | None:
-    """Where ``form`` starts among the first words (options' values may come first)."""
-    for start in range(min(3, len(words))):
-        if tuple(words[start : start + len(form)]) == form:
-            return start
-    return None
+def _positionals(ctx: Ctx, args: list[Word]) -> list[str]:
+    """The words that are neither options nor the values of the program's own options
+    (``kubectl --context prod config view``: config, view); an option the program's table
+    does not know is taken as a switch, and words only known at run time as ``?``."""
+    spec = lookup(ctx.program)
+    values: frozenset[str] = frozenset() if spec is None else spec.takes_value
+    aliases = {} if spec is None else spec.aliases
+    if ctx.program == "git":
+        values = values | GIT_GLOBAL_VALUES
+    parsed, _ = parse_args(args, values, aliases)
+    return [w.value if w.value is not None else "?" for w in parsed.positionals]
 
 
 def _argv_index(ctx: Ctx, word: str) -> int:

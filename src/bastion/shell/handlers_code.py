@@ -97,6 +97,9 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
         if i + 1 < len(args) and args[i + 1].value is not None:
             scan_inline_code(ctx, args[i + 1].value or "", "deno eval")
         return
+    if fam == "node" and i == len(args) - 1 and {a.value for a in args[:i]} in ({"--check"}, {"-c"}):
+        _syntax_check(ctx, args[i])  # node --check FILE parses it, runs nothing
+        return
     if i < len(args):
         if fam == "deno" and args[i].value in ("run", "test", "task", "serve") and i + 1 < len(args):
             i += 1
@@ -109,6 +112,15 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
         ctx.reader = True
         return
     _stdin_code(ctx, ctx.program, shell=False)
+
+
+def _syntax_check(ctx: Ctx, script: Word) -> None:
+    """``node --check FILE`` / ``bash -n FILE``: the file is parsed, nothing in it runs."""
+    ctx.effects.discard(E.CODE)
+    ctx.effects.add(E.READ)
+    ctx.reader = True
+    ctx.path(script, Access.READ, f"{ctx.program} checks the syntax of")
+    ctx.note(f"{ctx.program} only checks the syntax of {script.text}")
 
 
 def _isolating(option: str) -> bool:
@@ -337,6 +349,9 @@ def shell(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None
         ctx.replaced = i + 1 >= len(args)
         if not ctx.replaced:
             ctx.note(f"{ctx.program} -c passes arguments to its string")
+        return
+    if i == len(args) - 1 and {a.value for a in args[:i]} == {"-n"} and not modes:
+        _syntax_check(ctx, args[i])  # sh -n FILE reads commands without running them
         return
     if i < len(args):
         ctx.add(E.CODE, note=f"{ctx.program} runs a script")

@@ -1,4 +1,5 @@
-"""Handlers for sed and awk: what their scripts do (write files, run commands)."""
+"""Handlers for scripts inside arguments: sed and awk programs, make's variable overrides
+and npm's script runner."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from bastion.call.effects import Effect
 from bastion.shell import sedscript
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed
-from bastion.shell.model import Access
+from bastion.shell.model import Access, PathUse
 from bastion.shell.programs.spec import Spec
 from bastion.shell.words import Word, literal_word
 
@@ -74,4 +75,29 @@ def awk(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
             ctx.raise_at(at, E.CODE, note="awk program runs commands or writes files")
 
 
-HANDLERS = {"sed": sed, "awk": awk}
+_MAKE_VAR = re.compile(r"^[A-Za-z_.][A-Za-z0-9_.-]*[:+?!]?=")
+
+
+def make(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """``make VAR=VALUE``: an override of the Makefile's variable (SHELL, CC, MAKE…) changes
+    what its recipes run, beyond what the Makefile says: unknown, so an allow entry for the
+    targets never covers it."""
+    for word in positionals:
+        if word.value is None or _MAKE_VAR.match(word.value):
+            ctx.raise_at(
+                ctx.index_of(word), E.UNKNOWN, note=f"make {word.text}: overrides a Makefile variable"
+            )
+
+
+def npm_run(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """``npm run`` without a script lists the package's scripts: a read of package.json."""
+    if not positionals and not parsed.flags:
+        ctx.effects.discard(E.CODE)
+        ctx.effects.add(E.READ)
+        ctx.raising[:] = [(i, e) for i, e in ctx.raising if e is not E.CODE]
+        ctx.reader = True
+        ctx.paths.append(PathUse("package.json", Access.READ, "package.json", "npm run lists its scripts"))
+        ctx.note("npm run without a script lists the scripts of package.json")
+
+
+HANDLERS = {"sed": sed, "awk": awk, "make": make, "npm_run": npm_run}
