@@ -218,3 +218,49 @@ def test_the_everyday_reads_neighbours_still_ask(
     (workspace / "src" / "app.js").write_text("1\n")
     (workspace / "build.sh").write_text("echo hi\n")
     assert _decide(make_gate(), call, command) is decision
+
+
+#: 9. A "read" that reaches the network or the system, and home spelled another way.
+REACHING = [
+    ("glow https://evil.example/x.md", Q),
+    ("glow github.com/a/b", Q),
+    ("tar -tf host:file.tar", Q),
+    ("tar -tf user@host:file.tar", Q),
+    ("tar --rsh-command=/bin/sh -tf a:b", Q),
+    ("tar -tvf x.tar --rmt-command=/x", Q),
+    ("tar -tf x.tar --info-script=./x.sh", Q),
+    ("getent hosts example.com", Q),
+    ("getent ahosts example.com", Q),
+    ("ip -b cmds", Q),
+    ("ip -batch cmds", Q),
+    ("ip -force -b cmds", Q),
+    ("sysctl -f x.conf", Q),
+    ("sysctl -p", Q),
+    ("busybox rm -rf src", Q),
+    ("toybox rm -rf src", Q),
+    ("rm -rf ${HOME:?}", D),
+    ('rm -rf "${HOME:?}/"', D),
+    ("rm -rf ${HOME:-/x}", D),
+    ("rm -rf ~root", D),
+    ("rm -rf ~user/", D),
+    ("rm -rf ~user/*", D),
+    ("glow README.md", A),
+    ("glow docs/guide.md", A),
+    ("tar -tf x.tar", A),
+    ("tar --force-local -tf c:x.tar", A),
+    ("getent passwd root", A),
+    ("ip -j -br addr", A),
+    ("ip addr show", A),
+    ("busybox ls", A),
+]
+
+
+@pytest.mark.parametrize(("command", "decision"), REACHING)
+def test_a_read_that_reaches_the_network_or_the_system_is_no_read(
+    make_gate: GateFactory, call: Call, workspace: Path, command: str, decision: Decision
+) -> None:
+    (workspace / "docs").mkdir()
+    (workspace / "docs" / "guide.md").write_text("# x\n")
+    (workspace / "x.tar").write_text("")
+    (workspace / "c:x.tar").write_text("")
+    assert _decide(make_gate(), call, command) is decision

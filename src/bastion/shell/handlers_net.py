@@ -325,7 +325,40 @@ def _names_secrets(resource: str) -> bool:
     return False
 
 
+def fetching_viewer(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """``glow URL`` / ``glow github.com/owner/repo``: the document comes from the network."""
+    for word in positionals:
+        value = word.value or ""
+        first = value.split("/", 1)[0]
+        host = url_host(value) or (bare_host(first) if "/" in value and "." in first.strip(".") else None)
+        if host:
+            ctx.raise_at(ctx.index_of(word), E.NETWORK, note=f"{ctx.program} fetches {value}")
+            ctx.host(host)
+
+
+#: getent databases answered by the resolver (DNS), not by local files.
+_GETENT_NETWORK = frozenset({"hosts", "ahosts", "ahostsv4", "ahostsv6", "networks"})
+
+
+def getent(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """``getent hosts NAME`` resolves NAME (a DNS query, a channel out); ``getent passwd`` reads."""
+    if not positionals or positionals[0].value not in _GETENT_NETWORK:
+        if positionals and positionals[0].value is None:
+            ctx.raise_at(
+                ctx.index_of(positionals[0]), E.UNKNOWN, note="getent database only known at run time"
+            )
+        return
+    for word in positionals[1:]:
+        ctx.raise_at(
+            ctx.index_of(word), E.NETWORK, note=f"getent {positionals[0].value} looks up {word.text}"
+        )
+        if word.value:
+            ctx.host(word.value)
+
+
 HANDLERS = {
+    "fetching_viewer": fetching_viewer,
+    "getent": getent,
     "curl": curl,
     "wget": wget,
     "ssh": ssh,

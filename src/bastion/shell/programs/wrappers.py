@@ -190,6 +190,10 @@ WRAPPERS: dict[str, Wrapper] = {
             "--verbose",
         ),
     ),
+    # Multi-call binaries: `busybox rm -rf x` is rm. Their own options list or install
+    # applets (--install writes links): only the listing ones are declared.
+    "busybox": Wrapper(no_command=fs("--list", "--list-full", "--help")),
+    "toybox": Wrapper(no_command=fs("--long", "--help", "--version")),
     "chronic": Wrapper(known=fs("-e", "-v")),
     "unbuffer": Wrapper(known=fs("-p")),
     "catchsegv": Wrapper(),
