@@ -264,3 +264,50 @@ def test_a_read_that_reaches_the_network_or_the_system_is_no_read(
     (workspace / "x.tar").write_text("")
     (workspace / "c:x.tar").write_text("")
     assert _decide(make_gate(), call, command) is decision
+
+
+#: 2. Toolchains chosen by workspace files: a "read" of the program runs what they name.
+TOOLCHAIN_FILES = {
+    "rust-toolchain.toml": ["cargo --version", "rustc --version", "cargo metadata --format-version 1"],
+    ".yarnrc.yml": ["yarn -v", "yarn --version"],
+    ".mvn/jvm.config": ["mvn -v"],
+    ".bazeliskrc": ["bazel version"],
+    ".nvmrc": ["node --version", "npm --version"],
+    ".python-version": ["python3 --version", "python --version"],
+    ".tool-versions": ["node --version", "go version", "cargo --version"],
+    "mise.toml": ["mise ls", "python3 --version"],
+}
+#: Not reads even in a clean project (they ask there already): only the reason is checked.
+_ASKED_ANYWAY = frozenset({"cargo metadata --format-version 1", "mvn -v", "bazel version"})
+_TOOLCHAIN_CASES = [(name, command) for name, commands in TOOLCHAIN_FILES.items() for command in commands]
+
+
+@pytest.mark.parametrize(("name", "command"), _TOOLCHAIN_CASES)
+def test_a_toolchain_read_beside_a_file_that_chooses_the_toolchain_asks(
+    make_gate: GateFactory, call: Call, workspace: Path, name: str, command: str
+) -> None:
+    gate = make_gate()
+    if command not in _ASKED_ANYWAY:
+        assert _decide(gate, call, command) is A  # a clean project: a read
+    (workspace / name).parent.mkdir(parents=True, exist_ok=True)
+    (workspace / name).write_text("path = './tc'\n")
+    evaluation = gate.evaluate(call("shell", command=command))
+    assert evaluation.decision is Q
+    assert "shell.toolchain" in [r.rule for r in evaluation.reasons]
+
+
+def test_a_toolchain_file_in_a_parent_of_the_cwd_chooses_too(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    (workspace / "rust-toolchain").write_text("./tc\n")
+    assert _decide(make_gate(), call, "cargo --version", workspace / "src") is Q
+    assert _decide(make_gate(), call, "cd src && cargo --version") is Q
+
+
+def test_the_persons_own_toolchain_file_in_home_is_their_choice(
+    make_gate: GateFactory, call: Call, workspace: Path, home: Path
+) -> None:
+    (home / ".tool-versions").write_text("nodejs 20\n")
+    (workspace / "README.md").write_text("x\n")
+    assert _decide(make_gate(), call, "node --version") is A
+    assert _decide(make_gate(), call, "ls") is A
