@@ -311,3 +311,41 @@ def test_the_persons_own_toolchain_file_in_home_is_their_choice(
     (workspace / "README.md").write_text("x\n")
     assert _decide(make_gate(), call, "node --version") is A
     assert _decide(make_gate(), call, "ls") is A
+
+
+#: 6. A hard link is the same file under another name: recognised by (device, inode). A
+#: recursive read of a folder holding one asks, as it does for a credential file by name.
+@pytest.mark.parametrize(
+    ("command", "decision"),
+    [
+        ("cat notes.txt", D),
+        ("head -1 notes.txt", D),
+        ("cp notes.txt copy.txt", D),
+        ("echo x > notes.txt", D),
+        ("grep -r secret .", Q),
+    ],
+)
+def test_a_hard_link_to_a_credential_file_is_the_credential_file(
+    make_gate: GateFactory, call: Call, workspace: Path, home: Path, command: str, decision: Decision
+) -> None:
+    (home / ".aws").mkdir()
+    (home / ".aws" / "credentials").write_text("[default]\naws_secret_access_key = x\n")
+    (workspace / "notes.txt").hardlink_to(home / ".aws" / "credentials")
+    evaluation = make_gate().evaluate(call("shell", command=command))
+    assert evaluation.decision is decision
+    assert "hardline.credentials" in [r.rule for r in evaluation.reasons]
+
+
+def test_a_hard_link_is_recognised_by_the_file_tools_too(
+    make_gate: GateFactory, call: Call, workspace: Path, home: Path
+) -> None:
+    (workspace / "key").hardlink_to(home / ".ssh" / "id_rsa")
+    assert make_gate().evaluate(call("read", path="key")).decision is D
+
+
+def test_a_file_with_two_names_that_is_no_credential_is_a_file(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    (workspace / "a.txt").write_text("a\n")
+    (workspace / "b.txt").hardlink_to(workspace / "a.txt")
+    assert _decide(make_gate(), call, "cat b.txt") is A

@@ -71,6 +71,41 @@ CREDENTIAL_GLOBS: tuple[str, ...] = (
     "/proc/*/task/*/environ",
 )
 
+#: Credential files under the home directory, recognised by (device, inode) as well: a hard
+#: link elsewhere (in a workspace) is the same file under a name no glob above matches.
+CREDENTIAL_FILES: tuple[str, ...] = (
+    ".ssh/id_rsa",
+    ".ssh/id_dsa",
+    ".ssh/id_ecdsa",
+    ".ssh/id_ed25519",
+    ".ssh/id_ecdsa_sk",
+    ".ssh/id_ed25519_sk",
+    ".aws/credentials",
+    ".aws/config",
+    ".netrc",
+    ".git-credentials",
+    ".pypirc",
+    ".npmrc",
+    ".docker/config.json",
+    ".kube/config",
+    ".config/gh/hosts.yml",
+    ".config/gcloud/credentials.db",
+    ".config/gcloud/application_default_credentials.json",
+    ".azure/accessTokens.json",
+    ".pgpass",
+    ".my.cnf",
+    ".vault-token",
+    ".m2/settings.xml",
+    ".m2/settings-security.xml",
+    ".gem/credentials",
+    ".cargo/credentials",
+    ".cargo/credentials.toml",
+    ".terraform.d/credentials.tfrc.json",
+    ".config/pip/pip.conf",
+    ".pip/pip.conf",
+    ".gnupg/secring.gpg",
+)
+
 SYSTEM_WRITE_GLOBS: tuple[str, ...] = (
     "/etc",
     "/boot",

@@ -85,6 +85,7 @@ BUILT_IN: dict[str, Origin] = {
     "shell.git-place": Origin.BUILTIN,
     "shell.reach-budget": Origin.BUILTIN,
     "shell.reach-outside": Origin.BUILTIN,
+    "shell.toolchain": Origin.BUILTIN,  # a workspace file chooses the toolchain that runs
     "code.unsandboxed": Origin.BUILTIN,
     "install.confirm": Origin.BUILTIN,
     "install.non-interactive": Origin.BUILTIN,
