@@ -158,8 +158,6 @@ WRAPPERS: dict[str, Wrapper] = {
             "--errexit",
             "-c",
             "--color",
-            "-C",
-            "--no-color",
             "-p",
             "--precise",
             "-w",
