@@ -269,22 +269,30 @@ def _check_path(policy: Policy, path: str, *, write: bool, cwd: str, fs: FileSys
             (denies if check.decision is Decision.DENY else asks).append(reason)
             if check.effect is not None:
                 effects.add(check.effect)
-    if not denies:
-        linked = hard_link_to_credential(policy, fs, resolved)
-        if linked is not None:
-            effects.add(Effect.CREDENTIALS)
-            denies.append(
-                Reason(
-                    Decision.DENY,
-                    "hardline.credentials",
-                    "built-in",
-                    f"{resolved} = {linked}",
-                    f"{lexical} is another name (a hard link) of the credential file {linked}: "
-                    f"never {verb} by an agent",
-                )
-            )
+    if not denies and (linked := _linked_reason(policy, fs, lexical, resolved, verb)) is not None:
+        effects.add(Effect.CREDENTIALS)
+        denies.append(linked)
     if denies:
         return PathVerdict(Decision.DENY, tuple(denies), frozenset(effects), lexical, resolved, False)
+    allowed = _allowed(policy, spellings, write=write, verb=verb)
+    inside = len(allowed) == len(spellings)
+    if asks:
+        return PathVerdict(Decision.ASK, tuple(asks), frozenset(effects), lexical, resolved, inside)
+    if inside:
+        return PathVerdict(Decision.ALLOW, tuple(allowed), frozenset(effects), lexical, resolved, True)
+    outside = Reason(
+        Decision.ASK,
+        "paths.outside-roots",
+        policy.mode_source,
+        lexical,
+        f"{lexical}{' -> ' + resolved if resolved != lexical else ''} is outside every "
+        f"{'writable' if write else 'readable'} root",
+    )
+    return PathVerdict(None, (outside,), frozenset(effects), lexical, resolved, False)
+
+
+def _allowed(policy: Policy, spellings: tuple[str, ...], *, write: bool, verb: str) -> list[Reason]:
+    """Why each spelling is allowed: inside a root for this access, or in allow_read/write."""
     roots = policy.write_roots if write else policy.read_roots
     allow_globs = policy.allow_write if write else policy.allow_read
     allowed: list[Reason] = []
@@ -312,20 +320,20 @@ def _check_path(policy: Policy, path: str, *, write: bool, cwd: str, fs: FileSys
                     f"{spelled} is in allow_{verb}",
                 )
             )
-    inside = len(allowed) == len(spellings)
-    if asks:
-        return PathVerdict(Decision.ASK, tuple(asks), frozenset(effects), lexical, resolved, inside)
-    if inside:
-        return PathVerdict(Decision.ALLOW, tuple(allowed), frozenset(effects), lexical, resolved, True)
-    outside = Reason(
-        Decision.ASK,
-        "paths.outside-roots",
-        policy.mode_source,
-        lexical,
-        f"{lexical}{' -> ' + resolved if resolved != lexical else ''} is outside every "
-        f"{'writable' if write else 'readable'} root",
+    return allowed
+
+
+def _linked_reason(policy: Policy, fs: FileSystem, lexical: str, resolved: str, verb: str) -> Reason | None:
+    linked = hard_link_to_credential(policy, fs, resolved)
+    if linked is None:
+        return None
+    return Reason(
+        Decision.DENY,
+        "hardline.credentials",
+        "built-in",
+        f"{resolved} = {linked}",
+        f"{lexical} is another name (a hard link) of the credential file {linked}: never {verb} by an agent",
     )
-    return PathVerdict(None, (outside,), frozenset(effects), lexical, resolved, False)
 
 
 def hard_link_to_credential(policy: Policy, fs: FileSystem, resolved: str) -> str | None:

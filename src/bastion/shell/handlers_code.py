@@ -8,14 +8,13 @@ import re
 from bastion.call.effects import Effect
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed, parse_args
-from bastion.shell.hosts import bare_host, url_host
+from bastion.shell.handlers_install import install, pacman
+from bastion.shell.handlers_python import isolating, python_module
+from bastion.shell.hosts import url_host
 from bastion.shell.model import Access, PathUse
 from bastion.shell.programs import interpreters
-from bastion.shell.programs.packages import INDEX_FLAGS, INSTALL_VALUES
 from bastion.shell.programs.spec import Spec
 from bastion.shell.programs.wrappers import STARTUP_FILES
-from bastion.shell.self_verbs import MODULES as SELF_MODULES
-from bastion.shell.self_verbs import self_change
 from bastion.shell.words import Word, literal_word
 
 E = Effect
@@ -71,7 +70,7 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
             break
         i += 1
         if fam == "python":
-            isolated = isolated or _isolating(v)
+            isolated = isolated or isolating(v)
         head = v[:2] if fam == "python" and not v.startswith("--") else v
         if head in inline or v in inline:
             code = v[2:] if head != v and fam == "python" else None
@@ -86,7 +85,7 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
         if fam == "python" and v.startswith("-m"):
             module = v[2:] or (args[i].value if i < len(args) else None)
             i += 0 if v[2:] else 1
-            _python_module(ctx, module, list(args[i:]), isolated=isolated)
+            python_module(ctx, module, list(args[i:]), isolated=isolated)
             return
         if v in values or (fam == "python" and v[:2] in values):
             i += 0 if len(v) > 2 and fam == "python" else 1
@@ -121,191 +120,6 @@ def _syntax_check(ctx: Ctx, script: Word) -> None:
     ctx.reader = True
     ctx.path(script, Access.READ, f"{ctx.program} checks the syntax of")
     ctx.note(f"{ctx.program} only checks the syntax of {script.text}")
-
-
-def _isolating(option: str) -> bool:
-    """Whether a python option keeps the working directory off ``sys.path`` (``-I``, ``-P``,
-    alone or among clustered switches before a value-taking one)."""
-    if option.startswith("--"):
-        return False
-    for letter in option[1:]:
-        if letter in "IP":
-            return True
-        if letter in interpreters.PYTHON_VALUE_LETTERS:
-            return False
-    return False
-
-
-def _safe_path_env(ctx: Ctx) -> bool:
-    """``PYTHONSAFEPATH=1 python3 -m …`` and no ``PYTHONPATH`` set in the command itself."""
-    names = {name: word.value for name, word in ctx.raw.assigns}
-    return bool(names.get("PYTHONSAFEPATH")) and "PYTHONPATH" not in names
-
-
-def _python_module(ctx: Ctx, module: str | None, rest: list[Word], *, isolated: bool = False) -> None:
-    if module is None:
-        ctx.dynamic = True
-        return
-    if module in SELF_MODULES or module.startswith("bastion."):  # python -m bastion …
-        why = self_change([w.value for w in rest])
-        if why:
-            ctx.self_change = why
-            ctx.add(E.UNKNOWN, note=f"changes Bastion's own state: {why}")
-    if module in interpreters.PYTHON_MODULES_INSTALL:
-        sub = rest[0].value if rest else None
-        if sub in ("install", "uninstall") or module == "ensurepip":
-            ctx.effects.discard(E.CODE)
-            install_from(ctx, "pip", rest[1:])
-            return
-        ctx.note(f"python -m {module} {sub or ''}".strip())
-        return
-    shadowable = not (isolated or _safe_path_env(ctx)) or any(
-        name == "PYTHONPATH" for name, _ in ctx.raw.assigns
-    )
-    if module in interpreters.PYTHON_MODULES_READ and shadowable:
-        # `python -m` puts the working directory first on sys.path: a workspace json.py,
-        # re.py… shadows what the module imports, and runs.
-        ctx.add(E.CODE, note=f"python -m {module} imports from the working directory first (no -I / -P)")
-        return
-    if module in interpreters.PYTHON_MODULES_READ:
-        ctx.effects.discard(E.CODE)
-        ctx.add(E.READ)
-        ctx.reader = True
-        _module_arguments(ctx, module, rest)
-        return
-    if module == "http.server":
-        ctx.add(E.NETWORK, note="python -m http.server serves the cwd")
-    ctx.add(E.CODE, note=f"python -m {module} runs a module")
-
-
-def install_from(ctx: Ctx, manager: str, args: list[Word]) -> None:
-    parsed, _ = parse_args(args, INSTALL_VALUES, {"--requirement": "-r", "--editable": "-e"})
-    ctx.add(E.INSTALL, E.NETWORK)
-    ctx.install_manager = manager
-    for w in parsed.values("-r", "-c"):
-        ctx.path(w, Access.READ, f"{manager} requirements file")
-        ctx.note(f"packages listed in {w.text}")
-    for w in parsed.values(*INDEX_FLAGS):  # the index / registry is a network destination
-        host = url_host(w.value or "") or bare_host((w.value or "").split("/")[0])
-        if host:
-            ctx.host(host)
-        else:
-            ctx.add(E.UNKNOWN, note=f"{manager} index only known at run time: {w.text}")
-    local = [*parsed.values("-e")]
-    for w in parsed.positionals:
-        v = w.value
-        if v is None:
-            ctx.install_packages.append(w.text)
-            ctx.note(f"package name only known at run time: {w.text}")
-            continue
-        ctx.install_packages.append(v)
-        if v.startswith((".", "/", "~")) or v.endswith((".whl", ".tar.gz", ".zip", ".tgz")):
-            local.append(w)
-        if url_host(v) or v.startswith(("git+", "git@")):
-            ctx.note(f"installs from a URL: {v}")
-    for w in local:
-        ctx.path(w, Access.READ, f"local package installed by {manager}")
-        ctx.add(E.CODE, note="installing a local package runs its build code")
-    if not parsed.positionals and not local and not parsed.values("-r"):
-        ctx.add(E.CODE, note=f"{manager} installs from the project manifest (runs its scripts)")
-
-
-def install(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    manager = {"pip3": "pip"}.get(ctx.program, ctx.program)
-    sub_at = next((i for i, w in enumerate(ctx.words[1:], 1) if w.value in _INSTALL_SUBS), None)
-    rest = ctx.words[sub_at + 1 :] if sub_at is not None else list(positionals)
-    if ctx.program == "uv" and any(w.value == "pip" for w in ctx.words[1:3]):
-        manager = "uv"
-    install_from(ctx, manager, list(rest))
-
-
-_INSTALL_SUBS = frozenset(
-    {
-        "install",
-        "i",
-        "add",
-        "ci",
-        "update",
-        "up",
-        "upgrade",
-        "uninstall",
-        "remove",
-        "rm",
-        "un",
-        "reinstall",
-        "purge",
-        "autoremove",
-        "full-upgrade",
-        "dist-upgrade",
-        "erase",
-        "downgrade",
-        "groupinstall",
-        "localinstall",
-        "del",
-        "require",
-        "get",
-        "inject",
-        "sync",
-        "create",
-        "isntall",
-        "link",
-        "unlink",
-        "tap",
-        "fix",
-        "upgrade-all",
-        "install-test",
-        "it",
-    }
-)
-
-
-def pacman(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    ops = "".join(
-        (w.value or "")[1:]
-        for w in ctx.words[1:]
-        if (w.value or "").startswith("-") and not (w.value or "").startswith("--")
-    )
-    if "Q" in ops or ("S" in ops and any(c in ops for c in "silgp")) or "F" in ops:
-        ctx.effects.clear()
-        ctx.add(E.READ)
-        ctx.reader = True
-        return
-    install_from(ctx, "pacman", list(positionals))
-
-
-def _module_arguments(ctx: Ctx, module: str, rest: list[Word]) -> None:
-    """The arguments of a read-only ``python -m`` module, by its own usage line: json.tool's
-    ``[infile [outfile]]`` writes its second; pydoc imports what it names (a path is code);
-    an option the module's table does not know is unknown."""
-    table = interpreters.PYTHON_MODULE_OPTIONS.get(module, interpreters.ModuleOptions())
-    positionals: list[Word] = []
-    i = 0
-    while i < len(rest):
-        w = rest[i]
-        v = w.value
-        i += 1
-        if v is None:
-            ctx.add(E.UNKNOWN, note=f"python -m {module}: an argument only known at run time")
-            return
-        if v.startswith("-") and v != "-":
-            name = v.split("=", 1)[0]
-            if name in table.valued and "=" not in v:
-                i += 1
-            elif name not in table.switches and name not in table.valued:
-                ctx.add(E.UNKNOWN, note=f"python -m {module}: option {name!r} is not in its table")
-            continue
-        positionals.append(w)
-    for n, w in enumerate(positionals):
-        access = table.positional(n)
-        if access is None:
-            ctx.add(E.UNKNOWN, note=f"python -m {module}: argument {w.text!r} is not in its usage")
-        elif module == "pydoc" and ("/" in (w.value or "") or (w.value or "").endswith(".py")):
-            ctx.add(E.CODE, note=f"pydoc imports (runs) the file {w.text}")
-        elif access is Access.WRITE:
-            ctx.add(E.WRITE, note=f"python -m {module} writes its output file {w.text}")
-            ctx.path(w, Access.WRITE, f"output file of python -m {module}")
-        elif module != "pydoc":
-            ctx.path(w, access, f"argument of python -m {module}")
 
 
 def shell(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:

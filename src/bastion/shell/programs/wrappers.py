@@ -50,54 +50,25 @@ class Wrapper:
 
 _PRIV = frozenset({E.PRIVILEGE})
 
+
+def _o(spellings: str) -> frozenset[str]:
+    """Option spellings, space-separated (as a tool's --help lists them)."""
+    return frozenset(spellings.split())
+
+
 WRAPPERS: dict[str, Wrapper] = {
     "sudo": Wrapper(
-        takes_value=fs(
-            "-u",
-            "-g",
-            "-C",
-            "-D",
-            "-h",
-            "-p",
-            "-r",
-            "-t",
-            "-T",
-            "-U",
-            "--user",
-            "--group",
-            "--host",
-            "--prompt",
-            "--role",
-            "--type",
-            "--chdir",
-            "--close-from",
-            "--other-user",
-            "--command-timeout",
+        takes_value=_o(
+            "-u -g -C -D -h -p -r -t -T -U --user --group --host --prompt --role --type --chdir "
+            "--close-from --other-user --command-timeout"
         ),
         effects=_PRIV,
         no_command=fs("-l", "-v", "-k", "-K", "-V", "--list", "--validate", "--version", "-e", "--edit"),
         shell_flags=fs("-s", "-i", "--shell", "--login"),
         note="runs as another user",
-        known=fs(
-            "-A",
-            "--askpass",
-            "-b",
-            "--background",
-            "-B",
-            "--bell",
-            "-E",
-            "--preserve-env",
-            "-H",
-            "--set-home",
-            "-n",
-            "--non-interactive",
-            "-P",
-            "--preserve-groups",
-            "-S",
-            "--stdin",
-            "-N",
-            "--no-update",
-            "--help",
+        known=_o(
+            "-A --askpass -b --background -B --bell -E --preserve-env -H --set-home -n "
+            "--non-interactive -P --preserve-groups -S --stdin -N --no-update --help"
         ),
     ),
     "doas": Wrapper(
@@ -147,23 +118,9 @@ WRAPPERS: dict[str, Wrapper] = {
     "coproc": Wrapper(),
     "watch": Wrapper(
         takes_value=fs("-n", "--interval", "-q", "--equexit", "--chgexit"),
-        known=fs(
-            "-t",
-            "--no-title",
-            "-d",
-            "--differences",
-            "-b",
-            "--beep",
-            "-e",
-            "--errexit",
-            "-c",
-            "--color",
-            "-p",
-            "--precise",
-            "-w",
-            "--no-wrap",
-            "-x",
-            "--exec",
+        known=_o(
+            "-t --no-title -d --differences -b --beep -e --errexit -c --color -p --precise -w "
+            "--no-wrap -x --exec"
         ),
         join_as_shell=True,
         note="watch runs its arguments with sh -c",
@@ -172,21 +129,7 @@ WRAPPERS: dict[str, Wrapper] = {
         takes_value=fs("-w", "-E", "--timeout", "--conflict-exit-code"),
         skip=1,
         shell_string=fs("-c", "--command"),
-        known=fs(
-            "-s",
-            "--shared",
-            "-x",
-            "--exclusive",
-            "-u",
-            "--unlock",
-            "-n",
-            "--nonblock",
-            "-o",
-            "--close",
-            "-F",
-            "--no-fork",
-            "--verbose",
-        ),
+        known=_o("-s --shared -x --exclusive -u --unlock -n --nonblock -o --close -F --no-fork --verbose"),
     ),
     # Multi-call binaries: `busybox rm -rf x` is rm. Their own options list or install
     # applets (--install writes links): only the listing ones are declared.
@@ -219,38 +162,12 @@ WRAPPERS: dict[str, Wrapper] = {
     "chrt": Wrapper(
         skip=1,
         takes_value=fs("-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline"),
-        known=fs(
-            "-b",
-            "--batch",
-            "-d",
-            "--deadline",
-            "-f",
-            "--fifo",
-            "-i",
-            "--idle",
-            "-o",
-            "--other",
-            "-r",
-            "--rr",
-            "-R",
-            "--reset-on-fork",
-            "-v",
-            "--verbose",
+        known=_o(
+            "-b --batch -d --deadline -f --fifo -i --idle -o --other -r --rr -R --reset-on-fork -v --verbose"
         ),
     ),
     "numactl": Wrapper(
-        takes_value=fs(
-            "-C",
-            "-N",
-            "-m",
-            "-i",
-            "-p",
-            "--physcpubind",
-            "--cpunodebind",
-            "--membind",
-            "--interleave",
-            "--preferred",
-        ),
+        takes_value=_o("-C -N -m -i -p --physcpubind --cpunodebind --membind --interleave --preferred"),
         known=fs("-l", "--localalloc"),
     ),
     "faketime": Wrapper(skip=1),
@@ -258,49 +175,12 @@ WRAPPERS: dict[str, Wrapper] = {
     "strace": Wrapper(
         takes_value=fs("-o", "--output", "-e", "-p", "-s", "-a", "-P", "-I", "-X", "-S", "-U", "-O"),
         value_paths={"-o": Access.WRITE, "--output": Access.WRITE},
-        known=fs(
-            "-f",
-            "--follow-forks",
-            "-ff",
-            "-c",
-            "--summary-only",
-            "-C",
-            "--summary",
-            "-q",
-            "--quiet",
-            "-r",
-            "--relative-timestamps",
-            "-t",
-            "--absolute-timestamps",
-            "-tt",
-            "-ttt",
-            "-T",
-            "--syscall-times",
-            "-v",
-            "--no-abbrev",
-            "-x",
-            "-xx",
-            "--strings-in-hex",
-            "-y",
-            "-yy",
-            "--decode-fds",
-            "-Y",
-            "--decode-pids",
-            "-z",
-            "--successful-only",
-            "-Z",
-            "--failed-only",
-            "-i",
-            "--instruction-pointer",
-            "-k",
-            "--stack-traces",
-            "-n",
-            "--syscall-number",
-            "-w",
-            "--summary-wall-clock",
-            "-A",
-            "--output-append-mode",
-            "--seccomp-bpf",
+        known=_o(
+            "-f --follow-forks -ff -c --summary-only -C --summary -q --quiet -r --relative-timestamps "
+            "-t --absolute-timestamps -tt -ttt -T --syscall-times -v --no-abbrev -x -xx "
+            "--strings-in-hex -y -yy --decode-fds -Y --decode-pids -z --successful-only -Z "
+            "--failed-only -i --instruction-pointer -k --stack-traces -n --syscall-number -w "
+            "--summary-wall-clock -A --output-append-mode --seccomp-bpf"
         ),
     ),
     "ltrace": Wrapper(
@@ -313,30 +193,12 @@ WRAPPERS: dict[str, Wrapper] = {
     # valgrind's own options are --opt=value only; its log and XML files are writes, its
     # sockets reach the network, --vgdb-prefix names FIFOs: not declared (unknown).
     "valgrind": Wrapper(
-        takes_value=fs(
-            "--tool",
-            "--leak-check",
-            "--show-leak-kinds",
-            "--track-origins",
-            "--error-exitcode",
-            "--num-callers",
-            "--trace-children",
-            "--track-fds",
-            "--show-reachable",
-            "--errors-for-leak-kinds",
-            "--leak-resolution",
-            "--max-stackframe",
-            "--main-stacksize",
-            "--exit-on-first-error",
-            "--child-silent-after-fork",
-            "--gen-suppressions",
-            "--vgdb",
-            "--keep-debuginfo",
-            "--read-var-info",
-            "--read-inline-info",
-            "--fair-sched",
-            "--smc-check",
-            "--undef-value-errors",
+        takes_value=_o(
+            "--tool --leak-check --show-leak-kinds --track-origins --error-exitcode --num-callers "
+            "--trace-children --track-fds --show-reachable --errors-for-leak-kinds --leak-resolution "
+            "--max-stackframe --main-stacksize --exit-on-first-error --child-silent-after-fork "
+            "--gen-suppressions --vgdb --keep-debuginfo --read-var-info --read-inline-info "
+            "--fair-sched --smc-check --undef-value-errors"
         ),
         value_paths={
             "--log-file": Access.WRITE,
@@ -354,23 +216,9 @@ WRAPPERS: dict[str, Wrapper] = {
     "entr": Wrapper(),
     "rlwrap": Wrapper(),
     "script": Wrapper(
-        takes_value=fs(
-            "-c",
-            "--command",
-            "-E",
-            "--echo",
-            "-I",
-            "--log-in",
-            "-O",
-            "--log-out",
-            "-B",
-            "--log-io",
-            "-T",
-            "--log-timing",
-            "-m",
-            "--logging-format",
-            "-o",
-            "--output-limit",
+        takes_value=_o(
+            "-c --command -E --echo -I --log-in -O --log-out -B --log-io -T --log-timing -m "
+            "--logging-format -o --output-limit"
         ),
         shell_string=fs("-c", "--command"),
         log_file="typescript",
@@ -383,114 +231,29 @@ WRAPPERS: dict[str, Wrapper] = {
 }
 
 #: `env` options (handled in unwrap because of NAME=VALUE words and -S).
-ENV_VALUES = fs(
-    "-u",
-    "--unset",
-    "-C",
-    "--chdir",
-    "-S",
-    "--split-string",
-    "-P",
-    "--default-signal",
-    "--ignore-signal",
-    "--block-signal",
-    "-a",
-    "--argv0",
+ENV_VALUES = _o(
+    "-u --unset -C --chdir -S --split-string -P --default-signal --ignore-signal --block-signal -a --argv0"
 )
 ENV_ALIASES = {"--unset": "-u", "--chdir": "-C", "--split-string": "-S", "--ignore-environment": "-i"}
 #: `xargs` options that take a value.
-XARGS_VALUES = fs(
-    "-n",
-    "-I",
-    "-L",
-    "-P",
-    "-d",
-    "-E",
-    "-s",
-    "-a",
-    "-e",
-    "--max-args",
-    "--replace",
-    "--max-lines",
-    "--max-procs",
-    "--delimiter",
-    "--eof",
-    "--arg-file",
-    "--max-chars",
-    "--process-slot-var",
+XARGS_VALUES = _o(
+    "-n -I -L -P -d -E -s -a -e --max-args --replace --max-lines --max-procs --delimiter "
+    "--eof --arg-file --max-chars --process-slot-var"
 )
 XARGS_ALIASES = {"--replace": "-I", "--arg-file": "-a", "--max-args": "-n"}
 
 #: Environment variables that make a program run another program (program injection).
-INJECTION_VARS = fs(
-    "PAGER",
-    "GIT_PAGER",
-    "MANPAGER",
-    "SYSTEMD_PAGER",
-    "LESSOPEN",
-    "LESSCLOSE",
-    "LD_PRELOAD",
-    "LD_LIBRARY_PATH",
-    "LD_AUDIT",
-    "DYLD_INSERT_LIBRARIES",
-    "DYLD_LIBRARY_PATH",
-    "BASH_ENV",
-    "ENV",
-    "PROMPT_COMMAND",
-    "PYTHONSTARTUP",
-    "PYTHONPATH",
-    "PYTHONHOME",
-    "NODE_OPTIONS",
-    "NODE_PATH",
-    "PERL5OPT",
-    "PERL5LIB",
-    "PERLLIB",
-    "RUBYOPT",
-    "RUBYLIB",
-    "EDITOR",
-    "VISUAL",
-    "GIT_SSH",
-    "GIT_SSH_COMMAND",
-    "GIT_EDITOR",
-    "GIT_EXTERNAL_DIFF",
-    "GIT_ASKPASS",
-    "SSH_ASKPASS",
-    "SUDO_ASKPASS",
-    "GIT_PROXY_COMMAND",
-    "GIT_EXEC_PATH",
-    "GIT_TEMPLATE_DIR",
-    "GIT_CONFIG",
-    "GIT_CONFIG_GLOBAL",
-    "GIT_CONFIG_SYSTEM",
-    "GIT_CONFIG_PARAMETERS",
-    "GIT_CONFIG_COUNT",
-    "PATH",
-    "IFS",
-    "SHELLOPTS",
-    "BASHOPTS",
-    "PS4",
-    "JAVA_TOOL_OPTIONS",
-    "_JAVA_OPTIONS",
-    "CLASSPATH",
-    "RUSTC_WRAPPER",
-    "CARGO_BUILD_RUSTC_WRAPPER",
-    "CC",
-    "CXX",
-    "MAKEFLAGS",
-    "NPM_CONFIG_SCRIPT_SHELL",
-    "npm_config_script_shell",
-    "BROWSER",
-    "HISTFILE",
-    "TERMINFO",
-    "GCONV_PATH",
-    "HOSTALIASES",
-    "OPENSSL_CONF",
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "ZDOTDIR",
-    "INPUTRC",
-    "MALLOC_CONF",
-    "GLIBC_TUNABLES",
+INJECTION_VARS = _o(
+    "PAGER GIT_PAGER MANPAGER SYSTEMD_PAGER LESSOPEN LESSCLOSE LD_PRELOAD LD_LIBRARY_PATH "
+    "LD_AUDIT DYLD_INSERT_LIBRARIES DYLD_LIBRARY_PATH BASH_ENV ENV PROMPT_COMMAND "
+    "PYTHONSTARTUP PYTHONPATH PYTHONHOME NODE_OPTIONS NODE_PATH PERL5OPT PERL5LIB PERLLIB "
+    "RUBYOPT RUBYLIB EDITOR VISUAL GIT_SSH GIT_SSH_COMMAND GIT_EDITOR GIT_EXTERNAL_DIFF "
+    "GIT_ASKPASS SSH_ASKPASS SUDO_ASKPASS GIT_PROXY_COMMAND GIT_EXEC_PATH GIT_TEMPLATE_DIR "
+    "GIT_CONFIG GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT "
+    "PATH IFS SHELLOPTS BASHOPTS PS4 JAVA_TOOL_OPTIONS _JAVA_OPTIONS CLASSPATH RUSTC_WRAPPER "
+    "CARGO_BUILD_RUSTC_WRAPPER CC CXX MAKEFLAGS NPM_CONFIG_SCRIPT_SHELL "
+    "npm_config_script_shell BROWSER HISTFILE TERMINFO GCONV_PATH HOSTALIASES OPENSSL_CONF "
+    "GIT_DIR GIT_WORK_TREE ZDOTDIR INPUTRC MALLOC_CONF GLIBC_TUNABLES"
 )
 #: Injection variables whose value is harmless when it is one of these literal values.
 SAFE_VALUES: Mapping[str, frozenset[str]] = {
@@ -510,95 +273,29 @@ SAFE_VALUES: Mapping[str, frozenset[str]] = {
 #: size, CI markers, commit identity). Any other NAME=… in front of a command, or through
 #: ``env``, makes it not a pure reader: HOME, XDG_*, TAR_OPTIONS, GOFLAGS… change what it
 #: reads, writes or runs.
-HARMLESS_VARS = fs(
-    "LANG",
-    "LANGUAGE",
-    "TZ",
-    "TERM",
-    "COLORTERM",
-    "NO_COLOR",
-    "FORCE_COLOR",
-    "CLICOLOR",
-    "CLICOLOR_FORCE",
-    "COLUMNS",
-    "LINES",
-    "CI",
-    "PYTHONUNBUFFERED",
-    "PYTHONDONTWRITEBYTECODE",
-    "PYTHONIOENCODING",
-    "RUST_BACKTRACE",
-    "GIT_AUTHOR_NAME",
-    "GIT_AUTHOR_EMAIL",
-    "GIT_AUTHOR_DATE",
-    "GIT_COMMITTER_NAME",
-    "GIT_COMMITTER_EMAIL",
-    "GIT_COMMITTER_DATE",
+HARMLESS_VARS = _o(
+    "LANG LANGUAGE TZ TERM COLORTERM NO_COLOR FORCE_COLOR CLICOLOR CLICOLOR_FORCE COLUMNS "
+    "LINES CI PYTHONUNBUFFERED PYTHONDONTWRITEBYTECODE PYTHONIOENCODING RUST_BACKTRACE "
+    "GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_AUTHOR_DATE GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL "
+    "GIT_COMMITTER_DATE"
 )
 HARMLESS_PREFIXES = ("LC_",)
 #: Harmless in front of a command only (`IFS= read -r l`); a standalone IFS=… changes how
 #: every later expansion splits.
 PREFIX_ONLY_VARS = fs("IFS")
 #: Variables whose value is a URL or host the program connects to.
-HOST_VARS = fs(
-    "DOCKER_HOST",
-    "CONTAINER_HOST",
-    "PIP_INDEX_URL",
-    "PIP_EXTRA_INDEX_URL",
-    "PIP_TRUSTED_HOST",
-    "PIP_PROXY",
-    "UV_INDEX_URL",
-    "UV_EXTRA_INDEX_URL",
-    "UV_INDEX",
-    "UV_DEFAULT_INDEX",
-    "npm_config_registry",
-    "NPM_CONFIG_REGISTRY",
-    "YARN_REGISTRY",
-    "GOPROXY",
-    "GONOSUMDB",
-    "HTTP_PROXY",
-    "HTTPS_PROXY",
-    "ALL_PROXY",
-    "http_proxy",
-    "https_proxy",
-    "all_proxy",
-    "CARGO_HTTP_PROXY",
-    "OLLAMA_HOST",
-    "KUBERNETES_SERVICE_HOST",
-    "VAULT_ADDR",
+HOST_VARS = _o(
+    "DOCKER_HOST CONTAINER_HOST PIP_INDEX_URL PIP_EXTRA_INDEX_URL PIP_TRUSTED_HOST PIP_PROXY "
+    "UV_INDEX_URL UV_EXTRA_INDEX_URL UV_INDEX UV_DEFAULT_INDEX npm_config_registry "
+    "NPM_CONFIG_REGISTRY YARN_REGISTRY GOPROXY GONOSUMDB HTTP_PROXY HTTPS_PROXY ALL_PROXY "
+    "http_proxy https_proxy all_proxy CARGO_HTTP_PROXY OLLAMA_HOST KUBERNETES_SERVICE_HOST "
+    "VAULT_ADDR"
 )
 #: Shell variables that change the shell itself when assigned on their own (`PATH=…; ls`).
-SHELL_SPECIAL_VARS = fs(
-    "PATH",
-    "HOME",
-    "CDPATH",
-    "ENV",
-    "BASH_ENV",
-    "IFS",
-    "PS0",
-    "PS1",
-    "PS2",
-    "PS3",
-    "PS4",
-    "PROMPT_COMMAND",
-    "SHELLOPTS",
-    "BASHOPTS",
-    "HISTFILE",
-    "GLOBIGNORE",
-    "EXECIGNORE",
-    "FUNCNEST",
-    "OLDPWD",
-    "PWD",
-    "POSIXLY_CORRECT",
-    "TMOUT",
-    "REPLY",
-    "OPTIND",
-    "OPTARG",
-    "TMPDIR",
-    "MAILPATH",
-    "MAIL",
-    "FIGNORE",
-    "HOSTFILE",
-    "COMP_WORDBREAKS",
+SHELL_SPECIAL_VARS = _o(
+    "PATH HOME CDPATH ENV BASH_ENV IFS PS0 PS1 PS2 PS3 PS4 PROMPT_COMMAND SHELLOPTS BASHOPTS "
+    "HISTFILE GLOBIGNORE EXECIGNORE FUNCNEST OLDPWD PWD POSIXLY_CORRECT TMOUT REPLY OPTIND "
+    "OPTARG TMPDIR MAILPATH MAIL FIGNORE HOSTFILE COMP_WORDBREAKS"
 )
 #: Variables whose value is a shell string the shell runs (classified like `sh -c`).
 SHELL_STRING_VARS = fs("PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS3", "PS4")
