@@ -284,3 +284,74 @@ def test_the_reader_sees_relative_nested_and_typing_only_imports() -> None:
     assert "bastion.shell.model" not in mods["bastion.policy.engine"].imports
     assert "bastion" in mods["bastion.call.model"].imports
     assert all(name.startswith("bastion") for m in mods.values() for name in m.imports)
+
+
+#: The allowed package order, bottom to top: a package imports only packages of its own
+#: layer or below (at module level, in a function or for typing alone). ``exec`` is the
+#: runner, right above the core: it reaches the gate only through Protocols passed in.
+PACKAGE_ORDER: tuple[tuple[str, ...], ...] = (
+    ("bastion.errors",),
+    ("bastion.call",),
+    ("bastion.shell",),
+    ("bastion.policy",),
+    ("bastion.exec",),
+    ("bastion.opinion", "bastion.launch"),
+    ("bastion.audit", "bastion.approval", "bastion.keys", "bastion.delegation"),
+    ("bastion.runtime",),
+    (
+        "bastion.state",
+        "bastion.postgres",
+        "bastion.configuration",
+        "bastion.boot",
+        "bastion.construct",
+        "bastion.lifecycle",
+    ),
+    ("bastion.tools",),
+    ("bastion.adapters", "bastion.evidence"),
+)
+#: Upward edges allowed by name: the configuration reads the adapters' own settings sections.
+UPWARD_ALLOWED = frozenset(
+    {
+        ("bastion.configuration", "bastion.adapters.hooks.settings"),
+        ("bastion.configuration", "bastion.adapters.http.settings"),
+    }
+)
+
+
+def layer_of(name: str) -> int | None:
+    for level, packages in enumerate(PACKAGE_ORDER):
+        if _inside(name, packages):
+            return level
+    return None
+
+
+def _order_breaks() -> set[tuple[str, str]]:
+    found = set()
+    for src, dst in _edges_from(("bastion",)):
+        low, high = layer_of(src), layer_of(dst)
+        if low is None or high is None or high <= low:
+            continue
+        # Importing ``a.b.c`` imports its packages ``a`` and ``a.b`` too: those are allowed with it.
+        if not any(src == a and (dst == b or b.startswith(dst + ".")) for a, b in UPWARD_ALLOWED):
+            found.add((src, dst))
+    return found
+
+
+def test_every_package_has_its_place_in_the_order() -> None:
+    placed = {name.split(".")[1] for name in modules() if name.count(".") >= 1}
+    assert sorted(p for p in placed if layer_of(f"bastion.{p}") is None) == []
+
+
+def test_no_package_imports_one_above_it_in_the_order() -> None:
+    assert sorted(_order_breaks()) == []
+
+
+def test_the_runner_imports_no_gatekeeper_constructor_tool_or_adapter() -> None:
+    above = ("bastion.construct", "bastion.tools", "bastion.adapters", "bastion.runtime", "bastion.approval")
+    assert sorted(e for e in _edges_from(("bastion.exec",)) if _inside(e[1], above)) == []
+
+
+def test_the_order_check_sees_an_upward_import() -> None:
+    # The checker itself: the hooks adapter imports the runtime, which is below it.
+    assert layer_of("bastion.runtime.keeper") < layer_of("bastion.adapters.hooks.decide")  # type: ignore[operator]
+    assert layer_of("bastion.exec.select") < layer_of("bastion.runtime.contain")  # type: ignore[operator]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -277,6 +278,23 @@ def test_a_standing_grant_covers_a_non_interactive_call(keeper: Keeper, workspac
         Decision.ALLOW,
         "grant.exact",
     )
+
+
+def test_a_standing_grant_on_a_shell_install_covers_the_non_interactive_call(
+    keeper: Keeper, workspace: Path
+) -> None:
+    """Issue 32: 'approve always' on ``pip install requests`` answered interactive calls only:
+    the non-interactive one is denied by ``install.non-interactive``, which, like the approval
+    default, says only that nobody can be asked."""
+    k = keeper()
+    background = ToolCall("shell", {"command": "pip install requests"}, cwd=str(workspace), session="s1")
+    before = asyncio.run(k.request(background))
+    run_answered(k, dataclasses.replace(background, interactive=True), approve=True, always=True)
+    after = asyncio.run(k.request(background))
+    other = asyncio.run(k.request(dataclasses.replace(background, args={"command": "pip install flask"})))
+    assert (before.decision, before.marker) == (Decision.DENY, None)
+    assert (after.decision, after.reasons[0].rule) == (Decision.ALLOW, "grant.exact")
+    assert other.decision is Decision.DENY  # the grant covers its own call only
 
 
 # -- grants -------------------------------------------------------------------------------------

@@ -4,9 +4,12 @@
 build their engine through :func:`bastion.construct.keeper_for`, which runs
 :func:`boot_problem` on the policy first: a policy that fails it is treated like one that
 does not load (a daemon refuses to start; a hook denies every call with ``policy.invalid``
-and the reason, recorded). ``tool`` and ``mcp serve`` call :func:`boot_problem` themselves,
-``launch`` and ``resume`` :func:`check_boot` (so, run from HOME itself, whose default
-workspace holds the default credentials dir, they refuse to start an agent and say why).
+and the reason, recorded). The commands that decide calls (``check``, ``explain``,
+``request``, ``serve``, ``mcp serve``) run :func:`check_boot` when they load the policy
+(``configuration_or_exit(..., boot=True)``), exiting 2 with its sentence; ``tool`` calls
+:func:`boot_problem` itself, ``launch`` and ``resume`` :func:`check_boot` (so, run from HOME
+itself, whose default workspace holds the default credentials dir, they refuse to start an
+agent and say why).
 
 What it refuses (configurations that are a hole, not a warning): the credentials dir
 inside a readable root, where an agent could read every secret. (The daemon's own refusals

@@ -31,6 +31,7 @@ from bastion.configuration import Configuration, default_configuration, load_sou
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Evaluation, deny_for_error
 from bastion.policy.engine import Gate
+from bastion.policy.judge import Judge
 from bastion.policy.network import Resolver, SystemResolver
 from bastion.policy.paths import FileSystem
 from bastion.policy.sources import PolicySources, state_dir_from
@@ -39,6 +40,8 @@ from bastion.runtime import Gatekeeper, PermissionCallback
 
 if TYPE_CHECKING:
     from bastion.opinion.consult import SecondOpinion
+    from bastion.runtime.contain import Containment
+    from bastion.shell.model import ShellAnalysis
 
 #: The rule of every denial while the policy does not load (parse, validation or any error).
 POLICY_INVALID = "policy.invalid"
@@ -68,6 +71,9 @@ class GateOptions:
     sandbox_note: str = ""
     fs: FileSystem | None = None
     tree: Tree | None = None
+    #: Does this entry point run the calls it is answered contained, as the answer's profile
+    #: says (an agent hook rewrites them)? Then the Gatekeeper applies ``[exec] contain``.
+    contain: bool = False
 
     def settled(self) -> GateOptions:
         """The same options with every default chosen, so each rebuild reuses them."""
@@ -92,7 +98,9 @@ class GateOptions:
 
 
 #: An agent hook: the agent runs allowed code itself, never inside Bastion's sandbox.
-HOOK_OPTIONS = GateOptions(sandboxed=False, sandbox_note="an agent hook: the agent runs code itself")
+HOOK_OPTIONS = GateOptions(
+    sandboxed=False, sandbox_note="an agent hook: the agent runs code itself", contain=True
+)
 #: Replay and learn: recorded calls decided again offline, so no host name is looked up.
 OFFLINE_OPTIONS = GateOptions(
     resolve_hosts=False,
@@ -126,11 +134,12 @@ def build_gate(policy: Policy, options: GateOptions | None = None) -> Gate:
     )
 
 
-class BrokenGate(Gate):
-    """The gate of a policy that did not load: every call is denied with the load error."""
+class BrokenGate:
+    """The gate of a policy that did not load: every call is denied with the load error
+    (a :class:`~bastion.policy.judge.Judge` of its own, not a ``Gate`` that could decide)."""
 
     def __init__(self, policy: Policy, error: str) -> None:
-        super().__init__(policy, resolver=None, sandboxed=False)
+        self.policy = policy
         self.error = error
         self._answer = deny_for_error(
             f"the policy failed to load, so every call is denied until it is fixed: {error}",
@@ -140,7 +149,12 @@ class BrokenGate(Gate):
     def evaluate(self, call: ToolCall) -> Evaluation:
         return self._answer
 
-    def over(self, policy: Policy) -> Gate:
+    def analyze_shell(self, command: str, /) -> ShellAnalysis:
+        from bastion.shell.analysis import analyze
+
+        return analyze(command)
+
+    def over(self, policy: Policy) -> Judge:
         return self  # a broken policy stays broken for a delegated child too
 
     def explain(self, call: ToolCall) -> Evaluation:
@@ -152,19 +166,21 @@ def open_gatekeeper(
     env: Mapping[str, str] | None = None,
     *,
     options: GateOptions | None = None,
-    gate: Gate | None = None,
+    gate: Judge | None = None,
     share: Gatekeeper | None = None,
     clock: Clock | None = None,
     on_permission: PermissionCallback | None = None,
 ) -> Gatekeeper:
     """A Gatekeeper over ``gate`` (default: one built from ``config.policy`` and ``options``)
-    with the configuration's ``[limits]``, ``[audit]`` and ``[second_opinion]``.
+    with the configuration's ``[limits]``, ``[audit]``, ``[second_opinion]`` and, when
+    ``options.contain``, ``[exec] contain``.
 
     ``share``: use that keeper's store, ledger and clock (a reload); otherwise open the
     state stores: ``<state_dir>/bastion.db`` (dir 0700, key and db 0600) by default, or the
     PostgreSQL database of ``BASTION_STATE_URL`` / ``state_url``."""
     gate = gate or build_gate(config.policy, options)
     opinion = _opinion(config)
+    containment = containment_for(config) if options is not None and options.contain else None
     if share is not None:
         return Gatekeeper(
             gate,
@@ -175,6 +191,7 @@ def open_gatekeeper(
             limits=config.limits,
             audit=config.audit,
             opinion=opinion,
+            containment=containment,
         )
     from bastion.state import open_stores, state_url_for
 
@@ -191,22 +208,22 @@ def open_gatekeeper(
         limits=config.limits,
         audit=config.audit,
         opinion=opinion,
+        containment=containment,
     )
 
 
-def sibling(keeper: Gatekeeper, gate: Gate) -> Gatekeeper:
+def containment_for(config: Configuration) -> Containment:
+    """``[exec] contain``, with this machine's sandbox answering "can it be contained?"."""
+    from bastion.exec.select import HostSandbox
+    from bastion.runtime.contain import Containment
+
+    return Containment(config.exec.contain, HostSandbox(config.policy, config.exec))
+
+
+def sibling(keeper: Gatekeeper, gate: Judge) -> Gatekeeper:
     """A Gatekeeper over ``gate`` (a gate wrapping ``keeper``'s) that shares everything
-    else of ``keeper``: store, ledger, clock, limits, audit and checker (the egress proxy)."""
-    return Gatekeeper(
-        gate,
-        store=keeper.store,
-        ledger=keeper.ledger,
-        clock=keeper.clock,
-        on_permission=keeper.on_permission,
-        limits=keeper.limits,
-        audit=keeper.audit,
-        opinion=keeper.opinion,
-    )
+    else of ``keeper`` (:meth:`Gatekeeper.with_gate`)."""
+    return keeper.with_gate(gate)
 
 
 def _opinion(config: Configuration) -> SecondOpinion | None:
@@ -248,7 +265,7 @@ def keeper_for(
         check_boot(loaded.policy)  # a policy no entry point may start on is as good as broken
     except Exception as exc:  # parse, validation or anything else: deny everything, recorded
         return broken_keeper(exc, sources, env, share=share)
-    return open_gatekeeper(loaded, env, gate=build_gate(loaded.policy, options), share=share)
+    return open_gatekeeper(loaded, env, options=options, gate=build_gate(loaded.policy, options), share=share)
 
 
 def broken(keeper: Gatekeeper) -> str | None:

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from bastion.approval.store import Store
     from bastion.call.model import ToolCall
     from bastion.policy.ceiling import Ceiling
-    from bastion.policy.engine import Gate
+    from bastion.policy.judge import Judge
 
 #: The share of its parent's limits a child gets when none is given: all of them, which
 #: its calls also use up (a subagent under a hook counted toward its parent before too).
@@ -96,7 +96,7 @@ def check_share(share: float) -> float:
     return float(share)
 
 
-def ceiling_of_policy(gate: Gate) -> Ceiling:
+def ceiling_of_policy(gate: Judge) -> Ceiling:
     """The top-level ceiling (no ``[ceiling]``: the one that adds nothing)."""
     from bastion.policy.ceiling import NO_CEILING
 
@@ -115,7 +115,7 @@ def looser(requested: Ceiling, allowed: Ceiling) -> tuple[str, ...]:
 class Owner(Protocol):
     """What the registry reads from its Gatekeeper, each time (a reload may swap them)."""
 
-    gate: Gate
+    gate: Judge
     limits: LimitsConfig
 
 
@@ -125,11 +125,11 @@ class Delegations:
     def __init__(self, owner: Owner) -> None:
         self.owner = owner
         self._children: dict[str, Delegation] = {}
-        self._gates: dict[tuple[str, str, str], tuple[Gate, Gate]] = {}  # ceiling → (base, gate)
+        self._gates: dict[tuple[str, str, str], tuple[Judge, Judge]] = {}  # ceiling → (base, gate)
         self._lock = threading.Lock()
 
     @property
-    def gate(self) -> Gate:
+    def gate(self) -> Judge:
         return self.owner.gate
 
     @property
@@ -251,7 +251,7 @@ class Delegations:
                     return out
                 session = above.parent
 
-    def gate_for(self, delegation: Delegation | None) -> Gate:
+    def gate_for(self, delegation: Delegation | None) -> Judge:
         """The gate that decides the child's calls: the policy's, with the child's ceiling."""
         base = self.gate
         if delegation is None or delegation.ceiling is None:
@@ -291,7 +291,7 @@ class Delegations:
         return [] if delegation is None else [s for s, _ in self.ancestors(delegation)]
 
 
-def _narrowed_gate(gate: Gate, delegation: Delegation) -> Gate:
+def _narrowed_gate(gate: Judge, delegation: Delegation) -> Judge:
     assert delegation.ceiling is not None
     source = f"delegation: ceiling of child session {delegation.session} (parent {delegation.parent})"
     policy = dataclasses.replace(gate.policy, ceiling=delegation.ceiling, ceiling_source=source)

@@ -11,6 +11,7 @@ from bastion.approval.state import TRANSITIONS, Action, IllegalTransition, Reque
 LEGAL = {
     (RequestState.PENDING, Action.APPROVE_ONCE): RequestState.APPROVED_ONCE,
     (RequestState.PENDING, Action.APPROVE_ALWAYS): RequestState.APPROVED_ALWAYS,
+    (RequestState.PENDING, Action.APPROVE_UNCONTAINED): RequestState.APPROVED_UNCONTAINED,
     (RequestState.PENDING, Action.DENY): RequestState.DENIED,
     (RequestState.PENDING, Action.EXPIRE): RequestState.EXPIRED,
     (RequestState.PENDING, Action.CANCEL): RequestState.CANCELLED,
@@ -35,9 +36,10 @@ def test_the_table_is_exactly_the_legal_transitions() -> None:
     assert dict(TRANSITIONS) == LEGAL
 
 
-def test_only_pending_is_not_final_and_only_the_two_approvals_approve() -> None:
+def test_only_pending_is_not_final_and_only_the_three_approvals_approve() -> None:
     assert {s for s in RequestState if not s.final} == {RequestState.PENDING}
     assert {s for s in RequestState if s.approved} == {
         RequestState.APPROVED_ONCE,
         RequestState.APPROVED_ALWAYS,
+        RequestState.APPROVED_UNCONTAINED,
     }

@@ -35,8 +35,10 @@ def test_a_json_call_maps_agent_tool_names_onto_families(
 
 
 def test_check_batch_decides_an_agent_tool_name_like_the_family(tmp_path: Path) -> None:
-    lines = [{"tool": "Bash", "args": {"command": "cat ~/.ssh/id_rsa"}, "cwd": str(tmp_path)},
-             {"tool": "shell", "args": {"command": "cat ~/.ssh/id_rsa"}, "cwd": str(tmp_path)}]  # fmt: skip
+    project = tmp_path / "proj"  # not HOME itself, whose workspace would hold the credentials dir
+    project.mkdir()
+    lines = [{"tool": "Bash", "args": {"command": "cat ~/.ssh/id_rsa"}, "cwd": str(project)},
+             {"tool": "shell", "args": {"command": "cat ~/.ssh/id_rsa"}, "cwd": str(project)}]  # fmt: skip
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("BASTION_")},
         "HOME": str(tmp_path),
@@ -44,7 +46,7 @@ def test_check_batch_decides_an_agent_tool_name_like_the_family(tmp_path: Path) 
     }
     done = subprocess.run([sys.executable, "-m", "bastion.adapters.cli.main", "check", "--batch", "-"],
                           input="".join(json.dumps(line) + "\n" for line in lines), capture_output=True,
-                          text=True, env=env, cwd=tmp_path, timeout=60)  # fmt: skip
+                          text=True, env=env, cwd=project, timeout=60)  # fmt: skip
     decided = [json.loads(line) for line in done.stdout.splitlines()]
     assert [d["decision"] for d in decided] == ["deny", "deny"]
     assert decided[0]["reasons"] == decided[1]["reasons"]

@@ -66,11 +66,32 @@ def test_doctor_says_plainly_which_agents_run_calls_uncontained() -> None:
     checks = containment_checks(["claude", "codex", "gemini", "qwen"], "allowed")
 
     assert [(name, ok) for name, ok, _ in checks] == [
+        ("contain", True),
         ("containment claude", True),
-        ("containment codex", False),
-        ("containment gemini", False),
+        ("containment codex", True),
+        ("containment gemini", True),
         ("containment qwen", False),
     ]
-    assert "runs UNCONTAINED" in checks[1][2] and "bastion launch codex" in checks[1][2]
-    assert "bastion launch gemini -- --sandbox" in checks[2][2]
-    assert containment_checks(["claude"], "off")[0][:2] == ("containment claude", False)
+    assert "runs UNCONTAINED" in checks[4][2] and "bastion launch qwen" in checks[4][2]
+    assert containment_checks(["claude"], "off")[1][:2] == ("containment claude", False)
+
+
+@pytest.mark.parametrize(
+    ("contain", "ok", "says"),
+    [
+        ("all", True, "calls a person approves run contained"),
+        ("allowed", True, "a call a person approves runs as written, with your full rights"),
+        ("off", False, "no call runs contained"),
+    ],
+)
+def test_doctor_names_the_contain_choice_and_what_it_means(contain: str, ok: bool, says: str) -> None:
+    from bastion.adapters.cli.doctor_sandbox import containment_checks
+
+    name, passed, detail = containment_checks([], contain)[0]
+
+    assert (name, passed, detail.startswith(f'[exec] contain = "{contain}": '), says in detail) == (
+        "contain",
+        ok,
+        True,
+        True,
+    )

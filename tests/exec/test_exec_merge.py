@@ -40,6 +40,7 @@ def test_an_untrusted_layer_may_tighten(tmp_path: Path) -> None:
     "loosening",
     [
         '[exec]\ncontain = "off"\n',
+        '[exec]\ncontain = "allowed"\n',
         '[exec]\nenv_allow = ["PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ", "AWS_SECRET_ACCESS_KEY"]\n',
         '[exec]\nsecrets = ["GH_TOKEN"]\n',
         "[exec]\nseccomp = false\n",

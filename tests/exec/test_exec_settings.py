@@ -16,12 +16,12 @@ from bastion.exec.settings import tighter_exec
 from tests.conftest import ConfigurationFactory
 
 
-def test_the_defaults_contain_allowed_calls_with_every_limit_on(
+def test_the_defaults_contain_allowed_and_approved_calls_with_every_limit_on(
     make_configuration: ConfigurationFactory,
 ) -> None:
     config = make_configuration("").exec
     assert (config.contain, config.max_processes, config.max_resident_mb, config.tmp_size_mb) == (
-        "allowed", 512, 4096, 512,
+        "all", 512, 4096, 512,
     )  # fmt: skip
     assert (config.seccomp, config.scan_max_entries) == (True, 200_000)
     assert limits_of(config) == Limits()
@@ -94,5 +94,5 @@ def test_an_untrusted_project_file_that_turns_containment_off_is_dropped(tmp_pat
     from bastion.configuration import load_configuration
 
     config = load_configuration(None, cwd=str(project), env=env)
-    assert config.exec.contain is Contain.ALLOWED
+    assert config.exec.contain is Contain.ALL
     assert load_text('[exec]\ncontain = "off"\n', cwd=str(project), env=env).exec.contain is Contain.OFF

@@ -10,13 +10,13 @@ from bastion.call.effects import Effect
 from bastion.exec.profile import (
     Filesystem,
     Profile,
-    contains,
     parse_profile,
     profile_for,
     shell_hosts,
 )
 from bastion.exec.runner import ExecError
 from bastion.policy.decision import Decision, Evaluation, Reason
+from bastion.runtime.contain import contains
 
 ALLOW = Reason(Decision.ALLOW, "test", "test", "", "allowed")
 
@@ -107,3 +107,17 @@ def test_only_effects_that_change_nothing_on_disk_get_a_read_only_file_system(ef
     profile = profile_for(_evaluation(*effects))
     harmless = {Effect.READ, Effect.DB_READ, Effect.NETWORK}
     assert profile.writable is not (effects <= harmless)
+
+
+def test_a_profile_with_approved_writes_round_trips_and_says_so() -> None:
+    profile = Profile(Filesystem.WORKSPACE_WRITE, ("a.example",), ("/srv/out/x",))
+
+    assert profile.argv() == ["--profile", "workspace-write", "--host", "a.example", "--write", "/srv/out/x"]
+    assert Profile.from_json(profile.to_json()) == profile
+    assert profile.label == "workspace-write, network: a.example, also writes: /srv/out/x"
+
+
+@pytest.mark.parametrize("path", ["relative/x", "", "/a\nb"])
+def test_an_approved_write_that_is_not_an_absolute_path_is_refused(path: str) -> None:
+    with pytest.raises(ExecError, match="is not an absolute path"):
+        parse_profile("workspace-write", (), [path])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,8 @@ import pytest
 from bastion.audit.ledger import Ledger
 from bastion.configuration import Configuration, load_policy
 from bastion.construct import open_gatekeeper
+from bastion.exec.prepared import runs_dir
+from bastion.exec.settle import Settled, settle
 from tests.adapters.hooks.conftest import bastion_exe
 from tests.exec.sandbox_helpers import require_bwrap
 
@@ -110,3 +113,48 @@ def test_a_bad_command_line_runs_nothing(
 
     assert done.returncode in (2, 126)
     assert message in done.stderr
+
+
+def _prepare(workspace: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([bastion_exe(), "sandbox", "prepare", *args], cwd=workspace, env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+
+
+def test_prepare_prints_a_line_that_runs_the_command_contained_without_bastion(
+    workspace: Path, cli_env: dict[str, str]
+) -> None:
+    line = _prepare(workspace, cli_env, "--profile", "read-only", "--", "echo hi > made; echo rc=$?").stdout
+
+    done = subprocess.run(["bash", "-c", line], cwd=workspace, env={"PATH": "/usr/bin:/bin", "HOME": "/"},
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+
+    assert (done.returncode, done.stdout) == (0, "rc=1\n")
+    assert "Read-only file system" in done.stderr
+    assert not (workspace / "made").exists()
+    assert "bastion" not in line.split(" -- ")[-1]  # nothing of Bastion runs in the sandbox
+    # A later call settles the run, once the sandbox's last process is gone (its pid 1 may
+    # still be tearing the namespaces down when the line returns).
+    assert [s.exit_code for s in _settled(runs_dir(cli_env["BASTION_STATE_DIR"]))] == [0]
+
+
+def _settled(folder: str) -> tuple[Settled, ...]:
+    for _ in range(3000):
+        done = settle(folder)
+        if done:
+            return done
+        threading.Event().wait(0.01)
+    return ()
+
+
+def test_prepare_refuses_a_host_profile_with_no_egress_proxy_and_says_why(
+    workspace: Path, cli_env: dict[str, str]
+) -> None:
+    done = _prepare(
+        workspace, cli_env, "--profile", "read-only", "--host", "example.com", "--", "curl example.com"
+    )
+
+    assert (done.returncode, done.stdout) == (126, "")
+    assert done.stderr == (
+        "bastion sandbox: this call needs the network (example.com) and no egress proxy is running to "
+        "decide its connections (start the hook daemon: bastion serve)\n"
+    )

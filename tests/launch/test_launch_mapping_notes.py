@@ -183,3 +183,19 @@ def test_claude_s_network_denying_sandbox_is_not_offered_without_the_helpers_it_
     ), mapping.notes
     with_helpers = map_ceiling(KNOWN["claude"], help_of("claude"), ceiling, present=lambda exe: True)
     assert with_helpers.started is True
+
+
+def test_a_mode_choice_named_ask_before_edit_is_read_as_asking_about_risky_actions() -> None:
+    from bastion.launch.helptext import HelpOption
+    from bastion.launch.mapping import Setting, _read_choice
+
+    option = HelpOption(("--approval-mode",), True, "approval mode", ("ask-before-edit", "askBeforeEdits"))
+    assert [_read_choice(option, c) for c in option.choices] == [
+        Setting(
+            "--approval-mode",
+            ("--approval-mode", choice),
+            "ask-before-edit mode: reads run, asks before every edit",
+            "ask_for_risky",
+        )
+        for choice in option.choices
+    ]

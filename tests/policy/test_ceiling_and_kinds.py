@@ -64,7 +64,9 @@ def test_the_policy_ceiling_is_lowered_by_a_later_layer_and_never_raised(tmp_pat
 
 
 def test_modes_are_ordered_strictest_first_and_keep_their_words() -> None:
-    assert [m.rank for m in (Mode.READ_ONLY, Mode.WORKSPACE, Mode.FULL_ACCESS)] == [0, 1, 2]
+    modes = (Mode.READ_ONLY, Mode.ASK_BEFORE_EDIT, Mode.WORKSPACE, Mode.FULL_ACCESS)
+    assert [m.rank for m in modes] == [0, 1, 2, 3]
+    assert [str(m) for m in modes] == ["read-only", "ask-before-edit", "workspace", "full-access"]
     assert f"mode.{Mode.READ_ONLY}" == "mode.read-only"
 
 

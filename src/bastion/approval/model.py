@@ -130,14 +130,11 @@ class ApprovalRequest:
 
     @property
     def profile(self) -> dict[str, Any] | None:
-        """The sandbox profile the call runs in once approved (shell and code calls): what
-        the person is shown it may touch. Derived from the stored evaluation and argv."""
-        if self.tool not in ("shell", "code"):
-            return None
-        from bastion.exec.profile import profile_for, shell_hosts
-
-        hosts = shell_hosts(" ".join(self.argv)) if self.argv else ()
-        return profile_for(self.evaluation, hosts).to_json()
+        """The sandbox profile the call runs in once approved, as the decision carries it
+        (hosts included): what the person is shown it may touch. None: it would run as
+        written, outside any sandbox (``[exec] contain``, or a call no hook can contain)."""
+        profile = self.evaluation.profile
+        return None if profile is None else profile.to_json()
 
     def to_json(self) -> dict[str, Any]:
         """The ``approvals list --json`` shape (plus detail keys after the contract ones)."""

@@ -101,6 +101,10 @@ def resolved(request: ApprovalRequest, asked: Evaluation, *, ttl_text: str = "")
         case RequestState.APPROVED_ONCE:
             reason = Reason(Decision.ALLOW, rule, source, request.id, f"approved once by {who}")
             return prepend(asked, reason, marker=None)
+        case RequestState.APPROVED_UNCONTAINED:  # never a grant: this one call, as written
+            message = f"approved once by {who} to run uncontained, as written, outside the sandbox"
+            reason = Reason(Decision.ALLOW, "approval.uncontained", source, request.id, message)
+            return prepend(asked, reason, marker=None)
         case RequestState.APPROVED_ALWAYS:
             reason = Reason(
                 Decision.ALLOW,

@@ -145,15 +145,23 @@ class ApprovalQueue:
         feedback: str | None = None,
         resolver: str = "person",
         approver: str,
+        uncontained: bool = False,
     ) -> ApprovalRequest:
         """Approve (once or always) or deny; returns the request as resolved by this answer.
         ``approver`` says who answered (an approver key's id, ``local:<user>``, ``callback``):
-        stored with the request and in its ledger record. Raises AnswerError when it was
-        already resolved, has expired, or cannot be granted."""
+        stored with the request and in its ledger record. ``uncontained``: approve this one
+        call to run as written, outside the sandbox ("approve uncontained"; never with
+        ``always``). Raises AnswerError when it was already resolved, has expired, or cannot
+        be granted."""
         if not approver.strip():
             raise AnswerError(
                 "an answer needs an approver identity",
                 hint="answer with an approver key, or confirm on a terminal",
+            )
+        if uncontained and (always or not approve):
+            raise AnswerError(
+                "approve uncontained is one call's answer: never a standing grant, never a denial",
+                hint="approve it uncontained once, or approve it (contained) always",
             )
         request = self.find(request_id)
         now = self.clock.now()
@@ -161,6 +169,8 @@ class ApprovalQueue:
         action = Action.APPROVE_ONCE if approve else Action.DENY
         if approve and always:
             action = Action.APPROVE_ALWAYS
+        if uncontained:
+            action = Action.APPROVE_UNCONTAINED
         outcome = self._resolve(
             request.id,
             action,

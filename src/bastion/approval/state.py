@@ -16,6 +16,8 @@ class RequestState(StrEnum):
     PENDING = "pending"
     APPROVED_ONCE = "approved_once"
     APPROVED_ALWAYS = "approved_always"
+    #: Approved once to run as written, outside the sandbox: a person's explicit choice.
+    APPROVED_UNCONTAINED = "approved_uncontained"
     DENIED = "denied"
     EXPIRED = "expired"
     CANCELLED = "cancelled"
@@ -26,7 +28,11 @@ class RequestState(StrEnum):
 
     @property
     def approved(self) -> bool:
-        return self in (RequestState.APPROVED_ONCE, RequestState.APPROVED_ALWAYS)
+        return self in (
+            RequestState.APPROVED_ONCE,
+            RequestState.APPROVED_ALWAYS,
+            RequestState.APPROVED_UNCONTAINED,
+        )
 
 
 class Action(StrEnum):
@@ -34,6 +40,7 @@ class Action(StrEnum):
 
     APPROVE_ONCE = "approve_once"
     APPROVE_ALWAYS = "approve_always"
+    APPROVE_UNCONTAINED = "approve_uncontained"
     DENY = "deny"
     EXPIRE = "expire"
     CANCEL = "cancel"
@@ -53,6 +60,7 @@ TRANSITIONS: MappingProxyType[tuple[RequestState, Action], RequestState] = Mappi
     {
         (RequestState.PENDING, Action.APPROVE_ONCE): RequestState.APPROVED_ONCE,
         (RequestState.PENDING, Action.APPROVE_ALWAYS): RequestState.APPROVED_ALWAYS,
+        (RequestState.PENDING, Action.APPROVE_UNCONTAINED): RequestState.APPROVED_UNCONTAINED,
         (RequestState.PENDING, Action.DENY): RequestState.DENIED,
         (RequestState.PENDING, Action.EXPIRE): RequestState.EXPIRED,
         (RequestState.PENDING, Action.CANCEL): RequestState.CANCELLED,

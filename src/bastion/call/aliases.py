@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from bastion.call.agent_tools import canonical_002
 from bastion.call.families import Family
 
 #: Tool name (as each agent spells it) → (family, {agent argument: Bastion argument}).
@@ -68,7 +69,8 @@ def canonical(tool: str, args: Mapping[str, Any]) -> tuple[str, Mapping[str, Any
         return Family.MCP.value, {"server": mcp["server"], "tool": mcp["tool"], "arguments": dict(args)}
     alias = ALIASES.get(tool)
     if alias is None:
-        return tool, args
+        seed = canonical_002(tool, args)  # the 002 seed's vocabulary (web_search, delegate…)
+        return (tool, args) if seed is None else seed
     family, renames = alias
     mapped: dict[str, Any] = {}
     for source, target in renames.items():

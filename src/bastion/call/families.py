@@ -20,6 +20,9 @@ class Family(StrEnum):
     INSTALL = "install"
     DB = "db"
     MCP = "mcp"
+    #: The agent acting on itself and its helpers: delegating, planning, configuring
+    #: skills and agents (bastion.policy.agent_tools; 002's vocabulary in call.agent_tools).
+    AGENT = "agent"
 
 
 #: The argument that carries the single value for ``bastion check FAMILY ARG``.
@@ -33,6 +36,7 @@ PRIMARY_ARGUMENT: Mapping[Family, str] = MappingProxyType(
         Family.GLOB: "path",
         Family.GREP: "path",
         Family.FETCH: "url",
+        Family.AGENT: "tool",
     }
 )
 

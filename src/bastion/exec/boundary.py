@@ -6,7 +6,14 @@ import os
 from collections.abc import Mapping, Sequence
 
 from bastion.exec.profile import Profile
-from bastion.exec.protected import ProtectionPlan, plan_protection
+from bastion.exec.protected import (
+    HOME_SWEPT,
+    PROTECTED_CHILDREN,
+    PROTECTED_DIRS,
+    PROTECTED_FILES,
+    ProtectionPlan,
+    plan_protection,
+)
 from bastion.exec.runner import Limits, RunSpec
 from bastion.exec.settings import ExecConfig
 from bastion.policy.ceiling import FilesystemLevel
@@ -48,6 +55,37 @@ def sandbox_roots(
     hidden = [policy.credentials_dir, policy.state_dir]
     hidden += [os.path.join(policy.home, name) for name in HOME_CREDENTIALS]
     return writable, tuple(dict.fromkeys(readonly)), tuple(dict.fromkeys(hidden))
+
+
+def approved_writes(policy: Policy, writes: Sequence[str]) -> tuple[str, ...]:
+    """What to mount writable for the paths outside the workspace a person approved a call
+    to write: each path, or its nearest existing folder when it does not exist yet. Never
+    ``/``, HOME or a folder above it, a credential location, Bastion's own state, an rc
+    file, agent settings or any repository's folder: such a write fails in the sandbox (the
+    person can still "approve uncontained")."""
+    home = os.path.abspath(policy.home)
+    refused = [policy.credentials_dir, policy.state_dir, *(os.path.join(home, c) for c in HOME_CREDENTIALS)]
+    found = []
+    for path in writes:
+        target = os.path.normpath(path)
+        while not os.path.lexists(target) and target != "/":
+            target = os.path.dirname(target)
+        if target == "/" or _inside(home, target) or any(_inside(target, r) for r in refused):
+            continue
+        if policy.hardline.credentials.first_match(target) is not None or _protected(target, home):
+            continue
+        found.append(target)
+    return tuple(dict.fromkeys(found))
+
+
+def _protected(path: str, home: str) -> bool:
+    """A path no approved write may open up: rc files, agent settings, repositories."""
+    parts = path.split("/")
+    if any(p in PROTECTED_DIRS or p in PROTECTED_FILES or p in (".git", ".gitconfig") for p in parts):
+        return True
+    if any(parts[i + 1] in PROTECTED_CHILDREN.get(p, ()) for i, p in enumerate(parts[:-1])):
+        return True
+    return any(_inside(path, os.path.join(home, name)) for name in HOME_SWEPT)
 
 
 def protection(
@@ -105,6 +143,8 @@ def build_spec(
     Raises ScanBudgetExceeded when the roots are too big to check for credentials."""
     writes = profile is None or profile.writable
     writable, readonly, hidden = sandbox_roots(policy, writes=writes)
+    if profile is not None and profile.writes:  # approved by a person, scanned like the rest
+        writable = (*writable, *approved_writes(policy, profile.writes))
     plan = protection(policy, config, writable, readonly)
     env = child_environment(config, os.environ if environ is None else environ)
     hosts = profile.hosts if profile is not None else ()

@@ -13,9 +13,9 @@ from bastion.exec import cgroups, seccomp
 Check = tuple[str, bool, str]
 
 #: Agents whose hook protocol cannot rewrite a call: what runs is what the agent wrote.
+#: (Codex 0.171.0 and Gemini CLI 0.61.0 apply a rewrite; Qwen Code 0.15.10 ignores
+#: ``updatedInput`` on PreToolUse: tests/adapters/hooks/test_e2e_rewrite.py.)
 UNCONTAINED_AGENTS: dict[str, str] = {
-    "codex": "bastion launch codex (Codex's own sandbox: --sandbox workspace-write, network off)",
-    "gemini": "bastion launch gemini -- --sandbox (Gemini CLI's own container or sandbox-exec)",
     "qwen": "bastion launch qwen -- --sandbox (Qwen Code's own container sandbox)",
 }
 

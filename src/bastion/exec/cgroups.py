@@ -112,7 +112,17 @@ def run_group(max_processes: int, max_resident_mb: int) -> Iterator[list[str]]:
     """Make the run's groups, set their limits; yields the ``cgroup.procs`` files to join.
     On exit every process left in them is killed and the groups are removed."""
     made: list[str] = []
-    name = f"bastion-{os.getpid()}-{next(_COUNTER)}"
+    try:
+        made = make_groups(f"bastion-{os.getpid()}-{next(_COUNTER)}", max_processes, max_resident_mb)
+        yield [os.path.join(p, "cgroup.procs") for p in made]
+    finally:
+        remove_groups(made)
+
+
+def make_groups(name: str, max_processes: int, max_resident_mb: int) -> list[str]:
+    """One group ``name`` per usable controller with its limit set; the folders made. On a
+    failure the groups already made are removed and the OSError goes to the caller."""
+    made: list[str] = []
     try:
         for controller in controllers():
             value = _limit_value(controller, max_processes, max_resident_mb)
@@ -124,10 +134,16 @@ def run_group(max_processes: int, max_resident_mb: int) -> Iterator[list[str]]:
             _write(os.path.join(path, controller.limit_file), value)
             if controller.name == "memory":
                 _no_swap(path, controller)
-        yield [os.path.join(p, "cgroup.procs") for p in made]
-    finally:
-        for path in reversed(made):
-            _empty(path)
+    except OSError:
+        remove_groups(made)
+        raise
+    return made
+
+
+def remove_groups(paths: list[str]) -> None:
+    """Kill what is left in each group and remove it (a group already gone is fine)."""
+    for path in reversed(paths):
+        _empty(path)
 
 
 def _limit_value(controller: Controller, max_processes: int, max_resident_mb: int) -> str | None:

@@ -1,8 +1,13 @@
 """What stays read-only or hidden inside every sandbox, found by one bounded walk.
 
-Protected paths are everything the gate asks about or denies for a direct write: git's
-config, hooks and info (and a ``core.hooksPath`` folder), ``.gitmodules``, agent permission
-files and folders, Bastion's own policy folder, shell rc files, ``.envrc``. Inside a
+Protected paths are everything the gate asks about or denies for a direct write: the
+config, hooks and info of every repository git would use (a ``.git`` folder, the git dir a
+``.git`` file points at, a submodule's git dir, a bare repository whatever its name: any
+folder with ``HEAD`` and ``objects``/``refs`` or a ``commondir``, and any ``*.git`` folder)
+and a ``core.hooksPath`` folder, Mercurial's ``.hg/hgrc``, ``.gitmodules``, agent
+permission files and folders, config that makes a later tool run code (``.vscode/mcp.json``,
+``.devcontainer``, ``.github/workflows``, ``rust-toolchain.toml``…), Bastion's own policy
+folder, shell rc files, ``.envrc``. Inside a
 writable root each one that exists is bound read-only over itself; one that does not exist
 yet cannot be bound (bubblewrap would create it on the host), so it is *swept*: if the run
 created it, it is moved into the quarantine folder afterwards and the result says so.
@@ -26,28 +31,42 @@ from bastion.exec.runner import ExecError
 
 #: Folders that are read-only wherever they appear (agent permissions, Bastion's policy).
 PROTECTED_DIRS = frozenset(
-    {".claude", ".codex", ".gemini", ".cursor", ".qwen", ".copilot", ".husky", ".bastion"}
-)
+    {".claude", ".codex", ".gemini", ".cursor", ".qwen", ".copilot", ".husky", ".bastion",
+     ".devcontainer", ".githooks"}
+)  # fmt: skip
 #: Files that are read-only wherever they appear (rc files, direnv, MCP config).
 PROTECTED_FILES = frozenset({
     ".gitmodules", ".mcp.json", ".envrc", ".bashrc", ".bash_profile", ".bash_login",
     ".bash_logout", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".kshrc",
-    ".cshrc", ".tcshrc",
+    ".cshrc", ".tcshrc", ".hgrc",
+    # What a later tool reads to choose or run a program: a toolchain, a package manager's
+    # own binary, hooks run on commit.
+    ".yarnrc", ".yarnrc.yml", "rust-toolchain", "rust-toolchain.toml", ".bazeliskrc",
+    ".mise.toml", "mise.toml", ".pre-commit-config.yaml",
 })  # fmt: skip
+#: File name endings that are protected wherever they appear (an editor workspace's tasks).
+PROTECTED_SUFFIXES = (".code-workspace",)
 #: Entries inside a folder of this name that are protected (the folder itself is not).
 PROTECTED_CHILDREN: dict[str, tuple[str, ...]] = {
     ".git": ("config", "config.worktree", "hooks", "info"),
-    ".vscode": ("settings.json", "tasks.json", "launch.json"),
-    ".github": ("hooks",),
-    ".config": ("fish", "git"),
+    ".hg": ("hgrc", "hgrc-not-shared"),
+    ".vscode": ("settings.json", "tasks.json", "launch.json", "mcp.json"),
+    ".github": ("hooks", "workflows"),
+    ".config": ("fish", "git", "hg"),
+    ".cargo": ("config", "config.toml"),
+    ".mvn": ("jvm.config", "maven.config", "extensions.xml", "wrapper"),
 }
+#: What git uses in a git dir (a bare repository's folder, or a ``.git``'s target).
+GIT_DIR_CHILDREN = PROTECTED_CHILDREN[".git"]
 #: Created at the top of a writable root, these would change what runs next: swept.
 ROOT_SWEPT = (".envrc", ".mcp.json", ".gitmodules", ".claude", ".codex", ".gemini", ".cursor",
-              ".husky", ".bastion", ".vscode/settings.json", ".vscode/tasks.json")  # fmt: skip
+              ".husky", ".bastion", ".vscode/settings.json", ".vscode/tasks.json",
+              ".vscode/mcp.json", ".devcontainer", ".github/workflows", ".hg/hgrc",
+              ".cargo/config.toml", ".yarnrc.yml", "rust-toolchain.toml")  # fmt: skip
 #: Created in HOME (when HOME is writable), these run at the next login: swept.
 HOME_SWEPT = (".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile",
               ".zshenv", ".zlogin", ".config/fish/config.fish", ".gitconfig",
-              ".config/bastion")  # fmt: skip
+              ".config/git", ".hgrc", ".config/bastion")  # fmt: skip
 _HOOKS_PATH = re.compile(r"^\s*hookspath\s*=\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 _INCLUDE_PATH = re.compile(r"^\s*path\s*=\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 
@@ -90,6 +109,10 @@ class _Walk:
             self.seen += len(entries)
             if self.seen > self.budget:
                 raise ScanBudgetExceeded(_too_big(root, self.budget))
+            # Any other git dir (a .git folder was handled when its parent listed it); its
+            # hooks run in the repository itself.
+            if os.path.basename(folder) != ".git" and (folder.endswith(".git") or _is_git_dir(entries)):
+                self._git_dir(folder, folder)
             for entry in entries:
                 if self._entry(entry):
                     stack.append(entry.path)
@@ -101,7 +124,7 @@ class _Walk:
             return False
         name = entry.name
         is_dir = entry.is_dir(follow_symlinks=False)
-        if name in PROTECTED_DIRS or name in PROTECTED_FILES:
+        if name in PROTECTED_DIRS or name in PROTECTED_FILES or name.endswith(PROTECTED_SUFFIXES):
             self._protect(entry.path)
         if name in PROTECTED_CHILDREN and (is_dir or name == ".git"):
             self._children(entry.path, name)
@@ -121,13 +144,18 @@ class _Walk:
             self._protect(dotgit)
         work_tree = os.path.dirname(dotgit)
         for gitdir in [*_git_dirs(dotgit), *_module_dirs(dotgit)]:
-            for child in PROTECTED_CHILDREN[".git"]:
-                self._protect(os.path.join(gitdir, child))
-            config = os.path.join(gitdir, "config")
-            for hooks in _config_paths(_HOOKS_PATH, config, work_tree):
-                self._protect(hooks)
-            for included in _config_paths(_INCLUDE_PATH, config, gitdir):
-                self._protect(included)
+            self._git_dir(gitdir, work_tree)
+
+    def _git_dir(self, gitdir: str, work_tree: str) -> None:
+        """One git dir: its config, hooks and info, the folder its ``core.hooksPath`` names
+        and the files its config includes."""
+        for child in GIT_DIR_CHILDREN:
+            self._protect(os.path.join(gitdir, child))
+        config = os.path.join(gitdir, "config")
+        for hooks in _config_paths(_HOOKS_PATH, config, work_tree):
+            self._protect(hooks)
+        for included in _config_paths(_INCLUDE_PATH, config, gitdir):
+            self._protect(included)
 
     def _protect(self, path: str) -> None:
         """A symlink is not bound (its target may lie anywhere): it is put back after the run."""
@@ -138,6 +166,13 @@ class _Walk:
             self.readonly.append(path)
         else:
             self.swept.append(path)
+
+
+def _is_git_dir(entries: list[os.DirEntry[str]]) -> bool:
+    """A folder git would take for a repository (setup.c ``is_git_directory``): ``HEAD``
+    with ``objects`` and ``refs``, or with a ``commondir`` (a linked worktree's git dir)."""
+    names = {entry.name for entry in entries}
+    return "HEAD" in names and ({"objects", "refs"} <= names or "commondir" in names)
 
 
 def _git_dirs(dotgit: str) -> list[str]:

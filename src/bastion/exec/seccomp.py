@@ -10,8 +10,10 @@ architecture (a 32-bit binary on x86-64) kill the process: libseccomp's default.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
+import hashlib
 import os
 import tempfile
 
@@ -68,6 +70,32 @@ def filter_fd() -> int:
     finally:
         os.close(write)
     return read
+
+
+def program_file(folder: str) -> str:
+    """The program as a file in ``folder``, named by its hash (written once, read-only), for
+    ``bwrap --seccomp FD`` with a shell redirection ``FD<file``: a run started by the agent's
+    shell needs no Python to hand it over. A file whose content differs is replaced."""
+    program = filter_program()
+    path = os.path.join(folder, f"seccomp-{hashlib.sha256(program).hexdigest()[:32]}.bpf")
+    try:
+        with open(path, "rb") as handle:
+            if handle.read(len(program) + 1) == program:
+                return path
+    except OSError:
+        pass
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=folder, prefix=".seccomp-")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(program)
+        os.chmod(temp, 0o444)
+        os.replace(temp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    return path
 
 
 def available() -> str | None:

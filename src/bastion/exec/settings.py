@@ -85,9 +85,10 @@ class ExecConfig:
     env_allow: tuple[str, ...] = DEFAULT_ENV_ALLOW
     secrets: tuple[str, ...] = ()
     held: tuple[SecretHold, ...] = ()
-    #: "allowed": calls allowed without a person run contained; "all": approved calls too;
-    #: "off": the hooks leave every call as the agent wrote it.
-    contain: Contain = Contain.ALLOWED
+    #: "all" (the default): every allowed call and every call a person approves runs
+    #: contained; "allowed": only calls allowed without a person (an approved call runs as
+    #: written); "off": the hooks leave every call as the agent wrote it.
+    contain: Contain = Contain.ALL
     #: Processes (and threads) one sandboxed run may have at once (cgroup pids.max).
     max_processes: int = 512
     #: Resident memory of one run (cgroup memory limit; 0 = off). Unlike max_memory_mb it

@@ -2,7 +2,7 @@
 
 Readings (seed 001): a flag that skips every check → never asks, no restriction; a mode
 flag's named choices are read by the choice (plan/read-only → asks about everything and
-writes nothing; accept-edits → asks about risky actions; default/manual → asks about
+writes nothing; accept-edits and ask-before-edit → asks about risky actions; default/manual → asks about
 everything; bypass/yolo → never asks); sandbox choices set the filesystem; sandbox and
 approval flags are combined; a choice whose name is unclear (``auto``) is left out; with no
 flag setting approval the agent is assumed to ask before acting, marked as an assumption.
@@ -135,6 +135,10 @@ def _read_choice(option: HelpOption, choice: str) -> Setting | None:
         )
     if name == {"never"} and "ask" in words:
         return Setting(option.name, args, "never asks for approval", "never_ask")
+    if name >= {"ask", "edit"} or name >= {"ask", "edits"}:  # Bastion's own tier's words
+        return Setting(
+            option.name, args, "ask-before-edit mode: reads run, asks before every edit", "ask_for_risky"
+        )
     if "edits" in name or name == {"auto", "edit"}:
         return Setting(option.name, args, "accept-edits mode: asks about risky actions", "ask_for_risky")
     if name & {"default", "manual"}:

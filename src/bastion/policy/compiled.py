@@ -96,6 +96,8 @@ class Policy:
     enforce_source: str = "built-in"
     #: ``enabled = [...]``: the tool names offered to the model; None: every tool.
     enabled: tuple[str, ...] | None = None
+    #: ``shell_in_read_only = false``: read-only mode runs no shell command at all.
+    shell_in_read_only: bool = True
 
     def __post_init__(self) -> None:
         # The enum, whoever builds the policy (``replace(policy, mode="read-only")`` too): a

@@ -8,6 +8,7 @@ from enum import IntEnum
 from typing import Any, cast
 
 from bastion.call.effects import HARDLINE_EFFECTS, Effect
+from bastion.policy.containment import Profile
 from bastion.policy.rule_ids import Origin, origin_of
 
 #: Stable prefix of a permanent refusal by a rule or a hardline built-in.
@@ -102,6 +103,9 @@ class Evaluation:
     #: Shadow mode (bastion.policy.shadow): allowed, and what enforcing would have decided.
     shadow: bool = False
     would: Decision | None = None
+    #: The sandbox the call runs in (the Gatekeeper's containment stage); None: it runs as
+    #: written (denied, not a shell call, or ``[exec] contain`` leaves it uncontained).
+    profile: Profile | None = field(default=None, compare=False)
 
     @property
     def hardline(self) -> bool:
@@ -127,6 +131,8 @@ class Evaluation:
         if self.shadow:  # only in shadow mode: the enforcing contract is unchanged
             data["shadow"] = True
             data["would"] = (self.would or self.decision).label
+        if self.profile is not None:  # only for a contained call: the other answers are unchanged
+            data["profile"] = self.profile.to_json()
         return data
 
     @classmethod
@@ -138,6 +144,7 @@ class Evaluation:
             marker=data.get("marker"),
             shadow=data.get("shadow") is True,
             would=Decision.parse(str(data["would"])) if data.get("would") else None,
+            profile=Profile.from_json(data["profile"]) if data.get("profile") else None,
         )
 
 

@@ -16,15 +16,17 @@ from bastion.call.effects import Effect
 from bastion.call.families import Family
 from bastion.call.model import ToolCall
 from bastion.errors import CallError
+from bastion.policy.agent_tools import decide_agent
 from bastion.policy.ceiling import ApprovalLevel, FilesystemLevel, NetworkLevel
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Evaluation, Reason, deny_for_error
+from bastion.policy.kinds import Mode
 from bastion.policy.mcp_args import decide_mcp
 from bastion.policy.network import Resolver
 from bastion.policy.paths import CallFs, FileSystem, OsFileSystem
 from bastion.policy.replay import SEEN, Recorded, Recording, RecordingResolver, Replays, call_key
 from bastion.policy.rules import PATH_FAMILIES
-from bastion.policy.stages import WRITE_EFFECTS, Context
+from bastion.policy.stages import WRITE_EFFECTS, Context, ask_before_edit, mode_block
 from bastion.policy.tool_families import decide_code, decide_db, decide_fetch, decide_install, decide_path
 from bastion.policy.tree import OsTree, Tree
 from bastion.policy.verdict import Assembly, after_specific
@@ -144,6 +146,8 @@ class Gate:
     def _finish(self, out: Assembly) -> Evaluation:
         if self.policy.ceiling is not None:
             self._apply_ceiling(out)
+        if self.policy.mode is Mode.ASK_BEFORE_EDIT and out.ask_every_action is None:
+            out.ask_every_action = ask_before_edit(self.policy, out)
         return out.finish()
 
     def _shell_into(
@@ -156,6 +160,8 @@ class Gate:
         if decide is None:  # imported on the first shell call (see _shell)
             decide = self._decide_shell = _shell_decider()
         decide(ctx, call, out)
+        if policy.mode is Mode.READ_ONLY and not policy.shell_in_read_only:
+            out.caps.append(mode_block(policy, "a shell command (shell_in_read_only = false)"))
 
     def _shell_replayed(self, call: ToolCall, replays: Replays) -> Evaluation:
         """The recorded Evaluation when every file-system answer is as it was; otherwise
@@ -241,4 +247,5 @@ _DECIDERS: dict[Family, Callable[[Context, ToolCall, Assembly], Any]] = {
     Family.DB: decide_db,
     Family.MCP: decide_mcp,
     Family.SHELL: _shell,
+    Family.AGENT: decide_agent,
 }

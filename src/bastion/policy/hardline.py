@@ -168,6 +168,38 @@ AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
     # The person's own git configuration: every repository's git reads run what it names.
     "**/.gitconfig",
     "**/.config/git",
+    # Any repository's control files, not only .git's (a bare data/x.git; any other git dir
+    # is found on the file system: policy/repositories.py), and Mercurial's.
+    "**/*.git/config",
+    "**/*.git/config.worktree",
+    "**/*.git/hooks",
+    "**/*.git/info",
+    "**/.hg/hgrc",
+    "**/.hg/hgrc-not-shared",
+    "**/.hgrc",
+    "**/.config/hg",
+    # Config that makes a later agent, editor or tool run code (#31 root cause 7).
+    "**/.vscode/mcp.json",
+    "**/.claude/commands",
+    "**/.claude/agents",
+    "**/.claude/skills",
+    "**/.devcontainer",
+    "**/*.code-workspace",
+    "**/.github/workflows",
+    "**/.yarnrc",
+    "**/.yarnrc.yml",
+    "**/rust-toolchain",
+    "**/rust-toolchain.toml",
+    "**/.cargo/config",
+    "**/.cargo/config.toml",
+    "**/.bazeliskrc",
+    "**/.mvn/jvm.config",
+    "**/.mvn/maven.config",
+    "**/.mvn/extensions.xml",
+    "**/.mvn/wrapper",
+    "**/.mise.toml",
+    "**/mise.toml",
+    "**/.pre-commit-config.yaml",
 )
 
 #: Bastion's own configuration wherever a policy file could be found: every

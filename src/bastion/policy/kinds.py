@@ -15,6 +15,8 @@ class Mode(StrEnum):
     """From strictest to loosest: an untrusted layer may only move left."""
 
     READ_ONLY = "read-only"
+    #: Reads and pure reader shell commands as in ``workspace``; every write asks (seed 003).
+    ASK_BEFORE_EDIT = "ask-before-edit"
     WORKSPACE = "workspace"
     FULL_ACCESS = "full-access"
 

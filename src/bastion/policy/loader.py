@@ -16,6 +16,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from bastion.errors import PolicyError
 from bastion.policy.compiled import Policy
@@ -47,6 +48,7 @@ def parse_policy_text(
     except (ValueError, MemoryError) as exc:  # anything else the parser chokes on
         raise PolicyError(f"the TOML parser cannot read it: {exc}", file=name) from exc
     locator = KeyLocator(text)
+    data = _bastion_form(data, locator, name)
     try:
         spec = PolicyFile.model_validate(data)
     except RecursionError as exc:
@@ -68,6 +70,21 @@ def parse_policy_text(
             message, file=name, line=locator.line_of(_clean_loc(loc)), key=".".join(key_parts)
         ) from exc
     return Layer(path=path, spec=spec, trusted=trusted, locator=locator, base_dir=base_dir)
+
+
+def _bastion_form(data: dict[str, Any], locator: KeyLocator, name: str) -> dict[str, Any]:
+    """The 000 seed's flat ``permissions.toml`` keys in Bastion's own (bastion.policy.seed_form)."""
+    from bastion.policy import seed_form
+
+    if not seed_form.is_seed_form(data):
+        return data
+    try:
+        form = seed_form.translate(data, file=name)
+    except PolicyError as exc:
+        raise PolicyError(exc.detail, file=name, line=locator.line_of((exc.key,)), key=exc.key) from exc
+    for loc, written in form.aliases:
+        locator.alias(loc, written)
+    return form.data
 
 
 _UNION_TAGS = frozenset({"str", "int", "bool", "float", "list", "tuple", "dict"})

@@ -43,6 +43,13 @@ class KeyLocator:
                     self._lines.setdefault((*table, *_split_dotted(key.group(1))), number)
             depth = max(0, depth + _bracket_balance(line))
 
+    def alias(self, loc: Loc, written: Loc) -> None:
+        """``loc`` was written as ``written`` (a seed form's key, translated): errors about
+        ``loc`` name the line of ``written``."""
+        line = self.line_of(written)
+        if line is not None:
+            self._lines.setdefault(loc, line)
+
     def line_of(self, loc: Sequence[str | int]) -> int | None:
         """The line of the longest prefix of ``loc`` that the file defines."""
         for end in range(len(loc), 0, -1):

@@ -71,6 +71,7 @@ class _Merge:
     home: str
     mode: Mode = Mode.WORKSPACE
     mode_source: str = "built-in"
+    shell_in_read_only: bool = True
     workspace: tuple[str, ...] = ()
     trusted_ro: list[str] = field(default_factory=list)
     trusted_rw: list[str] = field(default_factory=list)
@@ -89,6 +90,9 @@ class _Merge:
     allow_private: bool = False
     network_source: str = "built-in"
     rules: list[Rule] = field(default_factory=list)
+    #: Every ``[[rule]]`` seen so far, kept or dropped: a rule's number is its place among
+    #: them, so each is distinct and the same however many an untrusted layer loses.
+    rules_seen: int = 0
     ceiling: Ceiling | None = None
     ceiling_source: str = "built-in"
     mcp_servers: dict[str, McpServerArgs] = field(default_factory=dict)
@@ -122,6 +126,11 @@ class _Merge:
                 self.mode, self.mode_source = mode, layer.where("mode")
             elif mode is not self.mode:
                 self.dropped(layer, f"mode = {spec.mode!r}")
+        if spec.shell_in_read_only is not None:  # false tightens; true only from a trusted file
+            if trusted or not spec.shell_in_read_only:
+                self.shell_in_read_only = spec.shell_in_read_only
+            else:
+                self.dropped(layer, "shell_in_read_only = true")
         if spec.workspace is not None:
             if trusted:
                 self.workspace = tuple(_abs_root(p, layer.base, self.home) for p in spec.workspace)
@@ -217,7 +226,8 @@ class _Merge:
 
     def rule_list(self, layer: Layer) -> None:
         for index, spec_rule in enumerate(layer.spec.rule):
-            rule = _rule(spec_rule, len(self.rules) + 1, layer, index, self.home)
+            self.rules_seen += 1
+            rule = _rule(spec_rule, self.rules_seen, layer, index, self.home)
             if not layer.trusted and rule.action.loosens:
                 self.dropped(layer, f"{rule.rule_id} (action = {rule.action.value!r})")
                 continue
@@ -263,6 +273,7 @@ class _Merge:
         return Policy(
             mode=self.mode,
             mode_source=self.mode_source,
+            shell_in_read_only=self.shell_in_read_only,
             workspace=self.workspace,
             read_roots=tuple(dict.fromkeys((*self.workspace, *self.trusted_ro, *self.trusted_rw))),
             write_roots=tuple(dict.fromkeys((*self.workspace, *self.trusted_rw))),

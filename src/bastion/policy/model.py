@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
-Mode = Literal["read-only", "workspace", "full-access"]
+Mode = Literal["read-only", "ask-before-edit", "workspace", "full-access"]
 Action = Literal["allow", "deny", "ask", "classify"]
 ApprovalCeiling = Literal["ask_every_action", "ask_for_risky", "never_ask"]
 FilesystemCeiling = Literal["read_only", "workspace_write", "unrestricted"]
@@ -107,7 +107,7 @@ class ExecSection(Section):
     max_cpu_seconds: int = Field(0, ge=0)
     env_allow: tuple[StrictStr, ...] = ("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ")
     secrets: tuple[StrictStr, ...] | dict[StrictStr, SecretSection] = ()
-    contain: Literal["allowed", "all", "off"] = "allowed"
+    contain: Literal["all", "allowed", "off"] = "all"
     max_processes: int = Field(512, gt=0)
     max_resident_mb: int = Field(4096, ge=0)
     tmp_size_mb: int = Field(512, gt=0)
@@ -141,6 +141,8 @@ class GatewaySection(Section):
     max_session_id_chars: int = Field(128, gt=0)
     request_timeout: Duration = "120s"
     cors_origins: tuple[StrictStr, ...] = ()
+    allow_any_origin: StrictBool = False  # the override: every origin, instead of cors_origins
+    cooldown_reply: StrictStr = Field("Please slow down.", min_length=1, max_length=500)
 
 
 class McpServer(Section):
@@ -168,6 +170,9 @@ class SecondOpinionSection(Section):
 
 class PolicyFile(Section):
     mode: Mode | None = None
+    #: ``false``: no shell command at all in read-only mode, not even a pure reader (the
+    #: read-only of the seed forms, which ``bastion policy import`` writes).
+    shell_in_read_only: StrictBool | None = None
     workspace: tuple[str, ...] | None = None
     trusted_roots: tuple[str | TrustedRoot, ...] = ()
     credentials_dir: str | None = None

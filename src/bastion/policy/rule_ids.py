@@ -47,6 +47,9 @@ class Origin(StrEnum):
 
 #: The approval default when nobody can be asked (its wording differs when it follows a cause).
 NON_INTERACTIVE_DEFAULT = "approval.non_interactive_default"
+#: The rules that deny only because nobody can be asked: a standing grant a person made
+#: answers a call they deny (bastion.runtime.asks.would_ask).
+NOBODY_TO_ASK: frozenset[str] = frozenset({NON_INTERACTIVE_DEFAULT, "install.non-interactive"})
 
 _SOFT = frozenset({Origin.DEFAULT, Origin.PERSON, Origin.CALLBACK, Origin.TIMEOUT, Origin.CANCEL})
 
@@ -83,23 +86,29 @@ BUILT_IN: dict[str, Origin] = {
     "shell.startup-writable": Origin.BUILTIN,
     "shell.git-config": Origin.BUILTIN,
     "shell.git-place": Origin.BUILTIN,
+    "shell.hg-config": Origin.BUILTIN,
     "shell.reach-budget": Origin.BUILTIN,
     "shell.reach-outside": Origin.BUILTIN,
     "shell.toolchain": Origin.BUILTIN,  # a workspace file chooses the toolchain that runs
     "code.unsandboxed": Origin.BUILTIN,
     "install.confirm": Origin.BUILTIN,
-    "install.non-interactive": Origin.BUILTIN,
+    "install.non-interactive": Origin.DEFAULT,  # nobody to ask: soft, a grant answers it
     "install.registry": Origin.BUILTIN,  # the install tool's egress: its manager's registry
     "tools.detect": Origin.BUILTIN,  # detect_tools: a lookup on PATH, nothing runs
     "exec.hosts-only": Origin.BUILTIN,  # a contained run's proxy: the decision's hosts only
     "db.delete": Origin.BUILTIN,
     "mcp.no-rule": Origin.BUILTIN,
     "mcp.destructive": Origin.BUILTIN,
+    "agent.plan": Origin.BUILTIN,
+    "agent.configuration": Origin.BUILTIN,
+    "delegation.ceiling": Origin.BUILTIN,
+    "delegation.looser": Origin.BUILTIN,
     # the approval layer and the runtime
     "approval.interactive_default": Origin.DEFAULT,
     "approval.non_interactive_default": Origin.DEFAULT,
     "approval.person": Origin.PERSON,
     "approval.confirmed": Origin.PERSON,
+    "approval.uncontained": Origin.PERSON,  # approved to run as written, outside the sandbox
     "approval.callback": Origin.CALLBACK,
     "approval.timeout": Origin.TIMEOUT,
     "approval.cancelled": Origin.CANCEL,
@@ -117,6 +126,7 @@ BUILT_IN: dict[str, Origin] = {
     "mcp.pin-changed": Origin.BUILTIN,
     "mcp.unknown-tool": Origin.BUILTIN,
     "exec.contained": Origin.BUILTIN,
+    "exec.uncontainable": Origin.BUILTIN,  # [exec] contain wants a sandbox this machine cannot give
     "egress.connection": Origin.BUILTIN,
     "egress.error": Origin.ERROR,
     "egress.hold": Origin.BUILTIN,

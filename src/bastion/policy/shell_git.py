@@ -5,22 +5,41 @@ The repository: after ``-C DIR`` (cumulative) or ``--git-dir``, the nearest ``.g
 folder, a ``gitdir:`` file or a link) or bare repository up from the cwd, as git discovers
 it (on the resolved path). Its configuration: ``config``, ``config.worktree``, the common
 dir's ``config`` (linked worktrees), every submodule's ``modules/**/config``, the global
-``~/.gitconfig`` and ``~/.config/git/config``, and every ``include.path`` /
-``includeIf.*.path`` they name (followed whatever the condition: the stricter reading).
-A key that runs a program during that read (``git_config.runs_for``) makes it code; keys that
-only run for commands that are no readers anyway (an editor, hooks, merge drivers) do not.
+``~/.gitconfig``, ``~/.config/git/config`` and ``/etc/gitconfig``, and every
+``include.path`` / ``includeIf.*.path`` they name (followed whatever the condition: the
+stricter reading). A key that runs a program during that read (``git_config.runs_for``)
+makes it code; keys that only run for commands that are no readers anyway (an editor, hooks,
+merge drivers) do not. So does a hook that runs on reads (``READ_HOOKS``) in the hooks folder
+of the repository, its submodules or a ``core.hooksPath``.
+
+Trust what the agent could not have written: a program named in the person's own (global or
+system) configuration — git-lfs's filters, a ``delta`` pager — is their choice, not code,
+while that file (and the file it includes, and the program when named by a path) lies outside
+every write root and a direct write to it would ask or be denied
+(``repositories.agent_cannot_write``). Repository configuration and what it includes never is.
 """
 
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
-from bastion.policy.git_config import ConfigSyntax, Entry, is_include, parse, runs_for
+from bastion.policy.git_config import ConfigSyntax, is_include, parse, runs_for
 from bastion.policy.git_index import IndexUnknown, index_paths
 from bastion.policy.paths import FileSystem, check_path
+from bastion.policy.repositories import (
+    Repo,
+    agent_cannot_write,
+    discover,
+    global_config_files,
+    hooks_dirs,
+    include_target,
+    repository_config_files,
+)
 from bastion.policy.tree import Kind
 from bastion.policy.treewalk import OverBudget, Reach
 from bastion.shell.analysis import cd_target
@@ -35,8 +54,6 @@ _PRINTS_FILES = frozenset({"grep", "show", "diff", "cat-file", "archive", "blame
 _PATCHING = frozenset({"log", "whatchanged", "reflog", "stash"})
 _PATCH_FLAGS = frozenset({"-p", "-u", "--patch", "--patch-with-stat", "--patch-with-raw",
                           "--cc", "--word-diff", "--full-diff", "--color-words"})  # fmt: skip
-_MAX_INCLUDE_DEPTH = 10
-_MAX_MODULE_DEPTH = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,87 +91,42 @@ def invocation(cmd: SimpleCommand, cwds: tuple[str, ...], home: str) -> Invocati
 
 
 @dataclass(frozen=True, slots=True)
-class Repo:
-    git_dir: str
-    work_tree: str | None
-
-
-def discover(reach: Reach, start: str) -> Repo | None:
-    """The repository git finds from ``start`` (resolved, walking up)."""
-    current = reach.resolve(start)
-    while True:
-        dotgit = _join(current, ".git")
-        kind = reach.kind(dotgit, follow=True)
-        if kind is Kind.DIR:
-            return Repo(dotgit, current)
-        if kind is Kind.FILE:
-            data = reach.read(dotgit) or b""
-            text = data.decode("utf-8", "replace").strip()
-            if not text.startswith("gitdir:"):
-                raise OSError(f"{dotgit} is a file but not a 'gitdir:' pointer")
-            return Repo(posixpath.join(current, text[len("gitdir:") :].strip()), current)
-        if _bare(reach, current):
-            return Repo(current, None)
-        parent = posixpath.dirname(current)
-        if parent == current:
-            return None
-        current = parent
-
-
-def _join(folder: str, name: str) -> str:
-    """``posixpath.join`` for a plain ``name`` (no slash), without its generality."""
-    return f"{folder}/{name}" if folder and folder[-1] != "/" else folder + name
-
-
-def _bare(reach: Reach, folder: str) -> bool:
-    return (
-        reach.kind(_join(folder, "HEAD"), follow=True) is Kind.FILE
-        and reach.kind(_join(folder, "objects"), follow=True) is Kind.DIR
-        and reach.kind(_join(folder, "refs"), follow=True) is Kind.DIR
-    )
-
-
-def config_files(reach: Reach, repo: Repo, home: str) -> list[str]:
-    """Every file git loads for ``repo`` (before includes)."""
-    files = [posixpath.join(repo.git_dir, "config"), posixpath.join(repo.git_dir, "config.worktree")]
-    common = reach.read(posixpath.join(repo.git_dir, "commondir"))
-    common_dir = repo.git_dir
-    if common is not None:
-        common_dir = posixpath.join(repo.git_dir, common.decode("utf-8", "replace").strip())
-        files.append(posixpath.join(common_dir, "config"))
-    files.extend(_module_configs(reach, posixpath.join(common_dir, "modules"), 0))
-    return [*files, posixpath.join(home, ".gitconfig"), posixpath.join(home, ".config", "git", "config")]
-
-
-def _module_configs(reach: Reach, folder: str, depth: int) -> list[str]:
-    if depth > _MAX_MODULE_DEPTH or reach.kind(folder, follow=True) is not Kind.DIR:
-        return []
-    out = []
-    for entry in reach.listdir(folder):
-        module = posixpath.join(folder, entry.name)
-        if entry.kind is Kind.DIR:
-            out.append(posixpath.join(module, "config"))
-            out.extend(_module_configs(reach, posixpath.join(module, "modules"), depth + 1))
-            # Submodules named with a slash (lib/a) nest without a "modules" level.
-            out.extend(_module_configs(reach, module, depth + 1))
-    return [p for p in out if not p.endswith("/config/config")]
-
-
-@dataclass(frozen=True, slots=True)
 class Finding:
     file: str
     key: str
     line: int
 
 
-def dangerous_settings(reach: Reach, files: list[str], home: str, subcommand: str | None) -> list[Finding]:
+#: Hooks git runs during a read: ``post-index-change`` whenever the index is written
+#: (``git status`` and ``git diff`` refresh it), ``reference-transaction`` on any ref update.
+READ_HOOKS = ("post-index-change", "reference-transaction")
+SYSTEM_CONFIG = "/etc/gitconfig"
+
+
+def dangerous_settings(
+    reach: Reach,
+    files: list[tuple[str, bool]],
+    home: str,
+    subcommand: str | None,
+    trusted: Callable[[str], bool],
+    base: str = "/",
+) -> list[Finding]:
     """Every setting in ``files`` (and what they include) that runs a program while the
-    read-only ``subcommand`` runs. Raises OSError, ConfigSyntax, OverBudget."""
-    found: list[Finding] = []
+    read-only ``subcommand`` runs. Each file comes with whether it may be trusted (global or
+    system configuration): one is trusted when ``trusted(path)`` also holds (the agent could
+    not have written it), and a file it includes only when that holds for it too; what
+    repository configuration includes is never trusted, nor a setting whose program is a
+    file ``trusted`` does not hold for (relative to ``base``, where git runs it: the work
+    tree's top; ``core.fsmonitor = .git/hooks/x``, ``pager = ~/proj/p.sh``). An untrusted
+    setting that only repeats one the person chose (``git lfs install --local`` writes the
+    same filter to the repository) names no new program. Raises OSError, ConfigSyntax,
+    OverBudget."""
+    found: list[tuple[Finding, tuple[str, str | None]]] = []
+    chosen: set[tuple[str, str | None]] = set()
     seen: set[str] = set()
-    todo = [(path, 0) for path in files]
+    todo = [(path, 0, level) for path, level in files]
     while todo:
-        path, depth = todo.pop(0)
+        path, depth, level = todo.pop(0)
         if path in seen:
             continue
         seen.add(path)
@@ -165,21 +137,45 @@ def dangerous_settings(reach: Reach, files: list[str], home: str, subcommand: st
             entries = parse(data.decode("utf-8"))
         except UnicodeDecodeError as exc:
             raise ConfigSyntax(1, "not UTF-8") from exc
+        user_choice = level and trusted(path)
         for entry in entries:
             if is_include(entry):
-                todo.append(_include(entry, path, home, depth))
+                todo.append((*include_target(entry, path, home, depth), user_choice))
             elif runs_for(entry, subcommand):
-                found.append(Finding(path, entry.key, entry.line))
+                # the person's setting, unless the program it names is a file the agent writes
+                program = _program_path(entry.value, home, base) if user_choice else None
+                if user_choice and (program is None or trusted(program)):
+                    chosen.add((entry.key, entry.value))
+                else:
+                    found.append((Finding(path, entry.key, entry.line), (entry.key, entry.value)))
+    return [finding for finding, setting in found if setting not in chosen]
+
+
+def _program_path(value: str | None, home: str, base: str) -> str | None:
+    """The file a setting's program word names when that word is a path (None for a bare
+    name, which git looks up on PATH like any command the person runs)."""
+    words = (value or "").split(None, 1)
+    word = words[0].removeprefix("!") if words else ""
+    if word == "~" or word.startswith("~/"):
+        word = home + word[1:]
+    if "/" not in word:
+        return None
+    return posixpath.normpath(posixpath.join(base, word))
+
+
+def read_hooks(reach: Reach, repo: Repo, home: str, trusted: Callable[[str], bool]) -> list[str]:
+    """The hooks that run during a read of ``repo`` (in the hooks folder of its git dir, its
+    common dir and its submodules' git dirs, which ``git status`` reads too, or in the folders
+    ``core.hooksPath`` names), except those the agent could not have written."""
+    gitdirs = (posixpath.dirname(p) for p in repository_config_files(reach, repo))
+    folders = [*(posixpath.join(d, "hooks") for d in gitdirs), *(f for f, _ in hooks_dirs(reach, repo, home))]
+    found = []
+    for folder in dict.fromkeys(folders):
+        for name in READ_HOOKS:
+            hook = posixpath.join(folder, name)
+            if reach.kind(hook, follow=True) is not Kind.MISSING and not trusted(hook):
+                found.append(hook)
     return found
-
-
-def _include(entry: Entry, path: str, home: str, depth: int) -> tuple[str, int]:
-    if depth >= _MAX_INCLUDE_DEPTH or not entry.value:
-        raise ConfigSyntax(entry.line, f"include nested deeper than {_MAX_INCLUDE_DEPTH} or empty")
-    target = entry.value.strip()
-    if target == "~" or target.startswith("~/"):
-        target = home + target[1:]
-    return posixpath.join(posixpath.dirname(path), target), depth + 1
 
 
 def prints_files(inv: Invocation) -> bool:
@@ -208,16 +204,27 @@ def check_git(
     if inv.sub in (None, "version") and inv.git_dir is None:
         return []
     reasons = _named_places(policy, fs, inv, cwds)
+
+    def trusted(path: str) -> bool:
+        return agent_cannot_write(policy, fs, path)
+
     try:
         for repo in _repos(reach, inv):
-            files = config_files(reach, repo, policy.home)
-            for finding in dangerous_settings(reach, files, policy.home, inv.sub):
+            files = [(p, False) for p in repository_config_files(reach, repo)]
+            files += [(p, True) for p in (*global_config_files(policy.home), SYSTEM_CONFIG)]
+            base = repo.work_tree or repo.git_dir
+            for finding in dangerous_settings(reach, files, policy.home, inv.sub, trusted, base):
                 reasons.append(
                     _reason(
                         f"{finding.file}:{finding.line} {finding.key}",
                         f"git reads {finding.file}, which sets {finding.key} (line {finding.line}): "
                         "that setting runs a program, so this git command runs repository code",
                     )
+                )
+            reasons.extend(_config_write(cmd, inv, repo))
+            for hook in read_hooks(reach, repo, policy.home, trusted):
+                reasons.append(
+                    _reason(hook, f"git runs the hook {hook} during this command: it is repository code")
                 )
             if prints_files(inv):
                 reasons.extend(_committed_credentials(policy, reach, repo, inv))
@@ -227,6 +234,31 @@ def check_git(
     except (OSError, ConfigSyntax, IndexUnknown) as exc:
         return [_reason("git", f"git's repository or configuration cannot be read: {exc}")]
     return list(dict.fromkeys(reasons))
+
+
+#: ``git config`` options that write somewhere else than the repository's configuration.
+_ELSEWHERE = ("--global", "--system", "-f", "--file", "--blob")
+
+
+def _config_write(cmd: SimpleCommand, inv: Invocation, repo: Repo) -> list[Reason]:
+    """``git config KEY VALUE`` (``--local``, ``--worktree``) writes the repository's config:
+    it asks like a direct write to it, in every mode."""
+    if inv.sub != "config" or Effect.WRITE not in cmd.effects:
+        return []
+    if any(a.partition("=")[0] in _ELSEWHERE for a in inv.args):
+        return []
+    name = "config.worktree" if "--worktree" in inv.args else "config"
+    target = posixpath.join(repo.git_dir, name)
+    return [
+        Reason(
+            Decision.ASK,
+            "hardline.agent-config",
+            "built-in",
+            target,
+            f"git config writes {target}, the repository's configuration: git runs what it names, "
+            "so a person must confirm",
+        )
+    ]
 
 
 def _named_places(policy: Policy, fs: FileSystem, inv: Invocation, cwds: tuple[str, ...]) -> list[Reason]:
@@ -343,27 +375,3 @@ def _unknown_cd(cmd: SimpleCommand, cdpath: bool) -> bool:
         return True
     relative = not target.path.startswith(("/", "~", "./", "../"))
     return target.pattern is not None or (cdpath and relative)
-
-
-def hooks_dirs(reach: Reach, folder: str, home: str) -> list[tuple[str, str]]:
-    """The folders ``core.hooksPath`` names for the repository ``folder`` is in, each with
-    the file that sets it: git runs any program put there. Raises like dangerous_settings."""
-    repo = discover(reach, folder)
-    if repo is None:
-        return []
-    base = repo.work_tree or repo.git_dir
-    out: list[tuple[str, str]] = []
-    seen: set[str] = set()
-    todo = [(path, 0) for path in config_files(reach, repo, home)]
-    while todo:
-        path, depth = todo.pop(0)
-        data = None if path in seen else reach.read(path)
-        seen.add(path)
-        for entry in parse(data.decode("utf-8")) if data is not None else ():
-            if is_include(entry):
-                todo.append(_include(entry, path, home, depth))
-            elif entry.key == "core.hookspath" and entry.value:
-                value = entry.value.strip()
-                value = home + value[1:] if value == "~" or value.startswith("~/") else value
-                out.append((posixpath.normpath(posixpath.join(base, value)), path))
-    return out

@@ -10,11 +10,12 @@ from __future__ import annotations
 from bastion.call.effects import Effect
 from bastion.policy.ceiling import FilesystemLevel
 from bastion.policy.decision import Decision, Reason
-from bastion.policy.git_hooks import hooks_write_reason
 from bastion.policy.kinds import Mode
 from bastion.policy.network import decide_target
 from bastion.policy.paths import PathError, check_path, normalise
+from bastion.policy.repositories import repository_write_reason
 from bastion.policy.shell_git import check_git
+from bastion.policy.shell_hg import check_hg
 from bastion.policy.shell_reach import (
     Unknown,
     check_recursion,
@@ -152,7 +153,7 @@ def _path(
     subject.effects |= verdict.effects
     if verdict.decision in (Decision.DENY, Decision.ASK):
         subject.hard.extend(verdict.reasons)
-    hooks = hooks_write_reason(policy, reach, verdict) if write else None
+    hooks = repository_write_reason(policy, reach, verdict) if write else None
     if hooks is not None:
         subject.hard.append(hooks)
         subject.effects.add(Effect.SELF)
@@ -192,9 +193,9 @@ def touched_reach(
             found = concrete_paths(reach, use, cwd=cwd, home=policy.home)
             starts.extend(found if not isinstance(found, Unknown) else ())
     reached = check_recursion(policy, ctx.fs, reach, cmd, starts, cwd=cwd, mode=mode)
-    # Every git command reads its repository's configuration, readers or not: in full-access a
-    # writing or networked git runs too, and a program the config names is code in any mode.
-    git = check_git(policy, ctx.fs, reach, cmd, cwds)
+    # Every git (hg) command reads its repository's configuration, readers or not: in
+    # full-access a writing or networked one runs too, and a program the config names is code.
+    git = [*check_git(policy, ctx.fs, reach, cmd, cwds), *check_hg(policy, ctx.fs, reach, cmd, cwds)]
     toolchain = check_toolchain(policy, reach, cmd, cwds)
     if toolchain:  # `cargo --version` beside a rust-toolchain.toml runs what it names
         subject.effects.add(Effect.CODE)
@@ -205,7 +206,7 @@ def touched_reach(
     subject.notes.extend(reached.notes)
     subject.hard.extend(reasons)
     subject.effects |= credential_effect(tuple(reasons))
-    if any(r.rule == "shell.git-config" for r in reasons):
+    if any(r.rule in ("shell.git-config", "shell.hg-config") for r in reasons):
         subject.effects.add(Effect.CODE)
     return not reasons
 

@@ -72,6 +72,26 @@ def mode_block(policy: Policy, what: str) -> Reason:
     )
 
 
+#: What ``ask-before-edit`` asks about: every write, and what may write (code, an unknown).
+EDIT_EFFECTS = WRITE_EFFECTS | {Effect.CODE, Effect.UNKNOWN}
+
+
+def ask_before_edit(policy: Policy, out: Assembly) -> Reason | None:
+    """In ``ask-before-edit`` mode, the ask a call that may write gets (None: it reads only)."""
+    effects = set().union(*(s.effects for s in out.subjects)) if out.subjects else set()
+    edits = effects & EDIT_EFFECTS
+    if not edits:
+        return None
+    what = ", ".join(sorted(e.value for e in edits))
+    return Reason(
+        Decision.ASK,
+        f"mode.{policy.mode}",
+        policy.mode_source,
+        what,
+        f"{policy.mode} mode: reads run, every edit asks ({what})",
+    )
+
+
 def full_access_allow(policy: Policy, matched: str, message: str) -> Reason:
     return Reason(Decision.ALLOW, "mode.full-access", policy.mode_source, matched, message)
 
@@ -104,11 +124,11 @@ def path_subject(
         subject.hard.extend(verdict.reasons)
     elif verdict.decision is Decision.ALLOW:
         subject.notes.extend(r.message for r in verdict.reasons)
-    if write:  # a repository's core.hooksPath folder is agent configuration too
-        # git's tables come with the shell classifier: loaded on the first write only
-        from bastion.policy.git_hooks import hooks_write_reason
+    if write:  # a repository's config, hooks and hooksPath folder are agent configuration too
+        # git's config syntax comes with the shell tables: loaded on the first write only
+        from bastion.policy.repositories import repository_write_reason
 
-        hooks = hooks_write_reason(policy, ctx.reach, verdict)
+        hooks = repository_write_reason(policy, ctx.reach, verdict)
         if hooks is not None:
             subject.hard.append(hooks)
             subject.effects.add(Effect.SELF)

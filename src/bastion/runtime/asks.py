@@ -9,6 +9,7 @@ from collections.abc import Callable
 from bastion.approval.model import CALLBACK, ApprovalRequest, PermissionDecision, grantable
 from bastion.approval.queue import AnswerError, ApprovalQueue
 from bastion.policy.decision import Decision, Evaluation
+from bastion.policy.rule_ids import NOBODY_TO_ASK
 
 
 def would_ask(evaluation: Evaluation) -> bool:
@@ -23,7 +24,7 @@ def would_ask(evaluation: Evaluation) -> bool:
         evaluation.decision is Decision.DENY
         and evaluation.marker is None
         and bool(deciding)
-        and all(r.rule == "approval.non_interactive_default" for r in deciding)
+        and all(r.rule in NOBODY_TO_ASK for r in deciding)
     )
 
 

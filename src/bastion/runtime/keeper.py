@@ -47,7 +47,7 @@ from bastion.delegation import Delegation, Delegations
 from bastion.errors import BastionError
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Evaluation, deny_for_error
-from bastion.policy.engine import Gate
+from bastion.policy.judge import Judge
 from bastion.runtime.asks import ask_callback, would_ask
 from bastion.runtime.combine import Combiner
 from bastion.runtime.recording import Built, Draft, Recording
@@ -55,13 +55,15 @@ from bastion.runtime.recording import Built, Draft, Recording
 if TYPE_CHECKING:
     from bastion.opinion import SecondOpinion
     from bastion.policy.ceiling import Ceiling
+    from bastion.runtime.contain import Containment
 
 DB_FILE = "bastion.db"
 
 #: ``on_permission(request)`` answers a parked call in code: once, always or reject.
 Answer = PermissionDecision | Mapping[str, Any]
-#: What ``request_sync`` hands the combiner: the bound call, its time, a person's confirmation.
-_Settling = tuple[ToolCall, float, bool]
+#: What ``request_sync`` hands the combiner: the bound call, its time, a person's
+#: confirmation, and whether the caller runs what it is told contained (the stage applies).
+_Settling = tuple[ToolCall, float, bool, bool]
 #: A batch once decided: each call's draft (or the ASK to park), and the events to commit.
 _Prepared = tuple[list[Draft | tuple[Evaluation, str]], Built]
 PermissionCallback = Callable[[ApprovalRequest], Answer | Awaitable[Answer]]
@@ -70,7 +72,7 @@ PermissionCallback = Callable[[ApprovalRequest], Answer | Awaitable[Answer]]
 class Gatekeeper(Recording):
     def __init__(
         self,
-        gate: Gate,
+        gate: Judge,
         *,
         store: Store,
         ledger: Ledger,
@@ -79,6 +81,7 @@ class Gatekeeper(Recording):
         limits: LimitsConfig | None = None,
         audit: AuditConfig | None = None,
         opinion: SecondOpinion | None = None,
+        containment: Containment | None = None,
     ) -> None:
         self.gate = gate
         self.policy: Policy = gate.policy
@@ -95,6 +98,8 @@ class Gatekeeper(Recording):
         #: Child sessions (bastion.delegation) and the escalate-only checker (bastion.opinion).
         self.delegations = Delegations(self)
         self.opinion = opinion
+        #: ``[exec] contain`` and the machine's sandbox (the agent hooks); None: no stage.
+        self.containment = containment
         self._settler = Combiner(self._prepare_batch, self._record_batch)
 
     def child(
@@ -109,14 +114,36 @@ class Gatekeeper(Recording):
         ``share`` of its limits; raises DelegationRefused for anything looser."""
         return self.delegations.child(parent, ceiling=ceiling, share=share, session=session)
 
+    def with_gate(self, gate: Judge) -> Gatekeeper:
+        """A Gatekeeper over ``gate`` (wrapping this one's) sharing everything else."""
+        return Gatekeeper(
+            gate,
+            store=self.store,
+            ledger=self.ledger,
+            clock=self.clock,
+            on_permission=self.on_permission,
+            limits=self.limits,
+            audit=self.audit,
+            opinion=self.opinion,
+            containment=self.containment,
+        )
+
     def project_of(self, call: ToolCall) -> str:
         """The project scope: the most specific policy file, or the cwd without one."""
         return self.policy.sources[-1] if self.policy.sources else call.cwd
 
     # -- deciding ------------------------------------------------------------------------
-    def decide(self, call: ToolCall) -> Evaluation:
-        """Gate + standing grants + limits + repeat guard; writes nothing."""
-        return self._decide(self.delegations.bind(call), self.clock.now(), admit=False)[0]
+    def decide(self, call: ToolCall, *, contain: bool = True) -> Evaluation:
+        """Gate + standing grants + limits + repeat guard + containment; writes nothing."""
+        call = self.delegations.bind(call)
+        evaluation = self._decide(call, self.clock.now(), admit=False)[0]
+        return self._contained(call, evaluation) if contain else evaluation
+
+    def _contained(self, call: ToolCall, evaluation: Evaluation) -> Evaluation:
+        """The containment stage (:mod:`bastion.runtime.contain`), last before a record."""
+        if self.containment is None:
+            return evaluation
+        return self.containment.stage(call, evaluation, self.gate)
 
     def _decide(self, call: ToolCall, now: float, *, admit: bool) -> tuple[Evaluation, Resolver]:
         evaluation, resolver = self._decide_enforcing(call, now, admit=admit)
@@ -175,28 +202,34 @@ class Gatekeeper(Recording):
         timeout: float | None = None,
         confirmed_by_person: bool = False,
         on_parked: Callable[[ApprovalRequest], None] | None = None,
+        contain: bool = True,
     ) -> Evaluation:
         """Decide, park an ASK until it is answered, record everything; the final Evaluation.
 
         ``timeout`` can only shorten the policy's TTL. ``confirmed_by_person`` is a manual
         confirmation given before the call was sent (``:run!``): it answers an ASK, and
         never turns a DENY into anything else. ``on_parked`` is told the request once it
-        is persisted (the CLI prints its id)."""
+        is persisted (the CLI prints its id). ``contain=False``: the caller cannot run the
+        call contained (an agent whose hook cannot rewrite it): no containment stage."""
         now = self.clock.now()
         call = self.delegations.bind(call)
-        settled = self._settle(call, now, confirmed_by_person)
+        settled = self._settle(call, now, confirmed_by_person, contain)
         if not isinstance(settled, Evaluation):
-            settled = await self._park_or_deny(call, *settled, now, timeout, on_parked)
+            settled = await self._park_or_deny(call, *settled, now, timeout, on_parked, contain)
         return self._counted(call, now, settled)
 
-    def _draft(self, call: ToolCall, now: float, confirmed_by_person: bool) -> Draft | tuple[Evaluation, str]:
+    def _draft(
+        self, call: ToolCall, now: float, confirmed_by_person: bool, contain: bool = True
+    ) -> Draft | tuple[Evaluation, str]:
         """Decide (counting the call): the answer to record, or the ASK to park with its id."""
         decision_id = new_id()
         evaluation, resolver = self._decide(call, now, admit=True)
+        stage = self._contained if contain else _as_is
+        evaluation = stage(call, evaluation)
         if evaluation.decision is not Decision.ASK:
             return Draft(evaluation, resolver, decision_id)
         if confirmed_by_person:
-            return Draft(confirmed(evaluation), Resolver.PERSON, decision_id)
+            return Draft(stage(call, confirmed(evaluation)), Resolver.PERSON, decision_id)
         if not call.interactive:
             answer = non_interactive(
                 evaluation, self.policy.non_interactive_default, self.policy.approval_source
@@ -205,10 +238,10 @@ class Gatekeeper(Recording):
         return evaluation, decision_id
 
     def _settle(
-        self, call: ToolCall, now: float, confirmed_by_person: bool
+        self, call: ToolCall, now: float, confirmed_by_person: bool, contain: bool
     ) -> Evaluation | tuple[Evaluation, str]:
         """Decide and record: the final answer, or the ASK to park with its decision id."""
-        drafted = self._draft(call, now, confirmed_by_person)
+        drafted = self._draft(call, now, confirmed_by_person, contain)
         if not isinstance(drafted, Draft):
             return drafted
         return self._finish(
@@ -249,9 +282,10 @@ class Gatekeeper(Recording):
         now: float,
         timeout: float | None,
         on_parked: Callable[[ApprovalRequest], None] | None,
+        contain: bool = True,
     ) -> Evaluation:
         try:
-            return await self._park(call, evaluation, decision_id, now, timeout, on_parked)
+            return await self._park(call, evaluation, decision_id, now, timeout, on_parked, contain)
         except BastionError as exc:
             return self._finish(
                 call,
@@ -268,14 +302,23 @@ class Gatekeeper(Recording):
         timeout: float | None = None,
         confirmed_by_person: bool = False,
         on_parked: Callable[[ApprovalRequest], None] | None = None,
+        contain: bool = True,
+        hand_off: bool = False,
     ) -> Evaluation:
         """``request`` for synchronous callers (the CLI, the hook daemon's threads); not for use
-        inside an event loop. Only a call that parks starts one (≈0.13 ms per loop)."""
+        inside an event loop. Only a call that parks starts one (≈0.13 ms per loop).
+
+        ``hand_off``: an ASK goes to the agent's own prompt (Claude Code, Gemini CLI, Copilot
+        ask their user) instead of Bastion's queue: recorded as requested, resolver
+        ``agent``, and returned as the ASK. One decision either way."""
         now = self.clock.now()
         call = self.delegations.bind(call)
-        settled = self._settler.submit((call, now, confirmed_by_person))
+        settled = self._settler.submit((call, now, confirmed_by_person, contain))
         if not isinstance(settled, Evaluation):
-            settled = asyncio.run(self._park_or_deny(call, *settled, now, timeout, on_parked))
+            if hand_off:
+                evaluation, decision_id = settled
+                return self._finish(call, evaluation, Resolver.AGENT, decision_id, EventKind.REQUESTED)
+            settled = asyncio.run(self._park_or_deny(call, *settled, now, timeout, on_parked, contain))
         return self._counted(call, now, settled)
 
     def build_request(
@@ -310,6 +353,7 @@ class Gatekeeper(Recording):
         now: float,
         timeout: float | None,
         on_parked: Callable[[ApprovalRequest], None] | None,
+        contain: bool = True,
     ) -> Evaluation:
         request = self.build_request(call, evaluation, request_id=decision_id, now=now, timeout=timeout)
         watch = self.queue.submit(request)
@@ -338,6 +382,7 @@ class Gatekeeper(Recording):
             if task is not None:
                 task.cancel()
         answer = resolved(final, evaluation, ttl_text=ttl_text(request.expires - request.created))
+        answer = self._contained(call, answer) if contain else answer
         return self._finish(call, answer, resolver_of(answer), decision_id, EventKind.RESOLVED, request=final)
 
     def close(self) -> None:
@@ -349,3 +394,7 @@ class Gatekeeper(Recording):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _as_is(call: ToolCall, evaluation: Evaluation) -> Evaluation:  # no containment stage
+    return evaluation

@@ -128,6 +128,10 @@ def git_config(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) ->
             ctx.raise_at(at, E.CODE, note=f"program injection: git config {positionals[0].text}")
     if parsed.has("--global"):
         ctx.paths.append(PathUse("~/.gitconfig", Access.WRITE, "--global", "git config --global"))
+    if parsed.has("--system"):
+        ctx.paths.append(PathUse("/etc/gitconfig", Access.WRITE, "--system", "git config --system"))
+    for w in parsed.values("-f", "--file"):  # the file written (without one: the repository's)
+        ctx.path(w, Access.WRITE, "git config --file")
     if parsed.has("-e", "--edit"):
         ctx.raise_at(edit, E.CODE, note="git config --edit runs an editor")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -18,7 +19,7 @@ from bastion.call.effects import Effect
 from bastion.call.model import ToolCall
 from bastion.exec.runner import RunSpec
 from bastion.policy.decision import MARKER_DENIED, Decision, Evaluation, Reason
-from bastion.policy.engine import Gate
+from bastion.policy.judge import GateWrapper, Judge
 
 if TYPE_CHECKING:
     from bastion.runtime import Gatekeeper
@@ -27,15 +28,17 @@ if TYPE_CHECKING:
 SOURCE = "exec tool"
 
 
-class HostsGate(Gate):
+class HostsGate(GateWrapper):
     """The proxy's gate for one run: the policy's answer, for the decision's hosts only."""
 
-    def __init__(self, inner: Gate, hosts: tuple[str, ...]) -> None:
-        super().__init__(inner.policy, fs=inner.fs, resolver=inner.resolver, sandboxed=inner.sandboxed)
-        self.inner = inner
+    def __init__(self, inner: Judge, hosts: tuple[str, ...]) -> None:
+        super().__init__(inner)
         self.hosts = frozenset(h.lower() for h in hosts)
 
-    def evaluate(self, call: ToolCall) -> Evaluation:
+    def around(self, inner: Judge) -> HostsGate:
+        return HostsGate(inner, tuple(self.hosts))
+
+    def judged(self, call: ToolCall, inner: Callable[[ToolCall], Evaluation]) -> Evaluation:
         try:
             host = connection_host(call)
         except Exception as exc:  # fail closed
@@ -43,7 +46,7 @@ class HostsGate(Gate):
         if host not in self.hosts:
             shown = ", ".join(sorted(self.hosts))
             return _deny(host, f"this run may reach only the hosts its decision saw ({shown}), not {host}")
-        return self.inner.evaluate(call)
+        return inner(call)
 
 
 def connection_host(call: ToolCall) -> str:

@@ -19,7 +19,7 @@ import contextlib
 import dataclasses
 import os
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bastion.call.families import Family
@@ -31,7 +31,7 @@ from bastion.exec.limits import SYSTEM_PATH
 from bastion.exec.profile import Filesystem, Profile
 from bastion.exec.protected import ScanBudgetExceeded
 from bastion.policy.decision import Decision, Evaluation, Reason
-from bastion.policy.engine import Gate
+from bastion.policy.judge import GateWrapper, Judge
 from bastion.policy.packages import MANAGERS, MAX_PACKAGES, Manager
 from bastion.tools.base import Tool, ToolError, ToolResult, hints
 from bastion.tools.egress_run import connection_host, keeper_of
@@ -47,18 +47,20 @@ _SYSTEM_PREFIXES = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/")
 SOURCE = "install tool"
 
 
-class RegistryGate(Gate):
+class RegistryGate(GateWrapper):
     """The proxy's gate for one install: the manager's registry hosts only.
 
     A registry host is allowed for this run (the person approved the install) unless the
     policy denies it outright; every other host is denied, even one the policy would allow."""
 
-    def __init__(self, inner: Gate, manager: Manager) -> None:
-        super().__init__(inner.policy, fs=inner.fs, resolver=inner.resolver, sandboxed=inner.sandboxed)
-        self.inner = inner
+    def __init__(self, inner: Judge, manager: Manager) -> None:
+        super().__init__(inner)
         self.manager = manager
 
-    def evaluate(self, call: ToolCall) -> Evaluation:
+    def around(self, inner: Judge) -> RegistryGate:
+        return RegistryGate(inner, self.manager)
+
+    def judged(self, call: ToolCall, inner: Callable[[ToolCall], Evaluation]) -> Evaluation:
         try:
             host = connection_host(call)
         except Exception as exc:  # fail closed
@@ -70,7 +72,7 @@ class RegistryGate(Gate):
         # Asked as if a person were there: a host the policy would ask about is what the
         # person approved with the install; only a real denial (deny_hosts, a blocked
         # address, the mode) stands, never the unattended default.
-        evaluation = self.inner.evaluate(dataclasses.replace(call, interactive=True))
+        evaluation = inner(dataclasses.replace(call, interactive=True))
         if evaluation.decision is Decision.DENY:
             return evaluation
         message = f"{host} is {self.manager.name}'s registry, for the install a person approved"

@@ -72,8 +72,10 @@ def test_a_command_that_serves_nothing_imports_no_server(tmp_path: Path) -> None
     )
     env = {**os.environ, "HOME": str(tmp_path), "BASTION_STATE_DIR": str(tmp_path / "state")}
     env.pop("BASTION_POLICY", None)
+    project = tmp_path / "proj"  # not HOME itself: its workspace would hold the credentials dir
+    project.mkdir()
     done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=project, timeout=60
     )
     assert json.loads(done.stdout.splitlines()[-1]) == [[0, 0], []], done.stderr
 

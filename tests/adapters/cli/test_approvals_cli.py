@@ -383,6 +383,37 @@ def test_an_approval_with_a_key_records_the_key_id_as_its_approver(
     ) == (0, key_id, [("resolved", "hardline-request-1", key_id)])
 
 
+def test_approve_uncontained_is_recorded_with_its_approver_as_its_own_answer(
+    env: dict[str, str], workspace: Path
+) -> None:
+    _store_request(env)
+    done = run(
+        ["approvals", "approve", "--uncontained", "--json", "--", "hardline-request-1"], env, workspace
+    )
+    key_id = env[KEY_VAR].split("_")[1]
+    events = json.loads(run(["logs", "--json"], env, workspace).stdout)
+    assert (
+        done.returncode,
+        json.loads(done.stdout)["state"],
+        [(e["kind"], e["decision"], e["rule"], e["approver"]) for e in events],
+    ) == (0, "approved_uncontained", [("resolved", "allow", "approval.uncontained", key_id)])
+
+
+def test_approve_uncontained_is_never_a_standing_grant(env: dict[str, str], workspace: Path) -> None:
+    _store_request(env)
+    refused = run(["approvals", "approve", "--uncontained", "--always", "hardline-request-1"], env, workspace)
+    still = run(["approvals", "list"], env, workspace)
+    assert (
+        refused.returncode,
+        "never a standing grant" in refused.stderr,
+        "hardline-request-1" in still.stdout,
+    ) == (
+        2,
+        True,
+        True,
+    )
+
+
 def test_grants_revoke_and_policy_trust_refuse_without_an_approver_identity(
     env: dict[str, str], workspace: Path
 ) -> None:
@@ -477,3 +508,19 @@ def test_approve_always_on_a_sudo_request_is_refused_even_if_it_was_stored_as_gr
         "error: this call involves a hardline class or raised privilege: never a standing grant",
         [],
     )
+
+
+def test_the_list_says_where_each_approved_call_would_run(env: dict[str, str], workspace: Path) -> None:
+    from bastion.policy.containment import Filesystem, Profile
+
+    ask = Evaluation(
+        Decision.ASK,
+        (Reason(Decision.ASK, "rule[1]", "p", "git push", "a person decides"),),
+        (Effect.NETWORK,),
+        profile=Profile(Filesystem.READ_ONLY, ("github.com",)),
+    )
+    _store_request(env, evaluation=ask)
+
+    listed = run(["approvals", "list"], env, workspace)
+
+    assert (listed.returncode, "sandbox: read-only, network: github.com" in listed.stdout) == (0, True)

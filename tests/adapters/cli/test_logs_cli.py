@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import subprocess
 from pathlib import Path
@@ -173,3 +174,22 @@ def test_logs_on_a_fresh_state_dir_says_there_is_nothing(env: dict[str, str], wo
         "no events\n",
         True,
     )
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_logs_on_a_terminal_fits_the_width_without_splitting_a_word(
+    three_calls: Path, env: dict[str, str], workspace: Path, width: int
+) -> None:
+    terminal = {**_env(env), "COLUMNS": str(width), "TTY_COMPATIBLE": "1", "NO_COLOR": "1"}
+    shown = subprocess.run(
+        [*BASTION, "logs"], env=terminal, cwd=workspace, capture_output=True, text=True, timeout=60
+    )
+    out = re.sub(r"\x1b\[[0-9;]*m", "", shown.stdout)
+    lines = out.splitlines()
+    assert lines and all(len(line) <= width for line in lines)
+    words = {w for line in lines for w in line.replace("│", " ").replace("┃", " ").split()}
+    # Whole words of every column shown (the old layout printed "decis" over "ion").
+    assert {"seq", "decision", "summary", "decided", "allow", "deny"} <= words
+    assert {"read:", "README.md", "~/.ssh/id_rsa"} <= words
+    if width >= 120:
+        assert {"paths.roots", "hardline.credentials", "paths.outside-roots"} <= words

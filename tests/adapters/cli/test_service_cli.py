@@ -14,10 +14,11 @@ import pytest
 from bastion.adapters.cli.service_unit import ServiceFacts, memory_high, render_unit, unit_path
 
 FACTS = ServiceFacts(executable="/opt/bastion venv/bin/bastion", state_dir="/home/me/.local/state/bastion",
-                     memory_bytes=16 * 1024**3, user_unit=True, user="me", home="/home/me")  # fmt: skip
+                     memory_bytes=16 * 1024**3, user_unit=True, user="me", home="/home/me",
+                     workspace="/home/me/my project")  # fmt: skip
 
 
-def test_the_unit_is_hardened_writes_only_the_state_dir_and_caps_memory_at_80_percent() -> None:
+def test_the_unit_is_hardened_guards_its_workspace_writes_only_the_state_dir_and_caps_memory() -> None:
     assert render_unit(FACTS) == (
         "[Unit]\n"
         "Description=Bastion: the permission gate for AI-agent tool calls\n"
@@ -25,7 +26,8 @@ def test_the_unit_is_hardened_writes_only_the_state_dir_and_caps_memory_at_80_pe
         "\n"
         "[Service]\n"
         "Type=simple\n"
-        "ExecStart='/opt/bastion venv/bin/bastion' serve\n"
+        "WorkingDirectory=/home/me/my project\n"
+        "ExecStart='/opt/bastion venv/bin/bastion' serve --workspace '/home/me/my project'\n"
         "Environment=BASTION_STATE_DIR=/home/me/.local/state/bastion\n"
         "Environment=HOME=/home/me\n"
         "Restart=on-failure\n"
@@ -50,7 +52,9 @@ def test_the_unit_is_hardened_writes_only_the_state_dir_and_caps_memory_at_80_pe
 
 
 def test_a_system_unit_runs_as_the_user_and_lives_in_etc() -> None:
-    system = ServiceFacts(FACTS.executable, FACTS.state_dir, FACTS.memory_bytes, False, "me", "/home/me")
+    system = ServiceFacts(
+        FACTS.executable, FACTS.state_dir, FACTS.memory_bytes, False, "me", "/home/me", "/srv/p"
+    )
     text = render_unit(system)
     assert "User=me\n" in text and "WantedBy=multi-user.target\n" in text
     assert unit_path(system) == "/etc/systemd/system/bastion.service"

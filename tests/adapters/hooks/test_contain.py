@@ -8,7 +8,6 @@ import os
 import shlex
 from typing import Any
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -106,13 +105,68 @@ def test_copilot_gets_the_contained_command_as_modified_args(sandbox: Sandbox) -
     assert out["modifiedArgs"] == {"command": _contained(sandbox, "read-only", "ls src")}
 
 
-@pytest.mark.parametrize("agent", ["codex", "qwen"])
-def test_an_agent_whose_hooks_cannot_rewrite_gets_the_plain_answer(sandbox: Sandbox, agent: str) -> None:
+def test_codex_gets_the_contained_command_as_updated_input_with_an_explicit_allow(sandbox: Sandbox) -> None:
     env = _env(sandbox, "")
     payload = {"hook_event_name": "PreToolUse", "cwd": str(sandbox.project), "session_id": "s",
                "tool_name": "Bash", "tool_input": {"command": "ls src"}}  # fmt: skip
 
-    run = run_hook(agent, json.dumps(payload), env)
+    run = run_hook("codex", json.dumps(payload), env)
+
+    assert (run.exit_code, run.stderr) == (0, "")
+    assert run.json == {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "allow",
+            "permissionDecisionReason": run.json["hookSpecificOutput"]["permissionDecisionReason"],
+            "updatedInput": {"command": _contained(sandbox, "read-only", "ls src")},
+        }
+    }
+
+
+def test_codex_gets_no_output_for_an_allow_that_is_not_rewritten(sandbox: Sandbox) -> None:
+    env = _env(sandbox, '[exec]\ncontain = "off"\n')
+    payload = {"hook_event_name": "PreToolUse", "cwd": str(sandbox.project), "session_id": "s",
+               "tool_name": "Bash", "tool_input": {"command": "ls src"}}  # fmt: skip
+
+    run = run_hook("codex", json.dumps(payload), env)
+
+    assert (run.exit_code, run.stdout, run.stderr) == (0, "", "")
+
+
+def test_gemini_gets_the_contained_command_as_hook_specific_tool_input(sandbox: Sandbox) -> None:
+    env = _env(sandbox, "")
+    payload = {"hook_event_name": "BeforeTool", "cwd": str(sandbox.project), "session_id": "s",
+               "tool_name": "run_shell_command", "tool_input": {"command": "ls src", "description": "list"}}  # fmt: skip
+
+    run = run_hook("gemini", json.dumps(payload), env)
+
+    assert run.exit_code == 0
+    assert run.json == {
+        "decision": "allow",
+        "reason": run.json["reason"],
+        "hookSpecificOutput": {
+            "hookEventName": "BeforeTool",
+            "tool_input": {"command": _contained(sandbox, "read-only", "ls src"), "description": "list"},
+        },
+    }
+
+
+def test_gemini_gets_no_rewrite_on_a_denied_call(sandbox: Sandbox) -> None:
+    env = _env(sandbox, "")
+    payload = {"hook_event_name": "BeforeTool", "cwd": str(sandbox.project), "session_id": "s",
+               "tool_name": "run_shell_command", "tool_input": {"command": "rm -rf ~"}}  # fmt: skip
+
+    run = run_hook("gemini", json.dumps(payload), env)
+
+    assert (run.exit_code, run.json["decision"], "hookSpecificOutput" in run.json) == (2, "deny", False)
+
+
+def test_qwen_whose_hooks_cannot_rewrite_gets_the_plain_answer(sandbox: Sandbox) -> None:
+    env = _env(sandbox, "")
+    payload = {"hook_event_name": "PreToolUse", "cwd": str(sandbox.project), "session_id": "s",
+               "tool_name": "run_shell_command", "tool_input": {"command": "ls src"}}  # fmt: skip
+
+    run = run_hook("qwen", json.dumps(payload), env)
 
     assert run.exit_code == 0
     assert "sandbox run" not in run.stdout
@@ -122,13 +176,38 @@ def test_an_agent_whose_hooks_cannot_rewrite_gets_the_plain_answer(sandbox: Sand
 @settings(max_examples=200, deadline=None)
 def test_the_rewritten_command_carries_the_original_word_for_word_whatever_it_holds(command: str) -> None:
     from bastion.adapters.hooks.contain import contained_command
-    from bastion.call.effects import Effect
-    from bastion.policy.decision import Decision, Evaluation, Reason
+    from bastion.policy.containment import Filesystem, Profile
 
-    evaluation = Evaluation(Decision.ALLOW, (Reason(Decision.ALLOW, "t", "t", "", "ok"),), (Effect.WRITE,))
+    profile = Profile(Filesystem.WORKSPACE_WRITE)
 
-    rewritten = contained_command({"command": command}, None, evaluation, cwd="/w d", policy_path=None)  # type: ignore[arg-type]
+    rewritten = contained_command({"command": command}, profile, cwd="/w d", policy_path=None)
 
     words = shlex.split(rewritten)
     assert words[1:] == ["sandbox", "run", "--profile", "workspace-write", "--cwd", "/w d", "--timeout", "120",
                          "--", "bash", "-c", command]  # fmt: skip
+
+
+def test_gemini_shows_the_person_the_contained_command_under_contain_all(sandbox: Sandbox) -> None:
+    env = _env(sandbox, '[exec]\ncontain = "all"\n', BASTION_HOOK_INTERACTIVE="1")
+    payload = {"hook_event_name": "BeforeTool", "cwd": str(sandbox.project), "session_id": "s",
+               "tool_name": "run_shell_command", "tool_input": {"command": "python3 build.py"}}  # fmt: skip
+
+    run = run_hook("gemini", json.dumps(payload), env)
+
+    assert (run.exit_code, run.json["decision"]) == (0, "ask")
+    assert run.json["hookSpecificOutput"] == {
+        "hookEventName": "BeforeTool",
+        "tool_input": {"command": _contained(sandbox, "workspace-write", "python3 build.py")},
+    }
+
+
+def test_codex_which_cannot_ask_gets_a_denial_without_any_rewrite_under_contain_all(sandbox: Sandbox) -> None:
+    env = _env(sandbox, '[exec]\ncontain = "all"\n')
+    payload = {"hook_event_name": "PreToolUse", "cwd": str(sandbox.project), "session_id": "s",
+               "tool_name": "Bash", "tool_input": {"command": "python3 build.py"}}  # fmt: skip
+
+    run = run_hook("codex", json.dumps(payload), env)
+
+    assert run.exit_code == 2
+    assert run.json["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "updatedInput" not in run.json["hookSpecificOutput"]

@@ -178,6 +178,23 @@ def test_doctor_probes_each_installed_hook(sandbox: Sandbox, monkeypatch: pytest
     ]
 
 
+def test_doctor_probes_a_hook_without_writing_the_ledger(
+    sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install("claude", cwd=str(sandbox.project), env=sandbox.env(), executable=bastion_exe(), out=lines()[1])
+    for key, value in sandbox.env().items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.chdir(sandbox.project)
+    state = Path(sandbox.env()["BASTION_STATE_DIR"])
+    before = sorted(p.name for p in state.iterdir()) if state.exists() else []
+
+    checks = hook_checks(None)
+
+    assert [ok for _, ok, _ in checks] == [True]
+    after = sorted(p.name for p in state.iterdir()) if state.exists() else []
+    assert after == before  # no ledger, no daemon socket: doctor only reads
+
+
 def test_install_writes_the_site_free_launcher_by_default_and_doctor_checks_its_script(
     sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -204,3 +221,13 @@ def test_install_writes_the_site_free_launcher_by_default_and_doctor_checks_its_
     assert [(ok, detail) for _, ok, detail in broken_checks] == [
         (False, f"{gone[2]} is missing: re-run bastion install qwen")
     ]
+
+
+def test_install_ends_with_a_sentence_naming_the_launcher_as_a_shell_would_type_it(sandbox: Sandbox) -> None:
+    seen, out = lines()
+    launcher = ("/opt/py/bin/python", "-S", "/opt/bastion/adapters/hooks/fastpath.py")
+    install("claude", scope="user", cwd=str(sandbox.project), env=sandbox.env(), executable=launcher, out=out)
+    assert seen[-1] == (
+        "installed: claude now asks Bastion before every tool call "
+        "(/opt/py/bin/python -S /opt/bastion/adapters/hooks/fastpath.py hook claude)."
+    )

@@ -19,8 +19,6 @@ def _install(agent: str, sandbox: Sandbox) -> list[str]:
 @pytest.mark.parametrize(
     ("agent", "how"),
     [
-        ("codex", "bastion launch codex (Codex's own sandbox: --sandbox workspace-write, network off)"),
-        ("gemini", "bastion launch gemini -- --sandbox (Gemini CLI's own container or sandbox-exec)"),
         ("qwen", "bastion launch qwen -- --sandbox (Qwen Code's own container sandbox)"),
     ],
 )
@@ -35,5 +33,13 @@ def test_installing_an_agent_whose_hooks_cannot_rewrite_says_its_calls_run_uncon
     )
 
 
-def test_installing_claude_code_adds_no_such_warning(sandbox: Sandbox) -> None:
-    assert not any("UNCONTAINED" in line for line in _install("claude", sandbox))
+@pytest.mark.parametrize("agent", ["claude", "copilot", "codex", "gemini"])
+def test_installing_an_agent_whose_hooks_rewrite_adds_no_such_warning(agent: str, sandbox: Sandbox) -> None:
+    assert not any("UNCONTAINED" in line for line in _install(agent, sandbox))
+
+
+def test_installing_codex_says_its_own_sandbox_cannot_host_the_contained_call(sandbox: Sandbox) -> None:
+    from bastion.adapters.hooks.targets import CODEX_NESTING_NOTE
+
+    assert CODEX_NESTING_NOTE in _install("codex", sandbox)
+    assert "--sandbox danger-full-access" in CODEX_NESTING_NOTE

@@ -29,6 +29,7 @@ def test_a_trusted_layer_may_raise_a_limit_and_add_an_origin(tmp_path: Path) -> 
         "[gateway]\nmax_body_bytes = 10000000\n",
         '[gateway]\nrequest_timeout = "1h"\n',
         ORIGIN,
+        "[gateway]\nallow_any_origin = true\n",
     ],
 )
 def test_an_untrusted_layer_cannot_loosen_any_key_and_says_so(tmp_path: Path, loosening: str) -> None:
@@ -54,4 +55,15 @@ def test_a_bad_origin_names_the_file_the_line_and_the_key(tmp_path: Path) -> Non
         str(tmp_path / "layer1.toml"),
         3,
         "gateway.cors_origins",
+    )
+
+
+def test_a_trusted_layer_sets_the_any_origin_override_and_the_cooldown_reply(tmp_path: Path) -> None:
+    text = '[gateway]\nallow_any_origin = true\ncooldown_reply = "Slow down, please."\n'
+    settings, warnings = merge_gateway(policy_layers(tmp_path, (text, True)))
+    assert (settings.allow_any_origin, settings.cors, settings.cooldown_reply, warnings) == (
+        True,
+        True,
+        "Slow down, please.",
+        (),
     )

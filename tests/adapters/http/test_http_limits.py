@@ -45,6 +45,30 @@ def test_the_fourth_request_in_a_minute_is_rate_limited_with_retry_after(small: 
     assert other_key.status_code == 200
 
 
+def test_a_rate_limited_sender_gets_the_cooldown_reply_first(gateway_factory: GatewayFactory) -> None:
+    gateway = gateway_factory(gateway=GatewaySettings(rate_limit_per_minute=1, cooldown_reply="Easy there."))
+    default = gateway_factory(gateway=GatewaySettings(rate_limit_per_minute=1))
+    replies = []
+    for gw in (gateway, default):
+        agent = gw.client("agent")
+        agent.post("/v1/decide", json=shell("ls"))
+        replies.append(agent.post("/v1/decide", json=shell("ls")).json()["error"]["message"])
+    assert replies == [
+        "Easy there. Too many requests for this key: retry in 60 s",
+        "Please slow down. Too many requests for this key: retry in 60 s",  # 002's wording
+    ]
+
+
+def test_allow_any_origin_is_an_explicit_override_of_the_origin_list(gateway_factory: GatewayFactory) -> None:
+    listed = gateway_factory(gateway=SMALL).client("agent")
+    anyone = gateway_factory(gateway=GatewaySettings(allow_any_origin=True)).client("agent")
+    headers = {"Origin": "https://elsewhere.example"}
+    assert [
+        c.post("/v1/decide", json=shell("ls"), headers=headers).headers.get("access-control-allow-origin")
+        for c in (listed, anyone)
+    ] == [None, "*"]
+
+
 def test_the_token_bucket_refills_with_time() -> None:
     now = [0.0]
     limiter = RateLimiter(60, clock=lambda: now[0])

@@ -151,6 +151,18 @@ def test_approve_always_creates_a_grant_that_then_allows_the_same_call(gateway: 
     )
 
 
+def test_approve_uncontained_is_its_own_answer_and_never_a_grant(gateway: Gateway) -> None:
+    first, second = park(gateway)["id"], park(gateway, "make deploy qa")["id"]
+    approver = gateway.client("approver")
+    done = approver.post(f"/v1/requests/{first}/approve", json={"uncontained": True}).json()
+    refused = approver.post(f"/v1/requests/{second}/approve", json={"uncontained": True, "always": True})
+    assert (done["state"], refused.status_code, refused.json()["error"]["code"]) == (
+        "approved_uncontained",
+        422,
+        "cannot_answer",
+    )
+
+
 def test_a_request_can_never_be_answered_by_the_key_that_created_it(gateway: Gateway) -> None:
     admin = gateway.client("admin")
     rid = admin.post("/v1/requests", json=shell("make deploy prod")).json()["id"]

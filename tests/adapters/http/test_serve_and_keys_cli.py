@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -27,27 +28,59 @@ def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Completed
     return subprocess.run([*BASTION, *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=60)
 
 
-@pytest.fixture
-def served(cli_env: dict[str, str], workspace: Path) -> Iterator[tuple[str, str]]:
+@contextlib.contextmanager
+def serving(cli_env: dict[str, str], cwd: Path, *args: str) -> Iterator[tuple[str, str, list[str]]]:
+    """The URL, the first-start key and the banner lines before it."""
     process = subprocess.Popen(
-        [*BASTION, "serve", "--port", "0"],
+        [*BASTION, "serve", "--port", "0", *args],
         env=cli_env,
-        cwd=workspace,
+        cwd=cwd,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     assert process.stdout is not None
     try:
-        banner = [process.stdout.readline() for _ in range(3)]
+        banner: list[str] = []
+        while not banner or not banner[-1].startswith("First start"):
+            line = process.stdout.readline()
+            assert line, f"serve ended: {process.stderr.read() if process.stderr else ''}"
+            banner.append(line.rstrip("\n"))
         url = banner[0].split(" on ", 1)[1].split(" ", 1)[0]
-        yield url, banner[2].strip()
+        yield url, process.stdout.readline().strip(), banner[:-1]
     finally:
         process.terminate()
         process.wait(timeout=30)
         assert process.stderr is not None
         process.stderr.close()
         process.stdout.close()
+
+
+@pytest.fixture
+def served(cli_env: dict[str, str], workspace: Path) -> Iterator[tuple[str, str]]:
+    with serving(cli_env, workspace) as (url, key, _):
+        yield url, key
+
+
+def test_serve_workspace_guards_that_folder_and_the_banner_names_it_and_the_policy(
+    cli_env: dict[str, str], workspace: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "real project"
+    project.mkdir()
+    with serving(cli_env, workspace, "--workspace", str(project)) as (url, _approver, banner):
+        agent = run(["keys", "create", "--role", "agent"], cli_env, workspace).stdout.strip()
+        call = {"tool": "write", "args": {"path": str(project / "notes.md")}, "interactive": False}
+        decided = httpx.post(url + "v1/decide", json=call, headers={"X-API-Key": agent}).json()
+    assert banner[1:] == [
+        f"Guarding workspace: {project} (serve --workspace DIR to guard another folder)",
+        "Policy: built-in defaults (no policy file found)",
+    ]
+    assert decided["decision"] == "allow"
+
+
+def test_serve_refuses_a_workspace_that_is_not_a_folder(cli_env: dict[str, str], workspace: Path) -> None:
+    result = run(["serve", "--port", "0", "--workspace", str(workspace / "missing")], cli_env, workspace)
+    assert (result.returncode, "is not a folder" in result.stderr) == (2, True)
 
 
 def test_the_first_start_prints_an_approver_key_once_with_the_page_url(
@@ -150,11 +183,11 @@ def test_a_later_start_says_how_to_get_an_approver_key(
     )
     assert process.stdout is not None and process.stderr is not None
     try:
-        banner = [process.stdout.readline() for _ in range(2)]
+        banner = [process.stdout.readline() for _ in range(4)]
     finally:
         process.terminate()
         process.wait(timeout=30)
         process.stdout.close()
         process.stderr.close()
-    assert banner[1].startswith("Log in at http://127.0.0.1:")
-    assert banner[1].endswith("(lost it? bastion keys create --role approver --label page)\n")
+    assert banner[3].startswith("Log in at http://127.0.0.1:")
+    assert banner[3].endswith("(lost it? bastion keys create --role approver --label page)\n")

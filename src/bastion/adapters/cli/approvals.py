@@ -17,8 +17,8 @@ from rich.live import Live
 from rich.table import Table
 
 from bastion.adapters.cli.approver import KeyOption, approver_identity
-from bastion.adapters.cli.common import JsonOption, fail, print_json
-from bastion.adapters.cli.tables import Column, build_table, print_rows
+from bastion.adapters.cli.common import JsonOption, WideOption, fail, print_json
+from bastion.adapters.cli.tables import Column, Fit, build_table, print_rows
 from bastion.approval import hints
 from bastion.approval.clock import SystemClock
 from bastion.approval.model import ApprovalRequest, Scope
@@ -81,6 +81,14 @@ def until(ts: float, now: float) -> str:
     return f"in {left // 60}m{left % 60:02d}s" if left >= 60 else f"in {left}s"
 
 
+def runs_in(request: ApprovalRequest) -> str:
+    """Where an approved call runs: the profile its decision carries (hosts included)."""
+    profile = request.evaluation.profile
+    if profile is not None:
+        return f"sandbox: {profile.label}"
+    return "as written (no sandbox)" if request.tool == "shell" else ""
+
+
 def _rows(requests: list[ApprovalRequest], now: float) -> list[list[str]]:
     rows = []
     for r in requests:
@@ -99,6 +107,7 @@ def _rows(requests: list[ApprovalRequest], now: float) -> list[list[str]]:
                 r.tool,
                 r.summary,
                 r.reason,
+                runs_in(r),
                 local_time(r.created),
                 expires,
                 grant if r.state is RequestState.PENDING else (r.grant_id or ""),
@@ -109,13 +118,14 @@ def _rows(requests: list[ApprovalRequest], now: float) -> list[list[str]]:
 
 REQUEST_COLUMNS = (
     Column("id", key=True),
-    Column("state"),
-    Column("tool"),
-    Column("summary"),
-    Column("reason"),
-    Column("created"),
-    Column("expires"),
-    Column("grant"),
+    Column("state", keep=8),
+    Column("tool", keep=3),  # the summary starts with it
+    Column("summary", fit=Fit.MIDDLE, keep=9, least=24),
+    Column("reason", keep=5),
+    Column("runs in", keep=7),
+    Column("created", keep=4),
+    Column("expires", keep=6),
+    Column("grant", fit=Fit.MIDDLE, keep=2),
 )
 
 
@@ -133,6 +143,7 @@ def list_requests(
     show_all: Annotated[bool, typer.Option("--all", help="Every state, not only pending.")] = False,
     json_out: JsonOption = False,
     watch: Annotated[bool, typer.Option("--watch", help="Keep showing changes until Ctrl-C.")] = False,
+    wide: WideOption = False,
 ) -> None:
     """Show pending requests (--all: every state)."""
     stores = open_state()
@@ -143,7 +154,8 @@ def list_requests(
             if json_out:
                 print_json([_contract(r) for r in requests])
             elif requests:
-                print_rows(REQUEST_COLUMNS, _rows(requests, time.time()), title="approval requests")
+                rows = _rows(requests, time.time())
+                print_rows(REQUEST_COLUMNS, rows, title="approval requests", wide=wide)
             else:
                 Console(highlight=False).print("no pending requests" if not show_all else "no requests")
             return
@@ -186,6 +198,7 @@ def _answer(
     pattern: str | None = None,
     scope: Scope = Scope.PROJECT,
     feedback: str | None = None,
+    uncontained: bool = False,
 ) -> ApprovalRequest:
     """Find the request, establish who answers (``--key`` or a terminal confirmation),
     then answer; the ledger gets the resolution with its approver."""
@@ -194,6 +207,8 @@ def _answer(
         queue = open_queue(stores)
         request = queue.find(request_id)
         verb = ("approve always" if always else "approve") if approve else "deny"
+        if uncontained:
+            verb = "approve uncontained (run as written, outside the sandbox)"
         approver = approver_identity(
             key, what=f"{verb} request {request.id}: {request.summary}", token=request.id
         )
@@ -205,6 +220,7 @@ def _answer(
             scope=scope,
             feedback=feedback,
             approver=approver,
+            uncontained=uncontained,
         )
     except AnswerError as exc:
         fail(str(exc), hint=exc.hint, code=EXIT_CONFLICT)
@@ -225,20 +241,40 @@ def approve(
     scope: Annotated[
         Scope, typer.Option("--scope", help="With --always: project or session.")
     ] = Scope.PROJECT,
+    uncontained: Annotated[
+        bool,
+        typer.Option(
+            "--uncontained",
+            help="Approve uncontained: run this one call as written, outside the sandbox "
+            "(never with --always).",
+        ),
+    ] = False,
     key: KeyOption = None,
     json_out: JsonOption = False,
 ) -> None:
     """Approve a parked call once, or always (a standing grant: the exact call by default).
-    Needs --key KEY (an approver key) or a confirmation typed on a terminal."""
+    An approved call runs in the sandbox profile shown; --uncontained runs this one call
+    as written instead, recorded with its approver. Needs --key KEY (an approver key) or a
+    confirmation typed on a terminal."""
+    if uncontained and always:
+        fail("--uncontained is one call's answer, never a standing grant: drop --always")
     if pattern is not None and not always:
         fail("--pattern needs --always", hint=hints.approve(request_id, "--always", "--pattern '…'"))
     if scope is not Scope.PROJECT and not always:
         fail("--scope needs --always", hint=hints.approve(request_id, "--always", "--scope", scope.value))
-    done = _answer(request_id, key=key, approve=True, always=always, pattern=pattern, scope=scope)
+    done = _answer(
+        request_id,
+        key=key,
+        approve=True,
+        always=always,
+        pattern=pattern,
+        scope=scope,
+        uncontained=uncontained,
+    )
     if json_out:
         print_json(done.to_json())
         return
-    message = f"approved {done.id}: {done.summary}"
+    message = f"approved {done.id}{' uncontained' if uncontained else ''}: {done.summary}"
     if done.grant_id:
         message += (
             f"\nstanding grant {done.grant_id} ({scope.value}): revoke with '{hints.revoke(done.grant_id)}'"

@@ -66,7 +66,7 @@ def check(
     batch: BatchOption = None,
 ) -> None:
     where = resolve_cwd(cwd)
-    loaded = policy_or_exit(policy, where)
+    loaded = policy_or_exit(policy, where, boot=True)
     gate = build_gate(loaded)
     if batch is not None:
         if family is not None:
@@ -90,7 +90,7 @@ def explain(
     json_out: JsonOption = False,
 ) -> None:
     where = resolve_cwd(cwd)
-    loaded = policy_or_exit(policy, where)
+    loaded = policy_or_exit(policy, where, boot=True)
     call = _single(family, value, where, non_interactive)
     options = GateOptions().settled()
     evaluation = build_gate(loaded, options).explain(call)

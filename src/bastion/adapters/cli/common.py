@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 
 from bastion.call import strict_json
+from bastion.call.aliases import canonical
 from bastion.call.families import PRIMARY_ARGUMENT, Family
 from bastion.call.model import ToolCall
 from bastion.configuration import Configuration, load_configuration
@@ -28,6 +29,9 @@ CwdOption = Annotated[
     str | None, typer.Option("--cwd", help="Working directory of the call (default: here).")
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+WideOption = Annotated[
+    bool, typer.Option("--wide", help="Every column at full width (the terminal wraps the lines).")
+]
 NonInteractiveOption = Annotated[
     bool, typer.Option("--non-interactive", help="Nobody can be asked: unmatched calls deny.")
 ]
@@ -42,19 +46,32 @@ def fail(message: str, *, hint: str = "", code: int = EXIT_USAGE) -> NoReturn:
     raise typer.Exit(code)
 
 
-def policy_or_exit(path: str | None, cwd: str, *, env: Mapping[str, str] | None = None) -> Policy:
-    return configuration_or_exit(path, cwd, env=env).policy
+def policy_or_exit(
+    path: str | None, cwd: str, *, env: Mapping[str, str] | None = None, boot: bool = False
+) -> Policy:
+    return configuration_or_exit(path, cwd, env=env, boot=boot).policy
 
 
 def configuration_or_exit(
-    path: str | None, cwd: str, *, env: Mapping[str, str] | None = None
+    path: str | None, cwd: str, *, env: Mapping[str, str] | None = None, boot: bool = False
 ) -> Configuration:
+    """The configuration that applies, or exit 2 saying why not. ``boot``: an entry point
+    that decides calls (``check``, ``explain``, ``request``, ``tool``, ``serve``, ``mcp``)
+    also refuses a policy that fails the one boot check (bastion.boot), as the hooks do."""
     try:
-        return load_configuration(path, cwd=cwd, env=env)
+        loaded = load_configuration(path, cwd=cwd, env=env)
     except PolicyError as exc:
         fail(str(exc), hint="fix the file, then run 'bastion policy test' to check it")
     except BastionError as exc:
         fail(str(exc), hint=exc.hint)
+    if boot:
+        from bastion.boot import BootRefused, check_boot
+
+        try:
+            check_boot(loaded.policy)
+        except BootRefused as exc:
+            fail(str(exc), hint=exc.hint)
+    return loaded
 
 
 def resolve_cwd(cwd: str | None) -> str:
@@ -87,7 +104,8 @@ def call_from_args(family: str, arg: str, *, cwd: str, interactive: bool) -> Too
             f"ARG for {family!r} must be the JSON of its arguments, "
             f'e.g. bastion check code \'{{"language": "python", "source": "print(1)"}}\''
         )
-    return ToolCall(tool=family, args=args, cwd=cwd, interactive=interactive)
+    tool, mapped = canonical(family, args)  # agent tool names (Bash, web_search…), as the hooks map them
+    return ToolCall(tool=tool, args=dict(mapped), cwd=cwd, interactive=interactive)
 
 
 def _lenient_json(text: str) -> bool:

@@ -88,9 +88,22 @@ def sandbox_checks(loaded: Configuration) -> list[Check]:
     return checks
 
 
+#: ``[exec] contain``, said plainly: which calls run contained under each choice.
+CONTAIN_CHOICES = {
+    "all": "allowed calls and calls a person approves run contained; a person may still "
+    '"approve uncontained" one call, recorded with their name',
+    "allowed": "only calls allowed without a person run contained: a call a person approves "
+    "runs as written, with your full rights",
+    "off": "no call runs contained: every allowed or approved call runs as written",
+}
+
+
 def containment_checks(installed: list[str], contain: str) -> list[Check]:
-    """Per agent with Bastion's hook: are its allowed calls contained? (said plainly)"""
-    checks: list[Check] = []
+    """The ``[exec] contain`` choice, then per agent with Bastion's hook: are its calls
+    contained? (said plainly)"""
+    checks: list[Check] = [
+        ("contain", contain != "off", f'[exec] contain = "{contain}": {CONTAIN_CHOICES[contain]}')
+    ]
     for agent in installed:
         note = uncontained_note(agent)
         if note is not None:
@@ -98,7 +111,8 @@ def containment_checks(installed: list[str], contain: str) -> list[Check]:
         elif contain == "off":
             checks.append((f"containment {agent}", False, '[exec] contain = "off": calls run uncontained'))
         else:
-            checks.append((f"containment {agent}", True, f"allowed shell calls run in 'bastion sandbox run' "
+            which = "allowed and approved" if contain == "all" else "allowed"
+            checks.append((f"containment {agent}", True, f"{which} shell calls run in 'bastion sandbox run' "
                            f"([exec] contain = \"{contain}\")"))  # fmt: skip
     return checks
 
@@ -111,7 +125,7 @@ def installed_agents() -> list[str]:
     from bastion.adapters.hooks.targets import target_for
 
     found = []
-    for agent in ("claude", "copilot", *UNCONTAINED_AGENTS):
+    for agent in ("claude", "copilot", "codex", "gemini", *UNCONTAINED_AGENTS):
         for scope in ("project", "user"):
             with contextlib.suppress(ValueError, InstallError, OSError):
                 target = target_for(agent, scope=scope, cwd=os.getcwd(), env=os.environ)

@@ -9,8 +9,8 @@ from rich.console import Console
 
 from bastion.adapters.cli.approvals import local_time, open_store
 from bastion.adapters.cli.approver import KeyOption, approver_identity
-from bastion.adapters.cli.common import JsonOption, fail, print_json
-from bastion.adapters.cli.tables import Column, print_rows
+from bastion.adapters.cli.common import JsonOption, WideOption, fail, print_json
+from bastion.adapters.cli.tables import Column, Fit, print_rows
 from bastion.approval.model import Grant
 
 grants_app = typer.Typer(name="grants", help="List and revoke standing grants.", no_args_is_help=True)
@@ -20,8 +20,18 @@ def register(app: typer.Typer) -> None:
     app.add_typer(grants_app, name="grants")
 
 
+GRANT_COLUMNS = (
+    Column("id", key=True),
+    Column("kind", keep=6),
+    Column("tool", keep=4),
+    Column("covers", fit=Fit.MIDDLE, keep=9, least=20),
+    Column("scope", fit=Fit.MIDDLE, keep=7),
+    Column("created", keep=3),
+)
+
+
 @grants_app.command("list")
-def list_grants(json_out: JsonOption = False) -> None:
+def list_grants(json_out: JsonOption = False, wide: WideOption = False) -> None:
     """Show every standing grant."""
     store = open_store()
     try:
@@ -34,14 +44,6 @@ def list_grants(json_out: JsonOption = False) -> None:
     if not grants:
         Console(highlight=False).print("no standing grants")
         return
-    columns = (
-        Column("id", key=True),
-        Column("kind"),
-        Column("tool"),
-        Column("covers"),
-        Column("scope"),
-        Column("created"),
-    )
     rows = [
         [
             g.id,
@@ -53,7 +55,7 @@ def list_grants(json_out: JsonOption = False) -> None:
         ]
         for g in grants
     ]
-    print_rows(columns, rows, title="standing grants")
+    print_rows(GRANT_COLUMNS, rows, title="standing grants", wide=wide)
 
 
 def _find(grants: list[Grant], grant_id: str) -> Grant:

@@ -9,8 +9,8 @@ from typing import Annotated
 
 import typer
 
-from bastion.adapters.cli.common import JsonOption, fail, print_json, stderr
-from bastion.adapters.cli.tables import Column, print_rows
+from bastion.adapters.cli.common import JsonOption, WideOption, fail, print_json, stderr
+from bastion.adapters.cli.tables import Column, Fit, print_rows
 from bastion.errors import BastionError
 from bastion.keys.model import Role
 from bastion.keys.store import KeyStore
@@ -58,7 +58,18 @@ def create(role: RoleOption, label: LabelOption = "") -> None:
     sys.stdout.flush()
 
 
-def list_keys(json_out: JsonOption = False, include_revoked: AllOption = False) -> None:
+KEY_COLUMNS = (
+    Column("id", key=True),
+    Column("role", keep=8),
+    Column("label", fit=Fit.MIDDLE, keep=7),
+    Column("created", keep=5),
+    Column("revoked", keep=6),
+)
+
+
+def list_keys(
+    json_out: JsonOption = False, include_revoked: AllOption = False, wide: WideOption = False
+) -> None:
     store = _store()
     try:
         keys = store.list(include_revoked=include_revoked)
@@ -70,9 +81,8 @@ def list_keys(json_out: JsonOption = False, include_revoked: AllOption = False) 
     if not keys:
         stderr.print("no keys: create one with 'bastion keys create --role agent'", markup=False)
         return
-    columns = (Column("id", key=True), Column("role"), Column("label"), Column("created"), Column("revoked"))
     rows = [[k.id, k.role.value, k.label, k.to_json()["created"], k.to_json()["revoked"] or ""] for k in keys]
-    print_rows(columns, rows)
+    print_rows(KEY_COLUMNS, rows, wide=wide)
 
 
 def revoke(key_id: Annotated[str, typer.Argument(help="The key's id (see 'bastion keys list').")]) -> None:

@@ -13,8 +13,8 @@ import typer
 from rich.console import Console
 
 from bastion.adapters.cli.approvals import local_time
-from bastion.adapters.cli.common import JsonOption, fail, json_line, print_json
-from bastion.adapters.cli.tables import Column, print_rows
+from bastion.adapters.cli.common import JsonOption, WideOption, fail, json_line, print_json
+from bastion.adapters.cli.tables import Column, Fit, print_rows
 from bastion.audit.events import LedgerRecord
 from bastion.audit.ledger import verify_store
 from bastion.audit.store import LedgerQuery, LedgerStore, matches
@@ -55,15 +55,15 @@ def _open() -> LedgerStore:
 
 LEDGER_COLUMNS = (
     Column("seq", key=True),
-    Column("time"),
-    Column("event"),
-    Column("decision"),
-    Column("by"),
-    Column("tool"),
-    Column("summary"),
-    Column("rule"),
-    Column("session"),
-    Column("exit"),
+    Column("time", keep=6),
+    Column("event", keep=7),
+    Column("decision", keep=9),
+    Column("by", keep=4),
+    Column("tool", keep=1),  # the summary starts with it
+    Column("summary", fit=Fit.MIDDLE, keep=8, least=24),
+    Column("rule", keep=5),
+    Column("session", fit=Fit.MIDDLE, keep=2),
+    Column("exit", keep=3),
 )
 
 
@@ -110,6 +110,7 @@ def logs(
         bool, typer.Option("--would-deny", help="Only shadow-mode calls that enforcing would have denied.")
     ] = False,
     json_out: JsonOption = False,
+    wide: WideOption = False,
 ) -> None:
     """Show ledger events as a table (--json: an array; with --follow, one JSON object per line)."""
     if ctx.invoked_subcommand is not None:
@@ -136,7 +137,7 @@ def logs(
         elif json_out:
             print_json([r.to_json() for r in records])
         elif records:
-            print_rows(LEDGER_COLUMNS, _rows(records), title="audit ledger")
+            print_rows(LEDGER_COLUMNS, _rows(records), title="audit ledger", wide=wide)
         else:
             Console(highlight=False).print("no events")
     finally:

@@ -20,6 +20,10 @@ def main(argv: list[str] | None = None) -> int:
         from bastion.adapters.cli.sandbox_cmd import run_sandbox
 
         return run_sandbox(args[1:])
+    if args[:2] == ["sandbox", "prepare"]:  # its "--" must reach the parser, as for run
+        from bastion.adapters.cli.sandbox_cmd import prepare_sandbox
+
+        return prepare_sandbox(args[1:])
     from bastion.adapters.cli.app import build_app
 
     app = build_app(args)

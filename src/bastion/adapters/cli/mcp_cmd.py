@@ -100,7 +100,7 @@ def serve(policy: PolicyOption = None) -> None:
     from bastion.adapters.mcp.server import run_serve
 
     cwd = os.getcwd()
-    loaded = configuration_or_exit(policy, cwd)
+    loaded = configuration_or_exit(policy, cwd, boot=True)
     try:
         anyio.run(lambda: run_serve(loaded, policy_path=policy, cwd=cwd), backend_options=_loop_options())
     except BastionError as exc:

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from bastion.adapters.cli.approver import KeyOption, approver_identity
 from bastion.adapters.cli.common import EXIT_USAGE, JsonOption, fail, print_json
-from bastion.adapters.cli.tables import Column, print_rows
+from bastion.adapters.cli.tables import Column, Fit, print_rows
 from bastion.configuration import load_policy
 from bastion.errors import PolicyError
 from bastion.policy.loader import trust_policy_file
@@ -20,6 +20,15 @@ from bastion.policy.rule_examples import rule_matches_example
 from bastion.policy.sources import find_project_file, state_dir_from
 
 FileArg = Annotated[str | None, typer.Argument(help="Policy file (default: the files that apply here).")]
+
+
+EXAMPLE_COLUMNS = (
+    Column("rule", key=True),
+    Column("source", fit=Fit.MIDDLE, keep=5),
+    Column("kind", keep=6),
+    Column("example", fit=Fit.MIDDLE, keep=8, least=20),
+    Column("result", key=True),
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -71,13 +80,6 @@ def test(file: FileArg = None, json_out: JsonOption = False) -> None:
     else:
         console = Console(highlight=False)
         console.print(f"policy: {', '.join(policy.sources) or 'built-in defaults'} — mode {policy.mode}")
-        columns = (
-            Column("rule", key=True),
-            Column("source"),
-            Column("kind"),
-            Column("example"),
-            Column("result", key=True),
-        )
         cells: list[list[str | Text]] = [
             [
                 str(r["rule"]),
@@ -89,7 +91,7 @@ def test(file: FileArg = None, json_out: JsonOption = False) -> None:
             for r in rows
         ]
         if cells:
-            print_rows(columns, cells, console=console)
+            print_rows(EXAMPLE_COLUMNS, cells, console=console)
         else:
             console.print("no match/not_match examples in this policy")
         for warning in policy.warnings:

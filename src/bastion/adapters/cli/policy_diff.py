@@ -17,19 +17,25 @@ from bastion.adapters.cli.common import (
     CwdOption,
     JsonOption,
     NonInteractiveOption,
+    WideOption,
     fail,
     print_json,
     resolve_cwd,
 )
 from bastion.adapters.cli.replay_cmd import gates_for, print_problems, read_evidence
-from bastion.adapters.cli.tables import Column, print_rows
+from bastion.adapters.cli.tables import Column, Fit, print_rows
 from bastion.evidence.diff import Change, grouped
 from bastion.evidence.diff import diff as diff_calls
 
 CorpusOption = Annotated[
     list[str] | None, typer.Option("--corpus", help="Transcript or log to decide (repeat).")
 ]
-COLUMNS = (Column("origin", key=True), Column("call"), Column("before: deciding"), Column("after: deciding"))
+COLUMNS = (
+    Column("origin", fit=Fit.MIDDLE, keep=9, least=20),
+    Column("call", fit=Fit.MIDDLE, keep=8, least=24),
+    Column("before: deciding", keep=7),
+    Column("after: deciding", keep=7),
+)
 
 
 def _why(change: Change, side: str) -> str:
@@ -40,13 +46,22 @@ def _why(change: Change, side: str) -> str:
 def diff(
     a: Annotated[str, typer.Argument(help="The current policy file.")],
     b: Annotated[str, typer.Argument(help="The proposed policy file.")],
+    more: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="More corpus files: a shell glob after --corpus expands to several.", show_default=False
+        ),
+    ] = None,
     corpus: CorpusOption = None,
     cwd: CwdOption = None,
     non_interactive: NonInteractiveOption = False,
     json_out: JsonOption = False,
+    wide: WideOption = False,
 ) -> None:
     where = resolve_cwd(cwd)
-    report = read_evidence(corpus or [], cwd=where)
+    # `--corpus DIR/*.jsonl` reaches us as `--corpus F1 F2 F3`: the option takes F1 and the
+    # rest arrive as arguments after A and B. They are corpus files all the same.
+    report = read_evidence([*(corpus or []), *(more or [])], cwd=where)
     if not report.calls:
         fail(
             "no calls to compare: give --corpus FILE (a transcript, a hook log, a ledger export)"
@@ -63,7 +78,7 @@ def diff(
                 [c.before.proposed.origin, c.before.proposed.label, _why(c, "before"), _why(c, "after")]
                 for c in items
             ]
-            print_rows(COLUMNS, rows, title=kind, console=console)
+            print_rows(COLUMNS, rows, title=kind, console=console, wide=wide)
         print_problems(report, console)
         console.print(f"{len(changes)} of {len(report.calls)} calls change from {escape(a)} to {escape(b)}")
     raise typer.Exit(1 if changes else 0)

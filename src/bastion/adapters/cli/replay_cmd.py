@@ -23,12 +23,13 @@ from bastion.adapters.cli.common import (
     JsonOption,
     NonInteractiveOption,
     PolicyOption,
+    WideOption,
     fail,
     policy_or_exit,
     print_json,
     resolve_cwd,
 )
-from bastion.adapters.cli.tables import Column, print_rows
+from bastion.adapters.cli.tables import Column, Fit, print_rows
 from bastion.evidence.model import Proposed
 from bastion.evidence.readers import ReadReport, read_files
 from bastion.evidence.replay import GateFor, Replayed, gates, replay
@@ -40,7 +41,12 @@ FilesArg = Annotated[
 #: Show a progress bar from this many calls on (short replays finish before it draws).
 PROGRESS_FROM = 200
 _STYLE = {Decision.ALLOW: "green", Decision.ASK: "yellow", Decision.DENY: "red"}
-COLUMNS = (Column("origin", key=True), Column("call"), Column("rule"), Column("message"))
+COLUMNS = (
+    Column("origin", fit=Fit.MIDDLE, keep=9, least=20),  # path:line -- the line number stays
+    Column("call", fit=Fit.MIDDLE, keep=8, least=24),
+    Column("rule", keep=6),
+    Column("message", keep=7, least=30),
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -105,6 +111,7 @@ def replay_cmd(
         bool, typer.Option("--from-ledger", help="Also replay the ledger's calls.")
     ] = False,
     json_out: JsonOption = False,
+    wide: WideOption = False,
 ) -> None:
     """Exit 0 when every file was read; 1 when none held a call."""
     where = resolve_cwd(cwd)
@@ -117,7 +124,7 @@ def replay_cmd(
         print_json([r.to_json() for r in results])
         return
     console = Console(highlight=False)
-    print_tables(results, console)
+    print_tables(results, console, wide=wide)
     print_problems(report, console)
     counts = {d: sum(1 for r in results if r.decision is d) for d in Decision}
     read = ", ".join(f"{escape(f)} ({k})" for f, k in report.formats.items())
@@ -127,7 +134,7 @@ def replay_cmd(
     )
 
 
-def print_tables(results: list[Replayed], console: Console) -> None:
+def print_tables(results: list[Replayed], console: Console, *, wide: bool = False) -> None:
     for decision in (Decision.DENY, Decision.ASK, Decision.ALLOW):
         rows = [
             [
@@ -141,7 +148,7 @@ def print_tables(results: list[Replayed], console: Console) -> None:
         ]
         if rows:
             console.print(f"[bold {_STYLE[decision]}]{decision.label}[/]: {len(rows)} calls")
-            print_rows(COLUMNS, rows, title=decision.label, console=console)
+            print_rows(COLUMNS, rows, title=decision.label, console=console, wide=wide)
 
 
 def _rule(r: Replayed) -> str:

@@ -79,7 +79,7 @@ def request(
     if family is None or value is None:
         fail("give FAMILY and ARG, e.g. bastion request shell 'git push origin main'")
     where = resolve_cwd(cwd)
-    loaded = configuration_or_exit(policy, where)
+    loaded = configuration_or_exit(policy, where, boot=True)
     try:
         call = call_from_args(family, value, cwd=where, interactive=not non_interactive)
     except CallError as exc:

@@ -1,7 +1,10 @@
-"""``bastion sandbox run --profile P [--host H…] [--cwd DIR] [--timeout S] [--policy FILE] -- CMD…``
+"""``bastion sandbox run --profile P [--host H…] [--write PATH…] [--cwd DIR] [--timeout S]
+[--policy FILE] -- CMD…`` and ``bastion sandbox prepare`` (the same options; prints the line
+that runs CMD in the same sandbox with no Python, see ``bastion.exec.prepared``).
 
 Runs one command inside Bastion's sandbox in the named profile (``read-only`` or
-``workspace-write``; ``--host`` names a host the run may reach). This is what a hook's
+``workspace-write``; ``--host`` names a host the run may reach, ``--write`` a path outside
+the workspace a person approved it to write). This is what a hook's
 rewritten shell call runs. Dispatched before the CLI framework is imported: it runs once
 per contained call. Every run is a ledger record (metadata only: the arguments' hash).
 
@@ -22,8 +25,8 @@ from typing import Any
 from bastion.errors import BastionError
 
 USAGE = (
-    "usage: bastion sandbox run --profile read-only|workspace-write [--host HOST]... "
-    "[--cwd DIR] [--timeout SECONDS] [--policy FILE] -- COMMAND [ARG]...\n"
+    "usage: bastion sandbox run|prepare --profile read-only|workspace-write [--host HOST]... "
+    "[--write PATH]... [--cwd DIR] [--timeout SECONDS] [--policy FILE] -- COMMAND [ARG]...\n"
 )
 EXIT_TIMEOUT = 124
 EXIT_NOT_RUN = 126
@@ -41,18 +44,21 @@ class SandboxArgs:
     timeout: float | None
     policy: str | None
     argv: tuple[str, ...]
+    #: ``--write PATH``: a path outside the workspace the approved call may write.
+    writes: tuple[str, ...] = ()
 
 
 def parse_args(args: list[str], cwd: str) -> SandboxArgs:
-    if args[:1] != ["run"]:
-        raise UsageError("the only sandbox command is 'run'")
+    if args[:1] not in (["run"], ["prepare"]):
+        raise UsageError("the sandbox commands are 'run' and 'prepare'")
     rest = list(args[1:])
     values: dict[str, str] = {}
     hosts: list[str] = []
+    writes: list[str] = []
     while rest and rest[0] != "--":
         flag = rest.pop(0)
         name, eq, inline = flag.partition("=")
-        if name not in ("--profile", "--host", "--cwd", "--timeout", "--policy"):
+        if name not in ("--profile", "--host", "--write", "--cwd", "--timeout", "--policy"):
             raise UsageError(f"unknown option {flag!r}")
         if not eq:
             if not rest:
@@ -60,6 +66,8 @@ def parse_args(args: list[str], cwd: str) -> SandboxArgs:
             inline = rest.pop(0)
         if name == "--host":
             hosts.append(inline)
+        elif name == "--write":
+            writes.append(inline)
         else:
             values[name[2:]] = inline
     if not rest or rest[0] != "--" or len(rest) < 2:
@@ -73,7 +81,9 @@ def parse_args(args: list[str], cwd: str) -> SandboxArgs:
     if timeout is not None and not 0 < timeout <= 86_400:
         raise UsageError("--timeout must be in (0, 86400]")
     where = os.path.abspath(values.get("cwd", cwd))
-    return SandboxArgs(values["profile"], tuple(hosts), where, timeout, values.get("policy"), tuple(rest[1:]))
+    return SandboxArgs(
+        values["profile"], tuple(hosts), where, timeout, values.get("policy"), tuple(rest[1:]), tuple(writes)
+    )
 
 
 def run_sandbox(args: list[str], env: Mapping[str, str] | None = None) -> int:
@@ -90,6 +100,38 @@ def run_sandbox(args: list[str], env: Mapping[str, str] | None = None) -> int:
         return EXIT_NOT_RUN
 
 
+def prepare_sandbox(args: list[str], env: Mapping[str, str] | None = None) -> int:
+    """Print the shell line of a prepared run of the command (one word: a shell command
+    string for ``bash -c``; more: those words, quoted); 126 and the reason when it cannot
+    be contained here (the reason a hook would ask with)."""
+    import shlex
+
+    from bastion.adapters.hooks.policy_cache import load_cached_policy
+    from bastion.exec.prepared import PreparedRun, prepare
+    from bastion.exec.profile import parse_profile
+
+    environ = os.environ if env is None else env
+    try:
+        parsed = parse_args(args, os.getcwd())
+        profile = parse_profile(parsed.profile, parsed.hosts, parsed.writes)
+        loaded = load_cached_policy(parsed.policy, cwd=parsed.cwd, env=environ)
+    except UsageError as exc:
+        sys.stderr.write(f"bastion sandbox: {exc}\n{USAGE}")
+        return 2
+    except BastionError as exc:
+        sys.stderr.write(f"bastion sandbox: {exc}\n")
+        return EXIT_NOT_RUN
+    command = parsed.argv[0] if len(parsed.argv) == 1 else shlex.join(parsed.argv)
+    run = prepare(
+        loaded.policy, loaded.exec, profile, cwd=parsed.cwd, environ=environ, timeout=parsed.timeout
+    )
+    if not isinstance(run, PreparedRun):
+        sys.stderr.write(f"bastion sandbox: {run.reason}\n")
+        return EXIT_NOT_RUN
+    _write(1, run.shell_command(command) + "\n")
+    return 0
+
+
 def _run(parsed: SandboxArgs, environ: Mapping[str, str]) -> int:
     from bastion.adapters.hooks.policy_cache import load_cached_policy
     from bastion.exec.boundary import build_spec
@@ -98,7 +140,7 @@ def _run(parsed: SandboxArgs, environ: Mapping[str, str]) -> int:
     from bastion.exec.runner import SandboxUnavailable
     from bastion.exec.select import bwrap_problem
 
-    profile = parse_profile(parsed.profile, parsed.hosts)
+    profile = parse_profile(parsed.profile, parsed.hosts, parsed.writes)
     loaded = load_cached_policy(parsed.policy, cwd=parsed.cwd, env=environ)
     policy = loaded.policy
     problem = bwrap_problem()
@@ -177,7 +219,14 @@ def register(app: object) -> None:
         """bastion sandbox run --profile read-only|workspace-write [--host H]... -- COMMAND..."""
         raise typer.Exit(run_sandbox(["run", *ctx.args]))
 
+    def prepare(ctx: typer.Context) -> None:
+        """bastion sandbox prepare --profile P [--cwd D] -- CMD: print the line that runs CMD
+        in the same sandbox with no Python (what a hook rewrites a call to)."""
+        raise typer.Exit(prepare_sandbox(["prepare", *ctx.args]))
+
     run.__annotations__ = {"ctx": typer.Context, "return": None}  # typer reads real types
+    prepare.__annotations__ = {"ctx": typer.Context, "return": None}
     settings = {"allow_extra_args": True, "ignore_unknown_options": True}
     group.command("run", context_settings=settings)(run)
+    group.command("prepare", context_settings=settings)(prepare)
     app.add_typer(group, name="sandbox")

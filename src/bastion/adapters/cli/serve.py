@@ -54,6 +54,14 @@ def _url(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
+WorkspaceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--workspace",
+        help="The project folder agents work in: its .bastion/policy.toml applies and it is the "
+        "workspace root when the policy names none (default: the current directory).",
+    ),
+]
 ShadowOption = Annotated[
     bool,
     typer.Option(
@@ -67,10 +75,11 @@ def serve(
     port: PortOption = 8765,
     policy: PolicyOption = None,
     shadow: ShadowOption = False,
+    workspace: WorkspaceOption = None,
 ) -> None:
-    cwd = os.getcwd()
+    cwd = workspace_or_exit(workspace)
     env = {**os.environ, "BASTION_SHADOW": "1"} if shadow else dict(os.environ)
-    loaded = configuration_or_exit(policy, cwd, env=env)
+    loaded = configuration_or_exit(policy, cwd, env=env, boot=True)
     settings = ServerSettings(policy_path=policy, cwd=cwd, env=env, host=host, port=port)
     try:
         keys = open_stores(state_url_for(loaded.state, os.environ), loaded.policy.state_dir).keys
@@ -94,9 +103,7 @@ def serve(
         level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     out = sys.stdout
-    out.write(
-        f"Bastion gateway listening on {url} (policy: {', '.join(loaded.policy.sources) or 'built-in'})\n"
-    )
+    out.write(banner(url, loaded.policy.workspace, loaded.policy.sources))
     if not loaded.policy.enforce:
         out.write(
             f"SHADOW MODE ({loaded.policy.enforce_source}): every call is decided and recorded, and "
@@ -125,6 +132,24 @@ def serve(
     finally:
         if hooks is not None:
             stop_hook_server(hooks)
+
+
+def workspace_or_exit(workspace: str | None) -> str:
+    folder = os.path.abspath(os.path.expanduser(workspace)) if workspace else os.getcwd()
+    if not os.path.isdir(folder):
+        fail(f"--workspace {folder} is not a folder", hint="give the project folder your agents work in")
+    return folder
+
+
+def banner(url: str, workspace: tuple[str, ...], sources: tuple[str, ...]) -> str:
+    """What a person must know before trusting the daemon: where it listens, which folder it
+    guards (calls outside it are asked or denied) and which policy files decide."""
+    return (
+        f"Bastion gateway listening on {url}\n"
+        f"Guarding workspace: {', '.join(workspace) or '(none: every write asks)'}"
+        " (serve --workspace DIR to guard another folder)\n"
+        f"Policy: {', '.join(sources) or 'built-in defaults (no policy file found)'}\n"
+    )
 
 
 def _hook_socket(policy_path: str | None) -> HookServer | None:

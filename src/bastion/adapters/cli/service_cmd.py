@@ -35,12 +35,21 @@ def register(app: typer.Typer) -> None:
     app.add_typer(group, name="service")
 
 
-def facts(user_unit: bool) -> ServiceFacts:
+WorkspaceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--workspace", help="The project folder the service guards (default: the current directory)."
+    ),
+]
+
+
+def facts(user_unit: bool, workspace: str | None = None) -> ServiceFacts:
     exe = shutil.which("bastion") or os.path.join(os.path.dirname(sys.executable), "bastion")
     home = os.environ.get("HOME") or os.path.expanduser("~")
     return ServiceFacts(
         executable=os.path.abspath(exe), state_dir=state_dir_from(os.environ), memory_bytes=machine_memory(),
         user_unit=user_unit, user=os.environ.get("SUDO_USER") or getpass.getuser(), home=home,
+        workspace=os.path.abspath(os.path.expanduser(workspace or os.getcwd())),
     )  # fmt: skip
 
 
@@ -52,10 +61,20 @@ def _systemctl(user_unit: bool, *args: str) -> subprocess.CompletedProcess[str]:
         fail(f"cannot run {' '.join(command)}: {exc}", hint="is systemd running on this machine?")
 
 
-def install(user: UserOption = False, print_only: PrintOption = False, enable: EnableOption = False) -> None:
+def install(
+    user: UserOption = False,
+    print_only: PrintOption = False,
+    enable: EnableOption = False,
+    workspace: WorkspaceOption = None,
+) -> None:
     if print_only and enable:
         fail("--print writes nothing, so it cannot --enable", hint="drop one of the two")
-    about = facts(user)
+    about = facts(user, workspace)
+    if not os.path.isdir(about.workspace):
+        fail(
+            f"--workspace {about.workspace} is not a folder",
+            hint="give the project folder your agents work in",
+        )
     text = render_unit(about)
     sys.stdout.write(text)
     sys.stdout.flush()

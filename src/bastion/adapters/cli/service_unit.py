@@ -26,6 +26,7 @@ class ServiceFacts:
     user_unit: bool  # a systemd --user unit (else a system unit running as ``user``)
     user: str
     home: str
+    workspace: str  # the folder it guards: its working directory and ``serve --workspace``
 
 
 def memory_high(total: int) -> str:
@@ -51,7 +52,8 @@ def render_unit(facts: ServiceFacts) -> str:
         "[Service]\n"
         "Type=simple\n"
         f"{service_user}"
-        f"ExecStart={exe} serve\n"
+        f"WorkingDirectory={facts.workspace}\n"
+        f"ExecStart={exe} serve --workspace {shlex.quote(facts.workspace)}\n"
         f"Environment=BASTION_STATE_DIR={facts.state_dir}\n"
         f"Environment=HOME={facts.home}\n"
         "Restart=on-failure\n"

@@ -6,22 +6,37 @@ parser rejects ``permissionDecision: "ask"`` as unsupported, and a deny needs a 
 
 Codex does not honour ``ask``: Bastion answers deny with the reason instead (or parks the
 call in its own queue with ``ask_via = "bastion"``). An allow is answered with no output at
-all, so Codex's own sandbox and approvals still apply.
+all, so Codex's own sandbox and approvals still apply — except an allow whose shell command
+Bastion rewrote to run in its sandbox: that one needs ``permissionDecision: "allow"`` with
+``updatedInput`` (Codex rejects ``updatedInput`` on any other decision, and one without a
+string ``command``). Verified against 0.171.0 with a hook whose rewrite writes a marker
+file: the rewritten command ran, the original did not (tests/adapters/hooks/test_e2e_rewrite.py).
 """
 
 from __future__ import annotations
 
-from bastion.adapters.hooks.protocol import PRE_TOOL_USE, AgentProtocol, Answer, Verdict
+from bastion.adapters.hooks.protocol import PRE_TOOL_USE, AgentProtocol, Answer, Verdict, dumps
 
 
 class CodexProtocol(AgentProtocol):
     name = "codex"
     honours_ask = False
+    rewrites_input = True
 
     def render(self, verdict: Verdict) -> Answer:
-        if verdict.event == PRE_TOOL_USE and verdict.decision == "allow":
+        if verdict.event != PRE_TOOL_USE or verdict.decision != "allow":
+            return super().render(verdict)
+        if verdict.updated_input is None:
             return Answer("", "", 0)
-        return super().render(verdict)
+        body = {
+            "hookSpecificOutput": {
+                "hookEventName": PRE_TOOL_USE,
+                "permissionDecision": "allow",
+                "permissionDecisionReason": verdict.reason,
+                "updatedInput": dict(verdict.updated_input),
+            }
+        }
+        return Answer(dumps(body), "", 0)
 
 
 PROTOCOL = CodexProtocol()

@@ -1,11 +1,13 @@
-"""Rewrite an allowed shell call so it runs inside Bastion's sandbox, in its profile.
+"""Render the answer's sandbox profile into the agent's wire format: the shell command,
+rewritten to run contained.
 
-The agent (Claude Code ``updatedInput``, Copilot ``modifiedArgs``) then runs
+The Gatekeeper's containment stage (:mod:`bastion.runtime.contain`) already decided
+whether the call runs contained and in which profile (``Evaluation.profile``), and recorded
+that answer; this module only writes it out. The agent (Claude Code ``updatedInput``,
+Copilot ``modifiedArgs``) then runs
 ``bastion sandbox run --profile P [--host H…] --cwd DIR --timeout S -- bash -c 'ORIGINAL'``:
 the original command stays in the transcript word for word, and what it can touch is what
-the decision found it does. ``[exec] contain`` picks which outcomes are rewritten. A call
-that cannot be contained (no working sandbox, a tree too big to check for credentials) is
-not let through uncontained: it asks, with the reason.
+the decision found it does.
 """
 
 from __future__ import annotations
@@ -19,8 +21,7 @@ from bastion.adapters.hooks.protocol import HookRequest, Verdict
 
 if TYPE_CHECKING:
     from bastion.call.model import ToolCall
-    from bastion.configuration import Configuration
-    from bastion.policy.compiled import Policy
+    from bastion.policy.containment import Profile
 
 #: Seconds a contained foreground call may run when the agent gives no timeout (Claude's
 #: Bash default is 2 minutes, its maximum 10); a background one gets an hour.
@@ -33,59 +34,28 @@ def contain_verdict(
     verdict: Verdict,
     request: HookRequest,
     calls: Sequence[ToolCall],
-    config: Configuration,
     *,
     policy_path: str | None = None,
 ) -> Verdict:
-    """``verdict``, with the shell command rewritten when ``[exec] contain`` says so."""
-    from bastion.approval.model import Resolver
-    from bastion.approval.outcome import resolver_of
-    from bastion.exec.profile import contains
-
+    """``verdict``, with the shell command rewritten to run in the answer's profile."""
     evaluation = verdict.evaluation
     args = request.args
     if evaluation is None or len(calls) != 1 or calls[0].tool != "shell":
         return verdict
     if not isinstance(args, Mapping) or not isinstance(args.get("command"), str):
         return verdict
-    by_person = resolver_of(evaluation) is Resolver.PERSON
-    if not contains(config.exec.contain, evaluation.decision, by_person=by_person):
+    profile = evaluation.profile
+    if profile is None or verdict.decision == "deny":
         return verdict
-    policy = config.policy
-    problem = _uncontainable(config, evaluation)
-    if problem is not None:
-        return dataclasses.replace(verdict, decision="ask", reason=problem)
-    command = contained_command(args, policy, evaluation, cwd=request.ctx.cwd, policy_path=policy_path)
+    command = contained_command(args, profile, cwd=request.ctx.cwd, policy_path=policy_path)
     return dataclasses.replace(verdict, updated_input={**args, "command": command})
 
 
-def _uncontainable(config: Configuration, evaluation: Any) -> str | None:
-    from bastion.exec.boundary import protection, sandbox_roots
-    from bastion.exec.profile import profile_for
-    from bastion.exec.protected import ScanBudgetExceeded
-    from bastion.exec.select import bwrap_problem
-
-    problem = bwrap_problem()
-    if problem is not None:
-        return (
-            f'this call cannot run contained here ({problem}); run it yourself, or set [exec] contain = "off"'
-        )
-    writable, readonly, _ = sandbox_roots(config.policy, writes=profile_for(evaluation).writable)
-    try:
-        protection(config.policy, config.exec, writable, readonly)
-    except ScanBudgetExceeded as exc:
-        return str(exc)
-    return None
-
-
-def contained_command(
-    args: Mapping[str, Any], policy: Policy, evaluation: Any, *, cwd: str, policy_path: str | None
-) -> str:
+def contained_command(args: Mapping[str, Any], profile: Profile, *, cwd: str, policy_path: str | None) -> str:
+    """The one seam that builds the contained command the agent runs instead."""
     from bastion.adapters.hooks.targets import bastion_executable
-    from bastion.exec.profile import profile_for, shell_hosts
 
     original = str(args["command"])
-    profile = profile_for(evaluation, shell_hosts(original))
     argv = [bastion_executable(), "sandbox", "run", *profile.argv(), "--cwd", cwd]
     argv += ["--timeout", f"{_timeout(args):g}"]
     if policy_path:

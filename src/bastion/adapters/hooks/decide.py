@@ -94,16 +94,17 @@ class LocalDecider:
             )
         delegate = mode is AskVia.AGENT and protocol.honours_ask and interactive
         parks = any(call.interactive for call in calls) and not delegate
+        rewrites = protocol.rewrites_input
         with self.keeper(sources, options.env, config, parks=parks) as keeper:
-            verdicts = [self._one(keeper, call, request, delegate, options) for call in calls]
+            verdicts = [self._one(keeper, call, request, delegate, rewrites, options) for call in calls]
         verdict = strictest(verdicts)
-        if not protocol.rewrites_input:
+        if not rewrites:
             return verdict
         from bastion.adapters.hooks.contain import contain_verdict
 
         # A contained run reads the same policy file as this decision (serve's --policy first).
         used = self.policy_path or options.policy_path
-        return contain_verdict(verdict, request, calls, config, policy_path=used)
+        return contain_verdict(verdict, request, calls, policy_path=used)
 
     def load(self, sources: PolicySources, env: Mapping[str, str]) -> Configuration | Exception:
         """The policy of ``sources`` (from the pickle cache), or why it does not load."""
@@ -155,24 +156,27 @@ class LocalDecider:
         return Verdict("deny", reason, request.event, evaluation=final)
 
     def _one(
-        self, keeper: Gatekeeper, call: ToolCall, request: HookRequest, delegate: bool, options: Options
+        self,
+        keeper: Gatekeeper,
+        call: ToolCall,
+        request: HookRequest,
+        delegate: bool,
+        rewrites: bool,
+        options: Options,
     ) -> Verdict:
+        """One gate request: the recorded answer (an ASK handed to the agent's prompt is
+        recorded as such by the gatekeeper), with the profile it runs in."""
         from bastion.policy.decision import Decision
 
         if request.tool_use_id:
             call = dataclasses.replace(call, agent=f"{call.agent}/{request.tool_use_id}")
-        if delegate:
-            peek = keeper.decide(call)
-            if peek.decision is Decision.ASK:
-                recorded = keeper.hand_off(call, peek)  # the gatekeeper writes the hand-off
-                if recorded.decision is not Decision.ASK:  # the ledger could not record it
-                    return _verdict(recorded, request.event)
-                if request.event == PERMISSION_REQUEST:
-                    return Verdict("ask", peek.message, request.event, defer=True)
-                return Verdict("ask", peek.message, request.event, evaluation=peek)
-        if call.interactive and callable(options.on_park):
+        if call.interactive and not delegate and callable(options.on_park):
             options.on_park(options.park_budget)
-        final = keeper.request_sync(call, timeout=max(options.park_budget, 0.0))
+        final = keeper.request_sync(
+            call, timeout=max(options.park_budget, 0.0), contain=rewrites, hand_off=delegate
+        )
+        if delegate and final.decision is Decision.ASK and request.event == PERMISSION_REQUEST:
+            return Verdict("ask", final.message, request.event, defer=True)
         return _verdict(final, request.event)
 
 

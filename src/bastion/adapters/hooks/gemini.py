@@ -58,8 +58,15 @@ def prompt_logged(transcript: str | None, session: str | None) -> bool:
 
 
 class GeminiProtocol(AgentProtocol):
+    """``hookSpecificOutput.tool_input`` (with allow, or with ask: Gemini's own prompt then
+    confirms the rewritten call) replaces the arguments Gemini runs the tool with — its
+    scheduler rebuilds the invocation from them. Verified against 0.61.0 with a hook whose
+    rewrite writes a marker file: the rewritten command ran, the original did not
+    (tests/adapters/hooks/test_e2e_rewrite.py)."""
+
     name = "gemini"
     honours_ask = True
+    rewrites_input = True
     events = (BEFORE_TOOL,)
 
     def interactive(self, payload: Mapping[str, Any], env: Mapping[str, str]) -> bool | None:
@@ -93,7 +100,12 @@ class GeminiProtocol(AgentProtocol):
         )
 
     def render(self, verdict: Verdict) -> Answer:
-        body = {"decision": verdict.decision, "reason": verdict.reason}
+        body: dict[str, Any] = {"decision": verdict.decision, "reason": verdict.reason}
+        if verdict.updated_input is not None and verdict.decision in ("allow", "ask"):
+            body["hookSpecificOutput"] = {
+                "hookEventName": BEFORE_TOOL,
+                "tool_input": dict(verdict.updated_input),
+            }
         return self.finish(verdict.decision, body, verdict.reason)
 
 

@@ -12,7 +12,9 @@ import contextlib
 import difflib
 import json
 import os
+import shlex
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -162,7 +164,8 @@ def install(
                 entry = manifest.setdefault(target.path, {})
                 entry["added_deny"] = sorted(set(entry.get("added_deny", [])) | set(added))
                 _save_manifest(path, manifest)
-            out(f"installed: {agent} runs '{exe} hook {agent}' before every tool call")
+            program = exe if isinstance(exe, str) else shlex.join(exe)
+            out(f"installed: {agent} now asks Bastion before every tool call ({program} hook {agent}).")
     trust = project_trust(agent, cwd, env) if scope == "project" else None
     if trust is not None and not trust.trusted:
         out(f"NOT ACTIVE YET: {trust.detail}.")
@@ -254,20 +257,32 @@ def _commands(agent: str, doc: Any) -> list[str]:
 
 
 def probe(command: str, agent: str, cwd: str, *, limit: float = 10.0) -> tuple[bool, str]:
-    """Run the installed command on a call every policy denies: it must deny, in time."""
+    """Run the installed command on a call every policy denies: it must deny, in time.
+
+    Doctor only reads: the probe decides in process against a throwaway state dir, so it
+    leaves no record in the ledger (and starts no daemon) -- the installed command line, its
+    interpreter and the policy are what it checks."""
     payload = {"session_id": "bastion-doctor", "cwd": cwd, **_PROBES[agent]}
     started = time.monotonic()
-    try:
-        done = subprocess.run(
-            ["sh", "-c", command],
-            input=json.dumps(payload),
-            capture_output=True,
-            text=True,
-            timeout=limit,
-            cwd=cwd,
-        )
-    except subprocess.TimeoutExpired:
-        return False, f"no answer within {limit:g} s"
+    with tempfile.TemporaryDirectory(prefix="bastion-doctor-") as scratch:
+        env = {
+            **os.environ,
+            "BASTION_STATE_DIR": scratch,
+            "BASTION_HOOK_NO_DAEMON": "1",
+            "BASTION_HOOK_AUTOSTART": "0",
+        }
+        try:
+            done = subprocess.run(
+                ["sh", "-c", command],
+                input=json.dumps(payload),
+                capture_output=True,
+                text=True,
+                timeout=limit,
+                cwd=cwd,
+                env=env,
+            )
+        except subprocess.TimeoutExpired:
+            return False, f"no answer within {limit:g} s"
     elapsed = time.monotonic() - started
     if done.returncode != 2 or "deny" not in done.stdout:
         return False, f"expected a deny with exit 2, got exit {done.returncode}: {done.stdout.strip()[:200]}"

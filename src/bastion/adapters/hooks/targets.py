@@ -200,6 +200,16 @@ CODEX_TRUST_NOTE = (
     "trust store: it proves the hook answers, not that Codex runs it."
 )
 
+#: Measured with Codex 0.171.0: its own sandbox (read-only or workspace-write) forbids the
+#: namespaces bubblewrap needs, so a rewritten call fails there (exit 126, "bubblewrap cannot
+#: create a sandbox here") instead of running; the hook input does not say which sandbox runs.
+CODEX_NESTING_NOTE = (
+    "Bastion rewrites each shell call Codex is allowed to run into its own sandbox, and "
+    "Codex's sandbox cannot host it (nested bubblewrap is refused): start Codex with "
+    "--sandbox danger-full-access so Bastion's sandbox replaces Codex's, or set "
+    '[exec] contain = "off" to keep Codex\'s sandbox alone.'
+)
+
 
 def target_for(agent: str, *, scope: str, cwd: str, env: Mapping[str, str]) -> Target:
     home = env.get("HOME") or os.path.expanduser("~")
@@ -225,7 +235,9 @@ def target_for(agent: str, *, scope: str, cwd: str, env: Mapping[str, str]) -> T
             if project
             else (env.get("CODEX_HOME") or os.path.join(home, ".codex"))
         )
-        return Target(agent, os.path.join(folder, "hooks.json"), add, remove, (CODEX_TRUST_NOTE,))
+        return Target(
+            agent, os.path.join(folder, "hooks.json"), add, remove, (CODEX_TRUST_NOTE, CODEX_NESTING_NOTE)
+        )
     if agent == "copilot":
         if not project:
             raise ValueError(

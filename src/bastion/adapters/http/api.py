@@ -145,7 +145,13 @@ def _fields(data: Any, allowed: dict[str, type | tuple[type, ...]]) -> dict[str,
 
 async def approve(request: Request, principal: Principal) -> object:
     ctx = context_of(request)
-    body = _fields(await json_body(request, optional=True), {"always": bool, "pattern": str, "scope": str})
+    fields: dict[str, type | tuple[type, ...]] = {
+        "always": bool,
+        "pattern": str,
+        "scope": str,
+        "uncontained": bool,
+    }
+    body = _fields(await json_body(request, optional=True), fields)
     done = ctx.service.answer(
         request.path_params["id"],
         key_id=principal.key.id,
@@ -153,6 +159,7 @@ async def approve(request: Request, principal: Principal) -> object:
         always=bool(body.get("always")),
         pattern=body.get("pattern"),
         scope=body.get("scope") or "project",
+        uncontained=bool(body.get("uncontained")),
     )
     return request_object(done)
 

@@ -71,7 +71,7 @@ def create_app(settings: ServerSettings, *, keys: KeyStore | None = None) -> Gat
     )
     app.state.ctx = ctx
     # With CORS configured, the decide route keeps Starlette's stack (the CORS middleware).
-    app.decide = None if gateway.cors_origins else DecideEndpoint(ctx)
+    app.decide = None if gateway.cors else DecideEndpoint(ctx)
     return app
 
 
@@ -155,10 +155,10 @@ def _middleware(settings: ServerSettings, gateway: GatewaySettings) -> list[Midd
         Middleware(BodyTimeoutMiddleware, seconds=settings.body_timeout),
         Middleware(BodyLimitMiddleware, max_bytes=gateway.max_body_bytes),
     ]
-    if gateway.cors_origins:
+    if gateway.cors:
         cors = Middleware(
             CORSMiddleware,
-            allow_origins=list(gateway.cors_origins),
+            allow_origins=["*"] if gateway.allow_any_origin else list(gateway.cors_origins),
             allow_methods=["GET", "POST"],
             allow_headers=["X-API-Key", "Authorization", "Content-Type", "X-Request-Id"],
             expose_headers=["X-Request-Id", "Retry-After"],

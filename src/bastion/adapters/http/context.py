@@ -63,7 +63,7 @@ def principal_for(
     request.scope.setdefault("state", {})["key_id"] = principal.key.id  # request.state's dict
     retry = ctx.limiter.check(principal.key.id)
     if retry:
-        raise rate_limited(retry)
+        raise rate_limited(retry, ctx.gateway.cooldown_reply)
     authorize(principal, permission)
     if csrf:
         check_csrf(principal, request)

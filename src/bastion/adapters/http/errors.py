@@ -47,11 +47,12 @@ def too_large(limit: int) -> ApiError:
     return ApiError(413, "body_too_large", f"the request body is larger than {limit} bytes")
 
 
-def rate_limited(retry_after: int) -> ApiError:
+def rate_limited(retry_after: int, reply: str = "Please slow down.") -> ApiError:
+    """429 with the cooldown reply (``[gateway] cooldown_reply``) and when to retry."""
     return ApiError(
         429,
         "rate_limited",
-        f"too many requests for this key: retry in {retry_after} s",
+        f"{reply} Too many requests for this key: retry in {retry_after} s",
         headers={"Retry-After": str(retry_after)},
     )
 

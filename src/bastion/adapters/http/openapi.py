@@ -81,6 +81,8 @@ SCHEMAS: dict[str, Any] = {
             "always": {"type": "boolean"},
             "pattern": {"type": "string"},
             "scope": {"enum": ["project", "session"]},
+            # "approve uncontained": this one call runs as written, outside the sandbox.
+            "uncontained": {"type": "boolean"},
         },
     },
     "Deny": {"type": "object", "properties": {"feedback": {"type": "string", "maxLength": 2000}}},

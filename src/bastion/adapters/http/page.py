@@ -98,7 +98,7 @@ async def login(request: Request) -> Response:
     client = request.client.host if request.client else "-"
     retry = ctx.login_limiter.check(f"login:{client}")
     if retry:
-        raise rate_limited(retry)
+        raise rate_limited(retry, ctx.gateway.cooldown_reply)
     key = (await form(request)).get("key", "").strip()
     record = verify(ctx.keys, key) if key else None
     if record is None:
@@ -140,7 +140,8 @@ async def card(request: Request) -> Response:
 
 
 async def answer(request: Request) -> Response:
-    """One form, three buttons: ``action`` is approve_once, approve_always or deny."""
+    """One form, four buttons: ``action`` is approve_once, approve_always,
+    approve_uncontained or deny."""
     ctx = context_of(request)
     principal = logged_in(request, "answer")
     if principal is None:
@@ -149,8 +150,10 @@ async def answer(request: Request) -> Response:
     check_csrf(principal, request, fields.get("csrf"))
     authorize(principal, "answer")
     action = fields.get("action", "")
-    if action not in ("approve_once", "approve_always", "deny"):
-        raise ApiError(422, "invalid_body", "action must be approve_once, approve_always or deny")
+    if action not in ("approve_once", "approve_always", "approve_uncontained", "deny"):
+        raise ApiError(
+            422, "invalid_body", "action must be approve_once, approve_always, approve_uncontained or deny"
+        )
     feedback = fields.get("feedback", "").strip()[:2000] or None
     done = ctx.service.answer(
         request.path_params["id"],
@@ -160,6 +163,7 @@ async def answer(request: Request) -> Response:
         pattern=fields.get("cover") or None,
         scope=fields.get("scope") or "project",
         feedback=feedback if action == "deny" else None,
+        uncontained=action == "approve_uncontained",
     )
     if "application/json" in request.headers.get("accept", ""):
         return JSONResponse(request_object(done))

@@ -64,7 +64,7 @@ def card(request: ApprovalRequest, *, csrf: str, now: float) -> str:
         if value
     )
     profile = request.profile
-    if profile is not None:  # what an approved call may touch once it runs contained
+    if profile is not None:  # the profile the decision carries: what an approved call may touch
         hosts = ", ".join(profile["hosts"]) or "none"
         who += (f'<dt>Runs in</dt><dd class="profile">sandbox profile {escape(profile["filesystem"])}, '
                 f"network: {escape(hosts)}</dd>")  # fmt: skip
@@ -79,7 +79,13 @@ def card(request: ApprovalRequest, *, csrf: str, now: float) -> str:
             f'datetime="{escape(iso(request.expires) or "")}" data-expires="{request.expires:.3f}">'
             f"{time_left(request.expires - now)}</time> then it is denied</dd>"
         )
-        answer = fill("answer.html", id=rid, csrf=escape(csrf), always=_always(request))
+        answer = fill(
+            "answer.html",
+            id=rid,
+            csrf=escape(csrf),
+            always=_always(request),
+            uncontained=_uncontained(request),
+        )
     return fill(
         "card.html",
         id=rid,
@@ -265,3 +271,14 @@ def settings(data: dict[str, Any], *, csrf: str, can_revoke: bool) -> str:
                    workspace=_roots(data["workspace_roots"]), trusted=_roots(trusted), grants=grants,
                    empty_hidden="hidden" if data["grants"] else "")  # fmt: skip
     return page("Settings", content, csrf=csrf, tab="settings")
+
+
+def _uncontained(request: ApprovalRequest) -> str:
+    """ "Approve uncontained", offered only for a call that would otherwise run contained:
+    a separate, explicit choice, recorded with its approver, never a standing grant."""
+    if request.profile is None:
+        return ""
+    return (
+        '<button type="submit" name="action" value="approve_uncontained" class="uncontained">'
+        "Approve uncontained (run as written, outside the sandbox)</button>"
+    )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -131,7 +131,9 @@ API: list[tuple[Operation, Handler]] = [
 OPERATIONS = [
     Operation("GET", "/health", None, "Liveness only"),
     *(op for op, _ in API),
-    Operation("GET", "/v1/openapi.json", "docs", "This document"),
+    # Public like /health: it describes the routes and holds no secret, and a client needs it
+    # before it has a key.
+    Operation("GET", "/v1/openapi.json", None, "This document"),
 ]
 PAGE_ROUTES: list[tuple[str, str, Callable[[Request], Awaitable[Response]]]] = [
     ("GET", "/", page.index),
@@ -158,8 +160,8 @@ def route_permissions() -> list[tuple[str, str]]:
     return api_routes + _PAGE_PERMISSIONS
 
 
-async def _openapi(request: Request, principal: object) -> object:
-    return document(OPERATIONS)
+async def _openapi(request: Request) -> Response:
+    return JSONResponse(document(OPERATIONS))
 
 
 def routes() -> list[BaseRoute]:
@@ -168,7 +170,7 @@ def routes() -> list[BaseRoute]:
     out += [
         Route(op.path, guarded(op.permission or "docs", handler), methods=[op.method]) for op, handler in API
     ]
-    out.append(Route("/v1/openapi.json", guarded("docs", _openapi), methods=["GET"]))
+    out.append(Route("/v1/openapi.json", _openapi, methods=["GET"]))
     out += [Route(path, handler, methods=[method]) for method, path, handler in PAGE_ROUTES]
     static = StaticFiles(packages=[("bastion.adapters.http", "static")])
     out.append(Mount("/static", static, name="static"))

@@ -210,6 +210,7 @@ class GatewayService:
         pattern: str | None = None,
         scope: str = "project",
         feedback: str | None = None,
+        uncontained: bool = False,
     ) -> ApprovalRequest:
         request = self.get(request_id)
         if self.state.owner(request.id) == key_id:
@@ -229,6 +230,7 @@ class GatewayService:
                 feedback=feedback,
                 resolver="person",
                 approver=key_id,
+                uncontained=uncontained,
             )
         except AnswerError as exc:
             if self.get(request.id).state.final:

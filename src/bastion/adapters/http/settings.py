@@ -29,6 +29,10 @@ class GatewaySettings:
     max_session_id_chars: int = 128
     request_timeout: str = "120s"
     cors_origins: tuple[str, ...] = ()
+    #: The explicit override: browsers on any origin may call the API (still with a key).
+    allow_any_origin: bool = False
+    #: What a rate-limited sender is told first (002's wording), with when to retry.
+    cooldown_reply: str = "Please slow down."
 
     def __post_init__(self) -> None:
         for name in _INTS:
@@ -47,6 +51,11 @@ class GatewaySettings:
                 )
 
     @property
+    def cors(self) -> bool:
+        """Is CORS on at all (an origin listed, or any origin allowed)?"""
+        return bool(self.cors_origins) or self.allow_any_origin
+
+    @property
     def timeout_seconds(self) -> float:
         return _seconds(self.request_timeout)
 
@@ -59,6 +68,7 @@ class GatewaySettings:
             and self.max_session_id_chars <= old.max_session_id_chars
             and self.timeout_seconds <= old.timeout_seconds
             and set(self.cors_origins) <= set(old.cors_origins)
+            and (old.allow_any_origin or not self.allow_any_origin)
         )
 
 
@@ -80,6 +90,8 @@ def gateway_settings(section: GatewaySection, layer: Layer) -> GatewaySettings:
             max_session_id_chars=section.max_session_id_chars,
             request_timeout=section.request_timeout,
             cors_origins=tuple(section.cors_origins),
+            allow_any_origin=section.allow_any_origin,
+            cooldown_reply=section.cooldown_reply,
         )
     except ValueError as exc:
         key = str(exc).split(":")[0].split(" ")[0] if str(exc).startswith("gateway.") else "gateway"

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import tomllib
 from typing import Any
 
-from bastion.evidence.imports import claude, codex, gemini, seeds
+from bastion.evidence.imports import claude, codex, gemini, seed000, seeds
 from bastion.evidence.imports.model import Imported
 
 _LINE_COMMENT = re.compile(r"(?m)^\s*//.*$|(?<=[,{\[\s])//[^\n\"]*$")
@@ -20,6 +21,13 @@ def loose_json(text: str) -> Any:
     return json.loads(cleaned)
 
 
+def _toml_or_empty(text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return {}  # the Gemini reader says what is wrong with it
+
+
 def import_file(path: str) -> Imported:
     with open(path, encoding="utf-8") as handle:
         text = handle.read()
@@ -27,6 +35,8 @@ def import_file(path: str) -> Imported:
     if name.endswith(".rules") or "prefix_rule(" in text:
         return codex.import_rules(text, path)
     if name.endswith(".toml"):
+        if seed000.is_permissions_toml(_toml_or_empty(text)):
+            return seed000.import_permissions(text, path)
         return gemini.import_policy(text, path)
     data = loose_json(text)
     permissions = data.get("permissions") if isinstance(data, dict) else None

@@ -1,8 +1,10 @@
 """Every proxied connection is a ``fetch`` call through the Gatekeeper: same rules, same
 reasons, same approval queue, same ledger.
 
-``EgressGate`` wraps the run's Gatekeeper in a sibling that shares its stores, ledger and
-clock but decides through ``ProxyGate``: the policy's own answer, then two checks the
+The proxy is part of the runner, below the runtime: it reaches the Gatekeeper only through
+the two small interfaces here (:class:`GateOwner`, :class:`Asker`), which the Gatekeeper
+satisfies. ``EgressGate`` asks for a sibling of the run's Gatekeeper that shares its
+stores, ledger and clock but decides through ``ProxyGate``: the policy's own answer, then two checks the
 proxy adds - the host's addresses (resolved once for the whole run, every one checked,
 so a rebinding DNS answer cannot reach loopback, a private network or a metadata
 endpoint), and the hold: a request to a held secret's host asks a person even where the
@@ -15,23 +17,59 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
-from bastion.approval.model import ApprovalRequest
-from bastion.approval.model import Resolver as DecidedBy
-from bastion.approval.outcome import prepend, resolver_of
 from bastion.call.model import ToolCall
-from bastion.construct import sibling
 from bastion.exec.egress.held import HeldSecret, held_for
+from bastion.exec.egress.net import PinnedResolver
+from bastion.policy.compiled import Policy
 from bastion.policy.decision import MARKER_DENIED, Decision, Evaluation, Reason
-from bastion.policy.engine import Gate
+from bastion.policy.judge import GateWrapper, Judge
 from bastion.policy.network import Resolver, decide_target
+from bastion.policy.rule_ids import Origin
 from bastion.policy.urls import IPAddress, UrlError, parse_target
-from bastion.runtime import Gatekeeper
-from bastion.tools.fetch import PinnedResolver
 
 SOURCE = "egress proxy"
 #: Who may count as having approved a held host: a person, their callback or their grant.
-_PERSON = frozenset({DecidedBy.PERSON, DecidedBy.CALLBACK, DecidedBy.GRANT})
+_PERSON = frozenset({Origin.PERSON, Origin.CALLBACK, Origin.GRANT})
+
+
+class Asker(Protocol):
+    """What the proxy needs of the gate: ask about one connection (parking it for a person
+    when the policy asks), and record one that was made."""
+
+    policy: Policy
+
+    async def request(
+        self,
+        call: ToolCall,
+        *,
+        timeout: float | None = None,
+        on_parked: Callable[[Any], None] | None = None,
+    ) -> Evaluation: ...
+
+    def record_execution(
+        self, call: ToolCall, evaluation: Evaluation, exit_code: int | None, duration: float
+    ) -> None: ...
+
+
+class GateOwner(Protocol):
+    """The run's Gatekeeper as the proxy sees it: its gate, and a sibling over another."""
+
+    gate: Judge
+
+    def with_gate(self, gate: Judge) -> Asker: ...
+
+
+def prepend(evaluation: Evaluation, reason: Reason, *, marker: str | None) -> Evaluation:
+    """The same evaluation with a new deciding reason in front (earlier reasons kept)."""
+    return Evaluation(
+        reason.decision, (reason, *evaluation.reasons), evaluation.effects, marker, evaluation.trace
+    )
+
+
+def _by_person(evaluation: Evaluation) -> bool:
+    return bool(evaluation.reasons) and evaluation.reasons[0].origin in _PERSON
 
 
 def url_of(scheme: str, host: str, port: int) -> str:
@@ -39,17 +77,19 @@ def url_of(scheme: str, host: str, port: int) -> str:
     return f"{scheme}://{shown}:{port}/"
 
 
-class ProxyGate(Gate):
+class ProxyGate(GateWrapper):
     """The inner gate's decision, tightened by the address check and the hold."""
 
-    def __init__(self, inner: Gate, resolver: PinnedResolver, held: Sequence[HeldSecret]) -> None:
-        super().__init__(inner.policy, fs=inner.fs, resolver=inner.resolver, sandboxed=inner.sandboxed)
-        self.inner = inner
+    def __init__(self, inner: Judge, resolver: PinnedResolver, held: Sequence[HeldSecret]) -> None:
+        super().__init__(inner)
         self.pinned = resolver
         self.held = tuple(held)
 
-    def evaluate(self, call: ToolCall) -> Evaluation:
-        evaluation = self.inner.evaluate(call)
+    def around(self, inner: Judge) -> ProxyGate:
+        return ProxyGate(inner, self.pinned, self.held)
+
+    def judged(self, call: ToolCall, inner: Callable[[ToolCall], Evaluation]) -> Evaluation:
+        evaluation = inner(call)
         if evaluation.decision is Decision.DENY:
             return evaluation
         try:
@@ -96,19 +136,19 @@ class EgressGate:
 
     def __init__(
         self,
-        keeper: Gatekeeper,
+        keeper: GateOwner,
         resolver: Resolver,
         *,
         held: Sequence[HeldSecret] = (),
         cwd: str = "/",
         agent: str | None = None,
         timeout: float | None = None,
-        on_parked: Callable[[ApprovalRequest], None] | None = None,
+        on_parked: Callable[[Any], None] | None = None,
         interactive: bool = True,
     ) -> None:
         self.pinned = PinnedResolver(resolver)
         self.held = tuple(held)
-        self.keeper = sibling(keeper, ProxyGate(keeper.gate, self.pinned, self.held))
+        self.keeper = keeper.with_gate(ProxyGate(keeper.gate, self.pinned, self.held))
         self.cwd, self.agent, self.timeout, self.on_parked = cwd, agent, timeout, on_parked
         self.interactive = interactive
         # A person's answer holds for the rest of the run: one question per host, not per
@@ -137,7 +177,7 @@ class EgressGate:
             evaluation = self._approved.get(key)
             if evaluation is None:
                 evaluation = await self.keeper.request(call, timeout=self.timeout, on_parked=self.on_parked)
-                if evaluation.decision is Decision.ALLOW and resolver_of(evaluation) in _PERSON:
+                if evaluation.decision is Decision.ALLOW and _by_person(evaluation):
                     self._approved[key] = evaluation
         if evaluation.decision is not Decision.ALLOW:
             return Verdict(call, evaluation, None)

@@ -9,9 +9,10 @@ servers and refuses everything else (no packet leaves the machine).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
+from bastion.policy.network import Resolver
 from bastion.policy.urls import IPAddress
 
 Streams = tuple[asyncio.StreamReader, asyncio.StreamWriter]
@@ -44,3 +45,16 @@ class StaticDialer:
         if found is None:
             raise ConnectionRefusedError(f"{address}:{port} is not in the test dialer's table")
         return await asyncio.open_connection(*found, limit=BUFFER)
+
+
+class PinnedResolver:
+    """Resolves a host once and keeps that answer for the check and the connection."""
+
+    def __init__(self, inner: Resolver) -> None:
+        self.inner = inner
+        self.answers: dict[str, tuple[IPAddress, ...]] = {}
+
+    def resolve(self, host: str) -> Sequence[IPAddress]:
+        if host not in self.answers:
+            self.answers[host] = tuple(self.inner.resolve(host))
+        return self.answers[host]

@@ -21,17 +21,16 @@ import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
-from bastion.approval.model import ApprovalRequest
 from bastion.exec.egress.binding import DEFAULT_PORT, FORWARDER, SOCKET, EgressBinding, egress_env
-from bastion.exec.egress.decide import EgressGate
+from bastion.exec.egress.decide import EgressGate, GateOwner
 from bastion.exec.egress.held import HeldSecret
 from bastion.exec.egress.net import Dialer, SystemDialer
 from bastion.exec.egress.proxy import EgressProxy
 from bastion.exec.egress.tls import RunCA
 from bastion.exec.runner import ExecError
 from bastion.policy.network import Resolver, SystemResolver
-from bastion.runtime import Gatekeeper
 
 _START_TIMEOUT = 30.0
 
@@ -47,7 +46,7 @@ def sandbox_python() -> str:
 class EgressSession:
     def __init__(
         self,
-        keeper: Gatekeeper,
+        keeper: GateOwner,
         *,
         held: Sequence[HeldSecret] = (),
         resolver: Resolver | None = None,
@@ -56,7 +55,7 @@ class EgressSession:
         cwd: str = "/",
         agent: str | None = None,
         timeout: float | None = None,
-        on_parked: Callable[[ApprovalRequest], None] | None = None,
+        on_parked: Callable[[Any], None] | None = None,
         port: int = DEFAULT_PORT,
         interactive: bool = True,
     ) -> None:

@@ -1,0 +1,251 @@
+"""A contained run prepared once, so that the command an agent runs starts no Python.
+
+``bastion sandbox run`` starts Python (~0.3 s) to build the sandbox, then bwrap (~7 ms).
+:func:`prepare` does the building in the process that already runs Python - the hook, or
+the hook daemon - and :meth:`PreparedRun.shell_command` turns the agent's command into one
+line its shell runs: a ``bash`` launcher (a shell, no more) that execs ``timeout`` and
+bwrap with the very argv ``BubblewrapRunner`` builds for ``bastion sandbox run``, so both
+give the same sandbox: the same mounts (protected paths read-only, credentials hidden, an
+empty private HOME), the same namespaces, capabilities and seccomp filter, the same
+``nice``/``prlimit`` prefix, and the same process and memory cgroups.
+
+What the launcher does before it execs bwrap, in the agent's shell process (no fork):
+
+- closes every descriptor above 2 the agent's shell inherited (bwrap passes them all on;
+  the Python runner's ``close_fds`` did the same), and reads stdin from ``/dev/null``;
+- opens the seccomp program (written once under the state dir, named by its hash) as
+  ``9<file`` for ``bwrap --seccomp 9``, and the run's status file as ``8>file`` for
+  ``bwrap --json-status-fd 8`` (with ``noclobber``: a prepared line runs once);
+- joins the run's cgroups (made here, with ``pids.max`` and the memory limit set);
+- clears the environment but for ``[exec] env_allow`` (bwrap ``--clearenv --setenv``).
+
+It fails closed: a seccomp file, status file or cgroup it cannot use stops it with exit
+125 before bwrap starts; a bwrap gone since it was prepared cannot be exec'd (127). No
+path runs the command outside bwrap. What cannot be prepared - no working bwrap, no
+seccomp when ``[exec] seccomp`` is on, a cgroup that cannot be made, roots too big to scan,
+a host profile with no egress proxy running - is an :class:`Unpreparable`, which the caller
+turns into an ASK with its reason.
+
+Cgroups: where the machine has writable pids/memory controllers (``cgroups.controllers``)
+the run gets its own groups, as ``bastion sandbox run`` does; where it has none, the same
+fallback applies (``prlimit --nproc`` for a non-root user; for root no process cap, which
+``bastion doctor`` reports as not enforced).
+
+The work after a run (quarantine, symlinks, cgroup removal, the exit for the ledger) is
+:func:`bastion.exec.settle.settle`'s, called by the next ``prepare`` (and, if wanted, by
+the hook daemon on a timer): it never holds a call up.
+
+What the caller does: turn an :class:`Unpreparable` into an ASK with its reason; record
+``settled`` (each earlier run's exit) in the ledger; for a profile with hosts, pass the
+:class:`EgressBinding` of an egress proxy it keeps running (the hook daemon): without one
+the call is Unpreparable, never a run with no network or with the host's.
+
+Where it differs from ``bastion sandbox run`` (the sandbox does not): output goes straight
+to the agent, which caps it itself (no ``max_output_bytes``); ``timeout`` is one more
+process in the run's pids group; a host profile's forwarder inside the sandbox is still
+a Python (``egress/forward.py``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import secrets
+import shlex
+import shutil
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from bastion.exec import cgroups, seccomp
+from bastion.exec.boundary import build_spec, child_environment
+from bastion.exec.bubblewrap import BubblewrapRunner
+from bastion.exec.egress.binding import EgressBinding
+from bastion.exec.limits import SYSTEM_PATH
+from bastion.exec.profile import Profile
+from bastion.exec.runner import ExecError
+from bastion.exec.select import bwrap_problem
+from bastion.exec.settings import ExecConfig
+from bastion.exec.settle import RunRecord, Settled, settle, write_record
+from bastion.policy.compiled import Policy
+
+#: Descriptors the launcher opens for bwrap.
+SECCOMP_FD = 9
+STATUS_FD = 8
+#: The launcher's exit when it cannot set up the run (bwrap never started).
+EXIT_NOT_RUN = 125
+#: Seconds between ``timeout``'s TERM and its KILL.
+KILL_AFTER = 2
+#: Folder of the state dir holding the seccomp program and the runs' records.
+SANDBOX_DIR = "sandbox"
+RUNS_DIR = "runs"
+#: ``$0`` of the launcher: what the line shows in ``ps`` and in the transcript.
+LAUNCHER_NAME = "bastion-sandbox"
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Unpreparable:
+    """This call cannot be contained here; ``reason`` says why (the caller asks)."""
+
+    reason: str
+    #: Runs finished since the last call (for the ledger), as with a PreparedRun.
+    settled: tuple[Settled, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedRun:
+    """One contained run, ready for the agent's shell. ``argv`` is bwrap's whole command
+    line up to and including ``bash -c`` (the command follows); ``env_names`` are the
+    variables passed through with their values in the agent's shell at run time, ``env``
+    the fixed ones (the egress proxy's)."""
+
+    run_id: str
+    profile: str
+    argv: tuple[str, ...]
+    env_names: tuple[str, ...]
+    env: tuple[tuple[str, str], ...]
+    timeout: float
+    launcher: str
+    timeout_program: str
+    status_path: str
+    seccomp_path: str | None = None
+    cgroup_files: tuple[str, ...] = ()
+    settled: tuple[Settled, ...] = ()
+
+    def script(self) -> str:
+        """The launcher: ``$1`` is bwrap, the rest its arguments and the command."""
+        q = shlex.quote
+        lines = [
+            "for f in /proc/$$/fd/*; do n=${f##*/}; ((n > 2)) && exec {n}>&-; done",
+            f'no() {{ echo "bastion: $1; the contained run is not started" >&2; exit {EXIT_NOT_RUN}; }}',
+            f"set -o noclobber; exec 0</dev/null {STATUS_FD}>{q(self.status_path)} || no 'it ran already'",
+        ]
+        if self.seccomp_path is not None:
+            lines.append(f"exec {SECCOMP_FD}<{q(self.seccomp_path)} || no 'no seccomp program'")
+        for path in self.cgroup_files:
+            lines.append(f"echo 0 >|{q(path)} || no 'its cgroup is gone'")
+        names = " ".join(q(n) for n in self.env_names)
+        lines.append(f'e=(); for v in {names}; do [[ -v $v ]] && e+=(--setenv "$v" "${{!v}}"); done')
+        fixed = " ".join(f"--setenv {q(k)} {q(v)}" for k, v in self.env)
+        # --foreground: timeout stays in the agent's process group, so an agent that kills
+        # the group kills bwrap too (bwrap's death kills the sandbox: --die-with-parent).
+        head = f"exec {q(self.timeout_program)} --foreground -k {KILL_AFTER} {self.timeout:g}"
+        lines.append(f'{head} "$1" --clearenv "${{e[@]}}" {fixed} --json-status-fd {STATUS_FD} "${{@:2}}"')
+        return "\n".join(lines)
+
+    def shell_command(self, original: str) -> str:
+        """The line the agent's shell runs: the launcher, bwrap's argv, ``bash -c ORIGINAL``
+        (``original`` arrives in the sandbox byte for byte). The launcher runs ``bash -p``:
+        it reads no ``BASH_ENV`` and imports no functions or shell options from the agent's
+        environment, so nothing there can change what it does before bwrap."""
+        return shlex.join([self.launcher, "-p", "-c", self.script(), LAUNCHER_NAME, *self.argv, original])
+
+
+def runs_dir(state_dir: str) -> str:
+    return os.path.join(state_dir, SANDBOX_DIR, RUNS_DIR)
+
+
+def prepare(
+    policy: Policy,
+    config: ExecConfig,
+    profile: Profile,
+    *,
+    cwd: str,
+    environ: Mapping[str, str],
+    timeout: float | None = None,
+    state_dir: str | None = None,
+    egress: EgressBinding | None = None,
+    bwrap: str | None = None,
+) -> PreparedRun | Unpreparable:
+    """Everything ``bastion sandbox run --profile P --cwd CWD --timeout T`` would build,
+    built now. ``environ`` is the agent's environment (the hook's); ``egress`` the binding
+    of an egress proxy the caller serves (required for a profile with hosts)."""
+    state = state_dir or policy.state_dir
+    folder = runs_dir(state)
+    done = settle(folder)
+    try:
+        return _prepare(policy, config, profile, cwd, environ, timeout, state, egress, bwrap, done)
+    except (ExecError, OSError) as exc:
+        return Unpreparable(f"this call cannot run contained here: {exc}", done)
+
+
+def _prepare(
+    policy: Policy,
+    config: ExecConfig,
+    profile: Profile,
+    cwd: str,
+    environ: Mapping[str, str],
+    timeout: float | None,
+    state: str,
+    egress: EgressBinding | None,
+    bwrap: str | None,
+    done: tuple[Settled, ...],
+) -> PreparedRun | Unpreparable:
+    problem = bwrap_problem(bwrap)
+    if problem is not None:
+        return Unpreparable(f"this call cannot run contained here ({problem})", done)
+    if profile.hosts and egress is None:
+        return Unpreparable(
+            f"this call needs the network ({', '.join(profile.hosts)}) and no egress proxy is "
+            "running to decide its connections (start the hook daemon: bastion serve)",
+            done,
+        )
+    launcher, timer = _system("bash"), _system("timeout")
+    if timeout is not None:  # the agent's own timeout for its shell tool, as sandbox run does
+        config = dataclasses.replace(config, timeout=timeout)
+    spec = build_spec(
+        policy, config, ("bash", "-c"), cwd=os.path.abspath(cwd), environ=environ, profile=profile
+    )
+    if egress is not None and profile.hosts:
+        spec = dataclasses.replace(spec, network=False, egress=egress)
+    program = seccomp.program_file(os.path.join(state, SANDBOX_DIR)) if spec.limits.seccomp else None
+    run_id = f"{time.time_ns():x}-{secrets.token_hex(6)}"
+    argv = BubblewrapRunner(bwrap).argv(spec, seccomp_fd=SECCOMP_FD if program else None)
+    groups = cgroups.make_groups(
+        f"bastion-run-{run_id}", spec.limits.max_processes, spec.limits.max_resident_mb
+    )
+    folder = runs_dir(state)
+    record = RunRecord(run_id, time.time(), profile.label, spec.cwd, tuple(groups), spec.swept, spec.links,
+                       spec.quarantine)  # fmt: skip
+    try:
+        write_record(folder, record)
+    except OSError:
+        cgroups.remove_groups(groups)
+        raise
+    # Passed by name, their values taken in the agent's shell; a name no shell variable can
+    # have is not passed (the launcher would have to quote it into code).
+    allowed = [n for n in child_environment(config, environ) if _IDENTIFIER.fullmatch(n)]
+    fixed = tuple(sorted((spec.egress.env if spec.egress is not None else {}).items()))
+    return PreparedRun(
+        run_id=run_id,
+        profile=profile.label,
+        argv=tuple(argv),
+        env_names=tuple(name for name in allowed if name not in dict(fixed)),
+        env=fixed,
+        timeout=spec.timeout,
+        launcher=launcher,
+        timeout_program=timer,
+        status_path=os.path.join(folder, run_id + ".status"),
+        seccomp_path=program,
+        cgroup_files=tuple(_join_file(g) for g in groups),
+        settled=done,
+    )
+
+
+def _join_file(group: str) -> str:
+    """Where the launcher writes ``0`` (itself) to join ``group``: cgroup v1's ``tasks``
+    moves the writing thread alone, which the kernel does without the global lock that a
+    ``cgroup.procs`` write takes (an RCU grace period, ~3 ms per group on a busy machine);
+    the launcher is one bash, single-threaded, so that is the whole process. v2 has no
+    ``tasks``: ``cgroup.procs``."""
+    tasks = os.path.join(group, "tasks")
+    return tasks if os.path.exists(tasks) else os.path.join(group, "cgroup.procs")
+
+
+def _system(name: str) -> str:
+    found = shutil.which(name, path=SYSTEM_PATH)
+    if found is None:
+        raise ExecError(f"{name!r} is not installed in the system directories")
+    return found

@@ -1,0 +1,139 @@
+"""The sandbox profile a decision grants: what the file system and the network look like.
+
+A value of the decision (``Evaluation.profile``), computed once by the Gatekeeper's
+containment stage from what the gate judged: the effects it found and the hosts its shell
+analysis saw. A reader sees the whole file system read-only, a writer gets the workspace
+roots writable (protected paths stay read-only in every profile), and network exists only
+for the hosts the decision allowed (through the egress proxy). ``bastion.exec`` runs a
+profile; the agent adapters render it into their wire format. Pure values: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from bastion.call.effects import Effect
+
+if TYPE_CHECKING:
+    from bastion.policy.decision import Evaluation
+    from bastion.shell.model import ShellAnalysis
+
+
+class Filesystem(StrEnum):
+    READ_ONLY = "read-only"
+    WORKSPACE_WRITE = "workspace-write"
+
+
+class Network(StrEnum):
+    NONE = "none"
+    HOSTS = "hosts"
+
+
+class Contain(StrEnum):
+    """``[exec] contain``: which answers run contained."""
+
+    ALL = "all"  # every allowed call and every call a person approves (the default)
+    ALLOWED = "allowed"  # only calls allowed without a person; approved ones run as written
+    OFF = "off"  # nothing runs contained
+
+
+#: Effects that change nothing on disk: such a call runs with the file system read-only.
+READ_ONLY_EFFECTS = frozenset({Effect.READ, Effect.DB_READ, Effect.NETWORK})
+
+
+class ProfileError(ValueError):
+    """A profile named on a command line or in JSON that is not one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """``hosts`` is empty for no network; otherwise only these hosts, through the proxy.
+    ``writes``: absolute paths outside the workspace a person approved the call to write
+    (the paths it names), writable in this run only; protected paths stay read-only."""
+
+    filesystem: Filesystem = Filesystem.READ_ONLY
+    hosts: tuple[str, ...] = ()
+    writes: tuple[str, ...] = ()
+
+    @property
+    def network(self) -> Network:
+        return Network.HOSTS if self.hosts else Network.NONE
+
+    @property
+    def writable(self) -> bool:
+        return self.filesystem is Filesystem.WORKSPACE_WRITE
+
+    @property
+    def label(self) -> str:
+        """One line for a person: ``workspace-write, network: api.github.com``."""
+        net = ", ".join(self.hosts) if self.hosts else "none"
+        also = f", also writes: {', '.join(self.writes)}" if self.writes else ""
+        return f"{self.filesystem.value}, network: {net}{also}"
+
+    def to_json(self) -> dict[str, Any]:
+        data = {"filesystem": self.filesystem.value, "network": self.network.value, "hosts": list(self.hosts)}
+        if self.writes:  # only when a person approved writes outside the workspace
+            data["writes"] = list(self.writes)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> Profile:
+        if not isinstance(data, dict):
+            raise ProfileError("a sandbox profile must be an object")
+        return parse_profile(
+            str(data.get("filesystem", "")), data.get("hosts") or (), data.get("writes") or ()
+        )
+
+    def argv(self) -> list[str]:
+        """The ``bastion sandbox run`` options that select this profile."""
+        out = ["--profile", self.filesystem.value]
+        for host in self.hosts:
+            out += ["--host", host]
+        for path in self.writes:
+            out += ["--write", path]
+        return out
+
+
+def parse_profile(filesystem: str, hosts: Iterable[Any] = (), writes: Iterable[Any] = ()) -> Profile:
+    """A profile from its name, hosts and extra writable paths; ProfileError for anything else."""
+    try:
+        fs = Filesystem(filesystem)
+    except ValueError:
+        choices = ", ".join(f.value for f in Filesystem)
+        raise ProfileError(f"unknown sandbox profile {filesystem!r} (one of: {choices})") from None
+    names = []
+    for host in hosts:
+        if not isinstance(host, str) or not host or any(c in host for c in "/ \t\n@"):
+            raise ProfileError(f"{host!r} is not a host name")
+        names.append(host.lower())
+    paths = []
+    for path in writes:
+        if not isinstance(path, str) or not path.startswith("/") or any(c in path for c in "\0\n"):
+            raise ProfileError(f"{path!r} is not an absolute path")
+        paths.append(path)
+    return Profile(fs, tuple(dict.fromkeys(names)), tuple(dict.fromkeys(paths)))
+
+
+def profile_for(evaluation: Evaluation, hosts: Sequence[str] = ()) -> Profile:
+    """The profile of the effects ``evaluation`` found; network only when it found network
+    and the hosts are known (unknown hosts: no network at all)."""
+    effects = set(evaluation.effects)
+    fs = Filesystem.READ_ONLY if effects <= READ_ONLY_EFFECTS else Filesystem.WORKSPACE_WRITE
+    granted = tuple(hosts) if Effect.NETWORK in effects else ()
+    return Profile(fs, tuple(dict.fromkeys(h.lower() for h in granted)))
+
+
+def analysis_hosts(analysis: ShellAnalysis) -> tuple[str, ...]:
+    """The hosts a shell analysis found the command reaches (what the decision judged)."""
+    return tuple(dict.fromkeys(host_of(str(h)) for cmd in analysis.commands for h in cmd.hosts))
+
+
+def host_of(text: str) -> str:
+    """A URL's host (the classifier records URLs or bare host names)."""
+    if "://" in text:
+        return (urlsplit(text).hostname or "").lower()
+    return text.split("/", 1)[0].rsplit("@", 1)[-1].split(":", 1)[0].lower()
