@@ -51,7 +51,7 @@ RAISING: list[tuple[str, Effect, int]] = [
     ("sed 'y/abc' f", E.UNKNOWN, 1),  # a script the reader cannot follow
     ("sed -f script.sed f", E.UNKNOWN, 2),
     ("awk -e 'BEGIN{system(\"id\")}'", E.CODE, 2),
-    ("awk '{print > \"out\"}' f", E.CODE, 1),
+    ("awk '{print > \"out\"}' f", E.WRITE, 1),
     ("awk 'BEGIN{\"id\" | getline x}'", E.CODE, 1),
     ("awk -f prog.awk f", E.CODE, 1),
     ("gawk -i inplace '{print}' f", E.CODE, 1),

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from bastion.shell.programs import vcs as V
+from bastion.shell.programs import wrappers as W
 from bastion.shell.programs.registry import PROGRAMS
 from bastion.shell.programs.spec import Spec
 
@@ -181,3 +182,34 @@ def test_every_reader_program_with_a_table_is_checked_somewhere() -> None:
         "fd",
     ):
         assert PROGRAMS[name].known is not None or PROGRAMS[name].handler == "find", name
+
+
+def _wrapper_spellings(wrapper: W.Wrapper) -> set[str]:
+    names = (
+        wrapper.known
+        | wrapper.takes_value
+        | set(wrapper.value_paths)
+        | wrapper.no_command
+        | wrapper.shell_string
+        | wrapper.shell_flags
+        | wrapper.skip_unless
+    )
+    return {n for n in names if n.startswith("-")}
+
+
+#: Wrappers whose --help lists no options (nohup's only are --help/--version), or whose own
+#: help is not a binary's here (time is also bash's keyword): checked through their manual.
+WRAPPER_CASES = sorted((name, wrapper) for name, wrapper in W.WRAPPERS.items() if _wrapper_spellings(wrapper))
+
+
+@pytest.mark.parametrize(("name", "wrapper"), WRAPPER_CASES, ids=[c[0] for c in WRAPPER_CASES])
+def test_a_wrappers_table_claims_only_options_the_wrapper_documents(name: str, wrapper: W.Wrapper) -> None:
+    """A wrapper is looked through only for the options its table declares (issue 31): each
+    of them must be one the real wrapper documents."""
+    if name in _BUILTINS or name in ("exec", "builtin", "coproc") or shutil.which(name) is None:
+        print(f"\n{name}: not installed (or a shell builtin), table not checked")
+        return
+    text, manual = _help(name, name)
+    documented = _documented(text + manual)
+    missing = sorted(_wrapper_spellings(wrapper) - documented)
+    assert not missing, f"{name}: the table claims options its help does not show: {missing}"

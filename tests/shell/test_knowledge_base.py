@@ -17,6 +17,8 @@ ALL = sorted(PROGRAMS)
 # For each program with both kinds: (benign pure-reader example, non-benign example).
 BOTH_KINDS: dict[str, tuple[str, str]] = {
     "git": ("git status", "git push"),
+    "getent": ("getent passwd root", "getent hosts example.com"),
+    "glow": ("glow README.md", "glow https://example.com/x.md"),
     "sed": ("sed -n 1p f", "sed -i s/a/b/ f"),
     "sort": ("sort f", "sort -o f f"),
     "find": ("find . -name x", "find . -delete"),

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from dataclasses import dataclass
 from typing import Protocol
 
 from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
+from bastion.policy.hardline import CREDENTIAL_FILES
 
 #: Longer paths than this are refused (PATH_MAX on Linux).
 MAX_PATH = 4096
@@ -22,6 +24,16 @@ MAX_PATH = 4096
 
 class SymlinkLoop(OSError):
     """A path whose symlinks never resolve."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileId:
+    """A regular file's identity: the same (device, inode) is the same file under any name;
+    ``links`` is how many names it has (a hard link makes two)."""
+
+    device: int
+    inode: int
+    links: int
 
 
 class FileSystem(Protocol):
@@ -32,6 +44,11 @@ class FileSystem(Protocol):
         ancestor. Raises SymlinkLoop for a loop."""
         ...
 
+    def identity(self, path: str) -> FileId | None:
+        """The identity of the regular file at ``path`` (symlinks followed); None when it
+        is missing, not a regular file, or cannot be looked at."""
+        ...
+
 
 class OsFileSystem:
     """Resolves with the kernel where it can: one ``open(O_PATH)`` and a ``readlink`` of its
@@ -39,6 +56,15 @@ class OsFileSystem:
 
     def __init__(self) -> None:
         self._fast = hasattr(os, "O_PATH") and os.path.isdir("/proc/self/fd")
+
+    def identity(self, path: str) -> FileId | None:
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):
+            return None
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        return FileId(st.st_dev, st.st_ino, st.st_nlink)
 
     def resolve(self, path: str) -> str:
         if self._fast:
@@ -108,7 +134,7 @@ class CallFs:
     every call, never shared: a symlink may change between two calls). Within a call the
     answers are the same ones the file system would give again, so decisions are identical."""
 
-    __slots__ = ("_resolved", "failed", "fs", "policy", "verdicts")
+    __slots__ = ("_credential_ids", "_resolved", "failed", "fs", "policy", "verdicts")
 
     def __init__(self, fs: FileSystem, policy: Policy) -> None:
         self.fs = fs
@@ -117,6 +143,17 @@ class CallFs:
         self.verdicts: dict[tuple[str, bool, str], PathVerdict] = {}
         #: Resolutions that raised (not kept: asked again), so not the same answer twice.
         self.failed = 0
+        self._credential_ids: dict[tuple[int, int], str] | None = None
+
+    def identity(self, path: str) -> FileId | None:
+        return self.fs.identity(path)
+
+    def credential_ids(self) -> dict[tuple[int, int], str]:
+        """The known credential files of this policy's home, by (device, inode): looked at
+        once per call, and only when a file with more than one name is checked."""
+        if self._credential_ids is None:
+            self._credential_ids = credential_ids(self.fs, self.policy.home)
+        return self._credential_ids
 
     def resolve(self, path: str) -> str:
         found = self._resolved.get(path)
@@ -127,6 +164,17 @@ class CallFs:
                 self.failed += 1
                 raise
         return found
+
+
+def credential_ids(fs: FileSystem, home: str) -> dict[tuple[int, int], str]:
+    """(device, inode) -> path of each known credential file under ``home`` that exists."""
+    found: dict[tuple[int, int], str] = {}
+    for name in CREDENTIAL_FILES:
+        path = os.path.join(home, name)
+        file_id = fs.identity(path)
+        if file_id is not None:
+            found.setdefault((file_id.device, file_id.inode), path)
+    return found
 
 
 class PathError(ValueError):
@@ -221,8 +269,30 @@ def _check_path(policy: Policy, path: str, *, write: bool, cwd: str, fs: FileSys
             (denies if check.decision is Decision.DENY else asks).append(reason)
             if check.effect is not None:
                 effects.add(check.effect)
+    if not denies and (linked := _linked_reason(policy, fs, lexical, resolved, verb)) is not None:
+        effects.add(Effect.CREDENTIALS)
+        denies.append(linked)
     if denies:
         return PathVerdict(Decision.DENY, tuple(denies), frozenset(effects), lexical, resolved, False)
+    allowed = _allowed(policy, spellings, write=write, verb=verb)
+    inside = len(allowed) == len(spellings)
+    if asks:
+        return PathVerdict(Decision.ASK, tuple(asks), frozenset(effects), lexical, resolved, inside)
+    if inside:
+        return PathVerdict(Decision.ALLOW, tuple(allowed), frozenset(effects), lexical, resolved, True)
+    outside = Reason(
+        Decision.ASK,
+        "paths.outside-roots",
+        policy.mode_source,
+        lexical,
+        f"{lexical}{' -> ' + resolved if resolved != lexical else ''} is outside every "
+        f"{'writable' if write else 'readable'} root",
+    )
+    return PathVerdict(None, (outside,), frozenset(effects), lexical, resolved, False)
+
+
+def _allowed(policy: Policy, spellings: tuple[str, ...], *, write: bool, verb: str) -> list[Reason]:
+    """Why each spelling is allowed: inside a root for this access, or in allow_read/write."""
     roots = policy.write_roots if write else policy.read_roots
     allow_globs = policy.allow_write if write else policy.allow_read
     allowed: list[Reason] = []
@@ -250,20 +320,32 @@ def _check_path(policy: Policy, path: str, *, write: bool, cwd: str, fs: FileSys
                     f"{spelled} is in allow_{verb}",
                 )
             )
-    inside = len(allowed) == len(spellings)
-    if asks:
-        return PathVerdict(Decision.ASK, tuple(asks), frozenset(effects), lexical, resolved, inside)
-    if inside:
-        return PathVerdict(Decision.ALLOW, tuple(allowed), frozenset(effects), lexical, resolved, True)
-    outside = Reason(
-        Decision.ASK,
-        "paths.outside-roots",
-        policy.mode_source,
-        lexical,
-        f"{lexical}{' -> ' + resolved if resolved != lexical else ''} is outside every "
-        f"{'writable' if write else 'readable'} root",
+    return allowed
+
+
+def _linked_reason(policy: Policy, fs: FileSystem, lexical: str, resolved: str, verb: str) -> Reason | None:
+    linked = hard_link_to_credential(policy, fs, resolved)
+    if linked is None:
+        return None
+    return Reason(
+        Decision.DENY,
+        "hardline.credentials",
+        "built-in",
+        f"{resolved} = {linked}",
+        f"{lexical} is another name (a hard link) of the credential file {linked}: never {verb} by an agent",
     )
-    return PathVerdict(None, (outside,), frozenset(effects), lexical, resolved, False)
+
+
+def hard_link_to_credential(policy: Policy, fs: FileSystem, resolved: str) -> str | None:
+    """The known credential file ``resolved`` is another name of, by (device, inode): only
+    a file with more than one name can be one (the common case costs one stat)."""
+    file_id = fs.identity(resolved)
+    if file_id is None or file_id.links < 2:
+        return None
+    known = fs.credential_ids() if isinstance(fs, CallFs) and fs.policy is policy else None
+    if known is None:
+        known = credential_ids(fs, policy.home)
+    return known.get((file_id.device, file_id.inode))
 
 
 def inside_write_roots(policy: Policy, verdict: PathVerdict) -> bool:

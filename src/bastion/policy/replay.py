@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from bastion.call.model import ToolCall
 from bastion.policy.decision import Evaluation
 from bastion.policy.network import Resolver
-from bastion.policy.paths import FileSystem
+from bastion.policy.paths import FileId, FileSystem
 from bastion.policy.tree import Entry, Kind, Tree
 from bastion.policy.urls import IPAddress
 
@@ -37,7 +37,7 @@ MAX_READ_BYTES = 64 * 1024
 #: Directory entries kept per call at most (a listing is kept whole, to compare it whole).
 MAX_ENTRIES = 4096
 
-_RESOLVE, _KIND, _SCANDIR, _READ = range(4)
+_RESOLVE, _KIND, _SCANDIR, _READ, _IDENTITY = range(5)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,7 @@ class Raised:
         return cls(type(exc), exc.args, str(exc))
 
 
-Answer = str | Kind | tuple[Entry, ...] | bytes | Raised
+Answer = str | Kind | tuple[Entry, ...] | bytes | Raised | FileId | None
 Question = tuple[int, str, object, Answer]  # (which port, path, its other argument, answer)
 
 
@@ -87,6 +87,11 @@ class Recording:
             self.answers.append((_RESOLVE, path, None, Raised.of(exc)))
             raise
         self.answers.append((_RESOLVE, path, None, found))
+        return found
+
+    def identity(self, path: str) -> FileId | None:
+        found = self.fs.identity(path)
+        self.answers.append((_IDENTITY, path, None, found))
         return found
 
     def kind(self, path: str, *, follow: bool) -> Kind:
@@ -138,6 +143,8 @@ def _ask(question: Question, fs: FileSystem, tree: Tree) -> Answer:
             return fs.resolve(path)
         if which == _KIND:
             return tree.kind(path, follow=bool(other))
+        if which == _IDENTITY:
+            return fs.identity(path)
         if which == _SCANDIR:
             return tree.scandir(path)
         return _digest(tree.read(path, int(other)))  # type: ignore[call-overload]

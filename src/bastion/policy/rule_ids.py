@@ -89,6 +89,7 @@ BUILT_IN: dict[str, Origin] = {
     "shell.hg-config": Origin.BUILTIN,
     "shell.reach-budget": Origin.BUILTIN,
     "shell.reach-outside": Origin.BUILTIN,
+    "shell.toolchain": Origin.BUILTIN,  # a workspace file chooses the toolchain that runs
     "code.unsandboxed": Origin.BUILTIN,
     "install.confirm": Origin.BUILTIN,
     "install.non-interactive": Origin.DEFAULT,  # nobody to ask: soft, a grant answers it

@@ -184,6 +184,17 @@ def _hard(ctx: Context, subject: Subject, cmd: SimpleCommand, words: str) -> Non
                 f"catastrophic: {cmd.catastrophic}",
             )
         )
+    if cmd.discloses:
+        subject.effects.add(Effect.CREDENTIALS)
+        subject.hard.append(
+            Reason(
+                Decision.DENY,
+                "hardline.credentials",
+                "built-in",
+                words[:200],
+                f"prints a secret: {cmd.discloses} (reading a credential: never by an agent)",
+            )
+        )
     if cmd.self_change:
         subject.hard.append(
             Reason(

@@ -20,7 +20,14 @@ from enum import Enum
 from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
-from bastion.policy.paths import FileSystem, PathError, PathVerdict, absolute, check_path
+from bastion.policy.paths import (
+    FileSystem,
+    PathError,
+    PathVerdict,
+    absolute,
+    check_path,
+    hard_link_to_credential,
+)
 from bastion.policy.shell_glob import GlobSyntax, expand
 from bastion.policy.treewalk import Found, OverBudget, Reach, walk
 from bastion.shell.model import Access, PathUse, SimpleCommand
@@ -288,7 +295,7 @@ def check_recursion(
     for start in starts:
         try:
             top = posixpath.normpath(absolute(start, cwd=cwd, home=policy.home))
-            found = _walk_start(policy, reach, mode, _Filter(mode.hidden, rules, dirs), top)
+            found = _walk_start(policy, fs, reach, mode, _Filter(mode.hidden, rules, dirs), top)
         except OverBudget:
             reasons.append(budget_reason(start, f"{what} (recursive)"))
             continue
@@ -300,21 +307,30 @@ def check_recursion(
     return Reached(tuple(dict.fromkeys(reasons)), (note,) if starts else ())
 
 
-def _walk_start(policy: Policy, reach: Reach, mode: Recursion, keep: _Filter, top: str) -> tuple[Found, ...]:
+def _walk_start(
+    policy: Policy, fs: FileSystem, reach: Reach, mode: Recursion, keep: _Filter, top: str
+) -> tuple[Found, ...]:
     """What a walk from ``top`` finds; the same walk twice in one call is looked up (the
     listings and kinds it saw are the call's own, so the answer is the same)."""
     key = (top, mode, keep.hidden, keep.rules, keep.exclude_dirs)
     found = reach.walked.get(key)
     if found is None:
-        found = reach.walked[key] = tuple(_walk_fresh(policy, reach, mode, keep, top))
+        found = reach.walked[key] = tuple(_walk_fresh(policy, fs, reach, mode, keep, top))
     return found
 
 
-def _walk_fresh(policy: Policy, reach: Reach, mode: Recursion, keep: _Filter, top: str) -> list[Found]:
+def _walk_fresh(
+    policy: Policy, fs: FileSystem, reach: Reach, mode: Recursion, keep: _Filter, top: str
+) -> list[Found]:
     credentials = policy.hardline.credentials
 
     def flag(path: str) -> bool:
-        return mode.content and keep.reads(path) and credentials.first_match(path) is not None
+        if not (mode.content and keep.reads(path)):
+            return False
+        # by name, or by (device, inode): a hard link to a credential file is that file
+        return (
+            credentials.first_match(path) is not None or hard_link_to_credential(policy, fs, path) is not None
+        )
 
     follow = mode.follow is Follow.ALL
     found = walk(reach, top, follow_links=follow, skip=keep.skip, flag=flag)

@@ -26,6 +26,7 @@ from bastion.policy.shell_reach import (
     recursion_of,
     wildcard_parent,
 )
+from bastion.policy.shell_toolchain import check_toolchain
 from bastion.policy.stages import Context, ceiling_write_check
 from bastion.policy.treewalk import Reach
 from bastion.policy.verdict import Assembly, Subject
@@ -195,6 +196,10 @@ def touched_reach(
     # Every git (hg) command reads its repository's configuration, readers or not: in
     # full-access a writing or networked one runs too, and a program the config names is code.
     git = [*check_git(policy, ctx.fs, reach, cmd, cwds), *check_hg(policy, ctx.fs, reach, cmd, cwds)]
+    toolchain = check_toolchain(policy, reach, cmd, cwds)
+    if toolchain:  # `cargo --version` beside a rust-toolchain.toml runs what it names
+        subject.effects.add(Effect.CODE)
+        git = [*git, *toolchain]
     if not (git or reached.reasons or reached.notes):
         return True  # the common case: nothing walked, no git
     reasons = list(dict.fromkeys([*reached.reasons, *git]))  # git grep: its walk and its index

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
+from bastion.policy.paths import FileId
 from bastion.shell.records import builder
 
 
@@ -124,6 +125,12 @@ class MemoryTree:
         if parent in self.huge and name.startswith("f") and name[1:].isdigit():
             return Kind.FILE
         return Kind.MISSING
+
+    def identity(self, path: str) -> FileId | None:
+        """Memory files have one name each (no hard links): one link, an inode per path."""
+        if path not in self.files:
+            return None
+        return FileId(0, hash(path), 1)
 
     def resolve(self, path: str) -> str:
         """Every symlink followed, ``..`` after a link taken against its target."""

@@ -232,6 +232,10 @@ def redirect_paths(ctx: Ctx, redirects: tuple[Redirect, ...]) -> None:
             continue
         if target.value is not None and P.is_harmless_target(target.value):
             continue
+        socket = _dev_socket(target.value or "")
+        if socket is not None:  # bash opens a TCP/UDP connection for /dev/tcp/HOST/PORT
+            ctx.add(Effect.NETWORK, note=f"redirection {r.op} connects to {socket}")
+            ctx.host(socket)
         access = Access.WRITE if r.op in _WRITE_OPS else Access.READ
         if r.op not in _WRITE_OPS and r.op not in _READ_OPS:
             ctx.errors.append(f"unknown redirection operator {r.op!r} in {r.text!r}")
@@ -242,6 +246,14 @@ def redirect_paths(ctx: Ctx, redirects: tuple[Redirect, ...]) -> None:
         use = path_use(target, access, f"redirection {r.op}")
         if use is not None:
             ctx.redirected.append(use)
+
+
+def _dev_socket(path: str) -> str | None:
+    """The host of bash's ``/dev/tcp/HOST/PORT`` or ``/dev/udp/HOST/PORT`` redirection."""
+    parts = path.split("/")
+    if len(parts) >= 4 and parts[0] == "" and parts[1] == "dev" and parts[2] in ("tcp", "udp"):
+        return parts[3].strip("[]") or None
+    return None
 
 
 def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
@@ -316,4 +328,5 @@ def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
         ctx.scope,
         tuple(ctx.raising),
         ctx.base,
+        ctx.discloses,
     )

@@ -81,6 +81,7 @@ class Ctx:
     scope: tuple[int, ...]
     raising: list[tuple[int, Effect]]  # argv index, effect
     base: frozenset[Effect] | None  # the program's own effects (see SimpleCommand)
+    discloses: str | None  # why it prints a secret (see SimpleCommand)
 
     def __init__(
         self,
@@ -128,6 +129,7 @@ class Ctx:
         self.scope = ()
         self.raising = []
         self.base = None
+        self.discloses = None
 
     @property
     def stdin_data(self) -> Redirect | None:
@@ -148,6 +150,11 @@ class Ctx:
         """Add effects that argv word ``index`` raised (-1: no single word)."""
         self.add(*effects, note=note)
         self.raising.extend((index, e) for e in effects if (index, e) not in self.raising)
+
+    def disclose(self, why: str, index: int = -1) -> None:
+        """It prints a secret: a credential read (raised by argv word ``index``)."""
+        self.discloses = self.discloses or why
+        self.raise_at(index, Effect.CREDENTIALS, note=why)
 
     def index_of(self, word: Word) -> int:
         """The argv index of ``word`` (by identity), or -1."""

@@ -8,6 +8,10 @@ import re
 
 from bastion.call.effects import Effect
 from bastion.shell.ctx import Ctx
+from bastion.shell.flags import parse_args
+from bastion.shell.programs.printers import ENV_IDENTIFIERS, SECRET_PRINTERS
+from bastion.shell.programs.registry import lookup
+from bastion.shell.programs.vcs import GIT_GLOBAL_VALUES
 from bastion.shell.self_verbs import self_change
 from bastion.shell.words import Word
 
@@ -49,13 +53,78 @@ def printed_credentials(ctx: Ctx) -> None:
         if ctx.program == "printenv":
             names += [w.value for w in args if w.value and not w.value.startswith("-")]
             if not [w for w in args if not (w.value or "x").startswith("-")]:
-                ctx.add(E.CREDENTIALS, note="printenv without names prints every variable")
+                ctx.disclose("printenv without names prints every variable")
         secret = [n for n in names if secret_name(n)]
         if secret:
-            ctx.add(E.CREDENTIALS, note=f"prints secret-looking variable {secret[0]}")
+            ctx.disclose(f"prints secret-looking variable {secret[0]}")
     elif ctx.program in ("set", "export", "declare", "typeset") and not args and not (ctx.raw.assigns):
-        ctx.add(E.CREDENTIALS, note=f"{ctx.program} without arguments prints variables")
+        ctx.disclose(f"{ctx.program} without arguments prints variables")
     elif ctx.program in ("export", "declare", "typeset") and any(
         (w.value or "").startswith("-") and "p" in (w.value or "") for w in args
     ):
-        ctx.add(E.CREDENTIALS, note=f"{ctx.program} -p prints variables")
+        ctx.disclose(f"{ctx.program} -p prints variables")
+    else:
+        _printed_by_table(ctx, args)
+
+
+def _printed_by_table(ctx: Ctx, args: list[Word]) -> None:
+    """The forms of ``printers.SECRET_PRINTERS``, ``ps``'s environment and jq's ``env``."""
+    forms = SECRET_PRINTERS.get(ctx.program)
+    if forms:
+        values = [w.value for w in args]
+        options = {v.split("=", 1)[0] for v in values if v is not None and v.startswith("-")}
+        words = _positionals(ctx, args)
+        for form in forms:
+            if tuple(words[: len(form.words)]) == form.words and (not form.flags or options & form.flags):
+                ctx.disclose(
+                    f"{ctx.program} {' '.join(form.words)} {form.why}", _argv_index(ctx, form.words[-1])
+                )
+                return
+    if ctx.program == "ps":
+        for w in args:
+            v = w.value or ""
+            if v and not v.startswith("-") and v.isalpha() and "e" in v:
+                ctx.disclose(f"ps {v}: BSD option e prints every process's environment", ctx.index_of(w))
+                return
+    identifiers = ENV_IDENTIFIERS.get(ctx.program)
+    if identifiers:
+        code = _jq_filter(ctx, args)
+        if code is None:
+            return
+        found = sorted(identifiers & set(_JQ_TOKEN.findall(code)))
+        if found:
+            ctx.disclose(f"{ctx.program} {found[0]} prints the environment")
+
+
+#: jq identifiers, with a leading ``$`` (``$ENV``); a field access (``.env``) is no call.
+_JQ_TOKEN = re.compile(r"(?<![\w.$])\$?[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _jq_filter(ctx: Ctx, args: list[Word]) -> str | None:
+    """The filter text of a jq-like call: its first positional (None: from a file)."""
+    spec = lookup(ctx.program)
+    if spec is None:
+        return None
+    parsed, _ = parse_args(
+        args, spec.takes_value, spec.aliases, False, spec.known, spec.numeric, spec.optional, spec.pairs
+    )
+    if parsed.has("-f", "--from-file") or not parsed.positionals:
+        return None
+    return parsed.positionals[0].value or ""
+
+
+def _positionals(ctx: Ctx, args: list[Word]) -> list[str]:
+    """The words that are neither options nor the values of the program's own options
+    (``kubectl --context prod config view``: config, view); an option the program's table
+    does not know is taken as a switch, and words only known at run time as ``?``."""
+    spec = lookup(ctx.program)
+    values: frozenset[str] = frozenset() if spec is None else spec.takes_value
+    aliases = {} if spec is None else spec.aliases
+    if ctx.program == "git":
+        values = values | GIT_GLOBAL_VALUES
+    parsed, _ = parse_args(args, values, aliases)
+    return [w.value if w.value is not None else "?" for w in parsed.positionals]
+
+
+def _argv_index(ctx: Ctx, word: str) -> int:
+    return next((i for i, w in enumerate(ctx.words) if i and w.value == word), -1)

@@ -8,14 +8,13 @@ import re
 from bastion.call.effects import Effect
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed, parse_args
-from bastion.shell.hosts import bare_host, url_host
+from bastion.shell.handlers_install import install, pacman
+from bastion.shell.handlers_python import isolating, python_module
+from bastion.shell.hosts import url_host
 from bastion.shell.model import Access, PathUse
 from bastion.shell.programs import interpreters
-from bastion.shell.programs.packages import INDEX_FLAGS, INSTALL_VALUES
 from bastion.shell.programs.spec import Spec
 from bastion.shell.programs.wrappers import STARTUP_FILES
-from bastion.shell.self_verbs import MODULES as SELF_MODULES
-from bastion.shell.self_verbs import self_change
 from bastion.shell.words import Word, literal_word
 
 E = Effect
@@ -63,12 +62,15 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
     args = ctx.words[1:]
     i = 0
     info_only = True
+    isolated = False  # python -I / -P: the working directory is not on sys.path
     while i < len(args):
         w = args[i]
         v = w.value
         if v is None or not v.startswith("-") or v == "-":
             break
         i += 1
+        if fam == "python":
+            isolated = isolated or isolating(v)
         head = v[:2] if fam == "python" and not v.startswith("--") else v
         if head in inline or v in inline:
             code = v[2:] if head != v and fam == "python" else None
@@ -83,7 +85,7 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
         if fam == "python" and v.startswith("-m"):
             module = v[2:] or (args[i].value if i < len(args) else None)
             i += 0 if v[2:] else 1
-            _python_module(ctx, module, list(args[i:]))
+            python_module(ctx, module, list(args[i:]), isolated=isolated)
             return
         if v in values or (fam == "python" and v[:2] in values):
             i += 0 if len(v) > 2 and fam == "python" else 1
@@ -93,6 +95,9 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
         ctx.add(E.CODE, note="deno eval runs inline code")
         if i + 1 < len(args) and args[i + 1].value is not None:
             scan_inline_code(ctx, args[i + 1].value or "", "deno eval")
+        return
+    if fam == "node" and i == len(args) - 1 and {a.value for a in args[:i]} in ({"--check"}, {"-c"}):
+        _syntax_check(ctx, args[i])  # node --check FILE parses it, runs nothing
         return
     if i < len(args):
         if fam == "deno" and args[i].value in ("run", "test", "task", "serve") and i + 1 < len(args):
@@ -108,129 +113,13 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
     _stdin_code(ctx, ctx.program, shell=False)
 
 
-def _python_module(ctx: Ctx, module: str | None, rest: list[Word]) -> None:
-    if module is None:
-        ctx.dynamic = True
-        return
-    if module in SELF_MODULES or module.startswith("bastion."):  # python -m bastion …
-        why = self_change([w.value for w in rest])
-        if why:
-            ctx.self_change = why
-            ctx.add(E.UNKNOWN, note=f"changes Bastion's own state: {why}")
-    if module in interpreters.PYTHON_MODULES_INSTALL:
-        sub = rest[0].value if rest else None
-        if sub in ("install", "uninstall") or module == "ensurepip":
-            ctx.effects.discard(E.CODE)
-            install_from(ctx, "pip", rest[1:])
-            return
-        ctx.note(f"python -m {module} {sub or ''}".strip())
-        return
-    if module in interpreters.PYTHON_MODULES_READ:
-        ctx.effects.discard(E.CODE)
-        ctx.add(E.READ)
-        ctx.reader = True
-        for w in rest:
-            if not (w.value or "-").startswith("-"):
-                ctx.path(w, Access.READ, f"argument of python -m {module}")
-        return
-    if module == "http.server":
-        ctx.add(E.NETWORK, note="python -m http.server serves the cwd")
-    ctx.add(E.CODE, note=f"python -m {module} runs a module")
-
-
-def install_from(ctx: Ctx, manager: str, args: list[Word]) -> None:
-    parsed, _ = parse_args(args, INSTALL_VALUES, {"--requirement": "-r", "--editable": "-e"})
-    ctx.add(E.INSTALL, E.NETWORK)
-    ctx.install_manager = manager
-    for w in parsed.values("-r", "-c"):
-        ctx.path(w, Access.READ, f"{manager} requirements file")
-        ctx.note(f"packages listed in {w.text}")
-    for w in parsed.values(*INDEX_FLAGS):  # the index / registry is a network destination
-        host = url_host(w.value or "") or bare_host((w.value or "").split("/")[0])
-        if host:
-            ctx.host(host)
-        else:
-            ctx.add(E.UNKNOWN, note=f"{manager} index only known at run time: {w.text}")
-    local = [*parsed.values("-e")]
-    for w in parsed.positionals:
-        v = w.value
-        if v is None:
-            ctx.install_packages.append(w.text)
-            ctx.note(f"package name only known at run time: {w.text}")
-            continue
-        ctx.install_packages.append(v)
-        if v.startswith((".", "/", "~")) or v.endswith((".whl", ".tar.gz", ".zip", ".tgz")):
-            local.append(w)
-        if url_host(v) or v.startswith(("git+", "git@")):
-            ctx.note(f"installs from a URL: {v}")
-    for w in local:
-        ctx.path(w, Access.READ, f"local package installed by {manager}")
-        ctx.add(E.CODE, note="installing a local package runs its build code")
-    if not parsed.positionals and not local and not parsed.values("-r"):
-        ctx.add(E.CODE, note=f"{manager} installs from the project manifest (runs its scripts)")
-
-
-def install(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    manager = {"pip3": "pip"}.get(ctx.program, ctx.program)
-    sub_at = next((i for i, w in enumerate(ctx.words[1:], 1) if w.value in _INSTALL_SUBS), None)
-    rest = ctx.words[sub_at + 1 :] if sub_at is not None else list(positionals)
-    if ctx.program == "uv" and any(w.value == "pip" for w in ctx.words[1:3]):
-        manager = "uv"
-    install_from(ctx, manager, list(rest))
-
-
-_INSTALL_SUBS = frozenset(
-    {
-        "install",
-        "i",
-        "add",
-        "ci",
-        "update",
-        "up",
-        "upgrade",
-        "uninstall",
-        "remove",
-        "rm",
-        "un",
-        "reinstall",
-        "purge",
-        "autoremove",
-        "full-upgrade",
-        "dist-upgrade",
-        "erase",
-        "downgrade",
-        "groupinstall",
-        "localinstall",
-        "del",
-        "require",
-        "get",
-        "inject",
-        "sync",
-        "create",
-        "isntall",
-        "link",
-        "unlink",
-        "tap",
-        "fix",
-        "upgrade-all",
-        "install-test",
-        "it",
-    }
-)
-
-
-def pacman(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    ops = "".join(
-        (w.value or "")[1:]
-        for w in ctx.words[1:]
-        if (w.value or "").startswith("-") and not (w.value or "").startswith("--")
-    )
-    if "Q" in ops or ("S" in ops and any(c in ops for c in "silgp")) or "F" in ops:
-        ctx.effects.clear()
-        ctx.add(E.READ)
-        ctx.reader = True
-        return
-    install_from(ctx, "pacman", list(positionals))
+def _syntax_check(ctx: Ctx, script: Word) -> None:
+    """``node --check FILE`` / ``bash -n FILE``: the file is parsed, nothing in it runs."""
+    ctx.effects.discard(E.CODE)
+    ctx.effects.add(E.READ)
+    ctx.reader = True
+    ctx.path(script, Access.READ, f"{ctx.program} checks the syntax of")
+    ctx.note(f"{ctx.program} only checks the syntax of {script.text}")
 
 
 def shell(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
@@ -274,6 +163,9 @@ def shell(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None
         ctx.replaced = i + 1 >= len(args)
         if not ctx.replaced:
             ctx.note(f"{ctx.program} -c passes arguments to its string")
+        return
+    if i == len(args) - 1 and {a.value for a in args[:i]} == {"-n"} and not modes:
+        _syntax_check(ctx, args[i])  # sh -n FILE reads commands without running them
         return
     if i < len(args):
         ctx.add(E.CODE, note=f"{ctx.program} runs a script")

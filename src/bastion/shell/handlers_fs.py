@@ -85,6 +85,11 @@ _TAR_VALUES = frozenset(
         "--group",
         "--mode",
         "-V",
+        "--rsh-command",
+        "--rmt-command",
+        "-F",
+        "--info-script",
+        "--new-volume-script",
     }
 )
 _TAR_ALIASES = {
@@ -102,6 +107,29 @@ _TAR_ALIASES = {
 }
 
 
+#: tar options that run another program (GNU tar 1.35 `tar --help`).
+_TAR_RUNS = (
+    "--to-command",
+    "-I",
+    "--checkpoint-action",
+    "--rsh-command",
+    "--rmt-command",
+    "-F",
+    "--info-script",
+    "--new-volume-script",
+)
+
+
+def _remote_archive(name: str | None) -> str | None:
+    """The host of GNU tar's remote archive ``[USER@]HOST:FILE`` (a colon before any slash)."""
+    if not name or ":" not in name:
+        return None
+    head = name.split(":", 1)[0]
+    if not head or "/" in head:
+        return None
+    return head.rsplit("@", 1)[-1] or None
+
+
 def tar(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     args = list(ctx.words[1:])
     mode = args[0].value if args else None
@@ -112,10 +140,14 @@ def tar(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     ctx.effects.discard(E.WRITE)
     archive = parsed.values("-f")
     into = parsed.values("-C")
-    if parsed.has("--to-command", "-I", "--checkpoint-action") or any(
-        f.name == "--use-compress-program" for f in parsed.flags
-    ):
-        ctx.add(E.CODE, note="tar runs a program (--to-command / -I / --checkpoint-action)")
+    if parsed.has(*_TAR_RUNS) or any(f.name == "--use-compress-program" for f in parsed.flags):
+        ctx.add(E.CODE, note="tar runs a program (--to-command / -I / --checkpoint-action / --rsh-command…)")
+    if not parsed.has("--force-local"):
+        for w in archive:
+            host = _remote_archive(w.value)
+            if host:  # tar -f HOST:FILE opens the archive through rsh/ssh and rmt on HOST
+                ctx.add(E.NETWORK, E.CODE, note=f"tar archive {w.text} is on host {host} (rsh / rmt)")
+                ctx.host(host)
     for w in parsed.values("-T", "-X"):
         ctx.path(w, Access.READ, "tar file list")
     if parsed.has("-t"):

@@ -57,6 +57,9 @@ def curl(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
             host = url_host(flag.value.value or "")
             if host:
                 ctx.host(host)
+        if flag.name in ("--resolve", "--connect-to"):
+            for address in _rerouted(flag.name, flag.value.value or ""):
+                ctx.host(address)  # where it connects, whatever the URL names
     for word in positionals:
         value = word.value or ""
         if not url_host(value) and value and word.literal:
@@ -67,9 +70,43 @@ def curl(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
         ctx.note("destination only known at run time")
 
 
+def _fields(value: str) -> list[str]:
+    """``host:port:addr`` split on colons outside ``[...]`` (an IPv6 literal)."""
+    fields, current, depth = [], "", 0
+    for ch in value:
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth = max(0, depth - 1)
+        if ch == ":" and depth == 0:
+            fields.append(current)
+            current = ""
+        else:
+            current += ch
+    fields.append(current)
+    return fields
+
+
+def _rerouted(option: str, value: str) -> list[str]:
+    """The addresses ``curl --resolve [+]HOST:PORT:ADDR[,ADDR…]`` or ``--connect-to
+    HOST1:PORT1:HOST2:PORT2`` connects to (IPv6 literals without their brackets)."""
+    parts = _fields(value.lstrip("+-"))
+    if option == "--resolve":
+        targets = ":".join(parts[2:]).split(",") if len(parts) >= 3 else []
+    else:
+        targets = [parts[2]] if len(parts) >= 3 else []
+    return [t.strip().strip("[]") for t in targets if t.strip().strip("[]")]
+
+
 def wget(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     if not parsed.has("-O", "-P"):
         ctx.note("wget writes the download in the cwd")
+    for value in parsed.values("-e", "--execute"):
+        key, _, proxy = (value.value or "").partition("=")
+        if key.strip().lower().replace("-", "_") in ("http_proxy", "https_proxy", "ftp_proxy"):
+            host = any_host(proxy.strip()) or bare_host(_fields(proxy.strip())[0].split("/")[0])
+            if host:
+                ctx.host(host)  # wget -e http_proxy=…: every request goes there
     curl(ctx, spec, Parsed((), ()), positionals)
 
 
@@ -227,7 +264,7 @@ def gh(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     if words[:2] == ["auth", "token"] or (
         words[:2] == ["auth", "status"] and parsed.has("-t", "--show-token")
     ):
-        ctx.add(E.CREDENTIALS, note="gh prints a token")
+        ctx.disclose("gh prints a token")
     elif words[:1] == ["api"] or (
         len(words) > 1
         and words[1]
@@ -265,12 +302,63 @@ def gh(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
 
 
 def kubectl(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    words = [w.value or "" for w in ctx.words[1:] if not (w.value or "-").startswith("-")]
-    if len(words) > 1 and words[0] in ("get", "describe") and words[1].startswith("secret"):
-        ctx.add(E.CREDENTIALS, note="kubectl reads secrets")
+    words = [w for w in ctx.words[1:] if not (w.value or "-").startswith("-")]
+    verbs = [w.value or "" for w in words[:3]]
+    if any(v in _KUBE_READS for v in verbs[:2]):
+        for word in words[1:]:
+            if _names_secrets(word.value or ""):
+                ctx.disclose(f"kubectl prints secrets ({word.value})", ctx.index_of(word))
+                return
+
+
+#: kubectl verbs that print the objects they name.
+_KUBE_READS = frozenset({"get", "describe", "edit", "view-last-applied", "explain"})
+
+
+def _names_secrets(resource: str) -> bool:
+    """``secret``, ``secrets/x``, ``all,secrets``, ``secrets.v1.``, ``Secret``: a resource
+    list that names the Secret kind."""
+    for item in resource.split(","):
+        kind = item.split("/", 1)[0].split(".", 1)[0].lower()
+        if kind in ("secret", "secrets"):
+            return True
+    return False
+
+
+def fetching_viewer(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """``glow URL`` / ``glow github.com/owner/repo``: the document comes from the network."""
+    for word in positionals:
+        value = word.value or ""
+        first = value.split("/", 1)[0]
+        host = url_host(value) or (bare_host(first) if "/" in value and "." in first.strip(".") else None)
+        if host:
+            ctx.raise_at(ctx.index_of(word), E.NETWORK, note=f"{ctx.program} fetches {value}")
+            ctx.host(host)
+
+
+#: getent databases answered by the resolver (DNS), not by local files.
+_GETENT_NETWORK = frozenset({"hosts", "ahosts", "ahostsv4", "ahostsv6", "networks"})
+
+
+def getent(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """``getent hosts NAME`` resolves NAME (a DNS query, a channel out); ``getent passwd`` reads."""
+    if not positionals or positionals[0].value not in _GETENT_NETWORK:
+        if positionals and positionals[0].value is None:
+            ctx.raise_at(
+                ctx.index_of(positionals[0]), E.UNKNOWN, note="getent database only known at run time"
+            )
+        return
+    for word in positionals[1:]:
+        ctx.raise_at(
+            ctx.index_of(word), E.NETWORK, note=f"getent {positionals[0].value} looks up {word.text}"
+        )
+        if word.value:
+            ctx.host(word.value)
 
 
 HANDLERS = {
+    "fetching_viewer": fetching_viewer,
+    "getent": getent,
     "curl": curl,
     "wget": wget,
     "ssh": ssh,

@@ -90,8 +90,58 @@ def crontab(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> No
 _IP_READ = frozenset({"show", "list", "ls", "lst", "get", "sh", "s", "l", "help"})
 
 
+#: `ip -h` (iproute2 6.x) options that only change the output; -n/-f/-l/-rc take a value.
+#: -b/-batch FILE and -force run the commands a file holds: not here, so unknown.
+_IP_OPTIONS = frozenset(
+    [
+        "-4",
+        "-6",
+        "-0",
+        "-B",
+        "-M",
+        "-s",
+        "-stats",
+        "-statistics",
+        "-d",
+        "-details",
+        "-h",
+        "-human",
+        "-human-readable",
+        "-iec",
+        "-j",
+        "-json",
+        "-p",
+        "-pretty",
+        "-o",
+        "-oneline",
+        "-br",
+        "-brief",
+        "-c",
+        "-color",
+        "-t",
+        "-timestamp",
+        "-ts",
+        "-tshort",
+        "-a",
+        "-all",
+        "-V",
+        "-Version",
+    ]
+)
+_IP_VALUED = frozenset(["-f", "-family", "-n", "-netns", "-l", "-loops", "-rc", "-rcvbuf"])
+
+
 def ip(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    words = [w.value for w in positionals]
+    args = ctx.words[1:]
+    i = 0
+    while i < len(args) and (args[i].value or "x").startswith("-"):
+        option = (args[i].value or "").split("=", 1)[0]
+        if option in _IP_VALUED:
+            i += 1
+        elif option not in _IP_OPTIONS:
+            ctx.raise_at(i + 1, E.UNKNOWN, note=f"ip: option {args[i].text!r} is not in its table")
+        i += 1
+    words = [w.value for w in args[i:]]
     if len(words) < 2 or words[1] in _IP_READ:
         ctx.effects.discard(E.SYSTEM)
         ctx.add(E.READ)

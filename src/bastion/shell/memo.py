@@ -116,4 +116,5 @@ def _rescoped(cmd: SimpleCommand, scope: tuple[int, ...]) -> SimpleCommand:
         scope,
         cmd.raising,
         cmd.base_effects,
+        cmd.discloses,
     )

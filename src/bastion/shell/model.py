@@ -83,6 +83,9 @@ class SimpleCommand:
     # The effects of the program (subcommand) itself, before any of its arguments; None when
     # the program is not in the knowledge base.
     base_effects: frozenset[Effect] | None = None
+    # Why it prints a secret (a token, a password, the environment): reading a credential,
+    # denied like reading a credential file.
+    discloses: str | None = None
 
 
 #: Builds a ``SimpleCommand`` (see ``records.builder``): every classified command is one.

@@ -171,11 +171,17 @@ def empty_variable_root(word: Word) -> str | None:
     return None
 
 
+#: ``~user``, ``~user/``, ``~user/*``: another user's home directory, as a whole.
+_TILDE_USER_HOME = re.compile(r"~[A-Za-z_][A-Za-z0-9._-]*(/|/\*|/\.|/\.\*)?")
+
+
 def word_root(word: Word) -> str | None:
     """Why a delete / move of ``word`` would wreck the machine: a literal root-like path, or
     a variable that is the root when empty."""
     if word.value is not None:
         return root_like(word.value)
+    if word.text.startswith("~") and _TILDE_USER_HOME.fullmatch(word.sketch):
+        return f"{word.text}: a user's home directory"
     return empty_variable_root(word)
 
 

@@ -276,12 +276,20 @@ class Classifier:
     def _wrapper(self, ctx: Ctx, spec: W.Wrapper) -> bool:
         """Strip one wrapper; False when nothing is run through it (classify it instead)."""
         name = ctx.program
-        parsed, stop = parse_args(ctx.words[1:], spec.takes_value, spec.aliases, stop_at_positional=True)
+        declared = spec.known | spec.takes_value | frozenset(spec.value_paths)
+        takes = spec.takes_value | frozenset(spec.value_paths)
+        parsed, stop = parse_args(ctx.words[1:], takes, spec.aliases, stop_at_positional=True, known=declared)
         if spec.effects:
             ctx.add(*spec.effects, note=spec.note or f"{name} wrapper")
         for flag in parsed.flags:
-            if flag.name in spec.value_paths and flag.value is not None:
-                ctx.path(flag.value, spec.value_paths[flag.name], f"{name} {flag.name}")
+            if not spec.declares(flag.name):
+                # Its own options are what a wrapper does: one not known harmless is unknown.
+                ctx.raise_at(-1, E.UNKNOWN, note=f"{name}: option {flag.text!r} is not in its table")
+            access = spec.value_paths.get(flag.name)
+            if access is not None and flag.value is not None:
+                if access is not Access.READ and not P.is_harmless_target(flag.value.value or ""):
+                    ctx.raise_at(-1, E.WRITE, note=f"{name} {flag.name} writes the file it names")
+                ctx.path(flag.value, access, f"{name} {flag.name}")
         rest = list(ctx.words[1 + stop :])
         ctx.wrappers.append(name)
         strings = parsed.values(*spec.shell_string) if spec.shell_string else []

@@ -58,6 +58,8 @@ def arith_names(node: Node) -> list[str]:
 
 
 _HOME_VARS = frozenset({"HOME"})
+#: ``${HOME:?msg}``, ``${HOME:-x}``… with no expansion inside: the value of HOME when set.
+_HOME_OR_DEFAULT = re.compile(r"^\$\{HOME:?[-=?][^}$`]*\}$")
 _SUBST_KINDS = frozenset({"command_substitution", "process_substitution"})
 
 
@@ -200,6 +202,9 @@ def _expansion(b: _Builder, node: Node, at_start: bool, quoted: bool) -> None:
     )
     if name in _HOME_VARS and simple and at_start:
         b.add("~", False)  # the engine expands ~ itself
+        return
+    if name in _HOME_VARS and at_start and _HOME_OR_DEFAULT.match((node.text or b"").decode()):
+        b.add("~", False)  # ${HOME:?}, ${HOME:-x}: HOME is set in every session, so $HOME
         return
     bound = b.bindings.get(name) if simple and name else None
     if bound is not None and _bind(b, bound, quoted):

@@ -72,7 +72,7 @@ def strip_env(ctx: Ctx) -> bool:
     if not rest:
         ctx.words = [ctx.words[0]]
         ctx.program = "env"
-        ctx.add(E.CREDENTIALS, note="env without a command prints every variable")
+        ctx.disclose("env without a command prints every variable")
         return False
     ctx.words = rest
     return True

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bastion.call.effects import Effect
 from bastion.shell.model import Access
 from bastion.shell.programs.spec import CODE, READ, WRITE, FlagRule, Spec, fs, opts
@@ -16,7 +18,7 @@ _CHECK = {"--check": FlagRule(), "--diff": FlagRule()}
 
 #: GNU make 4.3 `make --help`. -C and -f choose which Makefile runs: their paths are read.
 _MAKE = (
-    "-b -m -B|--always-make -C|--directory=P -d --debug? -e|--environment-overrides -E|--eval= "
+    "-b -m -B|--always-make -C|--directory=P -d --debug? -e|--environment-overrides!U -E|--eval=U "
     "-f|--file|--makefile=P -h|--help -i|--ignore-errors -I|--include-dir=P -j|--jobs= "
     "-k|--keep-going -l|--load-average|--max-load? -L|--check-symlink-times "
     "-n|--just-print|--dry-run|--recon -o|--old-file|--assume-old= -O|--output-sync? "
@@ -163,8 +165,8 @@ PROGRAMS: dict[str, Spec] = {
             "act",
         )
     },
-    "make": opts(_RUN, _MAKE),
-    "gmake": opts(_RUN, _MAKE),
+    "make": opts(replace(_RUN, handler="make"), _MAKE),
+    "gmake": opts(replace(_RUN, handler="make"), _MAKE),
     "pytest": opts(_RUN, _PYTEST),
     "py.test": opts(_RUN, _PYTEST),
     "ruff": Spec(

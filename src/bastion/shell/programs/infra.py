@@ -59,12 +59,15 @@ _KUBE_READ = (
     "wait",
     "completion",
 )
-#: kubectl 1.30 `kubectl options`: the cluster it reaches and the credentials it uses.
+#: kubectl 1.30 `kubectl options`: the cluster it reaches and the credentials it uses. A
+#: kubeconfig named on the command line runs its users' ``exec`` credential plugins (=P);
+#: ``-v`` from 6 up logs requests and responses, bearer tokens and Secret bodies among them;
+#: ``--raw`` prints any API path (Secrets too): not modelled, so an allow entry never rides.
 _KUBE_GLOBAL = (
-    "--kubeconfig=R -s|--server=N --context= --cluster= --user= -n|--namespace= "
+    "--kubeconfig=P -s|--server=N --context= --cluster= --user= -n|--namespace= "
     "--request-timeout= --insecure-skip-tls-verify --certificate-authority=R "
     "--client-certificate=R --client-key=R --token=U --as=U --as-group=U --as-uid=U "
-    "--tls-server-name= --cache-dir=W --profile= -v|--v= --match-server-version "
+    "--tls-server-name= --cache-dir=W --profile=W -v|--v=U --match-server-version "
     "--warnings-as-errors --disable-compression"
 )
 _KUBE_GET = opts(
@@ -73,7 +76,7 @@ _KUBE_GET = opts(
         f"{_KUBE_GLOBAL} -A|--all-namespaces -o|--output= -l|--selector= -w|--watch "
         "--watch-only --field-selector= --show-labels --sort-by= --no-headers "
         "-L|--label-columns= --chunk-size= --ignore-not-found -f|--filename=R -R|--recursive "
-        "-k|--kustomize=R --raw= --show-kind --show-managed-fields --server-print "
+        "-k|--kustomize=R --raw=U --show-kind --show-managed-fields --server-print "
         "--template= --output-watch-events --subresource= --allow-missing-template-keys"
     ),
 )

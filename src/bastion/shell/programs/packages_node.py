@@ -3,6 +3,8 @@ one-off runners (npx, bunx, pnpx)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bastion.shell.programs.packages_common import INSTALLER as _I
 from bastion.shell.programs.packages_common import OPAQUE as _OPAQUE
 from bastion.shell.programs.packages_common import READER as _R
@@ -10,12 +12,21 @@ from bastion.shell.programs.packages_common import RUNS_PROJECT as _RUN
 from bastion.shell.programs.packages_common import E, names
 from bastion.shell.programs.spec import CODE, READ, WRITE, Spec, fs, opts
 
+#: `npm help run-script` (npm 11): the options of the runner itself. Any other option before
+#: `--` is npm configuration (--script-shell, --node-options, --prefix…): unknown.
+_RUN_OPTIONS = (
+    "-w|--workspace= --workspaces --include-workspace-root --if-present --ignore-scripts "
+    "-s|--silent -q|--quiet --foreground-scripts --json --no-color --color? --loglevel="
+)
 _NODE_RUN = {
-    n: _RUN
-    for n in names(
-        "run run-script test t start restart stop build rebuild pack publish lint dev serve "
-        "preview format typecheck check"
-    )
+    **{
+        n: opts(_RUN, _RUN_OPTIONS)
+        for n in names(
+            "test t start restart stop build rebuild pack publish lint dev serve preview format "
+            "typecheck check"
+        )
+    },
+    **{n: opts(replace(_RUN, handler="npm_run"), _RUN_OPTIONS) for n in ("run", "run-script")},
 }
 #: npm writes its logs and cache under ~/.npm and asks the registry for a newer npm on
 #: every command; ls/view/outdated… are reads otherwise (npm 11 `npm help ls`).
@@ -45,10 +56,19 @@ _NODE_READ = {
     "--version": _R,
     "-v": _R,
     "config": _NPM_CONFIG,
+    # `npm help pkg`: get reads package.json; set, delete and fix write it.
+    "pkg": Spec(
+        WRITE,
+        subcommands={"get": opts(Spec(READ, reader=True), "-w|--workspace= --workspaces --json")},
+        other_sub=Spec(WRITE, note="npm pkg changes package.json"),
+    ),
 }
 _NPM_INSTALLS = "install i add ci update up upgrade uninstall remove rm un link install-test it isntall"
+# The program's own class is CODE: an option or word it does not know raises UNKNOWN, which
+# an allow entry (`npm run *`) must then name; the bare program or an unknown subcommand is
+# opaque (other_sub).
 NPM = Spec(
-    frozenset({E.CODE, E.UNKNOWN}),
+    frozenset({E.CODE}),
     info=fs("--version", "-v"),
     subcommands={
         **{n: _I for n in _NPM_INSTALLS.split()},

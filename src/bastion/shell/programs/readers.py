@@ -320,6 +320,9 @@ for _name in ("gawk", "mawk", "nawk"):
 for _name in ("gsed",):
     PROGRAMS[_name] = PROGRAMS["sed"]
 PROGRAMS["fdfind"] = PROGRAMS["fd"]  # Debian's name for fd
+# glow fetches what it is given as a URL or as github.com/OWNER/REPO; getent hosts KEY asks DNS.
+PROGRAMS["glow"] = reader(handler="fetching_viewer")
+PROGRAMS["getent"] = printer(handler="getent")
 for _name in ("less", "more"):
     PROGRAMS[_name] = reader(plus_unknown=True)  # `less +!cmd` runs cmd
 for _name in ("echo", "test", "[", "[[", "expr"):

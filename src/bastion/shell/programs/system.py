@@ -171,6 +171,7 @@ PROGRAMS: dict[str, Spec] = {
         flags={
             "-w": FlagRule(SYSTEM, note="sysctl -w changes the kernel"),
             "-p": FlagRule(SYSTEM),
+            "-f": FlagRule(SYSTEM, note="sysctl -f FILE loads settings from a file"),
             "--system": FlagRule(SYSTEM),
         },
         aliases={"--write": "-w", "--load": "-p"},

@@ -1,0 +1,66 @@
+"""A toolchain command in a directory whose files choose the toolchain: what runs is what
+those files name (``programs/toolchains.py``), so even ``cargo --version`` is code there.
+
+The files are looked for in every directory the command may run in and its parents, up to
+but not including the home directory (the person's own ``~/.tool-versions`` is their
+choice, out of an agent's reach; a workspace, or a directory that arrived as an archive, is
+not). Through the call's ``Reach``: no I/O of its own, within the call's budget.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from bastion.policy.compiled import Policy
+from bastion.policy.decision import Decision, Reason
+from bastion.policy.tree import Kind
+from bastion.policy.treewalk import OverBudget, Reach
+from bastion.shell.model import SimpleCommand
+from bastion.shell.programs.toolchains import selecting_files
+
+
+def check_toolchain(
+    policy: Policy, reach: Reach, cmd: SimpleCommand, cwds: tuple[str, ...] | None
+) -> list[Reason]:
+    """ASK reasons for each file that selects ``cmd``'s toolchain; one when the folder it
+    runs in is only known at run time."""
+    files = selecting_files(cmd.program)
+    if not files:
+        return []
+    if cwds is None:
+        return [_reason(cmd, "?", "runs in a folder only known at run time, whose files may choose it")]
+    reasons: list[Reason] = []
+    try:
+        for folder in dict.fromkeys(d for cwd in cwds for d in _folders(cwd, policy.home)):
+            for name in files:
+                path = posixpath.join(folder, name)
+                if reach.kind(path, follow=False) is not Kind.MISSING:
+                    reasons.append(_reason(cmd, path, f"{path} chooses what it runs"))
+    except OverBudget as exc:
+        reasons.append(_reason(cmd, exc.where, "too many lookups to tell which toolchain runs"))
+    return reasons
+
+
+def _folders(cwd: str, home: str) -> list[str]:
+    """``cwd`` and its parents, below the home directory (or up to / outside it)."""
+    folder = posixpath.normpath(cwd)
+    home = posixpath.normpath(home)
+    found: list[str] = []
+    while True:
+        if folder == home or (home.startswith(folder.rstrip("/") + "/") and folder != cwd):
+            return found  # the home directory and its parents are the person's own
+        found.append(folder)
+        parent = posixpath.dirname(folder)
+        if parent == folder:
+            return found
+        folder = parent
+
+
+def _reason(cmd: SimpleCommand, where: str, why: str) -> Reason:
+    return Reason(
+        Decision.ASK,
+        "shell.toolchain",
+        "built-in",
+        where,
+        f"'{cmd.program}': {why}: a toolchain chosen by a workspace file is code",
+    )

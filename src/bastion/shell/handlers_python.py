@@ -1,0 +1,105 @@
+"""``python -m MODULE``: which modules only read, and when the working directory on
+``sys.path`` lets a workspace file shadow what they import (``-I``/``-P`` keep it off)."""
+
+from __future__ import annotations
+
+from bastion.call.effects import Effect
+from bastion.shell.ctx import Ctx
+from bastion.shell.handlers_install import install_from
+from bastion.shell.model import Access
+from bastion.shell.programs import interpreters
+from bastion.shell.self_verbs import MODULES as SELF_MODULES
+from bastion.shell.self_verbs import self_change
+from bastion.shell.words import Word
+
+E = Effect
+
+
+def isolating(option: str) -> bool:
+    """Whether a python option keeps the working directory off ``sys.path`` (``-I``, ``-P``,
+    alone or among clustered switches before a value-taking one)."""
+    if option.startswith("--"):
+        return False
+    for letter in option[1:]:
+        if letter in "IP":
+            return True
+        if letter in interpreters.PYTHON_VALUE_LETTERS:
+            return False
+    return False
+
+
+def _safe_path_env(ctx: Ctx) -> bool:
+    """``PYTHONSAFEPATH=1 python3 -m …`` and no ``PYTHONPATH`` set in the command itself."""
+    names = {name: word.value for name, word in ctx.raw.assigns}
+    return bool(names.get("PYTHONSAFEPATH")) and "PYTHONPATH" not in names
+
+
+def python_module(ctx: Ctx, module: str | None, rest: list[Word], *, isolated: bool = False) -> None:
+    if module is None:
+        ctx.dynamic = True
+        return
+    if module in SELF_MODULES or module.startswith("bastion."):  # python -m bastion …
+        why = self_change([w.value for w in rest])
+        if why:
+            ctx.self_change = why
+            ctx.add(E.UNKNOWN, note=f"changes Bastion's own state: {why}")
+    if module in interpreters.PYTHON_MODULES_INSTALL:
+        sub = rest[0].value if rest else None
+        if sub in ("install", "uninstall") or module == "ensurepip":
+            ctx.effects.discard(E.CODE)
+            install_from(ctx, "pip", rest[1:])
+            return
+        ctx.note(f"python -m {module} {sub or ''}".strip())
+        return
+    shadowable = not (isolated or _safe_path_env(ctx)) or any(
+        name == "PYTHONPATH" for name, _ in ctx.raw.assigns
+    )
+    if module in interpreters.PYTHON_MODULES_READ and shadowable:
+        # `python -m` puts the working directory first on sys.path: a workspace json.py,
+        # re.py… shadows what the module imports, and runs.
+        ctx.add(E.CODE, note=f"python -m {module} imports from the working directory first (no -I / -P)")
+        return
+    if module in interpreters.PYTHON_MODULES_READ:
+        ctx.effects.discard(E.CODE)
+        ctx.add(E.READ)
+        ctx.reader = True
+        _module_arguments(ctx, module, rest)
+        return
+    if module == "http.server":
+        ctx.add(E.NETWORK, note="python -m http.server serves the cwd")
+    ctx.add(E.CODE, note=f"python -m {module} runs a module")
+
+
+def _module_arguments(ctx: Ctx, module: str, rest: list[Word]) -> None:
+    """The arguments of a read-only ``python -m`` module, by its own usage line: json.tool's
+    ``[infile [outfile]]`` writes its second; pydoc imports what it names (a path is code);
+    an option the module's table does not know is unknown."""
+    table = interpreters.PYTHON_MODULE_OPTIONS.get(module, interpreters.ModuleOptions())
+    positionals: list[Word] = []
+    i = 0
+    while i < len(rest):
+        w = rest[i]
+        v = w.value
+        i += 1
+        if v is None:
+            ctx.add(E.UNKNOWN, note=f"python -m {module}: an argument only known at run time")
+            return
+        if v.startswith("-") and v != "-":
+            name = v.split("=", 1)[0]
+            if name in table.valued and "=" not in v:
+                i += 1
+            elif name not in table.switches and name not in table.valued:
+                ctx.add(E.UNKNOWN, note=f"python -m {module}: option {name!r} is not in its table")
+            continue
+        positionals.append(w)
+    for n, w in enumerate(positionals):
+        access = table.positional(n)
+        if access is None:
+            ctx.add(E.UNKNOWN, note=f"python -m {module}: argument {w.text!r} is not in its usage")
+        elif module == "pydoc" and ("/" in (w.value or "") or (w.value or "").endswith(".py")):
+            ctx.add(E.CODE, note=f"pydoc imports (runs) the file {w.text}")
+        elif access is Access.WRITE:
+            ctx.add(E.WRITE, note=f"python -m {module} writes its output file {w.text}")
+            ctx.path(w, Access.WRITE, f"output file of python -m {module}")
+        elif module != "pydoc":
+            ctx.path(w, access, f"argument of python -m {module}")

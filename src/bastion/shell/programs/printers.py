@@ -1,0 +1,133 @@
+"""Forms of programs that print secrets: a token, a password, a kubeconfig's credentials, the
+environment. Printing a secret is reading a credential (``disclosure`` makes it one).
+
+Each form is the program's subcommand words (options between them ignored) and, when the
+secret is printed only with some option, those options (any one). From the tools' own
+documentation: ``kubectl config view`` prints auth-provider tokens (only key data is
+redacted), ``docker compose config`` interpolates ``.env``, ``git config -l`` prints
+``url.*.insteadOf`` and credential URLs, ``npm config list`` prints the user ``.npmrc``…
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bastion.shell.programs.spec import fs
+
+
+@dataclass(frozen=True, slots=True)
+class SecretPrinter:
+    words: tuple[str, ...]
+    flags: frozenset[str] = frozenset()  # one of these must be given; empty: always
+    why: str = ""
+
+
+def _p(words: str, why: str, flags: frozenset[str] = frozenset()) -> SecretPrinter:
+    return SecretPrinter(tuple(words.split()), flags, why)
+
+
+_KUBE = (
+    _p("config view", "prints the kubeconfig's credentials (auth-provider and exec tokens)"),
+    _p("create token", "prints a service-account token"),
+)
+_COMPOSE = _p("config", "prints the compose file with .env and environment secrets interpolated")
+_GIT_LIST = fs("-l", "--list", "--get-regexp", "--get-urlmatch", "--get-all")
+
+SECRET_PRINTERS: dict[str, tuple[SecretPrinter, ...]] = {
+    "kubectl": _KUBE,
+    "oc": _KUBE,
+    "docker": (_p("compose config", _COMPOSE.why),),
+    "podman": (_p("compose config", _COMPOSE.why),),
+    "docker-compose": (_COMPOSE,),
+    "podman-compose": (_COMPOSE,),
+    "git": (
+        _p("config", "lists git configuration (tokens in url.*.insteadOf, credential URLs)", _GIT_LIST),
+        _p("config list", "lists git configuration (tokens in url.*.insteadOf, credential URLs)"),
+        _p("var", "lists git variables with the configuration", fs("-l")),
+        _p("credential fill", "prints a stored password"),
+        _p("credential-store get", "prints a stored password"),
+        _p("credential-cache get", "prints a cached password"),
+    ),
+    "gh": (
+        _p("auth token", "prints the GitHub token"),
+        _p("auth status", "prints the GitHub token", fs("-t", "--show-token")),
+    ),
+    "glab": (_p("auth status", "prints the GitLab token", fs("-t", "--show-token")),),
+    "npm": (
+        _p("config list", "prints npm configuration (registry tokens)"),
+        _p("config ls", "prints npm configuration (registry tokens)"),
+        _p("config get", "prints npm configuration (registry tokens)"),
+        _p("get", "prints npm configuration (registry tokens)"),
+    ),
+    "pnpm": (
+        _p("config list", "prints pnpm configuration (registry tokens)"),
+        _p("config get", "prints pnpm configuration (registry tokens)"),
+    ),
+    "yarn": (_p("config", "prints yarn configuration (npmAuthToken)"),),
+    **{
+        pip: (
+            _p("config list", "prints pip configuration (index passwords)"),
+            _p("config get", "prints pip configuration (index passwords)"),
+            _p("config debug", "prints pip configuration (index passwords)"),
+        )
+        for pip in ("pip", "pip3")
+    },
+    "vault": (
+        _p("read", "prints a secret from Vault"),
+        _p("kv get", "prints a secret from Vault"),
+        _p("token create", "prints a new Vault token"),
+        _p("token lookup", "prints a Vault token"),
+        _p("print token", "prints the Vault token"),
+        _p("login", "prints a Vault token"),
+    ),
+    "aws": (
+        _p("configure get", "prints AWS configuration (secret keys)"),
+        _p("configure export-credentials", "prints AWS credentials"),
+        _p("ecr get-login-password", "prints a registry password"),
+        _p("sts get-session-token", "prints AWS session credentials"),
+        _p("sts assume-role", "prints AWS session credentials"),
+        _p("secretsmanager get-secret-value", "prints a secret"),
+        _p("ssm get-parameter", "prints a decrypted parameter", fs("--with-decryption")),
+        _p("ssm get-parameters", "prints decrypted parameters", fs("--with-decryption")),
+    ),
+    "gcloud": (
+        _p("auth print-access-token", "prints a Google access token"),
+        _p("auth print-identity-token", "prints a Google identity token"),
+        _p("auth application-default print-access-token", "prints a Google access token"),
+        _p("secrets versions access", "prints a secret"),
+        _p("config config-helper", "prints a Google access token"),
+    ),
+    "az": (
+        _p("account get-access-token", "prints an Azure access token"),
+        _p("keyvault secret show", "prints a secret"),
+    ),
+    "heroku": (_p("auth:token", "prints the Heroku token"), _p("config", "prints config vars (secrets)")),
+    "terraform": (_p("output", "prints sensitive outputs", fs("-raw", "-json")),),
+    "op": (_p("read", "prints a 1Password secret"), _p("item get", "prints a 1Password item")),
+    "pass": (_p("show", "prints a password"),),
+    "gopass": (_p("show", "prints a password"),),
+    "secret-tool": (_p("lookup", "prints a stored secret"),),
+    "security": (
+        _p("find-generic-password", "prints a keychain password", fs("-w", "-g")),
+        _p("find-internet-password", "prints a keychain password", fs("-w", "-g")),
+    ),
+    **{
+        helper: (_p("get", "prints a registry credential"), _p("list", "lists registry credentials"))
+        for helper in (
+            "docker-credential-pass",
+            "docker-credential-secretservice",
+            "docker-credential-osxkeychain",
+            "docker-credential-desktop",
+            "docker-credential-ecr-login",
+            "docker-credential-gcloud",
+        )
+    },
+}
+
+#: jq-like filters: identifiers that read the environment.
+ENV_IDENTIFIERS: dict[str, frozenset[str]] = {
+    "jq": fs("env", "$ENV"),
+    "gojq": fs("env", "$ENV"),
+    "jaq": fs("env", "$ENV"),
+    "yq": fs("env", "$ENV", "strenv", "envsubst"),
+}

@@ -1,0 +1,94 @@
+"""awk programs are read token by token: a string or regex can hide nothing."""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bastion.call.effects import Effect
+from bastion.shell.analysis import analyze
+from bastion.shell.awkscript import Finding, findings
+
+E = Effect
+
+
+@pytest.mark.parametrize(
+    ("program", "expected"),
+    [
+        ("{print $1}", []),
+        ('NR==1{print "}"}', []),
+        ("{s+=$1} END {print s}", []),
+        ("{print (a > b)}", []),
+        ('$0 ~ /}/ { print > "x" }', [Finding("write", "x", "print > writes a file")]),
+        ('{ print "}" > "/tmp/x" }', [Finding("write", "/tmp/x", "print > writes a file")]),
+        ('{ printf "a}" >> "log" }', [Finding("write", "log", "print >> writes a file")]),
+        ("{ print > $2 }", [Finding("write", None, "print > writes a file")]),
+        ('{ print "}" | "sh" }', [Finding("code", None, "awk | pipes to or from a shell command")]),
+        ('{ "date" | getline d }', [Finding("code", None, "awk | pipes to or from a shell command")]),
+        ('{ print |& "cat" }', [Finding("code", None, "awk |& pipes to or from a shell command")]),
+        ('{print "a}"; system("id")}', [Finding("code", None, "system() runs a shell command")]),
+        (
+            'BEGIN{f = "sys" "tem"; @f("id")}',
+            [Finding("code", None, "gawk @: an indirect call or a directive (@include, @load)")],
+        ),
+        (
+            '@include "x.awk"',
+            [Finding("code", None, "gawk @: an indirect call or a directive (@include, @load)")],
+        ),
+        ('{ while ((getline line < "f") > 0) n++ }', [Finding("read", "f", "getline < FILE reads a file")]),
+        ('BEGIN { print ENVIRON["HOME"] }', []),
+        (
+            'BEGIN { print ENVIRON["GITHUB_TOKEN"] }',
+            [Finding("environ", None, "ENVIRON read beyond a literal, non-secret name")],
+        ),
+        (
+            "BEGIN { for (k in ENVIRON) print k }",
+            [Finding("environ", None, "ENVIRON read beyond a literal, non-secret name")],
+        ),
+        ("{ a = 4 / 2; print a }", []),
+        ("# a comment } > x\n{ print }", []),
+    ],
+)
+def test_an_awk_program_is_read_by_its_tokens(program: str, expected: list[Finding]) -> None:
+    assert findings(program) == expected
+
+
+@pytest.mark.parametrize(
+    "program", ['{ print "unterminated }', "{ print /unterminated }", '{ print "a\nb" }']
+)
+def test_a_program_the_lexer_cannot_follow_is_unknown_never_harmless(program: str) -> None:
+    assert findings(program) is None
+    cmd = analyze(f"awk {shlex.quote(program)} f").commands[0]
+    assert E.UNKNOWN in cmd.effects and not cmd.pure_reader
+
+
+#: Any printable text a string literal may hold ("}", ">", "|", "#", "/" and quotes of the shell).
+_TEXT = st.text(
+    alphabet=st.characters(min_codepoint=32, max_codepoint=126, exclude_characters='"\\'), max_size=20
+)
+
+
+@given(_TEXT)
+def test_what_a_string_holds_never_hides_a_redirection(inner: str) -> None:
+    cmd = analyze(
+        f"awk {shlex.quote('{ print ' + chr(34) + inner + chr(34) + ' > ' + chr(34) + '/tmp/x' + chr(34) + ' }')} f"
+    )
+    assert E.WRITE in cmd.commands[0].effects
+    assert not cmd.commands[0].pure_reader
+
+
+@given(_TEXT)
+def test_what_a_string_holds_never_hides_a_pipe_to_a_shell(inner: str) -> None:
+    cmd = analyze(
+        f"awk {shlex.quote('{ print ' + chr(34) + inner + chr(34) + ' | ' + chr(34) + 'sh' + chr(34) + ' }')} f"
+    )
+    assert E.CODE in cmd.commands[0].effects
+
+
+@given(_TEXT)
+def test_a_plain_print_of_any_string_is_a_read(inner: str) -> None:
+    cmd = analyze(f"awk {shlex.quote('{ print ' + chr(34) + inner + chr(34) + ' }')} f")
+    assert cmd.commands[0].pure_reader, cmd.commands[0].notes
