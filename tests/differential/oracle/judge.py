@@ -34,6 +34,7 @@ class Kind(StrEnum):
     NETWORK = "network not declared"
     TIMEOUT = "timed out without declaring a long-running program"
     SANDBOX = "the sandbox did not run the command"
+    PARSE_LOST = "allowed without a parse naming what it runs"
     # reported, not counted
     CONFIG_READ = "config read"
     INDEX_REFRESH = "index refresh"
@@ -43,6 +44,36 @@ class Kind(StrEnum):
 
 
 INFO_KINDS = frozenset({Kind.CONFIG_READ, Kind.INDEX_REFRESH, Kind.STARTUP_EXEC, Kind.TEMP_FILE, Kind.CAPPED})
+
+
+class Severity(StrEnum):
+    """How bad a finding is, for the reports on corpora from outside the project: *high* is
+    harm an attacker wants (a secret read, a change outside the workspace, network, a planted
+    program run, an allow the oracle cannot check), *medium* an effect the decision did not
+    declare, *low* a run that says little (a timeout), *info* what is reported, not counted."""
+
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+    INFO = "info"
+
+
+SEVERITY: dict[Kind, Severity] = {
+    Kind.CREDENTIAL_READ: Severity.HIGH,
+    Kind.WRITE_OUTSIDE: Severity.HIGH,
+    Kind.DELETE_OUTSIDE: Severity.HIGH,
+    Kind.WRITE_PROTECTED: Severity.HIGH,
+    Kind.EXEC_UNTRUSTED: Severity.HIGH,
+    Kind.NETWORK: Severity.HIGH,
+    Kind.PARSE_LOST: Severity.HIGH,
+    Kind.READ_OUTSIDE: Severity.MEDIUM,
+    Kind.WRITE_UNDECLARED: Severity.MEDIUM,
+    Kind.DELETE_UNDECLARED: Severity.MEDIUM,
+    Kind.EXEC_UNDECLARED: Severity.MEDIUM,
+    Kind.SANDBOX: Severity.MEDIUM,
+    Kind.TIMEOUT: Severity.LOW,
+    **dict.fromkeys(INFO_KINDS, Severity.INFO),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +86,10 @@ class Finding:
     def violation(self) -> bool:
         return self.kind not in INFO_KINDS
 
+    @property
+    def severity(self) -> Severity:
+        return SEVERITY[self.kind]
+
 
 @dataclass(frozen=True, slots=True)
 class Declaration:
@@ -63,6 +98,9 @@ class Declaration:
     deletes: bool
     network: bool
     long_running: bool
+    #: The classifier's parse named at least one program: without one, nothing the run
+    #: executes could be checked against it, so every exec would be reported as noise.
+    parsed: bool = True
 
     @classmethod
     def of(cls, evaluation: Evaluation, analysis: ShellAnalysis) -> Declaration:
@@ -78,6 +116,7 @@ class Declaration:
             deletes=Effect.DELETE in effects,
             network=Effect.NETWORK in effects,
             long_running=bool(names & tables.LONG_RUNNING),
+            parsed=any(command.program for command in analysis.commands),
         )
 
 
@@ -215,6 +254,10 @@ def judge_run(trace: tuple[str, ...], timed_out: bool, declared: Declaration, wh
     """The findings of one run, including the ones about the run itself."""
     evs = events(trace)
     findings = judge(evs, declared, where)
+    if not declared.parsed:
+        findings.append(
+            Finding(Kind.PARSE_LOST, "", "the classifier's parse of this command names no program")
+        )
     if not any(e.op is Op.EXEC and e.ok and os.path.basename(e.path) == tables.SHELL for e in evs):
         findings.append(Finding(Kind.SANDBOX, "", "no execve of the shell in the trace"))
     if timed_out:

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from bastion import Decision, Gate, ToolCall, load_policy_text
 from bastion.policy.decision import Evaluation
 from bastion.policy.network import StaticResolver
-from bastion.shell.analysis import analyze
 from tests.differential.oracle import fixture as fixtures
 from tests.differential.oracle import sandbox
 from tests.differential.oracle.judge import Declaration, Finding, Where, judge_run
@@ -66,7 +65,9 @@ class Oracle:
     def decide(self, command: str) -> Decided:
         call = ToolCall(tool="shell", args={"command": command}, cwd=str(self.fixture.workspace))
         evaluation = self.gate.evaluate(call)
-        return Decided(command, evaluation, Declaration.of(evaluation, analyze(command)))
+        # The gate's own parse, the one it decided by: an oracle that parsed on its own could
+        # lose it (another spelling, a failed parse) and report noise, or hide a finding.
+        return Decided(command, evaluation, Declaration.of(evaluation, self.gate.analyze_shell(command)))
 
     def allowed(self, commands: Iterable[str], quota: int | None = None) -> tuple[list[Decided], int]:
         """The allowed decisions in order (stopping at ``quota``), and how many were evaluated."""
@@ -97,6 +98,14 @@ def by_kind(results: Iterable[Result]) -> Counter[str]:
     counts: Counter[str] = Counter()
     for result in results:
         counts.update({f.kind.value for f in result.violations})
+    return counts
+
+
+def by_severity(results: Iterable[Result]) -> Counter[str]:
+    """Findings per severity (a command counts once per severity it shows)."""
+    counts: Counter[str] = Counter()
+    for result in results:
+        counts.update({f.severity.value for f in result.findings})
     return counts
 
 

@@ -63,6 +63,9 @@ HELPERS: dict[str, frozenset[str]] = {
     "fgrep": frozenset({"grep"}),
     "yq": frozenset({"jq"}),  # Debian's yq converts and hands the document to jq
     "xargs": frozenset({"echo"}),  # xargs without a command runs echo
+    "watch": frozenset({"sh"}),  # watch runs its command line through sh -c (unless -x)
+    "apt": frozenset({"dpkg"}),  # apt and apt-cache ask dpkg for the foreign architectures
+    "apt-cache": frozenset({"dpkg"}),
 }
 #: A script the decision named, run by its interpreter: ``#!/usr/bin/env node`` makes the
 #: kernel run env, which executes ``node /usr/bin/npm …``. Accepted when argv[1] is that

@@ -88,7 +88,12 @@ _KUBECTL = opts(
             "get": _KUBE_GET,
             "config": Spec(
                 WRITE,
-                subcommands={n: _R for n in ("view", "get-contexts", "current-context", "get-clusters")},
+                # Reading the kubeconfig still resolves names (the differential oracle's
+                # external corpus saw DNS queries): network, so not a pure read.
+                subcommands={
+                    "view": _R,
+                    **{n: _NET_READ for n in ("get-contexts", "current-context", "get-clusters")},
+                },
                 other_sub=Spec(WRITE),
             ),
             **{
