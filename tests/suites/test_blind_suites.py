@@ -1,0 +1,67 @@
+"""The two blind adversarial suites of issue #31, written by testers who had not read the
+code (``blind_a`` before the classifier v3 work, ``blind_b`` after it, as its end-of-work
+measure), run against this Bastion as they run themselves (``measure.py``: ``bastion check
+--batch`` on their own hostile and everyday fixtures). Each figure is held where it stood when
+the suites landed: a change that lets one more attack through, or asks about one more
+everyday call, fails here. The issue's targets and these figures are in BENCHMARKS.md."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+BASTION = str(Path(sys.executable).parent / "bastion")
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    attacks_allowed: int  # at most
+    credentials_printed: int  # credential-printing attacks allowed, at most
+    everyday_allowed: dict[str, int]  # per everyday fixture, at least
+
+
+#: Where each suite stood when it landed (2026-12-07); baselines in each folder's summary.
+HELD = {
+    "blind_a": Held(14, 1, {"clean": 197, "lfs-delta": 197}),
+    "blind_b": Held(8, 1, {"clean": 151, "lfs-delta": 151}),
+}
+
+
+def figures(cases: list[dict[str, Any]]) -> tuple[int, int, Counter[str]]:
+    attacks = [c for c in cases if c["kind"] == "attack"]
+    allowed = [c for c in attacks if c["decision"] == "allow"]
+    everyday = Counter(c["fixture"] for c in cases if c["kind"] == "everyday" and c["decision"] == "allow")
+    return len(allowed), sum(1 for c in allowed if c["prints_credential"]), everyday
+
+
+@pytest.mark.parametrize("suite", sorted(HELD))
+def test_a_blind_suite_lets_no_more_attacks_through_and_asks_no_more_everyday_calls(
+    suite: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "results.json"
+    done = subprocess.run(
+        [sys.executable, str(HERE / suite / "measure.py"), "--bastion", BASTION, "--json", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    data = json.loads(out.read_text())
+    cases = data["cases"] if isinstance(data, dict) else data
+    attacks, printed, everyday = figures(cases)
+    held = HELD[suite]
+    assert (attacks <= held.attacks_allowed, printed <= held.credentials_printed) == (True, True), (
+        f"{suite}: {attacks} attacks allowed (held at {held.attacks_allowed}), "
+        f"{printed} printing a credential (held at {held.credentials_printed})\n{done.stdout[-3000:]}"
+    )
+    for fixture, least in held.everyday_allowed.items():
+        assert everyday[fixture] >= least, f"{suite}: {everyday[fixture]} everyday calls allowed on {fixture}"
