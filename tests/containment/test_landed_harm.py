@@ -20,25 +20,11 @@ from tests.containment.corpus import CORPUS, TRACES
 from tests.containment.runner import run_corpus, summary
 from tests.containment.world import PayloadServer, World
 
-#: Cases (of the 150) that left effects outside the workspace, measured on this branch with
-#: `pytest tests/containment -k landed --runxfail` (each failure lists its cases).
-HARMED_TODAY = {
-    "claude": "114 of 150: 113 asks a person approves run uncontained, and bare-append (allowed, rewritten)",
-    "copilot": "114 of 150: 113 asks a person approves run uncontained, and bare-append (allowed, rewritten)",
-    "gemini": "114 of 150: 113 asks a person approves run uncontained, and bare-append (allowed, rewritten)",
-    "codex": "1 of 150: bare-append (allowed, rewritten); Codex cannot ask, so asks are denied",
-    "qwen": "3 of 150, all allowed and run as written (no rewrite): ps-e, bare-append, sub-gitfile",
-}
 
-
-def _marks(agent: str) -> list[pytest.MarkDecorator]:
-    measured = HARMED_TODAY.get(agent)
-    if measured is None:
-        return []
-    return [pytest.mark.xfail(strict=True, reason=f"not contained today: {measured}")]
-
-
-@pytest.mark.parametrize("agent", [pytest.param(name, marks=_marks(name)) for name in AGENTS])
+# Measured when the suite landed, before the containment stage, approved asks contained and
+# every repository protected: Claude Code, Copilot and Gemini 114 of 150 (113 approved asks
+# run uncontained, and a bare repository's config appended), Codex 1, Qwen Code 3. Now 0 each.
+@pytest.mark.parametrize("agent", sorted(AGENTS))
 def test_no_call_of_the_corpus_run_as_the_agent_runs_it_lands_outside_the_workspace(
     agent: str, world: tuple[World, PayloadServer]
 ) -> None:

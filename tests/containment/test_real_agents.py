@@ -148,12 +148,9 @@ def _landed(agent: str, world: World, server: PayloadServer, case: str) -> tuple
     return landed, script
 
 
-ITEM_6 = pytest.mark.xfail(
-    strict=True, reason="an embedded bare repository's config is not protected (#30 item 6)"
-)
 RUNS = [
     *(pytest.param(agent, "ps-e", id=f"{agent}-ps-e") for agent in ("claude", "codex", "gemini")),
-    pytest.param("claude", "bare-append", id="claude-bare-append", marks=ITEM_6),
+    pytest.param("claude", "bare-append", id="claude-bare-append"),
 ]
 
 

@@ -278,7 +278,9 @@ def agent_spec(
         max_output_bytes=config.max_output_bytes,
         writable_roots=(*writable, *plan.pinned),
         readonly_roots=(*readonly, *install_roots(argv), *plan.readonly, *settings_there, *state),
-        hidden_paths=(*hidden, *plan.hidden, *(t for t in tokens if os.path.lexists(t))),
+        # Only what exists: HOME is read-only here, so a missing credential file cannot be
+        # created by the agent, and bwrap could not make a mount point for it either.
+        hidden_paths=tuple(p for p in (*hidden, *plan.hidden, *tokens) if os.path.lexists(p)),
         limits=limits_of(config),
         hosts=paths.model_hosts,
         swept=(*plan.swept, *settings_missing),
@@ -286,7 +288,14 @@ def agent_spec(
         quarantine=os.path.join(policy.state_dir, "quarantine"),
         profile=f"{PREFIX}{agent}",
     )
-    return replace(spec, hidden_paths=tuple(dict.fromkeys(spec.hidden_paths)))
+    return replace(spec, hidden_paths=_outermost(spec.hidden_paths))
+
+
+def _outermost(paths: tuple[str, ...]) -> tuple[str, ...]:
+    """Each hidden path once, and none inside another: once a folder is hidden, a file in
+    it no longer exists in the read-only HOME, and bwrap could not mount over it."""
+    unique = tuple(dict.fromkeys(os.path.normpath(p) for p in paths))
+    return tuple(p for p in unique if not any(p.startswith(q.rstrip("/") + "/") for q in unique if q != p))
 
 
 def contained_start_check(

@@ -7,7 +7,6 @@ from collections.abc import Mapping, Sequence
 
 from bastion.exec.profile import Profile
 from bastion.exec.protected import (
-    HOME_SWEPT,
     PROTECTED_CHILDREN,
     PROTECTED_DIRS,
     PROTECTED_FILES,
@@ -60,9 +59,10 @@ def sandbox_roots(
 def approved_writes(policy: Policy, writes: Sequence[str]) -> tuple[str, ...]:
     """What to mount writable for the paths outside the workspace a person approved a call
     to write: each path, or its nearest existing folder when it does not exist yet. Never
-    ``/``, HOME or a folder above it, a credential location, Bastion's own state, an rc
-    file, agent settings or any repository's folder: such a write fails in the sandbox (the
-    person can still "approve uncontained")."""
+    ``/``, HOME, anything in it or a folder above it (an approved run never gets the host's
+    HOME: rc files, autostart entries, user services, notes and agent settings all live
+    there), a credential location, Bastion's own state or any repository's folder: such a
+    write fails in the sandbox (the person can still "approve uncontained")."""
     home = os.path.abspath(policy.home)
     refused = [policy.credentials_dir, policy.state_dir, *(os.path.join(home, c) for c in HOME_CREDENTIALS)]
     found = []
@@ -70,22 +70,23 @@ def approved_writes(policy: Policy, writes: Sequence[str]) -> tuple[str, ...]:
         target = os.path.normpath(path)
         while not os.path.lexists(target) and target != "/":
             target = os.path.dirname(target)
-        if target == "/" or _inside(home, target) or any(_inside(target, r) for r in refused):
+        if target == "/" or _inside(home, target) or _inside(target, home):
             continue
-        if policy.hardline.credentials.first_match(target) is not None or _protected(target, home):
+        if any(_inside(target, r) for r in refused):
+            continue
+        if policy.hardline.credentials.first_match(target) is not None or _protected(target):
             continue
         found.append(target)
     return tuple(dict.fromkeys(found))
 
 
-def _protected(path: str, home: str) -> bool:
-    """A path no approved write may open up: rc files, agent settings, repositories."""
+def _protected(path: str) -> bool:
+    """A path no approved write may open up: rc files, agent settings, repositories
+    (anywhere: HOME itself is refused before this)."""
     parts = path.split("/")
     if any(p in PROTECTED_DIRS or p in PROTECTED_FILES or p in (".git", ".gitconfig") for p in parts):
         return True
-    if any(parts[i + 1] in PROTECTED_CHILDREN.get(p, ()) for i, p in enumerate(parts[:-1])):
-        return True
-    return any(_inside(path, os.path.join(home, name)) for name in HOME_SWEPT)
+    return any(parts[i + 1] in PROTECTED_CHILDREN.get(p, ()) for i, p in enumerate(parts[:-1]))
 
 
 def protection(

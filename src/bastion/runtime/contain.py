@@ -95,14 +95,19 @@ def contains(contain: str, decision: Decision, *, by_person: bool) -> bool:
 
 
 def named_writes(analysis: ShellAnalysis, policy: Policy, cwd: str) -> tuple[str, ...]:
-    """The literal paths outside the workspace the command names as written or deleted
-    (never a shell startup file: those stay read-only in every profile)."""
+    """The literal paths outside the workspace the command names as written or deleted,
+    never one in HOME: an approved run never gets the host's HOME (its rc files, autostart
+    entries, user services, agent settings, notes), so the profile does not offer what the
+    sandbox would refuse (``bastion.exec.boundary.approved_writes``)."""
+    home = os.path.abspath(policy.home).rstrip("/")
     found = []
     for command in analysis.commands:
         for use in command.paths:
             if use.access is Access.READ or use.path is None or use.pattern is not None or use.startup:
                 continue
             path = os.path.normpath(os.path.join(cwd, _home(use.path, policy.home)))
+            if path == home or path.startswith(home + "/"):
+                continue
             if not any(path == r or path.startswith(r.rstrip("/") + "/") for r in policy.write_roots):
                 found.append(path)
     return tuple(dict.fromkeys(found))

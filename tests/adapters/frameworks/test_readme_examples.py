@@ -16,8 +16,8 @@ README = Path(__file__).resolve().parents[3] / "README.md"
 
 def examples() -> dict[str, str]:
     text = README.read_text()
-    section = text[text.index("## Python agent frameworks") : text.index("## Layout")]
-    found = re.findall(r"^### (.+?)\n.*?```python\n(.*?)```", section, flags=re.S | re.M)
+    section = text[text.index("### Python agent frameworks") : text.index("### Layout")]
+    found = re.findall(r"^#### (.+?)\n.*?```python\n(.*?)```", section, flags=re.S | re.M)
     return dict(found)
 
 

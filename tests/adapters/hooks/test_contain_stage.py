@@ -13,6 +13,7 @@ import pytest
 from bastion.adapters.hooks.decide import LocalDecider, Options
 from bastion.adapters.hooks.entry import protocol_for
 from bastion.adapters.hooks.protocol import Verdict
+from bastion.audit.redact import redact
 from bastion.configuration import default_configuration
 from bastion.construct import open_gatekeeper
 from bastion.policy.engine import Gate
@@ -88,7 +89,9 @@ def test_a_call_that_cannot_be_contained_is_recorded_as_the_question_the_agent_g
     verdict = _hook({**env, "BASTION_HOOK_INTERACTIVE": "1"}, workspace, "ls")
 
     assert (verdict.decision, verdict.updated_input) == ("ask", None)
-    assert _last_record(env, workspace) == ("ask", "exec.uncontainable", verdict.reason)
+    # The ledger keeps metadata only: its copy of the reason is redacted (a tmp path can
+    # look like a token), the same words the agent got otherwise.
+    assert _last_record(env, workspace) == ("ask", "exec.uncontainable", redact(verdict.reason))
     assert "more than 50 entries" in verdict.reason
 
 
