@@ -156,3 +156,12 @@ def test_xargs_without_a_command_may_run_echo_but_nothing_else() -> None:
     echo = '3 execve("/usr/bin/echo", ["echo", "a"], 0x1 /* 4 vars */) = 0'
     rm = '4 execve("/usr/bin/rm", ["rm", "a"], 0x1 /* 4 vars */) = 0'
     assert kinds([SHELL, xargs, echo, rm], reader("ls", "xargs")) == [(Kind.EXEC_UNDECLARED, "/usr/bin/rm")]
+
+
+def test_an_allow_built_on_a_parse_the_classifier_could_not_read_is_a_high_finding() -> None:
+    unread = Declaration(
+        frozenset({"bash"}), writes=False, deletes=False, network=False, long_running=False, parsed=False
+    )
+    findings = judge_run((SHELL,), False, unread, WHERE)
+    assert [(f.kind, f.severity.value) for f in findings] == [(Kind.PARSE_LOST, "high")]
+    assert judge_run((SHELL,), False, reader(), WHERE) == []  # a redirection alone runs nothing more

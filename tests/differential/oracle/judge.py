@@ -34,7 +34,7 @@ class Kind(StrEnum):
     NETWORK = "network not declared"
     TIMEOUT = "timed out without declaring a long-running program"
     SANDBOX = "the sandbox did not run the command"
-    PARSE_LOST = "allowed without a parse naming what it runs"
+    PARSE_LOST = "allowed although its parse could not be read"
     # reported, not counted
     CONFIG_READ = "config read"
     INDEX_REFRESH = "index refresh"
@@ -98,8 +98,8 @@ class Declaration:
     deletes: bool
     network: bool
     long_running: bool
-    #: The classifier's parse named at least one program: without one, nothing the run
-    #: executes could be checked against it, so every exec would be reported as noise.
+    #: The gate's own parse of the command was readable (decidable): an allow built on a
+    #: parse the classifier could not read is a finding of its own, whatever the run did.
     parsed: bool = True
 
     @classmethod
@@ -116,7 +116,7 @@ class Declaration:
             deletes=Effect.DELETE in effects,
             network=Effect.NETWORK in effects,
             long_running=bool(names & tables.LONG_RUNNING),
-            parsed=any(command.program for command in analysis.commands),
+            parsed=analysis.decidable,
         )
 
 
@@ -256,7 +256,7 @@ def judge_run(trace: tuple[str, ...], timed_out: bool, declared: Declaration, wh
     findings = judge(evs, declared, where)
     if not declared.parsed:
         findings.append(
-            Finding(Kind.PARSE_LOST, "", "the classifier's parse of this command names no program")
+            Finding(Kind.PARSE_LOST, "", "the classifier's parse of this command is not decidable")
         )
     if not any(e.op is Op.EXEC and e.ok and os.path.basename(e.path) == tables.SHELL for e in evs):
         findings.append(Finding(Kind.SANDBOX, "", "no execve of the shell in the trace"))
