@@ -58,9 +58,10 @@ def card(request: ApprovalRequest, *, csrf: str, now: float) -> str:
     )
     rules = "; ".join(f"<code>{escape(r.rule)}</code> ({escape(r.source)})" for r in asked)
     classes = ", ".join(escape(e.value) for e in request.evaluation.effects) or "none found"
+    agent, tool_call = agent_and_tool_call(request.agent)
     who = "".join(
-        f'<dt>{label}</dt><dd class="{label.lower()}">{escape(value)}</dd>'
-        for label, value in (("Session", request.session), ("Agent", request.agent))
+        f'<dt>{label}</dt><dd class="{label.lower().replace(" ", "-")}">{escape(value)}</dd>'
+        for label, value in (("Session", request.session), ("Agent", agent), ("Tool call", tool_call))
         if value
     )
     profile = request.profile
@@ -101,6 +102,13 @@ def card(request: ApprovalRequest, *, csrf: str, now: float) -> str:
         timing=timing,
         form=answer,
     )
+
+
+def agent_and_tool_call(agent: str | None) -> tuple[str, str]:
+    """The agent's name and, apart, the id of its tool call: a hook records the call's agent
+    as ``claude/toolu_…``, and a person reads the name, not the id."""
+    name, _, tool_call = (agent or "").partition("/")
+    return name, tool_call
 
 
 def call_text(request: ApprovalRequest) -> str:
@@ -147,8 +155,12 @@ def _always(request: ApprovalRequest) -> str:
             "</code>)</label>"
         )
     pattern = ""
-    if request.suggested_pattern:
-        p = escape(request.suggested_pattern)
+    # A pattern that is the exact call covers nothing more: one choice, not two alike.
+    wider = request.suggested_pattern
+    if wider is not None and wider.strip() == call_text(request).strip():
+        wider = None
+    if wider:
+        p = escape(wider)
         pattern = (
             f'<fieldset class="cover"><legend>Covering</legend>'
             f'<input type="radio" id="cover-exact-{rid}" name="cover" value="" checked>'
@@ -157,8 +169,8 @@ def _always(request: ApprovalRequest) -> str:
             f'<label for="cover-pattern-{rid}">commands matching <code>{p}</code></label>'
             "</fieldset>"
         )
-    covers = (f"commands matching <code>{escape(request.suggested_pattern)}</code> or this exact call"
-              if request.suggested_pattern else "this exact call")  # fmt: skip
+    covers = (f"commands matching <code>{escape(wider)}</code> or this exact call"
+              if wider else "this exact call")  # fmt: skip
     grants = f"{covers}, for this project or the chosen session"
     return fill(
         "always.html",
