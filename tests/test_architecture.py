@@ -305,6 +305,7 @@ PACKAGE_ORDER: tuple[tuple[str, ...], ...] = (
         "bastion.boot",
         "bastion.construct",
         "bastion.lifecycle",
+        "bastion.policy_edit",
     ),
     ("bastion.tools",),
     ("bastion.adapters", "bastion.evidence"),
