@@ -60,10 +60,10 @@ def change_form(data: dict[str, Any], *, csrf: str) -> str:
         '<label for="workspace">Workspace roots (read-write; one folder per line)</label>'
         f'<textarea id="workspace" name="workspace" rows="3" spellcheck="false">'
         f"{escape(chr(10).join(data['workspace_roots']))}</textarea>"
-        '<label for="granted_read">Granted folders, read-only (one per line)</label>'
+        '<label for="granted_read">Granted folders (trusted roots), read-only; one per line</label>'
         f'<textarea id="granted_read" name="granted_read" rows="3" spellcheck="false">{escape(read)}'
         "</textarea>"
-        '<label for="granted_write">Granted folders, read-write (one per line)</label>'
+        '<label for="granted_write">Granted folders (trusted roots), read-write; one per line</label>'
         f'<textarea id="granted_write" name="granted_write" rows="3" spellcheck="false">{escape(write)}'
         "</textarea>"
         '<button type="submit">Save settings</button></form>'
