@@ -8,6 +8,7 @@ from collections.abc import Callable
 from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell.ctx import Ctx, path_use
+from bastion.shell.disclosure import names_credentials_dir
 from bastion.shell.flags import NUMERIC, Flag, Parsed, parse_args
 from bastion.shell.hosts import any_host, bare_host
 from bastion.shell.model import Access, PathUse, SimpleCommand, new_command, read_below
@@ -258,6 +259,7 @@ def _dev_socket(path: str) -> str | None:
 
 def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
     """Hardline checks common to every command, then the immutable result."""
+    names_credentials_dir(ctx)
     paths = (
         (*ctx.redirected, *ctx.carried_paths, *ctx.paths)
         if (ctx.redirected or ctx.carried_paths)

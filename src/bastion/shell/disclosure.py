@@ -23,6 +23,8 @@ _SECRET = re.compile(
     re.IGNORECASE,
 )
 _PRINTERS = frozenset({"echo", "printf", "printenv", "print"})
+#: The variable every command Bastion runs gets: the credentials dir (bastion.exec.boundary).
+CREDENTIALS_VAR = "BASTION_CREDENTIALS_DIR"
 
 
 def secret_name(name: str) -> bool:
@@ -43,6 +45,20 @@ def assigning_builtin(ctx: Ctx) -> None:
         first = ctx.words[1].value
         if first is None or first.startswith("-v"):
             ctx.add(E.UNKNOWN, note="printf -v assigns a shell variable")
+
+
+def names_credentials_dir(ctx: Ctx) -> None:
+    """A word of the agent's own call that expands ``$BASTION_CREDENTIALS_DIR`` (an argument,
+    ``@$BASTION_CREDENTIALS_DIR/token``, a redirection, a variable handed to the program)
+    reaches into the credentials dir: a credential read, denied like its literal path. A
+    script that reads the variable itself is decided as any script (it names nothing)."""
+    raw = ctx.raw
+    targets = (r.target for r in raw.redirects if r.target is not None)
+    for word in (*raw.words, *(w for _, w in raw.assigns), *targets):
+        if CREDENTIALS_VAR in word.vars:
+            why = f"{word.text} reaches into the credentials dir (${CREDENTIALS_VAR})"
+            ctx.disclose(why, ctx.index_of(word))
+            return
 
 
 def printed_credentials(ctx: Ctx) -> None:
