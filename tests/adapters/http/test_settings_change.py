@@ -109,6 +109,8 @@ def test_the_form_saves_only_what_changed_and_answers_with_the_page(gateway: Gat
     client, csrf = logged_in(gateway)
     shown = client.get("/settings").text
     assert '<option value="workspace" selected>' in shown and 'name="csrf"' in shown
+    assert f"saved to your own policy file, <code>{gateway.policy_file}</code>" in shown
+    assert gateway.client("approver").get("/v1/settings").json()["writes_to"] == str(gateway.policy_file)
     same = client.post(
         "/settings", data={"csrf": csrf, "mode": "workspace", "workspace": str(gateway.workspace)}
     )

@@ -284,6 +284,7 @@ def settings(data: dict[str, Any], *, csrf: str, can_revoke: bool, status: str =
                    files=_roots(data["policy_files"]) if data["policy_files"] else "built-in defaults only",
                    workspace=_roots(data["workspace_roots"]), trusted=_roots(trusted), grants=grants,
                    empty_hidden="hidden" if data["grants"] else "", status=status,
+                   writes_to=escape(str(data.get("writes_to", ""))),
                    change=change_form(data, csrf=csrf) if can_revoke else "")  # fmt: skip
     return page("Settings", content, csrf=csrf, tab="settings")
 

@@ -246,7 +246,8 @@ class GatewayService:
         """The policy in force and the standing grants, each with its evidence."""
         grants = [(g, self.store.get_request(g.request_id) if g.request_id else None)
                   for g in self.store.list_grants()]  # fmt: skip
-        return settings_object(self.holder.keeper.policy, grants)
+        # ``writes_to``: the person's own file, where a change made here is saved.
+        return {**settings_object(self.holder.keeper.policy, grants), "writes_to": self.editor.own_file()}
 
     def change_settings(self, data: object, *, key_id: str) -> dict[str, Any]:
         """Apply a change (bastion.policy_edit): the settings in force after it, and what it
