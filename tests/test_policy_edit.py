@@ -251,3 +251,28 @@ def test_the_ledger_record_holds_the_change_and_chains_like_any_other(
     assert record["raw_args"] == {"trusted_roots": [{"path": str(home / "out"), "rw": True}]}
     assert json.loads(json.dumps(record))["source"] == str(user_file(home))
     assert watch.base.ledger.verify().ok
+
+
+def test_a_file_edited_by_hand_while_a_change_is_checked_is_never_overwritten(
+    editor: SettingsEditor, watch: PolicyWatch, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bastion.policy_edit as policy_edit
+
+    user_file(home).parent.mkdir(parents=True)
+    user_file(home).write_text("# mine\n")
+    real = policy_edit.load_sources
+
+    def meanwhile(*args: object, **kwargs: object) -> object:
+        user_file(home).write_text('# mine, edited by hand\nmode = "read-only"\n')
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(policy_edit, "load_sources", meanwhile)
+    with pytest.raises(ChangeError) as info:
+        editor.apply(SettingsChange(FileChange(mode=Mode.FULL_ACCESS)), approver=APPROVER)
+    assert info.value.detail == (
+        f"{user_file(home)} changed while this change was checked: reload the page and try again"
+    )
+    assert (user_file(home).read_text(), settings_records(watch)) == (
+        '# mine, edited by hand\nmode = "read-only"\n',
+        [],
+    )

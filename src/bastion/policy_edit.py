@@ -127,7 +127,10 @@ class SettingsEditor:
                 raise ChangeError(why, key="revoke_grants")
             written = None
             if not change.file.empty:
-                path, text = self._checked_text(change.file)
+                path, old, text = self._checked_text(change.file)
+                if _read(path) != old:  # edited by hand meanwhile: never overwrite that
+                    why = f"{path} changed while this change was checked: reload the page and try again"
+                    raise ChangeError(why, key="file")
                 what = _describe(change.file, path)
                 self._record(change.file.to_json(), SETTINGS_RULE, path, what, approver)
                 try:
@@ -146,18 +149,12 @@ class SettingsEditor:
             policy = self.watch.reload().policy
             return Applied(written, change.revoke_grants, _notes(change.file, policy, self.home, written))
 
-    def _checked_text(self, change: FileChange) -> tuple[str, str]:
-        """The amended text of the person's file, once the merged result loads and passes
-        the boot check with it."""
+    def _checked_text(self, change: FileChange) -> tuple[str, str, str]:
+        """The person's file (path, text as read) and its amended text, once the merged
+        result loads and passes the boot check with it."""
         sources = self._sources()
         path = self.own_file()
-        try:
-            with open(path, encoding="utf-8") as handle:
-                old = handle.read()
-        except FileNotFoundError:
-            old = ""
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ChangeError(f"{path} cannot be read ({exc}): fix it by hand first", key="file") from exc
+        old = _read(path)
         if old.strip():
             try:  # a file that does not load as it is: its own line numbers, fixed by hand
                 parse_policy_text(old, path=path, trusted=True)
@@ -174,7 +171,7 @@ class SettingsEditor:
         problem = boot_problem(config.policy)
         if problem:
             raise ChangeError(problem, key="workspace" if change.workspace is not None else "trusted_roots")
-        return path, text
+        return path, old, text
 
     def _record(
         self,
@@ -189,6 +186,17 @@ class SettingsEditor:
                                approver=approver, source=source, summary=summary,
                                message=f"{summary} (by key {approver})", outcome=outcome)  # fmt: skip
         self.ledger.append(event)
+
+
+def _read(path: str) -> str:
+    """The person's file as it is now ("" when there is none yet)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ChangeError(f"{path} cannot be read ({exc}): fix it by hand first", key="file") from exc
 
 
 def _describe(change: FileChange, path: str) -> str:

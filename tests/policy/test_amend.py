@@ -190,3 +190,38 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary_one(
     with pytest.raises(OSError, match="No space left"):
         write_atomically(str(target), "new\n")
     assert (target.read_text(), os.listdir(tmp_path)) == ("old\n", ["policy.toml"])
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        'a"]\nmode = "full-access',  # a folder name that would close the string and add a key
+        "b' # comment",
+        'c]]\n[[rule]]\ntool = "shell"\naction = "allow"',
+        "tab\there\\back",
+    ],
+)
+def test_a_folder_name_can_never_write_a_key_of_its_own(tmp_path: Path, name: str) -> None:
+    folder = tmp_path / name
+    folder.mkdir()
+    roots = checked_folders([str(folder), {"path": str(folder), "rw": True}], home=str(tmp_path))
+    text = amended_text(MINE, FileChange(workspace=(str(folder),), trusted_roots=roots), file="mine.toml")
+    assert tomllib.loads(text) == {
+        **tomllib.loads(MINE),
+        "workspace": [str(folder)],
+        "trusted_roots": [{"path": str(folder), "rw": True}],
+    }
+
+
+def test_a_symbolic_link_to_the_file_stays_a_link_and_its_target_is_written(tmp_path: Path) -> None:
+    dotfiles = tmp_path / "dotfiles" / "bastion.toml"
+    dotfiles.parent.mkdir()
+    dotfiles.write_text("old\n")
+    link = tmp_path / "policy.toml"
+    link.symlink_to(dotfiles)
+    write_atomically(str(link), "new\n")
+    assert (link.is_symlink(), dotfiles.read_text(), sorted(os.listdir(dotfiles.parent))) == (
+        True,
+        "new\n",
+        ["bastion.toml"],
+    )

@@ -175,8 +175,10 @@ def _array(items: Sequence[Any]) -> Any:
 def write_atomically(path: str, text: str) -> None:
     """Replace ``path`` with ``text`` at once (a temporary file in the same folder, synced,
     then renamed over it): a reader sees the old file or the new one, never half. A new file
-    and its folder are the person's alone (0600, 0700); an existing file keeps its mode."""
-    folder = os.path.dirname(os.path.abspath(path))
+    and its folder are the person's alone (0600, 0700); an existing file keeps its mode. A
+    symbolic link is followed: the person's own link (to a dotfiles repository) stays one."""
+    path = os.path.realpath(path)
+    folder = os.path.dirname(path)
     os.makedirs(folder, mode=0o700, exist_ok=True)
     try:
         mode = os.stat(path).st_mode & 0o777
