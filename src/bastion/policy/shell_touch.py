@@ -14,6 +14,7 @@ from bastion.policy.kinds import Mode
 from bastion.policy.network import decide_target
 from bastion.policy.paths import PathError, check_path, normalise
 from bastion.policy.repositories import repository_write_reason
+from bastion.policy.secret_content import outside_secret
 from bastion.policy.shell_git import check_git
 from bastion.policy.shell_hg import check_hg
 from bastion.policy.shell_reach import (
@@ -149,7 +150,7 @@ def _path(
 ) -> bool:
     policy = ctx.policy
     write = use.access is not Access.READ
-    verdict = check_path(policy, path, write=write, cwd=cwd, fs=ctx.fs)
+    verdict = outside_secret(ctx.tree, check_path(policy, path, write=write, cwd=cwd, fs=ctx.fs), write=write)
     subject.effects |= verdict.effects
     if verdict.decision in (Decision.DENY, Decision.ASK):
         subject.hard.extend(verdict.reasons)

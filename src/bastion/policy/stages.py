@@ -20,6 +20,7 @@ from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.network import Resolver
 from bastion.policy.paths import FileSystem, PathVerdict, check_path, inside_write_roots
+from bastion.policy.secret_content import outside_secret
 from bastion.policy.tree import Tree
 from bastion.policy.treewalk import Reach
 from bastion.policy.verdict import Assembly, Subject
@@ -118,7 +119,7 @@ def path_subject(
     ctx: Context, out: Assembly, family: Family, path: str, *, write: bool, cwd: str, label: str
 ) -> tuple[Subject, PathVerdict]:
     policy = ctx.policy
-    verdict = check_path(policy, path, write=write, cwd=cwd, fs=ctx.fs)
+    verdict = outside_secret(ctx.tree, check_path(policy, path, write=write, cwd=cwd, fs=ctx.fs), write=write)
     subject = out.add(Subject(label=f"{label} {verdict.lexical}", effects=set(verdict.effects)))
     if verdict.decision in (Decision.DENY, Decision.ASK):
         subject.hard.extend(verdict.reasons)

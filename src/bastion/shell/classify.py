@@ -266,6 +266,11 @@ def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
     if ctx.evaluated:
         dynamic = True
         ctx.note(ctx.evaluated)
+    if ctx.carried - {Effect.READ}:
+        # The environment's effects stand whatever a handler made of the arguments:
+        # ``NODE_OPTIONS=--require=./x.js node --check f`` runs x.js though --check runs nothing.
+        ctx.effects.update(ctx.carried)
+        ctx.reader = False
     for use in paths:
         if use.access is Access.DELETE and not ctx.catastrophic and (use.path or use.pattern):
             why = P.root_like(use.path or use.pattern or "")

@@ -25,6 +25,7 @@ from bastion.shell.model import Access, PathUse, SimpleCommand
 from bastion.shell.programs import wrappers as W
 from bastion.shell.programs.registry import lookup
 from bastion.shell.programs.wrappers import WRAPPERS
+from bastion.shell.subscripts import evaluated_name
 from bastion.shell.walk_model import RawCommand, Redirect
 from bastion.shell.words import Word, literal_word
 from bastion.shell.wrapper_args import strip_env, strip_xargs
@@ -253,6 +254,11 @@ class Classifier:
             apply_spec(ctx, spec, ctx.words[1:], HANDLERS)
             printed_credentials(ctx)
             assigning_builtin(ctx)
+            named = evaluated_name(ctx.program, tuple(ctx.words[1:]))
+            if named is not None and not ctx.evaluated:
+                ctx.evaluated = (
+                    f"{named.text!r}: bash evaluates a variable name's subscript (a $(...) there runs)"
+                )
         if (
             ctx.replaced
             and ctx.inner

@@ -15,6 +15,7 @@ from functools import partial
 from tree_sitter import Node
 
 from bastion.shell.parser import where
+from bastion.shell.subscripts import literal, plain_name
 from bastion.shell.variables import arith_assigned, let_targets, run_time_assigns
 from bastion.shell.walk_forms import (
     ENDLESS,
@@ -41,7 +42,7 @@ from bastion.shell.walk_model import (
     walk_word,
 )
 from bastion.shell.walk_redirects import heredoc, redirect
-from bastion.shell.words import PLAIN, Word, arith_names, new_word
+from bastion.shell.words import PLAIN, SUBST, Word, arith_names, new_word
 
 _SKIP = frozenset({"comment", "heredoc_start", "heredoc_end", "file_descriptor"})
 _CONTAINERS = frozenset(
@@ -111,7 +112,15 @@ def _dispatch(
         # which ends in `.` (a program missing from the system dirs runs from the cwd).
         names = [node_text(c) for c in node.named_children if not node_text(c).startswith("-")]
         assigned_by_form(w, names[1:] if names[:1] == ["unset"] else names, node_text(node), ctx, out)
-        out.append(RawCommand(node_text(node), (), (), redirs, ctx, kind="unset", scope=w.scope))
+        operands = [c for c in node.named_children if not node_text(c).startswith("-")]
+        evaluated = tuple(
+            SUBST for c in operands[1 if names[:1] == ["unset"] else 0 :] if not plain_name(literal(c))
+        )
+        if evaluated:
+            w.vars.saw_arith()
+        out.append(
+            RawCommand(node_text(node), (), (), redirs, ctx, kind="unset", scope=w.scope, arith=evaluated)
+        )
     elif kind == "test_command":
         test_command(w, node, ctx, out, redirs)
     elif kind == "for_statement":
