@@ -286,7 +286,8 @@ def check_recursion(
     if mode is None:
         if not any(u.recursive for u in cmd.paths):
             return _NOTHING
-        mode = Recursion(Follow.COMMAND_LINE)
+        # xargs names every listed file on the command line: each symlink among them is followed
+        mode = Recursion(Follow.ALL if "xargs" in cmd.wrappers else Follow.COMMAND_LINE)
     if not starts and mode.default_start and not any(u.access is Access.READ for u in cmd.paths):
         starts = ["."]
     rules, dirs = _grep_filter(cmd.argv) if cmd.program in _GREP else ((), ())
@@ -322,14 +323,16 @@ def _walk_start(
 def _walk_fresh(
     policy: Policy, fs: FileSystem, reach: Reach, mode: Recursion, keep: _Filter, top: str
 ) -> list[Found]:
-    credentials = policy.hardline.credentials
+    credentials, secrets = policy.hardline.credentials, policy.hardline.secrets_read
 
     def flag(path: str) -> bool:
         if not (mode.content and keep.reads(path)):
             return False
         # by name, or by (device, inode): a hard link to a credential file is that file
         return (
-            credentials.first_match(path) is not None or hard_link_to_credential(policy, fs, path) is not None
+            credentials.first_match(path) is not None
+            or secrets.first_match(path) is not None
+            or hard_link_to_credential(policy, fs, path) is not None
         )
 
     follow = mode.follow is Follow.ALL

@@ -11,6 +11,7 @@ from bastion.call.effects import Effect
 from bastion.policy.ceiling import FilesystemLevel
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode
+from bastion.policy.module_shadow import shadowing_write_reason
 from bastion.policy.network import decide_target
 from bastion.policy.paths import PathError, check_path, normalise
 from bastion.policy.repositories import repository_write_reason
@@ -154,7 +155,11 @@ def _path(
     subject.effects |= verdict.effects
     if verdict.decision in (Decision.DENY, Decision.ASK):
         subject.hard.extend(verdict.reasons)
-    hooks = repository_write_reason(policy, reach, verdict) if write else None
+    hooks = (
+        repository_write_reason(policy, reach, verdict) or shadowing_write_reason(reach, verdict)
+        if write
+        else None
+    )
     if hooks is not None:
         subject.hard.append(hooks)
         subject.effects.add(Effect.SELF)

@@ -105,7 +105,11 @@ def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handl
         first = len(ctx.paths)
         for word in rest:
             ctx.path(word, access, f"argument of {ctx.program}")
-        if ctx.extra_args:
+        if ctx.extra_args and ctx.fed_from is not None and access is Access.READ:
+            # each a file below the folder the stage before xargs lists: read as below it
+            why = f"{ctx.program} arguments from xargs: files listed below {ctx.fed_from}"
+            ctx.paths.append(PathUse(ctx.fed_from, access, ctx.fed_from, why, recursive=True))
+        elif ctx.extra_args:
             ctx.paths.append(PathUse(None, access, "", f"{ctx.program} argument from xargs"))
         if recursive:
             _recursive(ctx, first, bool(rest) or ctx.extra_args)

@@ -63,6 +63,7 @@ class Ctx:
     inner: list[SimpleCommand]
     errors: list[str]
     extra_args: bool  # xargs appends arguments only known at run time
+    fed_from: str | None  # ... each a file below this folder (``shell/feeds.py``)
     known: bool
     dynamic: bool  # what runs is only known at run time (bash -c "$X", eval $X)
     replaced: bool  # a pure wrapper: only its inner commands are reported
@@ -114,6 +115,7 @@ class Ctx:
         self.inner = []
         self.errors = []
         self.extra_args = False
+        self.fed_from = None
         self.known = True
         self.dynamic = False
         self.replaced = False

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import partial
 
 from tree_sitter import Node
 
+from bastion.shell.feeds import fed_folder
 from bastion.shell.parser import where
 from bastion.shell.subscripts import literal, plain_name
 from bastion.shell.variables import arith_assigned, let_targets, run_time_assigns
@@ -178,6 +180,7 @@ def _children(
     saved = w.child() if kind == "subshell" else w.scope  # one child shell for the whole ( … )
     ids = w.ids
     memo = StatementMemo(ids) if w.memo and not pipeline and len(kids) > 2 and isinstance(ids, Ids) else None
+    stages: list[tuple[int, int]] = []  # a pipeline's stages: their items in ``out``
     for i, child in enumerate(kids):
         if types[i] in (";;", ";&", ";;&") and kind != "case_item":
             w.errors.append(f"unexpected {types[i]!r} at {where(child)}")
@@ -197,7 +200,24 @@ def _children(
                 item = out[j]
                 if isinstance(item, RawCommand):
                     out[j] = marked(item, in_pipeline=pipeline, background=background)
+        if pipeline:
+            stages.append((start, len(out)))
+    if pipeline and len(stages) > 1:
+        _feed_xargs(out, stages)
     w.scope = saved
+
+
+def _feed_xargs(out: list[Item], stages: list[tuple[int, int]]) -> None:
+    """Mark each ``xargs`` stage that a lister of the files below one folder feeds."""
+    plain: list[RawCommand | None] = []
+    for start, end in stages:
+        item = out[start] if end == start + 1 else None
+        plain.append(item if isinstance(item, RawCommand) else None)
+    for k, raw in enumerate(plain):
+        if k and raw is not None and raw.words and raw.words[0].value == "xargs":
+            folder = fed_folder(plain, k)
+            if folder is not None:
+                out[stages[k][0]] = replace(raw, fed_from=folder)
 
 
 def _flatten(node: Node) -> list[Node]:

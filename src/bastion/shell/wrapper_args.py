@@ -96,5 +96,7 @@ def strip_xargs(ctx: Ctx) -> None:
         ]
     ctx.wrappers.append("xargs")
     ctx.extra_args = True
+    # one argument per listed file, unless they come from a file or are spliced into words
+    ctx.fed_from = ctx.raw.fed_from if not (token or parsed.values("-a")) else None
     ctx.note("xargs appends arguments read from stdin (only known at run time)")
     ctx.words = rest
