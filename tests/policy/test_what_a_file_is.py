@@ -148,7 +148,10 @@ FED = [
     ("git ls-files | xargs -I{} cat {}", Q),
     ("git ls-files --full-name | xargs cat", Q),
     ("git ls-files ../ | xargs cat", Q),
-    ("echo README.md | xargs cat", Q),
+    ("echo README.md | xargs cat", A),  # echo's words are what xargs passes
+    ("echo ~/.ssh/id_rsa | xargs cat", D),
+    ("echo ~ | xargs rm -rf", D),
+    ("echo README.md | xargs -0 cat", Q),
 ]
 
 
@@ -159,14 +162,30 @@ def test_xargs_fed_by_a_lister_reads_files_below_its_folder(
     assert make_gate().evaluate(call("shell", command=command)).decision is decision
 
 
-def test_xargs_fed_by_a_lister_of_a_folder_holding_a_credential_asks(
+def test_xargs_fed_by_a_lister_reads_as_a_recursive_reader_of_its_folder(
     make_gate: GateFactory, call: Call, workspace: Path, home: Path
 ) -> None:
-    (workspace / ".env").write_text("TOKEN=x\n")
+    (workspace / ".env").write_text("TOKEN=x\n")  # a project's own: a person may confirm
     assert _shell(make_gate(), call, "git ls-files | xargs cat") == (Q, ["hardline.credentials"])
     (workspace / ".env").unlink()
-    (workspace / "linked").symlink_to(home / ".ssh")
-    assert _shell(make_gate(), call, "find . -name '*.py' | xargs cat")[0] is Q
+    (workspace / "linked").symlink_to(home / ".ssh")  # planted: denied
+    assert _shell(make_gate(), call, "find . -name '*.py' | xargs cat") == (D, ["hardline.credentials"])
+
+
+#: A recursive read reaching a credential: asked in the person's project (a .env beside the
+#: code), denied when no project's layout explains it.
+def test_a_recursive_read_of_a_planted_or_outside_credential_is_denied(
+    make_gate: GateFactory, call: Call, workspace: Path, home: Path
+) -> None:
+    (home / ".netrc").write_text("machine x password y\n")
+    (workspace / "notes").mkdir()
+    (workspace / "notes" / "db.txt").hardlink_to(home / ".netrc")
+    gate = make_gate()
+    assert _shell(gate, call, "grep -r password notes") == (D, ["hardline.credentials"])
+    assert _shell(gate, call, "grep -r password ~") == (D, ["hardline.credentials"])
+    (workspace / "notes" / "db.txt").unlink()
+    (workspace / ".env").write_text("TOKEN=x\n")
+    assert _shell(gate, call, "grep -r TODO .") == (Q, ["hardline.credentials"])
 
 
 _KEYS = st.sampled_from(["password", "db_password", "api_key", "token", "client_secret", "_authToken"])

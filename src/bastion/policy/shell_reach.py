@@ -25,9 +25,9 @@ from bastion.policy.paths import (
     PathError,
     PathVerdict,
     absolute,
-    check_path,
     hard_link_to_credential,
 )
+from bastion.policy.reached import reached_reason
 from bastion.policy.shell_glob import GlobSyntax, expand
 from bastion.policy.treewalk import Found, OverBudget, Reach, walk
 from bastion.shell.model import Access, PathUse, SimpleCommand
@@ -303,7 +303,7 @@ def check_recursion(
         except PathError:
             continue  # the path policy already denies an unusable start
         for item in found[:20]:
-            reasons.extend(_reached_reason(policy, fs, what, start, item.path, item.target, cwd=cwd))
+            reasons.extend(reached_reason(policy, fs, what, start, item.path, item.target, cwd=cwd))
     note = f"{what} reads everything below {', '.join(starts)}: checked what it reaches"
     return Reached(tuple(dict.fromkeys(reasons)), (note,) if starts else ())
 
@@ -350,35 +350,6 @@ def _whitelists(reach: Reach, path: str) -> bool:
     except OSError:
         return True  # unreadable: it may whitelist anything
     return any(line.strip().startswith(b"!") for line in data.splitlines())
-
-
-def _reached_reason(
-    policy: Policy, fs: FileSystem, what: str, start: str, path: str, target: str | None, *, cwd: str
-) -> list[Reason]:
-    if target is None:
-        return [
-            Reason(
-                Decision.ASK,
-                "hardline.credentials",
-                "built-in",
-                path[:200],
-                f"{what} reads everything below {start}, which holds the credential file {path}: "
-                "a person must confirm (or name the files and folders to search)",
-            )
-        ]
-    verdict = check_path(policy, path, write=False, cwd=cwd, fs=fs)
-    if verdict.decision is Decision.ALLOW:
-        return []
-    return [
-        Reason(
-            Decision.ASK,
-            "shell.reach-outside",
-            "built-in",
-            f"{path} -> {target}"[:200],
-            f"{what} follows the symlink {path} to {target}, which is not an allowed read: "
-            "a person must confirm",
-        )
-    ]
 
 
 def credential_effect(reasons: tuple[Reason, ...]) -> set[Effect]:

@@ -10,7 +10,7 @@ from bastion.shell import paths as P
 from bastion.shell.model import Access, PathUse, SimpleCommand, new_path_use
 from bastion.shell.records import builder
 from bastion.shell.walk_model import Ids, RawCommand, Redirect
-from bastion.shell.words import Word
+from bastion.shell.words import DYN, Word
 
 #: Classify an inner argv (find -exec, xargs …) under an extra wrapper label.
 RunWords = Callable[["Ctx", list[Word], str], list[SimpleCommand]]
@@ -196,4 +196,8 @@ def path_use(word: Word, access: Access, why: str) -> PathUse | None:
         else:
             value = None
             why = f"{why} (glob that may reach protected names)"
-    return new_path_use(value, access, word.text, why, pattern)
+    tail = None
+    if value is None and DYN in word.sketch:  # the literal end after the last run-time part
+        rest = word.sketch[word.sketch.rfind(DYN) + 1 :]
+        tail = rest[rest.index("/") :] if "/" in rest else None
+    return new_path_use(value, access, word.text, why, pattern, False, False, tail)

@@ -12,6 +12,9 @@ anything else or runs anything, ``rg --files``. Between it and xargs only line f
 keep whole lines may stand (``grep`` without ``-o``, ``sort``, ``uniq``, ``head``, ``tail``).
 Anything else — an unknown option, a word only known at run time, a second start — and xargs
 is fed by nothing known.
+
+``echo WORDS | xargs CMD`` is fed exactly those words (when none holds a quote or a backslash,
+which xargs would interpret): ``echo ~ | xargs rm -rf`` is ``rm -rf ~``.
 """
 
 from __future__ import annotations
@@ -87,6 +90,16 @@ def fed_folder(stages: list[RawCommand | None], xargs_at: int) -> str | None:
         if not _filter(values):
             return None
     return None
+
+
+def fed_words(stages: list[RawCommand | None], xargs_at: int) -> tuple[str, ...] | None:
+    """The words an ``echo`` of literal words right before ``stages[xargs_at]`` feeds it."""
+    values = _literal(stages[xargs_at - 1]) if xargs_at else None
+    if values is None or values[0] != "echo" or any(v.startswith("-") for v in values[1:]):
+        return None
+    if any(c in v for v in values[1:] for c in "'\"\\"):
+        return None
+    return tuple(" ".join(values[1:]).split())
 
 
 def _literal(stage: RawCommand | None) -> list[str] | None:

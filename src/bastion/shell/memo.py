@@ -32,6 +32,7 @@ _COMPARED = (
     "background",
     "arith",
     "fed_from",
+    "fed_words",
 )
 if tuple(f.name for f in fields(RawCommand) if f.name != "scope") != _COMPARED:
     raise ImportError("shell.memo: RawCommand has fields the memo does not compare")
@@ -94,6 +95,7 @@ def _same(a: RawCommand, b: RawCommand) -> bool:
         and a.background == b.background
         and a.arith == b.arith
         and a.fed_from == b.fed_from
+        and a.fed_words == b.fed_words
         and (a.words is b.words or _distinct(b))
     )
 

@@ -250,6 +250,7 @@ class Classifier:
         if spec is None:
             ctx.known = False
             ctx.add(E.UNKNOWN, note=f"unknown program {ctx.program!r}")
+            printed_credentials(ctx)  # a secret printer the tables know by name only
         else:
             apply_spec(ctx, spec, ctx.words[1:], HANDLERS)
             printed_credentials(ctx)

@@ -15,7 +15,7 @@ from functools import partial
 
 from tree_sitter import Node
 
-from bastion.shell.feeds import fed_folder
+from bastion.shell.feeds import fed_folder, fed_words
 from bastion.shell.parser import where
 from bastion.shell.subscripts import literal, plain_name
 from bastion.shell.variables import arith_assigned, let_targets, run_time_assigns
@@ -110,19 +110,7 @@ def _dispatch(
     elif kind == "declaration_command":
         declaration(w, node, ctx, out, redirs)
     elif kind == "unset_command":
-        # `unset PATH` is an assignment too: bash then searches its built-in default path,
-        # which ends in `.` (a program missing from the system dirs runs from the cwd).
-        names = [node_text(c) for c in node.named_children if not node_text(c).startswith("-")]
-        assigned_by_form(w, names[1:] if names[:1] == ["unset"] else names, node_text(node), ctx, out)
-        operands = [c for c in node.named_children if not node_text(c).startswith("-")]
-        evaluated = tuple(
-            SUBST for c in operands[1 if names[:1] == ["unset"] else 0 :] if not plain_name(literal(c))
-        )
-        if evaluated:
-            w.vars.saw_arith()
-        out.append(
-            RawCommand(node_text(node), (), (), redirs, ctx, kind="unset", scope=w.scope, arith=evaluated)
-        )
+        _unset(w, node, ctx, out, redirs)
     elif kind == "test_command":
         test_command(w, node, ctx, out, redirs)
     elif kind == "for_statement":
@@ -164,6 +152,22 @@ def _dispatch(
         walk_word(w, node, ctx, out)  # case patterns
     else:
         w.errors.append(f"unsupported shell construct {kind!r} at {where(node)}")
+
+
+def _unset(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item], redirs: tuple[Redirect, ...]) -> None:
+    """``unset NAME…``: each NAME a variable it assigns (``unset PATH`` is one); a NAME with a
+    subscript bash evaluates (``unset 'a[$(cmd)]'``) is code."""
+    # `unset PATH` is an assignment too: bash then searches its built-in default path,
+    # which ends in `.` (a program missing from the system dirs runs from the cwd).
+    names = [node_text(c) for c in node.named_children if not node_text(c).startswith("-")]
+    assigned_by_form(w, names[1:] if names[:1] == ["unset"] else names, node_text(node), ctx, out)
+    operands = [c for c in node.named_children if not node_text(c).startswith("-")]
+    evaluated = tuple(
+        SUBST for c in operands[1 if names[:1] == ["unset"] else 0 :] if not plain_name(literal(c))
+    )
+    if evaluated:
+        w.vars.saw_arith()
+    out.append(RawCommand(node_text(node), (), (), redirs, ctx, kind="unset", scope=w.scope, arith=evaluated))
 
 
 def _children(
@@ -215,9 +219,9 @@ def _feed_xargs(out: list[Item], stages: list[tuple[int, int]]) -> None:
         plain.append(item if isinstance(item, RawCommand) else None)
     for k, raw in enumerate(plain):
         if k and raw is not None and raw.words and raw.words[0].value == "xargs":
-            folder = fed_folder(plain, k)
-            if folder is not None:
-                out[stages[k][0]] = replace(raw, fed_from=folder)
+            folder, words = fed_folder(plain, k), fed_words(plain, k)
+            if folder is not None or words is not None:
+                out[stages[k][0]] = replace(raw, fed_from=folder, fed_words=words)
 
 
 def _flatten(node: Node) -> list[Node]:

@@ -62,6 +62,8 @@ class RawCommand:
     scope: tuple[int, ...] = ()
     # An xargs stage fed by a lister of the files below this folder (``shell/feeds.py``).
     fed_from: str | None = None
+    # An xargs stage fed exactly these words (``echo WORDS | xargs …``).
+    fed_words: tuple[str, ...] | None = None
 
 
 #: Builds a ``Redirect`` / a ``RawCommand`` (see ``records.builder``).
@@ -91,6 +93,7 @@ def rebuilt(item: RawCommand, in_pipeline: bool, background: bool, scope: tuple[
         item.arith,
         scope,
         item.fed_from,
+        item.fed_words,
     )
 
 
