@@ -142,6 +142,8 @@ FED = [
     ("find . -name '*.py' -not -path './node_modules/*' | xargs wc -l", A),
     ("git ls-files | grep -v test | xargs cat", A),
     ("find src -name '*.py' | xargs cat", A),
+    ("git grep -l TODO | xargs -n1 wc -l", A),
+    ("git grep -l -O TODO | xargs cat", Q),
     ("git ls-files | sed s,^,/etc/, | xargs cat", Q),
     ("find . -printf '/etc/%p\\n' | xargs cat", Q),
     ("git ls-files | xargs rm", Q),

@@ -7,7 +7,7 @@ them as it checks ``grep -r`` (credential files, hard links, symlinks leading ou
 asking about arguments "only known at run time".
 
 A lister is recognised only in forms whose every output line is such a path: ``git ls-files``
-with listing options and plain pathspecs, ``find START`` with tests but no action that prints
+with listing options and plain pathspecs, ``git grep -l``, ``find START`` with tests but no action that prints
 anything else or runs anything, ``rg --files``. Between it and xargs only line filters that
 keep whole lines may stand (``grep`` without ``-o``, ``sort``, ``uniq``, ``head``, ``tail``).
 Anything else — an unknown option, a word only known at run time, a second start — and xargs
@@ -53,6 +53,9 @@ _FIND_OTHER_OUTPUT = frozenset(
         "-delete",
     }
 )
+#: git grep printing only the names of files (and what would make it print or run more).
+_GREP_NAMES = frozenset({"-l", "--files-with-matches", "--name-only", "-L", "--files-without-match"})
+_GREP_OTHER = ("-O", "--open-files-in-pager", "--full-name", "--recurse-submodules", "-c", "--count")
 _RG_FILES = frozenset({"--files", "--hidden", "-.", "--no-ignore", "-u", "-uu", "--null", "-0"})
 _GREP = frozenset({"grep", "egrep", "fgrep", "rg"})
 #: grep options that change what a matching line prints, or read patterns or files.
@@ -117,6 +120,12 @@ def _lister(words: list[str]) -> str | None:
         rest = args[1:]
         if all(a in _LS_FILES or _plain_pathspec(a) for a in rest):
             return "."
+        return None
+    if program == "git" and args[:1] == ["grep"]:
+        rest = args[1:]
+        names_only = any(a in _GREP_NAMES for a in rest)
+        if names_only and not any(a.startswith(_GREP_OTHER) or ".." in a.split("/") for a in rest):
+            return "."  # the names of matching files below the working directory
         return None
     if program == "find" and args and not args[0].startswith(("-", "(", "!")):
         start, tests = args[0], args[1:]
