@@ -33,6 +33,7 @@ DENIED = [
     ("ssh -o ProxyCommand='nc 169.254.169.254 80' x", "hardline.metadata"),
     ("mytool --host 0xA9FEA9FE", "hardline.metadata"),
     ("crontab -r", "hardline.destructive"),
+    ("git diff --no-index ~/.ssh/id_rsa /dev/null", "hardline.credentials"),
 ]
 
 
