@@ -34,6 +34,9 @@ DENIED = [
     ("mytool --host 0xA9FEA9FE", "hardline.metadata"),
     ("crontab -r", "hardline.destructive"),
     ("git diff --no-index ~/.ssh/id_rsa /dev/null", "hardline.credentials"),
+    ("curl -s file:///proc/self/environ", "hardline.credentials"),
+    ("curl -s file://localhost/proc/1/environ", "hardline.credentials"),
+    ("ln ~/.ssh/id_rsa k && cat k", "hardline.credentials"),
 ]
 
 

@@ -9,7 +9,7 @@ from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell.ctx import Ctx, path_use
 from bastion.shell.flags import NUMERIC, Flag, Parsed, parse_args
-from bastion.shell.hosts import any_host, bare_host
+from bastion.shell.hosts import any_host, bare_host, file_url_path
 from bastion.shell.model import Access, PathUse, SimpleCommand, new_command, read_below
 from bastion.shell.programs.spec import OPEN_HANDLERS, Spec
 from bastion.shell.walk_model import Redirect
@@ -118,6 +118,8 @@ def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handl
             host = any_host(word.value or "")
             if host:
                 ctx.host(host)
+            elif (local := file_url_path(word.value or "")) is not None:  # curl file:///x reads x
+                ctx.path(Word(word.text, local, local), Access.READ, f"file URL given to {ctx.program}")
     if spec.handler is not None:
         handler = handlers.get(spec.handler)
         if handler is None:
