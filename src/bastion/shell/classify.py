@@ -115,11 +115,11 @@ def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handl
             _recursive(ctx, first, bool(rest) or ctx.extra_args)
     if spec.hosts:
         for word in positionals:
-            host = any_host(word.value or "")
-            if host:
-                ctx.host(host)
-            elif (local := file_url_path(word.value or "")) is not None:  # curl file:///x reads x
+            local = file_url_path(word.value or "")
+            if local is not None:  # curl file:///x reads x
                 ctx.path(Word(word.text, local, local), Access.READ, f"file URL given to {ctx.program}")
+            elif host := any_host(word.value or ""):
+                ctx.host(host)
     if spec.handler is not None:
         handler = handlers.get(spec.handler)
         if handler is None:
