@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from bastion.call.effects import Effect
 from bastion.shell import paths as P
+from bastion.shell.braces import expand_braces
 from bastion.shell.model import Access, PathUse, SimpleCommand, new_path_use
 from bastion.shell.records import builder
 from bastion.shell.walk_model import Ids, RawCommand, Redirect
@@ -168,6 +169,13 @@ class Ctx:
 
     def path(self, word: Word, access: Access, why: str) -> None:
         """Record a path argument (process substitutions are pipes, not paths)."""
+        if word.value is None and not word.procsub and DYN not in word.sketch:
+            words = expand_braces(word.text)  # `~/.{aws/credentials,netrc}`: what bash makes of it
+            if words is not None:
+                self.paths.extend(
+                    new_path_use(w, access, word.text, f"{why} (brace expansion)") for w in words
+                )
+                return
         use = path_use(word, access, why)
         if use is not None:
             self.paths.append(use)
