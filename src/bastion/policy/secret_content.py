@@ -24,6 +24,7 @@ from bastion.policy.tree import Tree
 
 #: How much of a file is looked at (credential stores are small).
 HEAD = 64 * 1024
+_KERNEL = ("/proc/", "/sys/", "/dev/")
 
 _PRIVATE_KEY = rb"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
 _TOKEN_SHAPES = (
@@ -75,8 +76,8 @@ def secret_file_reason(tree: Tree, lexical: str, resolved: str, verb: str) -> Re
 def outside_secret(tree: Tree, verdict: PathVerdict, *, write: bool) -> PathVerdict:
     """``verdict`` for a read outside every root (no decision of its own) made a DENY when
     the file holds a secret; every other verdict as it is."""
-    if write or verdict.decision is not None or verdict.inside_roots:
-        return verdict
+    if write or verdict.decision is not None or verdict.inside_roots or verdict.resolved.startswith(_KERNEL):
+        return verdict  # (the kernel's files are not stores, and some block or never end)
     reason = secret_file_reason(tree, verdict.lexical, verdict.resolved, "read")
     if reason is None:
         return verdict
