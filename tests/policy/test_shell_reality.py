@@ -68,8 +68,10 @@ GLOBS: list[tuple[str, Outcome]] = [
     ("echo x > *.md", (Decision.ALLOW, ("mode.workspace",))),
     ("echo x > ?", (Decision.DENY, ("hardline.credentials",))),
     ("cat ../*", ASK_DEFAULT),  # ../todo.txt is outside the workspace
-    ("cat {notes.md,k}", ASK_DEFAULT),  # brace expansion is not expanded: unknown, never allowed
-    ("cat notes{.md,}", ASK_DEFAULT),
+    # brace expansion of a literal word makes the words bash makes: each decided as a path
+    ("cat {notes.md,k}", CREDENTIAL_DENY),  # k is a symlink to the key
+    ("cat notes{.md,}", ALLOWED),
+    ("cat {notes.md,$x}", ASK_DEFAULT),  # a brace list holding an expansion: unknown
 ]
 
 
