@@ -174,6 +174,14 @@ def test_xargs_fed_by_a_lister_reads_as_a_recursive_reader_of_its_folder(
     assert _shell(make_gate(), call, "find . -name '*.py' | xargs cat") == (D, ["hardline.credentials"])
 
 
+def test_a_listed_name_xargs_splits_into_other_paths_asks(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    (workspace / "x " / "etc").mkdir(parents=True)
+    (workspace / "x " / "etc" / "passwd").write_text("x\n")  # listed as "x /etc/passwd"
+    assert _shell(make_gate(), call, "git ls-files | xargs cat") == (Q, ["shell.dynamic-path"])
+
+
 #: A recursive read reaching a credential: asked in the person's project (a .env beside the
 #: code), denied when no project's layout explains it.
 def test_a_recursive_read_of_a_planted_or_outside_credential_is_denied(

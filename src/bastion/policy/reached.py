@@ -67,3 +67,16 @@ def reached_reason(
             "a person must confirm",
         )
     ]
+
+
+def split_reason(what: str, path: str) -> Reason:
+    """A listed name xargs splits at its blanks or quotes: the words it makes are other paths
+    (a folder ``x `` holding ``etc/passwd`` is listed as ``x /etc/passwd``)."""
+    return Reason(
+        Decision.ASK,
+        "shell.dynamic-path",
+        "built-in",
+        path[:200],
+        f"{what} gets {path!r} from xargs, split at its blanks or quotes into other paths: "
+        "a person must confirm",
+    )

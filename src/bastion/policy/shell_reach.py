@@ -27,7 +27,7 @@ from bastion.policy.paths import (
     absolute,
     hard_link_to_credential,
 )
-from bastion.policy.reached import reached_reason
+from bastion.policy.reached import reached_reason, split_reason
 from bastion.policy.shell_glob import GlobSyntax, expand
 from bastion.policy.treewalk import Found, OverBudget, Reach, walk
 from bastion.shell.model import Access, PathUse, SimpleCommand
@@ -126,6 +126,7 @@ class Recursion:
     hidden: bool = True  # reads dot files (rg skips them unless --hidden)
     content: bool = True  # reads file contents (find without -exec only lists names)
     default_start: bool = True  # with no path argument it reads the cwd
+    split: bool = False  # the names reach it split at blanks and quotes (xargs): "x /etc/passwd"
 
 
 _GREP = frozenset({"grep", "egrep", "fgrep", "zgrep"})
@@ -287,7 +288,8 @@ def check_recursion(
         if not any(u.recursive for u in cmd.paths):
             return _NOTHING
         # xargs names every listed file on the command line: each symlink among them is followed
-        mode = Recursion(Follow.ALL if "xargs" in cmd.wrappers else Follow.COMMAND_LINE)
+        fed = "xargs" in cmd.wrappers
+        mode = Recursion(Follow.ALL, split=True) if fed else Recursion(Follow.COMMAND_LINE)
     if not starts and mode.default_start and not any(u.access is Access.READ for u in cmd.paths):
         starts = ["."]
     rules, dirs = _grep_filter(cmd.argv) if cmd.program in _GREP else ((), ())
@@ -303,6 +305,9 @@ def check_recursion(
         except PathError:
             continue  # the path policy already denies an unusable start
         for item in found[:20]:
+            if mode.split and item.target is None and _splits(item.path[len(top) :]):
+                reasons.append(split_reason(what, item.path))
+                continue
             reasons.extend(reached_reason(policy, fs, what, start, item.path, item.target, cwd=cwd))
     note = f"{what} reads everything below {', '.join(starts)}: checked what it reaches"
     return Reached(tuple(dict.fromkeys(reasons)), (note,) if starts else ())
@@ -326,6 +331,8 @@ def _walk_fresh(
     credentials, secrets = policy.hardline.credentials, policy.hardline.secrets_read
 
     def flag(path: str) -> bool:
+        if mode.split and _splits(path[len(top) :]):
+            return True  # xargs would make other paths of its name
         if not (mode.content and keep.reads(path)):
             return False
         # by name, or by (device, inode): a hard link to a credential file is that file
@@ -342,6 +349,14 @@ def _walk_fresh(
         keep = replace(keep, hidden=True, ignore_files=[])
         found = walk(reach, top, follow_links=follow, skip=keep.skip, flag=flag)
     return found
+
+
+def _splits(name: str) -> bool:
+    """Would xargs split this name (relative to the walk's start) into other words?"""
+    return any(c in _SPLITTING for c in name)
+
+
+_SPLITTING = frozenset(" \t\n\r\v\f'\"\\")
 
 
 def _whitelists(reach: Reach, path: str) -> bool:
