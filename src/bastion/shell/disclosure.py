@@ -83,6 +83,17 @@ def printed_credentials(ctx: Ctx) -> None:
         _printed_by_table(ctx, args)
 
 
+def printed_as(ctx: Ctx, program: str, args: list[Word]) -> None:
+    """A secret printer run under another name (``python3 -m pip config list``): the forms
+    of ``program`` over the words that are not options."""
+    words = [w.value if w.value is not None else "?" for w in args if not (w.value or "").startswith("-")]
+    options = {v.split("=", 1)[0] for w in args if (v := w.value) is not None and v.startswith("-")}
+    for form in SECRET_PRINTERS.get(program, ()):
+        if tuple(words[: len(form.words)]) == form.words and (not form.flags or options & form.flags):
+            ctx.disclose(f"{program} {' '.join(form.words)} {form.why}")
+            return
+
+
 def _printed_by_table(ctx: Ctx, args: list[Word]) -> None:
     """The forms of ``printers.SECRET_PRINTERS``, ``ps``'s environment and jq's ``env``."""
     forms = SECRET_PRINTERS.get(ctx.program)
@@ -92,9 +103,8 @@ def _printed_by_table(ctx: Ctx, args: list[Word]) -> None:
         words = _positionals(ctx, args)
         for form in forms:
             if tuple(words[: len(form.words)]) == form.words and (not form.flags or options & form.flags):
-                ctx.disclose(
-                    f"{ctx.program} {' '.join(form.words)} {form.why}", _argv_index(ctx, form.words[-1])
-                )
+                at = _argv_index(ctx, form.words[-1]) if form.words else -1
+                ctx.disclose(f"{ctx.program} {' '.join(form.words)} {form.why}".replace("  ", " "), at)
                 return
     if ctx.program == "ps":
         for w in args:
