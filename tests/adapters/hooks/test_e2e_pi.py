@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 
@@ -66,19 +66,7 @@ def run_pi(sandbox: Sandbox, tool: str, arguments: dict[str, Any], **env: str) -
     pi = agent_cli("pi")
     script = Script(tool, arguments)
     with FakeModelServer(script) as server:
-        models = {
-            "providers": {
-                "fake": {
-                    "baseUrl": server.url,
-                    "api": "anthropic-messages",
-                    "apiKey": "sk-ant-dummy",
-                    "models": [{"id": "claude-test", "reasoning": False}],
-                }
-            }
-        }
-        agent_dir = sandbox.home / ".pi" / "agent"
-        agent_dir.mkdir(parents=True, exist_ok=True)
-        (agent_dir / "models.json").write_text(json.dumps(models))
+        _write_models(sandbox, server.url)
         child = subprocess.Popen(
             [pi, "-p", "do the task", "--model", "fake/claude-test", "--tools", TOOLS, "--no-session"],
             cwd=sandbox.project,
@@ -135,6 +123,105 @@ def test_pi_headless_is_denied_an_ask_nobody_can_answer(sandbox: Sandbox) -> Non
     assert script.results[0]["is_error"] is True
     assert script.results[0]["content"].startswith("Bastion: ")
     assert "nobody can be asked" in script.results[0]["content"]
+
+
+def _write_models(sandbox: Sandbox, url: str) -> None:
+    models = {
+        "providers": {
+            "fake": {
+                "baseUrl": url,
+                "api": "anthropic-messages",
+                "apiKey": "sk-ant-dummy",
+                "models": [{"id": "claude-test", "reasoning": False}],
+            }
+        }
+    }
+    agent_dir = sandbox.home / ".pi" / "agent"
+    agent_dir.mkdir(parents=True, exist_ok=True)
+    (agent_dir / "models.json").write_text(json.dumps(models))
+
+
+def run_pi_with_dialog(
+    sandbox: Sandbox, tool: str, arguments: dict[str, Any], *, confirm: bool
+) -> tuple[Script, list[dict[str, Any]]]:
+    """One pi run in RPC mode, where pi has a dialog (``ctx.hasUI``): the test is the person,
+    answering every ``confirm`` with ``confirm``. Returns the script and the dialogs shown."""
+    pi = agent_cli("pi")
+    script = Script(tool, arguments)
+    dialogs: list[dict[str, Any]] = []
+    with FakeModelServer(script) as server:
+        _write_models(sandbox, server.url)
+        stderr = sandbox.root / "pi-stderr.txt"
+        with (
+            stderr.open("w") as errors,
+            subprocess.Popen(
+                [pi, "--mode", "rpc", "--model", "fake/claude-test", "--tools", TOOLS, "--no-session"],
+                cwd=sandbox.project,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=errors,
+                text=True,
+                start_new_session=True,
+                env=sandbox.env(PI_OFFLINE="1", BASTION_HOOK_AUTOSTART="0", **_python_path()),
+            ) as child,
+        ):
+            assert child.stdin is not None and child.stdout is not None
+            timer = threading.Timer(PI_DEADLINE, os.killpg, (child.pid, signal.SIGKILL))
+            timer.start()
+            try:
+                _converse(child.stdin, child.stdout, dialogs, confirm)
+                child.stdin.close()  # pi's RPC mode ends with its input
+                child.wait(timeout=PI_DEADLINE)
+            finally:
+                timer.cancel()
+    assert len(script.results) == 1, (script.requests, stderr.read_text()[-2000:])
+    return script, dialogs
+
+
+def _converse(stdin: IO[str], stdout: IO[str], dialogs: list[dict[str, Any]], confirm: bool) -> None:
+    """Send the prompt, answer every confirmation, and stop at the end of the agent's run."""
+    stdin.write(json.dumps({"id": "p1", "type": "prompt", "message": "do the task"}) + "\n")
+    stdin.flush()
+    for line in stdout:
+        event = json.loads(line)
+        if event.get("type") == "extension_ui_request" and event.get("method") == "confirm":
+            dialogs.append(event)
+            stdin.write(
+                json.dumps({"type": "extension_ui_response", "id": event["id"], "confirmed": confirm}) + "\n"
+            )
+            stdin.flush()
+        if event.get("type") == "agent_end":
+            return
+
+
+@pytest.mark.parametrize("confirm", [True, False])
+def test_pi_asks_in_its_own_dialog_where_it_has_one(sandbox: Sandbox, confirm: bool) -> None:
+    install_pi(sandbox)
+    target = sandbox.victim / "new.txt"
+
+    script, dialogs = run_pi_with_dialog(
+        sandbox, "write", {"path": str(target), "content": "yes\n"}, confirm=confirm
+    )
+
+    assert [d["title"] for d in dialogs] == ["Bastion: allow write?"]
+    assert f"{target} is outside every writable root" in dialogs[0]["message"]
+    assert target.exists() is confirm
+    assert script.results[0]["is_error"] is not confirm
+    if not confirm:
+        assert script.results[0]["content"].endswith("(not confirmed)")
+
+
+def test_pi_shows_and_runs_the_contained_command_a_person_confirms(sandbox: Sandbox) -> None:
+    require_bwrap()
+    install_pi(sandbox)
+    command = f"touch {sandbox.victim}/escaped; echo inside > out.txt"
+
+    script, dialogs = run_pi_with_dialog(sandbox, "bash", {"command": command}, confirm=True)
+
+    assert len(dialogs) == 1 and " sandbox run --profile " in dialogs[0]["message"]
+    assert not (sandbox.victim / "escaped").exists()
+    assert (sandbox.project / "out.txt").read_text() == "inside\n"
+    assert script.results[0]["is_error"] is False
 
 
 def _approver_key(sandbox: Sandbox) -> str:
