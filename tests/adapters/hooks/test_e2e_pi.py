@@ -445,3 +445,47 @@ def test_pi_runs_an_allowed_command_contained_so_its_writes_outside_the_workspac
     assert (sandbox.project / "out.txt").read_text() == "evil\n"
     assert script.results[0]["is_error"] is False
     assert "'workspace': 'written'" in script.results[0]["content"]
+
+
+def _doctor(sandbox: Sandbox, *, with_pi: bool) -> list[tuple[str, bool, str]]:
+    from bastion.adapters.hooks.install import probe
+
+    folder = str(Path(agent_cli("pi")).parent)
+    path = f"{folder}:{os.environ.get('PATH', '/usr/bin:/bin')}" if with_pi else "/usr/bin:/bin"
+    env = sandbox.env(PATH=path, **_python_path())
+    return pi_extension.doctor_checks(str(sandbox.project), env, probe)
+
+
+def test_doctor_proves_the_hook_denies_and_pi_itself_loads_the_extension(sandbox: Sandbox) -> None:
+    path = install_pi(sandbox)
+
+    [(name, ok, detail)] = _doctor(sandbox, with_pi=True)
+
+    assert (name, ok) == (f"hook pi ({path})", True)
+    assert detail.startswith("denies a probe 'rm -rf /' in ") and detail.endswith(" ms; pi loads it")
+
+
+@pytest.mark.parametrize("hider", ["index.ts", "package.json", ".gitignore"])
+def test_doctor_fails_when_pi_would_not_load_the_extension(sandbox: Sandbox, hider: str) -> None:
+    path = install_pi(sandbox)
+    other = {
+        "index.ts": "export default function () {}\n",
+        "package.json": json.dumps({"name": "x", "pi": {"extensions": ["./other.ts"]}}),
+        ".gitignore": "bastion.ts\n",
+    }[hider]
+    (path.parent / hider).write_text(other)
+    (path.parent / "other.ts").write_text("export default function () {}\n")
+
+    [(_, ok, detail)] = _doctor(sandbox, with_pi=True)
+
+    assert ok is False
+    assert "pi does not load it from here" in detail
+
+
+def test_doctor_without_pi_on_path_says_what_it_did_not_check(sandbox: Sandbox) -> None:
+    install_pi(sandbox)
+
+    [(_, ok, detail)] = _doctor(sandbox, with_pi=False)
+
+    assert ok is True
+    assert detail.endswith("; pi is not on PATH, so whether pi loads the file was not checked")

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bastion.adapters.hooks import pi_extension
 from bastion.adapters.hooks.agent_trust import project_trust
 from bastion.adapters.hooks.targets import (
     CLAUDE_DENY_MIRROR,
@@ -239,6 +240,7 @@ _PROBES: dict[str, dict[str, Any]] = {
         "tool_input": {"command": "rm -rf /"},
     },
     "copilot": {"toolName": "bash", "toolArgs": json.dumps({"command": "rm -rf /"})},
+    "pi": pi_extension.PROBE_EVENT,
 }
 
 
@@ -332,4 +334,4 @@ def hook_checks(policy: Any) -> list[tuple[str, bool, str]]:
                     elif ok and agent == "codex":
                         detail += "; Codex runs it only once the hook itself is trusted (/hooks)"
                     checks.append((name, ok, detail))
-    return checks
+    return checks + pi_extension.doctor_checks(cwd, env, probe)

@@ -15,6 +15,9 @@ import difflib
 import json
 import os
 import re
+import shlex
+import shutil
+import subprocess
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -34,6 +37,19 @@ NOT_LOADED_NOTE = (
     "Bastion, and an extension file that fails to load stops pi before any call (pi 0.73.1)."
 )
 Print = Callable[[str], None]
+Check = tuple[str, bool, str]
+#: ``probe(command, agent, cwd)``: the installed command denies a call every policy denies.
+Probe = Callable[[str, str, str], tuple[bool, str]]
+#: The hook input ``bastion doctor`` sends: pi's event for a call every policy denies.
+PROBE_EVENT = {
+    "toolName": "bash",
+    "toolCallId": "bastion-doctor",
+    "input": {"command": "rm -rf /"},
+    "hasUI": False,
+}
+#: The command the extension registers: pi lists it, with the file it came from.
+COMMAND = "bastion"
+LOAD_CHECK_TIMEOUT = 30.0
 
 
 class PiInstallError(BastionError):
@@ -159,3 +175,75 @@ def uninstall(
     os.unlink(path)
     out("uninstalled: pi no longer asks Bastion")
     return path
+
+
+def loaded_by_pi(path: str, *, pi: str, cwd: str, env: Mapping[str, str]) -> tuple[bool, str]:
+    """Ask pi itself whether it loads the extension at ``path`` when started in ``cwd``: its
+    RPC mode lists every extension command with the file it came from (``get_commands``, no
+    model needed). This starts pi, which loads the project's extensions as pi always does."""
+    request = json.dumps({"id": "bastion-doctor", "type": "get_commands"}) + "\n"
+    try:
+        done = subprocess.run(
+            [pi, "--mode", "rpc", "--no-session", "--offline"],
+            input=request,
+            capture_output=True,
+            text=True,
+            timeout=LOAD_CHECK_TIMEOUT,
+            cwd=cwd,
+            env={**env, "PI_OFFLINE": "1"},
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return False, f"pi did not list its extensions ({exc})"
+    for line in done.stdout.splitlines():
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(message, dict) or message.get("id") != "bastion-doctor":
+            continue
+        data = message.get("data")
+        commands = data.get("commands") if isinstance(data, dict) else None
+        sources = {
+            os.path.realpath(str(c["sourceInfo"].get("path")))
+            for c in commands or []
+            if isinstance(c, dict) and c.get("name") == COMMAND and isinstance(c.get("sourceInfo"), dict)
+        }
+        if os.path.realpath(path) in sources:
+            return True, "pi loads it"
+        return False, (
+            "pi does not load it from here (an index.ts or package.json in the extensions folder, an "
+            "ignore file or a settings override hides it): remove what hides it, or bastion install pi --user"
+        )
+    return False, f"pi did not list its extensions (exit {done.returncode}): {done.stderr.strip()[-200:]}"
+
+
+def doctor_checks(cwd: str, env: Mapping[str, str], probe: Probe) -> list[Check]:
+    """For each installed Bastion extension: its hook starts, denies a probe, and pi loads it."""
+    checks: list[Check] = []
+    for scope in ("project", "user"):
+        path = extension_path(scope=scope, cwd=cwd, env=env)
+        try:
+            text = read(path)
+        except PiInstallError as exc:
+            checks.append((f"hook pi ({path})", False, str(exc)))
+            continue
+        hook = installed_hook(text) if text is not None else None
+        if hook is None:
+            continue
+        name = f"hook pi ({path})"
+        script = hook[2] if hook[1:2] == ["-S"] and len(hook) > 2 else None
+        if not os.access(hook[0], os.X_OK):
+            checks.append((name, False, f"{hook[0]} is not executable: re-run bastion install pi"))
+            continue
+        if script is not None and not os.path.isfile(script):
+            checks.append((name, False, f"{script} is missing: re-run bastion install pi"))
+            continue
+        ok, detail = probe(shlex.join(hook), "pi", cwd)
+        pi = shutil.which("pi", path=env.get("PATH"))
+        if ok and pi is None:
+            detail += "; pi is not on PATH, so whether pi loads the file was not checked"
+        elif ok and pi is not None:
+            ok, loaded = loaded_by_pi(path, pi=pi, cwd=cwd, env=env)
+            detail = f"{detail}; {loaded}"
+        checks.append((name, ok, detail))
+    return checks

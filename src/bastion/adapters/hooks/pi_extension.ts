@@ -112,6 +112,11 @@ async function gate(event: any, ctx: any): Promise<Block | undefined> {
 }
 
 export default function bastion(pi: any): void {
+  // `/bastion` says the gate is loaded; `bastion doctor` looks for this command to prove pi loads this file.
+  pi.registerCommand("bastion", {
+    description: "Bastion decides every tool call (bastion install pi)",
+    handler: async (_args: string, ctx: any) => ctx.ui.notify(`Bastion decides every tool call: ${HOOK.join(" ")}`, "info"),
+  });
   pi.on("tool_call", async (event: any, ctx: any) => {
     try {
       return await gate(event, ctx);
