@@ -21,8 +21,9 @@ from typing import IO, Any
 
 import pytest
 
-from bastion.adapters.hooks import pi_extension
+from bastion.adapters.hooks import extension
 from bastion.adapters.hooks.client import SOCKET_NAME
+from bastion.adapters.hooks.install import install, probe
 from bastion.adapters.hooks.targets import Launcher, hook_launcher
 from tests.adapters.hooks.conftest import Sandbox, agent_cli, bastion_exe
 from tests.adapters.hooks.fake_models import FakeModelServer, Script
@@ -44,7 +45,8 @@ def _python_path() -> dict[str, str]:
 
 
 def install_pi(sandbox: Sandbox, executable: Launcher | None = None, *, timeout: int = 60) -> Path:
-    written = pi_extension.install(
+    written = install(
+        "pi",
         scope="project",
         cwd=str(sandbox.project),
         env=sandbox.env(),
@@ -52,6 +54,7 @@ def install_pi(sandbox: Sandbox, executable: Launcher | None = None, *, timeout:
         timeout=timeout,
         out=_quiet,
     )
+    assert isinstance(written, extension.Extension)
     return Path(written.path)
 
 
@@ -448,12 +451,10 @@ def test_pi_runs_an_allowed_command_contained_so_its_writes_outside_the_workspac
 
 
 def _doctor(sandbox: Sandbox, *, with_pi: bool) -> list[tuple[str, bool, str]]:
-    from bastion.adapters.hooks.install import probe
-
     folder = str(Path(agent_cli("pi")).parent)
     path = f"{folder}:{os.environ.get('PATH', '/usr/bin:/bin')}" if with_pi else "/usr/bin:/bin"
     env = sandbox.env(PATH=path, **_python_path())
-    return pi_extension.doctor_checks(str(sandbox.project), env, probe)
+    return extension.doctor_checks(str(sandbox.project), env, probe)
 
 
 def test_doctor_proves_the_hook_denies_and_pi_itself_loads_the_extension(sandbox: Sandbox) -> None:
@@ -488,4 +489,5 @@ def test_doctor_without_pi_on_path_says_what_it_did_not_check(sandbox: Sandbox) 
     [(_, ok, detail)] = _doctor(sandbox, with_pi=False)
 
     assert ok is True
-    assert detail.endswith("; pi is not on PATH, so whether pi loads the file was not checked")
+    assert detail.startswith("denies a probe 'rm -rf /' in ")
+    assert detail.endswith(" ms; pi is not on PATH, so whether pi loads the file was not checked")

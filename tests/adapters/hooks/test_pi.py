@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bastion.adapters.hooks.decide import LocalDecider, Options
-from bastion.adapters.hooks.pi import PROTOCOL, translate
+from bastion.adapters.hooks.pi import PROTOCOL, _listed_commands, translate
 from bastion.adapters.hooks.protocol import PRE_TOOL_USE, HookRequest, Verdict
 from bastion.adapters.hooks.translate import Context
 from bastion.errors import CallError
@@ -247,3 +247,20 @@ def test_the_seed_004_ask_form_pauses_every_pi_call(sandbox: Sandbox) -> None:
     decided = _through_pi(sandbox, "ask", calls)
 
     assert decided == ["ask", "ask", "ask", "ask"]
+
+
+def _rpc_answer(*commands: tuple[str, str]) -> str:
+    listed = [{"name": n, "source": "extension", "sourceInfo": {"path": p}} for n, p in commands]
+    other = json.dumps({"type": "extension_ui_request", "id": "x", "method": "notify"})
+    answer = json.dumps({"id": "bastion-doctor", "type": "response", "data": {"commands": listed}})
+    return f"{other}\nnot json\n{answer}\n"
+
+
+def test_pi_lists_the_files_bastions_command_comes_from_numbered_when_two_register_it() -> None:
+    stdout = _rpc_answer(("bastion:1", "/p/.pi/extensions/bastion.ts"), ("bastion:2", "/h/.pi/agent/extensions/bastion.ts"),
+                         ("bastionx", "/other.ts"), ("bastion:x", "/other2.ts"), ("review", "/p/.pi/extensions/review.ts"))  # fmt: skip
+
+    assert _listed_commands(stdout) == {"/p/.pi/extensions/bastion.ts", "/h/.pi/agent/extensions/bastion.ts"}
+    assert _listed_commands(_rpc_answer(("bastion", "/p/b.ts"))) == {"/p/b.ts"}
+    assert _listed_commands(_rpc_answer()) == set()
+    assert _listed_commands('{"id": "other"}\n') is None

@@ -8,12 +8,12 @@ from typing import Annotated
 import typer
 
 from bastion.adapters.cli.common import fail
-from bastion.adapters.hooks import pi_extension
 from bastion.adapters.hooks.install import InstallError, install, uninstall
-from bastion.adapters.hooks.pi_extension import PiInstallError
-from bastion.adapters.hooks.targets import DEFAULT_TIMEOUT, bastion_executable, hook_launcher
+from bastion.adapters.hooks.targets import DEFAULT_TIMEOUT, bastion_executable
+from bastion.agents.registry import hook_names
 
-AGENTS = ("claude", "gemini", "codex", "copilot", "qwen", "pi", "generic")
+#: Every agent with a hook in the registry, and ``generic`` (a plugin of your own).
+AGENTS = (*hook_names(), "generic")
 
 AgentArg = Annotated[str, typer.Argument(help=f"One of: {', '.join(AGENTS)}.")]
 ProjectOpt = Annotated[bool, typer.Option("--project", help="This project's settings (default).")]
@@ -52,17 +52,6 @@ def install_cmd(
         _print_generic()
         return
     try:
-        if agent == "pi":  # pi loads an extension file, not hook settings
-            pi_extension.install(
-                scope=_scope(project, user),
-                cwd=os.getcwd(),
-                env=os.environ,
-                executable=hook_launcher(),
-                timeout=timeout,
-                dry_run=dry_run,
-                out=typer.echo,
-            )
-            return
         install(
             agent,
             scope=_scope(project, user),
@@ -72,7 +61,7 @@ def install_cmd(
             timeout=timeout,
             out=typer.echo,
         )
-    except (InstallError, PiInstallError, ValueError, OSError) as exc:
+    except (InstallError, ValueError, OSError) as exc:
         fail(str(exc))
 
 
@@ -84,11 +73,6 @@ def uninstall_cmd(
         typer.echo("generic: Bastion wrote nothing; remove the plugin you added from your agent")
         return
     try:
-        if agent == "pi":
-            pi_extension.uninstall(
-                scope=_scope(project, user), cwd=os.getcwd(), env=os.environ, dry_run=dry_run, out=typer.echo
-            )
-            return
         uninstall(
             agent,
             scope=_scope(project, user),
@@ -97,7 +81,7 @@ def uninstall_cmd(
             dry_run=dry_run,
             out=typer.echo,
         )
-    except (InstallError, PiInstallError, ValueError, OSError) as exc:
+    except (InstallError, ValueError, OSError) as exc:
         fail(str(exc))
 
 

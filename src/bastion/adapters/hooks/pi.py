@@ -27,7 +27,11 @@ tool) cannot be told apart by its name and is denied as unknown.
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import shutil
+import subprocess
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -43,6 +47,7 @@ from bastion.adapters.hooks.protocol import (
     text,
 )
 from bastion.adapters.hooks.translate import Context
+from bastion.agents.registry import enforcement_of
 from bastion.call.families import Family
 from bastion.errors import CallError
 
@@ -119,8 +124,8 @@ class PiProtocol(AgentProtocol):
     actual tool execution"), so an allowed shell call is rewritten to run contained."""
 
     name = "pi"
-    honours_ask = True
-    rewrites_input = True
+    honours_ask = enforcement_of("pi").honours_ask
+    rewrites_input = enforcement_of("pi").rewrite
     events = (PRE_TOOL_USE,)
 
     def parse(self, payload: Any, env: Mapping[str, str], *, event: str | None = None) -> HookRequest:
@@ -160,6 +165,72 @@ class PiProtocol(AgentProtocol):
             body["decision"] = "deny"
             return Answer(dumps(body), f"Bastion: {verdict.reason}\n", 2)
         return Answer(dumps(body), "", code)
+
+    def loads(self, path: str, *, cwd: str, env: Mapping[str, str]) -> tuple[bool, str]:
+        """Does pi, started in ``cwd``, load the extension at ``path``? pi's RPC mode lists
+        every extension command with the file it came from (``get_commands``, no model
+        needed); the extension registers ``/bastion``. An ``index.ts`` or ``package.json`` in
+        the extensions folder, an ignore file there or a settings override hides the file
+        without a word (pi 0.73.1 ``package-manager.js``). This starts pi, which loads the
+        project's extensions as it always does; without pi on PATH nothing is checked."""
+        pi = shutil.which("pi", path=env.get("PATH"))
+        if pi is None:
+            return True, "pi is not on PATH, so whether pi loads the file was not checked"
+        request = json.dumps({"id": "bastion-doctor", "type": "get_commands"}) + "\n"
+        try:
+            done = subprocess.run(
+                [pi, "--mode", "rpc", "--no-session", "--offline"],
+                input=request,
+                capture_output=True,
+                text=True,
+                timeout=LOAD_CHECK_TIMEOUT,
+                cwd=cwd,
+                env={**env, "PI_OFFLINE": "1"},
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return False, f"pi did not list its extensions ({exc})"
+        listed = _listed_commands(done.stdout)
+        if listed is None:
+            return (
+                False,
+                f"pi did not list its extensions (exit {done.returncode}): {done.stderr.strip()[-200:]}",
+            )
+        if os.path.realpath(path) in listed:
+            return True, "pi loads it"
+        return False, (
+            "pi does not load it from here (an index.ts or package.json in the extensions folder, an "
+            "ignore file or a settings override hides it): remove what hides it, or bastion install pi --user"
+        )
+
+
+#: The command Bastion's extension registers, and how long doctor waits for pi to list it.
+COMMAND = "bastion"
+LOAD_CHECK_TIMEOUT = 30.0
+
+
+def _ours(name: object) -> bool:
+    """``bastion``, or ``bastion:N`` (pi numbers a name several extensions register: a project
+    and a user install both loaded)."""
+    return isinstance(name, str) and (name == COMMAND or re.fullmatch(rf"{COMMAND}:\d+", name) is not None)
+
+
+def _listed_commands(stdout: str) -> set[str] | None:
+    """The files ``/bastion`` comes from in pi's answer to ``get_commands``; None: no answer."""
+    for line in stdout.splitlines():
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(message, dict) or message.get("id") != "bastion-doctor":
+            continue
+        data = message.get("data")
+        commands = data.get("commands") if isinstance(data, dict) else None
+        return {
+            os.path.realpath(str(c["sourceInfo"].get("path")))
+            for c in (commands if isinstance(commands, list) else [])
+            if isinstance(c, dict) and _ours(c.get("name")) and isinstance(c.get("sourceInfo"), dict)
+        }
+    return None
 
 
 PROTOCOL = PiProtocol()

@@ -1,6 +1,6 @@
-"""``bastion install pi`` / ``uninstall pi``: Bastion's extension written where pi discovers
-extensions, carrying the hook's command line; idempotent, backed up, never over a file that
-is not Bastion's."""
+"""``bastion install pi`` / ``uninstall pi`` (``SettingsStyle.EXTENSION``): Bastion's own file
+written where the agent discovers extensions, carrying the hook's command line; idempotent,
+backed up, never over a file that is not Bastion's."""
 
 from __future__ import annotations
 
@@ -8,15 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from bastion.adapters.hooks import pi_extension
-from bastion.adapters.hooks.pi_extension import PiInstallError, extension_path, installed_hook, render
+from bastion.adapters.hooks import extension
+from bastion.adapters.hooks.extension import ExtensionError, installed_hook, render
+from bastion.adapters.hooks.targets import hook_file
 from tests.adapters.hooks.conftest import Sandbox
 
+MARKER = extension.marker("pi")
 LAUNCHER = ("/opt/py/bin/python", "-S", "/opt/bastion/adapters/hooks/fastpath.py")
 
 
 def _install(sandbox: Sandbox, lines: list[str], **options: object) -> Path:
-    written = pi_extension.install(
+    written = extension.install(
+        "pi",
         scope=str(options.get("scope", "project")),
         cwd=str(sandbox.project),
         env=sandbox.env(),
@@ -40,21 +43,21 @@ def _install(sandbox: Sandbox, lines: list[str], **options: object) -> Path:
 def test_the_extension_goes_where_pi_discovers_extensions(
     scope: str, env: dict[str, str], expected: str
 ) -> None:
-    assert extension_path(scope=scope, cwd="/w", env=env) == expected
+    assert hook_file("pi", scope=scope, cwd="/w", env=env) == expected
 
 
 def test_the_rendered_extension_carries_the_hook_command_and_its_timeout() -> None:
-    text = render(LAUNCHER, timeout=45)
+    text = render("pi", LAUNCHER, timeout=45)
 
-    assert installed_hook(text) == [*LAUNCHER, "hook", "pi", "--timeout", "45", "--autostart"]
+    assert installed_hook("pi", text) == [*LAUNCHER, "hook", "pi", "--timeout", "45", "--autostart"]
     assert "const TIMEOUT_MS: number = 45000;" in text.splitlines()
     assert "__BASTION_" not in text
 
 
 def test_a_launcher_path_with_quotes_stays_one_json_string() -> None:
-    text = render('/opt/it\'s "here"/bastion', timeout=60)
+    text = render("pi", '/opt/it\'s "here"/bastion', timeout=60)
 
-    assert installed_hook(text) == [
+    assert installed_hook("pi", text) == [
         '/opt/it\'s "here"/bastion',
         "hook",
         "pi",
@@ -72,7 +75,7 @@ def test_install_writes_the_file_and_a_second_run_changes_nothing(sandbox: Sandb
     _install(sandbox, second)
 
     assert path == sandbox.project / ".pi" / "extensions" / "bastion.ts"
-    assert path.read_text() == render(LAUNCHER, timeout=60)
+    assert path.read_text() == render("pi", LAUNCHER, timeout=60)
     assert first[-2] == f"installed: pi now asks Bastion before every tool call ({path})."
     assert second == [f"{path}: Bastion's extension is already installed; nothing to change"]
     assert sorted(p.name for p in path.parent.iterdir()) == ["bastion.ts"]
@@ -86,7 +89,14 @@ def test_reinstalling_with_another_timeout_keeps_a_backup_of_the_old_file(sandbo
 
     backups = [p for p in path.parent.iterdir() if p.name.startswith("bastion.ts.bastion-backup-")]
     assert [b.read_text() for b in backups] == [old]
-    assert installed_hook(path.read_text()) == [*LAUNCHER, "hook", "pi", "--timeout", "120", "--autostart"]
+    assert installed_hook("pi", path.read_text()) == [
+        *LAUNCHER,
+        "hook",
+        "pi",
+        "--timeout",
+        "120",
+        "--autostart",
+    ]
 
 
 def test_a_dry_run_writes_nothing(sandbox: Sandbox) -> None:
@@ -103,7 +113,7 @@ def test_install_never_overwrites_a_bastion_ts_it_did_not_write(sandbox: Sandbox
     path.parent.mkdir(parents=True)
     path.write_text("export default function () {}\n")
 
-    with pytest.raises(PiInstallError) as info:
+    with pytest.raises(ExtensionError) as info:
         _install(sandbox, [])
 
     assert str(info.value) == f"{path} exists and is not Bastion's extension; nothing was changed"
@@ -114,8 +124,8 @@ def test_uninstall_removes_only_bastions_extension(sandbox: Sandbox) -> None:
     path = _install(sandbox, [])
     lines: list[str] = []
 
-    pi_extension.uninstall(scope="project", cwd=str(sandbox.project), env=sandbox.env(), out=lines.append)
-    pi_extension.uninstall(scope="project", cwd=str(sandbox.project), env=sandbox.env(), out=lines.append)
+    extension.uninstall("pi", scope="project", cwd=str(sandbox.project), env=sandbox.env(), out=lines.append)
+    extension.uninstall("pi", scope="project", cwd=str(sandbox.project), env=sandbox.env(), out=lines.append)
 
     assert not path.exists()
     assert lines[1:] == ["uninstalled: pi no longer asks Bastion", f"{path}: no Bastion extension to remove"]
@@ -126,7 +136,9 @@ def test_uninstall_leaves_a_foreign_bastion_ts_alone(sandbox: Sandbox) -> None:
     path.parent.mkdir(parents=True)
     path.write_text("// mine\n")
 
-    pi_extension.uninstall(scope="project", cwd=str(sandbox.project), env=sandbox.env(), out=lambda _: None)
+    extension.uninstall(
+        "pi", scope="project", cwd=str(sandbox.project), env=sandbox.env(), out=lambda _: None
+    )
 
     assert path.read_text() == "// mine\n"
 
@@ -142,4 +154,4 @@ def test_uninstall_leaves_a_foreign_bastion_ts_alone(sandbox: Sandbox) -> None:
     ],
 )
 def test_only_a_well_formed_bastion_extension_names_a_hook(text: str) -> None:
-    assert installed_hook(text) is None
+    assert installed_hook("pi", text) is None
