@@ -264,3 +264,32 @@ def test_pi_lists_the_files_bastions_command_comes_from_numbered_when_two_regist
     assert _listed_commands(_rpc_answer(("bastion", "/p/b.ts"))) == {"/p/b.ts"}
     assert _listed_commands(_rpc_answer()) == set()
     assert _listed_commands('{"id": "other"}\n') is None
+
+
+@pytest.mark.parametrize(
+    ("tool", "given"),
+    [
+        ("write", {"path": ".pi/extensions/evil.ts", "content": "export default () => {}"}),
+        ("write", {"path": ".pi/settings.json", "content": '{"extensions": ["-extensions/bastion.ts"]}'}),
+        (
+            "edit",
+            {"path": ".pi/extensions/bastion.ts", "edits": [{"oldText": "block: true", "newText": "x"}]},
+        ),
+        ("write", {"path": "~/.pi/agent/models.json", "content": "{}"}),
+        ("write", {"path": "~/.pi/agent/extensions/index.ts", "content": "export default () => {}"}),
+        ("bash", {"command": "rm .pi/extensions/bastion.ts"}),
+        ("bash", {"command": "echo 'bastion.ts' > .pi/extensions/.gitignore"}),
+    ],
+)
+def test_nothing_pi_runs_unasked_may_change_what_pi_loads(
+    sandbox: Sandbox, tool: str, given: dict[str, Any]
+) -> None:
+    """The record puts ``.pi`` on the hard line: Bastion's own extension, the settings that
+    hide it and the models pi trusts are a person's to change, and nobody is there to ask."""
+    env = sandbox.env()
+    event = _event(sandbox, tool, given, sessionId=f"pi-own-{tool}")
+
+    verdict = LocalDecider().decide(PROTOCOL.parse(event, env), PROTOCOL, Options(env=env))
+
+    assert verdict.decision == "deny"
+    assert "nobody can be asked" in verdict.reason
