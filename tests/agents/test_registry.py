@@ -166,10 +166,11 @@ def test_the_trust_gate_each_record_names_is_the_one_checked(tmp_path: Path) -> 
         "codex": TrustModel.CODEX_PROJECTS,
         "gemini": TrustModel.GEMINI_FOLDERS,
         "qwen": TrustModel.QWEN_FOLDERS,
-        "copilot": TrustModel.NONE,
+        "copilot": TrustModel.COPILOT_FOLDERS,
     }
     checked = {name: project_trust(name, str(tmp_path), env) for name in HOOKED}
-    assert [name for name, trust in checked.items() if trust is None] == ["claude", "copilot"]
+    assert [name for name, trust in checked.items() if trust is None] == ["claude"]
+    assert checked["copilot"] is not None and not checked["copilot"].trusted  # no trustedFolders
     assert checked["codex"] is not None and not checked["codex"].trusted  # no config.toml
     assert checked["gemini"] is not None and not checked["gemini"].trusted  # folder trust on
     assert checked["qwen"] is not None and checked["qwen"].trusted  # folder trust off

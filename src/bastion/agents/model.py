@@ -29,6 +29,7 @@ class TrustModel(enum.Enum):
     CODEX_PROJECTS = "codex-projects"  # [projects."ROOT"] trust_level in $CODEX_HOME/config.toml
     GEMINI_FOLDERS = "gemini-folders"  # folder trust on by default, trustedFolders.json
     QWEN_FOLDERS = "qwen-folders"  # folder trust off by default; undecided counts as trusted
+    COPILOT_FOLDERS = "copilot-folders"  # trustedFolders in $COPILOT_HOME/config.json
 
 
 class AskHandling(enum.Enum):
