@@ -95,7 +95,7 @@ def test_each_agents_project_folders_are_read_only_and_swept_in_a_sandbox() -> N
 def test_each_agents_permission_globs_are_on_the_hard_line() -> None:
     for record in AGENTS:
         assert set(record.permission_globs) <= set(AGENT_PERMISSION_GLOBS), record.name
-    assert AGENT_PERMISSION_GLOBS[:9] == (
+    assert AGENT_PERMISSION_GLOBS[:10] == (
         "**/.claude/settings*.json",
         "**/.claude/hooks",
         "**/.mcp.json",
@@ -103,6 +103,7 @@ def test_each_agents_permission_globs_are_on_the_hard_line() -> None:
         ".gemini",
         "**/.qwen/settings*.json",
         "**/.github/hooks",
+        "**/.github/copilot",
         "**/.copilot",
         "**/opencode.json",
     )
@@ -200,3 +201,49 @@ def test_enforcement_words_name_only_the_answers_that_hold() -> None:
 
 def test_hook_names_follow_the_registry_order() -> None:
     assert hook_names() == tuple(HOOKED)
+
+
+def _write_decision(tmp_path: Path, relative: str) -> str:
+    """Bastion's answer to Copilot creating ``relative`` in its project (in process)."""
+    from bastion.adapters.hooks.decide import LocalDecider, Options
+
+    project = tmp_path / "home" / "proj"
+    project.mkdir(parents=True, exist_ok=True)
+    env = {
+        "HOME": str(tmp_path / "home"),
+        "BASTION_STATE_DIR": str(tmp_path / "state"),
+        "PATH": "/usr/bin:/bin",
+    }
+    args = json.dumps({"path": str(project / relative), "file_text": '{"disableAllHooks": true}'})
+    request = _protocol("copilot").parse({"cwd": str(project), "toolName": "create", "toolArgs": args}, env)
+    return LocalDecider().decide(request, _protocol("copilot"), Options(env=env)).decision
+
+
+@pytest.mark.parametrize(
+    "relative",
+    [
+        ".github/copilot/settings.local.json",  # 1.0.102 reads disableAllHooks there: hooks off
+        ".github/copilot/settings.json",
+        ".github/hooks/other.json",
+        ".claude/settings.local.json",
+        ".codex/hooks.json",
+        ".gemini/settings.json",
+        ".qwen/settings.json",
+        "opencode.json",
+    ],
+)
+def test_no_agent_may_write_a_settings_file_that_could_turn_its_hook_off_unasked(
+    tmp_path: Path, relative: str
+) -> None:
+    assert _write_decision(tmp_path, relative) in ("ask", "deny")
+
+
+def test_an_ordinary_workspace_file_beside_them_is_still_written_unasked(tmp_path: Path) -> None:
+    assert _write_decision(tmp_path, ".github/ISSUE_TEMPLATE/bug.md") == "allow"
+
+
+def test_a_contained_call_sees_each_agents_project_settings_read_only_and_swept() -> None:
+    from bastion.exec.protected import PROTECTED_CHILDREN
+
+    assert PROTECTED_CHILDREN[".github"] == ("workflows", "hooks", "copilot")
+    assert {".github/hooks", ".github/copilot"} <= set(ROOT_SWEPT)

@@ -46,5 +46,8 @@ AGENT = Agent(
         env_prefixes=("COPILOT_", "GH_", "GITHUB_"),
     ),
     project_dirs=(".copilot",),
-    permission_globs=("**/.github/hooks", "**/.copilot"),
+    # Measured with 1.0.102: {"disableAllHooks": true} in .github/copilot/settings.local.json
+    # (or settings.json, which may also hold hooks) turns Bastion's hook off.
+    project_paths=(".github/hooks", ".github/copilot"),
+    permission_globs=("**/.github/hooks", "**/.github/copilot", "**/.copilot"),
 )

@@ -187,5 +187,8 @@ class Agent:
     #: Folders in a project holding its settings: read-only wherever they appear in a
     #: sandbox, and swept when a contained call creates one at a workspace root.
     project_dirs: tuple[str, ...] = ()
+    #: Paths below a project folder (``PARENT/NAME``) holding its settings, where the parent
+    #: is not the agent's own: read-only wherever they appear in a sandbox, swept at a root.
+    project_paths: tuple[str, ...] = ()
     #: Paths (policy globs) whose writes change what the agent permits: a hard line asks.
     permission_globs: tuple[str, ...] = ()

@@ -301,3 +301,22 @@ def test_copilot_cli_runs_an_allowed_shell_call_inside_bastions_sandbox_through_
     assert (sandbox.home / ".bashrc").read_text() == "# rc\n"  # its private HOME took the write
     assert (sandbox.project / "out.txt").read_text() == "built\n"  # its workspace write landed
     assert "key refused: FileNotFoundError" in script.results[0]["content"]  # the key is hidden
+
+
+def test_copilot_cli_cannot_turn_bastions_hook_off_through_its_repository_settings(
+    sandbox: Sandbox, copilot_cache: Path
+) -> None:
+    """1.0.102 reads ``disableAllHooks`` from ``.github/copilot/settings.local.json``: written,
+    every later call would run without Bastion. Headless, the ask it gets is a deny."""
+    install_copilot(sandbox)
+    settings = sandbox.project / ".github" / "copilot" / "settings.local.json"
+
+    script = run_copilot(
+        sandbox, copilot_cache, "create", {"path": str(settings), "file_text": '{"disableAllHooks": true}'}
+    )
+    after = run_copilot(sandbox, copilot_cache, "view", {"path": str(sandbox.home / ".ssh" / "id_rsa")})
+
+    assert not settings.exists()
+    assert script.results[0]["content"].startswith(DENIED)
+    assert "controls agent permissions" in script.results[0]["content"]
+    assert after.results[0]["content"].startswith(DENIED)  # the hook still runs
