@@ -125,6 +125,19 @@ def test_copilot_cli_reads_no_ssh_key_bastion_denies(sandbox: Sandbox, copilot_c
     )
 
 
+def test_copilot_cli_searches_no_credential_folder_its_grep_names_in_paths(
+    sandbox: Sandbox, copilot_cache: Path
+) -> None:
+    install_copilot(sandbox)
+    folder = sandbox.home / ".ssh"
+
+    script = run_copilot(sandbox, copilot_cache, "grep", {"pattern": "PRIVATE", "paths": [str(folder)]})
+
+    content = script.results[0]["content"]
+    assert "PRIVATE KEY" not in content
+    assert content.startswith(f"{DENIED}: [policy-denied] {folder} is a credential location")
+
+
 def test_copilot_cli_reads_the_key_when_its_folder_is_untrusted_as_bastion_warns(
     sandbox: Sandbox, copilot_cache: Path
 ) -> None:

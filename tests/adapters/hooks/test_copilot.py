@@ -1,12 +1,17 @@
-"""Copilot CLI loads a repository's ``.github/hooks`` only in a trusted folder (measured with
-the real 1.0.102 in tests/adapters/hooks/test_e2e_copilot.py): ``copilot_trust`` says which."""
+"""Copilot CLI 1.0.102, what its end-to-end tests found: it loads a repository's
+``.github/hooks`` only in a trusted folder (``copilot_trust`` says which), and its
+``grep``/``glob`` tools search ``paths``, which the translation must decide on."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
+
 from bastion.adapters.hooks.agent_trust import Trust, copilot_trust, project_trust
+from bastion.adapters.hooks.decide import LocalDecider, Options
+from bastion.adapters.hooks.entry import protocol_for
 
 
 def _config(folder: Path, data: object) -> None:
@@ -75,3 +80,48 @@ def test_a_project_install_for_copilot_reads_that_check(tmp_path: Path) -> None:
     assert project_trust("copilot", str(tmp_path), {"HOME": str(tmp_path)}) == copilot_trust(
         str(tmp_path), {"HOME": str(tmp_path)}
     )
+
+
+@pytest.mark.parametrize("tool", ["grep", "glob", "rg"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"pattern": "KEY", "paths": ["HOME/.ssh"]},
+        {"pattern": "KEY", "paths": "HOME/.ssh"},
+        {"pattern": "KEY", "paths": ["HOME/proj", "HOME/.ssh"]},
+        {"pattern": "KEY", "paths": ["HOME/proj"], "path": "HOME/.ssh"},
+        {"pattern": "KEY", "paths": ["HOME/proj"], "dir_path": "HOME/.ssh"},
+        {"pattern": "KEY", "paths": []},
+        {"pattern": "KEY", "paths": ["HOME/proj", 3]},
+    ],
+)
+def test_a_search_over_paths_is_decided_on_every_folder_it_names(
+    tmp_path: Path, tool: str, args: dict[str, object]
+) -> None:
+    """Copilot's grep/glob search ``paths`` (1.0.102's tool schema): ignoring it allowed a
+    search of ~/.ssh decided as a search of the project."""
+    home = tmp_path / "home"
+    (home / "proj").mkdir(parents=True)
+    (home / ".ssh").mkdir()
+    env = {"HOME": str(home), "BASTION_STATE_DIR": str(tmp_path / "state"), "PATH": "/usr/bin:/bin"}
+    text = json.dumps(args).replace("HOME", str(home))
+    payload = {"cwd": str(home / "proj"), "toolName": tool, "toolArgs": text}
+    protocol = protocol_for("copilot")
+
+    verdict = LocalDecider().decide(protocol.parse(payload, env), protocol, Options(env=env))
+
+    assert verdict.decision == "deny"
+
+
+@pytest.mark.parametrize("tool", ["grep", "glob", "rg"])
+def test_a_search_of_the_project_is_still_allowed(tmp_path: Path, tool: str) -> None:
+    home = tmp_path / "home"
+    (home / "proj" / "src").mkdir(parents=True)
+    env = {"HOME": str(home), "BASTION_STATE_DIR": str(tmp_path / "state"), "PATH": "/usr/bin:/bin"}
+    args = json.dumps({"pattern": "x", "paths": [str(home / "proj"), "src"]})
+    payload = {"cwd": str(home / "proj"), "toolName": tool, "toolArgs": args}
+    protocol = protocol_for("copilot")
+
+    verdict = LocalDecider().decide(protocol.parse(payload, env), protocol, Options(env=env))
+
+    assert verdict.decision == "allow"
