@@ -36,6 +36,7 @@ function runHook(payload: string, signal?: AbortSignal): Promise<Ran> {
       finish({ code: null, stdout: "", stderr: "", failure });
     };
     const timer = setTimeout(() => stop(`Bastion gave no answer within ${TIMEOUT_MS / 1000} s`), TIMEOUT_MS);
+    if (signal?.aborted) stop("the call was aborted before Bastion answered");
     signal?.addEventListener("abort", () => stop("the call was aborted before Bastion answered"));
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
