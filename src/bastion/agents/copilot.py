@@ -36,7 +36,7 @@ AGENT = Agent(
         "copilot",
         (".copilot",),
         "COPILOT_HOME",
-        settings=("config.json", "mcp-config.json", "hooks"),
+        settings=("config.json", "settings.json", "mcp-config.json", "hooks"),
         model_hosts=(
             "api.githubcopilot.com",
             "api.individual.githubcopilot.com",
