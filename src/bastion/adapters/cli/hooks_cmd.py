@@ -11,7 +11,7 @@ from bastion.adapters.cli.common import fail
 from bastion.adapters.hooks.install import InstallError, install, uninstall
 from bastion.adapters.hooks.targets import DEFAULT_TIMEOUT, bastion_executable
 
-AGENTS = ("claude", "gemini", "codex", "copilot", "qwen", "generic")
+AGENTS = ("claude", "gemini", "codex", "copilot", "qwen", "opencode", "generic")
 
 AgentArg = Annotated[str, typer.Argument(help=f"One of: {', '.join(AGENTS)}.")]
 ProjectOpt = Annotated[bool, typer.Option("--project", help="This project's settings (default).")]

@@ -29,7 +29,7 @@ from bastion.adapters.hooks.protocol import PRE_TOOL_USE, AgentProtocol, Answer,
 from bastion.call import strict_json
 from bastion.errors import CallError
 
-AGENTS = ("claude", "gemini", "codex", "copilot", "qwen", "generic")
+AGENTS = ("claude", "gemini", "codex", "copilot", "qwen", "opencode", "generic")
 MAX_INPUT = 8 * 1024 * 1024
 DEFAULT_DEADLINE = 5.0
 #: A parked wait ends this long before the agent's hook timeout.

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bastion.adapters.hooks import plugin_file
 from bastion.adapters.hooks.agent_trust import project_trust
 from bastion.adapters.hooks.targets import (
     CLAUDE_DENY_MIRROR,
@@ -139,7 +140,11 @@ def install(
     timeout: int = DEFAULT_TIMEOUT,
     executable: Launcher | None = None,
     out: Print = print,
-) -> Target:
+) -> Target | plugin_file.PluginFile:
+    if agent in plugin_file.PLUGIN_AGENTS:  # a plugin file, not a settings entry
+        plugin = plugin_file.locate(agent, scope=scope, cwd=cwd, env=env)
+        words = plugin_file.hook_words(agent, executable or hook_launcher(), timeout)
+        return plugin_file.install_plugin(plugin, words, timeout=timeout, dry_run=dry_run, out=out)
     target = target_for(agent, scope=scope, cwd=cwd, env=env)
     before, doc = _load(target.path)
     exe = executable or hook_launcher()
@@ -187,7 +192,10 @@ def uninstall(
     env: Mapping[str, str],
     dry_run: bool = False,
     out: Print = print,
-) -> Target:
+) -> Target | plugin_file.PluginFile:
+    if agent in plugin_file.PLUGIN_AGENTS:
+        plugin = plugin_file.locate(agent, scope=scope, cwd=cwd, env=env)
+        return plugin_file.uninstall_plugin(plugin, dry_run=dry_run, out=out)
     target = target_for(agent, scope=scope, cwd=cwd, env=env)
     before, doc = _load(target.path)
     after_doc = target.remove(json.loads(json.dumps(doc)))
