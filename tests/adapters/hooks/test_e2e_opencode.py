@@ -317,10 +317,10 @@ MALFORMED = {
 }
 
 
-def _fake_hook(sandbox: Sandbox, plugin: Path, body: str, code: int) -> None:
-    """Re-render the installed plugin around a fake hook program that answers ``body``."""
+def _fake_hook(sandbox: Sandbox, plugin: Path, source: str) -> None:
+    """Re-render the installed plugin around a fake hook: the Python program ``source``."""
     program = sandbox.root / "fake_hook.py"
-    program.write_text(f"import sys\nsys.stdin.read()\n{body}\nsys.exit({code})\n")
+    program.write_text(source)
     located = plugin_file.opencode_plugin(scope="project", cwd=str(sandbox.project), env=sandbox.env())
     plugin.write_text(plugin_file.render(located, [sys.executable, str(program)], 60))
 
@@ -329,7 +329,7 @@ def _fake_hook(sandbox: Sandbox, plugin: Path, body: str, code: int) -> None:
 def test_an_answer_that_is_not_a_clear_allow_blocks_the_call(sandbox: Sandbox, case: str) -> None:
     plugin = install_opencode(sandbox)
     body, code = MALFORMED[case]
-    _fake_hook(sandbox, plugin, body, code)
+    _fake_hook(sandbox, plugin, f"import sys\nsys.stdin.read()\n{body}\nsys.exit({code})\n")
     marker = sandbox.project / "bash-ran"
 
     run = run_opencode(sandbox, "bash", {"command": f"touch {marker}", "description": "touch"})
@@ -390,3 +390,104 @@ def test_an_allowed_bash_call_runs_contained_and_its_writes_outside_the_workspac
     assert outcome["workspace"] == "written" and (sandbox.project / "out.txt").read_text() == "evil\n"
     assert (sandbox.home / ".bashrc").read_text() == "# rc\n"
     assert not (sandbox.victim / "new.txt").exists()
+
+
+def _listening(child: subprocess.Popen[str]) -> str:
+    """The URL ``opencode serve`` prints once it listens (4096, or a free port when taken)."""
+    found: list[str] = []
+
+    def read() -> None:
+        assert child.stdout is not None
+        for line in child.stdout:
+            if "listening on http://" in line:
+                found.append(line.split("listening on ", 1)[1].strip())
+                return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(timeout=60)
+    assert found, "opencode serve did not start listening"
+    return found[0]
+
+
+def _http(url: str, body: dict[str, Any] | None = None) -> Any:
+    """GET ``url``, or POST it ``body`` as JSON: the answer's JSON."""
+    import urllib.request
+
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=DEADLINE) as answer:
+        return json.loads(answer.read() or b"null")
+
+
+def serve_opencode(sandbox: Sandbox, tool: str, arguments: dict[str, Any]) -> Any:
+    """``opencode serve`` with its own ``edit`` rule set to ask: one prompt through its API,
+    while nobody but Bastion's plugin answers opencode's permission requests."""
+    opencode = agent_cli("opencode")
+    script = Script(tool, arguments)
+    with FakeModelServer(script) as server:
+        _config(sandbox, server.url)
+        config = json.loads((sandbox.project / "opencode.json").read_text())
+        (sandbox.project / "opencode.json").write_text(json.dumps({**config, "permission": {"edit": "ask"}}))
+        child = subprocess.Popen(
+            [opencode, "serve", "--port", "0", "--print-logs"],
+            cwd=sandbox.project,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+            env=sandbox.env(**OFFLINE_ENV, **_python_path()),
+        )
+        try:
+            url = _listening(child)
+            session = _http(f"{url}/session", {})["id"]
+            _http(f"{url}/session/{session}/message", {"parts": [{"type": "text", "text": "go"}]})
+            messages = _http(f"{url}/session/{session}/message")
+        finally:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate()
+    parts = [p for m in messages for p in m["parts"] if p.get("type") == "tool"]
+    assert len(parts) == 1, messages
+    return parts[0]["state"]
+
+
+def _ledger(sandbox: Sandbox) -> list[dict[str, Any]]:
+    done = subprocess.run(
+        [bastion_exe(), "logs", "--json"], env=sandbox.env(**_python_path()), capture_output=True, text=True
+    )
+    records: list[dict[str, Any]] = json.loads(done.stdout)
+    return records
+
+
+def test_opencode_serve_gets_its_permission_prompt_answered_by_bastion(sandbox: Sandbox) -> None:
+    install_opencode(sandbox)
+    marker = sandbox.project / "served.txt"
+
+    state = serve_opencode(sandbox, "write", {"filePath": str(marker), "content": "served\n"})
+
+    assert state["status"] == "completed" and marker.read_text() == "served\n"
+    decided = [(r["tool"], r["decision"], r["summary"]) for r in _ledger(sandbox) if r["kind"] == "decided"]
+    assert decided == [("write", "allow", f"write: {marker}")] * 2  # the call, then opencode's prompt
+
+
+SPLIT_HOOK = """
+import json, sys
+event = json.load(sys.stdin)["hook_event_name"]
+if event == "tool.execute.before":
+    print(json.dumps({"decision": "allow", "reason": "fine"}))
+else:
+    print(json.dumps({"reply": "reject", "decision": "deny", "reason": "no"}))
+    sys.exit(2)
+"""
+
+
+def test_opencode_serve_is_refused_when_bastion_rejects_its_permission_prompt(sandbox: Sandbox) -> None:
+    plugin = install_opencode(sandbox)
+    _fake_hook(sandbox, plugin, SPLIT_HOOK)
+    marker = sandbox.project / "served.txt"
+
+    state = serve_opencode(sandbox, "write", {"filePath": str(marker), "content": "served\n"})
+
+    assert state["status"] == "error" and not marker.exists()
+    assert state["error"] == "The user rejected permission to use this specific tool call."
