@@ -247,6 +247,11 @@ _PROBES: dict[str, dict[str, Any]] = {
         "tool_input": {"command": "rm -rf /"},
     },
     "copilot": {"toolName": "bash", "toolArgs": json.dumps({"command": "rm -rf /"})},
+    "opencode": {
+        "hook_event_name": "tool.execute.before",
+        "tool_name": "bash",
+        "tool_input": {"command": "rm -rf /"},
+    },
 }
 
 
@@ -340,4 +345,26 @@ def hook_checks(policy: Any) -> list[tuple[str, bool, str]]:
                     elif ok and agent == "codex":
                         detail += "; Codex runs it only once the hook itself is trusted (/hooks)"
                     checks.append((name, ok, detail))
+    for agent in plugin_file.PLUGIN_AGENTS:
+        for scope in ("project", "user"):
+            checks.extend(_plugin_checks(agent, scope, cwd, env))
     return checks
+
+
+def _plugin_checks(agent: str, scope: str, cwd: str, env: Mapping[str, str]) -> list[tuple[str, bool, str]]:
+    """Bastion's plugin file, if there is one: intact (the agent skips a plugin that fails to
+    load, silently), its hook command present, and answering a probe with a deny."""
+    plugin = plugin_file.locate(agent, scope=scope, cwd=cwd, env=env)
+    name = f"hook {agent} ({plugin.path})"
+    try:
+        text = plugin_file.read(plugin.path)
+    except plugin_file.PluginFileError as exc:
+        return [(name, False, str(exc))]
+    if text is None:
+        return []
+    words = plugin_file.command_of(text)
+    if words is None or text != plugin_file.render(plugin, words, plugin_file.timeout_of(words)):
+        return [(name, False, f"the plugin file was changed or is damaged: re-run bastion install {agent}")]
+    if not os.access(words[0], os.X_OK):
+        return [(name, False, f"{words[0]} is not executable: re-run bastion install {agent}")]
+    return [(name, *probe(shlex.join(words), agent, cwd))]

@@ -104,7 +104,9 @@ TOOLS: Mapping[str, Callable[[Mapping[str, Any]], Translated]] = {
     "grep": _search(Family.GREP),
     "list": _list,
     "webfetch": _fetch,
-    "websearch": lambda args: ("web_search", {}),  # a search backend Bastion cannot name: asks
+    # A search backend Bastion cannot name: the 002 vocabulary's web_search with no host, an
+    # agent call a person confirms.
+    "websearch": lambda args: (Family.AGENT.value, {"tool": "web_search"}),
     "task": _inert("Task"),
     "todowrite": _inert("todo_write"),
     "todoread": _inert("todo_write"),

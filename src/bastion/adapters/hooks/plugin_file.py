@@ -10,6 +10,7 @@ install and uninstall tell.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -24,7 +25,7 @@ HOOK_SLOT = '"__BASTION_HOOK__"'
 TIMEOUT_SLOT = '"__BASTION_TIMEOUT_MS__"'
 
 
-class PluginFileError(BastionError):
+class PluginFileError(BastionError, ValueError):
     pass
 
 
@@ -156,3 +157,11 @@ def hook_words(agent: str, launcher: str | tuple[str, ...], timeout: int) -> lis
     ``hook AGENT --timeout S --autostart``, as the settings-file agents' command has them."""
     program = [launcher] if isinstance(launcher, str) else list(launcher)
     return [*program, "hook", agent, "--timeout", str(timeout), "--autostart"]
+
+
+def timeout_of(words: Sequence[str]) -> int:
+    """The ``--timeout`` in a hook command's words (0 when it has none)."""
+    for flag, value in itertools.pairwise(words):
+        if flag == "--timeout" and value.isdigit():
+            return int(value)
+    return 0
