@@ -321,7 +321,7 @@ def _fake_hook(sandbox: Sandbox, plugin: Path, source: str) -> None:
     """Re-render the installed plugin around a fake hook: the Python program ``source``."""
     program = sandbox.root / "fake_hook.py"
     program.write_text(source)
-    located = plugin_file.opencode_plugin(scope="project", cwd=str(sandbox.project), env=sandbox.env())
+    located = plugin_file.locate("opencode", scope="project", cwd=str(sandbox.project), env=sandbox.env())
     plugin.write_text(plugin_file.render(located, [sys.executable, str(program)], 60))
 
 
@@ -340,7 +340,7 @@ def test_an_answer_that_is_not_a_clear_allow_blocks_the_call(sandbox: Sandbox, c
 
 def test_a_plugin_whose_bastion_is_gone_blocks_the_call(sandbox: Sandbox) -> None:
     plugin = install_opencode(sandbox)
-    located = plugin_file.opencode_plugin(scope="project", cwd=str(sandbox.project), env=sandbox.env())
+    located = plugin_file.locate("opencode", scope="project", cwd=str(sandbox.project), env=sandbox.env())
     plugin.write_text(plugin_file.render(located, [str(sandbox.root / "no-such-bastion"), "hook"], 60))
     marker = sandbox.project / "bash-ran"
 

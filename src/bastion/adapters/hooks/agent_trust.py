@@ -23,8 +23,11 @@ from __future__ import annotations
 import json
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+
+from bastion.agents.model import TrustModel
+from bastion.agents.registry import hooks_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,12 +230,15 @@ def qwen_trust(cwd: str, env: Mapping[str, str]) -> Trust:
     return Trust(True, f"Qwen Code folder trust is on and {folder} is undecided, which it trusts")
 
 
+#: The check of each trust model an agent's record names.
+CHECKS: Mapping[TrustModel, Callable[[str, Mapping[str, str]], Trust]] = {
+    TrustModel.CODEX_PROJECTS: codex_trust,
+    TrustModel.GEMINI_FOLDERS: gemini_trust,
+    TrustModel.QWEN_FOLDERS: qwen_trust,
+}
+
+
 def project_trust(agent: str, cwd: str, env: Mapping[str, str]) -> Trust | None:
     """For a project-scope install: None when the agent has no such gate."""
-    if agent == "codex":
-        return codex_trust(cwd, env)
-    if agent == "gemini":
-        return gemini_trust(cwd, env)
-    if agent == "qwen":
-        return qwen_trust(cwd, env)
-    return None
+    check = CHECKS.get(hooks_of(agent).trust)
+    return None if check is None else check(cwd, env)

@@ -22,7 +22,6 @@ from typing import Any
 from bastion.adapters.hooks import plugin_file
 from bastion.adapters.hooks.agent_trust import project_trust
 from bastion.adapters.hooks.targets import (
-    CLAUDE_DENY_MIRROR,
     DEFAULT_TIMEOUT,
     Launcher,
     Target,
@@ -30,6 +29,7 @@ from bastion.adapters.hooks.targets import (
     is_bastion_command,
     target_for,
 )
+from bastion.agents.registry import hook_names, hooks_of
 from bastion.errors import BastionError
 from bastion.policy.sources import state_dir_from
 
@@ -107,24 +107,7 @@ def _save_manifest(path: str, data: Mapping[str, Any]) -> None:
 
 
 def _warnings(agent: str, doc: Mapping[str, Any]) -> list[str]:
-    out = []
-    permissions = doc.get("permissions")
-    if (
-        agent == "claude"
-        and isinstance(permissions, dict)
-        and permissions.get("defaultMode") == "bypassPermissions"
-    ):
-        out.append(
-            "WARNING: permissions.defaultMode is bypassPermissions. Claude Code still obeys "
-            "Bastion's deny, but every call Bastion allows or hands to Claude's prompt runs "
-            "unasked. Remove defaultMode unless that is what you want."
-        )
-    if (
-        agent == "gemini"
-        and isinstance(doc.get("hooksConfig"), dict)
-        and doc["hooksConfig"].get("enabled") is False
-    ):
-        out.append("WARNING: hooksConfig.enabled is false: Gemini CLI will not run Bastion's hook.")
+    out = [w.message for w in hooks_of(agent).warnings if w.found_in(doc)]
     if doc.get("disableAllHooks") is True:
         out.append(f"WARNING: disableAllHooks is true: {agent} will not run Bastion's hook.")
     return out
@@ -141,7 +124,7 @@ def install(
     executable: Launcher | None = None,
     out: Print = print,
 ) -> Target | plugin_file.PluginFile:
-    if agent in plugin_file.PLUGIN_AGENTS:  # a plugin file, not a settings entry
+    if agent in plugin_file.plugin_agents():  # a plugin file, not a settings entry
         plugin = plugin_file.locate(agent, scope=scope, cwd=cwd, env=env)
         words = plugin_file.hook_words(agent, executable or hook_launcher(), timeout)
         return plugin_file.install_plugin(plugin, words, timeout=timeout, dry_run=dry_run, out=out)
@@ -163,7 +146,7 @@ def install(
             backup = _write(target.path, before, after)
             if backup:
                 out(f"backup: {backup}")
-            added = [r for r in _deny_list(after_doc) if r not in had_deny and r in CLAUDE_DENY_MIRROR]
+            added = [r for r in _deny_list(after_doc) if r not in had_deny and r in target.mirror]
             if added:
                 path, manifest = _manifest(env)
                 entry = manifest.setdefault(target.path, {})
@@ -193,7 +176,7 @@ def uninstall(
     dry_run: bool = False,
     out: Print = print,
 ) -> Target | plugin_file.PluginFile:
-    if agent in plugin_file.PLUGIN_AGENTS:
+    if agent in plugin_file.plugin_agents():
         plugin = plugin_file.locate(agent, scope=scope, cwd=cwd, env=env)
         return plugin_file.uninstall_plugin(plugin, dry_run=dry_run, out=out)
     target = target_for(agent, scope=scope, cwd=cwd, env=env)
@@ -233,27 +216,6 @@ def _deny_list(doc: Mapping[str, Any]) -> list[str]:
 
 # -- doctor -------------------------------------------------------------------------------
 
-_PROBES: dict[str, dict[str, Any]] = {
-    "claude": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}},
-    "codex": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}},
-    "qwen": {
-        "hook_event_name": "PreToolUse",
-        "tool_name": "run_shell_command",
-        "tool_input": {"command": "rm -rf /"},
-    },
-    "gemini": {
-        "hook_event_name": "BeforeTool",
-        "tool_name": "run_shell_command",
-        "tool_input": {"command": "rm -rf /"},
-    },
-    "copilot": {"toolName": "bash", "toolArgs": json.dumps({"command": "rm -rf /"})},
-    "opencode": {
-        "hook_event_name": "tool.execute.before",
-        "tool_name": "bash",
-        "tool_input": {"command": "rm -rf /"},
-    },
-}
-
 
 def _commands(agent: str, doc: Any) -> list[str]:
     found: list[str] = []
@@ -275,7 +237,7 @@ def probe(command: str, agent: str, cwd: str, *, limit: float = 10.0) -> tuple[b
     Doctor only reads: the probe decides in process against a throwaway state dir, so it
     leaves no record in the ledger (and starts no daemon) -- the installed command line, its
     interpreter and the policy are what it checks."""
-    payload = {"session_id": "bastion-doctor", "cwd": cwd, **_PROBES[agent]}
+    payload = {"session_id": "bastion-doctor", "cwd": cwd, **hooks_of(agent).probe}
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="bastion-doctor-") as scratch:
         env = {
@@ -322,7 +284,7 @@ def hook_checks(policy: Any) -> list[tuple[str, bool, str]]:
     env = os.environ
     cwd = os.getcwd()
     checks: list[tuple[str, bool, str]] = []
-    for agent in ("claude", "gemini", "codex", "copilot", "qwen"):
+    for agent in hook_names():
         for scope in ("project", "user"):
             with contextlib.suppress(ValueError, InstallError):
                 target = target_for(agent, scope=scope, cwd=cwd, env=env)
@@ -342,10 +304,10 @@ def hook_checks(policy: Any) -> list[tuple[str, bool, str]]:
                     trust = project_trust(agent, cwd, env) if scope == "project" else None
                     if ok and trust is not None and not trust.trusted:
                         ok, detail = False, f"answers, but is skipped: {trust.detail}; {trust.fix}"
-                    elif ok and agent == "codex":
-                        detail += "; Codex runs it only once the hook itself is trusted (/hooks)"
+                    elif ok and hooks_of(agent).doctor_caveat:
+                        detail += f"; {hooks_of(agent).doctor_caveat}"
                     checks.append((name, ok, detail))
-    for agent in plugin_file.PLUGIN_AGENTS:
+    for agent in plugin_file.plugin_agents():
         for scope in ("project", "user"):
             checks.extend(_plugin_checks(agent, scope, cwd, env))
     return checks

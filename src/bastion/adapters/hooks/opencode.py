@@ -39,6 +39,7 @@ from bastion.adapters.hooks.protocol import (
     text,
 )
 from bastion.adapters.hooks.translate import Context
+from bastion.agents.registry import enforcement_of
 from bastion.call.families import Family
 from bastion.errors import CallError
 
@@ -151,8 +152,8 @@ def translate(tool: str, args: Any, cwd: str) -> Translated:
 
 class OpencodeProtocol(AgentProtocol):
     name = "opencode"
-    honours_ask = False
-    rewrites_input = True
+    honours_ask = enforcement_of("opencode").honours_ask
+    rewrites_input = enforcement_of("opencode").rewrite
     events = (TOOL_EXECUTE_BEFORE, PERMISSION_ASKED)
 
     def parse(self, payload: Any, env: Mapping[str, str], *, event: str | None = None) -> HookRequest:

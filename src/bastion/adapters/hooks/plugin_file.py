@@ -17,6 +17,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 
+from bastion.adapters.hooks.targets import hook_file
+from bastion.agents.model import SettingsStyle
+from bastion.agents.registry import hooked, hooks_of
 from bastion.errors import BastionError
 
 #: The first line of every plugin Bastion writes.
@@ -36,19 +39,6 @@ class PluginFile:
     agent: str
     path: str
     template: str
-
-
-def opencode_plugin(*, scope: str, cwd: str, env: Mapping[str, str]) -> PluginFile:
-    """``<project>/.opencode/plugin/bastion.js``, or the user's
-    ``$XDG_CONFIG_HOME/opencode/plugin/bastion.js`` (``~/.config`` by default): the folders
-    opencode 1.18.33 scans for ``{plugin,plugins}/*.{ts,js}`` with no config entry."""
-    if scope == "project":
-        folder = os.path.join(cwd, ".opencode")
-    else:
-        home = env.get("HOME") or os.path.expanduser("~")
-        config = env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-        folder = os.path.join(config, "opencode")
-    return PluginFile("opencode", os.path.join(folder, "plugin", "bastion.js"), "opencode.js")
 
 
 def template(name: str) -> str:
@@ -102,22 +92,17 @@ def command_of(text: str) -> list[str] | None:
     return None
 
 
-#: The agents whose Bastion hook is a plugin file, and where each one's goes.
-PLUGIN_AGENTS = {"opencode": opencode_plugin}
-
-#: Said after every install: what the plugin cannot hold by itself.
-OPENCODE_NOTES = (
-    "opencode loads this plugin at start: restart running opencode sessions. "
-    "`opencode --pure` starts without plugins, so without Bastion; and opencode skips a plugin "
-    "that fails to load (it logs 'failed to load plugin'): `bastion doctor` checks the file.",
-)
+def plugin_agents() -> tuple[str, ...]:
+    """The agents whose Bastion hook is a plugin file (their records' ``PLUGIN`` style)."""
+    return tuple(a.name for a in hooked() if a.hooks is not None and a.hooks.style is SettingsStyle.PLUGIN)
 
 
 def locate(agent: str, *, scope: str, cwd: str, env: Mapping[str, str]) -> PluginFile:
-    found = PLUGIN_AGENTS.get(agent)
-    if found is None:
+    """The agent's plugin file at ``scope``: where its record says, from its template."""
+    template = hooks_of(agent).template
+    if hooks_of(agent).style is not SettingsStyle.PLUGIN or template is None:
         raise ValueError(f"{agent!r} takes no plugin file")
-    return found(scope=scope, cwd=cwd, env=env)
+    return PluginFile(agent, hook_file(agent, scope=scope, cwd=cwd, env=env), template)
 
 
 def install_plugin(
@@ -135,7 +120,7 @@ def install_plugin(
         verb = "updated" if before is not None else "wrote"
         out(f"{verb} {plugin.path}")
         out(f"installed: {plugin.agent} now asks Bastion before every tool call ({' '.join(command)}).")
-    for note in OPENCODE_NOTES:
+    for note in hooks_of(plugin.agent).install_notes:
         out(note)
     return plugin
 
