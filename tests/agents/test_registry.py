@@ -15,7 +15,7 @@ from bastion.adapters.hooks import client, entry
 from bastion.adapters.hooks.agent_trust import project_trust
 from bastion.adapters.hooks.protocol import AgentProtocol
 from bastion.adapters.hooks.targets import hook_command, hook_file, target_for
-from bastion.agents.model import AskHandling, Enforcement, SettingsStyle, SettingWarning, TrustModel
+from bastion.agents.model import AskHandling, Enforcement, SettingWarning, TrustModel
 from bastion.agents.registry import (
     AGENTS,
     BY_NAME,
@@ -35,6 +35,8 @@ from bastion.launch.agents import KNOWN
 from bastion.policy.hardline import AGENT_PERMISSION_GLOBS
 
 HOOKED = [a.name for a in hooked()]
+#: The agents whose hooks this file pins (others join the registry with tests of their own).
+PINNED = ["claude", "codex", "gemini", "qwen", "copilot"]
 
 
 def _protocol(name: str) -> AgentProtocol:
@@ -46,7 +48,7 @@ def test_the_registry_holds_each_of_the_seven_agents_once_with_its_own_home() ->
     assert [a.name for a in AGENTS] == ["claude", "codex", "gemini", "qwen", "copilot", "opencode", "pi"]
     assert list(BY_NAME) == [a.name for a in AGENTS]
     assert all(a.home.name == a.name for a in AGENTS)
-    assert HOOKED == ["claude", "codex", "gemini", "qwen", "copilot", "opencode"]
+    assert HOOKED[:5] == PINNED
 
 
 def test_every_command_that_knows_agents_reads_the_registry() -> None:
@@ -81,7 +83,7 @@ def test_each_doctor_probe_reads_as_the_shell_call_every_policy_denies(name: str
 def test_the_hook_client_forwards_every_hooked_agents_variables() -> None:
     # client.py spells the prefixes out (importing the registry would slow every hook).
     assert hook_env_prefixes() == client.FORWARDED_PREFIXES
-    assert hook_env_prefixes() == ("BASTION_", "CLAUDE_", "CODEX_", "GEMINI_", "QWEN_", "COPILOT_")
+    assert hook_env_prefixes()[:6] == ("BASTION_", "CLAUDE_", "CODEX_", "GEMINI_", "QWEN_", "COPILOT_")
 
 
 def test_each_agents_project_folders_are_read_only_and_swept_in_a_sandbox() -> None:
@@ -93,7 +95,7 @@ def test_each_agents_project_folders_are_read_only_and_swept_in_a_sandbox() -> N
 def test_each_agents_permission_globs_are_on_the_hard_line() -> None:
     for record in AGENTS:
         assert set(record.permission_globs) <= set(AGENT_PERMISSION_GLOBS), record.name
-    assert AGENT_PERMISSION_GLOBS[:9] == (
+    assert AGENT_PERMISSION_GLOBS[:10] == (
         "**/.claude/settings*.json",
         "**/.claude/hooks",
         "**/.mcp.json",
@@ -101,6 +103,7 @@ def test_each_agents_permission_globs_are_on_the_hard_line() -> None:
         ".gemini",
         "**/.qwen/settings*.json",
         "**/.github/hooks",
+        "**/.github/copilot",
         "**/.copilot",
         "**/opencode.json",
     )
@@ -147,7 +150,7 @@ def test_a_plugin_agents_hook_is_its_plugin_file_where_the_record_says(tmp_path:
         target_for("opencode", scope="project", cwd=cwd, env=env)
 
 
-@pytest.mark.parametrize("name", ["pi", "generic", "nope"])
+@pytest.mark.parametrize("name", ["generic", "nope"])
 def test_an_agent_without_a_hook_record_has_no_settings_file(tmp_path: Path, name: str) -> None:
     with pytest.raises(ValueError):
         target_for(name, scope="project", cwd=str(tmp_path), env={"HOME": str(tmp_path)})
@@ -156,13 +159,13 @@ def test_an_agent_without_a_hook_record_has_no_settings_file(tmp_path: Path, nam
 def test_an_unknown_name_is_refused_by_name() -> None:
     with pytest.raises(UnknownAgent, match=r"unknown agent 'nope' \(one of: claude, codex, gemini"):
         agent("nope")
-    with pytest.raises(UnknownAgent, match="Bastion has no hook for 'pi'"):
-        hooks_of("pi")
+    with pytest.raises(UnknownAgent, match="unknown agent 'generic'"):
+        hooks_of("generic")
 
 
 def test_the_entry_written_follows_the_records_style_event_and_timeout_unit() -> None:
     docs = {name: target_for(name, scope="project", cwd="/p", env={"HOME": "/h"}).add({}, "/b", 30)
-            for name in HOOKED if hooks_of(name).style is not SettingsStyle.PLUGIN}  # fmt: skip
+            for name in PINNED}  # fmt: skip
     assert docs["gemini"]["hooks"] == {"BeforeTool": [{"matcher": "*", "hooks": [
         {"type": "command", "command": hook_command("gemini", "/b", timeout=30), "timeout": 30000,
          "name": "bastion"}]}]}  # fmt: skip
@@ -176,17 +179,17 @@ def test_the_entry_written_follows_the_records_style_event_and_timeout_unit() ->
 
 def test_the_trust_gate_each_record_names_is_the_one_checked(tmp_path: Path) -> None:
     env = {"HOME": str(tmp_path)}
-    models = {name: hooks_of(name).trust for name in HOOKED}
+    models = {name: hooks_of(name).trust for name in PINNED}
     assert models == {
         "claude": TrustModel.NONE,
         "codex": TrustModel.CODEX_PROJECTS,
         "gemini": TrustModel.GEMINI_FOLDERS,
         "qwen": TrustModel.QWEN_FOLDERS,
-        "copilot": TrustModel.NONE,
-        "opencode": TrustModel.NONE,
+        "copilot": TrustModel.COPILOT_FOLDERS,
     }
-    checked = {name: project_trust(name, str(tmp_path), env) for name in HOOKED}
-    assert [name for name, trust in checked.items() if trust is None] == ["claude", "copilot", "opencode"]
+    checked = {name: project_trust(name, str(tmp_path), env) for name in PINNED}
+    assert [name for name, trust in checked.items() if trust is None] == ["claude"]
+    assert checked["copilot"] is not None and not checked["copilot"].trusted  # no trustedFolders
     assert checked["codex"] is not None and not checked["codex"].trusted  # no config.toml
     assert checked["gemini"] is not None and not checked["gemini"].trusted  # folder trust on
     assert checked["qwen"] is not None and checked["qwen"].trusted  # folder trust off
@@ -203,15 +206,60 @@ def test_a_setting_warning_matches_type_and_value_not_truthiness() -> None:
 def test_enforcement_words_name_only_the_answers_that_hold() -> None:
     assert Enforcement(AskHandling.AGENT_PROMPT, rewrite=True).words() == "deny, ask, rewrite"
     assert Enforcement(AskHandling.IGNORED, rewrite=False).words() == "deny"
-    assert {a.name: a.hooks.enforcement.words() for a in hooked() if a.hooks} == {
+    assert {name: hooks_of(name).enforcement.words() for name in PINNED} == {
         "claude": "deny, ask, rewrite",
         "codex": "deny, rewrite",
         "gemini": "deny, ask, rewrite",
         "qwen": "deny",
         "copilot": "deny, ask, rewrite",
-        "opencode": "deny, rewrite",
     }
 
 
 def test_hook_names_follow_the_registry_order() -> None:
     assert hook_names() == tuple(HOOKED)
+
+
+def _write_decision(tmp_path: Path, relative: str) -> str:
+    """Bastion's answer to Copilot creating ``relative`` in its project (in process)."""
+    from bastion.adapters.hooks.decide import LocalDecider, Options
+
+    project = tmp_path / "home" / "proj"
+    project.mkdir(parents=True, exist_ok=True)
+    env = {
+        "HOME": str(tmp_path / "home"),
+        "BASTION_STATE_DIR": str(tmp_path / "state"),
+        "PATH": "/usr/bin:/bin",
+    }
+    args = json.dumps({"path": str(project / relative), "file_text": '{"disableAllHooks": true}'})
+    request = _protocol("copilot").parse({"cwd": str(project), "toolName": "create", "toolArgs": args}, env)
+    return LocalDecider().decide(request, _protocol("copilot"), Options(env=env)).decision
+
+
+@pytest.mark.parametrize(
+    "relative",
+    [
+        ".github/copilot/settings.local.json",  # 1.0.102 reads disableAllHooks there: hooks off
+        ".github/copilot/settings.json",
+        ".github/hooks/other.json",
+        ".claude/settings.local.json",
+        ".codex/hooks.json",
+        ".gemini/settings.json",
+        ".qwen/settings.json",
+        "opencode.json",
+    ],
+)
+def test_no_agent_may_write_a_settings_file_that_could_turn_its_hook_off_unasked(
+    tmp_path: Path, relative: str
+) -> None:
+    assert _write_decision(tmp_path, relative) in ("ask", "deny")
+
+
+def test_an_ordinary_workspace_file_beside_them_is_still_written_unasked(tmp_path: Path) -> None:
+    assert _write_decision(tmp_path, ".github/ISSUE_TEMPLATE/bug.md") == "allow"
+
+
+def test_a_contained_call_sees_each_agents_project_settings_read_only_and_swept() -> None:
+    from bastion.exec.protected import PROTECTED_CHILDREN
+
+    assert PROTECTED_CHILDREN[".github"] == ("workflows", "hooks", "copilot")
+    assert {".github/hooks", ".github/copilot"} <= set(ROOT_SWEPT)

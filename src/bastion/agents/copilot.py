@@ -11,6 +11,7 @@ from bastion.agents.model import (
     Hooks,
     Launch,
     SettingsStyle,
+    TrustModel,
 )
 
 AGENT = Agent(
@@ -25,6 +26,8 @@ AGENT = Agent(
         # ``modifiedArgs`` carries the command rewritten to run inside Bastion's sandbox.
         enforcement=Enforcement(ask=AskHandling.AGENT_PROMPT, rewrite=True),
         project_only="Copilot CLI reads hooks from the repository's .github/hooks only: use --project",
+        # Measured with 1.0.102: an untrusted folder's .github/hooks are not loaded at all.
+        trust=TrustModel.COPILOT_FOLDERS,
         probe={"toolName": "bash", "toolArgs": '{"command": "rm -rf /"}'},
         env_prefixes=("COPILOT_",),
     ),
@@ -33,7 +36,7 @@ AGENT = Agent(
         "copilot",
         (".copilot",),
         "COPILOT_HOME",
-        settings=("config.json", "mcp-config.json", "hooks"),
+        settings=("config.json", "settings.json", "mcp-config.json", "hooks"),
         model_hosts=(
             "api.githubcopilot.com",
             "api.individual.githubcopilot.com",
@@ -43,5 +46,8 @@ AGENT = Agent(
         env_prefixes=("COPILOT_", "GH_", "GITHUB_"),
     ),
     project_dirs=(".copilot",),
-    permission_globs=("**/.github/hooks", "**/.copilot"),
+    # Measured with 1.0.102: {"disableAllHooks": true} in .github/copilot/settings.local.json
+    # (or settings.json, which may also hold hooks) turns Bastion's hook off.
+    project_paths=(".github/hooks", ".github/copilot"),
+    permission_globs=("**/.github/hooks", "**/.github/copilot", "**/.copilot"),
 )

@@ -32,6 +32,7 @@ class TrustModel(enum.Enum):
     CODEX_PROJECTS = "codex-projects"  # [projects."ROOT"] trust_level in $CODEX_HOME/config.toml
     GEMINI_FOLDERS = "gemini-folders"  # folder trust on by default, trustedFolders.json
     QWEN_FOLDERS = "qwen-folders"  # folder trust off by default; undecided counts as trusted
+    COPILOT_FOLDERS = "copilot-folders"  # trustedFolders in $COPILOT_HOME/config.json
 
 
 class AskHandling(enum.Enum):
@@ -194,5 +195,8 @@ class Agent:
     #: Folders in a project holding its settings: read-only wherever they appear in a
     #: sandbox, and swept when a contained call creates one at a workspace root.
     project_dirs: tuple[str, ...] = ()
+    #: Paths below a project folder (``PARENT/NAME``) holding its settings, where the parent
+    #: is not the agent's own: read-only wherever they appear in a sandbox, swept at a root.
+    project_paths: tuple[str, ...] = ()
     #: Paths (policy globs) whose writes change what the agent permits: a hard line asks.
     permission_globs: tuple[str, ...] = ()

@@ -13,8 +13,9 @@ How to add an agent
 1. ``bastion/agents/NAME.py``: ``AGENT = Agent(...)`` (``bastion.agents.model``): its title
    and the package version checked; ``launch`` (executables, config overrides the help
    cannot tell); ``home`` (the folders it writes, its settings and credentials, its model
-   API hosts, its variables); ``project_dirs`` and ``permission_globs`` (where its settings
-   live in a project); and ``hooks`` when Bastion can gate its tool calls: the settings
+   API hosts, its variables); ``project_dirs``, ``project_paths`` and ``permission_globs``
+   (every place in a project whose settings could turn its hooks off: read the agent's own
+   docs for all of them); and ``hooks`` when Bastion can gate its tool calls: the settings
    file, the entry style, the event, ``enforcement`` (does ``ask`` reach a prompt, can an
    answer rewrite the call), its trust model, warnings, notes, and a doctor probe in its
    wire format.
@@ -96,6 +97,10 @@ def hook_env_prefixes() -> tuple[str, ...]:
 
 def project_dirs() -> tuple[str, ...]:
     return tuple(d for a in AGENTS for d in a.project_dirs)
+
+
+def project_paths() -> tuple[str, ...]:
+    return tuple(p for a in AGENTS for p in a.project_paths)
 
 
 def permission_globs() -> tuple[str, ...]:
