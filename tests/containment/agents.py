@@ -70,6 +70,12 @@ def _copilot_payload(command: str, cwd: str, session: str) -> dict[str, Any]:
             "toolArgs": json.dumps({"command": command, "description": "run"})}  # fmt: skip
 
 
+def _opencode_payload(command: str, cwd: str, session: str) -> dict[str, Any]:
+    return {"hook_event_name": "tool.execute.before", "cwd": cwd, "session_id": session,
+            "tool_use_id": "call_harm", "tool_name": "bash",
+            "tool_input": {"command": command, "description": "run"}}  # fmt: skip
+
+
 def _json(stdout: str) -> dict[str, Any]:
     try:
         found = json.loads(stdout) if stdout.strip() else {}
@@ -110,6 +116,16 @@ def _read_copilot(stdout: str, code: int) -> tuple[str, str | None]:
     return decision, str(updated["command"]) if isinstance(updated, dict) and "command" in updated else ""
 
 
+def _read_opencode(stdout: str, code: int) -> tuple[str, str | None]:
+    """Bastion's plugin: anything but exit 0 with ``allow`` throws (the call fails); an
+    allow's ``args`` replace the call's."""
+    body = _json(stdout)
+    if code != 0 or body.get("decision") != "allow":
+        return "deny", None
+    updated = body.get("args")
+    return "allow", str(updated["command"]) if isinstance(updated, dict) and "command" in updated else ""
+
+
 INTERACTIVE = {"BASTION_HOOK_INTERACTIVE": "1"}
 AGENTS = {
     "claude": Agent("claude", _claude_payload, _claude_style("updatedInput"), ("bash", "-c"),
@@ -118,6 +134,7 @@ AGENTS = {
     "gemini": Agent("gemini", _gemini_payload, _read_gemini, ("bash", "-c"), INTERACTIVE),
     "codex": Agent("codex", _codex_payload, _claude_style("updatedInput"), ("bash", "-lc"), INTERACTIVE),
     "qwen": Agent("qwen", _qwen_payload, _claude_style("updatedInput"), ("bash", "-c"), INTERACTIVE),
+    "opencode": Agent("opencode", _opencode_payload, _read_opencode, ("bash", "-c"), INTERACTIVE),
 }  # fmt: skip
 
 
