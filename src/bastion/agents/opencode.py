@@ -17,7 +17,9 @@ from bastion.agents.model import (
 NOTES = (
     "opencode loads plugins when it starts: restart running opencode sessions. `opencode --pure` "
     "starts without plugins, so without Bastion, and opencode skips a plugin that fails to load "
-    "(it only logs 'failed to load plugin'): `bastion doctor` checks the file is intact.",
+    "(it only logs 'failed to load plugin'): `bastion doctor` checks the file is intact. "
+    "With OPENCODE_DISABLE_PROJECT_CONFIG set, opencode ignores the project's .opencode folder: "
+    "install with --user then.",
 )
 
 AGENT = Agent(
