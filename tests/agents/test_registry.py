@@ -135,6 +135,22 @@ def test_an_agent_whose_hooks_live_only_in_the_project_refuses_a_user_install(tm
         target_for("copilot", scope="user", cwd=str(tmp_path), env={"HOME": str(tmp_path)})
 
 
+def test_a_plugin_agents_hook_is_its_plugin_file_where_the_record_says(tmp_path: Path) -> None:
+    env = {"HOME": str(tmp_path / "home")}
+    cwd = str(tmp_path / "p")
+    assert hook_file("opencode", scope="project", cwd=cwd, env=env) == f"{cwd}/.opencode/plugin/bastion.js"
+    assert (
+        hook_file("opencode", scope="user", cwd=cwd, env=env)
+        == f"{tmp_path}/home/.config/opencode/plugin/bastion.js"
+    )
+    xdg = {**env, "XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+    assert (
+        hook_file("opencode", scope="user", cwd=cwd, env=xdg) == f"{tmp_path}/xdg/opencode/plugin/bastion.js"
+    )
+    with pytest.raises(ValueError, match=r"^opencode has no settings file: Bastion writes its own file"):
+        target_for("opencode", scope="project", cwd=cwd, env=env)
+
+
 @pytest.mark.parametrize("name", ["generic", "nope"])
 def test_an_agent_without_a_hook_record_has_no_settings_file(tmp_path: Path, name: str) -> None:
     with pytest.raises(ValueError):
@@ -211,7 +227,7 @@ def test_an_agent_that_loads_code_gets_bastions_own_file_not_a_settings_entry(tm
     )
     moved = {**env, "PI_CODING_AGENT_DIR": str(tmp_path / "pi-dir")}
     assert hook_file("pi", scope="user", cwd=cwd, env=moved) == str(tmp_path / "pi-dir/extensions/bastion.ts")
-    with pytest.raises(ValueError, match=r"^pi has no settings file: Bastion writes its own extension file"):
+    with pytest.raises(ValueError, match=r"^pi has no settings file: Bastion writes its own file"):
         target_for("pi", scope="project", cwd=cwd, env=env)
     assert extension_agents() == ("pi",)
 

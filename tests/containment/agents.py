@@ -79,6 +79,12 @@ def _pi_payload(command: str, cwd: str, session: str) -> dict[str, Any]:
             "sessionId": session, "hasUI": True}  # fmt: skip
 
 
+def _opencode_payload(command: str, cwd: str, session: str) -> dict[str, Any]:
+    return {"hook_event_name": "tool.execute.before", "cwd": cwd, "session_id": session,
+            "tool_use_id": "call_harm", "tool_name": "bash",
+            "tool_input": {"command": command, "description": "run"}}  # fmt: skip
+
+
 def _json(stdout: str) -> dict[str, Any]:
     try:
         found = json.loads(stdout) if stdout.strip() else {}
@@ -130,6 +136,16 @@ def _read_pi(stdout: str, code: int) -> tuple[str, str | None]:
     return str(decision), str(rewritten) if rewritten is not None else ""
 
 
+def _read_opencode(stdout: str, code: int) -> tuple[str, str | None]:
+    """Bastion's plugin: anything but exit 0 with ``allow`` throws (the call fails); an
+    allow's ``args`` replace the call's."""
+    body = _json(stdout)
+    if code != 0 or body.get("decision") != "allow":
+        return "deny", None
+    updated = body.get("args")
+    return "allow", str(updated["command"]) if isinstance(updated, dict) and "command" in updated else ""
+
+
 INTERACTIVE = {"BASTION_HOOK_INTERACTIVE": "1"}
 AGENTS = {
     "claude": Agent("claude", _claude_payload, _claude_style("updatedInput"), ("bash", "-c"),
@@ -139,6 +155,7 @@ AGENTS = {
     "codex": Agent("codex", _codex_payload, _claude_style("updatedInput"), ("bash", "-lc"), INTERACTIVE),
     "qwen": Agent("qwen", _qwen_payload, _claude_style("updatedInput"), ("bash", "-c"), INTERACTIVE),
     "pi": Agent("pi", _pi_payload, _read_pi, ("bash", "-c"), {}, extension=True),
+    "opencode": Agent("opencode", _opencode_payload, _read_opencode, ("bash", "-c"), INTERACTIVE),
 }  # fmt: skip
 
 

@@ -16,12 +16,15 @@ class SettingsStyle(enum.Enum):
     hooks.preToolUse[] = {type: "command", bash, timeoutSec}}``. ``EXTENSION``: no settings
     document: the agent loads code, so Bastion writes its own file whole, its ``template``
     (package data of ``bastion.adapters.hooks``) with the hook's command line filled in, and
-    the file runs the hook per call (pi; ``bastion.adapters.hooks.extension``).
+    the file runs the hook per call (pi; ``bastion.adapters.hooks.extension``). ``PLUGIN``: the file is
+    Bastion's own plugin, rendered from ``Hooks.template`` with the hook command in it
+    (opencode; ``bastion.adapters.hooks.plugin_file``).
     """
 
     CLAUDE = "claude"
     COPILOT = "copilot"
     EXTENSION = "extension"
+    PLUGIN = "plugin"
 
 
 class TrustModel(enum.Enum):
@@ -104,9 +107,11 @@ class Hooks:
     #: A ``name`` for the handler, where the agent shows one.
     handler_name: str | None = None
     user_folder_env: str | None = None
-    #: The folder under HOME for a user install, when it is not ``folder``.
+    #: The user file's folder under HOME when it is not ``folder`` (a folder under
+    #: ``.config`` follows ``XDG_CONFIG_HOME``).
     user_folder: str | None = None
-    #: ``SettingsStyle.EXTENSION``: the packaged file Bastion installs.
+    #: ``EXTENSION``/``PLUGIN`` styles: the packaged file Bastion installs (a plugin's is in
+    #: ``bastion/adapters/hooks/plugins/``).
     template: str | None = None
     #: None when there is a user file; else why only a project install works.
     project_only: str | None = None

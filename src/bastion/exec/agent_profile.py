@@ -191,6 +191,7 @@ def agent_spec(
     # The state dir is hidden (an empty read-only folder) even where no root holds it: a
     # hook that cannot reach the socket then cannot decide on a throwaway ledger either.
     state = (policy.state_dir,) if os.path.isdir(policy.state_dir) else ()
+    own = {os.path.normpath(os.path.join(paths.folders[0], name)) for name in record.credentials}
     tokens = (
         *(os.path.join(policy.home, t) for t in HOME_TOKENS),
         *other_agents_tokens(agent, policy.home, environ),
@@ -207,7 +208,13 @@ def agent_spec(
         readonly_roots=(*readonly, *install_roots(argv), *plan.readonly, *settings_there, *state),
         # Only what exists: HOME is read-only here, so a missing credential file cannot be
         # created by the agent, and bwrap could not make a mount point for it either.
-        hidden_paths=tuple(p for p in (*hidden, *plan.hidden, *tokens) if os.path.lexists(p)),
+        # The agent's own login stays readable (it is how it reaches its model), though the
+        # hardline list names it: every other agent's is hidden with the rest.
+        hidden_paths=tuple(
+            p
+            for p in (*hidden, *plan.hidden, *tokens)
+            if os.path.lexists(p) and os.path.normpath(p) not in own
+        ),
         limits=limits_of(config),
         hosts=paths.model_hosts,
         swept=(*plan.swept, *settings_missing),

@@ -186,12 +186,27 @@ def _copilot_style(
 _STYLES = {SettingsStyle.CLAUDE: _claude_style, SettingsStyle.COPILOT: _copilot_style}
 
 
-def hook_file(name: str, *, scope: str, cwd: str, env: Mapping[str, str]) -> str:
-    """Where the record of ``name`` keeps Bastion's hook at ``scope`` (settings or its own file)."""
+def target_for(name: str, *, scope: str, cwd: str, env: Mapping[str, str]) -> Target:
+    """The settings file of ``name`` at ``scope`` (its registry record) and how to edit it."""
     record = agent(name)
     if record.hooks is None:
         raise ValueError(f"no settings file to install into for {name!r}")
     hooks = record.hooks
+    style = _STYLES.get(hooks.style)
+    if style is None:
+        path = hook_file(name, scope=scope, cwd=cwd, env=env)
+        raise ValueError(f"{name} has no settings file: Bastion writes its own file ({path})")
+    add, remove = style(name, hooks)
+    if hooks.deny_mirror:
+        add = _add_mirror(add, hooks.deny_mirror)
+    path = hook_file(name, scope=scope, cwd=cwd, env=env)
+    return Target(name, path, add, remove, hooks.install_notes, hooks.deny_mirror)
+
+
+def hook_file(name: str, *, scope: str, cwd: str, env: Mapping[str, str]) -> str:
+    """Where the record puts Bastion's hook for ``name`` at ``scope``: the settings file, or
+    Bastion's own file (``SettingsStyle.EXTENSION``/``PLUGIN``)."""
+    hooks = hooks_of(name)
     home = env.get("HOME") or os.path.expanduser("~")
     if scope == "project":
         folder = os.path.join(cwd, hooks.folder)
@@ -201,17 +216,13 @@ def hook_file(name: str, *, scope: str, cwd: str, env: Mapping[str, str]) -> str
         moved = env.get(hooks.user_folder_env) if hooks.user_folder_env else None
         if moved is not None and (moved == "~" or moved.startswith("~/")):
             moved = home + moved[1:]  # as the agent expands it (pi's PI_CODING_AGENT_DIR)
-        folder = moved or os.path.join(home, hooks.user_folder or hooks.folder)
+        folder = moved or _user_folder(hooks.user_folder or hooks.folder, home, env)
     return os.path.join(folder, hooks.file)
 
 
-def target_for(name: str, *, scope: str, cwd: str, env: Mapping[str, str]) -> Target:
-    """The settings file of ``name`` at ``scope`` (its registry record) and how to edit it."""
-    path = hook_file(name, scope=scope, cwd=cwd, env=env)
-    hooks = hooks_of(name)
-    if hooks.style is SettingsStyle.EXTENSION:
-        raise ValueError(f"{name} has no settings file: Bastion writes its own extension file ({path})")
-    add, remove = _STYLES[hooks.style](name, hooks)
-    if hooks.deny_mirror:
-        add = _add_mirror(add, hooks.deny_mirror)
-    return Target(name, path, add, remove, hooks.install_notes, hooks.deny_mirror)
+def _user_folder(folder: str, home: str, env: Mapping[str, str]) -> str:
+    """``~/FOLDER``; a folder under ``.config`` follows ``XDG_CONFIG_HOME`` when it is set."""
+    config = env.get("XDG_CONFIG_HOME")
+    if config and os.path.isabs(config) and folder.startswith(".config/"):
+        return os.path.join(config, folder[len(".config/") :])
+    return os.path.join(home, folder)
