@@ -16,7 +16,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from bastion.adapters.hooks.protocol import (
+    OUTCOME_EVENTS,
     PERMISSION_REQUEST,
+    PRE_TOOL_USE,
     AgentProtocol,
     Answer,
     Verdict,
@@ -33,6 +35,8 @@ class ClaudeProtocol(AgentProtocol):
     name = "claude"
     honours_ask = True
     rewrites_input = True
+    #: ``PostToolUse``… report what became of an ASK handed to Claude's prompt (after_tool).
+    events = (PRE_TOOL_USE, PERMISSION_REQUEST, *sorted(OUTCOME_EVENTS))
 
     def render(self, verdict: Verdict) -> Answer:
         answer = super().render(verdict)

@@ -16,7 +16,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bastion.adapters.hooks.protocol import (
+    OUTCOME_EVENTS,
+    POST_TOOL_USE,
+    POST_TOOL_USE_FAILURE,
+    SESSION_END,
+    STOP,
+    SUBAGENT_STOP,
+)
+
 DEFAULT_TIMEOUT = 60  # seconds the agent waits for the hook; a parked ASK ends 5 s earlier
+#: Claude Code's reports of what became of an ASK handed to its prompt (hooks/after_tool).
+CLAUDE_REPORTS = (POST_TOOL_USE, POST_TOOL_USE_FAILURE, STOP, SUBAGENT_STOP, SESSION_END)
 
 #: Claude Code ``permissions.deny`` entries mirroring Bastion's hardline rules, so a hook
 #: that fails to start still leaves the worst calls blocked by Claude itself.
@@ -74,7 +85,9 @@ def hook_command(agent: str, executable: Launcher, *, timeout: int, event: str |
     inner = f"{program} hook {agent} --timeout {timeout} --autostart"
     if event:
         inner += f" --event {event}"
-    return f"sh -c {shlex.quote(inner + ' || exit 2')}"
+    # A report (PostToolUse, Stop…) blocks nothing: exit 2 on Stop would make Claude go on.
+    fallback = " || exit 0" if event in OUTCOME_EVENTS else " || exit 2"
+    return f"sh -c {shlex.quote(inner + fallback)}"
 
 
 def is_bastion_command(command: Any, agent: str) -> bool:
@@ -216,7 +229,7 @@ def target_for(agent: str, *, scope: str, cwd: str, env: Mapping[str, str]) -> T
     project = scope == "project"
     if agent == "claude":
         add, remove = _claude_style(
-            "claude", "PreToolUse", ms=False, matcher="*", events=("PermissionRequest",)
+            "claude", "PreToolUse", ms=False, matcher="*", events=("PermissionRequest", *CLAUDE_REPORTS)
         )
         folder = os.path.join(cwd if project else home, ".claude")
         return Target(agent, os.path.join(folder, "settings.json"), _claude_add_mirror(add), remove)
