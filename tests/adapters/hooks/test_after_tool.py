@@ -7,11 +7,13 @@ session ends without that report. The payloads are the real ones Claude Code 2.1
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from typing import Any
 
 import pytest
 
+from bastion.adapters.hooks.daemon import ResidentDecider, answer_hook
 from bastion.adapters.hooks.decide import LocalDecider, Options
 from bastion.adapters.hooks.entry import protocol_for
 from bastion.adapters.hooks.install import install
@@ -267,3 +269,42 @@ def test_the_installed_hooks_record_an_approval_from_claudes_prompt(sandbox: San
 
 def _quiet(*_: object) -> None:
     return None
+
+
+@pytest.mark.parametrize("event", ["PostToolUse", "Stop"])
+def test_a_report_that_hangs_past_its_deadline_still_never_blocks(event: str, sandbox: Sandbox) -> None:
+    fifo = sandbox.root / "policy-that-never-opens.toml"
+    os.mkfifo(fifo)  # opening it for reading blocks for ever: a real hang inside the hook
+    payload = captured("stop" if event == "Stop" else "post-tool-use", sandbox)
+
+    run = run_hook(
+        "claude",
+        json.dumps(payload),
+        sandbox.env(),
+        "--event",
+        event,
+        "--policy",
+        str(fifo),
+        "--deadline",
+        "1",
+    )
+
+    assert (run.stdout, run.exit_code) == ("", 0)
+    assert "no decision within 1 s" in run.stderr
+
+
+def test_the_daemon_records_a_report_as_the_hook_process_does(sandbox: Sandbox) -> None:
+    ask(sandbox)
+    message = {"args": ["claude", "--event", "PostToolUse"], "env": AT_THE_TERMINAL,
+               "stdin": json.dumps(captured("post-tool-use", sandbox, tool_input=PUSH))}  # fmt: skip
+    decider = ResidentDecider()
+    try:
+        reply = answer_hook(message, decider=decider, base_env=sandbox.env())
+    finally:
+        decider.close()
+
+    assert reply == {"stdout": "", "stderr": "", "exit_code": 0}
+    assert [row[:4] for row in ledger(sandbox)] == [
+        ("requested", "ask", "agent", None),
+        ("resolved", "allow", "agent", "claude prompt"),
+    ]
