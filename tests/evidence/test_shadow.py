@@ -219,3 +219,36 @@ def test_logs_would_deny_lists_a_headless_ask_of_the_cli_request(tmp_path: Path,
     assert [(r["summary"], r["decision"], r["rule"]) for r in json.loads(listed.output)] == [
         ("shell: echo hi > notes.txt", "allow", "shadow.would_deny")
     ]
+
+
+#: (agent, the environment its hook runs in) → what enforcing would answer there.
+ENTRY_POINTS = [
+    ("claude", {"CLAUDE_CODE_ENTRYPOINT": "sdk-cli"}, "deny"),  # claude -p: nobody at the prompt
+    ("claude", {"CLAUDE_CODE_ENTRYPOINT": "cli"}, "ask"),  # its terminal: the prompt asks
+    ("codex", {}, "deny"),  # Codex honours only deny
+    ("qwen", {}, "deny"),  # Qwen Code treats ask as deny
+]
+
+
+@pytest.mark.parametrize(
+    ("agent", "extra", "would"), ENTRY_POINTS, ids=["claude -p", "claude terminal", "codex", "qwen"]
+)
+def test_a_hook_records_what_enforcing_would_have_answered_that_agent(
+    agent: str, extra: dict[str, str], would: str, tmp_path: Path, workspace: Path
+) -> None:
+    from bastion.adapters.hooks.decide import LocalDecider, Options
+    from bastion.adapters.hooks.entry import protocol_for
+
+    env = {"HOME": str(tmp_path), "BASTION_STATE_DIR": str(tmp_path / "state"), **extra}
+    policy_file = tmp_path / "policy.toml"
+    policy_file.write_text(ASKING["rule"])
+    protocol = protocol_for(agent)
+    tool = "run_shell_command" if agent == "qwen" else "Bash"
+    payload = {"session_id": "s1", "cwd": str(workspace), "hook_event_name": "PreToolUse",
+               "tool_name": tool, "tool_input": {"command": "git push origin main"}}  # fmt: skip
+
+    verdict = LocalDecider().decide(
+        protocol.parse(payload, env), protocol, Options(env=env, policy_path=str(policy_file))
+    )
+
+    assert (verdict.decision, verdict.evaluation.to_json()["would"]) == ("allow", would)
