@@ -27,13 +27,11 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from bastion.agents.registry import project_dirs
 from bastion.exec.runner import ExecError
 
 #: Folders that are read-only wherever they appear (agent permissions, Bastion's policy).
-PROTECTED_DIRS = frozenset(
-    {".claude", ".codex", ".gemini", ".cursor", ".qwen", ".copilot", ".husky", ".bastion",
-     ".devcontainer", ".githooks"}
-)  # fmt: skip
+PROTECTED_DIRS = frozenset({*project_dirs(), ".cursor", ".husky", ".bastion", ".devcontainer", ".githooks"})
 #: Files that are read-only wherever they appear (rc files, direnv, MCP config).
 PROTECTED_FILES = frozenset({
     ".gitmodules", ".mcp.json", ".envrc", ".bashrc", ".bash_profile", ".bash_login",
@@ -59,8 +57,8 @@ PROTECTED_CHILDREN: dict[str, tuple[str, ...]] = {
 #: What git uses in a git dir (a bare repository's folder, or a ``.git``'s target).
 GIT_DIR_CHILDREN = PROTECTED_CHILDREN[".git"]
 #: Created at the top of a writable root, these would change what runs next: swept.
-ROOT_SWEPT = (".envrc", ".mcp.json", ".gitmodules", ".claude", ".codex", ".gemini", ".cursor",
-              ".husky", ".bastion", ".vscode/settings.json", ".vscode/tasks.json",
+ROOT_SWEPT = (".envrc", ".mcp.json", ".gitmodules", *project_dirs(), ".cursor", ".husky",
+              ".bastion", ".vscode/settings.json", ".vscode/tasks.json",
               ".vscode/mcp.json", ".devcontainer", ".github/workflows", ".hg/hgrc",
               ".cargo/config.toml", ".yarnrc.yml", "rust-toolchain.toml")  # fmt: skip
 #: Created in HOME (when HOME is writable), these run at the next login: swept.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bastion.agents.registry import permission_globs
 from bastion.policy.globs import GlobSet, compile_glob
 
 CREDENTIAL_GLOBS: tuple[str, ...] = (
@@ -128,14 +129,7 @@ HARMLESS_DEVICES = frozenset(
 )
 
 AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
-    "**/.claude/settings*.json",
-    "**/.claude/hooks",
-    ".codex",
-    ".gemini",
-    "**/.github/hooks",
-    "**/.qwen/settings*.json",
-    "**/.copilot",
-    "**/.mcp.json",
+    *permission_globs(),  # each agent's own settings (its record in the registry)
     ".bashrc",
     ".bash_profile",
     ".bash_login",
@@ -155,7 +149,6 @@ AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
     "**/.cursor",
     "**/.vscode/settings.json",
     "**/.vscode/tasks.json",
-    "**/opencode.json",
     "**/.husky",
     "**/.githooks",
     "**/.git/info",

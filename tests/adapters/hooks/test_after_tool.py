@@ -16,7 +16,9 @@ import pytest
 from bastion.adapters.hooks.daemon import ResidentDecider, answer_hook
 from bastion.adapters.hooks.decide import LocalDecider, Options
 from bastion.adapters.hooks.entry import protocol_for
-from bastion.adapters.hooks.install import install
+from bastion.adapters.hooks.install import hook_checks, install
+from bastion.adapters.hooks.protocol import OUTCOME_EVENTS
+from bastion.agents.registry import hooks_of
 from bastion.configuration import default_configuration
 from bastion.construct import open_gatekeeper
 from tests.adapters.hooks.conftest import FIXTURES, Sandbox, run_hook
@@ -308,3 +310,31 @@ def test_the_daemon_records_a_report_as_the_hook_process_does(sandbox: Sandbox) 
         ("requested", "ask", "agent", None),
         ("resolved", "allow", "agent", "claude prompt"),
     ]
+
+
+def test_doctor_probes_the_deciding_hook_even_when_a_report_comes_first_in_the_settings(
+    sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = sandbox.project / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(
+        json.dumps({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}})
+    )
+    install("claude", cwd=str(sandbox.project), env=sandbox.env(), out=_quiet)
+    for key, value in sandbox.env().items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.chdir(sandbox.project)
+
+    checks = hook_checks(None)
+
+    assert [(ok, detail.startswith("denies a probe 'rm -rf /'")) for _, ok, detail in checks] == [
+        (True, True)
+    ]
+
+
+def test_every_report_claudes_record_installs_is_one_the_hook_reads() -> None:
+    reports = hooks_of("claude").report_events
+
+    assert sorted(reports) == sorted(REPORTS)
+    assert set(reports) == OUTCOME_EVENTS
+    assert set(reports) <= set(protocol_for("claude").events)

@@ -16,7 +16,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from bastion.adapters.hooks.protocol import (
-    OUTCOME_EVENTS,
     PERMISSION_REQUEST,
     PRE_TOOL_USE,
     AgentProtocol,
@@ -25,6 +24,7 @@ from bastion.adapters.hooks.protocol import (
     dumps,
     env_interactive,
 )
+from bastion.agents.registry import enforcement_of, hooks_of
 
 
 class ClaudeProtocol(AgentProtocol):
@@ -33,10 +33,10 @@ class ClaudeProtocol(AgentProtocol):
     ``--allowedTools Bash`` and for ``run_in_background`` (tests/adapters/hooks)."""
 
     name = "claude"
-    honours_ask = True
-    rewrites_input = True
+    honours_ask = enforcement_of("claude").honours_ask
+    rewrites_input = enforcement_of("claude").rewrite
     #: ``PostToolUse``… report what became of an ASK handed to Claude's prompt (after_tool).
-    events = (PRE_TOOL_USE, PERMISSION_REQUEST, *sorted(OUTCOME_EVENTS))
+    events = (PRE_TOOL_USE, PERMISSION_REQUEST, *hooks_of("claude").report_events)
 
     def render(self, verdict: Verdict) -> Answer:
         answer = super().render(verdict)

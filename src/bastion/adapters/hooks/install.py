@@ -21,7 +21,6 @@ from typing import Any
 
 from bastion.adapters.hooks.agent_trust import project_trust
 from bastion.adapters.hooks.targets import (
-    CLAUDE_DENY_MIRROR,
     DEFAULT_TIMEOUT,
     Launcher,
     Target,
@@ -29,6 +28,7 @@ from bastion.adapters.hooks.targets import (
     is_bastion_command,
     target_for,
 )
+from bastion.agents.registry import hook_names, hooks_of
 from bastion.errors import BastionError
 from bastion.policy.sources import state_dir_from
 
@@ -106,24 +106,7 @@ def _save_manifest(path: str, data: Mapping[str, Any]) -> None:
 
 
 def _warnings(agent: str, doc: Mapping[str, Any]) -> list[str]:
-    out = []
-    permissions = doc.get("permissions")
-    if (
-        agent == "claude"
-        and isinstance(permissions, dict)
-        and permissions.get("defaultMode") == "bypassPermissions"
-    ):
-        out.append(
-            "WARNING: permissions.defaultMode is bypassPermissions. Claude Code still obeys "
-            "Bastion's deny, but every call Bastion allows or hands to Claude's prompt runs "
-            "unasked. Remove defaultMode unless that is what you want."
-        )
-    if (
-        agent == "gemini"
-        and isinstance(doc.get("hooksConfig"), dict)
-        and doc["hooksConfig"].get("enabled") is False
-    ):
-        out.append("WARNING: hooksConfig.enabled is false: Gemini CLI will not run Bastion's hook.")
+    out = [w.message for w in hooks_of(agent).warnings if w.found_in(doc)]
     if doc.get("disableAllHooks") is True:
         out.append(f"WARNING: disableAllHooks is true: {agent} will not run Bastion's hook.")
     return out
@@ -158,7 +141,7 @@ def install(
             backup = _write(target.path, before, after)
             if backup:
                 out(f"backup: {backup}")
-            added = [r for r in _deny_list(after_doc) if r not in had_deny and r in CLAUDE_DENY_MIRROR]
+            added = [r for r in _deny_list(after_doc) if r not in had_deny and r in target.mirror]
             if added:
                 path, manifest = _manifest(env)
                 entry = manifest.setdefault(target.path, {})
@@ -225,22 +208,6 @@ def _deny_list(doc: Mapping[str, Any]) -> list[str]:
 
 # -- doctor -------------------------------------------------------------------------------
 
-_PROBES: dict[str, dict[str, Any]] = {
-    "claude": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}},
-    "codex": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}},
-    "qwen": {
-        "hook_event_name": "PreToolUse",
-        "tool_name": "run_shell_command",
-        "tool_input": {"command": "rm -rf /"},
-    },
-    "gemini": {
-        "hook_event_name": "BeforeTool",
-        "tool_name": "run_shell_command",
-        "tool_input": {"command": "rm -rf /"},
-    },
-    "copilot": {"toolName": "bash", "toolArgs": json.dumps({"command": "rm -rf /"})},
-}
-
 
 def _commands(agent: str, doc: Any) -> list[str]:
     found: list[str] = []
@@ -262,7 +229,7 @@ def probe(command: str, agent: str, cwd: str, *, limit: float = 10.0) -> tuple[b
     Doctor only reads: the probe decides in process against a throwaway state dir, so it
     leaves no record in the ledger (and starts no daemon) -- the installed command line, its
     interpreter and the policy are what it checks."""
-    payload = {"session_id": "bastion-doctor", "cwd": cwd, **_PROBES[agent]}
+    payload = {"session_id": "bastion-doctor", "cwd": cwd, **hooks_of(agent).probe}
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="bastion-doctor-") as scratch:
         env = {
@@ -304,17 +271,23 @@ def _launched_by(command: str) -> tuple[str, str | None]:
     return inner[0], inner[2] if inner[1:2] == ["-S"] and len(inner) > 2 else None
 
 
+def _deciding(agent: str, commands: list[str]) -> list[str]:
+    """The commands that decide calls: a report's (``--event Stop``…) never denies a probe."""
+    reports = hooks_of(agent).report_events
+    return [c for c in commands if not any(f"--event {event}" in c for event in reports)]
+
+
 def hook_checks(policy: Any) -> list[tuple[str, bool, str]]:
     """For each agent whose settings hold Bastion's hook: present, executable, answers right."""
     env = os.environ
     cwd = os.getcwd()
     checks: list[tuple[str, bool, str]] = []
-    for agent in ("claude", "gemini", "codex", "copilot", "qwen"):
+    for agent in hook_names():
         for scope in ("project", "user"):
             with contextlib.suppress(ValueError, InstallError):
                 target = target_for(agent, scope=scope, cwd=cwd, env=env)
                 _, doc = _load(target.path)
-                for command in _commands(agent, doc)[:1]:
+                for command in _deciding(agent, _commands(agent, doc))[:1]:
                     name = f"hook {agent} ({target.path})"
                     exe, script = _launched_by(command)
                     if not os.access(exe, os.X_OK):
@@ -329,7 +302,7 @@ def hook_checks(policy: Any) -> list[tuple[str, bool, str]]:
                     trust = project_trust(agent, cwd, env) if scope == "project" else None
                     if ok and trust is not None and not trust.trusted:
                         ok, detail = False, f"answers, but is skipped: {trust.detail}; {trust.fix}"
-                    elif ok and agent == "codex":
-                        detail += "; Codex runs it only once the hook itself is trusted (/hooks)"
+                    elif ok and hooks_of(agent).doctor_caveat:
+                        detail += f"; {hooks_of(agent).doctor_caveat}"
                     checks.append((name, ok, detail))
     return checks
