@@ -164,6 +164,10 @@ def test_an_unknown_name_is_refused_by_name() -> None:
         hooks_of("generic")
 
 
+#: Claude Code's reports of what became of an ASK put to its prompt (hooks/after_tool).
+REPORTS = ["PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop", "SessionEnd"]
+
+
 def test_the_entry_written_follows_the_records_style_event_and_timeout_unit() -> None:
     docs = {name: target_for(name, scope="project", cwd="/p", env={"HOME": "/h"}).add({}, "/b", 30)
             for name in PINNED}  # fmt: skip
@@ -172,7 +176,9 @@ def test_the_entry_written_follows_the_records_style_event_and_timeout_unit() ->
          "name": "bastion"}]}]}  # fmt: skip
     assert docs["codex"]["hooks"] == {"PreToolUse": [{"hooks": [
         {"type": "command", "command": hook_command("codex", "/b", timeout=30), "timeout": 30}]}]}  # fmt: skip
-    assert sorted(docs["claude"]["hooks"]) == ["PermissionRequest", "PreToolUse"]
+    assert sorted(docs["claude"]["hooks"]) == sorted(["PermissionRequest", "PreToolUse", *REPORTS])
+    assert docs["claude"]["hooks"]["Stop"] == [{"matcher": "*", "hooks": [{"type": "command",
+        "command": hook_command("claude", "/b", timeout=30, event="Stop", blocks=False), "timeout": 30}]}]  # fmt: skip
     assert docs["claude"]["permissions"]["deny"] == list(hooks_of("claude").deny_mirror)
     assert docs["copilot"] == {"version": 1, "hooks": {"preToolUse": [
         {"type": "command", "bash": hook_command("copilot", "/b", timeout=30), "timeoutSec": 30}]}}  # fmt: skip

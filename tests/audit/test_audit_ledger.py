@@ -128,6 +128,19 @@ def test_events_filter_by_session_time_decision_and_position(ledger: Ledger) -> 
     assert [r.seq for r in ledger.events(after_seq=1, limit=1)] == [2]
 
 
+def test_events_filter_by_kind_and_exact_agent(ledger: Ledger) -> None:
+    asked = dataclasses.replace(event(2), kind="requested", agent="claude/toolu_1")
+    other = dataclasses.replace(event(3), kind="requested", agent="claude/toolu_10")
+    ledger.append_many([event(1), asked, other, dataclasses.replace(asked, kind="resolved")])
+
+    assert [r.seq for r in ledger.events(kind=EventKind.REQUESTED)] == [2, 3]
+    assert [r.seq for r in ledger.events(agent="claude/toolu_1")] == [2, 4]
+    assert [r.seq for r in ledger.events(session="s1", kind=EventKind.RESOLVED, agent="claude/toolu_1")] == [
+        4
+    ]
+    assert ledger.events(kind=EventKind.EXECUTED) == []
+
+
 def test_a_record_reads_back_as_json_with_iso_time(ledger: Ledger) -> None:
     record = ledger.append(event(1))
     data = record.to_json()

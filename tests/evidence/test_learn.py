@@ -222,3 +222,37 @@ def test_learned_rule_toml_is_a_valid_rule() -> None:
         'reason = "learned: a person approved 3 such calls"\nmatch = ["npm test"]\n'
         'not_match = ["npm publish"]\n'
     )
+
+
+def test_learn_from_the_ledger_learns_what_people_approved_in_claudes_own_prompt(
+    workspace: Path, env: dict[str, str]
+) -> None:
+    from bastion.adapters.hooks.decide import LocalDecider, Options
+    from bastion.adapters.hooks.entry import protocol_for
+
+    protocol = protocol_for("claude")
+    attended = {**env, "CLAUDE_CODE_ENTRYPOINT": "cli"}  # a person at Claude Code's terminal
+
+    def hook(event: str, n: int, command: str) -> str:
+        payload = {"session_id": "s1", "cwd": str(workspace), "hook_event_name": event,
+                   "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": command},
+                   "tool_use_id": f"toolu_{n}"}  # fmt: skip
+        request = protocol.parse(payload, attended)
+        return LocalDecider().decide(request, protocol, Options(env=attended)).decision
+
+    for n, command in enumerate(["make build", "make build", "make build", "make install"], 1):
+        assert hook("PreToolUse", n, command) == "ask"
+        if command == "make build":  # approved in Claude's prompt: it ran
+            hook("PostToolUse", n, command)
+    hook("Stop", 0, "")  # the turn ended: make install never ran
+
+    done = CliRunner().invoke(
+        build_app(), ["learn", "--from-ledger", "--cwd", str(workspace), "--json"], env=env
+    )
+
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.stdout)
+    assert [(r["pattern"], r["approvals"], r["not_match"]) for r in report["rules"]] == [
+        ("make build", 3, ["make install"])
+    ]
+    assert (report["approved"], report["denied"], report["asks_before"], report["asks_after"]) == (3, 1, 4, 1)

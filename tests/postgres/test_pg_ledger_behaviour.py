@@ -105,6 +105,26 @@ def test_queries_filter_by_session_time_decision_and_position(stores: Stores) ->
     ) == ([1, 2, 3, 4], [1, 3, 4], [2, 3], [3, 4], [3], [3])
 
 
+def test_queries_filter_by_kind_and_exact_agent(stores: Stores) -> None:
+    stores.ledger.append(
+        [event(1), event(2, kind="requested", agent="claude/toolu_1"),
+         event(3, kind="requested", agent="claude/toolu_10"), event(4, kind="resolved", agent="claude/toolu_1")]
+    )  # fmt: skip
+
+    def seqs(**kw: object) -> list[int]:
+        return [r.seq for r in stores.ledger.query(LedgerQuery(**kw))]  # type: ignore[arg-type]
+
+    assert (
+        seqs(kind="requested"),
+        seqs(agent="claude/toolu_1"),
+        seqs(kind="resolved", agent="claude/toolu_1"),
+    ) == (
+        [2, 3],
+        [2, 4],
+        [4],
+    )
+
+
 def test_group_commit_over_the_store_keeps_one_chain(stores: Stores) -> None:
     grouped = GroupCommitStore(stores.ledger)
     for n in range(1, 6):

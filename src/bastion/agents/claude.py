@@ -1,5 +1,6 @@
 """Claude Code (``@anthropic-ai/claude-code``): ``PreToolUse`` and ``PermissionRequest``
-hooks in ``.claude/settings.json``; translation in ``bastion.adapters.hooks.claude``."""
+hooks in ``.claude/settings.json``, and the reports of what became of an ASK put to its
+prompt; translation in ``bastion.adapters.hooks.claude`` and ``after_tool``."""
 
 from __future__ import annotations
 
@@ -68,6 +69,7 @@ AGENT = Agent(
         style=SettingsStyle.CLAUDE,
         event="PreToolUse",
         extra_events=("PermissionRequest",),
+        report_events=("PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop", "SessionEnd"),
         matcher="*",
         enforcement=Enforcement(ask=AskHandling.AGENT_PROMPT, rewrite=True),
         deny_mirror=DENY_MIRROR,

@@ -100,6 +100,10 @@ class Hooks:
     enforcement: Enforcement
     #: Further events with an entry of their own (its command carries ``--event EVENT``).
     extra_events: tuple[str, ...] = ()
+    #: Events that report what became of a call (``PostToolUse``, ``Stop``…: what became of
+    #: an ASK handed to the agent's prompt, bastion.adapters.hooks.after_tool). Each has an
+    #: entry of its own that never blocks: its command falls back to exit 0, not 2.
+    report_events: tuple[str, ...] = ()
     #: The settings give the hook timeout in milliseconds (else seconds).
     timeout_ms: bool = False
     #: The group's ``matcher`` (None: no matcher key).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Mapping
@@ -213,4 +214,28 @@ def resolution_event(
         agent=request.agent,
         turn=request.turn,
         approver=request.approver,
+    )
+
+
+def hand_off_resolution(
+    requested: AuditEvent, *, decision: Decision, rule: str, approver: str, message: str, time: float
+) -> AuditEvent:
+    """The ``resolved`` record of an ASK handed to the agent's own prompt (``requested``,
+    resolver ``agent``): the same call (decision id, hash, summary, session), answered by
+    ``approver`` (``claude prompt``) with ``decision``; its reason leads the asked ones."""
+    leading = {"rule": rule, "source": approver, "decision": _LABELS[decision]}
+    reasons = [leading, *json.loads(requested.reasons)]
+    return dataclasses.replace(
+        requested,
+        kind=EventKind.RESOLVED.value,
+        time=time,
+        decision=_LABELS[decision],
+        resolver="agent",
+        rule=rule,
+        source=approver,
+        message=redact(message)[:1000],
+        reasons=_ENCODE_REASONS(reasons),
+        exit_code=None,
+        duration=None,
+        approver=approver,
     )

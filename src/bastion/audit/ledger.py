@@ -168,9 +168,19 @@ class Ledger:
         decision: str | None = None,
         after_seq: int = 0,
         limit: int | None = None,
+        kind: EventKind | None = None,
+        agent: str | None = None,
     ) -> list[LedgerRecord]:
         return self.store.query(
-            LedgerQuery(session=session, since=since, decision=decision, after_seq=after_seq, limit=limit)
+            LedgerQuery(
+                session=session,
+                since=since,
+                decision=decision,
+                after_seq=after_seq,
+                limit=limit,
+                kind=None if kind is None else kind.value,
+                agent=agent,
+            )
         )
 
     def verify(self) -> VerifyResult:

@@ -23,6 +23,9 @@ class LedgerQuery:
     decision: str | None = None
     after_seq: int = 0
     limit: int | None = None
+    #: The record kind (``EventKind`` value) and the exact agent column, when given.
+    kind: str | None = None
+    agent: str | None = None
 
     def sql(self, mark: str) -> tuple[str, list[object]]:
         """``SELECT`` over the ``ledger`` table for this query, with ``mark`` as the
@@ -33,6 +36,8 @@ class LedgerQuery:
             ("session", "=", self.session),
             ("time", ">=", self.since),
             ("decision", "=", self.decision),
+            ("kind", "=", self.kind),
+            ("agent", "=", self.agent),
         ):
             if value is not None:
                 where.append(f"{column} {op} {mark}")
@@ -85,6 +90,8 @@ def matches(record: LedgerRecord, query: LedgerQuery) -> bool:
         and (query.session is None or event.session == query.session)
         and (query.since is None or event.time >= query.since)
         and (query.decision is None or event.decision == query.decision)
+        and (query.kind is None or event.kind == query.kind)
+        and (query.agent is None or event.agent == query.agent)
     )
 
 

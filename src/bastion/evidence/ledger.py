@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from bastion.evidence.model import Outcome, Proposed
+from bastion.runtime.hand_offs import asked_in_prompt
 
 _WRITE_SIZE = re.compile(r" \(\d+ chars\)$")
 _METHOD = re.compile(r"^[A-Z]+ (?=\S+://)")
@@ -54,8 +55,12 @@ def args_from_summary(family: str, summary: str) -> dict[str, Any] | None:
 
 
 def _outcome(record: Mapping[str, Any]) -> Outcome:
-    """A parked ASK a person (or the web page, or a callback) answered."""
-    if record.get("kind") != "resolved" or record.get("resolver") not in ("person", "callback"):
+    """An ASK a person answered: parked (the web page, the CLI, a callback), or handed to
+    the agent's own prompt (``claude prompt``: it ran, or the turn ended without it)."""
+    if record.get("kind") != "resolved":
+        return Outcome.UNKNOWN
+    resolver = record.get("resolver")
+    if resolver not in ("person", "callback") and not asked_in_prompt(resolver, record.get("approver")):
         return Outcome.UNKNOWN
     return Outcome.APPROVED if record.get("decision") == "allow" else Outcome.DENIED
 

@@ -7,7 +7,9 @@ import inspect
 from collections.abc import Callable
 
 from bastion.approval.model import CALLBACK, ApprovalRequest, PermissionDecision, grantable
+from bastion.approval.outcome import non_interactive
 from bastion.approval.queue import AnswerError, ApprovalQueue
+from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Evaluation
 from bastion.policy.rule_ids import NOBODY_TO_ASK
 
@@ -26,6 +28,18 @@ def would_ask(evaluation: Evaluation) -> bool:
         and bool(deciding)
         and all(r.rule in NOBODY_TO_ASK for r in deciding)
     )
+
+
+def shadow_answer(policy: Policy, evaluation: Evaluation, *, headless: bool) -> Evaluation:
+    """Shadow mode's answer (``enforce = false``): allowed, recording the decision enforcing
+    would have made *for this caller*. A ``headless`` caller (nobody can answer an ASK: a
+    non-interactive request, an agent run without a person) would get the non-interactive
+    default, a deny, so its ASK is recorded as ``would_deny``."""
+    from bastion.policy.shadow import shadowed
+
+    if headless and evaluation.decision is Decision.ASK:
+        evaluation = non_interactive(evaluation, policy.non_interactive_default, policy.approval_source)
+    return shadowed(evaluation, policy.enforce_source)
 
 
 async def ask_callback(

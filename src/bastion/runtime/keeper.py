@@ -48,7 +48,7 @@ from bastion.errors import BastionError
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Evaluation, deny_for_error
 from bastion.policy.judge import Judge
-from bastion.runtime.asks import ask_callback, would_ask
+from bastion.runtime.asks import ask_callback, shadow_answer, would_ask
 from bastion.runtime.combine import Combiner
 from bastion.runtime.recording import Built, Draft, Recording
 
@@ -67,6 +67,7 @@ _Settling = tuple[ToolCall, float, bool, bool]
 #: A batch once decided: each call's draft (or the ASK to park), and the events to commit.
 _Prepared = tuple[list[Draft | tuple[Evaluation, str]], Built]
 PermissionCallback = Callable[[ApprovalRequest], Answer | Awaitable[Answer]]
+_Decided = tuple[Evaluation, Resolver]
 
 
 class Gatekeeper(Recording):
@@ -145,15 +146,13 @@ class Gatekeeper(Recording):
             return evaluation
         return self.containment.stage(call, evaluation, self.gate)
 
-    def _decide(self, call: ToolCall, now: float, *, admit: bool) -> tuple[Evaluation, Resolver]:
+    def _decide(self, call: ToolCall, now: float, *, admit: bool, headless: bool = False) -> _Decided:
         evaluation, resolver = self._decide_enforcing(call, now, admit=admit)
         opinion = self.opinion
         if opinion is not None and resolver is Resolver.POLICY:  # escalate only (bastion.opinion)
             evaluation = opinion.review(call, evaluation)
-        if not self.policy.enforce:  # shadow mode: record would-be, allow
-            from bastion.policy.shadow import shadowed
-
-            evaluation = shadowed(evaluation, self.policy.enforce_source)
+        if not self.policy.enforce:  # shadow mode: record would-be (headless: nobody to ask), allow
+            evaluation = shadow_answer(self.policy, evaluation, headless=headless)
         return evaluation, resolver
 
     def _decide_enforcing(self, call: ToolCall, now: float, *, admit: bool) -> tuple[Evaluation, Resolver]:
@@ -223,7 +222,8 @@ class Gatekeeper(Recording):
     ) -> Draft | tuple[Evaluation, str]:
         """Decide (counting the call): the answer to record, or the ASK to park with its id."""
         decision_id = new_id()
-        evaluation, resolver = self._decide(call, now, admit=True)
+        headless = not call.interactive and not confirmed_by_person
+        evaluation, resolver = self._decide(call, now, admit=True, headless=headless)
         stage = self._contained if contain else _as_is
         evaluation = stage(call, evaluation)
         if evaluation.decision is not Decision.ASK:

@@ -8,6 +8,7 @@ the asks before and after on the evidence. ``--apply`` appends them to the user 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -74,7 +75,7 @@ def learn_cmd(
         print_json(
             {
                 "rules": [
-                    r.__dict__ | {"match": list(r.match), "not_match": list(r.not_match)}
+                    dataclasses.asdict(r) | {"match": list(r.match), "not_match": list(r.not_match)}
                     for r in report.rules
                 ],
                 "toml": report.toml(),

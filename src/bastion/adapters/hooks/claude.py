@@ -17,13 +17,14 @@ from typing import Any
 
 from bastion.adapters.hooks.protocol import (
     PERMISSION_REQUEST,
+    PRE_TOOL_USE,
     AgentProtocol,
     Answer,
     Verdict,
     dumps,
     env_interactive,
 )
-from bastion.agents.registry import enforcement_of
+from bastion.agents.registry import enforcement_of, hooks_of
 
 
 class ClaudeProtocol(AgentProtocol):
@@ -34,6 +35,8 @@ class ClaudeProtocol(AgentProtocol):
     name = "claude"
     honours_ask = enforcement_of("claude").honours_ask
     rewrites_input = enforcement_of("claude").rewrite
+    #: ``PostToolUse``… report what became of an ASK handed to Claude's prompt (after_tool).
+    events = (PRE_TOOL_USE, PERMISSION_REQUEST, *hooks_of("claude").report_events)
 
     def render(self, verdict: Verdict) -> Answer:
         answer = super().render(verdict)

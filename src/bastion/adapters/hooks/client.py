@@ -195,9 +195,11 @@ def _deny(args: list[str], reason: str) -> int:
     from bastion.adapters.hooks.protocol import PRE_TOOL_USE, Verdict
 
     try:
-        answer = protocol_for(args[0]).render(Verdict("deny", reason, PRE_TOOL_USE))
+        event = args[args.index("--event") + 1] if "--event" in args[:-1] else PRE_TOOL_USE
+        answer = protocol_for(args[0]).render(Verdict("deny", reason, event))
         sys.stdout.write(answer.stdout)
         sys.stderr.write(answer.stderr)
     except Exception:
         sys.stderr.write(f"bastion hook: {reason}\n")
-    return 2
+        return 2
+    return answer.exit_code  # 2, or 0 for a report (a PostToolUse or Stop: nothing to block)

@@ -23,7 +23,13 @@ import dataclasses
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Protocol
 
-from bastion.adapters.hooks.protocol import PERMISSION_REQUEST, AgentProtocol, HookRequest, Verdict
+from bastion.adapters.hooks.protocol import (
+    OUTCOME_EVENTS,
+    PERMISSION_REQUEST,
+    AgentProtocol,
+    HookRequest,
+    Verdict,
+)
 from bastion.adapters.hooks.settings import AskVia
 from bastion.adapters.hooks.translate import to_calls
 from bastion.errors import CallError
@@ -67,6 +73,10 @@ class LocalDecider:
         self.gate_options = options
 
     def decide(self, request: HookRequest, protocol: AgentProtocol, options: Options) -> Verdict:
+        if request.event in OUTCOME_EVENTS:  # a report of what happened, not a call to decide
+            from bastion.adapters.hooks.after_tool import record_outcome
+
+            return record_outcome(self, request, protocol, options)
         from bastion.policy.sources import PolicySources
 
         sources = PolicySources.find(
@@ -170,6 +180,12 @@ class LocalDecider:
 
         if request.tool_use_id:
             call = dataclasses.replace(call, agent=f"{call.agent}/{request.tool_use_id}")
+        if delegate and request.event == PERMISSION_REQUEST:
+            # Claude is about to ask: its PreToolUse recorded this hand-off already (this
+            # event has no tool-use id to tell it apart), so an ASK defers unrecorded.
+            again = keeper.decide(call, contain=rewrites)
+            if again.decision is Decision.ASK:
+                return Verdict("ask", again.message, request.event, defer=True)
         if call.interactive and not delegate and callable(options.on_park):
             options.on_park(options.park_budget)
         final = keeper.request_sync(

@@ -178,10 +178,9 @@ def run_hook(args: list[str]) -> int:
     responder = Responder(protocol, parsed.event or PRE_TOOL_USE)
 
     def expire() -> None:
-        responder.answer(
-            responder.deny(f"Bastion made no decision within {parsed.deadline:g} s; the call is refused")
-        )
-        os._exit(2)
+        late = responder.deny(f"Bastion made no decision within {parsed.deadline:g} s; the call is refused")
+        responder.answer(late)
+        os._exit(late.exit_code)  # 2 (a block), or 0 for a report (after_tool)
 
     watchdog = Watchdog(parsed.deadline, expire)
     hard_end = started + parsed.timeout - 2.0

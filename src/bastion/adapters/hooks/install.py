@@ -298,6 +298,12 @@ def _launched_by(command: str) -> tuple[str, str | None]:
     return inner[0], inner[2] if inner[1:2] == ["-S"] and len(inner) > 2 else None
 
 
+def _deciding(agent: str, commands: list[str]) -> list[str]:
+    """The commands that decide calls: a report's (``--event Stop``…) never denies a probe."""
+    reports = hooks_of(agent).report_events
+    return [c for c in commands if not any(f"--event {event}" in c for event in reports)]
+
+
 def hook_checks(policy: Any) -> list[tuple[str, bool, str]]:
     """For each agent whose settings hold Bastion's hook: present, executable, answers right."""
     env = os.environ
@@ -308,7 +314,7 @@ def hook_checks(policy: Any) -> list[tuple[str, bool, str]]:
             with contextlib.suppress(ValueError, InstallError):
                 target = target_for(agent, scope=scope, cwd=cwd, env=env)
                 _, doc = _load(target.path)
-                for command in _commands(agent, doc)[:1]:
+                for command in _deciding(agent, _commands(agent, doc))[:1]:
                     name = f"hook {agent} ({target.path})"
                     exe, script = _launched_by(command)
                     if not os.access(exe, os.X_OK):

@@ -21,6 +21,16 @@ from bastion.errors import CallError
 EXIT_BLOCK = 2
 PRE_TOOL_USE = "PreToolUse"
 PERMISSION_REQUEST = "PermissionRequest"
+#: Events that report what happened (bastion.adapters.hooks.after_tool): the tool ran
+#: (ran and failed), or the turn, a subagent or the session ended. Answered with nothing.
+POST_TOOL_USE = "PostToolUse"
+POST_TOOL_USE_FAILURE = "PostToolUseFailure"
+STOP = "Stop"
+SUBAGENT_STOP = "SubagentStop"
+SESSION_END = "SessionEnd"
+RAN_EVENTS = frozenset({POST_TOOL_USE, POST_TOOL_USE_FAILURE})
+ENDED_EVENTS = frozenset({STOP, SUBAGENT_STOP, SESSION_END})
+OUTCOME_EVENTS = RAN_EVENTS | ENDED_EVENTS
 #: Set by a person before starting an agent whose hook input cannot say whether someone
 #: is at the terminal (Codex, Gemini, Qwen, Copilot): Bastion may then park an ASK.
 INTERACTIVE_ENV = "BASTION_HOOK_INTERACTIVE"
@@ -34,6 +44,8 @@ class HookRequest:
     ctx: Context
     tool_use_id: str | None = None
     mcp_server: str | None = None
+    #: The agent's permission mode when it says (Claude Code's ``permission_mode``).
+    permission_mode: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,9 +132,12 @@ class AgentProtocol:
             args=payload.get("tool_input"),
             ctx=ctx,
             tool_use_id=text(payload.get("tool_use_id")),
+            permission_mode=text(payload.get("permission_mode")),
         )
 
     def render(self, verdict: Verdict) -> Answer:
+        if verdict.event in OUTCOME_EVENTS:  # a report: nothing to answer, nothing to block
+            return Answer("", "" if verdict.decision == "allow" else f"Bastion: {verdict.reason}\n", 0)
         if verdict.event == PERMISSION_REQUEST:
             return self._render_permission(verdict)
         decision = verdict.decision if verdict.decision != "ask" or self.honours_ask else "deny"

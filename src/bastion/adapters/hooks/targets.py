@@ -3,7 +3,8 @@
 Every entry Bastion writes carries the command ``… bastion… hook AGENT …``: that string is
 how ``install`` finds its own entries again (idempotent) and how ``uninstall`` removes
 exactly them. The command runs through ``sh -c '… || exit 2'`` so a crash, a kill or a
-missing executable still ends in exit 2, which every agent here treats as a block.
+missing executable still ends in exit 2, which every agent here treats as a block (a
+report's, ``PostToolUse``/``Stop``…, ends in exit 0: it has nothing to block).
 """
 
 from __future__ import annotations
@@ -49,12 +50,16 @@ def hook_launcher() -> Launcher:
     return (os.path.abspath(sys.executable), "-S", launcher)
 
 
-def hook_command(agent: str, executable: Launcher, *, timeout: int, event: str | None = None) -> str:
+def hook_command(
+    agent: str, executable: Launcher, *, timeout: int, event: str | None = None, blocks: bool = True
+) -> str:
+    """``blocks=False``: a report (``PostToolUse``, ``Stop``…) falls back to exit 0, since
+    exit 2 on Claude Code's ``Stop`` would make it go on with the turn."""
     program = shlex.quote(executable) if isinstance(executable, str) else shlex.join(executable)
     inner = f"{program} hook {agent} --timeout {timeout} --autostart"
     if event:
         inner += f" --event {event}"
-    return f"sh -c {shlex.quote(inner + ' || exit 2')}"
+    return f"sh -c {shlex.quote(inner + (' || exit 2' if blocks else ' || exit 0'))}"
 
 
 def is_bastion_command(command: Any, agent: str) -> bool:
@@ -126,15 +131,16 @@ def _claude_style(
     agent: str, hooks: Hooks
 ) -> tuple[Callable[..., dict[str, Any]], Callable[[dict[str, Any]], dict[str, Any]]]:
     """``hooks.EVENT[] = {matcher?, hooks: [handler]}``, one group per event."""
-    events = (hooks.event, *hooks.extra_events)
+    events = (hooks.event, *hooks.extra_events, *hooks.report_events)
 
     def add(doc: dict[str, Any], exe: Launcher, timeout: int) -> dict[str, Any]:
         doc = remove(doc)
         for key in events:
             event = None if key == hooks.event else key
+            blocks = key not in hooks.report_events
             handler: dict[str, Any] = {
                 "type": "command",
-                "command": hook_command(agent, exe, timeout=timeout, event=event),
+                "command": hook_command(agent, exe, timeout=timeout, event=event, blocks=blocks),
                 "timeout": timeout * 1000 if hooks.timeout_ms else timeout,
             }
             if hooks.handler_name is not None:
