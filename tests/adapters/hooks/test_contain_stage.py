@@ -17,7 +17,6 @@ from bastion.audit.redact import redact
 from bastion.configuration import default_configuration
 from bastion.construct import open_gatekeeper
 from bastion.policy.engine import Gate
-from bastion.policy.remedy import how_to_allow
 
 
 def _payload(cwd: Path, command: str) -> dict[str, object]:
@@ -77,6 +76,8 @@ def test_the_ledger_holds_the_answer_the_agent_was_told(
 
     decision, rule, message = _last_record(env, workspace)
     # The agent is told the recorded message, a denial's followed by how to allow it.
+    from bastion.policy.remedy import how_to_allow
+
     remedy = how_to_allow(verdict.evaluation)
     told = f"{message}. {remedy}" if remedy else message
     assert (decision, rule, told) == (verdict.decision, verdict.evaluation.reasons[0].rule, verdict.reason)
