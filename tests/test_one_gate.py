@@ -45,6 +45,7 @@ from bastion.lifecycle import PolicyWatch
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Evaluation
 from bastion.policy.network import StaticResolver
+from bastion.policy.remedy import how_to_allow
 from bastion.runtime import Gatekeeper
 from bastion.state.pins import MemoryPinStore
 
@@ -292,6 +293,12 @@ def decided(evaluation: Evaluation) -> dict[str, Any]:
     return evaluation.to_json()
 
 
+def with_remedy(evaluation: Evaluation) -> dict[str, Any]:
+    """The HTTP answer: the evaluation, a denial's with how to allow it."""
+    remedy = how_to_allow(evaluation)
+    return decided(evaluation) | ({"how_to_allow": remedy} if remedy else {})
+
+
 def record(event: Any) -> dict[str, Any]:
     """A ledger record without what names the entry point or the moment."""
     data = event.to_json()
@@ -373,7 +380,7 @@ def test_post_v1_decide_answers_every_call_like_the_api(world: World, reference:
     with TestClient(create_app(settings, keys=store)) as client:
         answers = [client.post("/v1/decide", json=c.to_json(), headers={"X-API-Key": key}) for c in calls]
     assert [(a.status_code, a.json()) for a in answers] == [
-        (200, decided(reference.decide(c))) for c in calls
+        (200, with_remedy(reference.decide(c))) for c in calls
     ]
 
 
@@ -554,8 +561,10 @@ def test_the_mcp_proxy_decides_refuses_and_records_like_the_api(world: World) ->
                 expected.append("asks")
                 continue
             final = ref.request_sync(call)
+            refused = f"{final.message} (MCP tool {call.args['server']}/{call.args['tool']})"
+            remedy = how_to_allow(final)  # a denial ends with how to allow it
             expected.append("ran" if final.decision is Decision.ALLOW else
-                            f"{final.message} (MCP tool {call.args['server']}/{call.args['tool']})")  # fmt: skip
+                            f"{refused}. {remedy}" if remedy else refused)  # fmt: skip
         assert answers == expected
         assert proxied == ledger_of(ref)
     assert {"asks", "ran"} <= set(answers) and len(set(answers)) > 2

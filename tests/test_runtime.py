@@ -13,7 +13,7 @@ import pytest
 
 from bastion.approval.clock import FakeClock
 from bastion.approval.memory import MemoryStore
-from bastion.approval.model import ApprovalRequest, PermissionDecision, Scope
+from bastion.approval.model import ApprovalRequest, Deadline, PermissionDecision, Scope
 from bastion.approval.settings import LimitsConfig
 from bastion.approval.state import RequestState
 from bastion.audit.events import AuditEvent, LedgerRecord
@@ -239,6 +239,21 @@ def test_cancelling_a_parked_call_cancels_its_request_and_records_it(keeper: Kee
     asyncio.run(scenario())
     assert [r.state for r in k.store.list_requests()] == [RequestState.CANCELLED]
     assert ledger_rows(k)[-1] == ("resolved", "deny", "cancel", "approval.cancelled")
+
+
+def test_a_parked_request_states_the_calls_folder_and_what_ends_its_wait(keeper: Keeper) -> None:
+    # The card shows these: the folder the call runs in (not the policy file that scopes a
+    # project grant), and whether the policy's 5 minutes or the caller's shorter time-out ends
+    # the wait (a hook's 60 s ended it while the card implied the policy's).
+    k = keeper(ASK)
+    made = [
+        k.build_request(shell(), ASK, request_id=f"r{t}", now=1000.0, timeout=t) for t in (55.0, None, 900.0)
+    ]
+    assert [(r.folder, r.project, r.deadline, r.expires) for r in made] == [
+        ("/p", "/p", Deadline.CALLER, 1055.0),
+        ("/p", "/p", Deadline.POLICY, 1300.0),
+        ("/p", "/p", Deadline.POLICY, 1300.0),
+    ]
 
 
 # -- non-interactive ----------------------------------------------------------------------------

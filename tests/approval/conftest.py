@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bastion.approval.memory import MemoryStore
-from bastion.approval.model import ApprovalRequest, new_id
+from bastion.approval.model import ApprovalRequest, Deadline, new_id
 from bastion.approval.sqlite import SqliteStore
 from bastion.approval.store import Store
 from bastion.call.effects import Effect
@@ -47,6 +47,8 @@ def make_request() -> MakeRequest:
             "session": "s1",
             "argv": ("git", "push", "origin", "main"),
             "suggested_pattern": "git push origin *",
+            "folder": "/proj",
+            "deadline": Deadline.CALLER,
         }
         fields.update(kw)
         return ApprovalRequest(**fields)  # type: ignore[arg-type]

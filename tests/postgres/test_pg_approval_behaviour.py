@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
-from bastion.approval.model import ApprovalRequest, FailureRecord, Grant, Scope, Usage, new_id
+from bastion.approval.model import ApprovalRequest, Deadline, FailureRecord, Grant, Scope, Usage, new_id
 from bastion.approval.state import Action, RequestState
 from bastion.approval.store import Resolution
 from bastion.call.effects import Effect
@@ -34,6 +34,8 @@ def make_request(created: float = 1000.0, ttl: float = 300.0, **kw: object) -> A
         "session": "s1",
         "argv": ("git", "push", "origin", "main"),
         "suggested_pattern": "git push origin *",
+        "folder": "/proj",
+        "deadline": Deadline.CALLER,
     }
     fields.update(kw)
     return ApprovalRequest(**fields)  # type: ignore[arg-type]

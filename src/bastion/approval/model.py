@@ -75,6 +75,14 @@ class Resolver(StrEnum):
     AGENT = "agent"
 
 
+class Deadline(StrEnum):
+    """What ends a parked call's wait first: the policy's ``ttl_seconds``, or the caller's own
+    timeout when it is shorter (an agent's hook is killed by its agent at its timeout)."""
+
+    POLICY = "policy"
+    CALLER = "caller"
+
+
 class Scope(StrEnum):
     PROJECT = "project"
     SESSION = "session"
@@ -85,7 +93,9 @@ class ApprovalRequest:
     """A parked call. ``summary`` and ``argv`` are redacted; raw arguments are never stored.
 
     ``call_key`` is the keyed hash of the exact call (what an exact grant matches);
-    ``project`` is the project-scope value the requester computed (its policy file or cwd).
+    ``project`` is the project-scope value the requester computed (its policy file or cwd);
+    ``folder`` is the folder the call runs in (its cwd: what a person knows as the project);
+    ``deadline`` says what ends the wait at ``expires``.
     """
 
     id: str
@@ -110,6 +120,8 @@ class ApprovalRequest:
     grant_id: str | None = None
     #: Who answered: an approver key's id, ``local:<user>``, ``callback``, ``expiry``, ``cancel``.
     approver: str | None = None
+    folder: str | None = None
+    deadline: Deadline = Deadline.POLICY
 
     @property
     def offer(self) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
 
-from bastion.approval.model import EXPIRY, ApprovalRequest, FailureRecord, Grant, Scope, Usage
+from bastion.approval.model import EXPIRY, ApprovalRequest, Deadline, FailureRecord, Grant, Scope, Usage
 from bastion.approval.state import Action, RequestState, transition
 from bastion.approval.store import MINUTE, Resolution, in_time
 from bastion.approval.wake import WakeBus
@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS approval_requests (
     tool TEXT NOT NULL, summary TEXT NOT NULL, reason TEXT NOT NULL, evaluation TEXT NOT NULL,
     call_key TEXT NOT NULL, project TEXT NOT NULL, session TEXT, agent TEXT, turn TEXT,
     argv TEXT, grantable INTEGER NOT NULL, suggested_pattern TEXT,
-    resolved_at REAL, resolver TEXT, feedback TEXT, grant_id TEXT, approver TEXT);
+    resolved_at REAL, resolver TEXT, feedback TEXT, grant_id TEXT, approver TEXT, folder TEXT,
+    deadline TEXT);
 CREATE INDEX IF NOT EXISTS approval_requests_pending ON approval_requests(state, expires);
 CREATE TABLE IF NOT EXISTS grants (
     id TEXT PRIMARY KEY, tool TEXT NOT NULL, scope TEXT NOT NULL, scope_value TEXT NOT NULL,
@@ -82,6 +83,8 @@ _REQUEST_COLUMNS = (
     "feedback",
     "grant_id",
     "approver",
+    "folder",
+    "deadline",
 )
 _GRANT_COLUMNS = ("id", "tool", "scope", "scope_value", "summary", "created", "key", "pattern", "request_id")
 
@@ -109,6 +112,8 @@ def _request_row(r: ApprovalRequest) -> tuple[object, ...]:
         r.feedback,
         r.grant_id,
         r.approver,
+        r.folder,
+        r.deadline.value,
     )
 
 
@@ -135,6 +140,8 @@ def _request(row: sqlite3.Row) -> ApprovalRequest:
         feedback=row["feedback"],
         grant_id=row["grant_id"],
         approver=row["approver"],
+        folder=row["folder"],
+        deadline=Deadline(row["deadline"] or Deadline.POLICY),
     )
 
 
@@ -180,7 +187,7 @@ class SqliteStore:
         self.db = Database(path, SCHEMA, write_lock=write_lock)
         # Files written by an older Bastion (cf. PostgreSQL migration 0002). Their counter
         # tables stay behind unused: counts restart once, at the upgrade.
-        self.db.add_columns("approval_requests", {"approver": "TEXT"})
+        self.db.add_columns("approval_requests", {"approver": "TEXT", "folder": "TEXT", "deadline": "TEXT"})
         self.counters = Database(counters_path(path), COUNTER_SCHEMA, bookkeeping=True)
         self._watchers = Watchers()
         folder = os.path.join(os.path.dirname(os.path.abspath(path)), "wake")

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from typing import Any
 
-from bastion.approval.model import EXPIRY, ApprovalRequest, FailureRecord, Grant, Scope, Usage
+from bastion.approval.model import EXPIRY, ApprovalRequest, Deadline, FailureRecord, Grant, Scope, Usage
 from bastion.approval.state import Action, RequestState, transition
 from bastion.approval.store import Resolution
 from bastion.approval.watch import EventWatch, Watchers
@@ -43,6 +43,8 @@ _CREATION = (
     "argv",
     "grantable",
     "suggested_pattern",
+    "folder",
+    "deadline",
 )
 _COLUMNS = (*_CREATION, "state", "nul_fields")
 _INSERT_REQUEST = (
@@ -74,6 +76,8 @@ def _creation_values(r: ApprovalRequest) -> tuple[object, ...]:
         None if r.argv is None else json.dumps(list(r.argv)),
         r.grantable,
         r.suggested_pattern,
+        r.folder,
+        r.deadline.value,
     )
 
 
@@ -101,6 +105,8 @@ def _request(row: Row) -> ApprovalRequest:
         feedback=row["feedback"],
         grant_id=row["grant_id"],
         approver=row.get("approver"),
+        folder=f.get("folder"),
+        deadline=Deadline(f.get("deadline") or Deadline.POLICY),
     )
 
 

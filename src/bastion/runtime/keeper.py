@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bastion.approval.clock import Clock, SystemClock
-from bastion.approval.grants import find_grant, shell_argv, suggest_pattern
+from bastion.approval.grants import find_grant
 from bastion.approval.guard import limit_reason, repeat_reason
 from bastion.approval.model import (
     ApprovalRequest,
@@ -39,7 +39,7 @@ from bastion.approval.settings import LimitsConfig
 from bastion.approval.store import Store
 from bastion.audit.events import EventKind
 from bastion.audit.ledger import Ledger
-from bastion.audit.redact import redact, summarize
+from bastion.audit.redact import summarize
 from bastion.audit.resolutions import LedgerResolutions
 from bastion.audit.settings import AuditConfig
 from bastion.call.model import ToolCall
@@ -50,6 +50,7 @@ from bastion.policy.decision import Decision, Evaluation, deny_for_error
 from bastion.policy.judge import Judge
 from bastion.runtime.asks import ask_callback, shadow_answer, would_ask
 from bastion.runtime.combine import Combiner
+from bastion.runtime.parked import parked_request
 from bastion.runtime.recording import Built, Draft, Recording
 
 if TYPE_CHECKING:
@@ -324,26 +325,9 @@ class Gatekeeper(Recording):
     def build_request(
         self, call: ToolCall, evaluation: Evaluation, *, request_id: str, now: float, timeout: float | None
     ) -> ApprovalRequest:
-        ttl = self.policy.ttl_seconds if timeout is None else min(timeout, self.policy.ttl_seconds)
-        argv = shell_argv(call)
-        redacted = None if argv is None else tuple(redact(word) for word in argv)
-        return ApprovalRequest(
-            id=request_id,
-            created=now,
-            expires=now + max(ttl, 0.0),
-            tool=call.tool,
-            summary=summarize(call),
-            reason=redact(evaluation.message)[:500],
-            evaluation=evaluation,
-            call_key=self.hasher.digest(call),
-            project=self.project_of(call),
-            session=call.session,
-            agent=call.agent,
-            turn=call.turn,
-            argv=redacted,
-            grantable=grantable(evaluation),
-            suggested_pattern=suggest_pattern(redacted) if grantable(evaluation) else None,
-        )
+        return parked_request(call, evaluation, request_id=request_id, now=now, timeout=timeout,
+                              ttl=self.policy.ttl_seconds, project=self.project_of(call),
+                              call_key=self.hasher.digest(call))  # fmt: skip
 
     async def _park(
         self,

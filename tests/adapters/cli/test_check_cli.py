@@ -259,3 +259,28 @@ def test_batch_writes_every_answer_decided_before_its_input_fails(
         run_batch(gate, "-", default_cwd=str(tmp_path), out=out)  # type: ignore[arg-type]
     decisions = [json.loads(x)["decision"] for x in "".join(out.chunks).splitlines()]
     assert decisions == ["allow", "deny"]
+
+
+@pytest.mark.parametrize(
+    ("args", "last_line"),
+    [
+        (
+            ["check", "read", "~/.ssh/id_rsa"],
+            "This cannot be allowed: the hardline check hardline.credentials refuses it whatever a "
+            "policy, a grant or a person says.",
+        ),
+        (
+            ["check", "--non-interactive", "write", "/opt/elsewhere"],
+            "To allow it, run it where a person can be asked (an interactive session, or `bastion "
+            "request`) and approve it: once, or always (a standing grant then covers it here too); or "
+            "add it to [paths] allow_write or allow_read in your own policy file (a project's file "
+            "cannot widen paths), or run the agent from a folder that holds it.",
+        ),
+        (["check", "read", "README.md"], "effects: read"),  # an allow: nothing to add
+    ],
+)
+def test_a_denial_printed_by_check_ends_with_how_to_allow_it(
+    env: dict[str, str], workspace: Path, args: list[str], last_line: str
+) -> None:
+    out = run(args, env, workspace).stdout
+    assert out.rstrip("\n").splitlines()[-1] == last_line

@@ -32,6 +32,14 @@ SHELL_APPROVED: list[Row] = [
 PUSH = "git push origin main"
 
 
+#: How a denial ends: how to allow it (bastion.policy.remedy), as the model reads it.
+PERSON_DENIED = ". A person denied it: it runs only if a person approves it when it is asked again."
+HARDLINE_CREDENTIALS = (
+    ". This cannot be allowed: the hardline check hardline.credentials refuses it whatever a policy, a grant "
+    "or a person says."
+)
+
+
 def shell_rejected(approver: str = "alice") -> list[Row]:
     return [
         ("requested", "shell", "ask", "policy", None, "shell.not-a-reader", None),

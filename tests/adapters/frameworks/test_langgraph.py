@@ -22,6 +22,8 @@ from bastion.adapters.frameworks.guard import Answer, Guard
 from bastion.adapters.frameworks.langgraph import answer_of, guard_tools
 from bastion.runtime import Gatekeeper
 from tests.adapters.frameworks.conftest import (
+    HARDLINE_CREDENTIALS,
+    PERSON_DENIED,
     PUSH,
     READ_AND_WRITE,
     SHELL_APPROVED,
@@ -89,7 +91,11 @@ def test_an_allowed_read_runs_a_denied_write_never_runs_and_an_asked_call_interr
     }
     assert tool_messages(out) == [
         ("success", "# hi\n"),
-        ("error", f"[policy-denied] {tools.secret} is a credential location: never write by an agent"),
+        (
+            "error",
+            f"[policy-denied] {tools.secret} is a credential location: never write by an agent"
+            + HARDLINE_CREDENTIALS,
+        ),
     ]
     assert (tools.ran, tools.secret.exists(), tools.shell_log.exists()) == (
         [("read", "README.md")],
@@ -114,7 +120,10 @@ def test_resuming_with_a_rejection_never_runs_and_the_model_reads_the_feedback(
 ) -> None:
     app, _ = interrupted
     out = app.invoke(Command(resume={"approve": False, "approver": "alice", "feedback": "not today"}), THREAD)
-    assert tool_messages(out)[-1] == ("error", "[policy-denied] denied by a person: not today")
+    assert tool_messages(out)[-1] == (
+        "error",
+        "[policy-denied] denied by a person: not today" + PERSON_DENIED,
+    )
     assert (tools.ran, tools.shell_log.exists()) == ([("read", "README.md")], False)
     assert rows(keeper) == READ_AND_WRITE + shell_rejected()
 

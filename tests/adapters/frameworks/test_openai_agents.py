@@ -14,6 +14,8 @@ from bastion.adapters.frameworks.guard import Guard
 from bastion.adapters.frameworks.openai_agents import AgentsGuard
 from bastion.runtime import Gatekeeper
 from tests.adapters.frameworks.conftest import (
+    HARDLINE_CREDENTIALS,
+    PERSON_DENIED,
     PUSH,
     READ_AND_WRITE,
     SHELL_APPROVED,
@@ -66,7 +68,8 @@ def test_an_allowed_read_runs_a_denied_write_never_runs_and_an_asked_call_interr
     assert (tools.secret.exists(), tools.shell_log.exists()) == (False, False)
     assert outputs(result) == [
         "# hi\n",
-        f"[policy-denied] {tools.secret} is a credential location: never write by an agent",
+        f"[policy-denied] {tools.secret} is a credential location: never write by an agent"
+        + HARDLINE_CREDENTIALS,
     ]
     assert rows(keeper) == READ_AND_WRITE
 
@@ -106,7 +109,7 @@ def test_a_rejected_call_never_runs_and_the_model_reads_the_denial_with_the_feed
         guard.reject(state, result.interruptions[0], approver="alice", feedback="not on a Friday")
     )
     resumed = asyncio.run(Runner.run(agent, state, run_config=CONFIG))
-    assert message == "[policy-denied] denied by a person: not on a Friday"
+    assert message == "[policy-denied] denied by a person: not on a Friday" + PERSON_DENIED
     assert (outputs(resumed)[-1], resumed.final_output) == (message, "done")
     assert (tools.ran, tools.shell_log.exists()) == ([("read", "README.md")], False)
     assert rows(keeper) == READ_AND_WRITE + shell_rejected()
@@ -150,7 +153,7 @@ def test_an_sdk_wide_approval_never_answers_a_hardline_ask(keeper: Gatekeeper, t
     assert outputs(resumed) == [
         "[policy-denied] denied by a person: approved with RunState.approve alone, which may cover every "
         "call of the tool; a call no standing grant may cover (a hardline class, raised privilege) needs "
-        "AgentsGuard.approve"
+        "AgentsGuard.approve" + PERSON_DENIED
     ]
     assert [r[:6] for r in rows(keeper)] == [
         ("requested", "write", "ask", "policy", None, "hardline.agent-config"),

@@ -18,6 +18,8 @@ from bastion.adapters.frameworks.guard import Guard
 from bastion.adapters.frameworks.pydantic_ai import BastionToolset, guard_toolset
 from bastion.runtime import Gatekeeper
 from tests.adapters.frameworks.conftest import (
+    HARDLINE_CREDENTIALS,
+    PERSON_DENIED,
     PUSH,
     READ_AND_WRITE,
     SHELL_APPROVED,
@@ -84,7 +86,8 @@ def test_an_allowed_read_runs_a_denied_write_never_runs_and_an_asked_call_is_def
     )
     assert returns(result) == [
         "# hi\n",
-        f"[policy-denied] {tools.secret} is a credential location: never write by an agent",
+        f"[policy-denied] {tools.secret} is a credential location: never write by an agent"
+        + HARDLINE_CREDENTIALS,
     ]
     assert (tools.ran, tools.secret.exists(), tools.shell_log.exists()) == (
         [("read", "README.md")],
@@ -127,7 +130,10 @@ def test_a_rejected_deferred_call_never_runs_and_the_model_reads_the_feedback(
         toolset.results(first.output, approvals={"c3": False}, approver="alice", feedback="not today")
     )
     second = resume(agent, first, results)
-    assert (returns(second)[-1], second.output) == ("[policy-denied] denied by a person: not today", "done")
+    assert (returns(second)[-1], second.output) == (
+        "[policy-denied] denied by a person: not today" + PERSON_DENIED,
+        "done",
+    )
     assert (tools.ran, tools.shell_log.exists()) == ([("read", "README.md")], False)
     assert rows(keeper) == READ_AND_WRITE + shell_rejected()
 

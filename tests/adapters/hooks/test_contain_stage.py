@@ -75,7 +75,12 @@ def test_the_ledger_holds_the_answer_the_agent_was_told(
     verdict = _hook({**env, "BASTION_HOOK_INTERACTIVE": interactive}, workspace, command)
 
     decision, rule, message = _last_record(env, workspace)
-    assert (decision, rule, message) == (verdict.decision, verdict.evaluation.reasons[0].rule, verdict.reason)
+    # The agent is told the recorded message, a denial's followed by how to allow it.
+    from bastion.policy.remedy import how_to_allow
+
+    remedy = how_to_allow(verdict.evaluation)
+    told = f"{message}. {remedy}" if remedy else message
+    assert (decision, rule, told) == (verdict.decision, verdict.evaluation.reasons[0].rule, verdict.reason)
 
 
 def test_a_call_that_cannot_be_contained_is_recorded_as_the_question_the_agent_got(

@@ -97,7 +97,9 @@ def test_qwen_code_headless_is_stopped_on_an_rc_file_write_without_hanging(sandb
     content = script.results[0]["content"]  # the real reason, not the generic default
     assert content.startswith("Bastion: ") and content.endswith(
         "controls agent permissions or shell start-up: a person must confirm; nobody can be asked here, "
-        "so the call is denied"
+        "so the call is denied. To allow it, run it where a person can be asked (an interactive session, "
+        "or `bastion request`) and approve it once: it is in a hardline class (self) that no standing "
+        "grant may ever cover."
     )
 
 

@@ -99,7 +99,9 @@ def test_a_headless_run_gets_a_deny_for_an_rc_file_write_instead_of_a_prompt_nob
         {
             "decision": "deny",
             "reason": f"{sandbox.home / '.bashrc'} controls agent permissions or shell "
-            "start-up: a person must confirm; nobody can be asked here, so the call is denied",
+            "start-up: a person must confirm; nobody can be asked here, so the call is denied. To allow "
+            "it, run it where a person can be asked (an interactive session, or `bastion request`) and "
+            "approve it once: it is in a hardline class (self) that no standing grant may ever cover.",
         },  # the real reason
         2,
     )

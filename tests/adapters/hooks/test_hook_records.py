@@ -55,7 +55,8 @@ def test_an_unknown_tool_is_refused_with_the_same_words_and_recorded(
     decision, reason, rule = _decide(env, workspace, "FrobnicateTool", {"x": 1})
     assert (decision, reason, rule) == (
         "deny",
-        "cannot decide safely: UnknownTool: unknown tool 'FrobnicateTool': Bastion cannot tell what it does",
+        "cannot decide safely: UnknownTool: unknown tool 'FrobnicateTool': Bastion cannot tell what it does. "
+        "It cannot be allowed as it is: Bastion could not decide it safely (see why above).",
         "call.invalid",
     )
     assert _recorded(env, workspace) == [("decided", "deny", "policy", "call.invalid")]

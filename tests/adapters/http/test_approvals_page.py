@@ -126,7 +126,9 @@ def test_a_person_answers_parked_calls_live_and_the_waiters_resume(gateway: Gate
         buttons = [e.text for e in card.find_elements(By.TAG_NAME, "button")]  # type: ignore[attr-defined]
         # Its suggested pattern is the exact words: no second "Covering" choice just like the first.
         assert legends == ["Approve always, for"]
-        assert buttons == ["Approve once", "Approve always", "Deny"]
+        assert buttons == ["Approve once", "Deny", "Approve always"]
+        # One line for the new request: the call and its tool once ("shell shell: …" before).
+        assert driver.find_element(By.ID, "live-status").text == "New request: make deploy prod (shell)"  # type: ignore[attr-defined]
         card.find_element(By.XPATH, ".//button[.='Approve once']").click()  # type: ignore[attr-defined]
         out, err = cli.communicate(timeout=60)
     finally:

@@ -3,7 +3,7 @@ the "approve always" choices only where they differ."""
 
 from __future__ import annotations
 
-from bastion.adapters.http.render import agent_and_tool_call, card
+from bastion.adapters.http.cards import agent_and_tool_call, card
 from bastion.approval.model import ApprovalRequest
 from bastion.call.effects import Effect
 from bastion.policy.decision import Decision, Evaluation, Reason
@@ -22,7 +22,7 @@ def _request(summary: str, pattern: str | None, agent: str | None = None) -> App
 def test_the_card_names_the_agent_and_shows_its_tool_call_id_apart() -> None:
     shown = card(_request("shell: make deploy", None, agent="claude/toolu_01AbC"), csrf="c", now=0.0)
 
-    assert '<dt>Agent</dt><dd class="agent">claude</dd>' in shown
+    assert '<dt>Agent</dt><dd><span class="agent">claude</span></dd>' in shown
     assert '<dt>Tool call</dt><dd class="tool-call">toolu_01AbC</dd>' in shown
     assert agent_and_tool_call("codex") == ("codex", "") and agent_and_tool_call(None) == ("", "")
 

@@ -273,6 +273,8 @@ def test_a_policy_reload_that_fails_denies_every_call_until_the_file_is_fixed(ga
         ],
         "effects": ["unknown"],
         "marker": "[policy-denied]",
+        # A denial says how to allow it, or that it cannot be (bastion.policy.remedy).
+        "how_to_allow": "It cannot be allowed until the policy loads again: fix it (`bastion policy test` checks it).",
     }
     assert str(gateway.policy_file) in broken["reasons"][0]["message"]
     assert (refused["state"], refused["evaluation"]) == ("decided", broken)

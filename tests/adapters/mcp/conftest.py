@@ -24,6 +24,15 @@ BASTION = str(BIN / "bastion")
 ElicitAnswer = Callable[[types.ElicitRequestParams], types.ElicitResult]
 
 
+#: How a denial ends: how to allow it (bastion.policy.remedy), as the model reads it.
+PERSON_DENIED = "A person denied it: it runs only if a person approves it when it is asked again."
+NOBODY_ANSWERED = (
+    "Nobody answered in time: ask again, and approve it on the approvals page or with "
+    "`bastion approvals approve` (`bastion approvals list` shows its id)."
+)
+PINS_CHANGED = "To allow it, review the server's changed tools and trust them (`bastion mcp trust SERVER`)."
+
+
 @dataclass
 class Peer:
     """Where one test's proxy, upstream and state live."""

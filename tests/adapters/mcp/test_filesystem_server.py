@@ -17,7 +17,7 @@ import anyio
 import mcp_types as types
 import pytest
 
-from tests.adapters.mcp.conftest import BASTION, Peer, approve, payload, text_of
+from tests.adapters.mcp.conftest import BASTION, PERSON_DENIED, Peer, approve, payload, text_of
 
 PREFIX = Path(os.environ.get("BASTION_MCP_SERVERS_DIR", "/root/mcp-servers"))
 SERVER = PREFIX / "node_modules" / ".bin" / "mcp-server-filesystem"
@@ -75,8 +75,13 @@ def test_the_filesystem_server_behind_the_proxy_is_gated(peer: Peer, filesystem:
     assert "write_file" not in names and "edit_file" not in names  # disabled: the model never sees them
     assert {"read_text_file", "create_directory", "list_directory"} <= set(names)
     assert payload(read) == "buy milk\n"
-    assert text_of(edit) == "[policy-denied] no edits through MCP (MCP tool files/edit_file)"
-    assert text_of(mkdir) == "[policy-denied] denied by a person: not today (MCP tool files/create_directory)"
+    assert text_of(edit) == (
+        "[policy-denied] no edits through MCP (MCP tool files/edit_file). To allow it, change or remove "
+        f"rule[2] in {peer.policy}:7: a person cannot override a deny rule."
+    )
+    assert text_of(mkdir) == (
+        "[policy-denied] denied by a person: not today (MCP tool files/create_directory). " + PERSON_DENIED
+    )
     assert (work / "notes.txt").read_text() == "buy milk\n"
     assert not (work / "made").exists()
 

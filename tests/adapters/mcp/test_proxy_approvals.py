@@ -9,7 +9,15 @@ import subprocess
 import anyio
 import mcp_types as types
 
-from tests.adapters.mcp.conftest import BASTION, Peer, approve, payload, text_of
+from tests.adapters.mcp.conftest import (
+    BASTION,
+    NOBODY_ANSWERED,
+    PERSON_DENIED,
+    Peer,
+    approve,
+    payload,
+    text_of,
+)
 
 
 def _delete(peer: Peer, *, mode: str = "legacy", elicit: object = None) -> types.CallToolResult:
@@ -40,14 +48,17 @@ def test_a_destructive_tool_asks_and_an_elicited_approval_lets_it_run(peer: Peer
 def test_an_elicited_denial_with_feedback_refuses_the_call_before_the_upstream(peer: Peer) -> None:
     result = _delete(peer, elicit=approve("deny", "keep my notes"))
     assert result.is_error is True
-    assert text_of(result) == "[policy-denied] denied by a person: keep my notes (MCP tool notes/delete_note)"
+    assert text_of(result) == (
+        "[policy-denied] denied by a person: keep my notes (MCP tool notes/delete_note). " + PERSON_DENIED
+    )
     assert peer.calls() == []
 
 
 def test_a_declined_elicitation_is_a_denial(peer: Peer) -> None:
     result = _delete(peer, elicit=lambda params: types.ElicitResult(action="decline"))
     assert text_of(result) == (
-        "[policy-denied] denied by a person: declined in the client (MCP tool notes/delete_note)"
+        "[policy-denied] denied by a person: declined in the client (MCP tool notes/delete_note). "
+        + PERSON_DENIED
     )
     assert peer.calls() == []
 
@@ -56,7 +67,10 @@ def test_a_2026_client_is_asked_through_an_input_required_round_trip(peer: Peer)
     approved = _delete(peer, mode="auto", elicit=approve("once"))
     assert payload(approved) == "deleted groceries"
     denied = _delete(peer, mode="auto", elicit=approve("deny", "no"))
-    assert text_of(denied) == "[policy-denied] denied by a person: no (MCP tool notes/delete_note)"
+    assert (
+        text_of(denied)
+        == "[policy-denied] denied by a person: no (MCP tool notes/delete_note). " + PERSON_DENIED
+    )
     assert peer.calls() == [{"tool": "delete_note", "name": "groceries"}]
 
 
@@ -127,7 +141,8 @@ def test_a_parked_call_nobody_answers_is_denied_when_its_ttl_expires(peer: Peer)
     result = _delete(peer)
     assert result.is_error is True
     assert text_of(result) == (
-        "nobody answered within 1s: an unanswered request is a denial (MCP tool notes/delete_note)"
+        "nobody answered within 1s: an unanswered request is a denial (MCP tool notes/delete_note). "
+        + NOBODY_ANSWERED
     )
     assert peer.calls() == []
 

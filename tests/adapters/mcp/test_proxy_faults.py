@@ -222,6 +222,12 @@ def test_a_policy_that_fails_to_reload_denies_every_call_until_it_is_fixed(peer:
         "[policy-denied] cannot decide safely: the policy failed to load, so "
         f"every call is denied until it is fixed: {peer.policy}:"
     )
-    assert broken.endswith("(MCP tool notes/read_note)")
-    assert fixed == "[policy-denied] no more reading (MCP tool notes/read_note)"
+    assert broken.endswith(
+        "(MCP tool notes/read_note). It cannot be allowed until the policy loads again: fix it "
+        "(`bastion policy test` checks it)."
+    )
+    assert fixed == (
+        "[policy-denied] no more reading (MCP tool notes/read_note). To allow it, change or remove "
+        f"rule[2] in {peer.policy}:5: a person cannot override a deny rule."
+    )
     assert peer.calls() == [{"tool": "read_note", "name": "a"}]

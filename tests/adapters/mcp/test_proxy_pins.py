@@ -8,7 +8,7 @@ import subprocess
 import anyio
 import mcp_types as types
 
-from tests.adapters.mcp.conftest import BASTION, Peer, payload, text_of
+from tests.adapters.mcp.conftest import BASTION, PINS_CHANGED, Peer, payload, text_of
 
 ALLOW_ALL = '[[rule]]\ntool = "mcp"\npattern = "notes/*"\naction = "allow"\n'
 
@@ -39,7 +39,7 @@ def test_a_changed_description_is_blocked_until_the_server_is_trusted(peer: Peer
     assert text_of(blocked) == (
         "[policy-blocked] MCP tool notes/read_file changed since it was trusted; it is blocked until a "
         "person reviews it ('bastion mcp pins notes') and runs 'bastion mcp trust notes' "
-        "(MCP tool notes/read_file)"
+        "(MCP tool notes/read_file). " + PINS_CHANGED
     )
     assert peer.calls() == [{"tool": "read_file", "path": "notes.txt"}]
 

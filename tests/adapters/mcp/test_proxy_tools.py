@@ -6,7 +6,7 @@ import anyio
 import mcp_types as types
 import pytest
 
-from tests.adapters.mcp.conftest import Peer, payload, text_of
+from tests.adapters.mcp.conftest import PINS_CHANGED, Peer, payload, text_of
 
 ALLOW_READS = """
 [[rule]]
@@ -63,7 +63,10 @@ def test_a_denied_call_never_reaches_the_upstream_server(peer: Peer) -> None:
 
     result = anyio.run(main)
     assert result.is_error is True
-    assert text_of(result) == "[policy-denied] notes are kept (MCP tool notes/delete_note)"
+    assert text_of(result) == (
+        "[policy-denied] notes are kept (MCP tool notes/delete_note). To allow it, change or remove "
+        f"rule[1] in {peer.policy}:1: a person cannot override a deny rule."
+    )
     assert peer.calls() == []
 
 
@@ -162,7 +165,7 @@ def test_a_tool_added_upstream_is_listed_after_list_changed_once_trusted(peer: P
     assert refused == [
         "[policy-blocked] MCP tool notes/extra is new since the server was first trusted; it is blocked "
         "until a person reviews it ('bastion mcp pins notes') and runs 'bastion mcp trust notes' "
-        "(MCP tool notes/extra)"
+        "(MCP tool notes/extra). " + PINS_CHANGED
     ]
 
 

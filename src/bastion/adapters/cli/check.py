@@ -32,6 +32,7 @@ from bastion.construct import GateOptions, build_gate, describe_differences
 from bastion.errors import CallError
 from bastion.policy.decision import Decision, Evaluation, deny_for_error
 from bastion.policy.engine import Gate
+from bastion.policy.remedy import how_to_allow
 
 FamilyArg = Annotated[str | None, typer.Argument(help="Tool family: shell, read, write, fetch, …")]
 ValueArg = Annotated[str | None, typer.Argument(help="The call's value, or JSON of its arguments.")]
@@ -191,6 +192,9 @@ def render(evaluation: Evaluation, console: Console) -> None:
     console.print(table)
     if evaluation.effects:
         console.print("effects: " + ", ".join(e.value for e in evaluation.effects))
+    remedy = how_to_allow(evaluation)
+    if remedy is not None:  # a denial ends with how to allow it, or that it cannot be
+        console.print(Text(remedy), soft_wrap=True)
 
 
 def _lines(source: str) -> Iterator[bytes]:

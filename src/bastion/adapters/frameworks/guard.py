@@ -33,6 +33,7 @@ from bastion.approval.queue import AnswerError
 from bastion.call.aliases import canonical
 from bastion.call.model import ToolCall
 from bastion.policy.decision import MARKER_DENIED, Decision, Evaluation
+from bastion.policy.remedy import told
 from bastion.runtime import Gatekeeper
 
 T = TypeVar("T")
@@ -63,7 +64,7 @@ def refusal(evaluation: Evaluation) -> str:
     """The text the model gets instead of the tool's result: marker first, then the reason."""
     if evaluation.decision is Decision.ASK:
         return f"needs approval and was not approved: {evaluation.message}"
-    return evaluation.message
+    return told(evaluation)
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,9 +161,13 @@ class LocalDecider:
                 return _verdict(keeper.request_sync(call), request.event)
             refusal = deny_for_error(to_deny, rule="call.invalid")
             final = keeper.refuse(call, refusal)
-        # The agent reads the same words as before this was recorded (the golden wire files).
+        # The agent reads the same words as before this was recorded (the golden wire files),
+        # then how to allow it.
+        from bastion.policy.remedy import how_to_allow
+
         reason = refusal.reasons[0].message if final is refusal else final.message
-        return Verdict("deny", reason, request.event, evaluation=final)
+        remedy = how_to_allow(final)
+        return Verdict("deny", f"{reason}. {remedy}" if remedy else reason, request.event, evaluation=final)
 
     def _one(
         self,
@@ -215,6 +219,7 @@ def _raw_call(request: HookRequest) -> ToolCall:
 
 
 def _verdict(evaluation: Evaluation, event: str) -> Verdict:
-    return Verdict(
-        evaluation.decision.label, evaluation.message or "no reason given", event, evaluation=evaluation
-    )
+    """The agent is told the decision's message; a denial's ends with how to allow it."""
+    from bastion.policy.remedy import told
+
+    return Verdict(evaluation.decision.label, told(evaluation), event, evaluation=evaluation)

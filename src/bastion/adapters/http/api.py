@@ -15,7 +15,7 @@ from bastion.adapters.http.auth import Principal
 from bastion.adapters.http.context import Context, context_of
 from bastion.adapters.http.errors import ApiError, invalid, not_found
 from bastion.adapters.http.events import stream
-from bastion.adapters.http.service import decided_object, request_object
+from bastion.adapters.http.service import decided_object, evaluation_object, request_object
 from bastion.approval.state import RequestState
 from bastion.call import strict_json
 from bastion.call.model import ToolCall
@@ -75,7 +75,7 @@ def call_of(data: Any, ctx: Context) -> ToolCall:
 
 async def decide(request: Request, principal: Principal) -> object:
     call = await read_call(request)
-    return (await context_of(request).service.decide(call)).to_json()
+    return evaluation_object(await context_of(request).service.decide(call))
 
 
 async def create_request(request: Request, principal: Principal) -> object:

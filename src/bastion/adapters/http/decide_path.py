@@ -32,6 +32,7 @@ from bastion.adapters.http.errors import (
     too_large,
 )
 from bastion.adapters.http.middleware import header, log_request, sanitise_request_id
+from bastion.adapters.http.service import evaluation_object
 from bastion.adapters.http.timeouts import body_timeout_error
 from bastion.errors import StoreError
 
@@ -122,7 +123,7 @@ class DecideEndpoint:
             if evaluation is None:
                 async with asyncio.timeout_at(deadline):
                     evaluation = await service.decided_in_thread(keeper, call)
-            return evaluation.to_json()
+            return evaluation_object(evaluation)
         except TimeoutError:
             raise timed_out(self.ctx) from None
         except ApiError:

@@ -43,6 +43,10 @@ _EVALUATION = {
         "reasons": {"type": "array", "items": _REASON},
         "effects": {"type": "array", "items": {"type": "string"}},
         "marker": {"type": ["string", "null"]},
+        "how_to_allow": {
+            "type": "string",
+            "description": "A denial only: how it could be allowed, or that it cannot be.",
+        },
     },
 }
 SCHEMAS: dict[str, Any] = {

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from bastion.adapters.http import render
+from bastion.adapters.http import cards, render
 from bastion.adapters.http.auth import COOKIE, Principal, authorize, check_csrf
 from bastion.adapters.http.context import context_of, principal_for
 from bastion.adapters.http.errors import ApiError, rate_limited
@@ -61,7 +61,7 @@ async def index(request: Request) -> Response:
     ctx = context_of(request)
     assert principal.session is not None
     requests = list(reversed(ctx.service.pending([RequestState.PENDING], 200)))
-    return _html(render.pending(requests, csrf=principal.session.csrf, now=ctx.now()))
+    return _html(cards.pending(requests, csrf=principal.session.csrf, now=ctx.now()))
 
 
 async def history(request: Request) -> Response:
@@ -69,8 +69,10 @@ async def history(request: Request) -> Response:
     if principal is None:
         return RedirectResponse("/", status_code=303)
     assert principal.session is not None
-    records = context_of(request).service.history(limit=100)
-    return _html(render.history(records, csrf=principal.session.csrf))
+    ctx = context_of(request)
+    records = ctx.service.history(limit=100)
+    names = {key.id: key.label or key.id for key in ctx.keys.list(include_revoked=True)}
+    return _html(render.history(records, csrf=principal.session.csrf, names=names))
 
 
 async def settings(request: Request) -> Response:
@@ -136,7 +138,7 @@ async def card(request: Request) -> Response:
         raise ApiError(401, "invalid_session", "log in first")
     ctx = context_of(request)
     found = ctx.service.get(request.path_params["id"])
-    return _html(render.card(found, csrf=principal.session.csrf, now=ctx.now()))
+    return _html(cards.card(found, csrf=principal.session.csrf, now=ctx.now()))
 
 
 async def answer(request: Request) -> Response:

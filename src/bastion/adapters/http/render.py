@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from html import escape
 from importlib import resources
 from string import Template
 from typing import Any
 
 from bastion.adapters.http.settings_form import change_form
-from bastion.approval.model import ApprovalRequest, iso
+from bastion.approval.model import CANCEL, EXPIRY, LOCAL_PREFIX, iso
 from bastion.audit.events import LedgerRecord
-from bastion.call.effects import Effect
-from bastion.policy.decision import Decision
 
 
 @functools.cache
@@ -48,176 +47,50 @@ def login(error: str = "") -> str:
     return page("Log in", fill("login.html", error=shown))
 
 
-def time_left(seconds: float) -> str:
-    seconds = max(int(seconds), 0)
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-def card(request: ApprovalRequest, *, csrf: str, now: float) -> str:
-    asked = [r for r in request.evaluation.reasons if r.decision is Decision.ASK] or list(
-        request.evaluation.reasons
-    )
-    rules = "; ".join(f"<code>{escape(r.rule)}</code> ({escape(r.source)})" for r in asked)
-    classes = ", ".join(escape(e.value) for e in request.evaluation.effects) or "none found"
-    agent, tool_call = agent_and_tool_call(request.agent)
-    who = "".join(
-        f'<dt>{label}</dt><dd class="{label.lower().replace(" ", "-")}">{escape(value)}</dd>'
-        for label, value in (("Session", request.session), ("Agent", agent), ("Tool call", tool_call))
-        if value
-    )
-    profile = request.profile
-    if profile is not None:  # the profile the decision carries: what an approved call may touch
-        hosts = ", ".join(profile["hosts"]) or "none"
-        who += (f'<dt>Runs in</dt><dd class="profile">sandbox profile {escape(profile["filesystem"])}, '
-                f"network: {escape(hosts)}</dd>")  # fmt: skip
-    rid = escape(request.id)
-    if request.state.final:
-        timing = (f'<dt class="timing">Resolved</dt><dd class="timing">{escape(request.state.value)}'
-                  "</dd>")  # fmt: skip
-        answer = ""
-    else:
-        timing = (
-            '<dt class="timing">Time left</dt><dd class="timing"><time class="expires" '
-            f'datetime="{escape(iso(request.expires) or "")}" data-expires="{request.expires:.3f}">'
-            f"{time_left(request.expires - now)}</time> then it is denied</dd>"
-        )
-        answer = fill(
-            "answer.html",
-            id=rid,
-            csrf=escape(csrf),
-            always=_always(request),
-            uncontained=_uncontained(request),
-        )
-    return fill(
-        "card.html",
-        id=rid,
-        state=escape(request.state.value),
-        tool=escape(request.tool),
-        summary=escape(call_text(request)),
-        project=escape(request.project),
-        reason=escape(request.reason),
-        rules=rules,
-        classes=classes,
-        who=who,
-        parse=_parse(request),
-        timing=timing,
-        form=answer,
-    )
-
-
-def agent_and_tool_call(agent: str | None) -> tuple[str, str]:
-    """The agent's name and, apart, the id of its tool call: a hook records the call's agent
-    as ``claude/toolu_…``, and a person reads the name, not the id."""
-    name, _, tool_call = (agent or "").partition("/")
-    return name, tool_call
-
-
-def call_text(request: ApprovalRequest) -> str:
-    """The summary without its ``tool:`` prefix (the card's title shows the tool already)."""
-    prefix = f"{request.tool}: "
-    return request.summary[len(prefix) :] if request.summary.startswith(prefix) else request.summary
-
-
-def _effects(effects: frozenset[Effect]) -> str:
-    return ", ".join(sorted(e.value for e in effects)) or "none"
-
-
-def _parse(request: ApprovalRequest) -> str:
-    """For a shell call, what the parse found: each simple command and its effect classes."""
-    if request.tool != "shell":
-        return ""
-    from bastion.shell.analysis import analyze
-
-    analysis = analyze(call_text(request))
-    items = "".join(
-        f"<li><code>{escape(' '.join(cmd.argv) or cmd.text)}</code> "
-        f'<span class="effects">{escape(_effects(cmd.effects))}</span></li>'
-        for cmd in analysis.commands
-    )
-    if not analysis.decidable:
-        items += (
-            f'<li class="undecidable">could not be parsed: {escape("; ".join(analysis.errors)[:200])}</li>'
-        )
-    return f'<dt>Commands</dt><dd><ul class="parse">{items}</ul></dd>' if items else ""
-
-
-def _always(request: ApprovalRequest) -> str:
-    rid = escape(request.id)
-    if not request.grantable:
-        return (
-            '<p class="hardline">A hardline class is involved: this call can be approved '
-            "once, never always.</p>"
-        )
-    session = ""
-    if request.session:
-        session = (
-            f'<input type="radio" id="scope-session-{rid}" name="scope" value="session">'
-            f'<label for="scope-session-{rid}">this session (<code>{escape(request.session)}'
-            "</code>)</label>"
-        )
-    pattern = ""
-    # A pattern that is the exact call covers nothing more: one choice, not two alike.
-    wider = request.suggested_pattern
-    if wider is not None and wider.strip() == call_text(request).strip():
-        wider = None
-    if wider:
-        p = escape(wider)
-        pattern = (
-            f'<fieldset class="cover"><legend>Covering</legend>'
-            f'<input type="radio" id="cover-exact-{rid}" name="cover" value="" checked>'
-            f'<label for="cover-exact-{rid}">this exact call</label>'
-            f'<input type="radio" id="cover-pattern-{rid}" name="cover" value="{p}">'
-            f'<label for="cover-pattern-{rid}">commands matching <code>{p}</code></label>'
-            "</fieldset>"
-        )
-    covers = (f"commands matching <code>{escape(wider)}</code> or this exact call"
-              if wider else "this exact call")  # fmt: skip
-    grants = f"{covers}, for this project or the chosen session"
-    return fill(
-        "always.html",
-        id=rid,
-        session_choice=session,
-        pattern_choice=pattern,
-        project=escape(request.project),
-        grants=grants,
-    )
-
-
-def pending(requests: list[ApprovalRequest], *, csrf: str, now: float) -> str:
-    cards = "\n".join(card(r, csrf=csrf, now=now) for r in requests)
-    content = fill(
-        "pending.html",
-        cards=cards,
-        empty_hidden="hidden" if requests else "",
-        status=f"{len(requests)} waiting" if requests else "",
-    )
-    return page("Pending", content, csrf=csrf, tab="pending", live=True)
-
-
 def _time(ts: float) -> str:
     text = escape(iso(ts) or "")
     return f'<time datetime="{text}">{text}</time>'
 
 
-def history(records: list[LedgerRecord], *, csrf: str) -> str:
+def approver_name(approver: str, names: Mapping[str, str]) -> str:
+    """Who answered, as a person reads it: an approver key by its name (its label, the key id
+    when it has none), ``local:<user>`` as that user at a terminal, the rest as they are."""
+    if approver in names:
+        return names[approver]
+    if approver.startswith(LOCAL_PREFIX):
+        return f"{approver.removeprefix(LOCAL_PREFIX)} (at a terminal)"
+    return {EXPIRY: "nobody (time ran out)", CANCEL: "nobody (cancelled)"}.get(approver, approver)
+
+
+#: The history table's columns: its header and, on a phone, the label before each cell.
+HISTORY_COLUMNS = ("Time", "Tool", "Call", "Decision", "By", "Why")
+
+
+def _history_cells(r: LedgerRecord, names: Mapping[str, str]) -> tuple[str, ...]:
+    return (
+        _time(r.event.time),
+        escape(r.event.tool),
+        f"<code>{escape(r.event.summary)}</code>",
+        f'<span class="decision {escape(r.event.decision)}">{escape(r.event.decision)}</span>',
+        escape(approver_name(r.event.approver or r.event.resolver, names)),
+        escape(r.event.message),
+    )
+
+
+def history(records: list[LedgerRecord], *, csrf: str, names: Mapping[str, str]) -> str:
+    """``names``: each approver key's name by its id."""
     rows = "\n".join(
         "<tr>"
         + "".join(
-            f"<td>{cell}</td>"
-            for cell in (
-                _time(r.event.time),
-                escape(r.event.tool),
-                f"<code>{escape(r.event.summary)}</code>",
-                f'<span class="decision {escape(r.event.decision)}">{escape(r.event.decision)}</span>',
-                escape(r.event.approver or r.event.resolver),  # who answered: a key id, local:<user>
-                escape(r.event.message),
-            )
+            f'<td data-label="{label}">{cell}</td>'
+            for label, cell in zip(HISTORY_COLUMNS, _history_cells(r, names), strict=True)
         )
         + "</tr>"
         for r in records
     )
     empty = "" if records else "<p>No request has been resolved yet.</p>"
-    return page("History", fill("history.html", rows=rows, empty=empty), csrf=csrf, tab="history")
+    head = "".join(f'<th scope="col">{label}</th>' for label in HISTORY_COLUMNS)
+    return page("History", fill("history.html", head=head, rows=rows, empty=empty), csrf=csrf, tab="history")
 
 
 def _roots(paths: list[str]) -> str:
@@ -287,14 +160,3 @@ def settings(data: dict[str, Any], *, csrf: str, can_revoke: bool, status: str =
                    writes_to=escape(str(data.get("writes_to", ""))),
                    change=change_form(data, csrf=csrf) if can_revoke else "")  # fmt: skip
     return page("Settings", content, csrf=csrf, tab="settings")
-
-
-def _uncontained(request: ApprovalRequest) -> str:
-    """ "Approve uncontained", offered only for a call that would otherwise run contained:
-    a separate, explicit choice, recorded with its approver, never a standing grant."""
-    if request.profile is None:
-        return ""
-    return (
-        '<button type="submit" name="action" value="approve_uncontained" class="uncontained">'
-        "Approve uncontained (run as written, outside the sandbox)</button>"
-    )

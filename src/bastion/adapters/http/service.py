@@ -30,6 +30,7 @@ from bastion.errors import PolicyError
 from bastion.lifecycle import PolicyWatch
 from bastion.policy.amend import ChangeError
 from bastion.policy.decision import Evaluation
+from bastion.policy.remedy import how_to_allow
 from bastion.policy_edit import SettingsEditor, change_from
 from bastion.runtime import Gatekeeper
 from bastion.state.web_sessions import GatewayState
@@ -38,6 +39,15 @@ log = logging.getLogger("bastion.http")
 
 RESULTS_KEPT = 4096
 FINAL_GRACE = 1.0  # seconds a long-poll waits for this process's task to record the answer
+
+
+def evaluation_object(evaluation: Evaluation) -> dict[str, Any]:
+    """``Evaluation.to_json()``; a denial's adds ``how_to_allow`` (or that it cannot be)."""
+    data = evaluation.to_json()
+    remedy = how_to_allow(evaluation)
+    if remedy is not None:
+        data["how_to_allow"] = remedy
+    return data
 
 
 def request_object(request: ApprovalRequest, final: Evaluation | None = None) -> dict[str, Any]:
@@ -49,7 +59,7 @@ def request_object(request: ApprovalRequest, final: Evaluation | None = None) ->
         "id": request.id,
         "state": request.state.value,
         "decision": evaluation.decision.label,
-        "evaluation": evaluation.to_json(),
+        "evaluation": evaluation_object(evaluation),
         "feedback": request.feedback,
         "created": iso(request.created),
         "expires": iso(request.expires),
@@ -71,7 +81,7 @@ def decided_object(evaluation: Evaluation, now: float) -> dict[str, Any]:
         "id": None,
         "state": "decided",
         "decision": evaluation.decision.label,
-        "evaluation": evaluation.to_json(),
+        "evaluation": evaluation_object(evaluation),
         "feedback": None,
         "created": iso(now),
         "expires": None,

@@ -34,6 +34,7 @@ from bastion.audit.redact import summarize
 from bastion.call.model import ToolCall
 from bastion.policy.decision import Decision, Evaluation
 from bastion.policy.mcp_infer import infer_schema
+from bastion.policy.remedy import how_to_allow
 from bastion.runtime import Gatekeeper
 
 #: The key of Bastion's question in an ``InputRequiredResult``.
@@ -112,12 +113,14 @@ def apply_answer(keeper: Gatekeeper, request: ApprovalRequest, choice: Permissio
 
 
 def refusal(server: str, tool: str, evaluation: Evaluation) -> types.CallToolResult:
-    """The MCP tool error for a call that will not run: marker, then reason."""
-    text = evaluation.message
+    """The MCP tool error for a call that will not run: marker, reason, the tool, and (a
+    denial) how to allow it."""
+    text = f"{evaluation.message} (MCP tool {server}/{tool})"
     if evaluation.decision is Decision.ASK:
         text = f"needs approval and was not approved: {text}"
+    remedy = how_to_allow(evaluation)
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=f"{text} (MCP tool {server}/{tool})")],
+        content=[types.TextContent(type="text", text=f"{text}. {remedy}" if remedy else text)],
         is_error=True,
     )
 

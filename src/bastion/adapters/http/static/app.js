@@ -55,6 +55,14 @@
     });
   }
 
+  // One line for a person: who asks, the call, and its tool once ("shell: make x" -> "make x (shell)").
+  function announce(request) {
+    const agent = (request.agent || "").split("/")[0];
+    const prefix = request.tool + ": ";
+    const call = request.summary.startsWith(prefix) ? request.summary.slice(prefix.length) : request.summary;
+    return "New request" + (agent ? " from " + agent : "") + ": " + call + " (" + request.tool + ")";
+  }
+
   async function add(request) {
     if (document.getElementById("req-" + request.id)) return;
     const response = await fetch("/cards/" + encodeURIComponent(request.id), { credentials: "same-origin" });
@@ -65,7 +73,7 @@
     list.appendChild(card);
     wire(card);
     refreshEmpty();
-    status.textContent = "New request: " + request.tool + " " + request.summary;
+    status.textContent = announce(request);
   }
 
   function tick() {
