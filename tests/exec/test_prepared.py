@@ -132,7 +132,13 @@ def test_prepare_builds_the_bwrap_argv_sandbox_run_builds(
 
     assert _without_seccomp_fd(run.argv) == _without_seccomp_fd(today)
     assert run.argv[run.argv.index("--seccomp") + 1] == str(SECCOMP_FD)
-    assert (run.env_names, run.env, run.timeout) == (("PATH", "HOME", "LANG"), (), 60.0)
+    # Every allowed name, whatever the preparer's environment: the launcher passes those the
+    # agent's shell exports when the line runs (the survey below shows which arrive).
+    assert (run.env_names, run.env, run.timeout) == (
+        ("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ"),
+        (),
+        60.0,
+    )
     assert len(run.cgroup_files) == len([c for c in cgroups.controllers() if c.name in ("pids", "memory")])
 
 

@@ -40,6 +40,28 @@ _CHILD = re.compile(rb'"child-pid"\s*:\s*(\d+)')
 
 
 @dataclass(frozen=True, slots=True)
+class CallOrigin:
+    """The agent's call a prepared run carries out: enough to record its exit in the ledger
+    as the same call (its command is hashed there, as the decision's was)."""
+
+    command: str
+    session: str | None = None
+    agent: str | None = None
+    turn: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {"command": self.command, "session": self.session, "agent": self.agent, "turn": self.turn}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> CallOrigin:
+        def text(key: str) -> str | None:
+            value = data.get(key)
+            return value if isinstance(value, str) else None
+
+        return cls(str(data.get("command", "")), text("session"), text("agent"), text("turn"))
+
+
+@dataclass(frozen=True, slots=True)
 class RunRecord:
     """What a prepared run leaves for :func:`settle`."""
 
@@ -51,12 +73,15 @@ class RunRecord:
     swept: tuple[str, ...] = ()
     links: tuple[tuple[str, str], ...] = ()
     quarantine: str = ""
+    #: The call it runs, for the ledger's record of its exit (a hook's prepared run).
+    call: CallOrigin | None = None
 
     def to_json(self) -> dict[str, object]:
         return {
             "run_id": self.run_id, "created": self.created, "profile": self.profile,
             "cwd": self.cwd, "cgroups": list(self.cgroups), "swept": list(self.swept),
             "links": [list(link) for link in self.links], "quarantine": self.quarantine,
+            **({"call": self.call.to_json()} if self.call is not None else {}),
         }  # fmt: skip
 
     @classmethod
@@ -68,6 +93,7 @@ class RunRecord:
 
         links = data.get("links") or []
         assert isinstance(links, list)
+        origin = data.get("call")
         created = data["created"]
         assert isinstance(created, int | float)
         return cls(
@@ -79,6 +105,7 @@ class RunRecord:
             swept=strings("swept"),
             links=tuple((str(p), str(t)) for p, t in links),
             quarantine=str(data.get("quarantine", "")),
+            call=CallOrigin.from_json(origin) if isinstance(origin, dict) else None,
         )
 
 
@@ -94,6 +121,10 @@ class Settled:
     cwd: str
     #: Protected paths the run created (moved to the quarantine) or replaced (put back).
     swept: tuple[str, ...] = ()
+    #: The call it ran (None: prepared by hand, ``bastion sandbox prepare``).
+    call: CallOrigin | None = None
+    #: Seconds from its preparation to its end (its status file's last change).
+    duration: float = 0.0
 
 
 def write_record(folder: str, record: RunRecord) -> None:
@@ -122,7 +153,8 @@ def settle(folder: str, *, now: float | None = None) -> tuple[Settled, ...]:
                 record = RunRecord.from_json(json.load(handle))
         except (OSError, ValueError, KeyError, AssertionError, TypeError):
             continue  # being written, or not ours: left alone
-        state = _state(os.path.join(folder, record.run_id + STATUS), record, clock)
+        status = os.path.join(folder, record.run_id + STATUS)
+        state = _state(status, record, clock)
         if state is None or (_occupied(record.cgroups) and clock - record.created <= STALE_SECONDS):
             continue  # still running, or its launcher (timeout, bwrap) is still exiting
         claimed = f"{path}.settling-{os.getpid()}"
@@ -130,7 +162,7 @@ def settle(folder: str, *, now: float | None = None) -> tuple[Settled, ...]:
             os.rename(path, claimed)
         except OSError:
             continue  # another process settles it
-        done.append(_finish(folder, record, *state))
+        done.append(_finish(record, *state, ended=_mtime(status, clock)))
         with contextlib.suppress(OSError):
             os.unlink(claimed)
     return tuple(done)
@@ -170,12 +202,20 @@ def _occupied(groups: Sequence[str]) -> bool:
     return False  # empty, or only exited processes their parent has not reaped yet
 
 
-def _finish(folder: str, record: RunRecord, started: bool, code: int | None) -> Settled:
+def _finish(record: RunRecord, started: bool, code: int | None, *, ended: float) -> Settled:
     swept: tuple[str, ...] = ()
     if started and record.quarantine:
         swept = sweep(record.swept, record.quarantine) + restore_links(record.links, record.quarantine)
     remove_groups(list(record.cgroups))
-    return Settled(record.run_id, started, code, record.profile, record.cwd, swept)
+    duration = max(ended - record.created, 0.0)
+    return Settled(record.run_id, started, code, record.profile, record.cwd, swept, record.call, duration)
+
+
+def _mtime(path: str, default: float) -> float:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return default
 
 
 def _drop_old_status(folder: str, records: Sequence[str], now: float) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bastion.adapters.hooks.client import MAGIC, MAX_INPUT, frame, socket_path, unframe
-from bastion.adapters.hooks.decide import Decider, LocalDecider, Options
+from bastion.adapters.hooks.decide import Decider, LocalDecider, Options, settle_quietly
 from bastion.adapters.hooks.entry import PARK_MARGIN, hook_env, parse_args, protocol_for
 from bastion.adapters.hooks.protocol import PRE_TOOL_USE, Verdict
 from bastion.call import strict_json
@@ -122,6 +122,9 @@ class _Handler(socketserver.BaseRequestHandler):
         sock.settimeout(self.server.read_timeout)  # a client that never reads cannot hold us either
         with contextlib.suppress(OSError):
             sock.sendall(encode_reply(reply))
+        decider = self.server.decider
+        if isinstance(decider, ResidentDecider):  # the answer is out: earlier runs' after-work
+            decider.settle_runs()
 
 
 class ResidentDecider(LocalDecider):
@@ -191,6 +194,17 @@ class ResidentDecider(LocalDecider):
         from bastion.construct import keeper_for
 
         return keeper_for(sources, env, options=self.gate_options, config=config)
+
+    settles_inline = False  # after the reply (settle_runs), never before it
+
+    def settle_runs(self) -> None:
+        """Finish the contained runs that ended and record their exits, through each open
+        gatekeeper (the one whose policy's state dir holds them)."""
+        with self._lock:
+            entries = list(self._keepers.values())
+        for keeper, busy in entries:
+            with busy:
+                settle_quietly(keeper)
 
     def close(self) -> None:
         with self._lock:
