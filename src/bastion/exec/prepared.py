@@ -32,13 +32,40 @@ fallback applies (``prlimit --nproc`` for a non-root user; for root no process c
 ``bastion doctor`` reports as not enforced).
 
 The work after a run (quarantine, symlinks, cgroup removal, the exit for the ledger) is
-:func:`bastion.exec.settle.settle`'s, called by the next ``prepare`` (and, if wanted, by
-the hook daemon on a timer): it never holds a call up.
+:func:`bastion.exec.settle.settle`'s, called by the next ``prepare`` (``bastion sandbox
+prepare``), or, for the hook (``settle_first=False``), by the hook daemon once its reply
+is sent and by an in-process hook after its decision: it never holds a call up.
 
 What the caller does: turn an :class:`Unpreparable` into an ASK with its reason; record
 ``settled`` (each earlier run's exit) in the ledger; for a profile with hosts, pass the
-:class:`EgressBinding` of an egress proxy it keeps running (the hook daemon): without one
-the call is Unpreparable, never a run with no network or with the host's.
+:class:`EgressBinding` of an egress proxy it keeps running: without one the call is
+Unpreparable, never a run with no network or with the host's. (The hook's containment
+stage does not prepare host profiles: their rewrite stays ``bastion sandbox run``, which
+starts a proxy for the run.)
+
+Who can change what a line uses (the agent runs as the same user as Bastion, so a file it
+could write decides nothing):
+
+- Everything that decides the sandbox is in the line itself, which the hook hands to the
+  agent and the agent's shell runs as given: the launcher script, bwrap's whole argv, the
+  command. It names no launcher file; ``bash``, ``timeout`` and bwrap are absolute paths
+  under the system directories (``bash -p``, no PATH lookup, no function or ``BASH_ENV``
+  from the agent's environment). So there is no prepared launcher the agent could replace
+  to get an uncontained run: a line that cannot start bwrap runs nothing.
+- The files it reads or writes live under the state dir (``<state>/sandbox/``, 0700): the
+  seccomp program (0444, named by its hash, its content checked - and rewritten if it
+  differs - by every ``prepare``), each run's status file (created by the line with
+  ``noclobber``: one that exists already stops the line) and each run's record (read by
+  :func:`settle`). The state dir is hidden in every sandbox (``boundary.sandbox_roots``)
+  and a write to it by any gated tool, shell included, is a hardline denial
+  (``policy.hardline``): neither a contained call nor the agent's own file tools can write
+  there. Only a process Bastion does not gate could (an "approve uncontained" run, or
+  anything outside the agent), and such a process can run what it likes anyway.
+- What a forged file could still do: a seccomp program swapped between ``prepare`` and the
+  run (milliseconds) is loaded by bwrap instead, or refused - the namespaces, mounts and
+  dropped capabilities hold either way; a planted status file stops the line (exit 125); a
+  forged status misreports the exit in the ledger; a forged run record makes the settler
+  (the same user) quarantine or restore the paths it lists. A removed cgroup stops the line.
 
 Where it differs from ``bastion sandbox run`` (the sandbox does not): output goes straight
 to the agent, which caps it itself (no ``max_output_bytes``); ``timeout`` is one more
@@ -82,6 +109,7 @@ SANDBOX_DIR = "sandbox"
 RUNS_DIR = "runs"
 #: ``$0`` of the launcher: what the line shows in ``ps`` and in the transcript.
 LAUNCHER_NAME = "bastion-sandbox"
+_NO_STATUS = "its status file cannot be made (it ran already, or the state dir is read-only here)"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -128,7 +156,7 @@ class PreparedRun:
             f"# bastion: contained run ({_printable(self.profile)})",
             "for f in /proc/$$/fd/*; do n=${f##*/}; ((n > 2)) && exec {n}>&-; done",
             f'no() {{ echo "bastion: $1; the contained run is not started" >&2; exit {EXIT_NOT_RUN}; }}',
-            f"set -o noclobber; exec 0</dev/null {STATUS_FD}>{q(self.status_path)} || no 'it ran already'",
+            f"set -o noclobber; exec 0</dev/null {STATUS_FD}>{q(self.status_path)} || no {q(_NO_STATUS)}",
         ]
         if self.seccomp_path is not None:
             lines.append(f"exec {SECCOMP_FD}<{q(self.seccomp_path)} || no 'no seccomp program'")

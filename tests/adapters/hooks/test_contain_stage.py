@@ -17,7 +17,7 @@ from bastion.adapters.hooks.protocol import Verdict
 from bastion.audit.redact import redact
 from bastion.configuration import default_configuration
 from bastion.construct import open_gatekeeper
-from bastion.exec import prepared, select
+from bastion.exec import host, prepared
 from bastion.exec.prepared import runs_dir
 from bastion.exec.settle import pending
 from bastion.policy.engine import Gate
@@ -134,7 +134,7 @@ def test_an_allowed_call_whose_run_cannot_be_prepared_is_recorded_as_the_questio
     broken: str, workspace: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if broken == "no bwrap":
-        monkeypatch.setattr(select, "bwrap_problem", lambda: "bubblewrap ('bwrap') is not installed")
+        monkeypatch.setattr(host, "bwrap_problem", lambda: "bubblewrap ('bwrap') is not installed")
     else:
         monkeypatch.setattr(prepared, "write_record", _refuse)
 
