@@ -8,10 +8,10 @@ API receiving its ``tool_result``, in three setups in the same run.
 - plain: Claude Code as installed, ``--allowedTools Bash`` (no hook, no sandbox);
 - native sandbox: Claude Code's own sandbox (``"sandbox": {"enabled": true, …}``: bwrap and
   socat, in process), the command auto-allowed because it runs sandboxed;
-- bastion: Bastion's hook as ``bastion install claude`` writes it, with a warm daemon
-  (``bastion serve``'s hook socket, started before the timer), ``contain = "all"``:
-  the decision, the containment stage (the run prepared) and the rewritten line (a bash
-  that execs bwrap, no Python).
+- bastion: Bastion's hook as ``bastion install claude`` writes it (``--autostart``), with
+  its daemon warm (started by the warm-up session's first call, a process of its own),
+  ``contain = "all"``: the decision, the containment stage (the run prepared) and the
+  rewritten line (a bash that execs bwrap, no Python).
 
 Each setup runs one ``claude -p`` session per round that makes ``--calls`` calls in turn
 (the model API answers each ``tool_result`` with the next ``tool_use``); the rounds
@@ -215,7 +215,7 @@ def setups(root: Path) -> dict[str, tuple[Path, dict[str, str], list[str]]]:
     policy.parent.mkdir(parents=True)
     policy.write_text('[exec]\ncontain = "all"\n')
     install("claude", scope="project", cwd=str(guarded), env=env, out=lambda *_: None)
-    made["bastion"] = (guarded, {**env, "BASTION_HOOK_AUTOSTART": "0"}, [])
+    made["bastion"] = (guarded, {**env, "BASTION_HOOK_IDLE": "900"}, [])
     return made
 
 
@@ -238,10 +238,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     options = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="bastion-bench-claude-"))
-    from bastion.adapters.hooks.daemon import start_hook_server, stop_hook_server
-
     made = setups(root)
-    server = start_hook_server(made["bastion"][1])  # the warm daemon: `bastion serve`'s hook socket
     api = ModelAPI()
     samples: dict[str, list[float]] = {name: [] for name in made}
     outputs: dict[str, str] = {}
@@ -255,11 +252,13 @@ def main() -> None:
                 if session.errors:
                     outputs[name] = session.errors[-1]
     finally:
-        stop_hook_server(server)
+        state = Path(made["bastion"][1]["BASTION_STATE_DIR"])
+        (state / "hooks.sock").unlink(missing_ok=True)  # the daemon sees its socket gone and ends
         from bastion.exec.prepared import runs_dir
         from bastion.exec.settle import STALE_SECONDS, settle
 
-        settle(runs_dir(made["bastion"][1]["BASTION_STATE_DIR"]), now=time.time() + 2 * STALE_SECONDS)
+        ran = len(_executed(state))
+        settle(runs_dir(str(state)), now=time.time() + 2 * STALE_SECONDS)
         api.httpd.shutdown()
         shutil.rmtree(root, ignore_errors=True)
     plain = statistics.median(samples["plain"])
@@ -273,7 +272,19 @@ def main() -> None:
         print(f"{name:<16}{len(values):>5}{p50:>9.1f}{p90:>9.1f}{p50 - plain:>+9.1f}")
     for name, text in outputs.items():
         print(f"{name}: a tool_result was an error: {text!r}")
-    print(f"load average: {os.getloadavg()[0]:.1f}")
+    print(
+        f"bastion: {ran} contained runs' exits recorded in the ledger; load average {os.getloadavg()[0]:.1f}"
+    )
+
+
+def _executed(state: Path) -> list[int | None]:
+    """The exits of the contained runs the daemon recorded (``executed`` ledger events)."""
+    from bastion.configuration import load_text
+    from bastion.construct import open_gatekeeper
+
+    env = {"HOME": str(state.parent / "home"), "BASTION_STATE_DIR": str(state)}
+    with open_gatekeeper(load_text("", cwd=str(state), env=env), env) as keeper:
+        return [r.event.exit_code for r in keeper.ledger.events() if r.event.kind == "executed"]
 
 
 if __name__ == "__main__":

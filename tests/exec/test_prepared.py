@@ -420,3 +420,28 @@ def _child_pid(status: Path) -> int:
             return int(text.split('"child-pid":')[1].split(",")[0])
         threading.Event().wait(0.01)
     raise AssertionError("bwrap never reported its child")
+
+
+@pytest.mark.parametrize(
+    "writes",
+    ["/tmp/a\ntouch {pwn}\n#", "/tmp/a\rtouch {pwn}", "/tmp/a)\n$(touch {pwn})", "/tmp/a\x0btouch {pwn}"],
+)
+def test_a_profile_label_cannot_end_the_launcher_s_first_line(
+    writes: str, config: Configuration, workspace: Path, agent_env: dict[str, str], tmp_path: Path
+) -> None:
+    # The label names the paths a person approved: a path with a newline must stay a comment.
+    pwn = tmp_path / "pwn"
+    run = dataclasses.replace(
+        _prepared(config, workspace, agent_env),
+        profile=f"workspace-write, also writes: {writes.format(pwn=pwn)}",
+    )
+
+    done = _shell(run.shell_command("true"), workspace, agent_env)
+
+    first, second = run.script().split("\n")[:2]
+    shown = writes.format(pwn=pwn).translate({ord(c): "?" for c in "\n\r\x0b"})
+    assert (done.returncode, pwn.exists()) == (0, False)
+    assert (first, second) == (
+        f"# bastion: contained run (workspace-write, also writes: {shown})",
+        "for f in /proc/$$/fd/*; do n=${f##*/}; ((n > 2)) && exec {n}>&-; done",
+    )
