@@ -33,6 +33,9 @@ STATUS = ".status"
 #: A prepared line not started within this long is dropped (a person may take a while to
 #: approve a call; a day is longer than any such wait).
 STALE_SECONDS = 86_400.0
+#: Tombstones are looked through at most this often (``SWEPT`` marks the last time).
+SWEEP_SECONDS = 3600.0
+SWEPT = ".swept"
 #: A status file with no child pid this old: bwrap failed before the child started.
 START_GRACE = 60.0
 _EXIT = re.compile(rb'"exit-code"\s*:\s*(-?\d+)')
@@ -148,6 +151,8 @@ def settle(folder: str, *, now: float | None = None) -> tuple[Settled, ...]:
     _drop_old_status(folder, names, clock)
     for name in sorted(names):
         path = os.path.join(folder, name)
+        if _not_started(path, os.path.join(folder, name[: -len(RECORD)] + STATUS), clock):
+            continue  # the common case of a pending line: no file read
         try:
             with open(path, encoding="utf-8") as handle:
                 record = RunRecord.from_json(json.load(handle))
@@ -166,6 +171,17 @@ def settle(folder: str, *, now: float | None = None) -> tuple[Settled, ...]:
         with contextlib.suppress(OSError):
             os.unlink(claimed)
     return tuple(done)
+
+
+def _not_started(record: str, status: str, now: float) -> bool:
+    """A line not started yet (no status file) and not stale (its record is younger than
+    ``STALE_SECONDS``): nothing to settle, known without reading the record."""
+    if os.path.exists(status):
+        return False
+    try:
+        return now - os.stat(record).st_mtime <= STALE_SECONDS
+    except OSError:
+        return True  # gone: settled by another process
 
 
 def _state(status: str, record: RunRecord, now: float) -> tuple[bool, int | None] | None:
@@ -207,7 +223,7 @@ def _finish(record: RunRecord, started: bool, code: int | None, *, ended: float)
     if started and record.quarantine:
         swept = sweep(record.swept, record.quarantine) + restore_links(record.links, record.quarantine)
     remove_groups(list(record.cgroups))
-    duration = max(ended - record.created, 0.0)
+    duration = max(ended - record.created, 0.0) if started else 0.0
     return Settled(record.run_id, started, code, record.profile, record.cwd, swept, record.call, duration)
 
 
@@ -220,7 +236,17 @@ def _mtime(path: str, default: float) -> float:
 
 def _drop_old_status(folder: str, records: Sequence[str], now: float) -> None:
     """A settled run's status file stays as its tombstone (the line refuses to start again
-    while it exists: ``set -o noclobber``); it goes after ``2 * STALE_SECONDS``."""
+    while it exists: ``set -o noclobber``); it goes after ``2 * STALE_SECONDS``. The folder
+    is looked through at most once per ``SWEEP_SECONDS`` (a marker file's age says when),
+    so that a settle after every call does not stat a day of tombstones."""
+    marker = os.path.join(folder, SWEPT)
+    try:
+        if now - os.stat(marker).st_mtime < SWEEP_SECONDS:
+            return
+    except OSError:
+        pass
+    with contextlib.suppress(OSError), open(marker, "w", encoding="ascii"):
+        os.utime(marker)
     live = {n[: -len(RECORD)] for n in records}
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:

@@ -161,10 +161,18 @@ def settle_runs(keeper: Gatekeeper) -> int:
     the quarantine, their cgroups removed) and record each one's exit in ``keeper``'s
     ledger, as ``bastion sandbox run`` does after its run; how many were recorded. Called
     once the answer is out (the hook daemon after its reply), so it holds no call up."""
-    if keeper.containment is None:
-        return 0
+    return record_runs(keeper, finished_runs(keeper))
+
+
+def finished_runs(keeper: Gatekeeper) -> Sequence[Settled]:
+    """The runs that ended, their after-work done (files only: no ledger, no lock needed)."""
+    return () if keeper.containment is None else keeper.containment.check.finished()
+
+
+def record_runs(keeper: Gatekeeper, runs: Sequence[Settled]) -> int:
+    """Each run's exit in ``keeper``'s ledger (``executed``, ``exec.contained``)."""
     done = 0
-    for run in keeper.containment.check.finished():
+    for run in runs:
         if not run.started or run.call is None:
             continue  # never run (nothing to record), or prepared by hand
         keeper.record_execution(*ran_contained(run), run.exit_code, run.duration)

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bastion.adapters.hooks.client import MAGIC, MAX_INPUT, frame, socket_path, unframe
-from bastion.adapters.hooks.decide import Decider, LocalDecider, Options, settle_quietly
+from bastion.adapters.hooks.decide import Decider, LocalDecider, Options
 from bastion.adapters.hooks.entry import PARK_MARGIN, hook_env, parse_args, protocol_for
 from bastion.adapters.hooks.protocol import PRE_TOOL_USE, Verdict
 from bastion.call import strict_json
@@ -199,12 +199,18 @@ class ResidentDecider(LocalDecider):
 
     def settle_runs(self) -> None:
         """Finish the contained runs that ended and record their exits, through each open
-        gatekeeper (the one whose policy's state dir holds them)."""
+        gatekeeper (the one whose policy's state dir holds them). The files are looked at
+        without the gatekeeper's lock; only a record to write takes it."""
+        from bastion.runtime.contain import finished_runs, record_runs
+
         with self._lock:
             entries = list(self._keepers.values())
         for keeper, busy in entries:
-            with busy:
-                settle_quietly(keeper)
+            with contextlib.suppress(Exception):  # what is left stays for the next look
+                runs = finished_runs(keeper)
+                if runs:
+                    with busy:
+                        record_runs(keeper, runs)
 
     def close(self) -> None:
         with self._lock:
