@@ -32,6 +32,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -51,26 +52,36 @@ NATIVE = {
 class Session:
     """One ``claude -p`` session's script: ``calls`` tool uses, timed."""
 
-    def __init__(self, calls: int) -> None:
+    def __init__(self, calls: int, command: Callable[[], str] = lambda: COMMAND) -> None:
         self.calls = calls
+        self.command = command
         self.sent: dict[str, float] = {}
         self.received: dict[str, float] = {}
         self.errors: list[str] = []
+        self.requests = 0
         self.lock = threading.Lock()
 
     def answer(self, body: dict[str, Any], arrived: float) -> bytes:
+        """The next ``tool_use`` when ``body`` is the main loop's turn (the first prompt, or
+        the result of the last call); a short text for anything else (side requests)."""
         with self.lock:
-            for use_id, content, is_error in _results(body):
+            self.requests += 1
+            results = _results(body)
+            for use_id, content, is_error in results:
                 self.received.setdefault(use_id, arrived)
                 if is_error:
                     self.errors.append(content[:300])
-            if not body.get("tools") or len(self.sent) >= self.calls:
+            last = f"toolu_bench_{len(self.sent)}"
+            messages = body.get("messages") or []
+            first = not self.sent and not any(m.get("role") == "assistant" for m in messages)
+            follows = bool(self.sent) and any(use_id == last for use_id, _, _ in results)
+            if not body.get("tools") or len(self.sent) >= self.calls or not (first or follows):
                 return _stream(body, {"type": "text", "text": ""}, {"type": "text_delta", "text": "done"},
                                "end_turn")  # fmt: skip
             use_id = f"toolu_bench_{len(self.sent) + 1}"
             self.sent[use_id] = 0.0  # set once the answer is written
         block = {"type": "tool_use", "id": use_id, "name": "Bash", "input": {}}
-        arguments = {"command": COMMAND, "description": "status"}
+        arguments = {"command": self.command(), "description": "status"}
         delta = {"type": "input_json_delta", "partial_json": json.dumps(arguments)}
         return _stream(body, block, delta, "tool_use", use_id)
 
@@ -81,17 +92,19 @@ class Session:
 
 
 def _results(body: dict[str, Any]) -> list[tuple[str, str, bool]]:
-    messages = body.get("messages") or [{}]
-    last = messages[-1]
-    if last.get("role") != "user" or not isinstance(last.get("content"), list):
-        return []
+    """The tool results the agent sends back: in its messages after the model's last turn
+    (Claude Code may put a system message after them)."""
     found = []
-    for block in last["content"]:
-        if isinstance(block, dict) and block.get("type") == "tool_result":
-            inner = block.get("content")
-            if isinstance(inner, list):
-                inner = "\n".join(str(b.get("text", "")) for b in inner if isinstance(b, dict))
-            found.append((str(block.get("tool_use_id")), str(inner), bool(block.get("is_error"))))
+    for message in reversed(body.get("messages") or []):
+        if message.get("role") == "assistant":
+            break
+        content = message.get("content")
+        for block in content if isinstance(content, list) else ():
+            if isinstance(block, dict) and block.get("type") == "tool_result":
+                inner = block.get("content")
+                if isinstance(inner, list):
+                    inner = "\n".join(str(b.get("text", "")) for b in inner if isinstance(b, dict))
+                found.append((str(block.get("tool_use_id")), str(inner), bool(block.get("is_error"))))
     return found
 
 
@@ -199,28 +212,53 @@ def _project(root: Path, name: str) -> tuple[Path, dict[str, str]]:
     return project, env
 
 
-def setups(root: Path) -> dict[str, tuple[Path, dict[str, str], list[str]]]:
-    """name -> (project, environment, extra claude arguments)."""
+Setup = tuple[Path, dict[str, str], Callable[[], str]]
+
+
+def setups(root: Path, breakdown: bool) -> dict[str, Setup]:
+    """name -> (project, environment, the command the model sends)."""
     from bastion.adapters.hooks.install import install
 
-    made = {}
+    made: dict[str, Setup] = {}
     plain, env = _project(root, "plain")
     (plain / ".claude" / "settings.json").write_text("{}")
-    made["plain"] = (plain, env, [])
+    made["plain"] = (plain, env, lambda: COMMAND)
     native, env = _project(root, "native")
     (native / ".claude" / "settings.json").write_text(json.dumps(NATIVE))
-    made["native sandbox"] = (native, env, [])
-    guarded, env = _project(root, "bastion")
-    policy = Path(env["HOME"]) / ".config" / "bastion" / "policy.toml"
-    policy.parent.mkdir(parents=True)
-    policy.write_text('[exec]\ncontain = "all"\n')
-    install("claude", scope="project", cwd=str(guarded), env=env, out=lambda *_: None)
-    made["bastion"] = (guarded, {**env, "BASTION_HOOK_IDLE": "900"}, [])
+    made["native sandbox"] = (native, env, lambda: COMMAND)
+    for name, contain in [("bastion", "all"), *([("hook, contain off", "off")] if breakdown else [])]:
+        guarded, env = _project(root, name.split(",")[0] + contain)
+        policy = Path(env["HOME"]) / ".config" / "bastion" / "policy.toml"
+        policy.parent.mkdir(parents=True)
+        policy.write_text(f'[exec]\ncontain = "{contain}"\n')
+        install("claude", scope="project", cwd=str(guarded), env=env, out=lambda *_: None)
+        made[name] = (guarded, {**env, "BASTION_HOOK_IDLE": "900"}, lambda: COMMAND)
+    if breakdown:  # the model itself sends a line prepared here: the line's cost, no hook
+        lined, env = _project(root, "line")
+        (lined / ".claude" / "settings.json").write_text("{}")
+        made["line, no hook"] = (lined, env, _line_maker(lined, env))
     return made
 
 
-def run_session(api: ModelAPI, project: Path, env: dict[str, str], calls: int) -> Session:
-    session = Session(calls)
+def _line_maker(project: Path, env: dict[str, str]) -> Callable[[], str]:
+    from bastion.configuration import load_text
+    from bastion.exec.prepared import PreparedRun, prepare
+    from bastion.exec.profile import Filesystem, Profile
+
+    config = load_text("", cwd=str(project), env=env)
+
+    def make() -> str:
+        run = prepare(config.policy, config.exec, Profile(Filesystem.READ_ONLY), cwd=str(project),
+                      environ=env, settle_first=False)  # fmt: skip
+        assert isinstance(run, PreparedRun), run
+        return run.shell_command(COMMAND, 120)
+
+    return make
+
+
+def run_session(api: ModelAPI, setup: Setup, calls: int) -> Session:
+    project, env, command = setup
+    session = Session(calls, command)
     api.session = session
     argv = [_claude(), "-p", "do the task", "--settings", str(project / ".claude" / "settings.json"),
             "--output-format", "json", "--allowedTools", "Bash"]  # fmt: skip
@@ -236,40 +274,46 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--breakdown", action="store_true", help="also: the hook alone, the line alone")
     options = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="bastion-bench-claude-"))
-    made = setups(root)
+    made = setups(root, options.breakdown)
     api = ModelAPI()
     samples: dict[str, list[float]] = {name: [] for name in made}
+    requests: dict[str, int] = dict.fromkeys(made, 0)
     outputs: dict[str, str] = {}
     try:
-        for project, env, _ in made.values():  # warm-up: caches, the daemon's policy
-            run_session(api, project, env, 2)
+        for setup in made.values():  # warm-up: caches, the daemons' policies
+            run_session(api, setup, 2)
         for _ in range(options.rounds):
-            for name, (project, env, _) in made.items():
-                session = run_session(api, project, env, options.calls)
+            for name, setup in made.items():
+                session = run_session(api, setup, options.calls)
                 samples[name] += session.latencies()
+                requests[name] += session.requests
                 if session.errors:
                     outputs[name] = session.errors[-1]
     finally:
-        state = Path(made["bastion"][1]["BASTION_STATE_DIR"])
-        (state / "hooks.sock").unlink(missing_ok=True)  # the daemon sees its socket gone and ends
         from bastion.exec.prepared import runs_dir
         from bastion.exec.settle import STALE_SECONDS, settle
 
-        ran = len(_executed(state))
-        settle(runs_dir(str(state)), now=time.time() + 2 * STALE_SECONDS)
+        for _, env, _ in made.values():
+            state = Path(env["BASTION_STATE_DIR"])
+            (state / "hooks.sock").unlink(missing_ok=True)  # a daemon sees its socket gone and ends
+        ran = len(_executed(Path(made["bastion"][1]["BASTION_STATE_DIR"])))
+        for _, env, _ in made.values():
+            settle(runs_dir(env["BASTION_STATE_DIR"]), now=time.time() + 2 * STALE_SECONDS)
         api.httpd.shutdown()
         shutil.rmtree(root, ignore_errors=True)
     plain = statistics.median(samples["plain"])
     version = subprocess.run([_claude(), "--version"], capture_output=True, text=True).stdout.strip()
     what = f"{options.rounds} rounds x {options.calls} calls of {COMMAND!r}"
     print(f"claude {version}; {what} (the first call of each session left out)")
-    print(f"{'setup':<16}{'n':>5}{'p50':>9}{'p90':>9}{'+ plain':>9}")
+    print(f"{'setup':<18}{'n':>5}{'p50':>9}{'p90':>9}{'+ plain':>9}{'API calls':>11}")
     for name, values in samples.items():
         values.sort()
         p50, p90 = statistics.median(values), values[int(len(values) * 0.9)]
-        print(f"{name:<16}{len(values):>5}{p50:>9.1f}{p90:>9.1f}{p50 - plain:>+9.1f}")
+        calls = requests[name] / (options.rounds * options.calls)
+        print(f"{name:<18}{len(values):>5}{p50:>9.1f}{p90:>9.1f}{p50 - plain:>+9.1f}{calls:>11.2f}")
     for name, text in outputs.items():
         print(f"{name}: a tool_result was an error: {text!r}")
     print(
