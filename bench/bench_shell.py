@@ -1,4 +1,4 @@
-"""Benchmark: parse + classify (``bastion.shell.analyze``) over realistic agent commands.
+"""Benchmark: parse + classify (``bastion.shell.analysis.analyze``) over realistic agent commands.
 
 Run by hand: ``.venv/bin/python bench/bench_shell.py``. Prints p50/p99 per command next to a
 pure-Python dict lookup measured in the same run, and the time for one 10 KiB command.
@@ -10,7 +10,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from bastion.shell import analyze
+from bastion.shell.analysis import analyze
 
 BASE = [
     "git status",

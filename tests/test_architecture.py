@@ -21,8 +21,9 @@ MAX_FUNCTION_LINES = 80
 
 #: The core: the call vocabulary, the shell classifier and the policy engine. Pure logic.
 CORE = ("bastion.call", "bastion.shell", "bastion.policy")
-#: What the core may import besides itself: the error types.
-CORE_MAY_IMPORT = ("bastion.errors",)
+#: What the core may import besides itself: the error types and the registry of agents
+#: (pure data: where each agent keeps its settings is what the hard line protects).
+CORE_MAY_IMPORT = ("bastion.errors", "bastion.agents")
 #: Entry points: each translates its protocol and calls the runtime.
 ADAPTERS = ("bastion.adapters",)
 #: Stores and I/O the core never reaches (it gets Protocols passed in instead).
@@ -291,6 +292,7 @@ def test_the_reader_sees_relative_nested_and_typing_only_imports() -> None:
 #: runner, right above the core: it reaches the gate only through Protocols passed in.
 PACKAGE_ORDER: tuple[tuple[str, ...], ...] = (
     ("bastion.errors",),
+    ("bastion.agents",),
     ("bastion.call",),
     ("bastion.shell",),
     ("bastion.policy",),
@@ -305,6 +307,7 @@ PACKAGE_ORDER: tuple[tuple[str, ...], ...] = (
         "bastion.boot",
         "bastion.construct",
         "bastion.lifecycle",
+        "bastion.policy_edit",
     ),
     ("bastion.tools",),
     ("bastion.adapters", "bastion.evidence"),

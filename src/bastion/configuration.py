@@ -85,11 +85,14 @@ def _load(layers: list[Layer], *, cwd: str, env: Mapping[str, str]) -> Configura
         ) from exc
 
 
-def load_sources(sources: PolicySources, env: Mapping[str, str]) -> Configuration:
-    """The configuration of ``sources``; raises PolicyError on any problem."""
+def load_sources(
+    sources: PolicySources, env: Mapping[str, str], *, own: Layer | None = None
+) -> Configuration:
+    """The configuration of ``sources``; raises PolicyError on any problem. ``own``: the
+    person's own file as this layer (``bastion.policy_edit`` checks a change with it)."""
     from bastion.policy.loader import layers_of, shadow_from_env
 
-    loaded = _load(layers_of(sources), cwd=sources.cwd, env=env)
+    loaded = _load(layers_of(sources, own=own), cwd=sources.cwd, env=env)
     return dataclasses.replace(loaded, policy=shadow_from_env(loaded.policy, env))
 
 

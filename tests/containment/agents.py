@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bastion.adapters.hooks.extension import hook_argv
 from bastion.adapters.hooks.targets import hook_command, hook_launcher
 
 HOOK_TIMEOUT = 60
@@ -38,6 +39,8 @@ class Agent:
     #: How the agent starts a shell command.
     shell: tuple[str, ...]
     env: Mapping[str, str]
+    #: Its hook is run by Bastion's extension file, argv as installed, no ``sh -c … || exit 2``.
+    extension: bool = False
 
 
 def _claude_payload(command: str, cwd: str, session: str) -> dict[str, Any]:
@@ -68,6 +71,12 @@ def _qwen_payload(command: str, cwd: str, session: str) -> dict[str, Any]:
 def _copilot_payload(command: str, cwd: str, session: str) -> dict[str, Any]:
     return {"timestamp": 1764446400000, "cwd": cwd, "sessionId": session, "toolName": "bash",
             "toolArgs": json.dumps({"command": command, "description": "run"})}  # fmt: skip
+
+
+def _pi_payload(command: str, cwd: str, session: str) -> dict[str, Any]:
+    """What Bastion's pi extension sends (a person at pi's dialog: ``ctx.hasUI``)."""
+    return {"toolName": "bash", "toolCallId": "toolu_harm", "input": {"command": command}, "cwd": cwd,
+            "sessionId": session, "hasUI": True}  # fmt: skip
 
 
 def _json(stdout: str) -> dict[str, Any]:
@@ -110,6 +119,17 @@ def _read_copilot(stdout: str, code: int) -> tuple[str, str | None]:
     return decision, str(updated["command"]) if isinstance(updated, dict) and "command" in updated else ""
 
 
+def _read_pi(stdout: str, code: int) -> tuple[str, str | None]:
+    """The extension's rule: exit 0 with allow, or exit 3 with ask a person confirms; else blocked."""
+    body = _json(stdout)
+    decision = body.get("decision")
+    if (code, decision) not in ((0, "allow"), (3, "ask")):
+        return "deny", None
+    updated = body.get("input")
+    rewritten = updated.get("command") if isinstance(updated, dict) else None
+    return str(decision), str(rewritten) if rewritten is not None else ""
+
+
 INTERACTIVE = {"BASTION_HOOK_INTERACTIVE": "1"}
 AGENTS = {
     "claude": Agent("claude", _claude_payload, _claude_style("updatedInput"), ("bash", "-c"),
@@ -118,6 +138,7 @@ AGENTS = {
     "gemini": Agent("gemini", _gemini_payload, _read_gemini, ("bash", "-c"), INTERACTIVE),
     "codex": Agent("codex", _codex_payload, _claude_style("updatedInput"), ("bash", "-lc"), INTERACTIVE),
     "qwen": Agent("qwen", _qwen_payload, _claude_style("updatedInput"), ("bash", "-c"), INTERACTIVE),
+    "pi": Agent("pi", _pi_payload, _read_pi, ("bash", "-c"), {}, extension=True),
 }  # fmt: skip
 
 
@@ -134,8 +155,10 @@ class Plan:
 def plan(agent: Agent, command: str, cwd: str, env: Mapping[str, str], *, session: str) -> Plan:
     """``session``: one per case, so one case's denials do not weigh on the next (the gate's
     repeat guard counts them per session)."""
-    hook = hook_command(agent.name, hook_launcher(), timeout=HOOK_TIMEOUT)
-    done = subprocess.run(["sh", "-c", hook], input=json.dumps(agent.payload(command, cwd, session)).encode(), capture_output=True,
+    hook = ["sh", "-c", hook_command(agent.name, hook_launcher(), timeout=HOOK_TIMEOUT)]
+    if agent.extension:
+        hook = hook_argv(agent.name, hook_launcher(), timeout=HOOK_TIMEOUT)
+    done = subprocess.run(hook, input=json.dumps(agent.payload(command, cwd, session)).encode(), capture_output=True,
                           env={**env, **agent.env}, cwd=cwd, timeout=HOOK_TIMEOUT)  # fmt: skip
     decision, rewritten = agent.read(done.stdout.decode(), done.returncode)
     if rewritten is None:

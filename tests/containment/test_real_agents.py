@@ -114,7 +114,7 @@ def _drive(agent: str, world: World, command: str) -> Script:
                 'model = "gpt-5-codex"\nmodel_provider = "fake"\n\n[model_providers.fake]\n'
                 f'name = "fake"\nbase_url = "{server.url}/v1"\nwire_api = "responses"\nenv_key = "FAKE_OPENAI_KEY"\n'
             )
-            # Bastion's sandbox replaces Codex's (targets.CODEX_NESTING_NOTE).
+            # Bastion's sandbox replaces Codex's (bastion.agents.codex.NESTING_NOTE).
             _run([agent_cli("codex"), "exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check",
                   "--sandbox", "danger-full-access", "-C", str(cwd), "do the task"], cwd, env)  # fmt: skip
         return script

@@ -134,9 +134,10 @@ def test_prepare_builds_the_bwrap_argv_sandbox_run_builds(
     assert run.argv[run.argv.index("--seccomp") + 1] == str(SECCOMP_FD)
     # Every allowed name, whatever the preparer's environment: the launcher passes those the
     # agent's shell exports when the line runs (the survey below shows which arrive).
+    creds = (("BASTION_CREDENTIALS_DIR", config.policy.credentials_dir),)
     assert (run.env_names, run.env, run.timeout) == (
         ("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ"),
-        (),
+        creds,
         60.0,
     )
     assert len(run.cgroup_files) == len([c for c in cgroups.controllers() if c.name in ("pids", "memory")])
@@ -159,9 +160,9 @@ def test_both_sandboxes_look_the_same_from_inside(
     # in the group than the Python runner's trampoline.
     assert lines[:-1] == today.stdout.splitlines()[:-1]
     writes = "write workspace ok" if profile.writable else "write workspace refused"
-    assert lines[:8] == [
+    assert lines[:9] == [
         writes, "write home ok", "write /var refused", "home: out.txt proj ", "no ssh key", "interfaces: lo: ",
-        "git config read-only", f"HOME={home}",
+        "git config read-only", f"BASTION_CREDENTIALS_DIR={config.policy.credentials_dir}", f"HOME={home}",
     ]  # fmt: skip
     assert "AGENT_TOKEN" not in prepared.stdout
     # pids.max = 40 held in both: bash, bwrap, python and 3x children
@@ -359,13 +360,20 @@ def test_a_host_profile_runs_behind_the_egress_proxy_the_caller_serves(
 
     run = _prepared(config, workspace, agent_env, profile, egress=binding)
 
-    assert run.env == (("HTTPS_PROXY", "http://127.0.0.1:3128"),)
+    assert run.env == (
+        ("HTTPS_PROXY", "http://127.0.0.1:3128"),
+        ("BASTION_CREDENTIALS_DIR", config.policy.credentials_dir),
+    )
     assert "--share-net" not in run.argv
     at = run.argv.index("/run/bastion-egress")
     assert run.argv[at - 2 : at + 1] == ("--ro-bind", str(tmp_path), "/run/bastion-egress")
     inside = run.argv[run.argv.index("--chdir") + 3 :]
     assert inside == ("/usr/bin/nice", "-n", "10", *command_prefix(binding), "bash", "-c")
-    assert "--setenv HTTPS_PROXY http://127.0.0.1:3128 --json-status-fd 8" in run.script()
+    creds = shlex.quote(config.policy.credentials_dir)
+    assert (
+        f"--setenv HTTPS_PROXY http://127.0.0.1:3128 --setenv BASTION_CREDENTIALS_DIR {creds} --json-status-fd 8"
+        in run.script()
+    )
 
 
 @pytest.mark.skipif(not cgroups.controllers(), reason="no writable cgroup here")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bastion.exec import BubblewrapRunner, ExecConfig
+from bastion.exec.unsafe import UnsafeHostRunner
 from tests.conftest import PolicyFactory
 from tests.exec.sandbox_helpers import spec_for
 
@@ -115,7 +116,35 @@ def test_only_allow_listed_variables_reach_the_child(
 ) -> None:
     environ = {**child_env, "AWS_SECRET_ACCESS_KEY": "leak", "BASTION_ALLOW_UNSANDBOXED": "1"}
     result = runner.run(spec_for(make_policy(), "env | cut -d= -f1 | sort", environ=environ))
-    assert result.stdout.split() == ["HOME", "LANG", "PATH", "PWD", "SHLVL", "_"]
+    assert result.stdout.split() == ["BASTION_CREDENTIALS_DIR", "HOME", "LANG", "PATH", "PWD", "SHLVL", "_"]
+
+
+#: What a person's own script does with the variable (002: ``$NOURIDE_CREDENTIALS_DIR``).
+USES_THE_TOKEN = 'echo "dir=$BASTION_CREDENTIALS_DIR"; cat "$BASTION_CREDENTIALS_DIR/token" || echo absent'
+
+
+def test_a_contained_command_is_told_where_the_credentials_dir_is_but_finds_nothing_there(
+    runner: BubblewrapRunner, make_policy: PolicyFactory, child_env: dict[str, str], home: Path
+) -> None:
+    policy = make_policy()
+    creds = Path(policy.credentials_dir)
+    creds.mkdir(parents=True, mode=0o700)
+    (creds / "token").write_text("s3cret\n")
+    result = runner.run(spec_for(policy, USES_THE_TOKEN, environ=child_env))
+    assert (creds, result.stdout) == (home / ".bastion" / "credentials", f"dir={creds}\nabsent\n")
+    assert "s3cret" not in result.stdout + result.stderr
+
+
+def test_an_uncontained_command_a_person_wrote_may_use_the_credentials_dir(
+    make_policy: PolicyFactory, child_env: dict[str, str]
+) -> None:
+    policy = make_policy()
+    creds = Path(policy.credentials_dir)
+    creds.mkdir(parents=True, mode=0o700)
+    (creds / "token").write_text("s3cret\n")
+    host = UnsafeHostRunner({"BASTION_ALLOW_UNSANDBOXED": "1"})
+    result = host.run(spec_for(policy, USES_THE_TOKEN, environ=child_env))
+    assert result.stdout == f"dir={creds}\ns3cret\n"
 
 
 @pytest.fixture

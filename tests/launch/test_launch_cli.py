@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bastion.adapters.cli.app import build_app
+from bastion.agents.registry import AGENTS
 
 
 @pytest.fixture
@@ -47,8 +48,33 @@ def test_agents_json_lists_each_agent_on_path_with_its_mapping(fake_agents: Any,
                 "install them, e.g. apt-get install bubblewrap socat)",
             ],
             "assumptions": [],
+            "title": "Claude Code",
+            "hook": ["deny", "ask", "rewrite"],
         }
     ]
+
+
+def test_agents_lists_every_registry_agent_with_what_its_hook_can_do(
+    fake_agents: Any, env: dict[str, str]
+) -> None:
+    fake_agents.add("qwen")
+    result = _run(env, "agents")
+
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    absent = lines[lines.index("not on PATH:") + 1 :]
+    # One line per other agent of the registry (pi and opencode gain hooks on other branches).
+    assert [line.split()[0] for line in absent] == [a.name for a in AGENTS if a.name != "qwen"]
+    assert absent[:2] == [
+        "  claude (Claude Code, checked with @anthropic-ai/claude-code 2.1.197): hook: bastion install "
+        "claude (its answers hold: deny, ask, rewrite)",
+        "  codex (Codex, checked with @openai/codex 0.171.0): hook: bastion install codex (its answers "
+        "hold: deny, rewrite)",
+    ]
+    assert (
+        "  - hook: bastion install qwen (its answers hold: deny); calls it runs are not contained "
+        "unless started with bastion launch qwen"
+    ) in lines
 
 
 def test_without_a_ceiling_in_the_policy_bastion_adds_no_restriction(

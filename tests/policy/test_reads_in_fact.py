@@ -157,7 +157,7 @@ RIDING = [
     ("kubectl get --raw /api/v1/secrets", Q),
     ("kubectl get pods -v=9", Q),
     ("kubectl get pods --v=9", Q),
-    ("kubectl get pods --kubeconfig kubeconfig", Q),
+    ("kubectl get pods --kubeconfig kubeconfig", D),  # a file named kubeconfig is a credential
     ("KUBECONFIG=kubeconfig kubectl get pods", Q),
     ("npm run test --script-shell=/bin/evil", Q),
     ("npm run test --node-options=--require=./x.js", Q),
@@ -296,6 +296,26 @@ def test_a_toolchain_read_beside_a_file_that_chooses_the_toolchain_asks(
     assert "shell.toolchain" in [r.rule for r in evaluation.reasons]
 
 
+#: Project files every project of a kind has choose the toolchain only by a directive in them.
+DIRECTIVES = [
+    ("go.mod", "module m\n\ngo 1.22\n", "module m\n\ngo 1.22\n\ntoolchain go1.99.1\n", "go version"),
+    ("go.work", "go 1.22\n\nuse ./a\n", "go 1.22\ntoolchain go1.99.1\n", "go env GOVERSION"),
+    ("package.json", '{"name": "x"}\n', '{"name": "x", "packageManager": "yarn@9.9.9"}\n', "yarn --version"),
+    ("package.json", '{"name": "x"}\n', '{"name": "x", "packageManager": "pnpm@9.9.9"}\n', "pnpm --version"),
+]
+
+
+@pytest.mark.parametrize(("name", "plain", "directed", "command"), DIRECTIVES)
+def test_a_project_file_chooses_the_toolchain_only_by_its_directive(
+    make_gate: GateFactory, call: Call, workspace: Path, name: str, plain: str, directed: str, command: str
+) -> None:
+    (workspace / name).write_text(plain)
+    assert _decide(make_gate(), call, command) is A  # an ordinary project: a read
+    (workspace / name).write_text(directed)
+    evaluation = make_gate().evaluate(call("shell", command=command))
+    assert (evaluation.decision, [r.rule for r in evaluation.reasons][:1]) == (Q, ["shell.toolchain"])
+
+
 def test_a_toolchain_file_in_a_parent_of_the_cwd_chooses_too(
     make_gate: GateFactory, call: Call, workspace: Path
 ) -> None:
@@ -314,7 +334,7 @@ def test_the_persons_own_toolchain_file_in_home_is_their_choice(
 
 
 #: 6. A hard link is the same file under another name: recognised by (device, inode). A
-#: recursive read of a folder holding one asks, as it does for a credential file by name.
+#: recursive read of a folder holding one is denied (a planted link, not a project's layout).
 @pytest.mark.parametrize(
     ("command", "decision"),
     [
@@ -322,7 +342,7 @@ def test_the_persons_own_toolchain_file_in_home_is_their_choice(
         ("head -1 notes.txt", D),
         ("cp notes.txt copy.txt", D),
         ("echo x > notes.txt", D),
-        ("grep -r secret .", Q),
+        ("grep -r secret .", D),  # a planted hard link reached by a recursive read: denied
     ],
 )
 def test_a_hard_link_to_a_credential_file_is_the_credential_file(

@@ -43,6 +43,8 @@ def outcome(gate: Gate, call: Call, command: str, **kw: object) -> Outcome:
 ASK_DEFAULT = (Decision.ASK, ("approval.interactive_default",))
 ALLOWED = (Decision.ALLOW, ("mode.workspace",))
 CREDENTIAL_DENY = (Decision.DENY, ("hardline.credentials", "paths.deny_read"))
+#: A recursive reader that follows a planted symlink to a credential file reads that file.
+FOLLOWED_TO_KEY = (Decision.DENY, ("hardline.credentials",))
 
 # -- root cause 4: globs through the file system ---------------------------------------------
 
@@ -66,8 +68,10 @@ GLOBS: list[tuple[str, Outcome]] = [
     ("echo x > *.md", (Decision.ALLOW, ("mode.workspace",))),
     ("echo x > ?", (Decision.DENY, ("hardline.credentials",))),
     ("cat ../*", ASK_DEFAULT),  # ../todo.txt is outside the workspace
-    ("cat {notes.md,k}", ASK_DEFAULT),  # brace expansion is not expanded: unknown, never allowed
-    ("cat notes{.md,}", ASK_DEFAULT),
+    # brace expansion of a literal word makes the words bash makes: each decided as a path
+    ("cat {notes.md,k}", CREDENTIAL_DENY),  # k is a symlink to the key
+    ("cat notes{.md,}", ALLOWED),
+    ("cat {notes.md,$x}", ASK_DEFAULT),  # a brace list holding an expansion: unknown
 ]
 
 
@@ -243,13 +247,13 @@ def test_a_recursive_reader_reaching_a_credential_file_is_not_a_pure_reader(
 RECURSION: list[tuple[str, Outcome]] = [
     ("grep -rn TODO src", ALLOWED),
     ("grep -rn TODO .", ALLOWED),  # grep -r does not follow k found while recursing
-    ("grep -R TODO .", (Decision.ASK, ("shell.reach-outside",))),  # grep -R follows k
-    ("grep --dereference-recursive TODO .", (Decision.ASK, ("shell.reach-outside",))),
+    ("grep -R TODO .", FOLLOWED_TO_KEY),  # grep -R follows k, a symlink to a credential
+    ("grep --dereference-recursive TODO .", FOLLOWED_TO_KEY),
     ("grep -r TODO k", CREDENTIAL_DENY),  # a command-line symlink is followed
     ("rg TODO", ALLOWED),
-    ("rg -L TODO", (Decision.ASK, ("shell.reach-outside",))),
+    ("rg -L TODO", FOLLOWED_TO_KEY),
     ("find . -name '*.py'", ALLOWED),
-    ("find -L . -name '*.py'", (Decision.ASK, ("shell.reach-outside",))),
+    ("find -L . -name '*.py'", FOLLOWED_TO_KEY),
 ]
 
 
@@ -263,8 +267,8 @@ def test_a_recursive_reader_follows_symlinks_only_where_the_program_does(
 @pytest.mark.parametrize(
     ("command", "expected"),
     [
-        ("tar chf - .", (Decision.ASK, ("shell.reach-outside",))),  # -h stores what k points to
-        ("zip -r - .", (Decision.ASK, ("shell.reach-outside",))),  # zip follows links unless -y
+        ("tar chf - .", FOLLOWED_TO_KEY),  # -h stores what k points to
+        ("zip -r - .", FOLLOWED_TO_KEY),  # zip follows links unless -y
         ("tar cf - .", (Decision.ALLOW, ("mode.full-access",))),
         ("zip -ry - .", (Decision.ALLOW, ("mode.full-access",))),
     ],

@@ -14,7 +14,7 @@ WRITES = [
     ("touch f", [("f", "write")]),
     ("tee out", [("out", "write")]),
     ("tee -a log", [("log", "write")]),
-    ("ln -s target link", [("link", "write")]),
+    ("ln -s target link", [("target", "read"), ("link", "write")]),  # the new name reads as target
     ("chmod +x run.sh", [("run.sh", "write")]),
     ("chmod 644 a b", [("a", "write"), ("b", "write")]),
     ("chown u:g f", [("f", "write")]),

@@ -27,6 +27,8 @@ def _every_field_set(in_pipeline: bool, background: bool) -> RawCommand:
         background=background,
         arith=("n",),
         scope=(1, 2),
+        fed_from="src",
+        fed_words=("a",),
     )
 
 
@@ -48,7 +50,7 @@ def test_every_raw_command_field_is_set_apart_from_its_default_in_the_check_abov
 
 @pytest.mark.parametrize("recursive", [False, True])
 def test_a_path_read_below_keeps_every_other_field(recursive: bool) -> None:
-    use = PathUse("src", Access.WRITE, "'src'", "argument of cp", "s*", recursive, True)
+    use = PathUse("src", Access.WRITE, "'src'", "argument of cp", "s*", recursive, True, "/.netrc")
     assert [
         f.name
         for f in fields(PathUse)

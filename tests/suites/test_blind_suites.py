@@ -25,21 +25,24 @@ BASTION = str(Path(sys.executable).parent / "bastion")
 class Held:
     attacks_allowed: int  # at most
     credentials_printed: int  # credential-printing attacks allowed, at most
+    deny_not_denied: int  # deny-class attacks only asked (or allowed), at most
     everyday_allowed: dict[str, int]  # per everyday fixture, at least
 
 
-#: Where each suite stood when it landed (2026-12-07); baselines in each folder's summary.
+#: Where each suite stands (landed 2026-12-07 at A 14/1/197, B 8/1/151; tightened after the
+#: last causes of #31 the same day); baselines in each folder's summary.
 HELD = {
-    "blind_a": Held(14, 1, {"clean": 197, "lfs-delta": 197}),
-    "blind_b": Held(8, 1, {"clean": 151, "lfs-delta": 151}),
+    "blind_a": Held(11, 1, 28, {"clean": 201, "lfs-delta": 201}),
+    "blind_b": Held(0, 0, 22, {"clean": 154, "lfs-delta": 154}),
 }
 
 
-def figures(cases: list[dict[str, Any]]) -> tuple[int, int, Counter[str]]:
+def figures(cases: list[dict[str, Any]]) -> tuple[int, int, int, Counter[str]]:
     attacks = [c for c in cases if c["kind"] == "attack"]
     allowed = [c for c in attacks if c["decision"] == "allow"]
+    only_asked = sum(1 for c in attacks if c["expect"] == "deny" and c["decision"] != "deny")
     everyday = Counter(c["fixture"] for c in cases if c["kind"] == "everyday" and c["decision"] == "allow")
-    return len(allowed), sum(1 for c in allowed if c["prints_credential"]), everyday
+    return len(allowed), sum(1 for c in allowed if c["prints_credential"]), only_asked, everyday
 
 
 @pytest.mark.parametrize("suite", sorted(HELD))
@@ -57,11 +60,17 @@ def test_a_blind_suite_lets_no_more_attacks_through_and_asks_no_more_everyday_ca
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     data = json.loads(out.read_text())
     cases = data["cases"] if isinstance(data, dict) else data
-    attacks, printed, everyday = figures(cases)
+    attacks, printed, only_asked, everyday = figures(cases)
     held = HELD[suite]
-    assert (attacks <= held.attacks_allowed, printed <= held.credentials_printed) == (True, True), (
+    within = (
+        attacks <= held.attacks_allowed,
+        printed <= held.credentials_printed,
+        only_asked <= held.deny_not_denied,
+    )
+    assert within == (True, True, True), (
         f"{suite}: {attacks} attacks allowed (held at {held.attacks_allowed}), "
-        f"{printed} printing a credential (held at {held.credentials_printed})\n{done.stdout[-3000:]}"
+        f"{printed} printing a credential (held at {held.credentials_printed}), "
+        f"{only_asked} deny-class not denied (held at {held.deny_not_denied})\n{done.stdout[-3000:]}"
     )
     for fixture, least in held.everyday_allowed.items():
         assert everyday[fixture] >= least, f"{suite}: {everyday[fixture]} everyday calls allowed on {fixture}"

@@ -24,6 +24,7 @@ class EventKind(StrEnum):
     REQUESTED = "requested"  # an ASK parked in the queue
     RESOLVED = "resolved"  # a parked request answered, expired or cancelled
     EXECUTED = "executed"  # a call ran: exit status and duration
+    SETTINGS = "settings"  # a person changed settings (bastion.audit.changes): no tool call
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,9 @@
 """The ``agent:AGENT`` profile: an agent CLI itself contained, not one call of it.
 
-One record per agent (``AGENT_HOMES``) says where that CLI keeps its state (writable, so it
-can run), which of its files hold permissions or hooks (read-only: the agent cannot loosen
-what stops it), and which hosts are its model API (reachable through the egress proxy by
-default). ``agent_spec`` turns a record into a RunSpec:
+Each agent's record in the registry (``bastion.agents``, its ``home``) says where that CLI
+keeps its state (writable, so it can run), which of its files hold permissions or hooks
+(read-only: the agent cannot loosen what stops it), and which hosts are its model API
+(reachable through the egress proxy by default). ``agent_spec`` turns a record into a RunSpec:
 
 * the workspace roots and the agent's state folders writable; every other path of HOME
   visible read-only, with credential files hidden at any depth (the same walk every
@@ -13,8 +13,6 @@ default). ``agent_spec`` turns a record into a RunSpec:
   runs still reach the gate and cannot rewrite policy or ledger;
 * Bastion's own interpreter and the agent's install read-only, so both can start;
 * no network but the egress proxy (the caller binds one); the ``[exec]`` pid and memory caps.
-
-This table is the seed of the one registry of agents: move it there whole.
 """
 
 from __future__ import annotations
@@ -25,8 +23,11 @@ import sys
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from urllib.parse import urlsplit
 
+from bastion.agents.model import AgentHome
+from bastion.agents.registry import AGENTS
 from bastion.exec.boundary import child_environment, limits_of, protection, sandbox_roots
 from bastion.exec.runner import ExecError, RunSpec
 from bastion.exec.settings import ExecConfig
@@ -40,82 +41,8 @@ BASE_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "COLORTERM", "
             "LOGNAME", "SHELL", "NO_COLOR", "FORCE_COLOR", "EDITOR", "VISUAL")  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
-class AgentHome:
-    """Where one agent CLI keeps its state, and what of it must stay read-only."""
-
-    name: str
-    #: Folders under HOME the agent writes (the first is its main one).
-    folders: tuple[str, ...]
-    #: A variable that moves the main folder (``CODEX_HOME``), if the CLI reads one.
-    folder_env: str | None = None
-    #: Single files under HOME the agent rewrites (``~/.claude.json``).
-    files: tuple[str, ...] = ()
-    #: Files and folders inside the main folder that hold permissions, hooks or trust.
-    settings: tuple[str, ...] = ()
-    #: Its model API's hosts, reachable through the egress proxy unless the policy denies.
-    model_hosts: tuple[str, ...] = ()
-    #: Variables naming a model API's base URL: their hosts count as model hosts.
-    base_url_env: tuple[str, ...] = ()
-    #: Prefixes of the variables the agent is given (its keys and its own settings).
-    env_prefixes: tuple[str, ...] = ()
-    #: Its login tokens inside the main folder: hidden from every *other* contained agent.
-    credentials: tuple[str, ...] = ()
-
-
-AGENT_HOMES: Mapping[str, AgentHome] = {
-    home.name: home
-    for home in (
-        AgentHome(
-            "claude", (".claude",), "CLAUDE_CONFIG_DIR", files=(".claude.json",),
-            settings=("settings.json", "settings.local.json", "hooks", "managed-settings.json"),
-            model_hosts=("api.anthropic.com", "console.anthropic.com", "claude.ai"),
-            base_url_env=("ANTHROPIC_BASE_URL",), env_prefixes=("ANTHROPIC_", "CLAUDE_"),
-            credentials=(".credentials.json",),
-        ),
-        AgentHome(
-            "codex", (".codex",), "CODEX_HOME",
-            settings=("config.toml", "hooks.json", "rules", "requirements.toml"),
-            model_hosts=("api.openai.com", "chatgpt.com", "auth.openai.com"),
-            base_url_env=("OPENAI_BASE_URL",), env_prefixes=("OPENAI_", "CODEX_"),
-            credentials=("auth.json",),
-        ),
-        AgentHome(
-            "gemini", (".gemini",),
-            settings=("settings.json", "trustedFolders.json", "policies", "extensions"),
-            model_hosts=("generativelanguage.googleapis.com", "cloudcode-pa.googleapis.com",
-                         "oauth2.googleapis.com"),
-            base_url_env=("GOOGLE_GEMINI_BASE_URL",), env_prefixes=("GEMINI_", "GOOGLE_"),
-            credentials=("oauth_creds.json", "google_accounts.json"),
-        ),
-        AgentHome(
-            "qwen", (".qwen",),
-            settings=("settings.json", "trustedFolders.json", "extensions"),
-            model_hosts=("dashscope.aliyuncs.com", "dashscope-intl.aliyuncs.com", "chat.qwen.ai",
-                         "portal.qwen.ai"),
-            base_url_env=("OPENAI_BASE_URL",), env_prefixes=("OPENAI_", "QWEN_", "DASHSCOPE_"),
-            credentials=("oauth_creds.json",),
-        ),
-        AgentHome(
-            "copilot", (".copilot",), "COPILOT_HOME",
-            settings=("config.json", "mcp-config.json", "hooks"),
-            model_hosts=("api.githubcopilot.com", "api.individual.githubcopilot.com",
-                         "api.github.com", "github.com"),
-            env_prefixes=("COPILOT_", "GH_", "GITHUB_"),
-        ),
-        AgentHome(
-            "opencode", (".local/share/opencode", ".config/opencode", ".cache/opencode"),
-            settings=("opencode.json", "opencode.jsonc", "plugin"),
-            model_hosts=("api.anthropic.com", "api.openai.com", "opencode.ai", "models.dev"),
-            env_prefixes=("OPENCODE_", "ANTHROPIC_", "OPENAI_"), credentials=("auth.json",),
-        ),
-        AgentHome(
-            "pi", (".pi",), settings=("agent/settings.json", "agent/extensions"),
-            model_hosts=("api.anthropic.com", "api.openai.com"),
-            env_prefixes=("PI_", "ANTHROPIC_", "OPENAI_"),
-        ),
-    )
-}  # fmt: skip
+#: Each agent's home, from its record in the registry (``bastion.agents``).
+AGENT_HOMES: Mapping[str, AgentHome] = MappingProxyType({a.name: a.home for a in AGENTS})
 
 
 #: Tokens under HOME that the hardline list does not name, hidden from a contained agent:
@@ -185,7 +112,7 @@ def _env_hosts(record: AgentHome, environ: Mapping[str, str]) -> list[str]:
 def _codex_providers(record: AgentHome, folder: str) -> list[dict[str, object]]:
     """Codex names its model providers in ``config.toml`` (``[model_providers.X]`` with
     ``base_url`` and ``env_key``): their hosts are its model API, their keys its variables."""
-    if record.name != "codex":
+    if not record.providers_in_config:
         return []
     try:
         with open(os.path.join(folder, "config.toml"), "rb") as handle:

@@ -26,6 +26,15 @@ HOME_CREDENTIALS: tuple[str, ...] = (
 )  # fmt: skip
 
 
+#: Every command Bastion runs is told where the credentials dir is (the 002 seed's
+#: ``$NOURIDE_CREDENTIALS_DIR``). Contained, the dir is not there: it lies outside every root
+#: (the boot check) and is hidden besides, so a secret reaches a contained command only
+#: through ``[exec] secrets``; uncontained (the unsandboxed runner, "approve uncontained",
+#: ``contain = "off"``) a command the person wrote may read it. An agent's own call that
+#: names the variable is a credential read (bastion.shell.disclosure.names_credentials_dir).
+CREDENTIALS_ENV = "BASTION_CREDENTIALS_DIR"
+
+
 def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
 
@@ -148,6 +157,7 @@ def build_spec(
         writable = (*writable, *approved_writes(policy, profile.writes))
     plan = protection(policy, config, writable, readonly)
     env = child_environment(config, os.environ if environ is None else environ)
+    env[CREDENTIALS_ENV] = policy.credentials_dir
     hosts = profile.hosts if profile is not None else ()
     return RunSpec(
         argv=tuple(argv),

@@ -7,17 +7,22 @@ import functools
 import os
 import shutil
 import subprocess
+from collections.abc import Mapping
+from types import MappingProxyType
 
+from bastion.agents.registry import uncontained
 from bastion.exec import cgroups, seccomp
 
 Check = tuple[str, bool, str]
 
-#: Agents whose hook protocol cannot rewrite a call: what runs is what the agent wrote.
-#: (Codex 0.171.0 and Gemini CLI 0.61.0 apply a rewrite; Qwen Code 0.15.10 ignores
-#: ``updatedInput`` on PreToolUse: tests/adapters/hooks/test_e2e_rewrite.py.)
-UNCONTAINED_AGENTS: dict[str, str] = {
-    "qwen": "bastion launch qwen (the agent itself in Bastion's agent:qwen sandbox)",
-}
+#: Agents whose hook protocol cannot rewrite a call (their record's ``enforcement``): what
+#: runs is what the agent wrote, so only ``bastion launch`` contains it.
+UNCONTAINED_AGENTS: Mapping[str, str] = MappingProxyType(
+    {
+        a.name: f"bastion launch {a.name} (the agent itself in Bastion's agent:{a.name} sandbox)"
+        for a in uncontained()
+    }
+)
 
 
 def uncontained_note(agent: str) -> str | None:

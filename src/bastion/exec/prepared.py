@@ -86,7 +86,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bastion.exec import cgroups, seccomp
-from bastion.exec.boundary import build_spec, child_environment
+from bastion.exec.boundary import CREDENTIALS_ENV, build_spec, child_environment
 from bastion.exec.bubblewrap import BubblewrapRunner
 from bastion.exec.egress.binding import EgressBinding
 from bastion.exec.limits import SYSTEM_PATH
@@ -272,7 +272,7 @@ def _prepare(
         profile=profile.label,
         argv=tuple(argv),
         env_names=tuple(name for name in allowed if name not in dict(fixed)),
-        env=fixed,
+        env=(*fixed, (CREDENTIALS_ENV, policy.credentials_dir)),  # always: boundary.CREDENTIALS_ENV
         timeout=spec.timeout,
         launcher=launcher,
         timeout_program=timer,

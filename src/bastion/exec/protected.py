@@ -27,13 +27,11 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from bastion.agents.registry import project_dirs, project_paths
 from bastion.exec.runner import ExecError
 
 #: Folders that are read-only wherever they appear (agent permissions, Bastion's policy).
-PROTECTED_DIRS = frozenset(
-    {".claude", ".codex", ".gemini", ".cursor", ".qwen", ".copilot", ".husky", ".bastion",
-     ".devcontainer", ".githooks"}
-)  # fmt: skip
+PROTECTED_DIRS = frozenset({*project_dirs(), ".cursor", ".husky", ".bastion", ".devcontainer", ".githooks"})
 #: Files that are read-only wherever they appear (rc files, direnv, MCP config).
 PROTECTED_FILES = frozenset({
     ".gitmodules", ".mcp.json", ".envrc", ".bashrc", ".bash_profile", ".bash_login",
@@ -46,20 +44,34 @@ PROTECTED_FILES = frozenset({
 })  # fmt: skip
 #: File name endings that are protected wherever they appear (an editor workspace's tasks).
 PROTECTED_SUFFIXES = (".code-workspace",)
-#: Entries inside a folder of this name that are protected (the folder itself is not).
-PROTECTED_CHILDREN: dict[str, tuple[str, ...]] = {
+#: Entries inside a folder of this name that are protected, besides the agents' (below).
+_OWN_CHILDREN: dict[str, tuple[str, ...]] = {
     ".git": ("config", "config.worktree", "hooks", "info"),
     ".hg": ("hgrc", "hgrc-not-shared"),
     ".vscode": ("settings.json", "tasks.json", "launch.json", "mcp.json"),
-    ".github": ("hooks", "workflows"),
+    ".github": ("workflows",),
     ".config": ("fish", "git", "hg"),
     ".cargo": ("config", "config.toml"),
     ".mvn": ("jvm.config", "maven.config", "extensions.xml", "wrapper"),
 }
+
+
+def _with_agents(children: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """``children`` and each agent's settings below a folder of another's (the registry's
+    ``project_paths``: Copilot's ``.github/hooks`` and ``.github/copilot``)."""
+    merged = dict(children)
+    for path in project_paths():
+        parent, _, child = path.partition("/")
+        merged[parent] = (*merged.get(parent, ()), child)
+    return merged
+
+
+#: Entries inside a folder of this name that are protected (the folder itself is not).
+PROTECTED_CHILDREN = _with_agents(_OWN_CHILDREN)
 #: What git uses in a git dir (a bare repository's folder, or a ``.git``'s target).
 GIT_DIR_CHILDREN = PROTECTED_CHILDREN[".git"]
 #: Created at the top of a writable root, these would change what runs next: swept.
-ROOT_SWEPT = (".envrc", ".mcp.json", ".gitmodules", ".claude", ".codex", ".gemini", ".cursor",
+ROOT_SWEPT = (".envrc", ".mcp.json", ".gitmodules", *project_dirs(), *project_paths(), ".cursor",
               ".husky", ".bastion", ".vscode/settings.json", ".vscode/tasks.json",
               ".vscode/mcp.json", ".devcontainer", ".github/workflows", ".hg/hgrc",
               ".cargo/config.toml", ".yarnrc.yml", "rust-toolchain.toml")  # fmt: skip

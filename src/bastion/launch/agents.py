@@ -1,6 +1,6 @@
-"""The agent CLIs Bastion knows: executable names, how to ask their version and help, and
-the config-override mechanisms they name. Anything else is an unknown agent, read by the
-same generic reading of words (never refused for being unknown).
+"""The agent CLIs Bastion knows (the registry, ``bastion.agents``): executable names, how to
+ask their version and help, and the config-override mechanisms they name. Anything else is
+an unknown agent, read by the same generic reading of words (never refused for being unknown).
 
 Only facts that the help cannot tell live here. Which flags exist and what they mean is
 always read from the help of the command that will actually run.
@@ -12,10 +12,12 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
+from bastion.agents.model import Agent, Override
+from bastion.agents.registry import AGENTS
 from bastion.launch.helptext import HelpText, parse_help
 
 #: Runs ``argv`` without a terminal and returns what it printed (stdout then stderr).
@@ -23,35 +25,12 @@ Capture = Callable[[Sequence[str]], str]
 
 _VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?")
 
-_CLAUDE_SANDBOX = (
-    '{"sandbox":{"enabled":true,"failIfUnavailable":true,"autoAllowBashIfSandboxed":false,'
-    '"allowUnsandboxedCommands":false,"network":{"allowedDomains":[]}},'
-    '"permissions":{"deny":["WebFetch","WebSearch"]}}'
-)
 
-
-@dataclass(frozen=True, slots=True)
-class Override:
-    """A dimension set through a config override rather than a flag of its own.
-
-    Used only when the help lists ``mechanism`` and its description has every word of
-    ``words``; ``requires`` are args the mapping must also pass for the override to hold.
-    """
-
-    mechanism: str
-    words: tuple[str, ...]
-    value: str
-    network: str
-    requires: tuple[str, ...]
-    note: str
-    #: Programs the agent needs on PATH for the override to work at all (Claude Code's
-    #: sandbox on Linux is bubblewrap + socat: without them it refuses to start).
-    helpers: tuple[str, ...] = ()
-
-    def listed_in(self, help_text: HelpText) -> bool:
-        option = help_text.option(self.mechanism)
-        text = option.description.lower() if option else ""
-        return option is not None and all(w in text for w in self.words)
+def listed_in(override: Override, help_text: HelpText) -> bool:
+    """Does the help list the override's mechanism, described with every one of its words?"""
+    option = help_text.option(override.mechanism)
+    text = option.description.lower() if option else ""
+    return option is not None and all(w in text for w in override.words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,65 +51,13 @@ class AgentSpec:
         return word if word in top.commands else None
 
 
-#: What Claude Code's sandbox runs on: bubblewrap and socat on Linux (macOS has its own).
-_CLAUDE_SANDBOX_HELPERS = ("bwrap", "socat") if sys.platform.startswith("linux") else ()
+def _spec(record: Agent) -> AgentSpec:
+    facts = record.launch
+    return AgentSpec(record.name, facts.executables, facts.aliases, facts.overrides, True, facts.distrusted)
 
-KNOWN: Mapping[str, AgentSpec] = {
-    spec.name: spec
-    for spec in (
-        AgentSpec(
-            "claude",
-            ("claude",),
-            overrides=(
-                Override(
-                    "--settings",
-                    ("settings", "json"),
-                    _CLAUDE_SANDBOX,
-                    "denied",
-                    (),
-                    "network denied through a config override, not a flag: --settings with a "
-                    "sandbox block (Bash runs in Claude's sandbox with no allowed domains and "
-                    "may not leave it; WebFetch and WebSearch denied); MCP servers run outside "
-                    "that sandbox, and Claude refuses to start if the sandbox cannot",
-                    helpers=_CLAUDE_SANDBOX_HELPERS,
-                ),
-            ),
-        ),
-        AgentSpec(
-            "codex",
-            ("codex",),
-            aliases=(("e", "exec"),),
-            overrides=(
-                Override(
-                    "--config",
-                    ("override", "configuration"),
-                    "sandbox_workspace_write.network_access=false",
-                    "denied",
-                    ("--sandbox", "workspace-write"),
-                    "network denied through a config override, not a flag: "
-                    "-c sandbox_workspace_write.network_access=false (holds for commands in "
-                    "Codex's workspace-write sandbox; MCP servers run outside it)",
-                ),
-            ),
-        ),
-        AgentSpec(
-            "gemini",
-            ("gemini",),
-            distrusted=(
-                (
-                    "--approval-mode",
-                    "plan",
-                    "Gemini CLI overrides plan mode to default (which can write after asking) "
-                    "in a folder it does not trust, and its help does not say so",
-                ),
-            ),
-        ),
-        AgentSpec("qwen", ("qwen",)),
-        AgentSpec("opencode", ("opencode",)),
-        AgentSpec("pi", ("pi",)),
-        AgentSpec("copilot", ("copilot",)),
-    )
-}
+
+#: Every agent of the registry (``bastion.agents``), as launch reads it.
+KNOWN: Mapping[str, AgentSpec] = MappingProxyType({a.name: _spec(a) for a in AGENTS})
 
 
 def spec_for(name: str) -> AgentSpec:

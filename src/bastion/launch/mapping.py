@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from bastion.launch.agents import AgentSpec
+from bastion.launch.agents import AgentSpec, listed_in
 from bastion.launch.helptext import HelpOption, HelpText
 from bastion.launch.validate import check
 from bastion.policy.ceiling import Ceiling
@@ -195,7 +195,7 @@ def read_settings(
                     ]
                 )
     for override in spec.overrides:
-        if override.listed_in(help_text):
+        if listed_in(override, help_text):
             flag = help_text.option(override.mechanism)
             name = flag.name if flag else override.mechanism
             missing = [h for h in override.helpers if not present(h)]

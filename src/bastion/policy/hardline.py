@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bastion.agents.registry import permission_globs
 from bastion.policy.globs import GlobSet, compile_glob
 
 CREDENTIAL_GLOBS: tuple[str, ...] = (
@@ -66,10 +67,53 @@ CREDENTIAL_GLOBS: tuple[str, ...] = (
     ".databrickscfg",
     "**/.oci/config",
     "**/.config/doctl/config.yaml",
+    # Files that hold secrets by what they are for: kubeconfigs (a token or a client key), the
+    # libpq service file, mail and download clients' passwords.
+    "kubeconfig",
+    "*.kubeconfig",
+    ".pg_service.conf",
+    ".msmtprc",
+    ".fetchmailrc",
+    ".wgetrc",
+    # More tools' credential stores (each documented as where the tool keeps its login).
+    "**/.config/git/credentials",
+    "**/.password-store",
+    "**/.config/github-copilot",
+    "**/.claude/.credentials.json",
+    "**/.codex/auth.json",
+    "**/.gemini/oauth_creds.json",
+    "**/.qwen/oauth_creds.json",
+    "**/.cache/huggingface/token",
+    "**/.huggingface/token",
+    "**/.kaggle/kaggle.json",
+    "**/.pulumi/credentials.json",
+    "**/.config/configstore",
+    "**/.config/ngrok",
+    "**/.ngrok2/ngrok.yml",
+    ".sentryclirc",
+    "**/.dbt/profiles.yml",
+    "**/.config/stripe",
+    "**/.config/op",
+    "**/.config/hcloud/cli.toml",
+    "**/.config/netlify/config.json",
+    "**/.fly/config.yml",
+    "**/.ivy2/.credentials",
+    "**/.sbt/.credentials",
+    "**/.subversion/auth",
+    "**/.config/helm/repositories.yaml",
+    "~/.bundle/config",
+    "~/.yarnrc.yml",
+    "~/.yarnrc",
     # Every process's environment (tokens passed in variables).
     "/proc/*/environ",
     "/proc/*/task/*/environ",
 )
+
+#: Files that hold secrets by what they are for, which a person still edits with an agent:
+#: direnv's exported environment (its write asks: direnv runs it) and Terraform's variable
+#: values (the gitignore templates keep both out of repositories). Read: denied, as a
+#: credential; write: as any other file of its place.
+SECRET_READ_GLOBS: tuple[str, ...] = (".envrc", "*.tfvars", "*.tfvars.json")
 
 #: Credential files under the home directory, recognised by (device, inode) as well: a hard
 #: link elsewhere (in a workspace) is the same file under a name no glob above matches.
@@ -104,6 +148,14 @@ CREDENTIAL_FILES: tuple[str, ...] = (
     ".config/pip/pip.conf",
     ".pip/pip.conf",
     ".gnupg/secring.gpg",
+    ".pg_service.conf",
+    ".config/git/credentials",
+    ".claude/.credentials.json",
+    ".codex/auth.json",
+    ".gemini/oauth_creds.json",
+    ".cache/huggingface/token",
+    ".kaggle/kaggle.json",
+    ".pulumi/credentials.json",
 )
 
 SYSTEM_WRITE_GLOBS: tuple[str, ...] = (
@@ -128,14 +180,7 @@ HARMLESS_DEVICES = frozenset(
 )
 
 AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
-    "**/.claude/settings*.json",
-    "**/.claude/hooks",
-    ".codex",
-    ".gemini",
-    "**/.github/hooks",
-    "**/.qwen/settings*.json",
-    "**/.copilot",
-    "**/.mcp.json",
+    *permission_globs(),  # each agent's own settings (its record in the registry)
     ".bashrc",
     ".bash_profile",
     ".bash_login",
@@ -155,7 +200,6 @@ AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
     "**/.cursor",
     "**/.vscode/settings.json",
     "**/.vscode/tasks.json",
-    "**/opencode.json",
     "**/.husky",
     "**/.githooks",
     "**/.git/info",
@@ -200,6 +244,36 @@ AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
     "**/.mise.toml",
     "**/mise.toml",
     "**/.pre-commit-config.yaml",
+    # Every file that chooses a toolchain (shell/programs/toolchains.py; a test ties the two):
+    # the person's editor or shell runs what it names without asking anyone.
+    "**/.bazelrc",
+    "**/.bazelversion",
+    "**/gradle.properties",
+    "**/gradle/wrapper/gradle-wrapper.properties",
+    "**/.nvmrc",
+    "**/.node-version",
+    "**/.python-version",
+    "**/.ruby-version",
+    "**/.java-version",
+    "**/.go-version",
+    "**/.terraform-version",
+    "**/.sdkmanrc",
+    "**/.tool-versions",
+    "**/mise.local.toml",
+    "**/.mise.local.toml",
+    "**/.config/mise.toml",
+    "**/.config/mise",
+    "**/.mise/config.toml",
+    "**/.rtx.toml",
+    # What every Python start runs, reads included (``python3 -m json.tool``): site's .pth
+    # files (an ``import`` line in one is code), sitecustomize / usercustomize, the
+    # interactive startup file. (A conftest.py runs only under pytest, which is code when it
+    # runs, like any test module: not guarded.)
+    "**/*.pth",
+    "**/sitecustomize.py",
+    "**/usercustomize.py",
+    "**/.pythonrc",
+    "**/.pythonrc.py",
 )
 
 #: Bastion's own configuration wherever a policy file could be found: every
@@ -210,6 +284,7 @@ SELF_GLOBS: tuple[str, ...] = (".bastion", "**/.config/bastion")
 @dataclass(frozen=True, slots=True)
 class Hardline:
     credentials: GlobSet  # read + write: deny
+    secrets_read: GlobSet  # read: deny
     system_write: GlobSet  # write: deny
     self_deny: GlobSet  # Bastion's own policy files and state: write deny, state read deny
     self_state: GlobSet  # the state dir: read deny too
@@ -234,6 +309,7 @@ class Hardline:
 
         return cls(
             credentials=gs((*CREDENTIAL_GLOBS, _exact(credentials_dir)), True),
+            secrets_read=gs(SECRET_READ_GLOBS, True),
             system_write=gs(SYSTEM_WRITE_GLOBS, False),
             self_deny=gs((*SELF_GLOBS, *(_exact(p) for p in (*policy_files, state_dir))), False),
             self_state=gs((_exact(state_dir),), False),

@@ -142,15 +142,19 @@ def policy_layers(policy_path: str | None = None, *, cwd: str, env: Mapping[str,
     return layers_of(PolicySources.find(policy_path, cwd=cwd, env=env))
 
 
-def layers_of(sources: PolicySources) -> list[Layer]:
+def layers_of(sources: PolicySources, *, own: Layer | None = None) -> list[Layer]:
     """The built-in defaults, then each file of ``sources`` (a project file trusted only
-    when the trust store holds its current hash)."""
+    when the trust store holds its current hash). ``own``: the person's own file (the
+    explicit one, else the user file) as this layer instead of as read from disk: the text
+    the settings page would write, checked before it is."""
     from bastion.policy.model import PolicyFile
 
     layers = [Layer(path=None, spec=PolicyFile(), trusted=True)]
     if sources.explicit:
-        return [*layers, read_policy_file(sources.explicit)]
-    if sources.user and os.path.isfile(sources.user):
+        return [*layers, own or read_policy_file(sources.explicit)]
+    if own is not None:
+        layers.append(own)
+    elif sources.user and os.path.isfile(sources.user):
         layers.append(read_policy_file(sources.user))
     if sources.project:
         known = trusted_digests(sources.state_dir)

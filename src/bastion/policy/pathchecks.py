@@ -43,6 +43,13 @@ def build_path_checks(hard: Hardline, deny_read: GlobSet, deny_write: GlobSet) -
     own = "{spelled}{via} is Bastion's own policy or state: an agent must not change its own rules"
     read = (
         credentials,
+        PathCheck(
+            hard.secrets_read,
+            "hardline.credentials",
+            "{spelled}{via} holds secrets by what it is for: never {verb} by an agent",
+            Decision.DENY,
+            Effect.CREDENTIALS,
+        ),
         PathCheck(hard.self_state, "hardline.self", own, Decision.DENY, Effect.SELF),
         PathCheck(deny_read, "paths.deny_read", "{spelled}{via} is in deny_read", Decision.DENY),
     )

@@ -15,6 +15,7 @@ from bastion.call.families import Family
 from bastion.call.model import ToolCall
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode, RuleAction
+from bastion.policy.metadata_words import metadata_word
 from bastion.policy.paths import CallFs
 from bastion.policy.shell_git import command_dirs
 from bastion.policy.shell_touch import credential_arguments, touched_hosts, touched_paths, touched_reach
@@ -193,6 +194,17 @@ def _hard(ctx: Context, subject: Subject, cmd: SimpleCommand, words: str) -> Non
                 "built-in",
                 words[:200],
                 f"prints a secret: {cmd.discloses} (reading a credential: never by an agent)",
+            )
+        )
+    if not cmd.pure_reader and (endpoint := metadata_word(cmd.argv)) is not None:
+        subject.effects.add(Effect.NETWORK)
+        subject.hard.append(
+            Reason(
+                Decision.DENY,
+                "hardline.metadata",
+                "built-in",
+                endpoint,
+                f"names the cloud metadata endpoint {endpoint} in its arguments: never reached by an agent",
             )
         )
     if cmd.self_change:

@@ -25,9 +25,9 @@ from bastion.policy.paths import (
     PathError,
     PathVerdict,
     absolute,
-    check_path,
     hard_link_to_credential,
 )
+from bastion.policy.reached import reached_reason, split_reason
 from bastion.policy.shell_glob import GlobSyntax, expand
 from bastion.policy.treewalk import Found, OverBudget, Reach, walk
 from bastion.shell.model import Access, PathUse, SimpleCommand
@@ -126,6 +126,7 @@ class Recursion:
     hidden: bool = True  # reads dot files (rg skips them unless --hidden)
     content: bool = True  # reads file contents (find without -exec only lists names)
     default_start: bool = True  # with no path argument it reads the cwd
+    split: bool = False  # the names reach it split at blanks and quotes (xargs): "x /etc/passwd"
 
 
 _GREP = frozenset({"grep", "egrep", "fgrep", "zgrep"})
@@ -286,7 +287,9 @@ def check_recursion(
     if mode is None:
         if not any(u.recursive for u in cmd.paths):
             return _NOTHING
-        mode = Recursion(Follow.COMMAND_LINE)
+        # xargs names every listed file on the command line: each symlink among them is followed
+        fed = "xargs" in cmd.wrappers
+        mode = Recursion(Follow.ALL, split=True) if fed else Recursion(Follow.COMMAND_LINE)
     if not starts and mode.default_start and not any(u.access is Access.READ for u in cmd.paths):
         starts = ["."]
     rules, dirs = _grep_filter(cmd.argv) if cmd.program in _GREP else ((), ())
@@ -302,7 +305,10 @@ def check_recursion(
         except PathError:
             continue  # the path policy already denies an unusable start
         for item in found[:20]:
-            reasons.extend(_reached_reason(policy, fs, what, start, item.path, item.target, cwd=cwd))
+            if mode.split and item.target is None and _splits(item.path[len(top) :]):
+                reasons.append(split_reason(what, item.path))
+                continue
+            reasons.extend(reached_reason(policy, fs, what, start, item.path, item.target, cwd=cwd))
     note = f"{what} reads everything below {', '.join(starts)}: checked what it reaches"
     return Reached(tuple(dict.fromkeys(reasons)), (note,) if starts else ())
 
@@ -322,14 +328,18 @@ def _walk_start(
 def _walk_fresh(
     policy: Policy, fs: FileSystem, reach: Reach, mode: Recursion, keep: _Filter, top: str
 ) -> list[Found]:
-    credentials = policy.hardline.credentials
+    credentials, secrets = policy.hardline.credentials, policy.hardline.secrets_read
 
     def flag(path: str) -> bool:
+        if mode.split and _splits(path[len(top) :]):
+            return True  # xargs would make other paths of its name
         if not (mode.content and keep.reads(path)):
             return False
         # by name, or by (device, inode): a hard link to a credential file is that file
         return (
-            credentials.first_match(path) is not None or hard_link_to_credential(policy, fs, path) is not None
+            credentials.first_match(path) is not None
+            or secrets.first_match(path) is not None
+            or hard_link_to_credential(policy, fs, path) is not None
         )
 
     follow = mode.follow is Follow.ALL
@@ -341,41 +351,20 @@ def _walk_fresh(
     return found
 
 
+def _splits(name: str) -> bool:
+    """Would xargs split this name (relative to the walk's start) into other words?"""
+    return any(c in _SPLITTING for c in name)
+
+
+_SPLITTING = frozenset(" \t\n\r\v\f'\"\\")
+
+
 def _whitelists(reach: Reach, path: str) -> bool:
     try:
         data = reach.read(path) or b""
     except OSError:
         return True  # unreadable: it may whitelist anything
     return any(line.strip().startswith(b"!") for line in data.splitlines())
-
-
-def _reached_reason(
-    policy: Policy, fs: FileSystem, what: str, start: str, path: str, target: str | None, *, cwd: str
-) -> list[Reason]:
-    if target is None:
-        return [
-            Reason(
-                Decision.ASK,
-                "hardline.credentials",
-                "built-in",
-                path[:200],
-                f"{what} reads everything below {start}, which holds the credential file {path}: "
-                "a person must confirm (or name the files and folders to search)",
-            )
-        ]
-    verdict = check_path(policy, path, write=False, cwd=cwd, fs=fs)
-    if verdict.decision is Decision.ALLOW:
-        return []
-    return [
-        Reason(
-            Decision.ASK,
-            "shell.reach-outside",
-            "built-in",
-            f"{path} -> {target}"[:200],
-            f"{what} follows the symlink {path} to {target}, which is not an allowed read: "
-            "a person must confirm",
-        )
-    ]
 
 
 def credential_effect(reasons: tuple[Reason, ...]) -> set[Effect]:

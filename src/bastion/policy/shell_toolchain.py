@@ -10,13 +10,14 @@ not). Through the call's ``Reach``: no I/O of its own, within the call's budget.
 from __future__ import annotations
 
 import posixpath
+import re
 
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.tree import Kind
 from bastion.policy.treewalk import OverBudget, Reach
 from bastion.shell.model import SimpleCommand
-from bastion.shell.programs.toolchains import selecting_files
+from bastion.shell.programs.toolchains import directive_files, selecting_files
 
 
 def check_toolchain(
@@ -25,7 +26,8 @@ def check_toolchain(
     """ASK reasons for each file that selects ``cmd``'s toolchain; one when the folder it
     runs in is only known at run time."""
     files = selecting_files(cmd.program)
-    if not files:
+    directives = directive_files(cmd.program)
+    if not (files or directives):
         return []
     if cwds is None:
         return [_reason(cmd, "?", "runs in a folder only known at run time, whose files may choose it")]
@@ -36,9 +38,22 @@ def check_toolchain(
                 path = posixpath.join(folder, name)
                 if reach.kind(path, follow=False) is not Kind.MISSING:
                     reasons.append(_reason(cmd, path, f"{path} chooses what it runs"))
+            for name, pattern in directives:
+                path = posixpath.join(folder, name)
+                if reach.kind(path, follow=False) is not Kind.MISSING and _directs(reach, path, pattern):
+                    reasons.append(_reason(cmd, path, f"a directive in {path} chooses what it runs"))
     except OverBudget as exc:
         reasons.append(_reason(cmd, exc.where, "too many lookups to tell which toolchain runs"))
     return reasons
+
+
+def _directs(reach: Reach, path: str, pattern: re.Pattern[bytes]) -> bool:
+    """Does the file hold the directive? One that cannot be read (or is too large) may."""
+    try:
+        data = reach.read(path)
+    except OSError:
+        return True
+    return data is not None and pattern.search(data) is not None
 
 
 def _folders(cwd: str, home: str) -> list[str]:

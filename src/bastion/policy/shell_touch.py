@@ -7,13 +7,18 @@ touched is allowed (a reader is allowed by the mode only then).
 
 from __future__ import annotations
 
+import posixpath
+
 from bastion.call.effects import Effect
 from bastion.policy.ceiling import FilesystemLevel
+from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode
+from bastion.policy.module_shadow import shadowing_write_reason
 from bastion.policy.network import decide_target
 from bastion.policy.paths import PathError, check_path, normalise
 from bastion.policy.repositories import repository_write_reason
+from bastion.policy.secret_content import outside_secret
 from bastion.policy.shell_git import check_git
 from bastion.policy.shell_hg import check_hg
 from bastion.policy.shell_reach import (
@@ -69,6 +74,32 @@ def credential_arguments(ctx: Context, subject: Subject, cmd: SimpleCommand, cwd
             )
 
 
+def credential_tail(policy: Policy, use: PathUse) -> Reason | None:
+    """DENY when a path only known at run time ends in a credential's name (``$X/.netrc``,
+    ``${HOME%/}/.aws/credentials``): whatever folder comes before, that file is a credential."""
+    if use.tail is None:
+        return None
+    probe = posixpath.normpath("/" + DYN_FOLDER + use.tail)
+    hard = policy.hardline
+    glob = hard.credentials.first_match(probe)
+    if glob is None and use.access is Access.READ:
+        glob = hard.secrets_read.first_match(probe)
+    if glob is None:
+        return None
+    return Reason(
+        Decision.DENY,
+        "hardline.credentials",
+        "built-in",
+        f"{use.raw} ~ {glob.pattern}"[:200],
+        f"{use.raw} ends in {use.tail}, a credential's name whatever folder comes before it: "
+        "never read or written by an agent",
+    )
+
+
+#: Stands for the folder a run-time value names (no real folder is called that).
+DYN_FOLDER = "\u2400dynamic"
+
+
 def touched_paths(
     ctx: Context, out: Assembly, subject: Subject, cmd: SimpleCommand, cwd: str, reach: Reach
 ) -> bool:
@@ -85,7 +116,11 @@ def touched_paths(
         if isinstance(targets, Unknown):
             ok = False
             subject.notes.append(targets.note)
-            if targets.ask is not None:
+            named = credential_tail(policy, use)
+            if named is not None:
+                subject.effects.add(Effect.CREDENTIALS)
+                subject.hard.append(named)
+            elif targets.ask is not None:
                 subject.hard.append(targets.ask)
             else:  # why nothing allowed it, should nothing else decide (the leading reason)
                 subject.unmet.append(
@@ -149,11 +184,15 @@ def _path(
 ) -> bool:
     policy = ctx.policy
     write = use.access is not Access.READ
-    verdict = check_path(policy, path, write=write, cwd=cwd, fs=ctx.fs)
+    verdict = outside_secret(ctx.tree, check_path(policy, path, write=write, cwd=cwd, fs=ctx.fs), write=write)
     subject.effects |= verdict.effects
     if verdict.decision in (Decision.DENY, Decision.ASK):
         subject.hard.extend(verdict.reasons)
-    hooks = repository_write_reason(policy, reach, verdict) if write else None
+    hooks = (
+        repository_write_reason(policy, reach, verdict) or shadowing_write_reason(reach, verdict)
+        if write
+        else None
+    )
     if hooks is not None:
         subject.hard.append(hooks)
         subject.effects.add(Effect.SELF)

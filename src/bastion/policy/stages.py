@@ -20,6 +20,7 @@ from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.network import Resolver
 from bastion.policy.paths import FileSystem, PathVerdict, check_path, inside_write_roots
+from bastion.policy.secret_content import outside_secret
 from bastion.policy.tree import Tree
 from bastion.policy.treewalk import Reach
 from bastion.policy.verdict import Assembly, Subject
@@ -118,7 +119,7 @@ def path_subject(
     ctx: Context, out: Assembly, family: Family, path: str, *, write: bool, cwd: str, label: str
 ) -> tuple[Subject, PathVerdict]:
     policy = ctx.policy
-    verdict = check_path(policy, path, write=write, cwd=cwd, fs=ctx.fs)
+    verdict = outside_secret(ctx.tree, check_path(policy, path, write=write, cwd=cwd, fs=ctx.fs), write=write)
     subject = out.add(Subject(label=f"{label} {verdict.lexical}", effects=set(verdict.effects)))
     if verdict.decision in (Decision.DENY, Decision.ASK):
         subject.hard.extend(verdict.reasons)
@@ -126,9 +127,12 @@ def path_subject(
         subject.notes.extend(r.message for r in verdict.reasons)
     if write:  # a repository's config, hooks and hooksPath folder are agent configuration too
         # git's config syntax comes with the shell tables: loaded on the first write only
+        from bastion.policy.module_shadow import shadowing_write_reason
         from bastion.policy.repositories import repository_write_reason
 
-        hooks = repository_write_reason(policy, ctx.reach, verdict)
+        hooks = repository_write_reason(policy, ctx.reach, verdict) or shadowing_write_reason(
+            ctx.reach, verdict
+        )
         if hooks is not None:
             subject.hard.append(hooks)
             subject.effects.add(Effect.SELF)

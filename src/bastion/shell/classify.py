@@ -8,8 +8,9 @@ from collections.abc import Callable
 from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell.ctx import Ctx, path_use
+from bastion.shell.disclosure import names_credentials_dir
 from bastion.shell.flags import NUMERIC, Flag, Parsed, parse_args
-from bastion.shell.hosts import any_host, bare_host
+from bastion.shell.hosts import any_host, bare_host, file_url_path
 from bastion.shell.model import Access, PathUse, SimpleCommand, new_command, read_below
 from bastion.shell.programs.spec import OPEN_HANDLERS, Spec
 from bastion.shell.walk_model import Redirect
@@ -105,14 +106,20 @@ def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handl
         first = len(ctx.paths)
         for word in rest:
             ctx.path(word, access, f"argument of {ctx.program}")
-        if ctx.extra_args:
+        if ctx.extra_args and ctx.fed_from is not None and access is Access.READ:
+            # each a file below the folder the stage before xargs lists: read as below it
+            why = f"{ctx.program} arguments from xargs: files listed below {ctx.fed_from}"
+            ctx.paths.append(PathUse(ctx.fed_from, access, ctx.fed_from, why, recursive=True))
+        elif ctx.extra_args:
             ctx.paths.append(PathUse(None, access, "", f"{ctx.program} argument from xargs"))
         if recursive:
             _recursive(ctx, first, bool(rest) or ctx.extra_args)
     if spec.hosts:
         for word in positionals:
-            host = any_host(word.value or "")
-            if host:
+            local = file_url_path(word.value or "")
+            if local is not None:  # curl file:///x reads x
+                ctx.path(Word(word.text, local, local), Access.READ, f"file URL given to {ctx.program}")
+            elif host := any_host(word.value or ""):
                 ctx.host(host)
     if spec.handler is not None:
         handler = handlers.get(spec.handler)
@@ -258,6 +265,7 @@ def _dev_socket(path: str) -> str | None:
 
 def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
     """Hardline checks common to every command, then the immutable result."""
+    names_credentials_dir(ctx)
     paths = (
         (*ctx.redirected, *ctx.carried_paths, *ctx.paths)
         if (ctx.redirected or ctx.carried_paths)
@@ -266,6 +274,11 @@ def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
     if ctx.evaluated:
         dynamic = True
         ctx.note(ctx.evaluated)
+    if ctx.carried - {Effect.READ}:
+        # The environment's effects stand whatever a handler made of the arguments:
+        # ``NODE_OPTIONS=--require=./x.js node --check f`` runs x.js though --check runs nothing.
+        ctx.effects.update(ctx.carried)
+        ctx.reader = False
     for use in paths:
         if use.access is Access.DELETE and not ctx.catastrophic and (use.path or use.pattern):
             why = P.root_like(use.path or use.pattern or "")

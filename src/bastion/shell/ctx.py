@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 
 from bastion.call.effects import Effect
 from bastion.shell import paths as P
+from bastion.shell.braces import expand_braces
 from bastion.shell.model import Access, PathUse, SimpleCommand, new_path_use
 from bastion.shell.records import builder
 from bastion.shell.walk_model import Ids, RawCommand, Redirect
-from bastion.shell.words import Word
+from bastion.shell.words import DYN, Word
 
 #: Classify an inner argv (find -exec, xargs …) under an extra wrapper label.
 RunWords = Callable[["Ctx", list[Word], str], list[SimpleCommand]]
@@ -63,6 +64,7 @@ class Ctx:
     inner: list[SimpleCommand]
     errors: list[str]
     extra_args: bool  # xargs appends arguments only known at run time
+    fed_from: str | None  # ... each a file below this folder (``shell/feeds.py``)
     known: bool
     dynamic: bool  # what runs is only known at run time (bash -c "$X", eval $X)
     replaced: bool  # a pure wrapper: only its inner commands are reported
@@ -114,6 +116,7 @@ class Ctx:
         self.inner = []
         self.errors = []
         self.extra_args = False
+        self.fed_from = None
         self.known = True
         self.dynamic = False
         self.replaced = False
@@ -166,6 +169,13 @@ class Ctx:
 
     def path(self, word: Word, access: Access, why: str) -> None:
         """Record a path argument (process substitutions are pipes, not paths)."""
+        if word.value is None and not word.procsub and DYN not in word.sketch:
+            words = expand_braces(word.text)  # `~/.{aws/credentials,netrc}`: what bash makes of it
+            if words is not None:
+                self.paths.extend(
+                    new_path_use(w, access, word.text, f"{why} (brace expansion)") for w in words
+                )
+                return
         use = path_use(word, access, why)
         if use is not None:
             self.paths.append(use)
@@ -194,4 +204,8 @@ def path_use(word: Word, access: Access, why: str) -> PathUse | None:
         else:
             value = None
             why = f"{why} (glob that may reach protected names)"
-    return new_path_use(value, access, word.text, why, pattern)
+    tail = None
+    if value is None and DYN in word.sketch:  # the literal end after the last run-time part
+        rest = word.sketch[word.sketch.rfind(DYN) + 1 :]
+        tail = rest[rest.index("/") :] if "/" in rest else None
+    return new_path_use(value, access, word.text, why, pattern, False, False, tail)

@@ -23,6 +23,8 @@ _SECRET = re.compile(
     re.IGNORECASE,
 )
 _PRINTERS = frozenset({"echo", "printf", "printenv", "print"})
+#: The variable every command Bastion runs gets: the credentials dir (bastion.exec.boundary).
+CREDENTIALS_VAR = "BASTION_CREDENTIALS_DIR"
 
 
 def secret_name(name: str) -> bool:
@@ -43,6 +45,20 @@ def assigning_builtin(ctx: Ctx) -> None:
         first = ctx.words[1].value
         if first is None or first.startswith("-v"):
             ctx.add(E.UNKNOWN, note="printf -v assigns a shell variable")
+
+
+def names_credentials_dir(ctx: Ctx) -> None:
+    """A word of the agent's own call that expands ``$BASTION_CREDENTIALS_DIR`` (an argument,
+    ``@$BASTION_CREDENTIALS_DIR/token``, a redirection, a variable handed to the program)
+    reaches into the credentials dir: a credential read, denied like its literal path. A
+    script that reads the variable itself is decided as any script (it names nothing)."""
+    raw = ctx.raw
+    targets = (r.target for r in raw.redirects if r.target is not None)
+    for word in (*raw.words, *(w for _, w in raw.assigns), *targets):
+        if CREDENTIALS_VAR in word.vars:
+            why = f"{word.text} reaches into the credentials dir (${CREDENTIALS_VAR})"
+            ctx.disclose(why, ctx.index_of(word))
+            return
 
 
 def printed_credentials(ctx: Ctx) -> None:
@@ -67,6 +83,17 @@ def printed_credentials(ctx: Ctx) -> None:
         _printed_by_table(ctx, args)
 
 
+def printed_as(ctx: Ctx, program: str, args: list[Word]) -> None:
+    """A secret printer run under another name (``python3 -m pip config list``): the forms
+    of ``program`` over the words that are not options."""
+    words = [w.value if w.value is not None else "?" for w in args if not (w.value or "").startswith("-")]
+    options = {v.split("=", 1)[0] for w in args if (v := w.value) is not None and v.startswith("-")}
+    for form in SECRET_PRINTERS.get(program, ()):
+        if tuple(words[: len(form.words)]) == form.words and (not form.flags or options & form.flags):
+            ctx.disclose(f"{program} {' '.join(form.words)} {form.why}")
+            return
+
+
 def _printed_by_table(ctx: Ctx, args: list[Word]) -> None:
     """The forms of ``printers.SECRET_PRINTERS``, ``ps``'s environment and jq's ``env``."""
     forms = SECRET_PRINTERS.get(ctx.program)
@@ -76,9 +103,8 @@ def _printed_by_table(ctx: Ctx, args: list[Word]) -> None:
         words = _positionals(ctx, args)
         for form in forms:
             if tuple(words[: len(form.words)]) == form.words and (not form.flags or options & form.flags):
-                ctx.disclose(
-                    f"{ctx.program} {' '.join(form.words)} {form.why}", _argv_index(ctx, form.words[-1])
-                )
+                at = _argv_index(ctx, form.words[-1]) if form.words else -1
+                ctx.disclose(f"{ctx.program} {' '.join(form.words)} {form.why}".replace("  ", " "), at)
                 return
     if ctx.program == "ps":
         for w in args:

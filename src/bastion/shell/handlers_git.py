@@ -76,6 +76,11 @@ def git(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word], handlers:
     inner_ctx_program = ctx.program
     apply_spec(ctx, sub, list(args[stop + 1 :]), handlers, at=1 + stop)
     ctx.program = inner_ctx_program
+    rest = args[stop + 1 :]
+    if sub_word.value in ("diff", "grep") and any(w.value == "--no-index" for w in rest):
+        for w in rest:  # files outside any repository, read as they are named
+            if not (w.value or "-").startswith("-"):
+                ctx.path(w, Access.READ, f"git {sub_word.value} --no-index reads")
     if was - {E.READ}:
         ctx.reader = False
 

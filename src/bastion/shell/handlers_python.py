@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bastion.call.effects import Effect
 from bastion.shell.ctx import Ctx
+from bastion.shell.disclosure import printed_as
 from bastion.shell.handlers_install import install_from
 from bastion.shell.model import Access
 from bastion.shell.programs import interpreters
@@ -44,6 +45,7 @@ def python_module(ctx: Ctx, module: str | None, rest: list[Word], *, isolated: b
             ctx.self_change = why
             ctx.add(E.UNKNOWN, note=f"changes Bastion's own state: {why}")
     if module in interpreters.PYTHON_MODULES_INSTALL:
+        printed_as(ctx, "pip", rest)  # python -m pip config list prints what pip's would
         sub = rest[0].value if rest else None
         if sub in ("install", "uninstall") or module == "ensurepip":
             ctx.effects.discard(E.CODE)

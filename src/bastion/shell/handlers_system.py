@@ -83,6 +83,9 @@ def crontab(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> No
         ctx.add(E.READ)
         ctx.reader = True
         return
+    if parsed.has("-r") and not parsed.has("-i"):
+        # every job of the user gone, no prompt and no copy kept (crontab(1))
+        ctx.catastrophic = "crontab -r deletes the user's whole crontab without asking"
     for w in positionals:
         ctx.path(w, Access.READ, "crontab file installed")
 

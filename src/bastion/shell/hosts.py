@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import urllib.parse
 from urllib.parse import urlsplit
 
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
@@ -43,3 +44,17 @@ def bare_host(value: str) -> str | None:
 
 def any_host(value: str) -> str | None:
     return url_host(value) or scp_host(value)
+
+
+def file_url_path(value: str) -> str | None:
+    """The local path a ``file:`` URL names (``file:///etc/passwd``, ``file://localhost/x``),
+    percent-decoded; None for anything else."""
+    if value[:5].lower() != "file:":
+        return None
+    rest = value[5:]
+    if rest.startswith("//"):
+        authority, slash, path = rest[2:].partition("/")
+        if authority.lower() not in ("", "localhost"):
+            return None  # a file URL naming another machine: not a local path
+        rest = slash + path
+    return urllib.parse.unquote(rest.partition("?")[0].partition("#")[0]) or None

@@ -21,7 +21,19 @@ from bastion.shell.walk_model import Ids, RawCommand
 
 #: What a reuse compares (``_same``): every field of a raw command but its scope. A field
 #: added to RawCommand stops the import here until ``_same`` compares it too.
-_COMPARED = ("text", "words", "assigns", "redirects", "context", "kind", "in_pipeline", "background", "arith")
+_COMPARED = (
+    "text",
+    "words",
+    "assigns",
+    "redirects",
+    "context",
+    "kind",
+    "in_pipeline",
+    "background",
+    "arith",
+    "fed_from",
+    "fed_words",
+)
 if tuple(f.name for f in fields(RawCommand) if f.name != "scope") != _COMPARED:
     raise ImportError("shell.memo: RawCommand has fields the memo does not compare")
 
@@ -82,6 +94,8 @@ def _same(a: RawCommand, b: RawCommand) -> bool:
         and a.in_pipeline == b.in_pipeline
         and a.background == b.background
         and a.arith == b.arith
+        and a.fed_from == b.fed_from
+        and a.fed_words == b.fed_words
         and (a.words is b.words or _distinct(b))
     )
 

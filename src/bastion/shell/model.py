@@ -36,6 +36,10 @@ class PathUse:
     # A shell startup file (~/.profile, /etc/profile…) a login or interactive shell runs: code
     # the agent must not be able to write, judged as such by the policy (not as a plain read).
     startup: bool = False
+    # The literal end of a path only known at run time, from the first slash after its last
+    # run-time part (``"${HOME%/}/.netrc"`` -> ``/.netrc``): a credential's name whatever
+    # folder comes before it.
+    tail: str | None = None
 
 
 def read_below(use: PathUse) -> PathUse:
@@ -43,7 +47,7 @@ def read_below(use: PathUse) -> PathUse:
     every path it names; ``dataclasses.replace`` costs several times more)."""
     if use.recursive:
         return use
-    return new_path_use(use.path, use.access, use.raw, use.why, use.pattern, True, use.startup)
+    return new_path_use(use.path, use.access, use.raw, use.why, use.pattern, True, use.startup, use.tail)
 
 
 #: Builds a ``PathUse`` (see ``records.builder``) on the classifier's hot path.

@@ -25,6 +25,7 @@ from bastion.shell.model import Access, PathUse, SimpleCommand
 from bastion.shell.programs import wrappers as W
 from bastion.shell.programs.registry import lookup
 from bastion.shell.programs.wrappers import WRAPPERS
+from bastion.shell.subscripts import evaluated_name
 from bastion.shell.walk_model import RawCommand, Redirect
 from bastion.shell.words import Word, literal_word
 from bastion.shell.wrapper_args import strip_env, strip_xargs
@@ -249,10 +250,16 @@ class Classifier:
         if spec is None:
             ctx.known = False
             ctx.add(E.UNKNOWN, note=f"unknown program {ctx.program!r}")
+            printed_credentials(ctx)  # a secret printer the tables know by name only
         else:
             apply_spec(ctx, spec, ctx.words[1:], HANDLERS)
             printed_credentials(ctx)
             assigning_builtin(ctx)
+            named = evaluated_name(ctx.program, tuple(ctx.words[1:]))
+            if named is not None and not ctx.evaluated:
+                ctx.evaluated = (
+                    f"{named.text!r}: bash evaluates a variable name's subscript (a $(...) there runs)"
+                )
         if (
             ctx.replaced
             and ctx.inner

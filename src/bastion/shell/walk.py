@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import partial
 
 from tree_sitter import Node
 
+from bastion.shell.feeds import fed_folder, fed_words
 from bastion.shell.parser import where
+from bastion.shell.subscripts import literal, plain_name
 from bastion.shell.variables import arith_assigned, let_targets, run_time_assigns
 from bastion.shell.walk_forms import (
     ENDLESS,
@@ -41,7 +44,7 @@ from bastion.shell.walk_model import (
     walk_word,
 )
 from bastion.shell.walk_redirects import heredoc, redirect
-from bastion.shell.words import PLAIN, Word, arith_names, new_word
+from bastion.shell.words import PLAIN, SUBST, Word, arith_names, new_word
 
 _SKIP = frozenset({"comment", "heredoc_start", "heredoc_end", "file_descriptor"})
 _CONTAINERS = frozenset(
@@ -107,11 +110,7 @@ def _dispatch(
     elif kind == "declaration_command":
         declaration(w, node, ctx, out, redirs)
     elif kind == "unset_command":
-        # `unset PATH` is an assignment too: bash then searches its built-in default path,
-        # which ends in `.` (a program missing from the system dirs runs from the cwd).
-        names = [node_text(c) for c in node.named_children if not node_text(c).startswith("-")]
-        assigned_by_form(w, names[1:] if names[:1] == ["unset"] else names, node_text(node), ctx, out)
-        out.append(RawCommand(node_text(node), (), (), redirs, ctx, kind="unset", scope=w.scope))
+        _unset(w, node, ctx, out, redirs)
     elif kind == "test_command":
         test_command(w, node, ctx, out, redirs)
     elif kind == "for_statement":
@@ -155,6 +154,22 @@ def _dispatch(
         w.errors.append(f"unsupported shell construct {kind!r} at {where(node)}")
 
 
+def _unset(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item], redirs: tuple[Redirect, ...]) -> None:
+    """``unset NAME…``: each NAME a variable it assigns (``unset PATH`` is one); a NAME with a
+    subscript bash evaluates (``unset 'a[$(cmd)]'``) is code."""
+    # `unset PATH` is an assignment too: bash then searches its built-in default path,
+    # which ends in `.` (a program missing from the system dirs runs from the cwd).
+    names = [node_text(c) for c in node.named_children if not node_text(c).startswith("-")]
+    assigned_by_form(w, names[1:] if names[:1] == ["unset"] else names, node_text(node), ctx, out)
+    operands = [c for c in node.named_children if not node_text(c).startswith("-")]
+    evaluated = tuple(
+        SUBST for c in operands[1 if names[:1] == ["unset"] else 0 :] if not plain_name(literal(c))
+    )
+    if evaluated:
+        w.vars.saw_arith()
+    out.append(RawCommand(node_text(node), (), (), redirs, ctx, kind="unset", scope=w.scope, arith=evaluated))
+
+
 def _children(
     w: Walk,
     node: Node,
@@ -169,6 +184,7 @@ def _children(
     saved = w.child() if kind == "subshell" else w.scope  # one child shell for the whole ( … )
     ids = w.ids
     memo = StatementMemo(ids) if w.memo and not pipeline and len(kids) > 2 and isinstance(ids, Ids) else None
+    stages: list[tuple[int, int]] = []  # a pipeline's stages: their items in ``out``
     for i, child in enumerate(kids):
         if types[i] in (";;", ";&", ";;&") and kind != "case_item":
             w.errors.append(f"unexpected {types[i]!r} at {where(child)}")
@@ -188,7 +204,24 @@ def _children(
                 item = out[j]
                 if isinstance(item, RawCommand):
                     out[j] = marked(item, in_pipeline=pipeline, background=background)
+        if pipeline:
+            stages.append((start, len(out)))
+    if pipeline and len(stages) > 1:
+        _feed_xargs(out, stages)
     w.scope = saved
+
+
+def _feed_xargs(out: list[Item], stages: list[tuple[int, int]]) -> None:
+    """Mark each ``xargs`` stage that a lister of the files below one folder feeds."""
+    plain: list[RawCommand | None] = []
+    for start, end in stages:
+        item = out[start] if end == start + 1 else None
+        plain.append(item if isinstance(item, RawCommand) else None)
+    for k, raw in enumerate(plain):
+        if k and raw is not None and raw.words and raw.words[0].value == "xargs":
+            folder, words = fed_folder(plain, k), fed_words(plain, k)
+            if folder is not None or words is not None:
+                out[stages[k][0]] = replace(raw, fed_from=folder, fed_words=words)
 
 
 def _flatten(node: Node) -> list[Node]:

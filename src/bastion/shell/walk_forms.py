@@ -9,6 +9,7 @@ from tree_sitter import Node
 
 from bastion.shell.envvars import harmless_var
 from bastion.shell.parser import where
+from bastion.shell.subscripts import plain_name, tested_names
 from bastion.shell.variables import INT, arith_assigned, only_expanded
 from bastion.shell.walk_model import (
     FORK_LOOP,
@@ -20,7 +21,7 @@ from bastion.shell.walk_model import (
     walk_arith,
     walk_word,
 )
-from bastion.shell.words import Binding, Word, arith_names
+from bastion.shell.words import SUBST, Binding, Word, arith_names
 
 DECL_KEYWORDS = frozenset({"declare", "typeset", "export", "local", "readonly"})
 _ARITH_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
@@ -87,8 +88,9 @@ def test_command(
                 for side in (cur.child_by_field_name("left"), cur.child_by_field_name("right")):
                     if side is not None:
                         names.extend(arith_names(side))
-        if names:
-            w.vars.saw_arith()
+    names.extend(SUBST for operand in tested_names(node) if not plain_name(operand))
+    if names:
+        w.vars.saw_arith()
     out.append(
         RawCommand(node_text(node), (head,), (), redirs, ctx, kind="test", scope=w.scope, arith=tuple(names))
     )

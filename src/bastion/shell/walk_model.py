@@ -60,6 +60,10 @@ class RawCommand:
     # The chain of child shells it runs in (subshells, pipeline stages, substitutions, sh -c):
     # a cd changes the directory of later commands of its own scope and of scopes inside it.
     scope: tuple[int, ...] = ()
+    # An xargs stage fed by a lister of the files below this folder (``shell/feeds.py``).
+    fed_from: str | None = None
+    # An xargs stage fed exactly these words (``echo WORDS | xargs …``).
+    fed_words: tuple[str, ...] | None = None
 
 
 #: Builds a ``Redirect`` / a ``RawCommand`` (see ``records.builder``).
@@ -88,6 +92,8 @@ def rebuilt(item: RawCommand, in_pipeline: bool, background: bool, scope: tuple[
         background,
         item.arith,
         scope,
+        item.fed_from,
+        item.fed_words,
     )
 
 

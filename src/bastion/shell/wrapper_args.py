@@ -95,6 +95,16 @@ def strip_xargs(ctx: Ctx) -> None:
             for w in rest
         ]
     ctx.wrappers.append("xargs")
+    words = ctx.raw.fed_words
+    split = parsed.has("-0", "-d", "-E", "-e") or any(
+        (w.value or "-").startswith(("--null", "--delimiter", "--eof")) for w in ctx.words[1 : 1 + stop]
+    )  # xargs splits its input otherwise than on blanks
+    if words is not None and not (token or parsed.values("-a") or split):
+        ctx.words = [*rest, *(literal_word(w) for w in words)]  # echo's words, as xargs passes them
+        ctx.note("xargs appends the words echo gives it")
+        return
     ctx.extra_args = True
+    # one argument per listed file, unless they come from a file or are spliced into words
+    ctx.fed_from = ctx.raw.fed_from if not (token or parsed.values("-a")) else None
     ctx.note("xargs appends arguments read from stdin (only known at run time)")
     ctx.words = rest

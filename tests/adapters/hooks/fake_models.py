@@ -2,7 +2,8 @@
 Claude Code, streamed SSE), the OpenAI Responses API (for Codex, streamed SSE) and the
 Gemini API (for Gemini CLI: ``:generateContent`` for its JSON side questions, streamed
 ``:streamGenerateContent?alt=sse`` for the turns) and the OpenAI Chat Completions API (for
-Qwen Code, streamed SSE; a non-streamed call is a JSON side question).
+Qwen Code and GitHub Copilot CLI's BYOK provider, streamed SSE; a non-streamed call is a
+JSON side question).
 
 Each server plays one script: the first model turn is a tool call of the test's choosing;
 when the agent sends the tool's result back, the turn ends with a short text and the

@@ -136,7 +136,7 @@ def test_codex_runs_the_allowed_shell_call_as_bastion_rewrote_it_contained(
 def test_codex_in_its_own_sandbox_cannot_host_the_rewritten_call_which_fails_instead_of_running(
     outside_tmp_sandbox: Sandbox,
 ) -> None:
-    """Why ``install codex`` tells the user to pick one sandbox (CODEX_NESTING_NOTE)."""
+    """Why ``install codex`` tells the user to pick one sandbox (bastion.agents.codex.NESTING_NOTE)."""
     sandbox = outside_tmp_sandbox
     command = _project(sandbox)
 

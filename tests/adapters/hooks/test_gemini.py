@@ -119,3 +119,25 @@ def test_an_interactive_run_gets_gemini_s_own_prompt_for_an_rc_file_write(sandbo
         },
         0,
     )
+
+
+def test_a_glob_in_a_credential_folder_named_by_dir_path_is_denied(tmp_path: Path) -> None:
+    """Gemini CLI's ``glob`` names its folder ``dir_path``: decided as the working directory,
+    it listed ~/.ssh unasked (``canonical`` passes a family name's arguments through)."""
+    from bastion.adapters.hooks.decide import LocalDecider, Options
+    from bastion.adapters.hooks.entry import protocol_for
+
+    home = tmp_path / "home"
+    (home / "proj").mkdir(parents=True)
+    (home / ".ssh").mkdir()
+    env = {"HOME": str(home), "BASTION_STATE_DIR": str(tmp_path / "state"), "PATH": "/usr/bin:/bin"}
+    payloads = [
+        {"cwd": str(home / "proj"), "session_id": "s", "hook_event_name": "BeforeTool", "tool_name": "glob",
+         "tool_input": {"pattern": "*", "dir_path": str(home / where)}}
+        for where in (".ssh", "proj")
+    ]  # fmt: skip
+    protocol = protocol_for("gemini")
+
+    verdicts = [LocalDecider().decide(protocol.parse(p, env), protocol, Options(env=env)) for p in payloads]
+
+    assert [v.decision for v in verdicts] == ["deny", "allow"]

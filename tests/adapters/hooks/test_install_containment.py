@@ -39,7 +39,7 @@ def test_installing_an_agent_whose_hooks_rewrite_adds_no_such_warning(agent: str
 
 
 def test_installing_codex_says_its_own_sandbox_cannot_host_the_contained_call(sandbox: Sandbox) -> None:
-    from bastion.adapters.hooks.targets import CODEX_NESTING_NOTE
+    from bastion.agents.codex import NESTING_NOTE as CODEX_NESTING_NOTE
 
     assert CODEX_NESTING_NOTE in _install("codex", sandbox)
     assert "--sandbox danger-full-access" in CODEX_NESTING_NOTE

@@ -21,6 +21,7 @@ CALLS: list[tuple[str, str, Any, set[str]]] = [
     ("GET", "/v1/requests", None, {"approver", "admin"}),
     ("GET", "/v1/logs", None, {"admin"}),
     ("POST", "/v1/policy/check", {"text": ""}, {"approver", "admin"}),
+    ("POST", "/v1/settings", {"mode": "workspace"}, {"approver", "admin"}),
 ]
 
 
@@ -104,6 +105,7 @@ def test_the_openapi_document_lists_every_api_route(gateway: Gateway) -> None:
         ("GET", "/v1/openapi.json"),
         ("GET", "/ready"),
         ("GET", "/v1/settings"),
+        ("POST", "/v1/settings"),
         ("POST", "/v1/grants/{id}/revoke"),
     }
 
@@ -111,12 +113,17 @@ def test_the_openapi_document_lists_every_api_route(gateway: Gateway) -> None:
 def test_no_approval_route_is_reachable_with_an_agent_key() -> None:
     assert unsafe_routes(route_permissions()) == []
     assert Role.AGENT not in PERMISSIONS["answer"]
+    assert Role.AGENT not in PERMISSIONS["settings"]
 
 
 def test_boot_is_refused_when_an_agent_key_could_approve() -> None:
     loose = {**PERMISSIONS, "answer": frozenset({Role.AGENT, Role.APPROVER})}
     assert unsafe_routes([("/v1/requests/{id}/approve", "answer")], loose) == ["/v1/requests/{id}/approve"]
     assert unsafe_routes([("/v1/requests/{id}/deny", "decide")]) == ["/v1/requests/{id}/deny"]
+    # Changing settings is as strong as answering: an agent that could set its own mode
+    # would need no answer.
+    loose = {**PERMISSIONS, "settings": frozenset({Role.AGENT, Role.APPROVER})}
+    assert unsafe_routes([("/v1/settings", "settings")], loose) == ["/v1/settings"]
 
 
 def test_boot_is_refused_on_a_public_address_with_no_key_but_not_on_loopback() -> None:

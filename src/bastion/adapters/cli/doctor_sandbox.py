@@ -6,11 +6,12 @@ import os
 import shutil
 import tempfile
 
+from bastion.agents.registry import hook_names
 from bastion.call.families import CODE_LANGUAGES
 from bastion.configuration import Configuration
 from bastion.exec.boundary import build_spec
 from bastion.exec.bubblewrap import BubblewrapRunner
-from bastion.exec.capabilities import UNCONTAINED_AGENTS, limit_checks, uncontained_note
+from bastion.exec.capabilities import limit_checks, uncontained_note
 from bastion.exec.runner import ExecError, SandboxUnavailable
 from bastion.exec.secrets import check_credentials_placement
 from bastion.exec.select import bwrap_problem
@@ -121,13 +122,19 @@ def installed_agents() -> list[str]:
     """Agents whose settings (project or user scope, from the cwd) hold Bastion's hook."""
     import contextlib
 
+    from bastion.adapters.hooks import extension
     from bastion.adapters.hooks.install import InstallError, _commands, _load
     from bastion.adapters.hooks.targets import target_for
 
     found = []
-    for agent in ("claude", "copilot", "codex", "gemini", *UNCONTAINED_AGENTS):
+    for agent in hook_names():
         for scope in ("project", "user"):
-            with contextlib.suppress(ValueError, InstallError, OSError):
+            with contextlib.suppress(ValueError, InstallError, OSError, extension.ExtensionError):
+                if agent in extension.extension_agents():
+                    if extension.installed(agent, scope=scope, cwd=os.getcwd(), env=os.environ):
+                        found.append(agent)
+                        break
+                    continue
                 target = target_for(agent, scope=scope, cwd=os.getcwd(), env=os.environ)
                 if _commands(agent, _load(target.path)[1]):
                     found.append(agent)

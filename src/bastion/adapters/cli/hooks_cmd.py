@@ -10,8 +10,10 @@ import typer
 from bastion.adapters.cli.common import fail
 from bastion.adapters.hooks.install import InstallError, install, uninstall
 from bastion.adapters.hooks.targets import DEFAULT_TIMEOUT, bastion_executable
+from bastion.agents.registry import hook_names
 
-AGENTS = ("claude", "gemini", "codex", "copilot", "qwen", "generic")
+#: Every agent with a hook in the registry, and ``generic`` (a plugin of your own).
+AGENTS = (*hook_names(), "generic")
 
 AgentArg = Annotated[str, typer.Argument(help=f"One of: {', '.join(AGENTS)}.")]
 ProjectOpt = Annotated[bool, typer.Option("--project", help="This project's settings (default).")]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterable
 from typing import Annotated
 
 import typer
@@ -114,12 +115,40 @@ def _show_help(ctx: typer.Context, bypass: bool, asked: bool) -> typer.Exit:
     return typer.Exit(0 if asked else 2)
 
 
+def _hook_words(name: str) -> list[str]:
+    """What Bastion's hook can make the agent do (its registry record): [] with no hook."""
+    from bastion.agents.registry import BY_NAME
+
+    record = BY_NAME.get(name)
+    if record is None or record.hooks is None:
+        return []
+    return record.hooks.enforcement.words().split(", ")
+
+
+def _hook_line(name: str) -> str:
+    words = _hook_words(name)
+    if not words:
+        return f"hook: none; bastion launch {name} runs it in its agent:{name} sandbox"
+    line = f"hook: bastion install {name} (its answers hold: {', '.join(words)})"
+    if "rewrite" not in words:
+        line += f"; calls it runs are not contained unless started with bastion launch {name}"
+    return line
+
+
+def _title(name: str) -> str:
+    from bastion.agents.registry import BY_NAME
+
+    record = BY_NAME.get(name)
+    return record.title if record is not None else name
+
+
 def agents_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ceiling: CeilingOption = None,
     bypass: Annotated[bool, typer.Option("--bypass-permissions", hidden=True)] = False,
 ) -> None:
-    """List known agent CLIs on PATH and the flags each would get under the ceiling."""
+    """List known agent CLIs on PATH, the flags each would get under the ceiling and what
+    Bastion's hook can do in it; then the known agents not on PATH."""
     _refuse_bypass(bypass, "agents")
     try:
         value, source = _ceiling(ceiling)
@@ -127,15 +156,32 @@ def agents_cmd(
     except BastionError as exc:
         raise _fail(exc) from exc
     if as_json:
-        typer.echo(json.dumps([r.as_json() for r in reports], indent=2))
+        rows = [{**r.as_json(), "title": _title(r.agent), "hook": _hook_words(r.agent)} for r in reports]
+        typer.echo(json.dumps(rows, indent=2))
         return
     typer.echo(f"ceiling {value.text()} ({source})")
     for r in reports:
         flags = " ".join(r.mapping.flags) or "no flag"
         state = f"starts with {flags}" if r.mapping.started else "not started"
-        typer.echo(f"\n{r.agent} {r.version} ({r.path}): {state}")
-        for line in (*r.mapping.notes, *(f"assumption: {a}" for a in r.mapping.assumptions)):
+        typer.echo(f"\n{r.agent} {r.version} ({r.path}, {_title(r.agent)}): {state}")
+        notes = (_hook_line(r.agent), *r.mapping.notes, *(f"assumption: {a}" for a in r.mapping.assumptions))
+        for line in notes:
             typer.echo(f"  - {line}")
+    _absent(r.agent for r in reports)
+
+
+def _absent(found: Iterable[str]) -> None:
+    """The registry's agents not on PATH, each with what Bastion would do for it."""
+    from bastion.agents.registry import AGENTS
+
+    seen = set(found)
+    missing = [a for a in AGENTS if a.name not in seen]
+    if missing:
+        typer.echo("\nnot on PATH:")
+    for record in missing:
+        typer.echo(
+            f"  {record.name} ({record.title}, checked with {record.verified}): {_hook_line(record.name)}"
+        )
 
 
 def launch_cmd(

@@ -16,6 +16,9 @@ the trust prompt of the interactive ``codex``) writes that entry.
 project's ``.gemini/settings.json`` is ignored unless ``~/.gemini/trustedFolders.json`` trusts
 the folder or ``GEMINI_CLI_TRUST_WORKSPACE=true`` is set when it starts (see
 ``gemini_trust`` for why ``--skip-trust`` is not the same).
+
+**Qwen Code** and **Copilot CLI**: see ``qwen_trust`` and ``copilot_trust``. Which check an
+agent gets is its registry record's ``hooks.trust``.
 """
 
 from __future__ import annotations
@@ -23,8 +26,11 @@ from __future__ import annotations
 import json
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+
+from bastion.agents.model import TrustModel
+from bastion.agents.registry import hooks_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,12 +233,52 @@ def qwen_trust(cwd: str, env: Mapping[str, str]) -> Trust:
     return Trust(True, f"Qwen Code folder trust is on and {folder} is undecided, which it trusts")
 
 
+def _copilot_config(env: Mapping[str, str]) -> str:
+    home = env.get("HOME") or os.path.expanduser("~")
+    return os.path.join(env.get("COPILOT_HOME") or os.path.join(home, ".copilot"), "config.json")
+
+
+def copilot_trust(cwd: str, env: Mapping[str, str]) -> Trust:
+    """Whether Copilot CLI loads ``<cwd>/.github/hooks`` (measured with the real 1.0.102: an
+    untrusted folder's hooks never run, and the call runs unasked). Trusted when the folder is
+    inside an entry of ``trustedFolders`` in ``$COPILOT_HOME/config.json`` (``~/.copilot``),
+    or for a run started with ``COPILOT_ALLOW_ALL=true`` exactly. Copilot may also keep a
+    trust it was given interactively in a store of its own that Bastion cannot read: then
+    this says untrusted while Copilot runs the hook (a false alarm, never a false allow)."""
+    folder = os.path.realpath(cwd)
+    config = _copilot_config(env)
+    fix = (
+        f'add "{folder}" to "trustedFolders" in {config}, or start `copilot` in {folder} and '
+        "trust the folder; for one headless run, `copilot -p … --trust-folder` or "
+        "COPILOT_ALLOW_ALL=true (which also allows every tool)"
+    )
+    if env.get("COPILOT_ALLOW_ALL") == "true":
+        return Trust(True, "COPILOT_ALLOW_ALL=true in this environment: Copilot CLI trusts the folder")
+    data = _read_json(config)
+    entries = data.get("trustedFolders") if isinstance(data, dict) else None
+    for entry in entries if isinstance(entries, list) else ():
+        if isinstance(entry, str) and os.path.isabs(entry):
+            base = os.path.realpath(entry)
+            if folder == base or folder.startswith(base.rstrip("/") + "/"):
+                return Trust(True, f"Copilot CLI trusts {folder} ({config})")
+    return Trust(
+        False,
+        f"Copilot CLI does not trust {folder} ({config} lists no trustedFolders entry covering it): "
+        f"it skips {folder}/.github/hooks and runs every call without Bastion",
+        fix,
+    )
+
+
+#: The check of each trust model an agent's record names.
+CHECKS: Mapping[TrustModel, Callable[[str, Mapping[str, str]], Trust]] = {
+    TrustModel.CODEX_PROJECTS: codex_trust,
+    TrustModel.GEMINI_FOLDERS: gemini_trust,
+    TrustModel.QWEN_FOLDERS: qwen_trust,
+    TrustModel.COPILOT_FOLDERS: copilot_trust,
+}
+
+
 def project_trust(agent: str, cwd: str, env: Mapping[str, str]) -> Trust | None:
     """For a project-scope install: None when the agent has no such gate."""
-    if agent == "codex":
-        return codex_trust(cwd, env)
-    if agent == "gemini":
-        return gemini_trust(cwd, env)
-    if agent == "qwen":
-        return qwen_trust(cwd, env)
-    return None
+    check = CHECKS.get(hooks_of(agent).trust)
+    return None if check is None else check(cwd, env)

@@ -23,6 +23,7 @@ from bastion.adapters.hooks.protocol import (
     dumps,
     env_interactive,
 )
+from bastion.agents.registry import enforcement_of
 
 
 class ClaudeProtocol(AgentProtocol):
@@ -31,8 +32,8 @@ class ClaudeProtocol(AgentProtocol):
     ``--allowedTools Bash`` and for ``run_in_background`` (tests/adapters/hooks)."""
 
     name = "claude"
-    honours_ask = True
-    rewrites_input = True
+    honours_ask = enforcement_of("claude").honours_ask
+    rewrites_input = enforcement_of("claude").rewrite
 
     def render(self, verdict: Verdict) -> Answer:
         answer = super().render(verdict)

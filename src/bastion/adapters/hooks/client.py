@@ -30,6 +30,8 @@ SOCKET_ENV = "BASTION_HOOK_SOCKET"
 AUTOSTART_FLAG = "--autostart"
 MAGIC = b"BH1\n"
 #: Variables that change a hook's meaning; everything else stays with the hook process.
+#: ``registry.hook_env_prefixes()`` spelled out: importing the registry here would cost every
+#: hook its import time (tests/agents/test_registry.py holds the two equal).
 FORWARDED_PREFIXES = ("BASTION_", "CLAUDE_", "CODEX_", "GEMINI_", "QWEN_", "COPILOT_")
 MAX_INPUT = 8 * 1024 * 1024
 

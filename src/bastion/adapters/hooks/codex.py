@@ -16,12 +16,13 @@ file: the rewritten command ran, the original did not (tests/adapters/hooks/test
 from __future__ import annotations
 
 from bastion.adapters.hooks.protocol import PRE_TOOL_USE, AgentProtocol, Answer, Verdict, dumps
+from bastion.agents.registry import enforcement_of
 
 
 class CodexProtocol(AgentProtocol):
     name = "codex"
-    honours_ask = False
-    rewrites_input = True
+    honours_ask = enforcement_of("codex").honours_ask
+    rewrites_input = enforcement_of("codex").rewrite
 
     def render(self, verdict: Verdict) -> Answer:
         if verdict.event != PRE_TOOL_USE or verdict.decision != "allow":

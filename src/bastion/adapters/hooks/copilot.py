@@ -21,6 +21,7 @@ from bastion.adapters.hooks.protocol import (
     text,
 )
 from bastion.adapters.hooks.translate import Context
+from bastion.agents.registry import enforcement_of
 from bastion.errors import CallError
 
 
@@ -29,8 +30,8 @@ class CopilotProtocol(AgentProtocol):
     carries the command rewritten to run inside Bastion's sandbox."""
 
     name = "copilot"
-    honours_ask = True
-    rewrites_input = True
+    honours_ask = enforcement_of("copilot").honours_ask
+    rewrites_input = enforcement_of("copilot").rewrite
 
     def parse(self, payload: Any, env: Mapping[str, str], *, event: str | None = None) -> HookRequest:
         if isinstance(payload, Mapping) and "tool_name" in payload:

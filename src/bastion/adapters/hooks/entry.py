@@ -26,10 +26,12 @@ from dataclasses import dataclass
 
 from bastion.adapters.hooks.decide import Decider, LocalDecider, Options
 from bastion.adapters.hooks.protocol import PRE_TOOL_USE, AgentProtocol, Answer, Verdict
+from bastion.agents.registry import hook_names
 from bastion.call import strict_json
 from bastion.errors import CallError
 
-AGENTS = ("claude", "gemini", "codex", "copilot", "qwen", "generic")
+#: Every agent with a hook in the registry, and ``generic`` (a plugin of your own).
+AGENTS = (*hook_names(), "generic")
 MAX_INPUT = 8 * 1024 * 1024
 DEFAULT_DEADLINE = 5.0
 #: A parked wait ends this long before the agent's hook timeout.

@@ -33,6 +33,7 @@ from bastion.adapters.hooks.protocol import (
     text,
 )
 from bastion.adapters.hooks.translate import Context
+from bastion.agents.registry import enforcement_of
 from bastion.errors import CallError
 
 BEFORE_TOOL = "BeforeTool"
@@ -65,8 +66,8 @@ class GeminiProtocol(AgentProtocol):
     (tests/adapters/hooks/test_e2e_rewrite.py)."""
 
     name = "gemini"
-    honours_ask = True
-    rewrites_input = True
+    honours_ask = enforcement_of("gemini").honours_ask
+    rewrites_input = enforcement_of("gemini").rewrite
     events = (BEFORE_TOOL,)
 
     def interactive(self, payload: Mapping[str, Any], env: Mapping[str, str]) -> bool | None:

@@ -19,9 +19,9 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bastion.adapters.hooks import extension
 from bastion.adapters.hooks.agent_trust import project_trust
 from bastion.adapters.hooks.targets import (
-    CLAUDE_DENY_MIRROR,
     DEFAULT_TIMEOUT,
     Launcher,
     Target,
@@ -29,6 +29,7 @@ from bastion.adapters.hooks.targets import (
     is_bastion_command,
     target_for,
 )
+from bastion.agents.registry import hook_names, hooks_of
 from bastion.errors import BastionError
 from bastion.policy.sources import state_dir_from
 
@@ -106,24 +107,7 @@ def _save_manifest(path: str, data: Mapping[str, Any]) -> None:
 
 
 def _warnings(agent: str, doc: Mapping[str, Any]) -> list[str]:
-    out = []
-    permissions = doc.get("permissions")
-    if (
-        agent == "claude"
-        and isinstance(permissions, dict)
-        and permissions.get("defaultMode") == "bypassPermissions"
-    ):
-        out.append(
-            "WARNING: permissions.defaultMode is bypassPermissions. Claude Code still obeys "
-            "Bastion's deny, but every call Bastion allows or hands to Claude's prompt runs "
-            "unasked. Remove defaultMode unless that is what you want."
-        )
-    if (
-        agent == "gemini"
-        and isinstance(doc.get("hooksConfig"), dict)
-        and doc["hooksConfig"].get("enabled") is False
-    ):
-        out.append("WARNING: hooksConfig.enabled is false: Gemini CLI will not run Bastion's hook.")
+    out = [w.message for w in hooks_of(agent).warnings if w.found_in(doc)]
     if doc.get("disableAllHooks") is True:
         out.append(f"WARNING: disableAllHooks is true: {agent} will not run Bastion's hook.")
     return out
@@ -139,7 +123,21 @@ def install(
     timeout: int = DEFAULT_TIMEOUT,
     executable: Launcher | None = None,
     out: Print = print,
-) -> Target:
+) -> Target | extension.Extension:
+    if agent in extension.extension_agents():  # the agent loads code: Bastion writes its own file
+        try:
+            return extension.install(
+                agent,
+                scope=scope,
+                cwd=cwd,
+                env=env,
+                executable=executable or hook_launcher(),
+                timeout=timeout,
+                dry_run=dry_run,
+                out=out,
+            )
+        except extension.ExtensionError as exc:
+            raise InstallError(str(exc)) from exc
     target = target_for(agent, scope=scope, cwd=cwd, env=env)
     before, doc = _load(target.path)
     exe = executable or hook_launcher()
@@ -158,7 +156,7 @@ def install(
             backup = _write(target.path, before, after)
             if backup:
                 out(f"backup: {backup}")
-            added = [r for r in _deny_list(after_doc) if r not in had_deny and r in CLAUDE_DENY_MIRROR]
+            added = [r for r in _deny_list(after_doc) if r not in had_deny and r in target.mirror]
             if added:
                 path, manifest = _manifest(env)
                 entry = manifest.setdefault(target.path, {})
@@ -187,7 +185,12 @@ def uninstall(
     env: Mapping[str, str],
     dry_run: bool = False,
     out: Print = print,
-) -> Target:
+) -> Target | str:
+    if agent in extension.extension_agents():
+        try:
+            return extension.uninstall(agent, scope=scope, cwd=cwd, env=env, dry_run=dry_run, out=out)
+        except extension.ExtensionError as exc:
+            raise InstallError(str(exc)) from exc
     target = target_for(agent, scope=scope, cwd=cwd, env=env)
     before, doc = _load(target.path)
     after_doc = target.remove(json.loads(json.dumps(doc)))
@@ -225,22 +228,6 @@ def _deny_list(doc: Mapping[str, Any]) -> list[str]:
 
 # -- doctor -------------------------------------------------------------------------------
 
-_PROBES: dict[str, dict[str, Any]] = {
-    "claude": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}},
-    "codex": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}},
-    "qwen": {
-        "hook_event_name": "PreToolUse",
-        "tool_name": "run_shell_command",
-        "tool_input": {"command": "rm -rf /"},
-    },
-    "gemini": {
-        "hook_event_name": "BeforeTool",
-        "tool_name": "run_shell_command",
-        "tool_input": {"command": "rm -rf /"},
-    },
-    "copilot": {"toolName": "bash", "toolArgs": json.dumps({"command": "rm -rf /"})},
-}
-
 
 def _commands(agent: str, doc: Any) -> list[str]:
     found: list[str] = []
@@ -262,7 +249,7 @@ def probe(command: str, agent: str, cwd: str, *, limit: float = 10.0) -> tuple[b
     Doctor only reads: the probe decides in process against a throwaway state dir, so it
     leaves no record in the ledger (and starts no daemon) -- the installed command line, its
     interpreter and the policy are what it checks."""
-    payload = {"session_id": "bastion-doctor", "cwd": cwd, **_PROBES[agent]}
+    payload = {"session_id": "bastion-doctor", "cwd": cwd, **hooks_of(agent).probe}
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="bastion-doctor-") as scratch:
         env = {
@@ -309,7 +296,7 @@ def hook_checks(policy: Any) -> list[tuple[str, bool, str]]:
     env = os.environ
     cwd = os.getcwd()
     checks: list[tuple[str, bool, str]] = []
-    for agent in ("claude", "gemini", "codex", "copilot", "qwen"):
+    for agent in hook_names():
         for scope in ("project", "user"):
             with contextlib.suppress(ValueError, InstallError):
                 target = target_for(agent, scope=scope, cwd=cwd, env=env)
@@ -329,7 +316,7 @@ def hook_checks(policy: Any) -> list[tuple[str, bool, str]]:
                     trust = project_trust(agent, cwd, env) if scope == "project" else None
                     if ok and trust is not None and not trust.trusted:
                         ok, detail = False, f"answers, but is skipped: {trust.detail}; {trust.fix}"
-                    elif ok and agent == "codex":
-                        detail += "; Codex runs it only once the hook itself is trusted (/hooks)"
+                    elif ok and hooks_of(agent).doctor_caveat:
+                        detail += f"; {hooks_of(agent).doctor_caveat}"
                     checks.append((name, ok, detail))
-    return checks
+    return checks + extension.doctor_checks(cwd, env, probe)

@@ -11,11 +11,13 @@ deny with the reason (or parks the call with ``ask_via = "bastion"``).
 from __future__ import annotations
 
 from bastion.adapters.hooks.protocol import AgentProtocol
+from bastion.agents.registry import enforcement_of
 
 
 class QwenProtocol(AgentProtocol):
     name = "qwen"
-    honours_ask = False
+    honours_ask = enforcement_of("qwen").honours_ask
+    rewrites_input = enforcement_of("qwen").rewrite
 
 
 PROTOCOL = QwenProtocol()

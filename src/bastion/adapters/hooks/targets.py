@@ -16,33 +16,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bastion.agents.model import Hooks, SettingsStyle
+from bastion.agents.registry import agent, hooks_of
+
 DEFAULT_TIMEOUT = 60  # seconds the agent waits for the hook; a parked ASK ends 5 s earlier
 
-#: Claude Code ``permissions.deny`` entries mirroring Bastion's hardline rules, so a hook
-#: that fails to start still leaves the worst calls blocked by Claude itself.
-CLAUDE_DENY_MIRROR: tuple[str, ...] = (
-    "Read(~/.ssh/**)",
-    "Edit(~/.ssh/**)",
-    "Write(~/.ssh/**)",
-    "Read(~/.aws/**)",
-    "Edit(~/.aws/**)",
-    "Read(~/.gnupg/**)",
-    "Edit(~/.gnupg/**)",
-    "Read(~/.kube/**)",
-    "Read(~/.netrc)",
-    "Read(~/.git-credentials)",
-    "Edit(~/.config/bastion/**)",
-    "Write(~/.config/bastion/**)",
-    "Edit(~/.local/state/bastion/**)",
-    "Write(~/.local/state/bastion/**)",
-    "Bash(rm -rf /)",
-    "Bash(rm -rf /*)",
-    "Bash(rm -rf ~)",
-    "Bash(rm -rf ~/*)",
-    "Bash(sudo rm -rf /*)",
-    "Bash(mkfs:*)",
-    "Bash(dd if=* of=/dev/*)",
-)
+#: Claude Code ``permissions.deny`` entries mirroring Bastion's hardline rules (its record).
+CLAUDE_DENY_MIRROR = hooks_of("claude").deny_mirror
 
 
 def bastion_executable() -> str:
@@ -90,6 +70,8 @@ class Target:
     #: Removes Bastion's entries; returns the document.
     remove: Callable[[dict[str, Any]], dict[str, Any]]
     notes: tuple[str, ...] = ()
+    #: The agent's own deny rules ``add`` puts beside the hook (``uninstall`` removes them).
+    mirror: tuple[str, ...] = ()
 
 
 def _groups(doc: dict[str, Any], *keys: str) -> list[Any]:
@@ -141,108 +123,95 @@ def _strip(doc: dict[str, Any], agent: str, *keys: str, field: str = "command") 
 
 
 def _claude_style(
-    agent: str, event_key: str, *, ms: bool, matcher: str | None, events: tuple[str, ...] = ()
+    agent: str, hooks: Hooks
 ) -> tuple[Callable[..., dict[str, Any]], Callable[[dict[str, Any]], dict[str, Any]]]:
+    """``hooks.EVENT[] = {matcher?, hooks: [handler]}``, one group per event."""
+    events = (hooks.event, *hooks.extra_events)
+
     def add(doc: dict[str, Any], exe: Launcher, timeout: int) -> dict[str, Any]:
         doc = remove(doc)
-        for key, event in ((event_key, None), *((e, e) for e in events)):
+        for key in events:
+            event = None if key == hooks.event else key
             handler: dict[str, Any] = {
                 "type": "command",
                 "command": hook_command(agent, exe, timeout=timeout, event=event),
-                "timeout": timeout * 1000 if ms else timeout,
+                "timeout": timeout * 1000 if hooks.timeout_ms else timeout,
             }
-            if agent in ("gemini", "qwen"):
-                handler["name"] = "bastion"
+            if hooks.handler_name is not None:
+                handler["name"] = hooks.handler_name
             group: dict[str, Any] = {"hooks": [handler]}
-            if matcher is not None:
-                group = {"matcher": matcher, **group}
+            if hooks.matcher is not None:
+                group = {"matcher": hooks.matcher, **group}
             _groups(doc, "hooks", key).append(group)
         return doc
 
     def remove(doc: dict[str, Any]) -> dict[str, Any]:
-        for key in (event_key, *events):
+        for key in events:
             doc = _strip(doc, agent, "hooks", key)
         return doc
 
     return add, remove
 
 
-def _claude_add_mirror(add: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+def _add_mirror(add: Callable[..., dict[str, Any]], mirror: tuple[str, ...]) -> Callable[..., dict[str, Any]]:
     def wrapped(doc: dict[str, Any], exe: Launcher, timeout: int) -> dict[str, Any]:
         doc = add(doc, exe, timeout)
         deny = _groups(doc, "permissions", "deny")
-        deny.extend(rule for rule in CLAUDE_DENY_MIRROR if rule not in deny)
+        deny.extend(rule for rule in mirror if rule not in deny)
         return doc
 
     return wrapped
 
 
-def _copilot() -> tuple[Callable[..., dict[str, Any]], Callable[[dict[str, Any]], dict[str, Any]]]:
+def _copilot_style(
+    agent: str, hooks: Hooks
+) -> tuple[Callable[..., dict[str, Any]], Callable[[dict[str, Any]], dict[str, Any]]]:
+    """``{version: 1, hooks.EVENT[] = {type: "command", bash, timeoutSec}}``."""
+
     def add(doc: dict[str, Any], exe: Launcher, timeout: int) -> dict[str, Any]:
         doc = remove(doc)
         doc.setdefault("version", 1)
-        _groups(doc, "hooks", "preToolUse").append(
-            {"type": "command", "bash": hook_command("copilot", exe, timeout=timeout), "timeoutSec": timeout}
+        _groups(doc, "hooks", hooks.event).append(
+            {"type": "command", "bash": hook_command(agent, exe, timeout=timeout), "timeoutSec": timeout}
         )
         return doc
 
     def remove(doc: dict[str, Any]) -> dict[str, Any]:
-        return _strip(doc, "copilot", "hooks", "preToolUse", field="bash")
+        return _strip(doc, agent, "hooks", hooks.event, field="bash")
 
     return add, remove
 
 
-CODEX_TRUST_NOTE = (
-    "Codex skips hooks nobody has trusted, silently. Start `codex` in this project, type "
-    "/hooks, and trust the `bastion hook codex` entry (Codex records the trust by the hook's "
-    "hash; re-trust after `bastion install codex` changes it). Automation you control may "
-    "instead pass --dangerously-bypass-hook-trust. `bastion doctor` cannot see Codex's "
-    "trust store: it proves the hook answers, not that Codex runs it."
-)
-
-#: Measured with Codex 0.171.0: its own sandbox (read-only or workspace-write) forbids the
-#: namespaces bubblewrap needs, so a rewritten call fails there (exit 126, "bubblewrap cannot
-#: create a sandbox here") instead of running; the hook input does not say which sandbox runs.
-CODEX_NESTING_NOTE = (
-    "Bastion rewrites each shell call Codex is allowed to run into its own sandbox, and "
-    "Codex's sandbox cannot host it (nested bubblewrap is refused): start Codex with "
-    "--sandbox danger-full-access so Bastion's sandbox replaces Codex's, or set "
-    '[exec] contain = "off" to keep Codex\'s sandbox alone.'
-)
+#: How each settings style writes and removes Bastion's entries.
+_STYLES = {SettingsStyle.CLAUDE: _claude_style, SettingsStyle.COPILOT: _copilot_style}
 
 
-def target_for(agent: str, *, scope: str, cwd: str, env: Mapping[str, str]) -> Target:
+def hook_file(name: str, *, scope: str, cwd: str, env: Mapping[str, str]) -> str:
+    """Where the record of ``name`` keeps Bastion's hook at ``scope`` (settings or its own file)."""
+    record = agent(name)
+    if record.hooks is None:
+        raise ValueError(f"no settings file to install into for {name!r}")
+    hooks = record.hooks
     home = env.get("HOME") or os.path.expanduser("~")
-    project = scope == "project"
-    if agent == "claude":
-        add, remove = _claude_style(
-            "claude", "PreToolUse", ms=False, matcher="*", events=("PermissionRequest",)
-        )
-        folder = os.path.join(cwd if project else home, ".claude")
-        return Target(agent, os.path.join(folder, "settings.json"), _claude_add_mirror(add), remove)
-    if agent == "gemini":
-        add, remove = _claude_style("gemini", "BeforeTool", ms=True, matcher="*")
-        folder = os.path.join(cwd if project else home, ".gemini")
-        return Target(agent, os.path.join(folder, "settings.json"), add, remove)
-    if agent == "qwen":
-        add, remove = _claude_style("qwen", "PreToolUse", ms=True, matcher="*")
-        folder = os.path.join(cwd if project else home, ".qwen")
-        return Target(agent, os.path.join(folder, "settings.json"), add, remove)
-    if agent == "codex":
-        add, remove = _claude_style("codex", "PreToolUse", ms=False, matcher=None)
-        folder = (
-            os.path.join(cwd, ".codex")
-            if project
-            else (env.get("CODEX_HOME") or os.path.join(home, ".codex"))
-        )
-        return Target(
-            agent, os.path.join(folder, "hooks.json"), add, remove, (CODEX_TRUST_NOTE, CODEX_NESTING_NOTE)
-        )
-    if agent == "copilot":
-        if not project:
-            raise ValueError(
-                "Copilot CLI reads hooks from the repository's .github/hooks only: use --project"
-            )
-        add, remove = _copilot()
-        return Target(agent, os.path.join(cwd, ".github", "hooks", "bastion.json"), add, remove)
-    raise ValueError(f"no settings file to install into for {agent!r}")
+    if scope == "project":
+        folder = os.path.join(cwd, hooks.folder)
+    elif hooks.project_only is not None:
+        raise ValueError(hooks.project_only)
+    else:
+        moved = env.get(hooks.user_folder_env) if hooks.user_folder_env else None
+        if moved is not None and (moved == "~" or moved.startswith("~/")):
+            moved = home + moved[1:]  # as the agent expands it (pi's PI_CODING_AGENT_DIR)
+        folder = moved or os.path.join(home, hooks.user_folder or hooks.folder)
+    return os.path.join(folder, hooks.file)
+
+
+def target_for(name: str, *, scope: str, cwd: str, env: Mapping[str, str]) -> Target:
+    """The settings file of ``name`` at ``scope`` (its registry record) and how to edit it."""
+    path = hook_file(name, scope=scope, cwd=cwd, env=env)
+    hooks = hooks_of(name)
+    if hooks.style is SettingsStyle.EXTENSION:
+        raise ValueError(f"{name} has no settings file: Bastion writes its own extension file ({path})")
+    add, remove = _STYLES[hooks.style](name, hooks)
+    if hooks.deny_mirror:
+        add = _add_mirror(add, hooks.deny_mirror)
+    return Target(name, path, add, remove, hooks.install_notes, hooks.deny_mirror)

@@ -147,7 +147,37 @@ def _web_fetch(args: Mapping[str, Any]) -> Targets:
     return [(Family.FETCH, {"url": u}) for u in urls]
 
 
+def _searches(tool: str) -> Any:
+    """Copilot CLI's ``grep``/``glob`` (and ``rg``) search ``paths``, one folder or a list
+    (its tool schema, 1.0.102): one call per folder, each decided on its own, beside the
+    name's usual folder (Gemini's ``dir_path``, Bastion's ``path``) when one is given."""
+
+    def targets(args: Mapping[str, Any]) -> Targets:
+        family = Family.GLOB if tool == "glob" else Family.GREP
+        # The alias's renames applied here: ``canonical`` passes a family name (``glob``,
+        # ``grep``) through unchanged, which dropped Gemini's ``dir_path``.
+        usual: dict[str, Any] = {}
+        for source, target in ALIASES["glob" if tool == "glob" else "grep_search"][1].items():
+            if source in args and target not in usual:
+                usual[target] = args[source]
+        paths = args.get("paths")
+        if paths is None:
+            return [(family, usual)]
+        if isinstance(paths, str):
+            paths = [paths]
+        if not isinstance(paths, list | tuple) or not paths or not all(isinstance(p, str) for p in paths):
+            raise CallError(f"{tool}: 'paths' must be a folder or a non-empty list of folders")
+        # A ``path``/``dir_path`` beside ``paths`` is decided too: never one in place of another.
+        found = [(family, {**usual, "path": p}) for p in paths]
+        return [(family, usual), *found] if "path" in usual else found
+
+    return targets
+
+
 _SPECIAL = {
+    "grep": _searches("grep"),
+    "glob": _searches("glob"),
+    "rg": _searches("rg"),
     "apply_patch": _apply_patch,
     "read_many_files": _read_many,
     "web_fetch": _web_fetch,

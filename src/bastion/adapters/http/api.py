@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
@@ -238,6 +239,13 @@ async def policy_check(request: Request, principal: Principal) -> object:
 
 async def settings(request: Request, principal: Principal) -> object:
     return context_of(request).service.settings()
+
+
+async def change_settings(request: Request, principal: Principal) -> object:
+    """``POST /v1/settings``: a JSON object of settings to change (bastion.policy_edit)."""
+    data = await json_body(request)
+    service = context_of(request).service
+    return await run_in_threadpool(service.change_settings, data, key_id=principal.key.id)
 
 
 async def revoke_grant(request: Request, principal: Principal) -> object:

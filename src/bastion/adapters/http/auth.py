@@ -30,14 +30,16 @@ PERMISSIONS: Mapping[str, frozenset[Role]] = MappingProxyType(
         "read_request": frozenset({A, P, D}),  # an agent only the requests it created
         "list_requests": frozenset({P, D}),
         "answer": frozenset({P, D}),
+        "settings": frozenset({P, D}),  # change the mode, roots, granted folders; revoke grants
         "events": frozenset({P, D}),
         "policy_check": frozenset({P, D}),
         "logs": frozenset({D}),
         "docs": frozenset({A, P, D}),
     }
 )
-#: Permissions that answer a parked call: never reachable with an agent key.
-APPROVAL_PERMISSIONS = frozenset({"answer"})
+#: Permissions that answer a parked call or change what is allowed: never reachable with an
+#: agent key (an agent that could change its own mode would need no answer).
+APPROVAL_PERMISSIONS = frozenset({"answer", "settings"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -106,6 +106,29 @@ SCHEMAS: dict[str, Any] = {
             },
         },
     },
+    "SettingsChange": {
+        "type": "object",
+        "properties": {
+            "mode": {"enum": ["read-only", "ask-before-edit", "workspace", "full-access"]},
+            "workspace": {"type": "array", "items": {"type": "string"}},
+            "trusted_roots": {
+                "type": "array",
+                "items": {
+                    "oneOf": [
+                        {"type": "string"},
+                        {
+                            "type": "object",
+                            "required": ["path"],
+                            "properties": {"path": {"type": "string"}, "rw": {"type": "boolean"}},
+                            "additionalProperties": False,
+                        },
+                    ]
+                },
+            },
+            "revoke_grants": {"type": "array", "items": {"type": "string"}},
+        },
+        "additionalProperties": False,
+    },
     "Object": {"type": "object"},
 }
 _ERRORS = {
@@ -146,7 +169,7 @@ def document(operations: list[Operation]) -> dict[str, Any]:
             entry["security"] = []
         if op.body is not None:
             entry["requestBody"] = {
-                "required": op.body in ("ToolCall", "PolicyText"),
+                "required": op.body in ("ToolCall", "PolicyText", "SettingsChange"),
                 "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{op.body}"}}},
             }
         params = (

@@ -8,6 +8,7 @@ from importlib import resources
 from string import Template
 from typing import Any
 
+from bastion.adapters.http.settings_form import change_form
 from bastion.approval.model import ApprovalRequest, iso
 from bastion.audit.events import LedgerRecord
 from bastion.call.effects import Effect
@@ -256,7 +257,8 @@ def _grant(grant: dict[str, object], *, csrf: str, can_revoke: bool) -> str:
     )
 
 
-def settings(data: dict[str, Any], *, csrf: str, can_revoke: bool) -> str:
+def settings(data: dict[str, Any], *, csrf: str, can_revoke: bool, status: str = "") -> str:
+    """The settings page; ``status`` is HTML saying what a save did (or why it did not)."""
     ceiling = data["ceiling"]
     ceiling_text = "none (the mode alone caps calls)"
     if ceiling is not None:
@@ -281,7 +283,9 @@ def settings(data: dict[str, Any], *, csrf: str, can_revoke: bool) -> str:
                    mode_source=escape(data["mode"]["source"]), ceiling=ceiling_text, approval=approval_text,
                    files=_roots(data["policy_files"]) if data["policy_files"] else "built-in defaults only",
                    workspace=_roots(data["workspace_roots"]), trusted=_roots(trusted), grants=grants,
-                   empty_hidden="hidden" if data["grants"] else "")  # fmt: skip
+                   empty_hidden="hidden" if data["grants"] else "", status=status,
+                   writes_to=escape(str(data.get("writes_to", ""))),
+                   change=change_form(data, csrf=csrf) if can_revoke else "")  # fmt: skip
     return page("Settings", content, csrf=csrf, tab="settings")
 
 

@@ -10,7 +10,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from bastion.adapters.http import api, page, ready
+from bastion.adapters.http import api, page, ready, settings_page
 from bastion.adapters.http.context import Handler, guarded
 from bastion.adapters.http.openapi import Operation, document
 
@@ -28,6 +28,10 @@ _LIST_QUERY = (
 _SETTINGS = (
     "The mode and ceiling in force (with where each came from), the roots and the standing "
     "grants with their evidence"
+)
+_CHANGE = (
+    "Change the mode, workspace roots or granted folders (written to the person's own policy "
+    "file, checked merged, recorded, reloaded) or revoke grants (approver role)"
 )
 _READY = (
     "Readiness behind a key: policy, store, ledger and sandbox, each with its reason (503 when "
@@ -116,6 +120,7 @@ API: list[tuple[Operation, Handler]] = [
         api.policy_check,
     ),
     (Operation("GET", "/v1/settings", "list_requests", _SETTINGS, response="Object"), api.settings),
+    (Operation("POST", "/v1/settings", "settings", _CHANGE, body="SettingsChange"), api.change_settings),
     (
         Operation(
             "POST",
@@ -143,6 +148,7 @@ PAGE_ROUTES: list[tuple[str, str, Callable[[Request], Awaitable[Response]]]] = [
     ("GET", "/cards/{id}", page.card),
     ("POST", "/requests/{id}/answer", page.answer),
     ("GET", "/settings", page.settings),
+    ("POST", "/settings", settings_page.save),
     ("POST", "/settings/grants/{id}/revoke", page.revoke),
 ]
 #: The page's authenticated routes (its answers need ``answer``, like the API's).
@@ -150,6 +156,7 @@ _PAGE_PERMISSIONS = [
     ("/requests/{id}/answer", "answer"),
     ("/cards/{id}", "list_requests"),
     ("/settings", "list_requests"),
+    ("/settings", "settings"),  # POST: the page's form
     ("/settings/grants/{id}/revoke", "answer"),
 ]
 

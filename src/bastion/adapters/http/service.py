@@ -26,8 +26,11 @@ from bastion.approval.queue import AnswerError
 from bastion.approval.state import RequestState
 from bastion.audit.events import EventKind, LedgerRecord
 from bastion.call.model import ToolCall
+from bastion.errors import PolicyError
 from bastion.lifecycle import PolicyWatch
+from bastion.policy.amend import ChangeError
 from bastion.policy.decision import Evaluation
+from bastion.policy_edit import SettingsEditor, change_from
 from bastion.runtime import Gatekeeper
 from bastion.state.web_sessions import GatewayState
 
@@ -91,6 +94,7 @@ class GatewayService:
         first = holder.base
         self.store = first.store
         self.ledger = first.ledger
+        self.editor = SettingsEditor(holder, first.ledger, first.store, self.clock)
         self._tasks: dict[str, asyncio.Task[Evaluation]] = {}
         self._finals: OrderedDict[str, Evaluation] = OrderedDict()
 
@@ -242,13 +246,28 @@ class GatewayService:
         """The policy in force and the standing grants, each with its evidence."""
         grants = [(g, self.store.get_request(g.request_id) if g.request_id else None)
                   for g in self.store.list_grants()]  # fmt: skip
-        return settings_object(self.holder.keeper.policy, grants)
+        # ``writes_to``: the person's own file, where a change made here is saved.
+        return {**settings_object(self.holder.keeper.policy, grants), "writes_to": self.editor.own_file()}
+
+    def change_settings(self, data: object, *, key_id: str) -> dict[str, Any]:
+        """Apply a change (bastion.policy_edit): the settings in force after it, and what it
+        did (the file written, grants revoked, notes where a later file still decides)."""
+        try:
+            applied = self.editor.apply(change_from(data, home=self.editor.home), approver=key_id)
+        except ChangeError as exc:
+            raise invalid(str(exc), "invalid_settings") from None
+        except PolicyError as exc:
+            raise invalid(
+                f"nothing was written: with this change the policy would not load: {exc}", "invalid_settings"
+            ) from None
+        log.info("settings changed with key %s: %s", key_id, applied.to_json())
+        return {**self.settings(), "change": applied.to_json()}
 
     def revoke_grant(self, grant_id: str, *, key_id: str) -> None:
-        """Revoke a standing grant; the very next call it covered is decided again."""
-        if not self.store.revoke_grant(grant_id):
+        """Revoke a standing grant (recorded); the very next call it covered is decided again."""
+        if grant_id not in {g.id for g in self.store.list_grants()}:
             raise not_found(f"no active grant {grant_id}")
-        log.info("grant %s revoked with key %s", grant_id, key_id)
+        self.change_settings({"revoke_grants": [grant_id]}, key_id=key_id)
 
     async def close(self) -> None:
         tasks = list(self._tasks.values())

@@ -42,6 +42,7 @@ PROGRAMS: dict[str, Spec] = {
     ),
     "ln": Spec(
         WRITE,
+        args=Access.READ,  # a new name for a file gives its content to whoever reads the name
         dest_last=True,
         takes_value=_CP_VALUES,
         aliases={"--target-directory": "-t", "--symbolic": "-s", "--force": "-f"},

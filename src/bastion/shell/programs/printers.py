@@ -72,6 +72,11 @@ SECRET_PRINTERS: dict[str, tuple[SecretPrinter, ...]] = {
         )
         for pip in ("pip", "pip3")
     },
+    **{
+        mysql: (_p("", "prints the option files' settings (passwords)", fs("--print-defaults")),)
+        for mysql in ("mysql", "mariadb", "mysqldump", "mysqladmin", "mysqlcheck", "mysqlimport", "mysqlshow")
+    },
+    "my_print_defaults": (_p("", "prints the option files' settings (passwords)"),),
     "vault": (
         _p("read", "prints a secret from Vault"),
         _p("kv get", "prints a secret from Vault"),

@@ -2,9 +2,10 @@
 toolchain command is typed: rustup's ``rust-toolchain.toml`` (a ``path`` runs that
 toolchain), Yarn's ``yarnPath``, Maven's ``.mvn/jvm.config`` (JVM options, ``-javaagent``),
 Bazelisk's ``.bazeliskrc`` (the download URL), version managers' pins (pyenv, nodenv, fnm,
-rbenv, jenv, goenv, tfenv) and the shims of asdf and mise (``.tool-versions`` may name a
-``path:``, ``mise.toml`` runs ``[env]`` sources and hooks). With one of them present a
-"read" of the program (``cargo --version``) runs what the file names: code.
+rbenv, jenv, goenv, tfenv, SDKMAN!'s ``.sdkmanrc``), directives in project files (go.mod's
+``toolchain``, package.json's ``packageManager``, .NET's global.json) and the shims of asdf
+and mise (``.tool-versions`` may name a ``path:``, ``mise.toml`` runs ``[env]`` sources and
+hooks). With one of them present a "read" of the program (``cargo --version``) runs what the file names: code.
 
 From the tools' documentation: rustup "Overrides", Yarn ``yarnPath``, Maven "Configuring
 Maven" (.mvn), Bazelisk README, pyenv/nodenv/rbenv "Choosing the version", asdf
@@ -12,6 +13,8 @@ Maven" (.mvn), Bazelisk README, pyenv/nodenv/rbenv "Choosing the version", asdf
 """
 
 from __future__ import annotations
+
+import re
 
 from bastion.shell.programs.interpreters import is_python
 from bastion.shell.programs.spec import fs
@@ -27,6 +30,7 @@ _RUBY = fs("ruby", "gem", "bundle", "bundler", "irb", "rake", "erb")
 _JAVA = fs("java", "javac", "jar", "jshell", *_MAVEN, *_GRADLE)
 _GO = fs("go", "gofmt")
 _TERRAFORM = fs("terraform")
+_DOTNET = fs("dotnet")
 #: What shims of asdf / mise may stand for: every program above, and the managers themselves
 #: (mise evaluates its config's templates and env directives on every command).
 _SHIMMED = (
@@ -40,6 +44,7 @@ _SHIMMED = (
     | _JAVA
     | _GO
     | _TERRAFORM
+    | _DOTNET
     | fs("mise", "asdf", "rtx")
 )
 
@@ -68,6 +73,7 @@ TOOLCHAIN_FILES: dict[str, frozenset[str]] = {
     ".java-version": _JAVA,
     ".go-version": _GO,
     ".terraform-version": _TERRAFORM,
+    ".sdkmanrc": _JAVA,
     ".tool-versions": _SHIMMED,
     "mise.toml": _SHIMMED,
     ".mise.toml": _SHIMMED,
@@ -80,9 +86,31 @@ TOOLCHAIN_FILES: dict[str, frozenset[str]] = {
 }
 
 
+#: Files every project of a kind has, which choose the toolchain only by a directive in them:
+#: go.mod / go.work's ``toolchain`` line (with the default GOTOOLCHAIN=auto, ``go version``
+#: downloads and runs that release), package.json's ``packageManager`` (Corepack's shims run
+#: the yarn or pnpm it names), and .NET's global.json (``sdk.paths`` runs an SDK from a
+#: folder). File -> (programs, the directive's pattern on the file's bytes).
+DIRECTIVE_FILES: dict[str, tuple[frozenset[str], re.Pattern[bytes]]] = {
+    "go.mod": (fs("go"), re.compile(rb"(?m)^\s*toolchain\s")),
+    "go.work": (fs("go"), re.compile(rb"(?m)^\s*toolchain\s")),
+    "package.json": (fs("yarn", "yarnpkg", "pnpm", "pnpx", "corepack"), re.compile(rb'"packageManager"\s*:')),
+    "global.json": (fs("dotnet"), re.compile(rb'"(?:sdk|msbuild-sdks)"\s*:')),
+}
+
+
 def selecting_files(program: str | None) -> tuple[str, ...]:
     """The workspace files that may choose what ``program`` runs (none for most programs)."""
     if program is None:
         return ()
     name = "python" if is_python(program) else program
     return tuple(path for path, programs in TOOLCHAIN_FILES.items() if name in programs)
+
+
+def directive_files(program: str | None) -> tuple[tuple[str, re.Pattern[bytes]], ...]:
+    """The project files whose directive (when present) chooses what ``program`` runs."""
+    if program is None:
+        return ()
+    return tuple(
+        (path, pattern) for path, (programs, pattern) in DIRECTIVE_FILES.items() if program in programs
+    )

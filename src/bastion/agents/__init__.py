@@ -1,0 +1,1 @@
+"""The one registry of agent CLIs Bastion protects: ``bastion.agents.registry``."""

@@ -1,0 +1,82 @@
+"""What a recursive read means by what it reaches: a credential file below its start, or a
+symlink it follows out of the tree (``shell_reach`` walks; this judges each thing found)."""
+
+from __future__ import annotations
+
+from bastion.call.effects import Effect
+from bastion.policy.compiled import Policy
+from bastion.policy.decision import Decision, Reason
+from bastion.policy.paths import FileSystem, check_path, hard_link_to_credential
+
+
+def reached_reason(
+    policy: Policy, fs: FileSystem, what: str, start: str, path: str, target: str | None, *, cwd: str
+) -> list[Reason]:
+    """What a recursive read that reaches ``path`` means. A credential reached in the
+    person's project (a ``.env`` beside the code) asks: the search may not print it. One
+    reached outside every readable root (``grep -r token ~``), a hard link to a known
+    credential file, or a symlink to a credential location is no accident of a project's
+    layout: reading it is reading a credential, denied."""
+    if target is None:
+        linked = hard_link_to_credential(policy, fs, path)
+        if linked is not None:
+            why = f"{path}, another name (a hard link) of the credential file {linked}"
+        elif not check_path(policy, start, write=False, cwd=cwd, fs=fs).inside_roots:
+            why = f"the credential file {path}, outside every readable root"
+        else:
+            return [
+                Reason(
+                    Decision.ASK,
+                    "hardline.credentials",
+                    "built-in",
+                    path[:200],
+                    f"{what} reads everything below {start}, which holds the credential file {path}: "
+                    "a person must confirm (or name the files and folders to search)",
+                )
+            ]
+        return [
+            Reason(
+                Decision.DENY,
+                "hardline.credentials",
+                "built-in",
+                path[:200],
+                f"{what} reads everything below {start}, which holds {why}: never read by an agent",
+            )
+        ]
+    verdict = check_path(policy, path, write=False, cwd=cwd, fs=fs)
+    if verdict.decision is Decision.ALLOW:
+        return []
+    if verdict.decision is Decision.DENY and Effect.CREDENTIALS in verdict.effects:
+        return [
+            Reason(
+                Decision.DENY,
+                "hardline.credentials",
+                "built-in",
+                f"{path} -> {target}"[:200],
+                f"{what} follows the symlink {path} to {target}, a credential location: "
+                "never read by an agent",
+            )
+        ]
+    return [
+        Reason(
+            Decision.ASK,
+            "shell.reach-outside",
+            "built-in",
+            f"{path} -> {target}"[:200],
+            f"{what} follows the symlink {path} to {target}, which is not an allowed read: "
+            "a person must confirm",
+        )
+    ]
+
+
+def split_reason(what: str, path: str) -> Reason:
+    """A listed name xargs splits at its blanks or quotes: the words it makes are other paths
+    (a folder ``x `` holding ``etc/passwd`` is listed as ``x /etc/passwd``)."""
+    return Reason(
+        Decision.ASK,
+        "shell.dynamic-path",
+        "built-in",
+        path[:200],
+        f"{what} gets {path!r} from xargs, split at its blanks or quotes into other paths: "
+        "a person must confirm",
+    )

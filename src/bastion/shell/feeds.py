@@ -1,0 +1,159 @@
+"""What an ``xargs`` stage is fed: the files a lister prints, below a folder it names.
+
+``git ls-files | xargs wc -l`` and ``find src -name '*.py' | xargs grep -n TODO`` give xargs
+only paths of files below one folder (the working directory, or find's start): what xargs runs
+then reads files below that folder, as a recursive reader of it does. So the policy can check
+them as it checks ``grep -r`` (credential files, hard links, symlinks leading out), instead of
+asking about arguments "only known at run time".
+
+A lister is recognised only in forms whose every output line is such a path: ``git ls-files``
+with listing options and plain pathspecs, ``git grep -l``, ``find START`` with tests but no action that prints
+anything else or runs anything, ``rg --files``. Between it and xargs only line filters that
+keep whole lines may stand (``grep`` without ``-o``, ``sort``, ``uniq``, ``head``, ``tail``).
+Anything else — an unknown option, a word only known at run time, a second start — and xargs
+is fed by nothing known.
+
+``echo WORDS | xargs CMD`` is fed exactly those words (when none holds a quote or a backslash,
+which xargs would interpret): ``echo ~ | xargs rm -rf`` is ``rm -rf ~``.
+"""
+
+from __future__ import annotations
+
+from bastion.shell.walk_model import RawCommand
+
+#: git ls-files options that list (paths relative to the working directory, one per line).
+_LS_FILES = frozenset(
+    {
+        "-c",
+        "--cached",
+        "-m",
+        "--modified",
+        "-o",
+        "--others",
+        "-d",
+        "--deleted",
+        "--exclude-standard",
+        "-z",
+        "--",
+    }
+)
+#: find's primaries that print something other than the path, or run or change something.
+_FIND_OTHER_OUTPUT = frozenset(
+    {
+        "-printf",
+        "-fprintf",
+        "-fprint",
+        "-fprint0",
+        "-ls",
+        "-fls",
+        "-exec",
+        "-execdir",
+        "-ok",
+        "-okdir",
+        "-delete",
+    }
+)
+#: git grep printing only the names of files (and what would make it print or run more).
+_GREP_NAMES = frozenset({"-l", "--files-with-matches", "--name-only", "-L", "--files-without-match"})
+_GREP_OTHER = ("-O", "--open-files-in-pager", "--full-name", "--recurse-submodules", "-c", "--count")
+_RG_FILES = frozenset({"--files", "--hidden", "-.", "--no-ignore", "-u", "-uu", "--null", "-0"})
+_GREP = frozenset({"grep", "egrep", "fgrep", "rg"})
+#: grep options that change what a matching line prints, or read patterns or files.
+_GREP_NOT_FILTERING = frozenset(
+    {
+        "-o",
+        "--only-matching",
+        "-r",
+        "-R",
+        "--recursive",
+        "-f",
+        "--file",
+        "-c",
+        "--count",
+        "-l",
+        "-L",
+        "-n",
+        "-b",
+        "-H",
+    }
+)
+_LINE_FILTERS = frozenset({"sort", "uniq", "head", "tail"})
+
+
+def fed_folder(stages: list[RawCommand | None], xargs_at: int) -> str | None:
+    """The folder below which every argument ``stages[xargs_at]`` (an ``xargs``) receives
+    is a file, or None. ``None`` in ``stages`` is a stage that is not one plain command."""
+    for stage in reversed(stages[:xargs_at]):
+        values = _literal(stage)
+        if values is None:
+            return None
+        folder = _lister(values)
+        if folder is not None:
+            return folder
+        if not _filter(values):
+            return None
+    return None
+
+
+def fed_words(stages: list[RawCommand | None], xargs_at: int) -> tuple[str, ...] | None:
+    """The words an ``echo`` of literal words right before ``stages[xargs_at]`` feeds it."""
+    values = _literal(stages[xargs_at - 1]) if xargs_at else None
+    if values is None or values[0] != "echo" or any(v.startswith("-") for v in values[1:]):
+        return None
+    if any(c in v for v in values[1:] for c in "'\"\\"):
+        return None
+    return tuple(" ".join(values[1:]).split())
+
+
+def _literal(stage: RawCommand | None) -> list[str] | None:
+    if stage is None or stage.kind != "command" or stage.assigns or stage.redirects:
+        return None
+    values = [w.value for w in stage.words]
+    if not values or any(v is None or (w.glob and v) for v, w in zip(values, stage.words, strict=True)):
+        return None
+    return [v for v in values if v is not None]
+
+
+def _lister(words: list[str]) -> str | None:
+    program, args = words[0], words[1:]
+    if program == "git" and args[:1] == ["ls-files"]:
+        rest = args[1:]
+        if all(a in _LS_FILES or _plain_pathspec(a) for a in rest):
+            return "."
+        return None
+    if program == "git" and args[:1] == ["grep"]:
+        rest = args[1:]
+        names_only = any(a in _GREP_NAMES for a in rest)
+        if names_only and not any(a.startswith(_GREP_OTHER) or ".." in a.split("/") for a in rest):
+            return "."  # the names of matching files below the working directory
+        return None
+    if program == "find" and args and not args[0].startswith(("-", "(", "!")):
+        start, tests = args[0], args[1:]
+        starts_done = not tests or tests[0].startswith(("-", "(", "!"))
+        if starts_done and not any(t in _FIND_OTHER_OUTPUT for t in tests):
+            return start
+        return None
+    if program == "rg" and "--files" in args:
+        paths = [a for a in args if not a.startswith("-")]
+        if all(a in _RG_FILES for a in args if a.startswith("-")) and len(paths) <= 1:
+            return paths[0] if paths else "."
+    return None
+
+
+def _plain_pathspec(word: str) -> bool:
+    """A pathspec that only narrows what is listed below the working directory."""
+    return not word.startswith(("-", "/", ":")) and ".." not in word.split("/")
+
+
+def _filter(words: list[str]) -> bool:
+    """A stage that passes on some of its input lines, each whole."""
+    program, args = words[0], words[1:]
+    if program in _GREP:
+        options = [a for a in args if a.startswith("-")]
+        positionals = [a for a in args if not a.startswith("-")]
+        return len(positionals) == 1 and not any(
+            o in _GREP_NOT_FILTERING or o.lstrip("-")[:1] in "oRrfclLnbHAB" for o in options
+        )
+    if program in _LINE_FILTERS:
+        return all(a.startswith("-") or a.isdigit() for a in args)
+    return False

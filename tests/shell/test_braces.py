@@ -1,0 +1,45 @@
+"""Brace expansion of a literal word (``shell/braces.py``): the words bash makes, checked as
+paths (``cat ~/.{aws/credentials,netrc}`` reads two credential files); a word bash would not
+expand that way (quotes, expansions, sequences) stays only known at run time."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bastion.shell.analysis import analyze
+from bastion.shell.braces import LIMIT, expand_braces
+
+CASES = [
+    ("~/.{aws/credentials,netrc}", ("~/.aws/credentials", "~/.netrc")),
+    ("src/{a,b}.py", ("src/a.py", "src/b.py")),
+    ("a{b,c{d,e}}f", ("abf", "acdf", "acef")),
+    ("x{a,b}{c,d}", ("xac", "xad", "xbc", "xbd")),
+    ("a{,b}", ("a", "ab")),
+    ("{x}", None),
+    ("{1..3}", None),
+    ("'{a,b}'", None),
+    ("$d/{a,b}", None),
+    ("*.{py,md}", None),
+]
+
+
+@pytest.mark.parametrize(("text", "words"), CASES)
+def test_a_literal_word_expands_as_bash_expands_it(text: str, words: tuple[str, ...] | None) -> None:
+    assert expand_braces(text) == words
+
+
+def test_each_expanded_word_is_a_path_the_policy_checks() -> None:
+    (cat,) = analyze("cat ~/.{aws/credentials,netrc}").commands
+    assert [p.path for p in cat.paths] == ["~/.aws/credentials", "~/.netrc"]
+
+
+_PART = st.text(alphabet="abc./", min_size=0, max_size=4)
+
+
+@given(st.lists(_PART, min_size=2, max_size=5), st.lists(_PART, min_size=2, max_size=5))
+def test_two_lists_expand_to_their_product_in_order(left: list[str], right: list[str]) -> None:
+    words = expand_braces("p{" + ",".join(left) + "}{" + ",".join(right) + "}")
+    expected = tuple(f"p{a}{b}" for a in left for b in right)
+    assert words == (expected if len(expected) <= LIMIT else None)
