@@ -122,6 +122,7 @@ class _Handler(socketserver.BaseRequestHandler):
         sock.settimeout(self.server.read_timeout)  # a client that never reads cannot hold us either
         with contextlib.suppress(OSError):
             sock.sendall(encode_reply(reply))
+            sock.shutdown(socket.SHUT_WR)  # the client reads to the end: it has it all now
         decider = self.server.decider
         if isinstance(decider, ResidentDecider):  # the answer is out: earlier runs' after-work
             decider.settle_runs()
