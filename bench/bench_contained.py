@@ -10,9 +10,11 @@ hits all alike. Variants, min, median and p90 wall ms, and ratios to the bare bw
 - bare: ``git status`` itself
 - bare bwrap: ``bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all
   --die-with-parent bash -c 'git status'`` (bubblewrap's floor, no Bastion sandbox)
-- prepared: ``prepare(...).shell_command('git status')`` - Bastion's whole sandbox
-  (mount plan, seccomp, cgroups, timeout, nice), started by a bash launcher, no Python;
-  ``prepare`` itself runs before the timer (it is the hook's work, reported apart)
+- hook's line: the command exactly as Bastion's Claude Code hook rewrites the call (the
+  hook's decider in this process, containment stage included: ``updatedInput.command``) -
+  Bastion's whole sandbox (mount plan, seccomp, cgroups, timeout, nice), started by a bash
+  launcher, no Python; the hook runs before the timer (its round trip is
+  ``bench/bench_hook.py``'s, and its time here is reported apart)
 - bastion argv: the same bwrap argv (mounts, namespaces, seccomp, nice) run bare - no
   launcher, no cgroups, no timeout, no status file: the floor of Bastion's sandbox itself
 - sandbox run: today's rewritten line, ``bastion sandbox run --profile read-only --cwd D
@@ -77,10 +79,9 @@ def measure(runs: int, root: str, floor_only: bool) -> None:
 
     def prepared_line() -> str:
         start = time.perf_counter()
-        run = prepare(config.policy, config.exec, profile, cwd=workspace, environ=env, timeout=120)
+        line = _hook_line(workspace, env)
         prepare_ms.append((time.perf_counter() - start) * 1000)
-        assert isinstance(run, PreparedRun), run
-        return run.shell_command(COMMAND)
+        return line
 
     def prepared() -> PreparedRun:
         run = prepare(config.policy, config.exec, profile, cwd=workspace, environ=env, timeout=120)
@@ -97,9 +98,26 @@ def measure(runs: int, root: str, floor_only: bool) -> None:
     finally:  # lines made but not run through the launcher: their cgroups go now
         settle(runs_dir(env["BASTION_STATE_DIR"]), now=time.time() + 2 * STALE_SECONDS)
     if not floor_only:
+        hook = statistics.median(prepare_ms)
         print(
-            f"prepare() in the calling process: p50 {statistics.median(prepare_ms):.1f} ms (not in the line)"
+            f"the hook's decision and containment stage, in this process: p50 {hook:.1f} ms (not in the line)"
         )
+
+
+def _hook_line(workspace: str, env: dict[str, str]) -> str:
+    """The command Bastion's Claude Code hook answers with for ``git status`` (in process)."""
+    from bastion.adapters.hooks.decide import LocalDecider, Options
+    from bastion.adapters.hooks.entry import protocol_for
+
+    protocol = protocol_for("claude")
+    payload = {"session_id": "bench", "cwd": workspace, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+               "tool_input": {"command": COMMAND}, "tool_use_id": "toolu_bench"}  # fmt: skip
+    hook_env = {**env, "CLAUDE_CODE_ENTRYPOINT": "sdk-cli"}
+    verdict = LocalDecider().decide(protocol.parse(payload, hook_env), protocol, Options(env=hook_env))
+    assert verdict.decision == "allow" and verdict.updated_input is not None, verdict
+    line = str(verdict.updated_input["command"])
+    assert line.startswith("/usr/bin/bash -p -c '# bastion: contained run"), line[:200]
+    return line
 
 
 def _floor_lines(run: PreparedRun) -> dict[str, Callable[[], str]]:
@@ -130,7 +148,7 @@ def _call_lines(
     lines: dict[str, Callable[[], str]] = {
         "bare": lambda: COMMAND,
         "bare bwrap": lambda: BARE_BWRAP,
-        "prepared": prepared_line,
+        "hook's line": prepared_line,
         "bastion argv": argv_line,
         "sandbox run": lambda: sandbox_run,
     }

@@ -5,6 +5,8 @@ profile computed from what the gate judged, an uncontainable call asked about, a
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -12,10 +14,12 @@ import pytest
 from bastion.approval.queue import AnswerError
 from bastion.approval.state import RequestState
 from bastion.call.effects import Effect
+from bastion.call.model import ToolCall
+from bastion.exec.settle import CallOrigin, Settled
 from bastion.policy.containment import Contain, Filesystem, Profile
 from bastion.policy.decision import Decision, Evaluation, Reason
 from bastion.runtime import Gatekeeper
-from bastion.runtime.contain import Containment
+from bastion.runtime.contain import Containment, settle_runs
 from tests.test_runtime import ALLOW, HARD_DENY, Keeper, keeper, ledger_rows, policy, run_answered, shell
 
 __all__ = ["keeper", "policy"]  # the fixtures, shared with tests/test_runtime.py
@@ -32,16 +36,37 @@ FETCH_ALLOW = Evaluation(
 )
 
 
-class Machine:
-    """The answer to "can this profile be contained here?", and every profile asked about."""
+@dataclass(frozen=True)
+class FakeRun:
+    """A prepared run: its line says which run and which command."""
 
-    def __init__(self, problem: str | None = None) -> None:
+    ref: str
+
+    def shell_command(self, original: str, timeout: float | None = None) -> str:
+        return f"run {self.ref} ({timeout}): {original}"
+
+
+class Machine:
+    """The answer to "can this profile be contained here?", every profile asked about, every
+    run built (or the problem instead), and the runs that ended."""
+
+    def __init__(self, problem: str | None = None, ended: Sequence[Settled] = ()) -> None:
         self.problem_text = problem
         self.asked: list[Profile] = []
+        self.built: list[tuple[str, Profile]] = []
+        self.ended = list(ended)
 
     def problem(self, profile: Profile) -> str | None:
         self.asked.append(profile)
         return self.problem_text
+
+    def prepare(self, call: ToolCall, profile: Profile) -> FakeRun | str:
+        self.built.append((call.args["command"], profile))
+        return self.problem_text or FakeRun(f"r{len(self.built)}")
+
+    def finished(self) -> list[Settled]:
+        done, self.ended = self.ended, []
+        return done
 
 
 def contained(keeper: Keeper, answer: Evaluation, mode: Contain = Contain.ALL, **kw: Any) -> Gatekeeper:
@@ -170,3 +195,85 @@ def test_approve_uncontained_is_never_a_standing_grant_nor_a_denial(
 
     with pytest.raises(AnswerError, match="never a standing grant"):
         run_answered(k, shell("make test"), uncontained=True, **answer)
+
+
+def test_an_allowed_call_s_run_is_built_once_before_its_record_with_no_second_check(keeper: Keeper) -> None:
+    machine = Machine()
+    k = contained(keeper, ALLOW, machine=machine)
+
+    final = asyncio.run(k.request(shell("git status")))
+
+    assert (final.decision, final.profile, final.prepared) == (
+        Decision.ALLOW,
+        Profile(Filesystem.READ_ONLY),
+        FakeRun("r1"),
+    )
+    assert (machine.built, machine.asked) == ([("git status", Profile(Filesystem.READ_ONLY))], [])
+    assert ledger_rows(k) == [("decided", "allow", "policy", "rule[2]")]
+
+
+def test_a_host_profile_is_checked_not_built_its_proxy_lives_with_sandbox_run(keeper: Keeper) -> None:
+    machine = Machine()
+    k = contained(keeper, FETCH_ALLOW, machine=machine)
+
+    final = asyncio.run(k.request(shell("curl -s https://example.org/a")))
+
+    hosts = Profile(Filesystem.READ_ONLY, ("example.org",))
+    assert (final.profile, final.prepared, machine.built, machine.asked) == (hosts, None, [], [hosts])
+
+
+def test_a_question_is_not_built_and_the_approved_answer_is(keeper: Keeper) -> None:
+    machine = Machine()
+    k = contained(keeper, WRITE_ASK, machine=machine)
+
+    final = run_answered(k, shell("make test"), approve=True)
+
+    write = Profile(Filesystem.WORKSPACE_WRITE)
+    assert (final.reasons[0].rule, final.prepared) == ("approval.person", FakeRun("r1"))
+    assert (machine.built, machine.asked) == ([("make test", write)], [write])
+
+
+def test_an_approved_call_whose_run_cannot_be_built_keeps_its_profile_and_no_line(keeper: Keeper) -> None:
+    # The person already answered: no second question; the adapter says `sandbox run`,
+    # which fails closed if the sandbox is gone by then.
+    k = contained(keeper, WRITE_ASK, machine=Machine())
+    k.containment.check.problem_text = "the state dir refused the run's record"  # type: ignore[union-attr]
+
+    final = run_answered(k, shell("make test"), approve=True)
+
+    assert (final.decision, final.profile, final.prepared) == (
+        Decision.ALLOW,
+        Profile(Filesystem.WORKSPACE_WRITE),
+        None,
+    )
+
+
+def test_a_check_builds_no_run(keeper: Keeper) -> None:
+    machine = Machine()
+    k = contained(keeper, ALLOW, machine=machine)
+
+    answer = k.decide(shell("git status"))
+
+    assert (answer.profile, answer.prepared, machine.built) == (Profile(Filesystem.READ_ONLY), None, [])
+
+
+def test_the_exit_of_each_ended_run_is_recorded_as_its_call_and_no_other(keeper: Keeper) -> None:
+    ran = Settled(
+        "a", True, 3, "read-only, network: none", "/p", (), CallOrigin("git status", "s1", "claude"), 0.5
+    )
+    killed = Settled(
+        "b", True, None, "read-only, network: none", "/p", (), CallOrigin("sleep 9", "s1"), 120.0
+    )
+    never = Settled("c", False, None, "read-only, network: none", "/p", (), CallOrigin("ls", "s1"))
+    by_hand = Settled("d", True, 0, "read-only, network: none", "/p")
+    k = contained(keeper, ALLOW, machine=Machine(ended=[ran, killed, never, by_hand]))
+
+    recorded = settle_runs(k)
+
+    events = [r.event for r in k.ledger.events()]
+    assert recorded == 2
+    assert [(e.kind, e.summary, e.rule, e.exit_code, e.session, e.agent) for e in events] == [
+        ("executed", "shell: git status", "exec.contained", 3, "s1", "claude"),
+        ("executed", "shell: sleep 9", "exec.contained", None, "s1", None),
+    ]
+    assert settle_runs(k) == 0

@@ -214,7 +214,7 @@ def open_gatekeeper(
 
 def containment_for(config: Configuration) -> Containment:
     """``[exec] contain``, with this machine's sandbox answering "can it be contained?"."""
-    from bastion.exec.select import HostSandbox
+    from bastion.exec.host import HostSandbox
     from bastion.runtime.contain import Containment
 
     return Containment(config.exec.contain, HostSandbox(config.policy, config.exec))

@@ -151,6 +151,7 @@ def test_a_real_claude_subagents_call_is_decided_in_a_linked_child_session(sandb
     session = json.loads(done.stdout)["session_id"]
     assert server.seen[0] in ("Agent", "Task") and "Bash" in server.seen
     env = sandbox.env()
+    _settle_as_the_next_call_would(sandbox, env)
     with open_gatekeeper(load_configuration(cwd=str(sandbox.project), env=env), env) as keeper:
         records = [
             (r.event.kind, r.event.tool, r.event.summary, r.event.parent, r.event.session)
@@ -163,5 +164,20 @@ def test_a_real_claude_subagents_call_is_decided_in_a_linked_child_session(sandb
     assert all(
         child.startswith(f"{session}/agent/") and child != f"{session}/agent/" for *_, child in decided
     )
-    # The contained run (`bastion sandbox run`, what the hook rewrote `ls` to) records its own execution.
+    # The contained run (the prepared line the hook rewrote `ls` to) has its exit recorded.
     assert {r[:3] for r in records if r[0] != "decided"} == {("executed", "shell", "shell: ls")}
+
+
+def _settle_as_the_next_call_would(sandbox: Sandbox, env: dict[str, str]) -> None:
+    """A run's exit is recorded after it ends, by the daemon or the next hook call; this
+    session made no later call, so the test settles it (once its sandbox has torn down)."""
+    import time
+
+    from bastion.construct import HOOK_OPTIONS
+    from bastion.runtime.contain import settle_runs
+
+    config = load_configuration(cwd=str(sandbox.project), env=env)
+    deadline = time.monotonic() + 30
+    with open_gatekeeper(config, env, options=HOOK_OPTIONS) as keeper:
+        while not settle_runs(keeper) and time.monotonic() < deadline:
+            time.sleep(0.05)

@@ -132,8 +132,14 @@ def test_prepare_builds_the_bwrap_argv_sandbox_run_builds(
 
     assert _without_seccomp_fd(run.argv) == _without_seccomp_fd(today)
     assert run.argv[run.argv.index("--seccomp") + 1] == str(SECCOMP_FD)
+    # Every allowed name, whatever the preparer's environment: the launcher passes those the
+    # agent's shell exports when the line runs (the survey below shows which arrive).
     creds = (("BASTION_CREDENTIALS_DIR", config.policy.credentials_dir),)
-    assert (run.env_names, run.env, run.timeout) == (("PATH", "HOME", "LANG"), creds, 60.0)
+    assert (run.env_names, run.env, run.timeout) == (
+        ("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ"),
+        creds,
+        60.0,
+    )
     assert len(run.cgroup_files) == len([c for c in cgroups.controllers() if c.name in ("pids", "memory")])
 
 
@@ -254,7 +260,10 @@ def test_a_line_runs_once(config: Configuration, workspace: Path, agent_env: dic
     first, again = _shell(line, workspace, agent_env), _shell(line, workspace, agent_env)
 
     assert (first.returncode, again.returncode) == (0, 125)
-    assert "it ran already; the contained run is not started" in again.stderr
+    assert (
+        "(it ran already, or the state dir is read-only here); the contained run is not started"
+        in again.stderr
+    )
     assert (workspace / "runs.txt").read_text() == "ran\n"
 
 
@@ -419,3 +428,28 @@ def _child_pid(status: Path) -> int:
             return int(text.split('"child-pid":')[1].split(",")[0])
         threading.Event().wait(0.01)
     raise AssertionError("bwrap never reported its child")
+
+
+@pytest.mark.parametrize(
+    "writes",
+    ["/tmp/a\ntouch {pwn}\n#", "/tmp/a\rtouch {pwn}", "/tmp/a)\n$(touch {pwn})", "/tmp/a\x0btouch {pwn}"],
+)
+def test_a_profile_label_cannot_end_the_launcher_s_first_line(
+    writes: str, config: Configuration, workspace: Path, agent_env: dict[str, str], tmp_path: Path
+) -> None:
+    # The label names the paths a person approved: a path with a newline must stay a comment.
+    pwn = tmp_path / "pwn"
+    run = dataclasses.replace(
+        _prepared(config, workspace, agent_env),
+        profile=f"workspace-write, also writes: {writes.format(pwn=pwn)}",
+    )
+
+    done = _shell(run.shell_command("true"), workspace, agent_env)
+
+    first, second = run.script().split("\n")[:2]
+    shown = writes.format(pwn=pwn).translate({ord(c): "?" for c in "\n\r\x0b"})
+    assert (done.returncode, pwn.exists()) == (0, False)
+    assert (first, second) == (
+        f"# bastion: contained run (workspace-write, also writes: {shown})",
+        "for f in /proc/$$/fd/*; do n=${f##*/}; ((n > 2)) && exec {n}>&-; done",
+    )

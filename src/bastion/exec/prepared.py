@@ -32,13 +32,40 @@ fallback applies (``prlimit --nproc`` for a non-root user; for root no process c
 ``bastion doctor`` reports as not enforced).
 
 The work after a run (quarantine, symlinks, cgroup removal, the exit for the ledger) is
-:func:`bastion.exec.settle.settle`'s, called by the next ``prepare`` (and, if wanted, by
-the hook daemon on a timer): it never holds a call up.
+:func:`bastion.exec.settle.settle`'s, called by the next ``prepare`` (``bastion sandbox
+prepare``), or, for the hook (``settle_first=False``), by the hook daemon once its reply
+is sent and by an in-process hook after its decision: it never holds a call up.
 
 What the caller does: turn an :class:`Unpreparable` into an ASK with its reason; record
 ``settled`` (each earlier run's exit) in the ledger; for a profile with hosts, pass the
-:class:`EgressBinding` of an egress proxy it keeps running (the hook daemon): without one
-the call is Unpreparable, never a run with no network or with the host's.
+:class:`EgressBinding` of an egress proxy it keeps running: without one the call is
+Unpreparable, never a run with no network or with the host's. (The hook's containment
+stage does not prepare host profiles: their rewrite stays ``bastion sandbox run``, which
+starts a proxy for the run.)
+
+Who can change what a line uses (the agent runs as the same user as Bastion, so a file it
+could write decides nothing):
+
+- Everything that decides the sandbox is in the line itself, which the hook hands to the
+  agent and the agent's shell runs as given: the launcher script, bwrap's whole argv, the
+  command. It names no launcher file; ``bash``, ``timeout`` and bwrap are absolute paths
+  under the system directories (``bash -p``, no PATH lookup, no function or ``BASH_ENV``
+  from the agent's environment). So there is no prepared launcher the agent could replace
+  to get an uncontained run: a line that cannot start bwrap runs nothing.
+- The files it reads or writes live under the state dir (``<state>/sandbox/``, 0700): the
+  seccomp program (0444, named by its hash, its content checked - and rewritten if it
+  differs - by every ``prepare``), each run's status file (created by the line with
+  ``noclobber``: one that exists already stops the line) and each run's record (read by
+  :func:`settle`). The state dir is hidden in every sandbox (``boundary.sandbox_roots``)
+  and a write to it by any gated tool, shell included, is a hardline denial
+  (``policy.hardline``): neither a contained call nor the agent's own file tools can write
+  there. Only a process Bastion does not gate could (an "approve uncontained" run, or
+  anything outside the agent), and such a process can run what it likes anyway.
+- What a forged file could still do: a seccomp program swapped between ``prepare`` and the
+  run (milliseconds) is loaded by bwrap instead, or refused - the namespaces, mounts and
+  dropped capabilities hold either way; a planted status file stops the line (exit 125); a
+  forged status misreports the exit in the ledger; a forged run record makes the settler
+  (the same user) quarantine or restore the paths it lists. A removed cgroup stops the line.
 
 Where it differs from ``bastion sandbox run`` (the sandbox does not): output goes straight
 to the agent, which caps it itself (no ``max_output_bytes``); ``timeout`` is one more
@@ -67,7 +94,7 @@ from bastion.exec.profile import Profile
 from bastion.exec.runner import ExecError
 from bastion.exec.select import bwrap_problem
 from bastion.exec.settings import ExecConfig
-from bastion.exec.settle import RunRecord, Settled, settle, write_record
+from bastion.exec.settle import CallOrigin, RunRecord, Settled, settle, write_record
 from bastion.policy.compiled import Policy
 
 #: Descriptors the launcher opens for bwrap.
@@ -82,6 +109,7 @@ SANDBOX_DIR = "sandbox"
 RUNS_DIR = "runs"
 #: ``$0`` of the launcher: what the line shows in ``ps`` and in the transcript.
 LAUNCHER_NAME = "bastion-sandbox"
+_NO_STATUS = "its status file cannot be made (it ran already, or the state dir is read-only here)"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -114,33 +142,46 @@ class PreparedRun:
     cgroup_files: tuple[str, ...] = ()
     settled: tuple[Settled, ...] = ()
 
-    def script(self) -> str:
-        """The launcher: ``$1`` is bwrap, the rest its arguments and the command."""
+    @property
+    def ref(self) -> str:
+        """The run's id (``bastion.policy.containment.Prepared``)."""
+        return self.run_id
+
+    def script(self, timeout: float | None = None) -> str:
+        """The launcher: ``$1`` is bwrap, the rest its arguments and the command. Its first
+        line says what it is, for a person reading the call (no byte of it can end the
+        comment: the label's control characters are replaced)."""
         q = shlex.quote
         lines = [
+            f"# bastion: contained run ({_printable(self.profile)})",
             "for f in /proc/$$/fd/*; do n=${f##*/}; ((n > 2)) && exec {n}>&-; done",
             f'no() {{ echo "bastion: $1; the contained run is not started" >&2; exit {EXIT_NOT_RUN}; }}',
-            f"set -o noclobber; exec 0</dev/null {STATUS_FD}>{q(self.status_path)} || no 'it ran already'",
+            f"set -o noclobber; exec 0</dev/null {STATUS_FD}>{q(self.status_path)} || no {q(_NO_STATUS)}",
         ]
         if self.seccomp_path is not None:
             lines.append(f"exec {SECCOMP_FD}<{q(self.seccomp_path)} || no 'no seccomp program'")
         for path in self.cgroup_files:
             lines.append(f"echo 0 >|{q(path)} || no 'its cgroup is gone'")
         names = " ".join(q(n) for n in self.env_names)
-        lines.append(f'e=(); for v in {names}; do [[ -v $v ]] && e+=(--setenv "$v" "${{!v}}"); done')
+        # Only exported variables: bash gives itself a PATH and TERM when the agent has none.
+        exported = '[[ -v $v && ${!v@a} == *x* ]] && e+=(--setenv "$v" "${!v}")'
+        lines.append(f"e=(); for v in {names}; do {exported}; done")
         fixed = " ".join(f"--setenv {q(k)} {q(v)}" for k, v in self.env)
         # --foreground: timeout stays in the agent's process group, so an agent that kills
         # the group kills bwrap too (bwrap's death kills the sandbox: --die-with-parent).
-        head = f"exec {q(self.timeout_program)} --foreground -k {KILL_AFTER} {self.timeout:g}"
+        seconds = self.timeout if timeout is None else timeout
+        head = f"exec {q(self.timeout_program)} --foreground -k {KILL_AFTER} {seconds:g}"
         lines.append(f'{head} "$1" --clearenv "${{e[@]}}" {fixed} --json-status-fd {STATUS_FD} "${{@:2}}"')
         return "\n".join(lines)
 
-    def shell_command(self, original: str) -> str:
+    def shell_command(self, original: str, timeout: float | None = None) -> str:
         """The line the agent's shell runs: the launcher, bwrap's argv, ``bash -c ORIGINAL``
         (``original`` arrives in the sandbox byte for byte). The launcher runs ``bash -p``:
         it reads no ``BASH_ENV`` and imports no functions or shell options from the agent's
-        environment, so nothing there can change what it does before bwrap."""
-        return shlex.join([self.launcher, "-p", "-c", self.script(), LAUNCHER_NAME, *self.argv, original])
+        environment, so nothing there can change what it does before bwrap. ``timeout``
+        (seconds) replaces the prepared one: the agent's own limit for its shell tool."""
+        script = self.script(timeout)
+        return shlex.join([self.launcher, "-p", "-c", script, LAUNCHER_NAME, *self.argv, original])
 
 
 def runs_dir(state_dir: str) -> str:
@@ -158,15 +199,20 @@ def prepare(
     state_dir: str | None = None,
     egress: EgressBinding | None = None,
     bwrap: str | None = None,
+    call: CallOrigin | None = None,
+    settle_first: bool = True,
 ) -> PreparedRun | Unpreparable:
     """Everything ``bastion sandbox run --profile P --cwd CWD --timeout T`` would build,
     built now. ``environ`` is the agent's environment (the hook's); ``egress`` the binding
-    of an egress proxy the caller serves (required for a profile with hosts)."""
+    of an egress proxy the caller serves (required for a profile with hosts); ``call`` the
+    agent's call it carries out (kept for the ledger's record of its exit).
+    ``settle_first=False``: the caller settles earlier runs itself (:func:`settle`, after
+    it has answered), so this call does not wait for that work."""
     state = state_dir or policy.state_dir
     folder = runs_dir(state)
-    done = settle(folder)
+    done = settle(folder) if settle_first else ()
     try:
-        return _prepare(policy, config, profile, cwd, environ, timeout, state, egress, bwrap, done)
+        return _prepare(policy, config, profile, cwd, environ, timeout, state, egress, bwrap, done, call)
     except (ExecError, OSError) as exc:
         return Unpreparable(f"this call cannot run contained here: {exc}", done)
 
@@ -182,6 +228,7 @@ def _prepare(
     egress: EgressBinding | None,
     bwrap: str | None,
     done: tuple[Settled, ...],
+    call: CallOrigin | None,
 ) -> PreparedRun | Unpreparable:
     problem = bwrap_problem(bwrap)
     if problem is not None:
@@ -208,15 +255,17 @@ def _prepare(
     )
     folder = runs_dir(state)
     record = RunRecord(run_id, time.time(), profile.label, spec.cwd, tuple(groups), spec.swept, spec.links,
-                       spec.quarantine)  # fmt: skip
+                       spec.quarantine, call)  # fmt: skip
     try:
         write_record(folder, record)
     except OSError:
         cgroups.remove_groups(groups)
         raise
-    # Passed by name, their values taken in the agent's shell; a name no shell variable can
-    # have is not passed (the launcher would have to quote it into code).
-    allowed = [n for n in child_environment(config, environ) if _IDENTIFIER.fullmatch(n)]
+    # Passed by name, their values taken in the agent's shell when the line runs (whoever
+    # prepares it: the hook, or a daemon whose own environment differs); a name no shell
+    # variable can have is not passed (the launcher would have to quote it into code).
+    allowed = [n for n in child_environment(config, dict.fromkeys(config.env_allow, ""))
+               if _IDENTIFIER.fullmatch(n)]  # fmt: skip
     fixed = tuple(sorted((spec.egress.env if spec.egress is not None else {}).items()))
     return PreparedRun(
         run_id=run_id,
@@ -232,6 +281,10 @@ def _prepare(
         cgroup_files=tuple(_join_file(g) for g in groups),
         settled=done,
     )
+
+
+def _printable(text: str) -> str:
+    return "".join(c if " " <= c < "\x7f" or c > "\x9f" else "?" for c in text)
 
 
 def _join_file(group: str) -> str:

@@ -9,16 +9,10 @@ import os
 import shutil
 import subprocess
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from bastion.exec.bubblewrap import BubblewrapRunner
 from bastion.exec.runner import Runner, SandboxUnavailable
 from bastion.exec.unsafe import ALLOW_VARIABLE, UnsafeHostRunner, unsandboxed_allowed
-
-if TYPE_CHECKING:
-    from bastion.exec.settings import ExecConfig
-    from bastion.policy.compiled import Policy
-    from bastion.policy.containment import Profile
 
 REQUIRE_VARIABLE = "BASTION_REQUIRE_SANDBOX"
 
@@ -59,30 +53,3 @@ def select_runner(env: Mapping[str, str] | None = None) -> Runner:
 def sandbox_available() -> bool:
     """Will commands run inside bubblewrap here? (cached probe)"""
     return bwrap_problem() is None
-
-
-class HostSandbox:
-    """Answers the Gatekeeper's "can this profile be contained here?"
-    (:class:`bastion.runtime.contain.Containability`): a working bubblewrap, and roots
-    small enough to check for credentials and protected paths."""
-
-    def __init__(self, policy: Policy, config: ExecConfig) -> None:
-        self.policy = policy
-        self.config = config
-
-    def problem(self, profile: Profile) -> str | None:
-        from bastion.exec.boundary import protection, sandbox_roots
-        from bastion.exec.protected import ScanBudgetExceeded
-
-        problem = bwrap_problem()
-        if problem is not None:
-            return (
-                f"this call cannot run contained here ({problem}); run it yourself, "
-                'or set [exec] contain = "off"'
-            )
-        writable, readonly, _ = sandbox_roots(self.policy, writes=profile.writable)
-        try:
-            protection(self.policy, self.config, writable, readonly)
-        except ScanBudgetExceeded as exc:
-            return str(exc)
-        return None

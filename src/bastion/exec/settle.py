@@ -33,10 +33,35 @@ STATUS = ".status"
 #: A prepared line not started within this long is dropped (a person may take a while to
 #: approve a call; a day is longer than any such wait).
 STALE_SECONDS = 86_400.0
+#: Tombstones are looked through at most this often (``SWEPT`` marks the last time).
+SWEEP_SECONDS = 3600.0
+SWEPT = ".swept"
 #: A status file with no child pid this old: bwrap failed before the child started.
 START_GRACE = 60.0
 _EXIT = re.compile(rb'"exit-code"\s*:\s*(-?\d+)')
 _CHILD = re.compile(rb'"child-pid"\s*:\s*(\d+)')
+
+
+@dataclass(frozen=True, slots=True)
+class CallOrigin:
+    """The agent's call a prepared run carries out: enough to record its exit in the ledger
+    as the same call (its command is hashed there, as the decision's was)."""
+
+    command: str
+    session: str | None = None
+    agent: str | None = None
+    turn: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {"command": self.command, "session": self.session, "agent": self.agent, "turn": self.turn}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> CallOrigin:
+        def text(key: str) -> str | None:
+            value = data.get(key)
+            return value if isinstance(value, str) else None
+
+        return cls(str(data.get("command", "")), text("session"), text("agent"), text("turn"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +76,15 @@ class RunRecord:
     swept: tuple[str, ...] = ()
     links: tuple[tuple[str, str], ...] = ()
     quarantine: str = ""
+    #: The call it runs, for the ledger's record of its exit (a hook's prepared run).
+    call: CallOrigin | None = None
 
     def to_json(self) -> dict[str, object]:
         return {
             "run_id": self.run_id, "created": self.created, "profile": self.profile,
             "cwd": self.cwd, "cgroups": list(self.cgroups), "swept": list(self.swept),
             "links": [list(link) for link in self.links], "quarantine": self.quarantine,
+            **({"call": self.call.to_json()} if self.call is not None else {}),
         }  # fmt: skip
 
     @classmethod
@@ -68,6 +96,7 @@ class RunRecord:
 
         links = data.get("links") or []
         assert isinstance(links, list)
+        origin = data.get("call")
         created = data["created"]
         assert isinstance(created, int | float)
         return cls(
@@ -79,6 +108,7 @@ class RunRecord:
             swept=strings("swept"),
             links=tuple((str(p), str(t)) for p, t in links),
             quarantine=str(data.get("quarantine", "")),
+            call=CallOrigin.from_json(origin) if isinstance(origin, dict) else None,
         )
 
 
@@ -94,6 +124,10 @@ class Settled:
     cwd: str
     #: Protected paths the run created (moved to the quarantine) or replaced (put back).
     swept: tuple[str, ...] = ()
+    #: The call it ran (None: prepared by hand, ``bastion sandbox prepare``).
+    call: CallOrigin | None = None
+    #: Seconds from its preparation to its end (its status file's last change).
+    duration: float = 0.0
 
 
 def write_record(folder: str, record: RunRecord) -> None:
@@ -117,12 +151,15 @@ def settle(folder: str, *, now: float | None = None) -> tuple[Settled, ...]:
     _drop_old_status(folder, names, clock)
     for name in sorted(names):
         path = os.path.join(folder, name)
+        if _not_started(path, os.path.join(folder, name[: -len(RECORD)] + STATUS), clock):
+            continue  # the common case of a pending line: no file read
         try:
             with open(path, encoding="utf-8") as handle:
                 record = RunRecord.from_json(json.load(handle))
         except (OSError, ValueError, KeyError, AssertionError, TypeError):
             continue  # being written, or not ours: left alone
-        state = _state(os.path.join(folder, record.run_id + STATUS), record, clock)
+        status = os.path.join(folder, record.run_id + STATUS)
+        state = _state(status, record, clock)
         if state is None or (_occupied(record.cgroups) and clock - record.created <= STALE_SECONDS):
             continue  # still running, or its launcher (timeout, bwrap) is still exiting
         claimed = f"{path}.settling-{os.getpid()}"
@@ -130,10 +167,21 @@ def settle(folder: str, *, now: float | None = None) -> tuple[Settled, ...]:
             os.rename(path, claimed)
         except OSError:
             continue  # another process settles it
-        done.append(_finish(folder, record, *state))
+        done.append(_finish(record, *state, ended=_mtime(status, clock)))
         with contextlib.suppress(OSError):
             os.unlink(claimed)
     return tuple(done)
+
+
+def _not_started(record: str, status: str, now: float) -> bool:
+    """A line not started yet (no status file) and not stale (its record is younger than
+    ``STALE_SECONDS``): nothing to settle, known without reading the record."""
+    if os.path.exists(status):
+        return False
+    try:
+        return now - os.stat(record).st_mtime <= STALE_SECONDS
+    except OSError:
+        return True  # gone: settled by another process
 
 
 def _state(status: str, record: RunRecord, now: float) -> tuple[bool, int | None] | None:
@@ -170,17 +218,35 @@ def _occupied(groups: Sequence[str]) -> bool:
     return False  # empty, or only exited processes their parent has not reaped yet
 
 
-def _finish(folder: str, record: RunRecord, started: bool, code: int | None) -> Settled:
+def _finish(record: RunRecord, started: bool, code: int | None, *, ended: float) -> Settled:
     swept: tuple[str, ...] = ()
     if started and record.quarantine:
         swept = sweep(record.swept, record.quarantine) + restore_links(record.links, record.quarantine)
     remove_groups(list(record.cgroups))
-    return Settled(record.run_id, started, code, record.profile, record.cwd, swept)
+    duration = max(ended - record.created, 0.0) if started else 0.0
+    return Settled(record.run_id, started, code, record.profile, record.cwd, swept, record.call, duration)
+
+
+def _mtime(path: str, default: float) -> float:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return default
 
 
 def _drop_old_status(folder: str, records: Sequence[str], now: float) -> None:
     """A settled run's status file stays as its tombstone (the line refuses to start again
-    while it exists: ``set -o noclobber``); it goes after ``2 * STALE_SECONDS``."""
+    while it exists: ``set -o noclobber``); it goes after ``2 * STALE_SECONDS``. The folder
+    is looked through at most once per ``SWEEP_SECONDS`` (a marker file's age says when),
+    so that a settle after every call does not stat a day of tombstones."""
+    marker = os.path.join(folder, SWEPT)
+    try:
+        if now - os.stat(marker).st_mtime < SWEEP_SECONDS:
+            return
+    except OSError:
+        pass
+    with contextlib.suppress(OSError), open(marker, "w", encoding="ascii"):
+        os.utime(marker)
     live = {n[: -len(RECORD)] for n in records}
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
 from bastion.call.effects import Effect
@@ -100,6 +100,23 @@ class Profile:
         for path in self.writes:
             out += ["--write", path]
         return out
+
+
+class Prepared(Protocol):
+    """A contained run built for one call before its answer is recorded
+    (``bastion.exec.prepared.PreparedRun``): the agent runs :meth:`shell_command` instead of
+    the call's command, a shell that execs bubblewrap with everything already decided, so
+    no Python starts for the call."""
+
+    @property
+    def ref(self) -> str:
+        """The run's id (its files under the state dir; its exit, once settled, in the ledger)."""
+        ...
+
+    def shell_command(self, original: str, timeout: float | None = None) -> str:
+        """The line that runs ``original`` (byte for byte) in the sandbox, killed after
+        ``timeout`` seconds (None: the configured limit)."""
+        ...
 
 
 def parse_profile(filesystem: str, hosts: Iterable[Any] = (), writes: Iterable[Any] = ()) -> Profile:

@@ -8,7 +8,7 @@ from enum import IntEnum
 from typing import Any, cast
 
 from bastion.call.effects import HARDLINE_EFFECTS, Effect
-from bastion.policy.containment import Profile
+from bastion.policy.containment import Prepared, Profile
 from bastion.policy.rule_ids import Origin, origin_of
 
 #: Stable prefix of a permanent refusal by a rule or a hardline built-in.
@@ -106,6 +106,9 @@ class Evaluation:
     #: The sandbox the call runs in (the Gatekeeper's containment stage); None: it runs as
     #: written (denied, not a shell call, or ``[exec] contain`` leaves it uncontained).
     profile: Profile | None = field(default=None, compare=False)
+    #: That sandbox, built for this call (an allowed call an agent's hook rewrites): the
+    #: agent runs its line instead of the command. None: the adapter says ``sandbox run``.
+    prepared: Prepared | None = field(default=None, compare=False)
 
     @property
     def hardline(self) -> bool:

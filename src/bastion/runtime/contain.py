@@ -12,7 +12,14 @@ before the answer is recorded, so the ledger holds exactly what the agent is tol
 * a call that must run contained but cannot on this machine (no working bubblewrap, a
   workspace too big to check for credentials) asks instead, with the reason; once a person
   approves it, it runs in its profile all the same (a sandbox that cannot start fails the
-  run), unless the person chose "approve uncontained".
+  run), unless the person chose "approve uncontained";
+* for an answer the agent gets now (``run``), an allowed call's sandbox is built here, once
+  (``Containability.prepare``: bwrap's argv, the seccomp program, the cgroups, one scan of
+  the roots for credentials), and travels in the answer (``Evaluation.prepared``): the
+  agent's shell runs it with no Python. A run that cannot be built is a question, recorded
+  as such. A host profile is not built here (its egress proxy lives as long as its run:
+  ``bastion sandbox run`` starts one), nor is a question (the person reads the short
+  ``bastion sandbox run`` line, and an answer takes longer than Python starting).
 
 Only shell calls are contained here: they are the calls an agent's hook can rewrite.
 """
@@ -21,19 +28,21 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from bastion.approval.model import Resolver
 from bastion.approval.outcome import prepend, resolver_of
-from bastion.policy.containment import Contain, Profile, analysis_hosts, profile_for
+from bastion.policy.containment import Contain, Prepared, Profile, analysis_hosts, profile_for
 from bastion.policy.decision import Decision, Evaluation, Reason
 from bastion.shell.model import Access
 
 if TYPE_CHECKING:
     from bastion.call.model import ToolCall
+    from bastion.exec.settle import Settled
     from bastion.policy.compiled import Policy
     from bastion.policy.judge import Judge
+    from bastion.runtime.keeper import Gatekeeper
     from bastion.shell.model import ShellAnalysis
 
 #: The rule of a person's explicit choice to run an approved call outside the sandbox.
@@ -50,6 +59,14 @@ class Containability(Protocol):
         """None when it can, else why not, in words for the person asked."""
         ...
 
+    def prepare(self, call: ToolCall, profile: Profile) -> Prepared | str:
+        """The contained run of the shell ``call``, built now, or why it cannot be here."""
+        ...
+
+    def finished(self) -> Sequence[Settled]:
+        """Prepared runs that have ended, their after-work done (quarantine, cgroups)."""
+        ...
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Containment:
@@ -58,8 +75,11 @@ class Containment:
     mode: Contain
     check: Containability
 
-    def stage(self, call: ToolCall, evaluation: Evaluation, gate: Judge) -> Evaluation:
-        """``evaluation`` with its profile, or the question (refusal) it becomes."""
+    def stage(self, call: ToolCall, evaluation: Evaluation, gate: Judge, *, run: bool = False) -> Evaluation:
+        """``evaluation`` with its profile, or the question (refusal) it becomes. ``run``: the
+        answer is the one the agent gets now (not a ``check``), so an allowed call's run is
+        built here, before the record (:mod:`bastion.exec.prepared`): the agent's shell then
+        starts bubblewrap with no Python, and a run that cannot be built is a question."""
         if call.tool != "shell" or evaluation.decision is Decision.DENY:
             return evaluation
         command = call.args.get("command")
@@ -73,11 +93,22 @@ class Containment:
         if analysis is not None and (evaluation.decision is Decision.ASK or resolver is Resolver.PERSON):
             writes = named_writes(analysis, gate.policy, call.cwd)
             profile = dataclasses.replace(profile, writes=writes) if writes else profile
-        if evaluation.decision is Decision.ALLOW and resolver is Resolver.PERSON:
+        allowed = evaluation.decision is Decision.ALLOW
+        if allowed and resolver is Resolver.PERSON:
             # The question already said whether it can be contained; the approved run gets
-            # its profile, and a sandbox that is gone by then fails the run, never widens it.
-            return dataclasses.replace(evaluation, profile=profile)
-        problem = self.check.problem(profile)
+            # its profile, and a sandbox that is gone by then fails the run, never widens it
+            # (without a prepared run the agent is told ``bastion sandbox run``).
+            built = self.check.prepare(call, profile) if run and not profile.hosts else None
+            prepared = None if isinstance(built, str) else built
+            return dataclasses.replace(evaluation, profile=profile, prepared=prepared)
+        if allowed and run and not profile.hosts:
+            # A host profile needs an egress proxy per run: ``bastion sandbox run`` starts one.
+            built = self.check.prepare(call, profile)
+            if not isinstance(built, str):
+                return dataclasses.replace(evaluation, profile=profile, prepared=built)
+            problem: str | None = built
+        else:
+            problem = self.check.problem(profile)
         if problem is None:
             return dataclasses.replace(evaluation, profile=profile)
         return prepend(evaluation, Reason(Decision.ASK, UNCONTAINABLE, SOURCE, "", problem), marker=None)
@@ -123,3 +154,48 @@ def _analysis(analyze: Callable[[str], ShellAnalysis], command: str) -> ShellAna
 
 def _home(path: str, home: str) -> str:
     return home + path[1:] if path == "~" or path.startswith("~/") else path
+
+
+def settle_runs(keeper: Gatekeeper) -> int:
+    """Finish the contained runs that ended since the last look (their protected paths to
+    the quarantine, their cgroups removed) and record each one's exit in ``keeper``'s
+    ledger, as ``bastion sandbox run`` does after its run; how many were recorded. Called
+    once the answer is out (the hook daemon after its reply), so it holds no call up."""
+    return record_runs(keeper, finished_runs(keeper))
+
+
+def finished_runs(keeper: Gatekeeper) -> Sequence[Settled]:
+    """The runs that ended, their after-work done (files only: no ledger, no lock needed)."""
+    return () if keeper.containment is None else keeper.containment.check.finished()
+
+
+def record_runs(keeper: Gatekeeper, runs: Sequence[Settled]) -> int:
+    """Each run's exit in ``keeper``'s ledger (``executed``, ``exec.contained``)."""
+    done = 0
+    for run in runs:
+        if not run.started or run.call is None:
+            continue  # never run (nothing to record), or prepared by hand
+        keeper.record_execution(*ran_contained(run), run.exit_code, run.duration)
+        done += 1
+    return done
+
+
+def ran_contained(run: Settled) -> tuple[ToolCall, Evaluation]:
+    """The call a settled prepared run carried out and the evaluation its exit is recorded
+    under (``exec.contained``, as ``bastion sandbox run`` records its own runs)."""
+    from bastion.call.effects import Effect
+    from bastion.call.model import ToolCall
+
+    origin = run.call
+    call = ToolCall(
+        tool="shell",
+        args={"command": origin.command if origin is not None else ""},
+        cwd=run.cwd,
+        session=origin.session if origin is not None else None,
+        turn=origin.turn if origin is not None else None,
+        agent=origin.agent if origin is not None else None,
+    )
+    reason = Reason(
+        Decision.ALLOW, "exec.contained", "built-in", run.profile, f"ran contained: {run.profile}"
+    )
+    return call, Evaluation(Decision.ALLOW, (reason,), (Effect.UNKNOWN,))

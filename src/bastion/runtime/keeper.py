@@ -139,13 +139,13 @@ class Gatekeeper(Recording):
         """Gate + standing grants + limits + repeat guard + containment; writes nothing."""
         call = self.delegations.bind(call)
         evaluation = self._decide(call, self.clock.now(), admit=False)[0]
-        return self._contained(call, evaluation) if contain else evaluation
+        return self._contained(call, evaluation, run=False) if contain else evaluation
 
-    def _contained(self, call: ToolCall, evaluation: Evaluation) -> Evaluation:
-        """The containment stage (:mod:`bastion.runtime.contain`), last before a record."""
+    def _contained(self, call: ToolCall, evaluation: Evaluation, *, run: bool = True) -> Evaluation:
+        """The containment stage (:mod:`bastion.runtime.contain`); ``run``: not a check."""
         if self.containment is None:
             return evaluation
-        return self.containment.stage(call, evaluation, self.gate)
+        return self.containment.stage(call, evaluation, self.gate, run=run)
 
     def _decide(self, call: ToolCall, now: float, *, admit: bool, headless: bool = False) -> _Decided:
         evaluation, resolver = self._decide_enforcing(call, now, admit=admit)

@@ -90,6 +90,23 @@ def sandbox(tmp_path: Path) -> Sandbox:
     return make_sandbox(tmp_path)
 
 
+def settle_all(state: Path) -> None:
+    """Finish every run prepared under ``state``, run or not (a hook test's rewritten lines
+    mostly are not: their cgroups would wait a day for a later call)."""
+    import time
+
+    from bastion.exec.prepared import runs_dir
+    from bastion.exec.settle import STALE_SECONDS, settle
+
+    settle(runs_dir(str(state)), now=time.time() + 2 * STALE_SECONDS)
+
+
+@pytest.fixture(autouse=True)
+def _no_prepared_run_left(tmp_path: Path) -> Iterator[None]:
+    yield
+    settle_all(tmp_path / "state")
+
+
 @pytest.fixture
 def outside_tmp_sandbox() -> Iterator[Sandbox]:
     """Codex refuses to put its helper binaries under /tmp: this one lives in /var/tmp."""
@@ -97,6 +114,7 @@ def outside_tmp_sandbox() -> Iterator[Sandbox]:
     try:
         yield make_sandbox(base)
     finally:
+        settle_all(base / "state")
         shutil.rmtree(base, ignore_errors=True)
 
 

@@ -1,5 +1,6 @@
 """``[exec] contain`` through the real ``bastion hook`` process: which answers rewrite the
-shell call to run under ``bastion sandbox run``, and which agents can be rewritten at all."""
+shell call to run contained (an allowed call: its prepared run's line, no Python; a
+question: ``bastion sandbox run``), and which agents can be rewritten at all."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.adapters.hooks.conftest import Sandbox, bastion_exe, run_hook
+from tests.adapters.hooks.contained import canonical_answer
 
 
 def _env(sandbox: Sandbox, policy: str, **extra: str) -> dict[str, str]:
@@ -27,8 +29,8 @@ def _claude(sandbox: Sandbox, command: str, env: dict[str, str]) -> dict[str, An
         "hook_event_name": "PreToolUse", "cwd": str(sandbox.project), "session_id": "s",
         "tool_name": "Bash", "tool_input": {"command": command},
     }  # fmt: skip
-    out: dict[str, Any] = run_hook("claude", json.dumps(payload), env).json["hookSpecificOutput"]
-    return out
+    out: dict[str, Any] = canonical_answer(run_hook("claude", json.dumps(payload), env).json)
+    return out["hookSpecificOutput"]  # type: ignore[no-any-return]
 
 
 def _contained(sandbox: Sandbox, profile: str, command: str, timeout: str = "120") -> str:
@@ -38,13 +40,18 @@ def _contained(sandbox: Sandbox, profile: str, command: str, timeout: str = "120
     )
 
 
+def _prepared(profile: str, command: str, timeout: str = "120") -> str:
+    """An allowed call's prepared line, as ``canonical`` reads it."""
+    return f"$CONTAINED({profile}, network: none) --timeout {timeout} -- bash -c '{command}'"
+
+
 def test_contain_allowed_rewrites_an_allowed_call(sandbox: Sandbox) -> None:
     env = _env(sandbox, '[exec]\ncontain = "allowed"\n', CLAUDE_CODE_ENTRYPOINT="sdk-cli")
 
     out = _claude(sandbox, "ls src", env)
 
     assert out["permissionDecision"] == "allow"
-    assert out["updatedInput"] == {"command": _contained(sandbox, "read-only", "ls src")}
+    assert out["updatedInput"] == {"command": _prepared("read-only", "ls src")}
 
 
 def test_contain_allowed_leaves_a_call_the_person_is_asked_about_as_written(sandbox: Sandbox) -> None:
@@ -99,10 +106,10 @@ def test_copilot_gets_the_contained_command_as_modified_args(sandbox: Sandbox) -
     payload = {"timestamp": 1, "cwd": str(sandbox.project), "toolName": "bash",
                "toolArgs": json.dumps({"command": "ls src"})}  # fmt: skip
 
-    out = run_hook("copilot", json.dumps(payload), env).json
+    out = canonical_answer(run_hook("copilot", json.dumps(payload), env).json)
 
     assert out["permissionDecision"] == "allow"
-    assert out["modifiedArgs"] == {"command": _contained(sandbox, "read-only", "ls src")}
+    assert out["modifiedArgs"] == {"command": _prepared("read-only", "ls src")}
 
 
 def test_codex_gets_the_contained_command_as_updated_input_with_an_explicit_allow(sandbox: Sandbox) -> None:
@@ -113,12 +120,12 @@ def test_codex_gets_the_contained_command_as_updated_input_with_an_explicit_allo
     run = run_hook("codex", json.dumps(payload), env)
 
     assert (run.exit_code, run.stderr) == (0, "")
-    assert run.json == {
+    assert canonical_answer(run.json) == {
         "hookSpecificOutput": {
             "hookEventName": "PreToolUse",
             "permissionDecision": "allow",
             "permissionDecisionReason": run.json["hookSpecificOutput"]["permissionDecisionReason"],
-            "updatedInput": {"command": _contained(sandbox, "read-only", "ls src")},
+            "updatedInput": {"command": _prepared("read-only", "ls src")},
         }
     }
 
@@ -141,12 +148,12 @@ def test_gemini_gets_the_contained_command_as_hook_specific_tool_input(sandbox: 
     run = run_hook("gemini", json.dumps(payload), env)
 
     assert run.exit_code == 0
-    assert run.json == {
+    assert canonical_answer(run.json) == {
         "decision": "allow",
         "reason": run.json["reason"],
         "hookSpecificOutput": {
             "hookEventName": "BeforeTool",
-            "tool_input": {"command": _contained(sandbox, "read-only", "ls src"), "description": "list"},
+            "tool_input": {"command": _prepared("read-only", "ls src"), "description": "list"},
         },
     }
 
@@ -169,7 +176,7 @@ def test_qwen_whose_hooks_cannot_rewrite_gets_the_plain_answer(sandbox: Sandbox)
     run = run_hook("qwen", json.dumps(payload), env)
 
     assert run.exit_code == 0
-    assert "sandbox run" not in run.stdout
+    assert ("sandbox run" in run.stdout, "bwrap" in run.stdout) == (False, False)
 
 
 @given(st.text(min_size=1, max_size=200))

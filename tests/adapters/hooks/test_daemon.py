@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bastion.adapters.hooks.daemon import HookServer, start_hook_server, stop_hook_server
+from bastion.adapters.hooks.daemon import HookServer, ResidentDecider, start_hook_server, stop_hook_server
+from tests.adapters.hooks.contained import canonical_answer
 
 
 @pytest.fixture
@@ -63,8 +64,16 @@ def test_the_daemon_answers_exactly_as_the_hook_would_in_process(
     # Separate sessions: a repeat of a refused call in one session trips the repeat guard.
     via_daemon = run_hook(hook_env, command, session="a")
     in_process = run_hook(hook_env, command, session="b", BASTION_HOOK_NO_DAEMON="1")
-    assert (via_daemon.returncode, via_daemon.stdout) == (in_process.returncode, in_process.stdout)
+    # The same answer; an allowed call's prepared line names its own run (read as the same).
+    assert (via_daemon.returncode, _read(via_daemon.stdout)) == (
+        in_process.returncode,
+        _read(in_process.stdout),
+    )
     assert os.stat(daemon.path).st_mode & 0o777 == 0o600
+
+
+def _read(stdout: str) -> object:
+    return canonical_answer(json.loads(stdout)) if stdout.strip() else stdout
 
 
 def test_a_denial_through_the_daemon_blocks_with_exit_2(daemon: HookServer, hook_env: dict[str, str]) -> None:
@@ -117,3 +126,45 @@ def test_the_resident_daemon_sees_a_policy_edit_on_the_next_call(
     answer = json.loads(result.stdout)["hookSpecificOutput"]
     assert (result.returncode, answer["permissionDecision"]) == (2, "deny")
     assert "matches deny entry 'git status'" in answer["permissionDecisionReason"]
+
+
+class _SlowAfterwork(ResidentDecider):
+    """A daemon whose after-work (settling earlier runs) holds until the test releases it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = threading.Event()
+        self.started = threading.Event()
+
+    def settle_runs(self) -> None:
+        self.started.set()
+        self.release.wait(30)
+
+
+def test_the_client_has_the_whole_answer_before_the_daemon_s_after_work_ends(
+    hook_env: dict[str, str], tmp_path: Path
+) -> None:
+    from bastion.adapters.hooks.client import encode_request, unframe
+
+    decider = _SlowAfterwork()
+    server = HookServer(str(tmp_path / "hooks.sock"), decider=decider, base_env=hook_env)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    payload = {"session_id": "s", "cwd": os.path.join(hook_env["HOME"], "proj"), "hook_event_name": "PreToolUse",
+               "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}  # fmt: skip
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            conn.settimeout(20)  # a failure, not a measure: without the fix this read waits for the release
+            conn.connect(server.path)
+            conn.sendall(encode_request(["claude"], {}, json.dumps(payload).encode()))
+            conn.shutdown(socket.SHUT_WR)
+            chunks = []
+            while chunk := conn.recv(65536):
+                chunks.append(chunk)
+        code, stdout, stderr = unframe(b"".join(chunks), 3)
+        assert (code, decider.started.wait(20), decider.release.is_set()) == (b"2", True, False)
+        assert json.loads(stdout)["hookSpecificOutput"]["permissionDecision"] == "deny", stderr
+    finally:
+        decider.release.set()
+        server.shutdown()
+        server.server_close()
+        decider.close()

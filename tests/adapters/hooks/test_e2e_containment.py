@@ -181,6 +181,7 @@ def test_the_hook_answer_keeps_the_original_command_in_the_rewritten_one(
     sandbox: Sandbox, tmp_path: Path
 ) -> None:
     from tests.adapters.hooks.conftest import run_hook
+    from tests.adapters.hooks.contained import canonical
 
     _project(sandbox)
     payload = {
@@ -194,6 +195,7 @@ def test_the_hook_answer_keeps_the_original_command_in_the_rewritten_one(
     output = answer.json["hookSpecificOutput"]
     assert output["permissionDecision"] == "allow"
     rewritten = output["updatedInput"]["command"]
-    assert " sandbox run --profile workspace-write --cwd " in rewritten
-    assert rewritten.endswith(" --timeout 65 -- bash -c 'python3 scripts/attack.py'")
+    assert canonical(rewritten) == (
+        "$CONTAINED(workspace-write, network: none) --timeout 65 -- bash -c 'python3 scripts/attack.py'"
+    )
     assert output["updatedInput"]["timeout"] == 60000

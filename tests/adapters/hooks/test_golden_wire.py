@@ -2,7 +2,10 @@
 
 ``fixtures/<agent>/<case>.json`` holds the agent's hook input (``$HOME``/``$PROJECT`` stand
 for the throwaway home and project, ``$BASTION`` for the entry point a contained command runs), the environment the agent gives its hooks, and the
-exact answer expected on stdout with its exit code. ``captured-*.stdin.json`` are inputs
+exact answer expected on stdout with its exit code. A prepared run's line (an allowed call,
+contained with no Python) is pinned as ``$CONTAINED(PROFILE) --timeout S -- bash -c ORIGINAL``
+once its structure is checked (``tests/adapters/hooks/contained.py``): its run id, state
+dir and cgroup paths differ from run to run. ``captured-*.stdin.json`` are inputs
 recorded from the real CLIs (Claude Code 2.1.197, Codex 0.171.0) in the end-to-end runs.
 """
 
@@ -16,6 +19,7 @@ import pytest
 
 from bastion.adapters.hooks.entry import protocol_for
 from tests.adapters.hooks.conftest import FIXTURES, Sandbox, bastion_exe, run_hook
+from tests.adapters.hooks.contained import canonical_answer
 
 CASES = sorted(
     p for p in FIXTURES.glob("*/*.json") if p.parent.name != "settings" and not p.name.startswith("captured-")
@@ -45,7 +49,10 @@ def test_each_agent_gets_its_exact_golden_answer(case: Path, sandbox: Sandbox) -
         case.parent.name, json.dumps(_sub(fixture["stdin"], forward)), sandbox.env(**fixture["env"])
     )
 
-    assert (_sub(run.json, back), run.exit_code) == (fixture["stdout"], fixture["exit_code"])
+    assert (_sub(canonical_answer(run.json), back), run.exit_code) == (
+        fixture["stdout"],
+        fixture["exit_code"],
+    )
 
 
 def test_the_captured_claude_code_input_reads_as_a_shell_call_with_its_ids() -> None:

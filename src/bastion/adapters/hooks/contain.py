@@ -1,13 +1,17 @@
-"""Render the answer's sandbox profile into the agent's wire format: the shell command,
-rewritten to run contained.
+"""Render the answer's sandbox into the agent's wire format: the shell command, rewritten
+to run contained.
 
 The Gatekeeper's containment stage (:mod:`bastion.runtime.contain`) already decided
-whether the call runs contained and in which profile (``Evaluation.profile``), and recorded
-that answer; this module only writes it out. The agent (Claude Code ``updatedInput``,
-Copilot ``modifiedArgs``) then runs
-``bastion sandbox run --profile P [--host H…] --cwd DIR --timeout S -- bash -c 'ORIGINAL'``:
-the original command stays in the transcript word for word, and what it can touch is what
-the decision found it does.
+whether the call runs contained and in which profile (``Evaluation.profile``), built the
+run of an allowed call (``Evaluation.prepared``) and recorded that answer; this module only
+writes it out. The agent (Claude Code ``updatedInput``, Copilot ``modifiedArgs``, Gemini
+``tool_input``, Codex ``updatedInput``) then runs, for a prepared run, its line: a bash
+that execs bubblewrap (``bastion.exec.prepared``; no Python), ending in
+``bash -c 'ORIGINAL'``; otherwise (a question, a host profile, an approved call whose run
+could not be built)
+``bastion sandbox run --profile P [--host H…] --cwd DIR --timeout S -- bash -c 'ORIGINAL'``.
+Either way the original command stays in the transcript word for word, and what it can
+touch is what the decision found it does.
 """
 
 from __future__ import annotations
@@ -47,7 +51,11 @@ def contain_verdict(
     profile = evaluation.profile
     if profile is None or verdict.decision == "deny":
         return verdict
-    command = contained_command(args, profile, cwd=request.ctx.cwd, policy_path=policy_path)
+    prepared = evaluation.prepared
+    if prepared is not None:
+        command = prepared.shell_command(str(args["command"]), _timeout(args))
+    else:
+        command = contained_command(args, profile, cwd=request.ctx.cwd, policy_path=policy_path)
     return dataclasses.replace(verdict, updated_input={**args, "command": command})
 
 

@@ -122,6 +122,10 @@ class _Handler(socketserver.BaseRequestHandler):
         sock.settimeout(self.server.read_timeout)  # a client that never reads cannot hold us either
         with contextlib.suppress(OSError):
             sock.sendall(encode_reply(reply))
+            sock.shutdown(socket.SHUT_WR)  # the client reads to the end: it has it all now
+        decider = self.server.decider
+        if isinstance(decider, ResidentDecider):  # the answer is out: earlier runs' after-work
+            decider.settle_runs()
 
 
 class ResidentDecider(LocalDecider):
@@ -191,6 +195,23 @@ class ResidentDecider(LocalDecider):
         from bastion.construct import keeper_for
 
         return keeper_for(sources, env, options=self.gate_options, config=config)
+
+    settles_inline = False  # after the reply (settle_runs), never before it
+
+    def settle_runs(self) -> None:
+        """Finish the contained runs that ended and record their exits, through each open
+        gatekeeper (the one whose policy's state dir holds them). The files are looked at
+        without the gatekeeper's lock; only a record to write takes it."""
+        from bastion.runtime.contain import finished_runs, record_runs
+
+        with self._lock:
+            entries = list(self._keepers.values())
+        for keeper, busy in entries:
+            with contextlib.suppress(Exception):  # what is left stays for the next look
+                runs = finished_runs(keeper)
+                if runs:
+                    with busy:
+                        record_runs(keeper, runs)
 
     def close(self) -> None:
         with self._lock:

@@ -68,6 +68,10 @@ class LocalDecider:
     replaces the hook's own ``--policy`` for every call; ``options`` are the gate options
     (default: :data:`~bastion.construct.HOOK_OPTIONS`)."""
 
+    #: Finish earlier contained runs (and record their exits) in the call itself: a hook
+    #: process has no later moment. The daemon does it after its reply instead.
+    settles_inline = True
+
     def __init__(self, *, policy_path: str | None = None, options: GateOptions | None = None) -> None:
         self.policy_path = policy_path
         self.gate_options = options
@@ -107,6 +111,8 @@ class LocalDecider:
         rewrites = protocol.rewrites_input
         with self.keeper(sources, options.env, config, parks=parks) as keeper:
             verdicts = [self._one(keeper, call, request, delegate, rewrites, options) for call in calls]
+            if self.settles_inline:
+                settle_quietly(keeper)
         verdict = strictest(verdicts)
         if not rewrites:
             return verdict
@@ -198,6 +204,15 @@ class LocalDecider:
         if delegate and final.decision is Decision.ASK and request.event == PERMISSION_REQUEST:
             return Verdict("ask", final.message, request.event, defer=True)
         return _verdict(final, request.event)
+
+
+def settle_quietly(keeper: Gatekeeper) -> None:
+    """:func:`bastion.runtime.contain.settle_runs`, whose failure is no reason to fail a
+    call: what it could not finish stays for the next look."""
+    from bastion.runtime.contain import settle_runs
+
+    with contextlib.suppress(Exception):
+        settle_runs(keeper)
 
 
 def _raw_call(request: HookRequest) -> ToolCall:
