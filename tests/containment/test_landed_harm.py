@@ -37,8 +37,12 @@ def test_every_call_of_the_corpus_does_harm_when_run_as_written(world: tuple[Wor
     """The baseline: with no hook and no sandbox each case lands, so a case that lands
     nothing through an agent was stopped or contained, not harmless in this world."""
     results = run_corpus(None, CORPUS, *world)
+    # A case that landed nothing is run once more: on a loaded machine a loopback fetch can
+    # fail once (seen for curl-sh), and this baseline is about the world, not the gate.
+    missed = {r.case for r in results if not r.landed}
+    again = run_corpus(None, tuple(h for h in CORPUS if h.id in missed), *world) if missed else []
 
-    assert [r.case for r in results if not r.landed] == []
+    assert [r.case for r in again if not r.landed] == []
 
 
 def test_the_corpus_is_broad_and_every_case_names_its_harm_and_trace() -> None:
