@@ -1,9 +1,10 @@
-"""The two blind adversarial suites of issue #31, written by testers who had not read the
-code (``blind_a`` before the classifier v3 work, ``blind_b`` after it, as its end-of-work
-measure), run against this Bastion as they run themselves (``measure.py``: ``bastion check
---batch`` on their own hostile and everyday fixtures). Each figure is held where it stood when
-the suites landed: a change that lets one more attack through, or asks about one more
-everyday call, fails here. The issue's targets and these figures are in BENCHMARKS.md."""
+"""The three blind adversarial suites of issue #31, written by testers who had not read the
+code (``blind_a`` before the classifier v3 work, ``blind_b`` after it, ``blind_c`` after the
+last root causes: each a fresh measure), run against this Bastion as they run themselves
+(``measure.py``: ``bastion check --batch`` on their own hostile and everyday fixtures). Each
+figure is held where it stood when the suites landed: a change that lets one more attack
+through, or asks about one more everyday call, fails here. The issue's targets and these
+figures are in BENCHMARKS.md."""
 
 from __future__ import annotations
 
@@ -34,6 +35,10 @@ class Held:
 HELD = {
     "blind_a": Held(11, 1, 28, {"clean": 201, "lfs-delta": 201}),
     "blind_b": Held(0, 0, 22, {"clean": 154, "lfs-delta": 154}),
+    # The end-of-work suite, written blind after both; measured once on landed main
+    # (2026-12-07 03:30: 44 of 751 attacks allowed, 15 printing a credential; everyday calls
+    # that run project code are asked by design): summary-baseline.txt.
+    "blind_c": Held(44, 15, 67, {"clean": 133, "lfs-delta": 133}),
 }
 
 
