@@ -13,7 +13,7 @@ import pytest
 from bastion.adapters.cli import hooks_cmd
 from bastion.adapters.hooks import client, entry
 from bastion.adapters.hooks.agent_trust import project_trust
-from bastion.adapters.hooks.extension import extension_agents
+from bastion.adapters.hooks.own_file import own_file_agents
 from bastion.adapters.hooks.protocol import AgentProtocol
 from bastion.adapters.hooks.targets import hook_command, hook_file, target_for
 from bastion.agents.model import AskHandling, Enforcement, SettingWarning, TrustModel
@@ -235,7 +235,7 @@ def test_an_agent_that_loads_code_gets_bastions_own_file_not_a_settings_entry(tm
     assert hook_file("pi", scope="user", cwd=cwd, env=moved) == str(tmp_path / "pi-dir/extensions/bastion.ts")
     with pytest.raises(ValueError, match=r"^pi has no settings file: Bastion writes its own file"):
         target_for("pi", scope="project", cwd=cwd, env=env)
-    assert extension_agents() == ("pi",)
+    assert own_file_agents() == tuple(n for n in HOOKED if n in ("pi", "opencode"))
 
 
 def test_hook_names_follow_the_registry_order() -> None:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bastion.adapters.hooks.extension import hook_argv
+from bastion.adapters.hooks.own_file import hook_words
 from bastion.adapters.hooks.targets import hook_command, hook_launcher
 
 HOOK_TIMEOUT = 60
@@ -174,7 +174,7 @@ def plan(agent: Agent, command: str, cwd: str, env: Mapping[str, str], *, sessio
     repeat guard counts them per session)."""
     hook = ["sh", "-c", hook_command(agent.name, hook_launcher(), timeout=HOOK_TIMEOUT)]
     if agent.extension:
-        hook = hook_argv(agent.name, hook_launcher(), timeout=HOOK_TIMEOUT)
+        hook = hook_words(agent.name, hook_launcher(), HOOK_TIMEOUT)
     done = subprocess.run(hook, input=json.dumps(agent.payload(command, cwd, session)).encode(), capture_output=True,
                           env={**env, **agent.env}, cwd=cwd, timeout=HOOK_TIMEOUT)  # fmt: skip
     decision, rewritten = agent.read(done.stdout.decode(), done.returncode)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bastion.adapters.cli.doctor_sandbox import sandbox_checks
@@ -95,3 +97,25 @@ def test_doctor_names_the_contain_choice_and_what_it_means(contain: str, ok: boo
         True,
         True,
     )
+
+
+def test_doctor_counts_an_agent_whose_hook_is_bastions_own_file_but_not_a_foreign_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bastion.adapters.cli.doctor_sandbox import installed_agents
+    from bastion.adapters.hooks import own_file
+    from bastion.agents.registry import hook_names, hooks_of
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for name in ("XDG_CONFIG_HOME", *(hooks_of(n).user_folder_env or "HOME" for n in hook_names())):
+        if name != "HOME":
+            monkeypatch.delenv(name, raising=False)
+    for agent in ("pi", "opencode"):
+        env = {"HOME": str(tmp_path / "home")}
+        own_file.install(
+            agent, scope="project", cwd=str(tmp_path), env=env, executable="/b", timeout=60, out=print
+        )
+    (tmp_path / ".pi" / "extensions" / "bastion.ts").write_text("export default function () {}\n")
+
+    assert installed_agents() == ["opencode"]

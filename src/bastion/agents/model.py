@@ -13,18 +13,16 @@ class SettingsStyle(enum.Enum):
 
     ``CLAUDE``: ``hooks.EVENT[] = {matcher?, hooks: [{type: "command", command, timeout}]}``
     (Claude Code, Codex, Gemini CLI, Qwen Code). ``COPILOT``: ``{version: 1,
-    hooks.preToolUse[] = {type: "command", bash, timeoutSec}}``. ``EXTENSION``: no settings
+    hooks.preToolUse[] = {type: "command", bash, timeoutSec}}``. ``OWN_FILE``: no settings
     document: the agent loads code, so Bastion writes its own file whole, its ``template``
     (package data of ``bastion.adapters.hooks``) with the hook's command line filled in, and
-    the file runs the hook per call (pi; ``bastion.adapters.hooks.extension``). ``PLUGIN``: the file is
-    Bastion's own plugin, rendered from ``Hooks.template`` with the hook command in it
-    (opencode; ``bastion.adapters.hooks.plugin_file``).
+    the file runs the hook per call (pi's extension, opencode's plugin;
+    ``bastion.adapters.hooks.own_file``).
     """
 
     CLAUDE = "claude"
     COPILOT = "copilot"
-    EXTENSION = "extension"
-    PLUGIN = "plugin"
+    OWN_FILE = "own-file"
 
 
 class TrustModel(enum.Enum):
@@ -114,9 +112,10 @@ class Hooks:
     #: The user file's folder under HOME when it is not ``folder`` (a folder under
     #: ``.config`` follows ``XDG_CONFIG_HOME``).
     user_folder: str | None = None
-    #: ``EXTENSION``/``PLUGIN`` styles: the packaged file Bastion installs (a plugin's is in
-    #: ``bastion/adapters/hooks/plugins/``).
+    #: ``OWN_FILE`` style: the packaged file Bastion installs (a path under
+    #: ``bastion/adapters/hooks/``), and what the agent calls such a file (in install's words).
     template: str | None = None
+    file_kind: str = "file"
     #: None when there is a user file; else why only a project install works.
     project_only: str | None = None
     trust: TrustModel = TrustModel.NONE

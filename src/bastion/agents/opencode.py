@@ -30,8 +30,9 @@ AGENT = Agent(
         folder=".opencode",
         user_folder=".config/opencode",
         file="plugin/bastion.js",
-        style=SettingsStyle.PLUGIN,
-        template="opencode.js",
+        style=SettingsStyle.OWN_FILE,
+        template="plugins/opencode.js",
+        file_kind="plugin",
         event="tool.execute.before",
         extra_events=("permission.asked",),
         # opencode has no prompt a plugin can raise (its permission.ask hook is no longer

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from bastion.adapters.hooks import plugin_file
+from bastion.adapters.hooks import own_file
 from bastion.adapters.hooks.install import install
 from tests.adapters.hooks.conftest import Sandbox, agent_cli, bastion_exe
 from tests.adapters.hooks.fake_models import FakeModelServer, Script
@@ -305,7 +305,7 @@ def test_a_daemon_answering_nonsense_blocks_the_call(sandbox: Sandbox, garbage_d
 
 
 #: Hooks that answer wrongly, through the real opencode: the plugin must refuse each one (every
-#: other wrong answer is run through the same plugin by Node in test_plugin_file.py).
+#: other wrong answer is run through the same plugin by Node in test_opencode_plugin.py).
 MALFORMED = {
     "not JSON": ("print('allow')", 0),
     "exit 0 with deny": ('print(\'{"decision": "deny", "reason": "r"}\')', 0),
@@ -317,8 +317,7 @@ def _fake_hook(sandbox: Sandbox, plugin: Path, source: str) -> None:
     """Re-render the installed plugin around a fake hook: the Python program ``source``."""
     program = sandbox.root / "fake_hook.py"
     program.write_text(source)
-    located = plugin_file.locate("opencode", scope="project", cwd=str(sandbox.project), env=sandbox.env())
-    plugin.write_text(plugin_file.render(located, [sys.executable, str(program)], 60))
+    plugin.write_text(own_file.render("opencode", [sys.executable, str(program)], 60))
 
 
 @pytest.mark.parametrize("case", sorted(MALFORMED))
@@ -336,8 +335,7 @@ def test_an_answer_that_is_not_a_clear_allow_blocks_the_call(sandbox: Sandbox, c
 
 def test_a_plugin_whose_bastion_is_gone_blocks_the_call(sandbox: Sandbox) -> None:
     plugin = install_opencode(sandbox)
-    located = plugin_file.locate("opencode", scope="project", cwd=str(sandbox.project), env=sandbox.env())
-    plugin.write_text(plugin_file.render(located, [str(sandbox.root / "no-such-bastion"), "hook"], 60))
+    plugin.write_text(own_file.render("opencode", [str(sandbox.root / "no-such-bastion"), "hook"], 60))
     marker = sandbox.project / "bash-ran"
 
     run = run_opencode(sandbox, "bash", {"command": f"touch {marker}", "description": "touch"})

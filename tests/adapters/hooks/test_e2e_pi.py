@@ -21,7 +21,7 @@ from typing import IO, Any
 
 import pytest
 
-from bastion.adapters.hooks import extension
+from bastion.adapters.hooks import own_file
 from bastion.adapters.hooks.client import SOCKET_NAME
 from bastion.adapters.hooks.install import install, probe
 from bastion.adapters.hooks.targets import Launcher, hook_launcher
@@ -54,7 +54,7 @@ def install_pi(sandbox: Sandbox, executable: Launcher | None = None, *, timeout:
         timeout=timeout,
         out=_quiet,
     )
-    assert isinstance(written, extension.Extension)
+    assert isinstance(written, own_file.OwnFile)
     return Path(written.path)
 
 
@@ -454,7 +454,7 @@ def _doctor(sandbox: Sandbox, *, with_pi: bool) -> list[tuple[str, bool, str]]:
     folder = str(Path(agent_cli("pi")).parent)
     path = f"{folder}:{os.environ.get('PATH', '/usr/bin:/bin')}" if with_pi else "/usr/bin:/bin"
     env = sandbox.env(PATH=path, **_python_path())
-    return extension.doctor_checks(str(sandbox.project), env, probe)
+    return own_file.doctor_checks(str(sandbox.project), env, probe)
 
 
 def test_doctor_proves_the_hook_denies_and_pi_itself_loads_the_extension(sandbox: Sandbox) -> None:

@@ -122,16 +122,16 @@ def installed_agents() -> list[str]:
     """Agents whose settings (project or user scope, from the cwd) hold Bastion's hook."""
     import contextlib
 
-    from bastion.adapters.hooks import extension
+    from bastion.adapters.hooks import own_file
     from bastion.adapters.hooks.install import InstallError, _commands, _load
     from bastion.adapters.hooks.targets import target_for
 
     found = []
     for agent in hook_names():
         for scope in ("project", "user"):
-            with contextlib.suppress(ValueError, InstallError, OSError, extension.ExtensionError):
-                if agent in extension.extension_agents():
-                    if extension.installed(agent, scope=scope, cwd=os.getcwd(), env=os.environ):
+            with contextlib.suppress(ValueError, InstallError, OSError, own_file.OwnFileError):
+                if agent in own_file.own_file_agents():
+                    if own_file.installed(agent, scope=scope, cwd=os.getcwd(), env=os.environ):
                         found.append(agent)
                         break
                     continue

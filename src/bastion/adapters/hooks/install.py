@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bastion.adapters.hooks import extension, plugin_file
+from bastion.adapters.hooks import own_file
 from bastion.adapters.hooks.agent_trust import project_trust
 from bastion.adapters.hooks.targets import (
     DEFAULT_TIMEOUT,
@@ -123,10 +123,10 @@ def install(
     timeout: int = DEFAULT_TIMEOUT,
     executable: Launcher | None = None,
     out: Print = print,
-) -> Target | extension.Extension | plugin_file.PluginFile:
-    if agent in extension.extension_agents():  # the agent loads code: Bastion writes its own file
+) -> Target | own_file.OwnFile:
+    if agent in own_file.own_file_agents():  # the agent loads code: Bastion writes its own file
         try:
-            return extension.install(
+            return own_file.install(
                 agent,
                 scope=scope,
                 cwd=cwd,
@@ -136,12 +136,8 @@ def install(
                 dry_run=dry_run,
                 out=out,
             )
-        except extension.ExtensionError as exc:
+        except own_file.OwnFileError as exc:
             raise InstallError(str(exc)) from exc
-    if agent in plugin_file.plugin_agents():  # a plugin file, not a settings entry
-        plugin = plugin_file.locate(agent, scope=scope, cwd=cwd, env=env)
-        words = plugin_file.hook_words(agent, executable or hook_launcher(), timeout)
-        return plugin_file.install_plugin(plugin, words, timeout=timeout, dry_run=dry_run, out=out)
     target = target_for(agent, scope=scope, cwd=cwd, env=env)
     before, doc = _load(target.path)
     exe = executable or hook_launcher()
@@ -189,15 +185,12 @@ def uninstall(
     env: Mapping[str, str],
     dry_run: bool = False,
     out: Print = print,
-) -> Target | str | plugin_file.PluginFile:
-    if agent in extension.extension_agents():
+) -> Target | own_file.OwnFile:
+    if agent in own_file.own_file_agents():
         try:
-            return extension.uninstall(agent, scope=scope, cwd=cwd, env=env, dry_run=dry_run, out=out)
-        except extension.ExtensionError as exc:
+            return own_file.uninstall(agent, scope=scope, cwd=cwd, env=env, dry_run=dry_run, out=out)
+        except own_file.OwnFileError as exc:
             raise InstallError(str(exc)) from exc
-    if agent in plugin_file.plugin_agents():
-        plugin = plugin_file.locate(agent, scope=scope, cwd=cwd, env=env)
-        return plugin_file.uninstall_plugin(plugin, dry_run=dry_run, out=out)
     target = target_for(agent, scope=scope, cwd=cwd, env=env)
     before, doc = _load(target.path)
     after_doc = target.remove(json.loads(json.dumps(doc)))
@@ -332,27 +325,5 @@ def hook_checks(policy: Any) -> list[tuple[str, bool, str]]:
                     elif ok and hooks_of(agent).doctor_caveat:
                         detail += f"; {hooks_of(agent).doctor_caveat}"
                     checks.append((name, ok, detail))
-    checks += extension.doctor_checks(cwd, env, probe)
-    for agent in plugin_file.plugin_agents():
-        for scope in ("project", "user"):
-            checks.extend(_plugin_checks(agent, scope, cwd, env))
+    checks += own_file.doctor_checks(cwd, env, probe)
     return checks
-
-
-def _plugin_checks(agent: str, scope: str, cwd: str, env: Mapping[str, str]) -> list[tuple[str, bool, str]]:
-    """Bastion's plugin file, if there is one: intact (the agent skips a plugin that fails to
-    load, silently), its hook command present, and answering a probe with a deny."""
-    plugin = plugin_file.locate(agent, scope=scope, cwd=cwd, env=env)
-    name = f"hook {agent} ({plugin.path})"
-    try:
-        text = plugin_file.read(plugin.path)
-    except plugin_file.PluginFileError as exc:
-        return [(name, False, str(exc))]
-    if text is None:
-        return []
-    words = plugin_file.command_of(text)
-    if words is None or text != plugin_file.render(plugin, words, plugin_file.timeout_of(words)):
-        return [(name, False, f"the plugin file was changed or is damaged: re-run bastion install {agent}")]
-    if not os.access(words[0], os.X_OK):
-        return [(name, False, f"{words[0]} is not executable: re-run bastion install {agent}")]
-    return [(name, *probe(shlex.join(words), agent, cwd))]

@@ -211,7 +211,7 @@ def target_for(name: str, *, scope: str, cwd: str, env: Mapping[str, str]) -> Ta
 
 def hook_file(name: str, *, scope: str, cwd: str, env: Mapping[str, str]) -> str:
     """Where the record puts Bastion's hook for ``name`` at ``scope``: the settings file, or
-    Bastion's own file (``SettingsStyle.EXTENSION``/``PLUGIN``)."""
+    Bastion's own file (``SettingsStyle.OWN_FILE``)."""
     hooks = hooks_of(name)
     home = env.get("HOME") or os.path.expanduser("~")
     if scope == "project":
