@@ -75,6 +75,7 @@ def test_doctor_says_plainly_which_agents_run_calls_uncontained() -> None:
         ("containment qwen", False),
     ]
     assert "runs UNCONTAINED" in checks[4][2] and "bastion launch qwen" in checks[4][2]
+    assert checks[1][2] == 'allowed shell calls run in Bastion\'s sandbox ([exec] contain = "allowed")'
     assert containment_checks(["claude"], "off")[1][:2] == ("containment claude", False)
 
 

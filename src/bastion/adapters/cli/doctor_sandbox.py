@@ -113,7 +113,7 @@ def containment_checks(installed: list[str], contain: str) -> list[Check]:
             checks.append((f"containment {agent}", False, '[exec] contain = "off": calls run uncontained'))
         else:
             which = "allowed and approved" if contain == "all" else "allowed"
-            checks.append((f"containment {agent}", True, f"{which} shell calls run in 'bastion sandbox run' "
+            checks.append((f"containment {agent}", True, f"{which} shell calls run in Bastion's sandbox "
                            f"([exec] contain = \"{contain}\")"))  # fmt: skip
     return checks
 
