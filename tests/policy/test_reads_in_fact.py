@@ -369,3 +369,63 @@ def test_a_file_with_two_names_that_is_no_credential_is_a_file(
     (workspace / "a.txt").write_text("a\n")
     (workspace / "b.txt").hardlink_to(workspace / "a.txt")
     assert _decide(make_gate(), call, "cat b.txt") is A
+
+
+#: 6b. A write through a name of a file with more than one name changes it under all of
+#: them (the workspace's scripts/env.sh may be the home's .bashrc): never a plain workspace
+#: write. A home start-up file or a credential under another name is denied; any other asks.
+@pytest.mark.parametrize(
+    ("target", "tool", "command", "decision", "rule"),
+    [
+        (".bashrc", "shell", "echo x >> scripts/env.sh", D, "hardline.agent-config"),
+        (".bashrc", "shell", "tee -a scripts/env.sh", D, "hardline.agent-config"),
+        (".bashrc", "shell", "cp a.txt scripts/env.sh", D, "hardline.agent-config"),
+        (".bashrc", "write", "scripts/env.sh", D, "hardline.agent-config"),
+        (".bashrc", "edit", "scripts/env.sh", D, "hardline.agent-config"),
+        (".aws/credentials", "write", "scripts/env.sh", D, "hardline.credentials"),
+        ("other/file.sh", "shell", "echo x > scripts/env.sh", Q, "paths.hard-link"),
+        ("other/file.sh", "shell", "sed -i s/a/b/ scripts/env.sh", Q, "paths.hard-link"),
+        ("other/file.sh", "write", "scripts/env.sh", Q, "paths.hard-link"),
+        ("other/file.sh", "edit", "scripts/env.sh", Q, "paths.hard-link"),
+    ],
+)
+def test_a_write_through_a_hard_link_is_not_a_plain_workspace_write(
+    make_gate: GateFactory,
+    call: Call,
+    workspace: Path,
+    home: Path,
+    target: str,
+    tool: str,
+    command: str,
+    decision: Decision,
+    rule: str,
+) -> None:
+    (home / target).parent.mkdir(parents=True, exist_ok=True)
+    (home / target).write_text("export X=1\n")
+    (workspace / "scripts").mkdir()
+    (workspace / "a.txt").write_text("a\n")
+    (workspace / "scripts" / "env.sh").hardlink_to(home / target)
+    if tool == "shell":
+        evaluation = make_gate().evaluate(call("shell", command=command))
+    elif tool == "write":
+        evaluation = make_gate().evaluate(call("write", path=command, content="x"))
+    else:
+        evaluation = make_gate().evaluate(call("edit", path=command, old="export", new="unset"))
+    assert evaluation.decision is decision
+    assert rule in [r.rule for r in evaluation.reasons]
+
+
+def test_a_file_with_one_name_is_a_plain_workspace_write(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    (workspace / "a.txt").write_text("a\n")
+    assert make_gate().evaluate(call("write", path="a.txt", content="x")).decision is A
+    assert _decide(make_gate(), call, "echo x > a.txt") is A
+
+
+def test_reading_a_hard_link_to_a_start_up_file_is_a_read(
+    make_gate: GateFactory, call: Call, workspace: Path, home: Path
+) -> None:
+    (home / ".bashrc").write_text("export X=1\n")
+    (workspace / "env.sh").hardlink_to(home / ".bashrc")
+    assert _decide(make_gate(), call, "cat env.sh") is A

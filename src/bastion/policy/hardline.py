@@ -179,8 +179,9 @@ HARMLESS_DEVICES = frozenset(
     {"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/full"}
 )
 
-AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
-    *permission_globs(),  # each agent's own settings (its record in the registry)
+#: The shell start-up files of a home (relative to it): a shell runs them on its own. A
+#: hard link to one in the workspace is found by (device, inode): policy/paths.py.
+RC_FILES: tuple[str, ...] = (
     ".bashrc",
     ".bash_profile",
     ".bash_login",
@@ -193,6 +194,12 @@ AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
     ".kshrc",
     ".cshrc",
     ".tcshrc",
+    ".config/fish/config.fish",
+)
+
+AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
+    *permission_globs(),  # each agent's own settings (its record in the registry)
+    *RC_FILES[:-1],  # in the home; fish's config wherever it is (next line)
     "**/.config/fish/config.fish",
     "**/.git/hooks",
     "**/.git/config",
