@@ -429,3 +429,46 @@ def test_reading_a_hard_link_to_a_start_up_file_is_a_read(
     (home / ".bashrc").write_text("export X=1\n")
     (workspace / "env.sh").hardlink_to(home / ".bashrc")
     assert _decide(make_gate(), call, "cat env.sh") is A
+
+
+#: 6c. The agent's own search tool reads every file below its path, as `grep -r` does: a
+#: hard link or a symlink to a credential file below it is reached the same way.
+@pytest.mark.parametrize(
+    ("plant", "path", "decision"),
+    [
+        ("hard", ".", D),
+        ("hard", "notes", D),
+        ("symlink", ".", D),
+        ("symlink", "notes", D),
+        ("none", ".", A),
+        ("none", "notes", A),
+    ],
+)
+def test_the_search_tool_reaches_what_a_recursive_grep_reaches(
+    make_gate: GateFactory, call: Call, workspace: Path, home: Path, plant: str, path: str, decision: Decision
+) -> None:
+    (home / ".aws").mkdir()
+    (home / ".aws" / "credentials").write_text("[default]\naws_secret_access_key = x\n")
+    (workspace / "notes").mkdir()
+    (workspace / "notes" / "todo.md").write_text("TODO\n")
+    if plant == "hard":
+        (workspace / "notes" / "db.txt").hardlink_to(home / ".aws" / "credentials")
+    elif plant == "symlink":
+        (workspace / "notes" / "db.txt").symlink_to(home / ".aws" / "credentials")
+    evaluation = make_gate().evaluate(call("grep", path=path, pattern="secret"))
+    assert evaluation.decision is decision
+    rules = [r.rule for r in evaluation.reasons]
+    assert ("hardline.credentials" in rules) is (decision is D)
+    assert _decide(make_gate(), call, f"grep -R secret {path}") is decision
+
+
+def test_the_search_tool_leaves_a_project_env_and_a_link_out_to_the_tool(
+    make_gate: GateFactory, call: Call, workspace: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "data.txt").write_text("x\n")
+    (workspace / "data").symlink_to(outside)
+    (workspace / ".env").write_text("TOKEN=x\n")
+    evaluation = make_gate().evaluate(call("grep", path=".", pattern="x"))
+    assert evaluation.decision is A
