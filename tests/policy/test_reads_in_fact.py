@@ -369,3 +369,106 @@ def test_a_file_with_two_names_that_is_no_credential_is_a_file(
     (workspace / "a.txt").write_text("a\n")
     (workspace / "b.txt").hardlink_to(workspace / "a.txt")
     assert _decide(make_gate(), call, "cat b.txt") is A
+
+
+#: 6b. A write through a name of a file with more than one name changes it under all of
+#: them (the workspace's scripts/env.sh may be the home's .bashrc): never a plain workspace
+#: write. A home start-up file or a credential under another name is denied; any other asks.
+@pytest.mark.parametrize(
+    ("target", "tool", "command", "decision", "rule"),
+    [
+        (".bashrc", "shell", "echo x >> scripts/env.sh", D, "hardline.agent-config"),
+        (".bashrc", "shell", "tee -a scripts/env.sh", D, "hardline.agent-config"),
+        (".bashrc", "shell", "cp a.txt scripts/env.sh", D, "hardline.agent-config"),
+        (".bashrc", "write", "scripts/env.sh", D, "hardline.agent-config"),
+        (".bashrc", "edit", "scripts/env.sh", D, "hardline.agent-config"),
+        (".aws/credentials", "write", "scripts/env.sh", D, "hardline.credentials"),
+        ("other/file.sh", "shell", "echo x > scripts/env.sh", Q, "paths.hard-link"),
+        ("other/file.sh", "shell", "sed -i s/a/b/ scripts/env.sh", Q, "paths.hard-link"),
+        ("other/file.sh", "write", "scripts/env.sh", Q, "paths.hard-link"),
+        ("other/file.sh", "edit", "scripts/env.sh", Q, "paths.hard-link"),
+    ],
+)
+def test_a_write_through_a_hard_link_is_not_a_plain_workspace_write(
+    make_gate: GateFactory,
+    call: Call,
+    workspace: Path,
+    home: Path,
+    target: str,
+    tool: str,
+    command: str,
+    decision: Decision,
+    rule: str,
+) -> None:
+    (home / target).parent.mkdir(parents=True, exist_ok=True)
+    (home / target).write_text("export X=1\n")
+    (workspace / "scripts").mkdir()
+    (workspace / "a.txt").write_text("a\n")
+    (workspace / "scripts" / "env.sh").hardlink_to(home / target)
+    if tool == "shell":
+        evaluation = make_gate().evaluate(call("shell", command=command))
+    elif tool == "write":
+        evaluation = make_gate().evaluate(call("write", path=command, content="x"))
+    else:
+        evaluation = make_gate().evaluate(call("edit", path=command, old="export", new="unset"))
+    assert evaluation.decision is decision
+    assert rule in [r.rule for r in evaluation.reasons]
+
+
+def test_a_file_with_one_name_is_a_plain_workspace_write(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    (workspace / "a.txt").write_text("a\n")
+    assert make_gate().evaluate(call("write", path="a.txt", content="x")).decision is A
+    assert _decide(make_gate(), call, "echo x > a.txt") is A
+
+
+def test_reading_a_hard_link_to_a_start_up_file_is_a_read(
+    make_gate: GateFactory, call: Call, workspace: Path, home: Path
+) -> None:
+    (home / ".bashrc").write_text("export X=1\n")
+    (workspace / "env.sh").hardlink_to(home / ".bashrc")
+    assert _decide(make_gate(), call, "cat env.sh") is A
+
+
+#: 6c. The agent's own search tool reads every file below its path, as `grep -r` does: a
+#: hard link or a symlink to a credential file below it is reached the same way.
+@pytest.mark.parametrize(
+    ("plant", "path", "decision"),
+    [
+        ("hard", ".", D),
+        ("hard", "notes", D),
+        ("symlink", ".", D),
+        ("symlink", "notes", D),
+        ("none", ".", A),
+        ("none", "notes", A),
+    ],
+)
+def test_the_search_tool_reaches_what_a_recursive_grep_reaches(
+    make_gate: GateFactory, call: Call, workspace: Path, home: Path, plant: str, path: str, decision: Decision
+) -> None:
+    (home / ".aws").mkdir()
+    (home / ".aws" / "credentials").write_text("[default]\naws_secret_access_key = x\n")
+    (workspace / "notes").mkdir()
+    (workspace / "notes" / "todo.md").write_text("TODO\n")
+    if plant == "hard":
+        (workspace / "notes" / "db.txt").hardlink_to(home / ".aws" / "credentials")
+    elif plant == "symlink":
+        (workspace / "notes" / "db.txt").symlink_to(home / ".aws" / "credentials")
+    evaluation = make_gate().evaluate(call("grep", path=path, pattern="secret"))
+    assert evaluation.decision is decision
+    rules = [r.rule for r in evaluation.reasons]
+    assert ("hardline.credentials" in rules) is (decision is D)
+    assert _decide(make_gate(), call, f"grep -R secret {path}") is decision
+
+
+def test_the_search_tool_leaves_a_project_env_and_a_link_out_to_the_tool(
+    make_gate: GateFactory, call: Call, workspace: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "data.txt").write_text("x\n")
+    (workspace / "data").symlink_to(outside)
+    (workspace / ".env").write_text("TOKEN=x\n")
+    evaluation = make_gate().evaluate(call("grep", path=".", pattern="x"))
+    assert evaluation.decision is A

@@ -67,6 +67,20 @@ GUARDED = [
     ".cargo/config.toml",
     ".mvn/jvm.config",
     ".pre-commit-config.yaml",
+    ".exrc",
+    "sub/dir/.nvimrc",
+    ".nvim.lua",
+    ".zed/settings.json",
+    ".zed/tasks.json",
+    ".continue/config.json",
+    ".continue/config.yaml",
+    ".idea/workspace.xml",
+    ".idea/runConfigurations/Main.xml",
+    ".lfsconfig",
+    ".gitattributes",
+    "lib/.gitattributes",
+    ".envrc",
+    ".tool-versions",
 ]
 
 
@@ -99,6 +113,9 @@ ORDINARY = [
     "hooks/pre-commit",  # a folder named hooks outside any repository
     ".github/dependabot.yml",
     "config.toml",
+    ".editorconfig",  # data only: no editor runs what it says
+    ".idea/misc.xml",
+    ".zed/notes.md",
 ]
 
 

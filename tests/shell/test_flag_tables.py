@@ -92,6 +92,10 @@ RAISING: list[tuple[str, Effect, int]] = [
     ("pip list --ind http://169.254.169.254/", E.NETWORK, 2),  # abbreviation
     ("npm view x --registry=http://169.254.169.254/", E.NETWORK, 3),
     ("docker -H tcp://169.254.169.254:2375 ps", E.NETWORK, 1),
+    # a docker config folder names CLI plugin dirs (cliPluginsExtraDirs) docker runs: not a read
+    ("docker --config ./d ps", E.UNKNOWN, 1),
+    ("docker --config=./d images", E.UNKNOWN, 1),
+    ("podman --config ./d ps", E.UNKNOWN, 1),
     ("kubectl --server=http://169.254.169.254 get pods", E.NETWORK, 1),
     ("make -C / clean", E.UNKNOWN, 1),
     ("make -f /tmp/evil.mk", E.UNKNOWN, 1),
@@ -389,3 +393,13 @@ def test_writing_an_option_output_to_dev_null_writes_nothing() -> None:
 def test_a_write_out_format_read_from_a_file_is_a_read_of_it() -> None:
     c = only("curl -w @~/.ssh/id_rsa https://x.io")
     assert ("~/.ssh/id_rsa", "read") in [(p.path, p.access.value) for p in c.paths]
+
+
+@pytest.mark.parametrize("command", ["DOCKER_CONFIG=./d docker ps", "env DOCKER_CONFIG=./d docker images"])
+def test_a_docker_config_folder_named_in_the_environment_is_not_a_read(command: str) -> None:
+    c = only(command)
+    assert E.UNKNOWN in c.effects and not c.pure_reader
+
+
+def test_docker_without_a_config_folder_only_talks_to_its_daemon() -> None:
+    assert only("docker ps").effects == {E.NETWORK}

@@ -39,11 +39,21 @@ def test_grep_skips_denied_files_and_symlinks_out_of_the_workspace(
     make_tools: ToolsFactory, workspace: Path, home: Path
 ) -> None:
     (workspace / ".env").write_text("API_KEY=needle\n")
+    os.symlink(home / "notes.txt", workspace / "notes-link")
+    (workspace / "ok.txt").write_text("needle\n")
+    (home / "notes.txt").write_text("needle outside\n")
+    result = run(make_tools()["grep"], {"pattern": "needle"})
+    assert result["stdout"] == "ok.txt:1:needle\n"
+
+
+def test_grep_over_a_folder_holding_a_link_to_a_credential_is_refused(
+    make_tools: ToolsFactory, workspace: Path, home: Path
+) -> None:
     os.symlink(home / ".ssh" / "id_rsa", workspace / "key-link")
     (workspace / "ok.txt").write_text("needle\n")
     (home / ".ssh" / "id_rsa").write_text("needle PRIVATE\n")
     result = run(make_tools()["grep"], {"pattern": "needle"})
-    assert result["stdout"] == "ok.txt:1:needle\n"
+    assert (result["ok"], result["decision"]) == (False, "deny")
 
 
 def test_grep_stops_at_max_matches_and_says_so(make_tools: ToolsFactory, workspace: Path) -> None:

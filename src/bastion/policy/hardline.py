@@ -179,8 +179,9 @@ HARMLESS_DEVICES = frozenset(
     {"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/full"}
 )
 
-AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
-    *permission_globs(),  # each agent's own settings (its record in the registry)
+#: The shell start-up files of a home (relative to it): a shell runs them on its own. A
+#: hard link to one in the workspace is found by (device, inode): policy/paths.py.
+RC_FILES: tuple[str, ...] = (
     ".bashrc",
     ".bash_profile",
     ".bash_login",
@@ -193,6 +194,12 @@ AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
     ".kshrc",
     ".cshrc",
     ".tcshrc",
+    ".config/fish/config.fish",
+)
+
+AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
+    *permission_globs(),  # each agent's own settings (its record in the registry)
+    *RC_FILES[:-1],  # in the home; fish's config wherever it is (next line)
     "**/.config/fish/config.fish",
     "**/.git/hooks",
     "**/.git/config",
@@ -208,7 +215,7 @@ AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
     "**/.git/modules/**/hooks",
     "**/.git/worktrees/*/config.worktree",
     "**/.gitmodules",
-    "**/.envrc",
+    "**/.envrc",  # direnv sources it (bash) on entering the folder
     # The person's own git configuration: every repository's git reads run what it names.
     "**/.gitconfig",
     "**/.config/git",
@@ -244,6 +251,27 @@ AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
     "**/.mise.toml",
     "**/mise.toml",
     "**/.pre-commit-config.yaml",
+    # vim and neovim run a project's .exrc / .nvimrc / .nvim.lua on start (with 'exrc' set):
+    # ex commands and Lua are code.
+    "**/.exrc",
+    "**/.nvimrc",
+    "**/.nvim.lua",
+    # Zed's project settings name language servers, formatters and tasks it runs; Continue's
+    # config names MCP servers and commands it starts.
+    "**/.zed/settings.json",
+    "**/.zed/tasks.json",
+    "**/.continue/config.json",
+    "**/.continue/config.yaml",
+    "**/.continue/config.ts",
+    # JetBrains IDEs run the project's run configurations (before-launch steps, scripts).
+    "**/.idea/workspace.xml",
+    "**/.idea/runConfigurations",
+    # git runs what these name on every checkout, diff and merge: git-lfs reads .lfsconfig
+    # (its transfer agents and standalone programs), .gitattributes picks the diff / filter
+    # / merge drivers (clean, smudge, textconv) the configuration defines. (.editorconfig is
+    # data only: not guarded.)
+    "**/.lfsconfig",
+    "**/.gitattributes",
     # Every file that chooses a toolchain (shell/programs/toolchains.py; a test ties the two):
     # the person's editor or shell runs what it names without asking anyone.
     "**/.bazelrc",
@@ -258,7 +286,7 @@ AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
     "**/.go-version",
     "**/.terraform-version",
     "**/.sdkmanrc",
-    "**/.tool-versions",
+    "**/.tool-versions",  # asdf / mise install and run the versions it names
     "**/mise.local.toml",
     "**/.mise.local.toml",
     "**/.config/mise.toml",

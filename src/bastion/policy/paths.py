@@ -16,7 +16,7 @@ from typing import Protocol
 from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
-from bastion.policy.hardline import CREDENTIAL_FILES
+from bastion.policy.hardline import CREDENTIAL_FILES, RC_FILES
 
 #: Longer paths than this are refused (PATH_MAX on Linux).
 MAX_PATH = 4096
@@ -134,7 +134,7 @@ class CallFs:
     every call, never shared: a symlink may change between two calls). Within a call the
     answers are the same ones the file system would give again, so decisions are identical."""
 
-    __slots__ = ("_credential_ids", "_resolved", "failed", "fs", "policy", "verdicts")
+    __slots__ = ("_credential_ids", "_rc_ids", "_resolved", "failed", "fs", "policy", "verdicts")
 
     def __init__(self, fs: FileSystem, policy: Policy) -> None:
         self.fs = fs
@@ -144,6 +144,7 @@ class CallFs:
         #: Resolutions that raised (not kept: asked again), so not the same answer twice.
         self.failed = 0
         self._credential_ids: dict[tuple[int, int], str] | None = None
+        self._rc_ids: dict[tuple[int, int], str] | None = None
 
     def identity(self, path: str) -> FileId | None:
         return self.fs.identity(path)
@@ -154,6 +155,12 @@ class CallFs:
         if self._credential_ids is None:
             self._credential_ids = credential_ids(self.fs, self.policy.home)
         return self._credential_ids
+
+    def rc_ids(self) -> dict[tuple[int, int], str]:
+        """The home's shell start-up files by (device, inode), looked at as ``credential_ids``."""
+        if self._rc_ids is None:
+            self._rc_ids = file_ids(self.fs, self.policy.home, RC_FILES)
+        return self._rc_ids
 
     def resolve(self, path: str) -> str:
         found = self._resolved.get(path)
@@ -168,8 +175,13 @@ class CallFs:
 
 def credential_ids(fs: FileSystem, home: str) -> dict[tuple[int, int], str]:
     """(device, inode) -> path of each known credential file under ``home`` that exists."""
+    return file_ids(fs, home, CREDENTIAL_FILES)
+
+
+def file_ids(fs: FileSystem, home: str, names: tuple[str, ...]) -> dict[tuple[int, int], str]:
+    """(device, inode) -> path of each of ``names`` under ``home`` that exists."""
     found: dict[tuple[int, int], str] = {}
-    for name in CREDENTIAL_FILES:
+    for name in names:
         path = os.path.join(home, name)
         file_id = fs.identity(path)
         if file_id is not None:
@@ -269,9 +281,9 @@ def _check_path(policy: Policy, path: str, *, write: bool, cwd: str, fs: FileSys
             (denies if check.decision is Decision.DENY else asks).append(reason)
             if check.effect is not None:
                 effects.add(check.effect)
-    if not denies and (linked := _linked_reason(policy, fs, lexical, resolved, verb)) is not None:
-        effects.add(Effect.CREDENTIALS)
-        denies.append(linked)
+    if not denies and (linked := _linked_reason(policy, fs, lexical, resolved, write=write)) is not None:
+        effects.add(linked[1])
+        (denies if linked[0].decision is Decision.DENY else asks).append(linked[0])
     if denies:
         return PathVerdict(Decision.DENY, tuple(denies), frozenset(effects), lexical, resolved, False)
     allowed = _allowed(policy, spellings, write=write, verb=verb)
@@ -323,17 +335,43 @@ def _allowed(policy: Policy, spellings: tuple[str, ...], *, write: bool, verb: s
     return allowed
 
 
-def _linked_reason(policy: Policy, fs: FileSystem, lexical: str, resolved: str, verb: str) -> Reason | None:
-    linked = hard_link_to_credential(policy, fs, resolved)
-    if linked is None:
+def _linked_reason(
+    policy: Policy, fs: FileSystem, lexical: str, resolved: str, *, write: bool
+) -> tuple[Reason, Effect] | None:
+    """A regular file with more than one name (a hard link) is every one of its names: a
+    known credential file under any name is denied; a write through one changes the file
+    under its other names, which may be outside the workspace, so it is no plain workspace
+    write: a home's shell start-up file is denied, any other asks (its other names are not
+    known to be harmless). One stat in the common case (one name)."""
+    file_id = fs.identity(resolved)
+    if file_id is None or file_id.links < 2:
         return None
-    return Reason(
-        Decision.DENY,
-        "hardline.credentials",
-        "built-in",
-        f"{resolved} = {linked}",
-        f"{lexical} is another name (a hard link) of the credential file {linked}: never {verb} by an agent",
+    verb = "write" if write else "read"
+    key = (file_id.device, file_id.inode)
+    memo = fs if isinstance(fs, CallFs) and fs.policy is policy else None
+    known = memo.credential_ids() if memo is not None else credential_ids(fs, policy.home)
+    if (linked := known.get(key)) is not None:
+        message = (
+            f"{lexical} is another name (a hard link) of the credential file {linked}: "
+            f"never {verb} by an agent"
+        )
+        reason = Reason(Decision.DENY, "hardline.credentials", "built-in", f"{resolved} = {linked}", message)
+        return reason, Effect.CREDENTIALS
+    if not write:
+        return None
+    rcs = memo.rc_ids() if memo is not None else file_ids(fs, policy.home, RC_FILES)
+    if (linked := rcs.get(key)) is not None:
+        message = (
+            f"{lexical} is another name (a hard link) of the shell start-up file {linked}: "
+            "never written by an agent"
+        )
+        reason = Reason(Decision.DENY, "hardline.agent-config", "built-in", f"{resolved} = {linked}", message)
+        return reason, Effect.SELF
+    message = (
+        f"{lexical} has {file_id.links} names (hard links): a write through it changes the same file "
+        "under its other names, which may be outside the workspace: a person must confirm"
     )
+    return Reason(Decision.ASK, "paths.hard-link", "built-in", resolved, message), Effect.WRITE
 
 
 def hard_link_to_credential(policy: Policy, fs: FileSystem, resolved: str) -> str | None:

@@ -64,6 +64,7 @@ BUILT_IN: dict[str, Origin] = {
     "paths.symlink-loop": Origin.ERROR,
     "paths.roots": Origin.BUILTIN,
     "paths.outside-roots": Origin.BUILTIN,
+    "paths.hard-link": Origin.BUILTIN,
     "paths.allow_read": Origin.LIST,
     "paths.allow_write": Origin.LIST,
     "paths.deny_read": Origin.LIST,

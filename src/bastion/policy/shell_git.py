@@ -30,6 +30,7 @@ from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.git_config import ConfigSyntax, is_include, parse, runs_for
 from bastion.policy.git_index import IndexUnknown, index_paths
+from bastion.policy.git_remote_urls import prints_remote_url, remote_token_reasons
 from bastion.policy.paths import FileSystem, check_path
 from bastion.policy.repositories import (
     Repo,
@@ -222,6 +223,9 @@ def check_git(
                     )
                 )
             reasons.extend(_config_write(cmd, inv, repo))
+            if prints_remote_url(inv.sub, inv.args):
+                printer = " ".join(("git", inv.sub or "", *inv.args[:2]))[:80]
+                reasons.extend(remote_token_reasons(reach, [p for p, _ in files], policy.home, printer))
             for hook in read_hooks(reach, repo, policy.home, trusted):
                 reasons.append(
                     _reason(hook, f"git runs the hook {hook} during this command: it is repository code")

@@ -293,8 +293,33 @@ def check_recursion(
     if not starts and mode.default_start and not any(u.access is Access.READ for u in cmd.paths):
         starts = ["."]
     rules, dirs = _grep_filter(cmd.argv) if cmd.program in _GREP else ((), ())
+    return check_tree_read(
+        policy, fs, reach, cmd.program or "this command", starts, cwd=cwd, mode=mode, rules=rules, dirs=dirs
+    )
+
+
+#: The agent's own search tool (Claude's Grep, gemini's search_file_content, opencode's
+#: grep…) reads the files below its path as a recursive grep does. Which entries it skips
+#: or follows is each agent's choice, not known here: it is taken to read hidden files and
+#: follow symlinks, so the walk sees all it could reach (fail closed).
+SEARCH_TOOL = Recursion(Follow.ALL)
+
+
+def check_tree_read(
+    policy: Policy,
+    fs: FileSystem,
+    reach: Reach,
+    what: str,
+    starts: list[str],
+    *,
+    cwd: str,
+    mode: Recursion,
+    rules: tuple[tuple[bool, str], ...] = (),
+    dirs: tuple[str, ...] = (),
+) -> Reached:
+    """What a read of every file below ``starts`` (by ``what``) reaches: a credential file
+    by name or by (device, inode), a symlink out of the roots (``reached_reason``)."""
     reasons: list[Reason] = []
-    what = cmd.program or "this command"
     for start in starts:
         try:
             top = posixpath.normpath(absolute(start, cwd=cwd, home=policy.home))

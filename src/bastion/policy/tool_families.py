@@ -16,6 +16,7 @@ from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode
 from bastion.policy.network import decide_target
 from bastion.policy.packages import package_denials
+from bastion.policy.shell_reach import SEARCH_TOOL, check_tree_read, credential_effect
 from bastion.policy.stages import Context, install_subject, last_rule, mode_block, path_subject, rule_reason
 from bastion.policy.verdict import Assembly, Subject
 
@@ -29,7 +30,19 @@ def decide_path(ctx: Context, call: ToolCall, out: Assembly) -> None:
         path = "."
     if not isinstance(path, str) or not path:
         raise CallError(f"{family.value}: argument 'path' must be a non-empty string")
-    path_subject(ctx, out, family, path, write=write, cwd=call.cwd, label=family.value)
+    subject, verdict = path_subject(ctx, out, family, path, write=write, cwd=call.cwd, label=family.value)
+    if family is Family.GREP and verdict.decision is not Decision.DENY:
+        # It reads every file below the path, as a recursive grep does: a credential file
+        # reached under another name (a hard link) or through a symlink is denied. What a
+        # recursive grep only asks about (a project's own .env, a link out of the roots) is
+        # left to the tool: Bastion's own grep skips each file the path policy does not allow.
+        reached = check_tree_read(
+            ctx.policy, ctx.fs, ctx.reach, "the search tool", [path], cwd=call.cwd, mode=SEARCH_TOOL
+        )
+        denied = tuple(r for r in reached.reasons if r.decision is Decision.DENY)
+        subject.notes.extend(reached.notes)
+        subject.hard.extend(denied)
+        subject.effects |= credential_effect(denied)
 
 
 def decide_fetch(ctx: Context, call: ToolCall, out: Assembly) -> None:

@@ -169,7 +169,7 @@ _DOCKER_READ = (
 )
 #: docker 24 `docker --help` global options: -H/--host is the daemon it talks to.
 _DOCKER_GLOBAL = (
-    "--config=R -c|--context= -D|--debug -H|--host=N -l|--log-level= --tls "
+    "--config=P -c|--context= -D|--debug -H|--host=N -l|--log-level= --tls "
     "--tlscacert=R --tlscert=R --tlskey=R --tlsverify"
 )
 #: Every docker command talks to the daemon's socket (a root service): never a pure reader.
