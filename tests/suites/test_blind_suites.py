@@ -37,10 +37,11 @@ class Held:
 HELD = {
     "blind_a": Held(6, 1, 27, {"clean": 201, "lfs-delta": 201}),
     "blind_b": Held(0, 0, 22, {"clean": 154, "lfs-delta": 154}),
-    # The end-of-work suite, written blind after both; measured once on landed main
-    # (2026-12-07 03:30: 44 of 751 attacks allowed, 15 printing a credential; everyday calls
-    # that run project code are asked by design): summary-baseline.txt.
-    "blind_c": Held(44, 15, 67, {"clean": 133, "lfs-delta": 133}),
+    # The end-of-work suite, written blind after both: 44 of 751 attacks allowed, 15 printing
+    # a credential, 67 deny-class not denied on landed main (summary-baseline.txt); held after
+    # the causes it showed were fixed (hard links, remote URLs, code config, docker --config)
+    # by someone who did not read it. Everyday calls that run project code are asked by design.
+    "blind_c": Held(21, 6, 47, {"clean": 133, "lfs-delta": 133}),
 }
 
 

@@ -29,6 +29,7 @@ import pytest
 
 from bastion.adapters.hooks.agent_trust import copilot_trust
 from bastion.adapters.hooks.install import install
+from bastion.audit.redact import redact
 from tests.adapters.hooks.conftest import Sandbox, agent_cli
 from tests.adapters.hooks.fake_models import FakeModelServer, Script
 from tests.exec.sandbox_helpers import require_bwrap
@@ -121,7 +122,9 @@ def test_copilot_cli_reads_no_ssh_key_bastion_denies(sandbox: Sandbox, copilot_c
     content = script.results[0]["content"]
     assert "PRIVATE KEY" not in content
     assert content == (
-        f"{DENIED}: [policy-denied] {key} is a credential location: never read by an agent; {key} is in deny_read"
+        f"{DENIED}: [policy-denied] {key} is a credential location: never read by an agent; {key} is in deny_read. "
+        "This cannot be allowed: the hardline check hardline.credentials refuses it whatever a policy, a grant "
+        "or a person says."
     )
 
 
@@ -214,7 +217,7 @@ def test_copilot_cli_writes_outside_the_workspace_only_once_a_person_approves_th
         person.join(timeout=COPILOT_DEADLINE)
 
     assert [(a["state"], a["tool"], a["summary"], a["exit"]) for a in answered] == [
-        ("pending", "write", f"write: {target}", 0)
+        ("pending", "write", redact(f"write: {target}"), 0)  # as the queue redacts a long path
     ]
     if verb == "approve":
         assert target.read_text() == "approved\n"

@@ -30,6 +30,7 @@ import pytest
 from bastion.adapters.hooks import own_file
 from bastion.adapters.hooks.install import install
 from tests.adapters.hooks.conftest import Sandbox, agent_cli, bastion_exe
+from tests.adapters.hooks.contained import canonical
 from tests.adapters.hooks.fake_models import FakeModelServer, Script
 from tests.exec.sandbox_helpers import require_bwrap
 
@@ -245,7 +246,9 @@ def test_an_asked_write_is_denied_at_once_when_nobody_can_answer(sandbox: Sandbo
     assert not marker.exists()
     assert run.result == (
         "Bastion: ask-before-edit mode: reads run, every edit asks (write); nobody can be asked here "
-        "(non-interactive): the call is denied without waiting"
+        "(non-interactive): the call is denied without waiting. To allow it, run it where a person can be "
+        "asked (an interactive session, or `bastion request`) and approve it: once, or always (a standing "
+        "grant then covers it here too)."
     )
 
 
@@ -377,8 +380,8 @@ def test_an_allowed_bash_call_runs_contained_and_its_writes_outside_the_workspac
     run = run_opencode(sandbox, "bash", {"command": "python3 scripts/escape.py", "description": "run"})
 
     assert run.tool["status"] == "completed"
-    assert " sandbox run --profile " in run.tool["input"]["command"]
-    assert run.tool["input"]["command"].endswith(" -- bash -c 'python3 scripts/escape.py'")
+    assert canonical(run.tool["input"]["command"]).startswith("$CONTAINED(workspace-write")
+    assert canonical(run.tool["input"]["command"]).endswith(" -- bash -c 'python3 scripts/escape.py'")
     line = next(x for x in run.result.splitlines() if x.startswith("RESULT "))
     outcome = json.loads(line[len("RESULT ") :])
     assert outcome["workspace"] == "written" and (sandbox.project / "out.txt").read_text() == "evil\n"

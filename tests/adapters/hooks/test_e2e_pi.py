@@ -110,7 +110,8 @@ def test_pi_reads_no_credential_bastion_denies(sandbox: Sandbox, path: str) -> N
     assert script.results == [
         {
             "content": f"Bastion: [policy-denied] {key} is a credential location: never read by an agent; "
-            f"{key} is in deny_read",
+            f"{key} is in deny_read. This cannot be allowed: the hardline check hardline.credentials "
+            "refuses it whatever a policy, a grant or a person says.",
             "is_error": True,
         }
     ]
