@@ -33,7 +33,9 @@ def _sse(events: list[tuple[str, dict[str, Any]]]) -> bytes:
 
 
 def _anthropic_tool_result(body: dict[str, Any]) -> dict[str, Any] | None:
-    messages = body.get("messages") or []
+    # Claude Code may append a system notice after the result (a background task that
+    # already finished): the result is in the last message that is not one.
+    messages = [m for m in body.get("messages") or [] if isinstance(m, dict) and m.get("role") != "system"]
     if not messages or messages[-1].get("role") != "user":
         return None
     content = messages[-1].get("content")
