@@ -11,11 +11,9 @@ section, these printers are credential reads (denied); otherwise they print no s
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from bastion.policy.decision import Decision, Reason
-from bastion.policy.git_config import ConfigSyntax, Entry, is_include, parse
-from bastion.policy.repositories import include_target
+from bastion.policy.repositories import config_entries
 from bastion.policy.treewalk import Reach
 
 #: scheme://userinfo@ : a password part (``user:TOKEN@``), or a long user that is a token
@@ -50,33 +48,10 @@ def prints_remote_url(sub: str | None, args: tuple[str, ...]) -> bool:
     return len(words) == 1 and bool(keys)  # `git config remote.origin.url` reads it
 
 
-def _entries(reach: Reach, files: list[str], home: str) -> Iterator[tuple[str, Entry]]:
-    """Every entry of ``files`` and of what they include. Raises OSError, ConfigSyntax, OverBudget."""
-    seen: set[str] = set()
-    todo = [(path, 0) for path in files]
-    while todo:
-        path, depth = todo.pop(0)
-        if path in seen:
-            continue
-        seen.add(path)
-        data = reach.read(path)
-        if data is None:
-            continue
-        try:
-            entries = parse(data.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            raise ConfigSyntax(1, "not UTF-8") from exc
-        for entry in entries:
-            if is_include(entry):
-                todo.append(include_target(entry, path, home, depth))
-            else:
-                yield path, entry
-
-
 def remote_token_reasons(reach: Reach, files: list[str], home: str, printer: str) -> list[Reason]:
     """Why ``printer`` reads a credential: each URL with a token the configuration holds."""
     reasons: list[Reason] = []
-    for path, entry in _entries(reach, files, home):
+    for path, entry, _ in config_entries(reach, ((f, False) for f in files), home):
         if entry.section == "url" and entry.subsection is not None:
             url = entry.subsection  # [url "https://user:TOKEN@host/"] insteadOf = https://host/
         elif entry.section == "remote" and entry.name in ("url", "pushurl") and entry.value:

@@ -18,6 +18,7 @@ The folders are only known from the file system, so a write inside a write root 
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from bastion.policy.compiled import Policy
@@ -150,24 +151,49 @@ def include_target(entry: Entry, path: str, home: str, depth: int) -> tuple[str,
     return posixpath.join(posixpath.dirname(path), target), depth + 1
 
 
+def config_entries(
+    reach: Reach,
+    files: Iterable[tuple[str, bool]],
+    home: str,
+    trusted: Callable[[str], bool] = lambda _: False,
+) -> Iterator[tuple[str, Entry, bool]]:
+    """Every entry of ``files`` and of what they include (each file once, includes followed
+    where git follows them), with whether it is the person's own choice: in a file marked so
+    that ``trusted`` also holds for, or included by one whose file it holds for too. Raises
+    OSError, ConfigSyntax (not UTF-8; includes nested too deep), OverBudget."""
+    seen: set[str] = set()
+    todo = [(path, 0, own) for path, own in files]
+    while todo:
+        path, depth, own = todo.pop(0)
+        if path in seen:
+            continue
+        seen.add(path)
+        data = reach.read(path)
+        if data is None:
+            continue
+        try:
+            entries = parse(data.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise ConfigSyntax(1, "not UTF-8") from exc
+        mine = own and trusted(path)
+        for entry in entries:
+            if is_include(entry):
+                todo.append((*include_target(entry, path, home, depth), mine))
+            else:
+                yield path, entry, mine
+
+
 def hooks_dirs(reach: Reach, repo: Repo, home: str) -> list[tuple[str, str]]:
     """The folders ``core.hooksPath`` names for ``repo``, each with the file that sets it:
     git runs any program put there. Raises OSError, ConfigSyntax, OverBudget."""
     base = repo.work_tree or repo.git_dir
     out: list[tuple[str, str]] = []
-    seen: set[str] = set()
-    todo = [(path, 0) for path in (*repository_config_files(reach, repo), *global_config_files(home))]
-    while todo:
-        path, depth = todo.pop(0)
-        data = None if path in seen else reach.read(path)
-        seen.add(path)
-        for entry in parse(data.decode("utf-8")) if data is not None else ():
-            if is_include(entry):
-                todo.append(include_target(entry, path, home, depth))
-            elif entry.key == "core.hookspath" and entry.value:
-                value = entry.value.strip()
-                value = home + value[1:] if value == "~" or value.startswith("~/") else value
-                out.append((posixpath.normpath(posixpath.join(base, value)), path))
+    files = (*repository_config_files(reach, repo), *global_config_files(home))
+    for path, entry, _ in config_entries(reach, ((f, False) for f in files), home):
+        if entry.key == "core.hookspath" and entry.value:
+            value = entry.value.strip()
+            value = home + value[1:] if value == "~" or value.startswith("~/") else value
+            out.append((posixpath.normpath(posixpath.join(base, value)), path))
     return out
 
 

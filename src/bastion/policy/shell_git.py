@@ -28,17 +28,17 @@ from dataclasses import dataclass
 from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
-from bastion.policy.git_config import ConfigSyntax, is_include, parse, runs_for
+from bastion.policy.git_config import ConfigSyntax, parse, runs_for
 from bastion.policy.git_index import IndexUnknown, index_paths
 from bastion.policy.git_remote_urls import prints_remote_url, remote_token_reasons
 from bastion.policy.paths import FileSystem, check_path
 from bastion.policy.repositories import (
     Repo,
     agent_cannot_write,
+    config_entries,
     discover,
     global_config_files,
     hooks_dirs,
-    include_target,
     repository_config_files,
 )
 from bastion.policy.tree import Kind
@@ -124,31 +124,14 @@ def dangerous_settings(
     OverBudget."""
     found: list[tuple[Finding, tuple[str, str | None]]] = []
     chosen: set[tuple[str, str | None]] = set()
-    seen: set[str] = set()
-    todo = [(path, 0, level) for path, level in files]
-    while todo:
-        path, depth, level = todo.pop(0)
-        if path in seen:
-            continue
-        seen.add(path)
-        data = reach.read(path)
-        if data is None:
-            continue
-        try:
-            entries = parse(data.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            raise ConfigSyntax(1, "not UTF-8") from exc
-        user_choice = level and trusted(path)
-        for entry in entries:
-            if is_include(entry):
-                todo.append((*include_target(entry, path, home, depth), user_choice))
-            elif runs_for(entry, subcommand):
-                # the person's setting, unless the program it names is a file the agent writes
-                program = _program_path(entry.value, home, base) if user_choice else None
-                if user_choice and (program is None or trusted(program)):
-                    chosen.add((entry.key, entry.value))
-                else:
-                    found.append((Finding(path, entry.key, entry.line), (entry.key, entry.value)))
+    for path, entry, user_choice in config_entries(reach, files, home, trusted):
+        if runs_for(entry, subcommand):
+            # the person's setting, unless the program it names is a file the agent writes
+            program = _program_path(entry.value, home, base) if user_choice else None
+            if user_choice and (program is None or trusted(program)):
+                chosen.add((entry.key, entry.value))
+            else:
+                found.append((Finding(path, entry.key, entry.line), (entry.key, entry.value)))
     return [finding for finding, setting in found if setting not in chosen]
 
 
