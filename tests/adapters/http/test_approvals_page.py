@@ -72,9 +72,12 @@ def browser(tmp_path: Path) -> Iterator[object]:
 
 
 def _page_changing() -> tuple[type[Exception], ...]:
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.common.exceptions import WebDriverException
 
-    return (NoSuchElementException, StaleElementReferenceException)
+    # NoSuchElement and StaleElementReference are WebDriverExceptions; so is Chromium's
+    # "Node with given id does not belong to the document", met when a lookup races the
+    # navigation a form post starts. A real fault still ends the wait in a timeout.
+    return (WebDriverException,)
 
 
 #: While a new page replaces the old one, elements of the old one go stale: keep waiting.
