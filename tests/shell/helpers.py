@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from bastion import Decision, Gate, ToolCall
 from bastion.call.effects import Effect
 from bastion.shell.analysis import analyze
 from bastion.shell.model import ShellAnalysis, SimpleCommand
@@ -36,3 +39,9 @@ def deciding_rules(evaluation: object) -> list[str]:
     """The rule ids of ``evaluation``'s reasons, in order, without the explaining ones."""
     rules = [r.rule for r in evaluation.reasons]  # type: ignore[attr-defined]
     return list(dict.fromkeys(r for r in rules if r not in EXPLAINING_RULES))
+
+
+def decide(gate: Gate, call: Callable[..., ToolCall], command: str) -> tuple[Decision, list[str]]:
+    """The gate's decision on the shell ``command`` with its deciding rules, sorted."""
+    evaluation = gate.evaluate(call("shell", command=command))
+    return evaluation.decision, sorted(deciding_rules(evaluation))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from helpers import deciding_rules
+from helpers import decide
 
 from bastion import Decision, Gate, ToolCall
 from bastion.shell.analysis import analyze
@@ -15,11 +15,6 @@ Call = Callable[..., ToolCall]
 A, Q, D = Decision.ALLOW, Decision.ASK, Decision.DENY
 U = ["approval.interactive_default"]  # not a pure reader: a person decides
 W = ["mode.workspace"]  # a pure reader touching only allowed paths
-
-
-def decide(gate: Gate, call: Call, command: str) -> tuple[Decision, list[str]]:
-    evaluation = gate.evaluate(call("shell", command=command))
-    return evaluation.decision, sorted(deciding_rules(evaluation))
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from helpers import analyze, deciding_rules, only
+from helpers import analyze, decide, only
 
 from bastion import Decision, Gate, ToolCall
 from bastion.shell.model import Access, PathUse
@@ -21,11 +21,6 @@ W = ["mode.workspace"]  # a pure reader touching only allowed paths
 @pytest.fixture
 def gate(make_gate: Callable[..., Gate]) -> Gate:
     return make_gate()
-
-
-def decide(gate: Gate, call: Call, command: str) -> tuple[Decision, list[str]]:
-    evaluation = gate.evaluate(call("shell", command=command))
-    return evaluation.decision, sorted(deciding_rules(evaluation))
 
 
 # (command, decision, rules): environment, assigning/evaluating builtins, evaluating words.

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from helpers import deciding_rules
+from helpers import decide
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -28,11 +28,6 @@ DYN = ["shell.dynamic"]
 @pytest.fixture
 def gate(make_gate: Callable[..., Gate]) -> Gate:
     return make_gate()
-
-
-def decide(gate: Gate, call: Call, command: str) -> tuple[Decision, list[str]]:
-    evaluation = gate.evaluate(call("shell", command=command))
-    return evaluation.decision, sorted(deciding_rules(evaluation))
 
 
 CARRIED = [

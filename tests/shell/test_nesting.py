@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import deciding_rules
+from helpers import decide
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,11 +26,6 @@ CRED = ["hardline.credentials", "paths.deny_read"]
 def gate(make_gate: Callable[..., Gate], workspace: Path, home: Path) -> Gate:
     (workspace / "k").symlink_to(home / ".ssh" / "id_rsa")  # a workspace link to the key
     return make_gate()
-
-
-def decide(gate: Gate, call: Call, command: str) -> tuple[Decision, list[str]]:
-    evaluation = gate.evaluate(call("shell", command=command))
-    return evaluation.decision, sorted(deciding_rules(evaluation))
 
 
 # Root cause 1: (command, decision, rules). Every carrier of a shell string.
