@@ -178,6 +178,18 @@ def credential_ids(fs: FileSystem, home: str) -> dict[tuple[int, int], str]:
     return file_ids(fs, home, CREDENTIAL_FILES)
 
 
+def linked_credential_ids(fs: FileSystem, home: str) -> dict[tuple[int, int], str]:
+    """(device, inode) -> path of each known credential file under ``home`` that has more
+    than one name: the files whose other names a walk must look for (none, commonly)."""
+    found: dict[tuple[int, int], str] = {}
+    for name in CREDENTIAL_FILES:
+        path = os.path.join(home, name)
+        file_id = fs.identity(path)
+        if file_id is not None and file_id.links > 1:
+            found.setdefault((file_id.device, file_id.inode), path)
+    return found
+
+
 def file_ids(fs: FileSystem, home: str, names: tuple[str, ...]) -> dict[tuple[int, int], str]:
     """(device, inode) -> path of each of ``names`` under ``home`` that exists."""
     found: dict[tuple[int, int], str] = {}
