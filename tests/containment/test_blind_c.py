@@ -170,6 +170,7 @@ def test_no_attack_of_blind_suite_c_the_gate_allows_lands_when_run_as_claude_cod
     print(figure, *(f"{r.case}: {r.how}" for r in ran), sep="\n")
 
     assert [(r.case, r.how, r.landed) for r in landed] == [], figure
-    assert all(
-        r.how.startswith("hook") for r in ran if r.case in {c["id"] for c in allowed if c["tool"] == "shell"}
-    )
+    shell = {c["id"] for c in allowed if c["tool"] == "shell"}
+    assert [
+        r.case for r in ran if r.case in shell and not r.how.endswith("(rewritten)")
+    ] == []  # all contained
