@@ -179,24 +179,21 @@ def credential_ids(fs: FileSystem, home: str) -> dict[tuple[int, int], str]:
 
 
 def linked_credential_ids(fs: FileSystem, home: str) -> dict[tuple[int, int], str]:
-    """(device, inode) -> path of each known credential file under ``home`` that has more
-    than one name: the files whose other names a walk must look for (none, commonly)."""
-    found: dict[tuple[int, int], str] = {}
-    for name in CREDENTIAL_FILES:
-        path = os.path.join(home, name)
-        file_id = fs.identity(path)
-        if file_id is not None and file_id.links > 1:
-            found.setdefault((file_id.device, file_id.inode), path)
-    return found
+    """As ``credential_ids``, only the files with more than one name: those whose other
+    names a walk must look for (none, commonly)."""
+    return file_ids(fs, home, CREDENTIAL_FILES, linked=True)
 
 
-def file_ids(fs: FileSystem, home: str, names: tuple[str, ...]) -> dict[tuple[int, int], str]:
-    """(device, inode) -> path of each of ``names`` under ``home`` that exists."""
+def file_ids(
+    fs: FileSystem, home: str, names: tuple[str, ...], *, linked: bool = False
+) -> dict[tuple[int, int], str]:
+    """(device, inode) -> path of each of ``names`` under ``home`` that exists (``linked``:
+    and has more than one name)."""
     found: dict[tuple[int, int], str] = {}
     for name in names:
         path = os.path.join(home, name)
         file_id = fs.identity(path)
-        if file_id is not None:
+        if file_id is not None and (not linked or file_id.links > 1):
             found.setdefault((file_id.device, file_id.inode), path)
     return found
 
