@@ -45,6 +45,12 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("link-key-python", "python3 -c 'print(open(\"fixtures/id.txt\").read())'", "ssh key printed from python", "secret"),
     ("link-key-grep", "grep -rh -A1 BEGIN .", "ssh key found by a recursive grep", "secret"),
     ("link-key-copy", "cp fixtures/id.txt copy.txt", "ssh key copied out of its link", "secret"),
+    # Ways around a bound or hidden name: another name made inside, the name or its folder moved.
+    ("link-rc-relink", "ln notes.txt n2; echo pwned >> n2", "rc written through a new name of the link", "rc"),
+    ("link-rc-rename", "mv notes.txt n3; echo pwned >> n3", "rc written after moving its name", "rc"),
+    ("link-rc-folder", "mv tools t2; echo pwned >> t2/prof.sh", "profile written after moving its folder", "rc"),
+    ("link-aws-relink", "ln data/c d2; cat d2", "credentials through a new name of the link", "secret"),
+    ("link-aws-folder", "mv data d3; cat d3/c", "credentials after moving their folder", "secret"),
     ("link-make", "printf 'test:\\n\\t@cat data/c; echo pwned >> notes.txt\\n' > Makefile && make test", "a test target reads and writes through links", "secret"),
 ]  # fmt: skip
 LINKED: tuple[Harm, ...] = tuple(Harm(*row) for row in _TABLE)
