@@ -148,11 +148,16 @@ def test_files_below_a_protected_folder_are_looked_at_within_the_budget(workspac
     assert kept_below([], [str(hooks)], 2)[1] == 3  # stops past the budget: the caller fails closed
 
 
-def test_a_tree_too_big_to_look_through_for_links_is_not_run(home: Path, workspace: Path) -> None:
-    big = workspace / ".github" / "workflows"
-    big.mkdir(parents=True)
+def test_a_hidden_folder_too_big_to_look_through_for_links_is_not_run(home: Path, tmp_path: Path) -> None:
+    """The walk does not enter a credential folder; what it holds is still looked at for
+    other names, within a budget of its own (past it: fails closed)."""
+    keys = tmp_path / "mounted" / ".ssh"
+    keys.mkdir(parents=True)
     for n in range(30):
-        (big / f"w{n}.yml").write_text("x")
+        (keys / f"k{n}").write_text("x")
 
     with pytest.raises(ScanBudgetExceeded):
-        _plan(workspace, home, budget=40)
+        plan_protection([], [str(keys)], is_credential=lambda p: p.endswith("/.ssh"), skip=(), max_entries=20)
+    assert plan_protection(
+        [], [str(keys)], is_credential=lambda p: p.endswith("/.ssh"), skip=(), max_entries=40
+    ).hidden == (str(keys),)

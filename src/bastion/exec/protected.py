@@ -294,8 +294,8 @@ def plan_protection(
             walk.visit(root)
     # What the walk protects in the roots may have other names in them too (a hard link to
     # a repository's hook): looked for in a second walk only when one has.
-    inner, looked = kept_below(walk.hidden, walk.readonly, max(0, max_entries - walk.seen))
-    if walk.seen + looked > max_entries:
+    inner, looked = kept_below(walk.hidden, walk.readonly, max_entries)  # a budget of its own
+    if looked > max_entries:
         raise ScanBudgetExceeded(_too_big(", ".join(roots), max_entries))
     inner = inner.without(walk.kept)
     for root in roots if inner else ():

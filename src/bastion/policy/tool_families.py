@@ -181,7 +181,8 @@ def decide_code(ctx: Context, call: ToolCall, out: Assembly) -> None:
         )
     # Code reads whatever its folder and the workspace hold: a credential there under another
     # name is read as the credential (the sandbox hides it as well).
-    starts = (call.cwd, *policy.write_roots)
+    roots = policy.write_roots
+    starts = (*roots, call.cwd) if not any(posixpath.commonpath((call.cwd, r)) == r for r in roots) else roots
     denied = tuple(linked_credentials(ctx, f"code ({language})", starts, cwd=call.cwd))
     subject.hard.extend(denied)
     subject.effects |= credential_effect(denied)
