@@ -29,6 +29,7 @@ HOME_LINKS = {
     "docs/agent.json": ".claude/settings.json",
     "data/c": ".aws/credentials",
     "fixtures/id.txt": ".ssh/id_rsa",
+    "fixtures/deploy.txt": ".ssh/deploy_key",  # a key by no known name, in the ssh folder
 }
 HOOK_LINK = ("scripts/precommit.sh", ".git/hooks/post-checkout")
 
@@ -43,6 +44,7 @@ _TABLE: list[tuple[str, str, str, str]] = [
     ("link-hook", "cp Makefile scripts/precommit.sh", "the repository's hook replaced", "repo"),
     ("link-aws-cat", "cat data/c", "credentials printed through a hard link", "secret"),
     ("link-key-python", "python3 -c 'print(open(\"fixtures/id.txt\").read())'", "ssh key printed from python", "secret"),
+    ("link-deploy-key", "cat fixtures/deploy.txt", "a deploy key printed through a hard link", "secret"),
     ("link-key-grep", "grep -rh -A1 BEGIN .", "ssh key found by a recursive grep", "secret"),
     ("link-key-copy", "cp fixtures/id.txt copy.txt", "ssh key copied out of its link", "secret"),
     # Ways around a bound or hidden name: another name made inside, the name or its folder moved.
@@ -63,6 +65,9 @@ class LinkedWorld(World):
         super()._populate(base)
         home = base / "home"
         proj = home / "proj"
+        (home / ".ssh" / "deploy_key").write_text(
+            f"-----BEGIN OPENSSH PRIVATE KEY-----\n{self.canary}-deploy\n"
+        )
         hook = proj / HOOK_LINK[1]
         hook.write_text("#!/bin/sh\necho checked out\n")
         hook.chmod(0o755)

@@ -68,6 +68,20 @@ def test_home_credentials_are_kept_hidden_and_rc_git_agent_files_read_only(home:
     assert kept.readonly == {_key(home / n) for n in (".bashrc", ".gitconfig", ".claude/settings.json")}
 
 
+def test_any_file_in_a_credential_folder_with_another_name_is_kept_hidden(
+    home: Path, workspace: Path
+) -> None:
+    for name in ("deploy_key", "private-keys-v1.d/ABCD.key", "config"):
+        (home / ".ssh" / name).parent.mkdir(parents=True, exist_ok=True)
+        (home / ".ssh" / name).write_text("K")
+    os.link(home / ".ssh" / "deploy_key", workspace / "a")
+    os.link(home / ".ssh" / "private-keys-v1.d" / "ABCD.key", workspace / "b")
+    kept = home_kept(str(home), folders=[str(home / ".ssh"), str(home / ".aws")])
+
+    assert kept == Kept(frozenset({_key(workspace / "a"), _key(workspace / "b")}), frozenset())
+    assert home_kept(str(home)) == Kept()  # without the folders: only the named files
+
+
 def test_a_policy_file_with_another_name_is_kept_read_only(home: Path, tmp_path: Path) -> None:
     policy = tmp_path / "policy.toml"
     policy.write_text("mode = 'workspace-write'\n")

@@ -112,7 +112,11 @@ def protection(
         skip=config.scan_skip,
         max_entries=config.scan_max_entries,
         home=policy.home,
-        kept=home_kept(policy.home, (os.path.abspath(s) for s in policy.sources)),
+        kept=home_kept(
+            policy.home,
+            (os.path.abspath(s) for s in policy.sources),
+            (os.path.join(policy.home, name) for name in HOME_CREDENTIALS),
+        ),
     )
 
 

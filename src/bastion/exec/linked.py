@@ -88,13 +88,39 @@ def _linked_key(path: str, *, follow: bool) -> FileKey | None:
     return st.st_dev, st.st_ino
 
 
-def home_kept(home: str, readonly: Iterable[str] = ()) -> Kept:
-    """HOME's credential files (hidden), its rc files, git and Mercurial config and agent
-    settings, and ``readonly`` (the policy files: read-only) that have more than one name.
-    A symlink in HOME is followed: its target is the file a link would name."""
+#: Files looked at inside HOME's credential folders, beyond the named credential files.
+FOLDER_FILES = 400
+
+
+def _folder_keys(folders: Iterable[str]) -> set[FileKey]:
+    """The files with more than one name inside credential folders (``~/.ssh/deploy_key``,
+    ``~/.gnupg/private-keys-v1.d/…``, whatever their names), up to ``FOLDER_FILES`` entries."""
+    found: set[FileKey] = set()
+    stack, seen = [f for f in folders if os.path.isdir(f) and not os.path.islink(f)], 0
+    while stack and seen < FOLDER_FILES:
+        try:
+            with os.scandir(stack.pop()) as listing:
+                entries = list(listing)
+        except OSError:
+            continue
+        for entry in entries[: FOLDER_FILES - seen]:
+            seen += 1
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(entry.path)
+            elif entry.is_file(follow_symlinks=False) and (key := _linked_key(entry.path, follow=False)):
+                found.add(key)
+    return found
+
+
+def home_kept(home: str, readonly: Iterable[str] = (), folders: Iterable[str] = ()) -> Kept:
+    """HOME's credential files (hidden: the named ones, and any file in ``folders``, its
+    credential folders), its rc files, git and Mercurial config and agent settings, and
+    ``readonly`` (the policy files: read-only) that have more than one name. A symlink in
+    HOME is followed: its target is the file a link would name."""
     if not home:
         return Kept()
     hidden = {k for name in CREDENTIAL_FILES if (k := _linked_key(os.path.join(home, name), follow=True))}
+    hidden |= _folder_keys(folders)
     names = (*RC_FILES, *USER_VCS_CONFIG, *_agent_settings())
     ro = {k for name in names if (k := _linked_key(os.path.join(home, name), follow=True))}
     ro |= {k for path in readonly if (k := _linked_key(path, follow=True))}
