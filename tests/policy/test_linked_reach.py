@@ -11,7 +11,7 @@ from bastion import Decision, Gate, ToolCall
 from bastion.call.effects import Effect
 from bastion.configuration import load_policy_text
 from bastion.policy.compiled import Policy
-from bastion.policy.paths import FileId, linked_credential_ids
+from bastion.policy.paths import FileId, credential_ids
 from bastion.policy.tool_families import glob_start
 from bastion.policy.tree import MemoryTree
 
@@ -62,8 +62,8 @@ def _code(
 
 
 def test_no_credential_file_with_another_name_leaves_nothing_to_look_for(policy: Policy) -> None:
-    assert linked_credential_ids(_tree(), HOME) == {}
-    assert linked_credential_ids(_tree(linked="notes.txt"), HOME) == {(7, 0): f"{HOME}/.aws/credentials"}
+    assert credential_ids(_tree(), HOME) == {}
+    assert credential_ids(_tree(linked="notes.txt"), HOME) == {(7, 0): f"{HOME}/.aws/credentials"}
 
 
 def test_code_is_allowed_in_a_workspace_without_a_linked_credential(policy: Policy) -> None:
@@ -139,3 +139,29 @@ def test_a_glob_is_judged_by_the_folder_its_pattern_lists(
     assert (
         gate.evaluate(ToolCall("glob", {"pattern": pattern}, cwd=WS, interactive=True)).decision is decision
     )
+
+
+class CountingTree(LinkedTree):
+    def __init__(self, *args: object, **kw: object) -> None:
+        super().__init__(*args, **kw)  # type: ignore[arg-type]
+        self.looked: list[str] = []
+
+    def identity(self, path: str) -> FileId | None:
+        self.looked.append(path)
+        return super().identity(path)
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [("grep", {"pattern": "x", "path": "."}), ("code", {"language": "python", "source": "1"})],
+)
+def test_with_no_credential_of_two_names_no_workspace_file_is_looked_at(
+    policy: Policy, tool: str, args: dict[str, str]
+) -> None:
+    tree = CountingTree({f"{HOME}/.aws/credentials": b"k", **{f"{WS}/f{n}.py": b"" for n in range(50)}})
+
+    Gate(policy, fs=tree, tree=tree, sandboxed=True).evaluate(ToolCall(tool, args, cwd=WS))
+
+    # The search's own path is checked as any path is; no file below it is looked at.
+    assert [p for p in tree.looked if not p.startswith(f"{HOME}/.") and p != WS] == []
+    assert len(tree.looked) == len(set(tree.looked))  # the credential files once each

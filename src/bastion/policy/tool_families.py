@@ -17,7 +17,7 @@ from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode
 from bastion.policy.network import decide_target
 from bastion.policy.packages import package_denials
-from bastion.policy.paths import PathError, absolute, linked_credential_ids
+from bastion.policy.paths import CallFs, PathError, absolute
 from bastion.policy.shell_reach import SEARCH_TOOL, budget_reason, check_tree_read, credential_effect
 from bastion.policy.stages import Context, install_subject, last_rule, mode_block, path_subject, rule_reason
 from bastion.policy.treewalk import OverBudget, walk
@@ -40,7 +40,7 @@ def decide_path(ctx: Context, call: ToolCall, out: Assembly) -> None:
         # recursive grep only asks about (a project's own .env, a link out of the roots) is
         # left to the tool: Bastion's own grep skips each file the path policy does not allow.
         reached = check_tree_read(
-            ctx.policy, ctx.fs, ctx.reach, "the search tool", [path], cwd=call.cwd, mode=SEARCH_TOOL
+            ctx.policy, _call_fs(ctx), ctx.reach, "the search tool", [path], cwd=call.cwd, mode=SEARCH_TOOL
         )
         denied = tuple(r for r in reached.reasons if r.decision is Decision.DENY)
         subject.notes.extend(reached.notes)
@@ -53,6 +53,14 @@ def decide_path(ctx: Context, call: ToolCall, out: Assembly) -> None:
         start = glob_start(path, pattern)
         if start != path:
             path_subject(ctx, out, family, start, write=False, cwd=call.cwd, label="glob lists")
+
+
+def _call_fs(ctx: Context) -> CallFs:
+    """This call's memo over the file system (the credential files' identities looked at
+    once, and only looked for below a folder when one has another name)."""
+    return (
+        ctx.fs if isinstance(ctx.fs, CallFs) and ctx.fs.policy is ctx.policy else CallFs(ctx.fs, ctx.policy)
+    )
 
 
 _WILDCARDS = frozenset("*?[{")
@@ -78,12 +86,13 @@ def linked_credentials(ctx: Context, what: str, starts: tuple[str, ...], *, cwd:
     """Another name (a hard link) of one of HOME's credential files below ``starts``: what
     runs there reads the credential through it. Nothing is walked unless a credential file
     has more than one name (then one stat per file walked); past the budget: asks."""
-    known = linked_credential_ids(ctx.fs, ctx.policy.home)
+    fs = _call_fs(ctx)
+    known = fs.credential_ids()
     if not known:
         return []
 
     def linked(path: str) -> bool:
-        found = ctx.fs.identity(path)
+        found = fs.identity(path)
         return found is not None and (found.device, found.inode) in known
 
     reasons: list[Reason] = []
@@ -97,7 +106,7 @@ def linked_credentials(ctx: Context, what: str, starts: tuple[str, ...], *, cwd:
         except PathError:
             continue
         for item in found[:20]:
-            file_id = ctx.fs.identity(item.path)
+            file_id = fs.identity(item.path)
             credential = known.get((file_id.device, file_id.inode), "") if file_id else ""
             reasons.append(
                 Reason(
