@@ -66,6 +66,11 @@ class Profile:
         return Network.HOSTS if self.hosts else Network.NONE
 
     @property
+    def ssh_hosts(self) -> tuple[str, ...]:
+        """The hosts named with a port (``github.com:22``): ssh destinations (an ssh remote)."""
+        return tuple(h for h in self.hosts if ssh_port(h) is not None)
+
+    @property
     def writable(self) -> bool:
         return self.filesystem is Filesystem.WORKSPACE_WRITE
 
@@ -164,6 +169,14 @@ def profile_for(evaluation: Evaluation, hosts: Sequence[str] = ()) -> Profile:
 def analysis_hosts(analysis: ShellAnalysis) -> tuple[str, ...]:
     """The hosts a shell analysis found the command reaches (what the decision judged)."""
     return tuple(dict.fromkeys(host_of(str(h)) for cmd in analysis.commands for h in cmd.hosts))
+
+
+def ssh_port(host: str) -> int | None:
+    """The port of a profile host that names one (an ssh destination), else None."""
+    head, colon, port = host.rpartition(":")
+    if not colon or not port.isdigit() or (":" in head and not head.endswith("]")):
+        return None
+    return int(port)
 
 
 def host_of(text: str) -> str:

@@ -35,6 +35,7 @@ from bastion.approval.model import Resolver
 from bastion.approval.outcome import prepend, resolver_of
 from bastion.policy.containment import Contain, Prepared, Profile, analysis_hosts, profile_for
 from bastion.policy.decision import Decision, Evaluation, Reason
+from bastion.policy.git_remotes import analysis_remote_hosts
 from bastion.shell.model import Access
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ class Containment:
         if not contains(self.mode, evaluation.decision, by_person=resolver is Resolver.PERSON):
             return evaluation
         analysis = _analysis(gate.analyze_shell, command)
-        profile = profile_for(evaluation, () if analysis is None else analysis_hosts(analysis))
+        profile = profile_for(evaluation, () if analysis is None else _hosts(analysis, gate.policy, call.cwd))
         if analysis is not None and (evaluation.decision is Decision.ASK or resolver is Resolver.PERSON):
             writes = named_writes(analysis, gate.policy, call.cwd)
             profile = dataclasses.replace(profile, writes=writes) if writes else profile
@@ -150,6 +151,12 @@ def _analysis(analyze: Callable[[str], ShellAnalysis], command: str) -> ShellAna
         return analyze(command)
     except Exception:  # fail closed
         return None
+
+
+def _hosts(analysis: ShellAnalysis, policy: Policy, cwd: str) -> tuple[str, ...]:
+    """The hosts the command names and those its git remotes' names lead to (``git push
+    origin``: the repository's configuration says where, as the gate read it)."""
+    return (*analysis_hosts(analysis), *analysis_remote_hosts(analysis, cwd, policy.home))
 
 
 def _home(path: str, home: str) -> str:
