@@ -11,6 +11,7 @@ import os
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import threading
 import time
@@ -128,9 +129,13 @@ def _handler(served: GitHttp) -> type[http.server.BaseHTTPRequestHandler]:
     return Handler
 
 
-def start_git_http(root: Path, host: str = "127.0.0.1", credential: str | None = None) -> GitHttp:
+def start_git_http(
+    root: Path, host: str = "127.0.0.1", credential: str | None = None, tls: ssl.SSLContext | None = None
+) -> GitHttp:
     served = GitHttp(root, host, 0, None, credential)  # type: ignore[arg-type]
     server = http.server.ThreadingHTTPServer((host, 0), _handler(served))
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
     server.daemon_threads = True
     served.server, served.port = server, server.server_address[1]
     threading.Thread(target=server.serve_forever, daemon=True).start()
