@@ -219,3 +219,56 @@ def start_agent(folder: Path) -> tuple[Agent, str]:
                    capture_output=True)  # fmt: skip
     key.unlink()  # from here on the key exists only inside the agent
     return Agent(sock, pid), (folder / "id_test.pub").read_text()
+
+
+@dataclass
+class Registry:
+    """A package registry that takes ``npm publish`` (a PUT of the package document) when it
+    carries ``Authorization: Bearer TOKEN``; what it was sent is kept."""
+
+    port: int
+    token: str
+    server: http.server.ThreadingHTTPServer
+    seen: list[tuple[str, str, str]] = field(default_factory=list)
+    published: list[str] = field(default_factory=list)
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def start_registry(token: str) -> Registry:
+    registry = Registry(0, token, None)  # type: ignore[arg-type]
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.0"
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def _answer(self, status: int, body: bytes) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_PUT(self) -> None:
+            auth = self.headers.get("Authorization", "")
+            registry.seen.append((self.command, self.path, auth))
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            if auth != f"Bearer {registry.token}":
+                self._answer(401, b'{"error": "unauthorized"}')
+                return
+            registry.published.append(self.path)
+            self._answer(201, b"{}")
+
+        def do_GET(self) -> None:
+            registry.seen.append((self.command, self.path, self.headers.get("Authorization", "")))
+            self._answer(404, b'{"error": "not found"}')
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    registry.server, registry.port = server, server.server_address[1]
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return registry

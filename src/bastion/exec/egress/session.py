@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bastion.exec.egress import git_auth, ssh
+from bastion.exec.egress import client_auth, ssh
 from bastion.exec.egress.binding import DEFAULT_PORT, FORWARDER, SOCKET, EgressBinding, egress_env
 from bastion.exec.egress.decide import EgressGate, GateOwner
 from bastion.exec.egress.held import HeldSecret
@@ -107,7 +107,7 @@ class EgressSession:
         os.chmod(sock, 0o666)  # the sandbox's uid may differ; the 0700 root guards it
         placeholders = {h.name: h.placeholder for h in self.held}
         python = sandbox_python()
-        env = egress_env(self.port, placeholders) | git_auth.prepare(public, self.held)
+        env = egress_env(self.port, placeholders) | client_auth.prepare(public, self.held)
         agent = None
         if self.ssh_hosts:
             env |= ssh.prepare(public, python, self.ssh_hosts, self.ssh_agent, self.home)

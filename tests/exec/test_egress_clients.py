@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import json
+import shutil
 import socket
 import subprocess
 from collections.abc import Callable
@@ -16,14 +18,14 @@ import pytest
 
 from bastion.construct import sibling
 from bastion.exec import BubblewrapRunner, ExecConfig
-from bastion.exec.egress import EgressSession, StaticDialer, git_auth
+from bastion.exec.egress import EgressSession, StaticDialer, client_auth
 from bastion.exec.egress.held import hold
 from bastion.exec.egress.only import HostsGate
 from bastion.exec.egress.ssh import agent_socket
 from bastion.policy.compiled import Policy
 from bastion.policy.network import StaticResolver
 from tests.exec.egress_helpers import FAKE_ADDRESSES, make_test_ca
-from tests.exec.git_servers import bare_repo, git, pushed, start_git_http
+from tests.exec.git_servers import bare_repo, git, pushed, start_git_http, start_registry
 from tests.exec.sandbox_helpers import spec_for
 from tests.exec.test_egress_sandbox import HELD_POLICY, SECRET, Approver, held_secret, make_keeper
 
@@ -85,9 +87,9 @@ def test_gits_credential_helper_answers_a_held_host_with_the_placeholder_and_no_
         hold("API_TOKEN", SECRET, ["held.test", "10.0.0.0/8"], token=lambda n: "ab" * n),
         hold("GH_TOKEN", SECRET, ["*.github.com"], token=lambda n: "cd" * n),
     ]
-    env = git_auth.prepare(str(tmp_path), secrets)
+    env = client_auth.prepare(str(tmp_path), secrets)
     done = subprocess.run(
-        ["sh", str(tmp_path / git_auth.SCRIPT), "get"],
+        ["sh", str(tmp_path / client_auth.SCRIPT), "get"],
         input=f"protocol=https\nhost={host}\n\n",
         env={"API_TOKEN": secrets[0].placeholder, "GH_TOKEN": secrets[1].placeholder},
         capture_output=True,
@@ -98,7 +100,7 @@ def test_gits_credential_helper_answers_a_held_host_with_the_placeholder_and_no_
     if answered:
         expected = f"username=x-access-token\npassword={(secrets[1] if 'github' in host else secrets[0]).placeholder}\n"
     assert (done.stdout, env["GIT_CONFIG_VALUE_0"]) == (expected, "!sh /run/bastion-egress/credential.sh")
-    assert SECRET not in (tmp_path / git_auth.SCRIPT).read_text()
+    assert SECRET not in (tmp_path / client_auth.SCRIPT).read_text()
 
 
 def test_only_a_socket_named_by_ssh_auth_sock_is_the_agent(tmp_path: Path) -> None:
@@ -116,3 +118,41 @@ def test_only_a_socket_named_by_ssh_auth_sock_is_the_agent(tmp_path: Path) -> No
         listener.close()
     assert found == [str(tmp_path / "agent.sock"), None, None, None]
     assert (agent_socket({}), agent_socket({"SSH_AUTH_SOCK": "agent.sock"})) == (None, None)
+
+
+def test_an_npm_publish_gets_the_held_token_at_the_proxy_and_the_sandbox_only_its_placeholder(
+    runner: BubblewrapRunner, make_policy: Callable[..., Policy], child_env: dict[str, str], tmp_path: Path
+) -> None:
+    if shutil.which("npm") is None:
+        pytest.skip("npm is not installed")
+    registry = start_registry(SECRET)
+    policy = make_policy(HELD_POLICY)
+    work = Path(policy.workspace[0])
+    (work / "package.json").write_text(json.dumps({"name": "tiny-pkg", "version": "1.0.0"}))
+    (work / "index.js").write_text("module.exports = 1\n")
+    keeper = make_keeper(policy)
+    secret = held_secret(policy)
+    approver = Approver(keeper)
+    resolver = StaticResolver({"held.test": [FAKE_ADDRESSES["held.test"]]})
+    dialer = StaticDialer({(FAKE_ADDRESSES["held.test"], 80): ("127.0.0.1", registry.port)})
+    command = "npm publish --registry http://held.test/ --ignore-scripts 2>&1; echo status=$?; cat $NPM_CONFIG_USERCONFIG"
+    try:
+        with EgressSession(
+            sibling(keeper, HostsGate(keeper.gate, ("held.test",))), resolver=resolver, dialer=dialer,
+            held=[secret], on_parked=approver.on_parked,
+        ) as egress:  # fmt: skip
+            answering = approver.answer_in_background()
+            spec = spec_for(policy, command, environ=child_env, config=ExecConfig(timeout=120))
+            result = runner.run(dataclasses.replace(spec, egress=egress.binding))
+            answering.join()
+    finally:
+        registry.close()
+    out = result.stdout + result.stderr
+
+    assert "status=0" in out, out
+    assert (registry.published, [r.evaluation.reasons[0].rule for r in approver.requests]) == (
+        ["/tiny-pkg"],
+        ["egress.hold"],
+    )
+    assert SECRET not in out and f"//held.test/:_authToken={secret.placeholder}\n" in out
+    assert {auth for _, _, auth in registry.seen} == {f"Bearer {SECRET}"}
