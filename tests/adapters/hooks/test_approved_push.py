@@ -152,3 +152,30 @@ def test_an_approved_ssh_push_without_an_agent_fails_saying_so_and_binds_no_key(
     assert done.returncode != 0
     assert "has no ssh agent to sign with" in done.stderr
     assert pushed(sandbox.root / "srv" / "widget.git") == ""
+
+
+def test_an_approved_ssh_push_whose_remote_moved_reaches_nothing_and_says_why(
+    sandbox: Sandbox, project: Path, sshd: tuple[Sshd, str]
+) -> None:
+    server, agent = sshd
+    git(
+        project, "remote", "add", "origin", f"ssh://root@127.0.0.1:{server.port}{sandbox.root}/srv/widget.git"
+    )
+    env = _env(sandbox, SSH_AUTH_SOCK=agent)
+
+    _, line = _asked(sandbox, "git push origin main", env)
+    git(
+        project,
+        "remote",
+        "set-url",
+        "origin",
+        f"ssh://root@127.0.0.2:{server.port}{sandbox.root}/srv/widget.git",
+    )
+    done = _run(sandbox, line, env)
+
+    assert done.returncode != 0
+    assert (
+        f"this run may reach only the hosts its decision saw (127.0.0.1:{server.port}), "
+        f"not 127.0.0.2:{server.port}"
+    ) in done.stderr
+    assert pushed(sandbox.root / "srv" / "widget.git") == ""
