@@ -51,7 +51,9 @@ class ProfileError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Profile:
-    """``hosts`` is empty for no network; otherwise only these hosts, through the proxy.
+    """``hosts`` is empty for no network; otherwise only these hosts, through the proxy
+    (a host with a port, ``github.com:22``, is an ssh destination: that port only, with the
+    ssh agent's socket, ``bastion.exec.egress.ssh``).
     ``writes``: absolute paths outside the workspace a person approved the call to write
     (the paths it names), writable in this run only; protected paths stay read-only."""
 

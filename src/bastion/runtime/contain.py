@@ -5,8 +5,10 @@ before the answer is recorded, so the ledger holds exactly what the agent is tol
 
 * ``[exec] contain`` says whether this outcome runs contained ("all": every allowed and
   every approved call; "allowed": only what no person approved; "off": nothing);
-* the profile is computed once, from what the gate judged: the effects it found and the
-  hosts its own shell analysis saw (the gate's cached parse, not a second one); for a call
+* the profile is computed once, from what the gate judged: the effects it found, the
+  hosts its own shell analysis saw (the gate's cached parse, not a second one) and those a
+  git remote's name leads to in the repository's configuration, as the gate read it
+  (``bastion.policy.git_remotes``: ``git push origin`` reaches ``github.com``); for a call
   a person is asked about, also the paths outside the workspace it names as written
   (:func:`named_writes`), so the approved run may do exactly what was asked;
 * a call that must run contained but cannot on this machine (no working bubblewrap, a
