@@ -302,3 +302,26 @@ def test_an_approved_push_to_a_named_remote_carries_the_remotes_host(
     assert (final.decision, final.profile) == (Decision.ALLOW, Profile(Filesystem.WORKSPACE_WRITE, (host,)))
     (request,) = k.store.list_requests([RequestState.APPROVED_ONCE])
     assert request.profile == {"filesystem": "workspace-write", "network": "hosts", "hosts": [host]}
+
+
+@pytest.mark.parametrize(
+    ("command", "hosts"),
+    [
+        ("npm install lodash", ("registry.npmjs.org",)),
+        ("npm ci", ("registry.npmjs.org",)),
+        ("pip install -e .", ("pypi.org", "files.pythonhosted.org")),
+        ("python3 -m pip install requests", ("pypi.org", "files.pythonhosted.org")),
+        ("make test", ()),
+        ("npm run build", ()),  # no install: no registry
+    ],
+)
+def test_an_approved_install_reaches_its_managers_default_registry(
+    keeper: Keeper, command: str, hosts: tuple[str, ...]
+) -> None:
+    k = contained(
+        keeper, dataclasses.replace(WRITE_ASK, effects=(Effect.NETWORK, Effect.INSTALL, Effect.CODE))
+    )
+
+    final = run_answered(k, shell(command), approve=True)
+
+    assert (final.decision, final.profile) == (Decision.ALLOW, Profile(Filesystem.WORKSPACE_WRITE, hosts))

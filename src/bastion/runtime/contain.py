@@ -35,9 +35,11 @@ from typing import TYPE_CHECKING, Protocol
 
 from bastion.approval.model import Resolver
 from bastion.approval.outcome import prepend, resolver_of
+from bastion.call.effects import Effect
 from bastion.policy.containment import Contain, Prepared, Profile, analysis_hosts, profile_for
 from bastion.policy.decision import Decision, Evaluation, Reason
 from bastion.policy.git_remotes import analysis_remote_hosts
+from bastion.policy.packages import MANAGERS
 from bastion.shell.model import Access
 
 if TYPE_CHECKING:
@@ -155,10 +157,24 @@ def _analysis(analyze: Callable[[str], ShellAnalysis], command: str) -> ShellAna
         return None
 
 
+#: Programs whose installs reach a package manager's default registry (``policy.packages``).
+_REGISTRY_OF = {"npm": "npm", "pnpm": "npm", "pip": "pip", "pip3": "pip", "uv": "pip", "cargo": "cargo",
+                "gem": "gem", "bundle": "gem"}  # fmt: skip
+
+
 def _hosts(analysis: ShellAnalysis, policy: Policy, cwd: str) -> tuple[str, ...]:
-    """The hosts the command names and those its git remotes' names lead to (``git push
-    origin``: the repository's configuration says where, as the gate read it)."""
-    return (*analysis_hosts(analysis), *analysis_remote_hosts(analysis, cwd, policy.home))
+    """The hosts the command names, those its git remotes' names lead to (``git push
+    origin``: the repository's configuration says where, as the gate read it), and the
+    default registry of a package manager's install (``npm install`` names no host; the
+    registry is where it goes: each connection is still the proxy's to decide)."""
+    registries: list[str] = []
+    for cmd in analysis.commands:
+        manager = _REGISTRY_OF.get(cmd.program or "")
+        if cmd.program in ("python", "python3") and tuple(cmd.argv[1:3]) == ("-m", "pip"):
+            manager = "pip"
+        if manager is not None and Effect.INSTALL in cmd.effects:
+            registries.extend(MANAGERS[manager].hosts)
+    return (*analysis_hosts(analysis), *analysis_remote_hosts(analysis, cwd, policy.home), *registries)
 
 
 def _home(path: str, home: str) -> str:
@@ -192,7 +208,6 @@ def record_runs(keeper: Gatekeeper, runs: Sequence[Settled]) -> int:
 def ran_contained(run: Settled) -> tuple[ToolCall, Evaluation]:
     """The call a settled prepared run carried out and the evaluation its exit is recorded
     under (``exec.contained``, as ``bastion sandbox run`` records its own runs)."""
-    from bastion.call.effects import Effect
     from bastion.call.model import ToolCall
 
     origin = run.call
