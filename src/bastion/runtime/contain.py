@@ -38,8 +38,6 @@ from bastion.approval.outcome import prepend, resolver_of
 from bastion.call.effects import Effect
 from bastion.policy.containment import Contain, Prepared, Profile, analysis_hosts, profile_for
 from bastion.policy.decision import Decision, Evaluation, Reason
-from bastion.policy.git_remotes import analysis_remote_hosts
-from bastion.policy.packages import MANAGERS
 from bastion.shell.model import Access
 
 if TYPE_CHECKING:
@@ -167,6 +165,9 @@ def _hosts(analysis: ShellAnalysis, policy: Policy, cwd: str) -> tuple[str, ...]
     origin``: the repository's configuration says where, as the gate read it), and the
     default registry of a package manager's install (``npm install`` names no host; the
     registry is where it goes: each connection is still the proxy's to decide)."""
+    from bastion.policy.git_remotes import analysis_remote_hosts  # only for a contained call
+    from bastion.policy.packages import MANAGERS
+
     registries: list[str] = []
     for cmd in analysis.commands:
         manager = _REGISTRY_OF.get(cmd.program or "")
