@@ -25,7 +25,15 @@ from bastion.exec.egress.ssh import agent_socket
 from bastion.policy.compiled import Policy
 from bastion.policy.network import StaticResolver
 from tests.exec.egress_helpers import FAKE_ADDRESSES, make_test_ca
-from tests.exec.git_servers import bare_repo, git, pushed, start_git_http, start_registry
+from tests.exec.git_servers import (
+    bare_repo,
+    git,
+    pushed,
+    start_agent,
+    start_git_http,
+    start_registry,
+    start_sshd,
+)
 from tests.exec.sandbox_helpers import spec_for
 from tests.exec.test_egress_sandbox import HELD_POLICY, SECRET, Approver, held_secret, make_keeper
 
@@ -156,3 +164,42 @@ def test_an_npm_publish_gets_the_held_token_at_the_proxy_and_the_sandbox_only_it
     )
     assert SECRET not in out and f"//held.test/:_authToken={secret.placeholder}\n" in out
     assert {auth for _, _, auth in registry.seen} == {f"Bearer {SECRET}"}
+
+
+def test_an_ssh_push_to_a_held_host_is_a_blind_tunnel_once_approved_never_an_intercepted_one(
+    runner: BubblewrapRunner, make_policy: Callable[..., Policy], child_env: dict[str, str], tmp_path: Path
+) -> None:
+    # A held secret for the host asks as ever, but ssh has no header to carry it: the tunnel
+    # stays end to end (the proxy's TLS interception would break the ssh handshake).
+    agent, public = start_agent(tmp_path / "agent")
+    sshd = start_sshd(tmp_path / "sshd", public)
+    policy = make_policy(HELD_POLICY)
+    (Path(policy.home) / ".ssh").mkdir(exist_ok=True)
+    (Path(policy.home) / ".ssh" / "known_hosts").write_text(
+        sshd.host_key_line.replace(f"[127.0.0.1]:{sshd.port}", "held.test")
+    )
+    bare_repo(tmp_path / "srv" / "widget.git")
+    work = Path(policy.workspace[0])
+    git(work, "init", "-q", ".")
+    git(work, "commit", "-q", "--allow-empty", "-m", "one")
+    git(work, "remote", "add", "origin", f"root@held.test:{tmp_path}/srv/widget.git")
+    keeper = make_keeper(policy)
+    approver = Approver(keeper)
+    resolver = StaticResolver({"held.test": [FAKE_ADDRESSES["held.test"]]})
+    dialer = StaticDialer({(FAKE_ADDRESSES["held.test"], 22): ("127.0.0.1", sshd.port)})
+    try:
+        with EgressSession(
+            sibling(keeper, HostsGate(keeper.gate, ("held.test:22",))), resolver=resolver, dialer=dialer,
+            held=[held_secret(policy)], on_parked=approver.on_parked, ssh_hosts=("held.test:22",),
+            ssh_agent=agent.socket, home=policy.home,
+        ) as egress:  # fmt: skip
+            answering = approver.answer_in_background()
+            spec = spec_for(policy, "git push origin main", environ=child_env, config=ExecConfig(timeout=120))
+            result = runner.run(dataclasses.replace(spec, egress=egress.binding))
+            answering.join()
+    finally:
+        sshd.close()
+        agent.close()
+
+    assert (result.exit_code, pushed(tmp_path / "srv" / "widget.git")) == (0, "one\n"), result.stderr
+    assert [r.evaluation.reasons[0].rule for r in approver.requests] == ["egress.hold"]
