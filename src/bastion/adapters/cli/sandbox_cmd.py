@@ -21,9 +21,12 @@ import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bastion.errors import BastionError
+
+if TYPE_CHECKING:
+    from bastion.policy.containment import Profile
 
 USAGE = (
     "usage: bastion sandbox run|prepare --profile read-only|workspace-write|agent:AGENT [--host HOST]... "
@@ -155,7 +158,7 @@ def _run(parsed: SandboxArgs, environ: Mapping[str, str]) -> int:
     spec = build_spec(policy, config, parsed.argv, cwd=parsed.cwd, environ=environ, profile=profile)
     with contextlib.ExitStack() as stack:
         if profile.hosts:  # network only through the egress proxy, decided per connection
-            spec = _behind_proxy(stack, loaded, environ, spec, parsed.cwd)
+            spec = _behind_proxy(stack, loaded, environ, spec, parsed.cwd, profile)
         result = BubblewrapRunner().run(spec)
     _write(1, result.stdout)
     _write(2, result.stderr)
@@ -182,16 +185,24 @@ def _run_agent(parsed: SandboxArgs, loaded: Any, environ: Mapping[str, str], age
 
 
 def _behind_proxy(stack: contextlib.ExitStack, loaded: Any, environ: Mapping[str, str], spec: Any,
-                  cwd: str) -> Any:  # fmt: skip
+                  cwd: str, profile: Profile) -> Any:  # fmt: skip
     """Start the egress proxy for this run: every connection the command makes is decided by
-    the same gate (hosts that ask park until a person answers), held secrets stay outside."""
-    from bastion.construct import open_gatekeeper
+    the same gate (hosts that ask park until a person answers), to the profile's hosts
+    only (``exec.hosts-only``); held secrets stay outside. An ssh destination (``h:22``) gets
+    the ssh agent's socket and ssh through the proxy (``bastion.exec.egress.ssh``)."""
+    from bastion.construct import open_gatekeeper, sibling
     from bastion.exec.egress.held import load_held
+    from bastion.exec.egress.only import HostsGate
     from bastion.exec.egress.session import EgressSession
+    from bastion.exec.egress.ssh import agent_socket
 
     keeper = stack.enter_context(open_gatekeeper(loaded, environ))
     held = load_held(loaded.policy.credentials_dir, loaded.exec.held)
-    session = stack.enter_context(EgressSession(keeper, held=held, cwd=cwd, agent="sandbox"))
+    session = EgressSession(
+        sibling(keeper, HostsGate(keeper.gate, profile.hosts)), held=held, cwd=cwd, agent="sandbox",
+        ssh_hosts=profile.ssh_hosts, ssh_agent=agent_socket(environ), home=loaded.policy.home,
+    )  # fmt: skip
+    stack.enter_context(session)
     return dataclasses.replace(spec, network=False, egress=session.binding)
 
 

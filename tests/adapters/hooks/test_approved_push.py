@@ -1,0 +1,181 @@
+"""An approved ``git push origin main`` succeeds contained (#30 item 2): the hook finds the
+remote's host in the repository's configuration, the person is asked with it, and the
+contained run reaches that host - and nothing else - through the egress proxy, over http(s)
+or over ssh with the person's ssh agent (its socket only: ``~/.ssh`` stays unreadable).
+
+Each case runs the real ``bastion hook claude`` and then the rewritten command exactly as
+Claude Code would after the person says yes, against a real git server on loopback (the
+test's policy allows loopback: ``allow_private``, ``allow_hosts``)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.adapters.hooks.conftest import Sandbox, run_hook
+from tests.exec.git_servers import (
+    GitHttp,
+    Sshd,
+    bare_repo,
+    git,
+    pushed,
+    start_agent,
+    start_git_http,
+    start_sshd,
+)
+from tests.exec.sandbox_helpers import require_bwrap
+
+POLICY = '[network]\nallow_private = true\nallow_hosts = ["127.0.0.1", "127.0.0.2"]\n'
+
+
+@pytest.fixture
+def project(sandbox: Sandbox) -> Path:
+    require_bwrap()
+    (sandbox.root / "policy.toml").write_text(POLICY)
+    git(sandbox.project, "init", "-q", ".")
+    git(sandbox.project, "commit", "-q", "--allow-empty", "-m", "one")
+    return sandbox.project
+
+
+@pytest.fixture
+def server(sandbox: Sandbox) -> Iterator[GitHttp]:
+    served = start_git_http(sandbox.root / "srv")
+    bare_repo(sandbox.root / "srv" / "widget.git")
+    yield served
+    served.close()
+
+
+def _env(sandbox: Sandbox, **extra: str) -> dict[str, str]:
+    return sandbox.env(
+        CLAUDE_CODE_ENTRYPOINT="cli", BASTION_POLICY=str(sandbox.root / "policy.toml"), **extra
+    )
+
+
+def _asked(sandbox: Sandbox, command: str, env: dict[str, str]) -> tuple[str, str]:
+    """What Claude's prompt shows for ``command``: the reason and the contained line."""
+    payload = {"hook_event_name": "PreToolUse", "cwd": str(sandbox.project), "session_id": "s",
+               "tool_name": "Bash", "tool_input": {"command": command}}  # fmt: skip
+    out = run_hook("claude", json.dumps(payload), env).json["hookSpecificOutput"]
+    assert out["permissionDecision"] == "ask"
+    return out["permissionDecisionReason"], out["updatedInput"]["command"]
+
+
+def _run(sandbox: Sandbox, line: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["bash", "-c", line], cwd=sandbox.project, env=env, capture_output=True, text=True, timeout=180
+    )
+
+
+def test_an_approved_push_over_http_reaches_the_remotes_host_and_lands(
+    sandbox: Sandbox, project: Path, server: GitHttp
+) -> None:
+    git(project, "remote", "add", "origin", server.url("widget.git"))
+    env = _env(sandbox)
+
+    _, line = _asked(sandbox, "git push origin main", env)
+    done = _run(sandbox, line, env)
+
+    assert "--profile workspace-write --host 127.0.0.1 --cwd " in line
+    assert (done.returncode, pushed(sandbox.root / "srv" / "widget.git")) == (0, "one\n"), done.stderr
+
+
+def test_an_approved_push_whose_remote_moved_to_another_host_reaches_nothing(
+    sandbox: Sandbox, project: Path, server: GitHttp
+) -> None:
+    other = start_git_http(sandbox.root / "other", host="127.0.0.2")
+    bare_repo(sandbox.root / "other" / "widget.git")
+    git(project, "remote", "add", "origin", server.url("widget.git"))
+    env = _env(sandbox)
+    try:
+        _, line = _asked(sandbox, "git push origin main", env)
+        # After the approval, the remote is pointed elsewhere (by a hook, a script, a race):
+        # [network] would allow 127.0.0.2, the approved profile does not.
+        git(project, "remote", "set-url", "origin", other.url("widget.git"))
+        done = _run(sandbox, line, env)
+    finally:
+        other.close()
+
+    assert done.returncode != 0
+    assert "this run may reach only the hosts its decision saw (127.0.0.1), not 127.0.0.2" in done.stderr
+    assert (other.seen, server.seen, pushed(sandbox.root / "other" / "widget.git")) == ([], [], "")
+
+
+@pytest.fixture
+def sshd(sandbox: Sandbox) -> Iterator[tuple[Sshd, str]]:
+    agent, public = start_agent(sandbox.root / "agent")
+    server = start_sshd(sandbox.root / "sshd", public)
+    (sandbox.home / ".ssh" / "known_hosts").write_text(server.host_key_line)
+    bare_repo(sandbox.root / "srv" / "widget.git")
+    yield server, agent.socket
+    server.close()
+    agent.close()
+
+
+def test_an_approved_push_over_ssh_signs_with_the_agent_and_never_sees_a_key(
+    sandbox: Sandbox, project: Path, sshd: tuple[Sshd, str]
+) -> None:
+    server, agent = sshd
+    remote = f"ssh://root@127.0.0.1:{server.port}{sandbox.root}/srv/widget.git"
+    git(project, "remote", "add", "origin", remote)
+    env = _env(sandbox, SSH_AUTH_SOCK=agent)
+
+    _, line = _asked(sandbox, "git push origin main", env)
+    done = _run(sandbox, line, env)
+    # The same profile, looking for the key the push signed with.
+    profile = line.split(" -- ", 1)[0]
+    snoop = _run(sandbox, f"{profile} -- bash -c 'cat ~/.ssh/id_rsa; ls -A ~/.ssh /run/bastion-ssh'", env)
+
+    assert f"--host 127.0.0.1:{server.port} --cwd " in line
+    assert (done.returncode, pushed(sandbox.root / "srv" / "widget.git")) == (0, "one\n"), done.stderr
+    assert "PRIVATE KEY" not in snoop.stdout + snoop.stderr
+    assert snoop.stdout == "/run/bastion-ssh:\nagent.sock\n"
+    assert "No such file or directory" in snoop.stderr  # ~/.ssh is not there at all
+
+
+@pytest.mark.parametrize("agent", ["", "~/.ssh/id_rsa"])
+def test_an_approved_ssh_push_without_an_agent_fails_saying_so_and_binds_no_key(
+    sandbox: Sandbox, project: Path, sshd: tuple[Sshd, str], agent: str
+) -> None:
+    server, _ = sshd
+    git(
+        project, "remote", "add", "origin", f"ssh://root@127.0.0.1:{server.port}{sandbox.root}/srv/widget.git"
+    )
+    env = _env(sandbox, SSH_AUTH_SOCK=agent.replace("~", str(sandbox.home)))
+
+    _, line = _asked(sandbox, "git push origin main", env)
+    done = _run(sandbox, line, env)
+
+    assert done.returncode != 0
+    assert "has no ssh agent to sign with" in done.stderr
+    assert pushed(sandbox.root / "srv" / "widget.git") == ""
+
+
+def test_an_approved_ssh_push_whose_remote_moved_reaches_nothing_and_says_why(
+    sandbox: Sandbox, project: Path, sshd: tuple[Sshd, str]
+) -> None:
+    server, agent = sshd
+    git(
+        project, "remote", "add", "origin", f"ssh://root@127.0.0.1:{server.port}{sandbox.root}/srv/widget.git"
+    )
+    env = _env(sandbox, SSH_AUTH_SOCK=agent)
+
+    _, line = _asked(sandbox, "git push origin main", env)
+    git(
+        project,
+        "remote",
+        "set-url",
+        "origin",
+        f"ssh://root@127.0.0.2:{server.port}{sandbox.root}/srv/widget.git",
+    )
+    done = _run(sandbox, line, env)
+
+    assert done.returncode != 0
+    assert (
+        f"this run may reach only the hosts its decision saw (127.0.0.1:{server.port}), "
+        f"not 127.0.0.2:{server.port}"
+    ) in done.stderr
+    assert pushed(sandbox.root / "srv" / "widget.git") == ""
