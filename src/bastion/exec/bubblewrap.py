@@ -194,18 +194,22 @@ class BubblewrapRunner:
         self, spec: RunSpec, *, network: NetworkSetup | None = None, seccomp_fd: int | None = None
     ) -> list[str]:
         """The full ``bwrap … -- nice … COMMAND`` line for one spec."""
+        net = network or network_of(spec)
+        namespaces = namespace_args(spec, net, seccomp_fd)
+        return [self.bwrap, *namespaces, *self.view(spec), "--", *command(spec, net)]
+
+    def view(self, spec: RunSpec) -> list[str]:
+        """bwrap's options that build the child's filesystem, up to ``--chdir DIR``: what a
+        prepared run hands bwrap in a file (``--args FD``)."""
         if not visible(spec.cwd, spec):
             raise ExecError(f"working directory {spec.cwd} is not inside any sandbox root")
-        net = network or network_of(spec)
-        argv = [self.bwrap, *namespace_args(spec, net, seccomp_fd)]
+        argv = []
         for mount in plan_mounts(spec):
             argv += mount.args()
         argv += bwrap_args(spec.egress)
         # The new root is a tmpfs bwrap made: read-only, so nothing lands outside the mounts.
         argv += ["--remount-ro", "/"]
-        argv += ["--chdir", os.path.realpath(spec.cwd), "--"]
-        limits = limit_prefix(spec.limits, nproc=_nproc_fallback(spec))
-        return argv + limits + list(net.prefix) + list(spec.argv)
+        return [*argv, "--chdir", os.path.realpath(spec.cwd)]
 
     def prepare(self, spec: RunSpec, stack: contextlib.ExitStack) -> Launch:
         """The network, seccomp filter and cgroups of one run, held open by ``stack``, and
@@ -236,6 +240,12 @@ class BubblewrapRunner:
             result = run_process(self.prepare(spec, stack))
         swept = after_run(spec)
         return dataclasses.replace(result, swept=swept) if swept else result
+
+
+def command(spec: RunSpec, network: NetworkSetup) -> list[str]:
+    """What bwrap runs inside: the ``nice``/``prlimit`` prefix, the network's words, the command."""
+    limits = limit_prefix(spec.limits, nproc=_nproc_fallback(spec))
+    return [*limits, *network.prefix, *spec.argv]
 
 
 def after_run(spec: RunSpec) -> tuple[str, ...]:
