@@ -99,3 +99,41 @@ def test_settling_a_run_removes_its_options_file(
 
     assert sorted(s.run_id for s in settled) == sorted([ran.run_id, never.run_id])
     assert [os.path.exists(r.args_path or "") for r in (ran, never)] == [False, False]
+
+
+def test_the_etc_files_are_copied_in_read_only_and_cost_no_mount(
+    config: Configuration, workspace: Path, agent_env: dict[str, str]
+) -> None:
+    run = _prepared(config, workspace, agent_env)
+    survey = (
+        "cat /etc/passwd /etc/hosts; grep -c ' /etc/' /proc/self/mountinfo;"
+        " stat -c %a /etc/passwd; echo x >> /etc/hosts || echo refused"
+    )
+
+    done = base._shell(run.shell_command(survey), workspace, agent_env)
+
+    host = Path("/etc/passwd").read_text() + Path("/etc/hosts").read_text()
+    binds = [
+        "/etc/" + d for d in ("alternatives", "ld.so.conf.d", "ssl/certs", "ca-certificates", "terminfo")
+    ]
+    dirs = sum(1 for d in binds if Path(d).is_dir())
+    dirs += sum(1 for d in Path("/etc").glob("python3*") if d.is_dir())
+    mode = f"{stat.S_IMODE(os.stat('/etc/passwd').st_mode):o}"
+    # Only the allowed directories are mounts; the files are copies, read-only like the rest.
+    assert (done.returncode, done.stdout) == (0, f"{host}{dirs}\n{mode}\nrefused\n")
+    assert "Read-only file system" in done.stderr
+
+
+def test_an_etc_file_that_cannot_be_opened_stops_the_line(
+    config: Configuration, workspace: Path, agent_env: dict[str, str]
+) -> None:
+    run = _prepared(config, workspace, agent_env)
+    assert run.args_path is not None
+    options = Path(run.args_path)
+    options.chmod(0o600)
+    options.write_bytes(options.read_bytes().replace(b"\0/etc/hosts\0", b"\0/etc/no-such-file\0"))
+
+    done = base._shell(run.shell_command("echo ran > ran.txt"), workspace, agent_env)
+
+    assert (done.returncode, (workspace / "ran.txt").exists()) == (125, False)
+    assert "bastion: /etc/no-such-file cannot be read; the contained run is not started" in done.stderr

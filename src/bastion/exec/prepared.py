@@ -178,6 +178,7 @@ class PreparedRun:
             lines.append(f"exec {SECCOMP_FD}<{q(self.seccomp_path)} || no 'no seccomp program'")
         if self.args_path is not None:
             lines.append(f"exec {ARGS_FD}<{q(self.args_path)} || no 'its sandbox arguments are gone'")
+        lines += self._open_files()
         for path in self.cgroup_files:
             lines.append(f"echo 0 >|{q(path)} || no 'its cgroup is gone'")
         names = " ".join(q(n) for n in self.env_names)
@@ -192,6 +193,19 @@ class PreparedRun:
         head = f'exec {q(self.timeout_program)} --foreground -k {KILL_AFTER} {seconds:g} "$1"{options}'
         lines.append(f'{head} --clearenv "${{e[@]}}" {fixed} --json-status-fd {STATUS_FD} "${{@:2}}"')
         return "\n".join(lines)
+
+    def _open_files(self) -> list[str]:
+        """Open each file bwrap copies in (``--file FD PATH``: the host's PATH) on its FD:
+        bash gives ``{f}`` the lowest free descriptor from 10, which is FD (every other one
+        above 9 is closed); a file that cannot be opened stops the line."""
+        inline = self.args_path is None
+        options = self.argv[1:] if inline else self.argv[self.args_at : self.command_at - 1]
+        at = [str(i) for i, word in enumerate(options) if word == "--file"]
+        if not at:
+            return []
+        source = 'o=("${@:2}")' if inline else f'mapfile -d "" -t o <{shlex.quote(self.args_path or "")}'
+        check = '[[ $f == "${o[i+1]}" ]] || no "${o[i+2]} cannot be read"'
+        return [f'{source}; for i in {" ".join(at)}; do exec {{f}}<"${{o[i+2]}}" && {check}; done']
 
     def shell_command(self, original: str, timeout: float | None = None) -> str:
         """The line the agent's shell runs: the launcher, bwrap's argv, ``bash -c ORIGINAL``
