@@ -203,7 +203,8 @@ class PreparedRun:
         at = [str(i) for i, word in enumerate(options) if word == "--file"]
         if not at:
             return []
-        source = 'o=("${@:2}")' if inline else f'mapfile -d "" -t o <{shlex.quote(self.args_path or "")}'
+        # The options file read anew (its own offset: bwrap reads fd 7 from the start).
+        source = 'o=("${@:2}")' if inline else f'mapfile -d "" -t o </proc/$$/fd/{ARGS_FD}'
         check = '[[ $f == "${o[i+1]}" ]] || no "${o[i+2]} cannot be read"'
         return [f'{source}; for i in {" ".join(at)}; do exec {{f}}<"${{o[i+2]}}" && {check}; done']
 
