@@ -23,7 +23,9 @@ hits all alike. Variants, min, median and p90 wall ms, and ratios to the bare bw
   binary (npm ``@anthropic-ai/sandbox-runtime@0.0.83``; it needs socat)
 
 ``--floor`` instead breaks Bastion's bwrap argv down (command ``true``): the argv, without
-the /etc allow-list binds, without ``nice``, beside the bare bwrap line.
+the /etc allow-list (its directories' binds and its files' copies), without ``nice``,
+beside the bare bwrap line. The argv's copied files (``--file FD``) and seccomp program are
+opened by the line's redirections, as the launcher opens them.
 """
 
 from __future__ import annotations
