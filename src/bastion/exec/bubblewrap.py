@@ -113,8 +113,9 @@ def _etc_mount(path: str, info: os.stat_result) -> Mount:
     """A directory is bound read-only; a file is copied into the sandbox's root (read-only
     once bwrap remounts it), which costs bwrap no mount: each bind re-reads the mount table,
     and the ~25 single files of the allow-list were a third of a sandbox's set-up. The copy
-    is made as the run starts, from the file as it is then."""
-    if stat.S_ISREG(info.st_mode):
+    is made as the run starts, from the file as it is then. A file this user cannot read
+    stays a bind (it shows, unreadable, as before: the launcher could not open it)."""
+    if stat.S_ISREG(info.st_mode) and os.access(path, os.R_OK):
         return Mount(_depth(path), _READ, path, "file", path, perms=stat.S_IMODE(info.st_mode))
     return Mount(_depth(path), _READ, path, "ro-bind", path)
 
