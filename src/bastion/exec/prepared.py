@@ -18,17 +18,19 @@ What the launcher does before it execs bwrap, in the agent's shell process (no f
   ``bwrap --json-status-fd 8`` (with ``noclobber``: a prepared line runs once), and the
   run's options file as ``7<file`` for ``bwrap --args 7``: bwrap's mounts and ``--chdir``
   (NUL-separated, 0400, written by :func:`prepare` beside the run's record), so that the
-  line the agent's transcript shows is the launcher, bwrap's namespaces and the command,
-  not some 40 mounts (a 3 KB line cost Claude Code time of its own);
+  line the agent shows the person and keeps in its transcript is the launcher, bwrap's
+  namespaces and the command, not some 40 mounts;
+- opens each file of the ``/etc`` allow-list that bwrap copies into the sandbox
+  (``--file FD PATH``, listed in the options file) on its descriptor, from 10 up;
 - joins the run's cgroups (made here, with ``pids.max`` and the memory limit set);
 - clears the environment but for ``[exec] env_allow`` (bwrap ``--clearenv --setenv``).
 
-It fails closed: a seccomp file, status file, options file or cgroup it cannot use stops
-it with exit 125 before bwrap starts; a bwrap gone since it was prepared cannot be exec'd (127). No
-path runs the command outside bwrap. What cannot be prepared - no working bwrap, no
-seccomp when ``[exec] seccomp`` is on, a cgroup that cannot be made, roots too big to scan,
-a host profile with no egress proxy running - is an :class:`Unpreparable`, which the caller
-turns into an ASK with its reason.
+It fails closed: a seccomp file, status file, options file, ``/etc`` file or cgroup it
+cannot use stops it with exit 125 before bwrap starts; a bwrap gone since it was prepared
+cannot be exec'd (127). No path runs the command outside bwrap. What cannot be prepared -
+no working bwrap, no seccomp when ``[exec] seccomp`` is on, a cgroup that cannot be made,
+roots too big to scan, a host profile with no egress proxy running - is an
+:class:`Unpreparable`, which the caller turns into an ASK with its reason.
 
 Cgroups: where the machine has writable pids/memory controllers (``cgroups.controllers``)
 the run gets its own groups, as ``bastion sandbox run`` does; where it has none, the same
@@ -64,8 +66,9 @@ could write decides nothing):
   and each run's record (read by :func:`settle`). The state dir is hidden in every sandbox
   (``boundary.sandbox_roots``) and a write to it by any gated tool, shell included, is a
   hardline denial (``policy.hardline``): neither a contained call nor the agent's own file
-  tools can write there. Only a process Bastion does not gate could (an "approve uncontained" run, or
-  anything outside the agent), and such a process can run what it likes anyway.
+  tools can write there. Only a process Bastion does not gate could (an "approve
+  uncontained" run, or anything outside the agent), and such a process can run what it
+  likes anyway.
 - What a forged file could still do: a seccomp program swapped between ``prepare`` and the
   run (milliseconds) is loaded by bwrap instead, or refused - the namespaces, mounts and
   dropped capabilities hold either way; a forged options file is the sandbox bwrap builds
