@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -104,7 +105,13 @@ def main() -> None:
     try:
         medians = {contain: trace(root, contain, options.calls, api) for contain in ("all", "off")}
     finally:
+        from bastion.exec.prepared import runs_dir
+        from bastion.exec.settle import STALE_SECONDS, settle
+
         api.httpd.shutdown()
+        for state in root.glob("*/state"):  # the last runs' cgroups, which no later call settles
+            settle(runs_dir(str(state)), now=time.time() + 2 * STALE_SECONDS)
+        shutil.rmtree(root, ignore_errors=True)
     print(f"median ms after the tool_use, {options.calls - 1} calls each")
     heads = ("pre start", "pre end", "command", "post start", "post end", "result")
     print(f"{'contain':<9}" + "".join(f"{h:>11}" for h in heads))
