@@ -105,6 +105,9 @@ def _claim(state_dir: str, request_id: str) -> str | None:
     folder = os.path.join(state_dir, CLAIMS)
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError as exc:  # a file in its place, a read-only state directory
+        return f"the approval of request {request_id} cannot be claimed: {exc.strerror or exc}"
+    try:
         fd = os.open(os.path.join(folder, request_id), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         return f"the approval of request {request_id} was used by an earlier run"
