@@ -265,3 +265,40 @@ def test_an_approved_push_with_no_allowed_hosts_lands_without_a_second_question(
         [],
         {("allow", "exec.approved-host", f"request {request}")},
     )
+
+
+def _asked_again(sandbox: Sandbox, line: str, env: dict[str, str]) -> tuple[str, list[str]]:
+    """Run ``line`` while a person denies whatever parks: its stderr, and the tools asked about."""
+    thread, answered = _answering(env, "deny")
+    done = _run(sandbox, line, env)
+    thread.join()
+    assert done.returncode != 0
+    return done.stderr, [a["tool"] for a in answered]
+
+
+@pytest.mark.parametrize(
+    ("change", "told"),
+    [
+        ("reused", "was used by an earlier run"),
+        ("forged", "no request AAAAAAAAAAAAAAAAAAAAAA"),
+        ("another command", "approved another command"),
+    ],
+)
+def test_a_reused_or_forged_approval_or_another_command_asks_about_the_host_again(
+    sandbox: Sandbox, project: Path, server: GitHttp, asks_in_bastion: dict[str, str], change: str, told: str
+) -> None:
+    env = asks_in_bastion
+    request, line = _approved_in_bastion(sandbox, "git push origin main", env)
+    if change == "reused":
+        assert _run(sandbox, line, env).returncode == 0
+    git(project, "commit", "-q", "--allow-empty", "-m", "two")
+    if change == "forged":
+        line = line.replace(request, "A" * 22)
+    if change == "another command":
+        line = line.replace("'git push origin main'", "'git push origin main:other'")
+
+    stderr, asked = _asked_again(sandbox, line, env)
+
+    assert "no approval to run on: " in stderr and told in stderr, stderr
+    assert asked == ["fetch"]  # the connection to 127.0.0.1 parked, and was denied
+    assert pushed(sandbox.root / "srv" / "widget.git") == ("one\n" if change == "reused" else "")
