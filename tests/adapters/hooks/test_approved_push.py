@@ -242,13 +242,17 @@ def _approved_in_bastion(sandbox: Sandbox, command: str, env: dict[str, str]) ->
     return answered[0]["id"], out["updatedInput"]["command"]
 
 
-def _connections(env: dict[str, str]) -> list[tuple[str, str, str]]:
-    """The proxy's decided connections in the ledger: (decision, rule, source) of each."""
+def _connections(env: dict[str, str], request: str) -> set[tuple[str, str, bool, tuple[str, ...]]]:
+    """The proxy's connections in the ledger: kind, decision, whether the record names the
+    approval (``a person approved request ID`` in its message) and its first two reasons' rules."""
     shown = _bastion(env, "logs", "--json", "--limit", "100")
     assert shown.returncode == 0, shown.stderr
-    rows = json.loads(shown.stdout)
-    return [(r["decision"], r["rule"], r["source"]) for r in rows
-            if r["tool"] == "fetch" and r["kind"] != "executed"]  # fmt: skip
+    return {
+        (row["kind"], row["decision"], f"a person approved request {request}," in row["message"],
+         tuple(r["rule"] for r in row["reasons"][:2]))
+        for row in json.loads(shown.stdout)
+        if row["tool"] == "fetch"
+    }  # fmt: skip
 
 
 def test_an_approved_push_with_no_allowed_hosts_lands_without_a_second_question(
@@ -261,9 +265,12 @@ def test_an_approved_push_with_no_allowed_hosts_lands_without_a_second_question(
 
     assert APPROVED in line and f" --approval {request} -- bash -c " in line
     assert (done.returncode, pushed(sandbox.root / "srv" / "widget.git")) == (0, "one\n"), done.stderr
-    assert (_pending(env), set(_connections(env))) == (
+    assert (_pending(env), _connections(env, request)) == (
         [],
-        {("allow", "exec.approved-host", f"request {request}")},
+        {
+            ("decided", "allow", True, ("exec.approved-host", "network.unlisted")),
+            ("executed", "allow", True, ("egress.connection", "exec.approved-host")),
+        },
     )
 
 
@@ -302,3 +309,21 @@ def test_a_reused_or_forged_approval_or_another_command_asks_about_the_host_agai
     assert "no approval to run on: " in stderr and told in stderr, stderr
     assert asked == ["fetch"]  # the connection to 127.0.0.1 parked, and was denied
     assert pushed(sandbox.root / "srv" / "widget.git") == ("one\n" if change == "reused" else "")
+
+
+def test_an_approved_push_whose_remote_moved_reaches_nothing_whatever_its_approval(
+    sandbox: Sandbox, project: Path, server: GitHttp, asks_in_bastion: dict[str, str]
+) -> None:
+    other = start_git_http(sandbox.root / "other", host="127.0.0.2")
+    bare_repo(sandbox.root / "other" / "widget.git")
+    env = asks_in_bastion
+    try:
+        request, line = _approved_in_bastion(sandbox, "git push origin main", env)
+        git(project, "remote", "set-url", "origin", other.url("widget.git"))
+        done = _run(sandbox, line, env)
+    finally:
+        other.close()
+
+    assert f" --approval {request} " in line and done.returncode != 0
+    assert "this run may reach only the hosts its decision saw (127.0.0.1), not 127.0.0.2" in done.stderr
+    assert (_pending(env), other.seen, pushed(sandbox.root / "other" / "widget.git")) == ([], [], "")
