@@ -1,0 +1,84 @@
+"""The later-code table is one source: the gate asks about a direct write to each entry and
+every sandbox keeps each contained one read-only where it exists and sweeps it where a run
+creates it at the top of a writable root (policy/later_code.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bastion import Decision, Gate, ToolCall
+from bastion.exec.protected import ROOT_SWEPT, plan_protection
+from bastion.policy.hardline import AGENT_PERMISSION_GLOBS
+from bastion.policy.later_code import LATER_CODE, LATER_CODE_GLOBS, LaterCode
+
+
+def _where(entry: LaterCode) -> str:
+    """A workspace path of the entry, one folder down (it is guarded at any depth)."""
+    return "pkg/" + (f"app{entry.suffix}" if entry.suffix else entry.path)
+
+
+def _plan(root: Path) -> tuple[set[str], set[str]]:
+    plan = plan_protection([str(root)], [], is_credential=lambda p: False, skip=(), max_entries=100_000)
+    return (
+        {str(Path(p).relative_to(root)) for p in plan.readonly},
+        {str(Path(p).relative_to(root)) for p in plan.swept},
+    )
+
+
+def test_the_gate_reads_every_glob_of_the_table() -> None:
+    assert set(LATER_CODE_GLOBS) <= set(AGENT_PERMISSION_GLOBS)
+    assert len(LATER_CODE_GLOBS) == len(set(LATER_CODE_GLOBS))
+
+
+@pytest.mark.parametrize("entry", LATER_CODE, ids=lambda e: e.path)
+def test_a_direct_write_to_each_entry_asks(
+    entry: LaterCode, make_gate: Callable[..., Gate], call: Callable[..., ToolCall]
+) -> None:
+    gate = make_gate()
+    decisions = {
+        rel: gate.evaluate(call("write", path=rel, content="x")).decision
+        for rel in (_where(entry), f"{_where(entry)}/x")
+    }
+
+    assert set(decisions.values()) == {Decision.ASK}
+
+
+def test_every_contained_entry_that_exists_is_read_only_in_the_sandbox(workspace: Path) -> None:
+    contained = [_where(e) for e in LATER_CODE if e.contained]
+    for rel in contained:
+        (workspace / rel).parent.mkdir(parents=True, exist_ok=True)
+        (workspace / rel).write_text("x\n")
+
+    readonly, _ = _plan(workspace)
+
+    assert sorted(rel for rel in contained if rel not in readonly) == []
+
+
+def test_every_contained_entry_created_at_the_top_of_a_root_is_swept(workspace: Path) -> None:
+    _, swept = _plan(workspace)
+
+    expected = {e.path for e in LATER_CODE if e.contained and not e.suffix}
+    assert sorted(expected - swept) == []
+    assert expected <= set(ROOT_SWEPT)
+
+
+def test_what_an_install_writes_stays_writable_in_the_sandbox_but_asks_at_the_gate(
+    workspace: Path, make_gate: Callable[..., Gate], call: Callable[..., ToolCall]
+) -> None:
+    (workspace / "node_modules" / ".bin").mkdir(parents=True)
+    (workspace / "node_modules" / ".bin" / "eslint").write_text("#!/bin/sh\n")
+    (workspace / ".venv" / "bin").mkdir(parents=True)
+    (workspace / ".venv" / "bin" / "activate").write_text("# venv\n")
+
+    readonly, _ = _plan(workspace)
+    gate = make_gate()
+    decisions = {
+        rel: gate.evaluate(call("write", path=rel, content="x")).decision
+        for rel in ("node_modules/.bin/eslint", ".venv/bin/activate")
+    }
+
+    assert readonly == set()
+    assert decisions == {"node_modules/.bin/eslint": Decision.ASK, ".venv/bin/activate": Decision.ASK}
