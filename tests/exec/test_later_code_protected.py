@@ -4,6 +4,7 @@ creates it at the top of a writable root (policy/later_code.py)."""
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -82,3 +83,37 @@ def test_what_an_install_writes_stays_writable_in_the_sandbox_but_asks_at_the_ga
 
     assert readonly == set()
     assert decisions == {"node_modules/.bin/eslint": Decision.ASK, ".venv/bin/activate": Decision.ASK}
+
+
+def test_the_programs_config_names_are_read_only_in_the_sandbox_and_swept_when_missing(
+    workspace: Path,
+) -> None:
+    repo = workspace / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-C", str(repo), "config", "core.fsmonitor", "./.fsm.sh"], check=True, capture_output=True
+    )
+    subprocess.run(
+        ["git", "-C", str(repo), "config", "alias.lg", "!sh -c './tools/lg.sh'"],
+        check=True,
+        capture_output=True,
+    )
+    (repo / ".fsm.sh").write_text("#!/bin/sh\n")
+    (workspace / "rust" / ".tc" / "bin").mkdir(parents=True)
+    (workspace / "rust" / "rust-toolchain.toml").write_text(f'[toolchain]\npath = "{workspace}/rust/.tc"\n')
+    (workspace / "crate" / ".cargo").mkdir(parents=True)
+    (workspace / "crate" / ".cargo" / "config.toml").write_text('[build]\nrustc-wrapper = ".cargo/wrap.sh"\n')
+    (workspace / "crate" / ".cargo" / "wrap.sh").write_text('exec "$@"\n')
+    (workspace / ".npmrc").write_text(f"script-shell={workspace}/tools/npm-shell.sh\n")
+    (workspace / "tools").mkdir()
+    (workspace / "tools" / "npm-shell.sh").write_text('exec /bin/sh "$@"\n')
+
+    plan = plan_protection(
+        [str(workspace)], [], is_credential=lambda p: p.endswith("/.npmrc"), skip=(), max_entries=100_000
+    )
+    readonly = {str(Path(p).relative_to(workspace)) for p in plan.readonly}
+    swept = {str(Path(p).relative_to(workspace)) for p in plan.swept}
+
+    assert {"repo/.fsm.sh", "rust/.tc", "crate/.cargo/wrap.sh", "tools/npm-shell.sh"} <= readonly
+    assert "repo/tools/lg.sh" in swept
+    assert "src" not in readonly

@@ -34,6 +34,7 @@ from bastion.agents.registry import project_dirs, project_paths
 from bastion.exec.linked import Kept, kept_below
 from bastion.exec.runner import ExecError
 from bastion.policy.later_code import contained_children, contained_names, contained_suffixes, root_swept
+from bastion.policy.named_programs import NAMING_FILES, named_by
 
 #: Folders that are read-only wherever they appear (agent permissions, Bastion's policy).
 PROTECTED_DIRS = frozenset({*project_dirs(), ".cursor", ".husky", ".bastion", ".githooks"})
@@ -85,6 +86,8 @@ ROOT_SWEPT = (".envrc", ".mcp.json", ".gitmodules", *project_dirs(), *project_pa
 HOME_SWEPT = (".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile",
               ".zshenv", ".zlogin", ".config/fish/config.fish", ".gitconfig",
               ".config/git", ".hgrc", ".config/bastion")  # fmt: skip
+#: Toolchain files whose settings name a program (policy/named_programs.py).
+_NAMING = tuple("/" + naming.name for naming in NAMING_FILES)
 _HOOKS_PATH = re.compile(r"^\s*hookspath\s*=\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 _INCLUDE_PATH = re.compile(r"^\s*path\s*=\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 
@@ -138,6 +141,9 @@ class _Walk:
 
     def _entry(self, entry: os.DirEntry[str]) -> bool:
         """Record one entry; True when the walk should enter it."""
+        if entry.path.endswith(_NAMING):  # the toolchain or shell it names (.npmrc too)
+            for program in named_by(entry.path):
+                self._protect(program)
         if self.is_credential(entry.path):
             self.hidden.append(entry.path)
             return False
@@ -199,6 +205,8 @@ class _Walk:
             self._protect(hooks)
         for included in _config_paths(_INCLUDE_PATH, config, gitdir):
             self._protect(included)
+        for program in named_by(config):  # core.fsmonitor, textconv, an alias's script…
+            self._protect(program)
 
     def _protect(self, path: str) -> None:
         """A symlink is not bound (its target may lie anywhere): it is put back after the run."""

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
-from bastion.policy.git_config import ConfigSyntax, is_include, parse, runs_program
+from bastion.policy.git_config import ConfigSyntax, Entry, is_include, parse, runs_program
 from bastion.policy.paths import PathVerdict
 from bastion.policy.repositories import (
     discover,
@@ -30,6 +30,7 @@ from bastion.policy.repositories import (
     include_target,
     repository_config_files,
 )
+from bastion.policy.tree import Kind
 from bastion.policy.treewalk import OverBudget, Reach
 
 #: A word of a command line that names a file by a path (it has a slash).
@@ -119,10 +120,22 @@ def _git_named(reach: Reach, path: str, home: str) -> Iterator[tuple[str, str]]:
                 included = posixpath.normpath(included)
                 yield included, f"a file {config} includes: it is git configuration"
                 todo.append((included, deeper))
-            elif runs_program(entry) and entry.value:
-                for word in _program_words(entry.value):
-                    for folder in dict.fromkeys(f for f in (base, posixpath.dirname(config)) if f):
-                        yield _place(word, folder, home), f"the program {entry.key} of {config} runs"
+            else:
+                for program in git_programs(entry, config, base):
+                    yield _place(program, "", home), f"the program {entry.key} of {config} runs"
+
+
+def git_programs(entry: Entry, config: str, base: str | None) -> list[str]:
+    """The files a git setting of ``config`` runs, when it runs a program: each path-like
+    word, taken from the work tree (``base``) and from the config's folder."""
+    if not (runs_program(entry) and entry.value):
+        return []
+    folders = dict.fromkeys(f for f in (base, posixpath.dirname(config)) if f)
+    return [
+        posixpath.join(f, w) if not w.startswith("~") else w
+        for w in _program_words(entry.value)
+        for f in folders
+    ]
 
 
 def _toolchain_named(reach: Reach, spellings: tuple[str, ...], roots: list[str]) -> Iterator[tuple[str, str]]:
@@ -134,20 +147,50 @@ def _toolchain_named(reach: Reach, spellings: tuple[str, ...], roots: list[str])
         while root is not None and _under(folder, root):
             for naming in NAMING_FILES:
                 config = posixpath.join(folder, naming.name)
+                if reach.kind(config, follow=True) is Kind.MISSING:
+                    continue  # looked up once per call (cached): most folders have none
                 data = reach.read(config)
                 if data is None:
                     continue
-                base = posixpath.dirname(config)
-                for _ in range(naming.base_up):
-                    base = posixpath.dirname(base)
-                for value in naming.keys.findall(data.decode("utf-8", "replace")):
-                    value = value.strip().strip("\"'")
-                    words = [value] if naming.path_valued and value else _program_words(value)
-                    for word in words:
-                        yield _place(word, base, ""), f"the program or toolchain {config} names"
+                for target in toolchain_programs(naming, config, data):
+                    yield target, f"the program or toolchain {config} names"
             if folder == root:
                 break
             folder = posixpath.dirname(folder)
+
+
+def toolchain_programs(naming: NamingFile, config: str, data: bytes) -> list[str]:
+    """What the toolchain file ``config`` (of ``naming``'s kind, holding ``data``) names."""
+    base = posixpath.dirname(config)
+    for _ in range(naming.base_up):
+        base = posixpath.dirname(base)
+    out: list[str] = []
+    for value in naming.keys.findall(data.decode("utf-8", "replace")):
+        value = value.strip().strip("\"'")
+        words = [value] if naming.path_valued and value else _program_words(value)
+        out += [_place(word, base, "") for word in words]
+    return out
+
+
+def named_by(path: str) -> list[str]:
+    """For the sandbox (``exec/protected.py``, no budget: one file of at most 1 MB read from
+    disk): what the git config or toolchain file at ``path`` names as a program. A file that
+    cannot be read or parsed names nothing here (the gate asks about it)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(1_000_000)
+    except OSError:
+        return []
+    namings = [n for n in NAMING_FILES if path.endswith("/" + n.name)]
+    if namings:
+        return [t for n in namings for t in toolchain_programs(n, path, data)]
+    try:
+        entries = parse(data.decode("utf-8"))
+    except (ConfigSyntax, UnicodeDecodeError):
+        return []
+    gitdir = posixpath.dirname(path)
+    base = posixpath.dirname(gitdir) if posixpath.basename(gitdir) == ".git" else gitdir
+    return [posixpath.normpath(p) for e in entries for p in git_programs(e, path, base) if p.startswith("/")]
 
 
 def _program_words(value: str) -> list[str]:
