@@ -8,8 +8,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bastion import Decision, Gate, ToolCall
+from bastion.policy.lifecycle import LIFECYCLE_SCRIPTS
 
 PACKAGE = {
     "name": "web",
@@ -93,3 +96,32 @@ def test_a_package_json_that_does_not_parse_and_names_a_lifecycle_script_asks(
     content = '{"scripts": {"postinstall": "sh x.sh"},}'
 
     assert make_gate().evaluate(call("write", path="package.json", content=content)).decision is Decision.ASK
+
+
+def test_a_lifecycle_key_spelled_with_a_json_escape_is_still_seen(
+    package: Path, make_gate: Callable[..., Gate], call: Callable[..., ToolCall]
+) -> None:
+    edit = _edit('"test": "node test.js"', '"test": "node test.js", "pre\\u0069nstall": "sh x.sh"')
+
+    assert make_gate().evaluate(call("edit", **edit)).decision is Decision.ASK
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    scripts=st.dictionaries(
+        st.sampled_from(sorted(LIFECYCLE_SCRIPTS | {"test", "build", "lint"})), st.text(max_size=8)
+    ),
+    noise=st.text(max_size=30),
+)
+def test_any_written_package_json_asks_exactly_when_it_holds_a_lifecycle_script(
+    workspace: Path,
+    make_gate: Callable[..., Gate],
+    call: Callable[..., ToolCall],
+    scripts: dict[str, str],
+    noise: str,
+) -> None:
+    gate = make_gate()
+    content = json.dumps({"name": noise, "scripts": scripts})
+    expected = Decision.ASK if set(scripts) & LIFECYCLE_SCRIPTS else Decision.ALLOW
+
+    assert gate.evaluate(call("write", path="fresh/package.json", content=content)).decision is expected
