@@ -12,7 +12,7 @@ import pytest
 
 from bastion import Decision, Gate, ToolCall
 from bastion.exec.protected import ROOT_SWEPT, plan_protection
-from bastion.policy.hardline import AGENT_PERMISSION_GLOBS
+from bastion.policy.hardline import AGENT_PERMISSION_GLOBS, Hardline
 from bastion.policy.later_code import LATER_CODE, LATER_CODE_GLOBS, LaterCode
 
 
@@ -29,8 +29,11 @@ def _plan(root: Path) -> tuple[set[str], set[str]]:
     )
 
 
-def test_the_gate_reads_every_glob_of_the_table() -> None:
-    assert set(LATER_CODE_GLOBS) <= set(AGENT_PERMISSION_GLOBS)
+def test_the_gate_reads_every_glob_of_the_table_and_no_other_list_repeats_one() -> None:
+    hard = Hardline.build(home="/home/u", credentials_dir="/home/u/.creds", policy_files=(), state_dir="/s")
+
+    assert [g.pattern for g in hard.later_code.globs] == list(LATER_CODE_GLOBS)
+    assert set(LATER_CODE_GLOBS).isdisjoint(AGENT_PERMISSION_GLOBS)
     assert len(LATER_CODE_GLOBS) == len(set(LATER_CODE_GLOBS))
 
 

@@ -231,8 +231,7 @@ AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
     "**/.hgrc",
     "**/.config/hg",
     # Config that makes a later agent, editor, tool, commit or CI run code (#31 root cause
-    # 7): one table the sandbox reads too (policy/later_code.py).
-    *LATER_CODE_GLOBS,
+    # 7): its own table, which the sandbox reads too (policy/later_code.py; ``later_code``).
     # Every file that chooses a toolchain (shell/programs/toolchains.py; a test ties the two):
     # the person's editor or shell runs what it names without asking anyone.
     "**/.bazelrc",
@@ -278,6 +277,7 @@ class Hardline:
     self_deny: GlobSet  # Bastion's own policy files and state: write deny, state read deny
     self_state: GlobSet  # the state dir: read deny too
     self_ask: GlobSet  # agent permission files, rc files, git hooks: write ask
+    later_code: GlobSet  # what runs code later without anyone choosing to (later_code.py): write ask
 
     @classmethod
     def build(
@@ -303,6 +303,7 @@ class Hardline:
             self_deny=gs((*SELF_GLOBS, *(_exact(p) for p in (*policy_files, state_dir))), False),
             self_state=gs((_exact(state_dir),), False),
             self_ask=gs(AGENT_PERMISSION_GLOBS, True),
+            later_code=gs(LATER_CODE_GLOBS, True),
         )
 
 

@@ -1,6 +1,6 @@
 """Files that make code run later without anyone choosing to run it (#31 root cause 7).
 
-One table, read by the gate (``hardline.AGENT_PERMISSION_GLOBS``: a write asks and can never
+One table, read by the gate (``Hardline.later_code``: a write asks and can never
 become a standing grant) and by the sandbox (``exec/protected.py``: one that exists is bound
 read-only, one created at the top of a writable root is swept). A file belongs here when an
 ordinary action that is *not* running the project's own code runs code it names: opening
