@@ -35,7 +35,8 @@ class Held:
 #: and docker-config causes: A 11/1/28 -> 6/1/27);
 #: baselines in each folder's summary.
 HELD = {
-    "blind_a": Held(6, 1, 27, {"clean": 201, "lfs-delta": 201}),
+    # A: 6 -> 3 after the later-code table and the programs config names (#31 cause 7).
+    "blind_a": Held(3, 1, 27, {"clean": 201, "lfs-delta": 201}),
     "blind_b": Held(0, 0, 22, {"clean": 154, "lfs-delta": 154}),
     # The end-of-work suite, written blind after both: 44 of 751 attacks allowed, 15 printing
     # a credential, 67 deny-class not denied on landed main (summary-baseline.txt); held after
@@ -45,8 +46,9 @@ HELD = {
     "blind_c": Held(7, 0, 40, {"clean": 133, "lfs-delta": 133}),
     # The fourth, written blind after all of the above (its round 2 after probing the CLI): on
     # main as it stood, 69 of 633 attacks allowed, 19 printing a credential, 84 deny-class not
-    # denied (summary-baseline.txt).
-    "blind_d": Held(69, 19, 84, {"clean": 126, "lfs-delta": 126}),
+    # denied (summary-baseline.txt). Then writes that plant code (#31 cause 7: the later-code
+    # table, the programs existing config names, package.json lifecycle scripts): 69 -> 29.
+    "blind_d": Held(29, 19, 84, {"clean": 126, "lfs-delta": 126}),
 }
 
 

@@ -33,31 +33,35 @@ from dataclasses import dataclass, field
 from bastion.agents.registry import project_dirs, project_paths
 from bastion.exec.linked import Kept, kept_below
 from bastion.exec.runner import ExecError
+from bastion.policy.later_code import contained_children, contained_names, contained_suffixes, root_swept
+from bastion.policy.named_programs import NAMING_FILES, named_by
 
 #: Folders that are read-only wherever they appear (agent permissions, Bastion's policy).
-PROTECTED_DIRS = frozenset({*project_dirs(), ".cursor", ".husky", ".bastion", ".devcontainer", ".githooks"})
-#: Files that are read-only wherever they appear (rc files, direnv, MCP config).
+PROTECTED_DIRS = frozenset({*project_dirs(), ".cursor", ".husky", ".bastion", ".githooks"})
+#: Files that are read-only wherever they appear (rc files, direnv, MCP config), and every
+#: name of the later-code table (policy/later_code.py: CI, editor and tool config).
 PROTECTED_FILES = frozenset({
     ".gitmodules", ".mcp.json", ".envrc", ".bashrc", ".bash_profile", ".bash_login",
     ".bash_logout", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".kshrc",
-    ".cshrc", ".tcshrc", ".hgrc",
-    # What a later tool reads to choose or run a program: a toolchain, a package manager's
-    # own binary, hooks run on commit.
-    ".yarnrc", ".yarnrc.yml", "rust-toolchain", "rust-toolchain.toml", ".bazeliskrc",
-    ".mise.toml", "mise.toml", ".pre-commit-config.yaml",
+    ".cshrc", ".tcshrc", ".hgrc", *contained_names(),
 })  # fmt: skip
 #: File name endings that are protected wherever they appear (an editor workspace's tasks).
-PROTECTED_SUFFIXES = (".code-workspace",)
+PROTECTED_SUFFIXES = contained_suffixes()
 #: Entries inside a folder of this name that are protected, besides the agents' (below).
 _OWN_CHILDREN: dict[str, tuple[str, ...]] = {
     ".git": ("config", "config.worktree", "hooks", "info"),
     ".hg": ("hgrc", "hgrc-not-shared"),
-    ".vscode": ("settings.json", "tasks.json", "launch.json", "mcp.json"),
-    ".github": ("workflows",),
+    ".vscode": ("settings.json", "tasks.json"),
     ".config": ("fish", "git", "hg"),
-    ".cargo": ("config", "config.toml"),
-    ".mvn": ("jvm.config", "maven.config", "extensions.xml", "wrapper"),
 }
+
+
+def _merged(*tables: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    merged: dict[str, tuple[str, ...]] = {}
+    for table in tables:
+        for parent, children in table.items():
+            merged[parent] = tuple(dict.fromkeys((*merged.get(parent, ()), *children)))
+    return merged
 
 
 def _with_agents(children: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
@@ -71,18 +75,19 @@ def _with_agents(children: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, .
 
 
 #: Entries inside a folder of this name that are protected (the folder itself is not).
-PROTECTED_CHILDREN = _with_agents(_OWN_CHILDREN)
+PROTECTED_CHILDREN = _with_agents(_merged(_OWN_CHILDREN, contained_children()))
 #: What git uses in a git dir (a bare repository's folder, or a ``.git``'s target).
 GIT_DIR_CHILDREN = PROTECTED_CHILDREN[".git"]
 #: Created at the top of a writable root, these would change what runs next: swept.
 ROOT_SWEPT = (".envrc", ".mcp.json", ".gitmodules", *project_dirs(), *project_paths(), ".cursor",
-              ".husky", ".bastion", ".vscode/settings.json", ".vscode/tasks.json",
-              ".vscode/mcp.json", ".devcontainer", ".github/workflows", ".hg/hgrc",
-              ".cargo/config.toml", ".yarnrc.yml", "rust-toolchain.toml")  # fmt: skip
+              ".husky", ".bastion", ".vscode/settings.json", ".vscode/tasks.json", ".hg/hgrc",
+              *root_swept())  # fmt: skip
 #: Created in HOME (when HOME is writable), these run at the next login: swept.
 HOME_SWEPT = (".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile",
               ".zshenv", ".zlogin", ".config/fish/config.fish", ".gitconfig",
               ".config/git", ".hgrc", ".config/bastion")  # fmt: skip
+#: Toolchain files whose settings name a program (policy/named_programs.py).
+_NAMING = tuple("/" + naming.name for naming in NAMING_FILES)
 _HOOKS_PATH = re.compile(r"^\s*hookspath\s*=\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 _INCLUDE_PATH = re.compile(r"^\s*path\s*=\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 
@@ -136,6 +141,9 @@ class _Walk:
 
     def _entry(self, entry: os.DirEntry[str]) -> bool:
         """Record one entry; True when the walk should enter it."""
+        if entry.path.endswith(_NAMING):  # the toolchain or shell it names (.npmrc too)
+            for program in named_by(entry.path):
+                self._protect(program)
         if self.is_credential(entry.path):
             self.hidden.append(entry.path)
             return False
@@ -197,6 +205,8 @@ class _Walk:
             self._protect(hooks)
         for included in _config_paths(_INCLUDE_PATH, config, gitdir):
             self._protect(included)
+        for program in named_by(config):  # core.fsmonitor, textconv, an alias's script…
+            self._protect(program)
 
     def _protect(self, path: str) -> None:
         """A symlink is not bound (its target may lie anywhere): it is put back after the run."""

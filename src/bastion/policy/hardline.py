@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from bastion.agents.registry import permission_globs
 from bastion.policy.globs import GlobSet, compile_glob
+from bastion.policy.later_code import LATER_CODE_GLOBS
 
 CREDENTIAL_GLOBS: tuple[str, ...] = (
     ".ssh",
@@ -229,49 +230,8 @@ AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
     "**/.hg/hgrc-not-shared",
     "**/.hgrc",
     "**/.config/hg",
-    # Config that makes a later agent, editor or tool run code (#31 root cause 7).
-    "**/.vscode/mcp.json",
-    "**/.claude/commands",
-    "**/.claude/agents",
-    "**/.claude/skills",
-    "**/.devcontainer",
-    "**/*.code-workspace",
-    "**/.github/workflows",
-    "**/.yarnrc",
-    "**/.yarnrc.yml",
-    "**/rust-toolchain",
-    "**/rust-toolchain.toml",
-    "**/.cargo/config",
-    "**/.cargo/config.toml",
-    "**/.bazeliskrc",
-    "**/.mvn/jvm.config",
-    "**/.mvn/maven.config",
-    "**/.mvn/extensions.xml",
-    "**/.mvn/wrapper",
-    "**/.mise.toml",
-    "**/mise.toml",
-    "**/.pre-commit-config.yaml",
-    # vim and neovim run a project's .exrc / .nvimrc / .nvim.lua on start (with 'exrc' set):
-    # ex commands and Lua are code.
-    "**/.exrc",
-    "**/.nvimrc",
-    "**/.nvim.lua",
-    # Zed's project settings name language servers, formatters and tasks it runs; Continue's
-    # config names MCP servers and commands it starts.
-    "**/.zed/settings.json",
-    "**/.zed/tasks.json",
-    "**/.continue/config.json",
-    "**/.continue/config.yaml",
-    "**/.continue/config.ts",
-    # JetBrains IDEs run the project's run configurations (before-launch steps, scripts).
-    "**/.idea/workspace.xml",
-    "**/.idea/runConfigurations",
-    # git runs what these name on every checkout, diff and merge: git-lfs reads .lfsconfig
-    # (its transfer agents and standalone programs), .gitattributes picks the diff / filter
-    # / merge drivers (clean, smudge, textconv) the configuration defines. (.editorconfig is
-    # data only: not guarded.)
-    "**/.lfsconfig",
-    "**/.gitattributes",
+    # Config that makes a later agent, editor, tool, commit or CI run code (#31 root cause
+    # 7): its own table, which the sandbox reads too (policy/later_code.py; ``later_code``).
     # Every file that chooses a toolchain (shell/programs/toolchains.py; a test ties the two):
     # the person's editor or shell runs what it names without asking anyone.
     "**/.bazelrc",
@@ -317,6 +277,7 @@ class Hardline:
     self_deny: GlobSet  # Bastion's own policy files and state: write deny, state read deny
     self_state: GlobSet  # the state dir: read deny too
     self_ask: GlobSet  # agent permission files, rc files, git hooks: write ask
+    later_code: GlobSet  # what runs code later without anyone choosing to (later_code.py): write ask
 
     @classmethod
     def build(
@@ -342,6 +303,7 @@ class Hardline:
             self_deny=gs((*SELF_GLOBS, *(_exact(p) for p in (*policy_files, state_dir))), False),
             self_state=gs((_exact(state_dir),), False),
             self_ask=gs(AGENT_PERMISSION_GLOBS, True),
+            later_code=gs(LATER_CODE_GLOBS, True),
         )
 
 

@@ -71,6 +71,15 @@ def build_path_checks(hard: Hardline, deny_read: GlobSet, deny_write: GlobSet) -
             Decision.ASK,
             Effect.SELF,
         ),
+        PathCheck(
+            hard.later_code,
+            "hardline.agent-config",
+            "{spelled}{via} makes code run later without anyone choosing to run it (CI on push, an "
+            "editor or agent on open, a tool's every start, a commit, a program the project's tools "
+            "run by name): a person must confirm",
+            Decision.ASK,
+            Effect.SELF,
+        ),
         PathCheck(deny_write, "paths.deny_write", "{spelled}{via} is in deny_write", Decision.DENY),
     )
     return PathChecks(

@@ -16,6 +16,7 @@ from bastion.policy.decision import Decision, Reason
 from bastion.policy.git_remotes import command_remote_hosts
 from bastion.policy.kinds import Mode
 from bastion.policy.module_shadow import shadowing_write_reason
+from bastion.policy.named_programs import named_program_reason
 from bastion.policy.network import decide_target
 from bastion.policy.paths import PathError, check_path, normalise
 from bastion.policy.repositories import repository_write_reason
@@ -190,7 +191,9 @@ def _path(
     if verdict.decision in (Decision.DENY, Decision.ASK):
         subject.hard.extend(verdict.reasons)
     hooks = (
-        repository_write_reason(policy, reach, verdict) or shadowing_write_reason(reach, verdict)
+        repository_write_reason(policy, reach, verdict)
+        or shadowing_write_reason(reach, verdict)
+        or named_program_reason(policy, reach, verdict)
         if write
         else None
     )

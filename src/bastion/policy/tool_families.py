@@ -15,6 +15,7 @@ from bastion.call.model import ToolCall
 from bastion.errors import CallError
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode
+from bastion.policy.lifecycle import lifecycle_write_reason
 from bastion.policy.network import decide_target
 from bastion.policy.packages import package_denials
 from bastion.policy.paths import CallFs, PathError, absolute
@@ -34,6 +35,11 @@ def decide_path(ctx: Context, call: ToolCall, out: Assembly) -> None:
     if not isinstance(path, str) or not path:
         raise CallError(f"{family.value}: argument 'path' must be a non-empty string")
     subject, verdict = path_subject(ctx, out, family, path, write=write, cwd=call.cwd, label=family.value)
+    if write and verdict.decision is not Decision.DENY:
+        lifecycle = lifecycle_write_reason(ctx.reach, verdict.resolved, call.args)
+        if lifecycle is not None:  # a package.json script npm runs on the next install
+            subject.hard.append(lifecycle)
+            subject.effects.add(Effect.SELF)
     if family is Family.GREP and verdict.decision is not Decision.DENY:
         # It reads every file below the path, as a recursive grep does: a credential file
         # reached under another name (a hard link) or through a symlink is denied. What a
