@@ -30,6 +30,8 @@ class PathChecks:
     write: tuple[PathCheck, ...]
     read_guard: GlobSet
     write_guard: GlobSet
+    #: What the read checks deny as a credential: also recognised by (device, inode).
+    credentials: GlobSet
 
 
 def build_path_checks(hard: Hardline, deny_read: GlobSet, deny_write: GlobSet) -> PathChecks:
@@ -78,4 +80,5 @@ def build_path_checks(hard: Hardline, deny_read: GlobSet, deny_write: GlobSet) -
         write=write,
         read_guard=GlobSet.of([g for c in read for g in c.globs.globs]),
         write_guard=GlobSet.of([g for c in write for g in c.globs.globs]),
+        credentials=GlobSet.of([g for c in read if c.effect is Effect.CREDENTIALS for g in c.globs.globs]),
     )
