@@ -21,6 +21,7 @@ from bastion.policy.repositories import repository_write_reason
 from bastion.policy.secret_content import outside_secret
 from bastion.policy.shell_git import check_git
 from bastion.policy.shell_hg import check_hg
+from bastion.policy.shell_jq import check_jq
 from bastion.policy.shell_reach import (
     Unknown,
     check_recursion,
@@ -31,7 +32,7 @@ from bastion.policy.shell_reach import (
     recursion_of,
     wildcard_parent,
 )
-from bastion.policy.shell_toolchain import check_toolchain
+from bastion.policy.shell_toolchain import check_rc_files, check_toolchain
 from bastion.policy.stages import Context, ceiling_write_check
 from bastion.policy.treewalk import Reach
 from bastion.policy.verdict import Assembly, Subject
@@ -235,7 +236,8 @@ def touched_reach(
     # Every git (hg) command reads its repository's configuration, readers or not: in
     # full-access a writing or networked one runs too, and a program the config names is code.
     git = [*check_git(policy, ctx.fs, reach, cmd, cwds), *check_hg(policy, ctx.fs, reach, cmd, cwds)]
-    toolchain = check_toolchain(policy, reach, cmd, cwds)
+    git += check_jq(policy, ctx.fs, reach, cmd, cwds)  # what a jq program's imports load
+    toolchain = [*check_toolchain(policy, reach, cmd, cwds), *check_rc_files(policy, reach, cmd, cwds)]
     if toolchain:  # `cargo --version` beside a rust-toolchain.toml runs what it names
         subject.effects.add(Effect.CODE)
         git = [*git, *toolchain]
