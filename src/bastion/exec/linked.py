@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from bastion.agents.registry import AGENTS
-from bastion.policy.credential_inodes import linked_credentials
+from bastion.policy.credential_inodes import Places, linked_credentials
 from bastion.policy.globs import GlobSet, compile_glob
 from bastion.policy.hardline import CREDENTIAL_GLOBS, RC_FILES, SECRET_READ_GLOBS
 from bastion.policy.tree import OsTree
@@ -117,13 +117,12 @@ def _folder_keys(folders: Iterable[str]) -> set[FileKey]:
     return found
 
 
-def builtin_credentials(home: str) -> GlobSet:
+def builtin_credentials(home: str) -> Places:
     """The built-in credential globs the read policy denies (a policy's own set is
     ``Policy.path_checks.credentials``: these and any it adds)."""
     patterns = (*CREDENTIAL_GLOBS, *SECRET_READ_GLOBS)
-    return GlobSet.of(
-        [compile_glob(p, source="built-in", base="/", home=home, ignore_case=True) for p in patterns]
-    )
+    globs = [compile_glob(p, source="built-in", base="/", home=home, ignore_case=True) for p in patterns]
+    return Places.of(GlobSet.of(globs), home)
 
 
 def _identity(path: str) -> tuple[int, int, int] | None:
@@ -138,7 +137,7 @@ def home_kept(
     home: str,
     readonly: Iterable[str] = (),
     folders: Iterable[str] = (),
-    credentials: GlobSet | None = None,
+    credentials: Places | None = None,
 ) -> Kept:
     """HOME's credential files (hidden: every file the read policy's ``credentials`` globs
     deny below HOME, by default the built-in ones, and any file in ``folders``), its rc
@@ -149,7 +148,7 @@ def home_kept(
     if not home:
         return Kept()
     globs = credentials if credentials is not None else builtin_credentials(home)
-    found = linked_credentials(globs, home, _identity, OsTree().scandir)
+    found = linked_credentials(globs, _identity, OsTree().scandir)
     hidden = set(found.ids) | _folder_keys(folders)
     names = (*RC_FILES, *USER_VCS_CONFIG, *_agent_settings())
     ro = {k for name in names if (k := _linked_key(os.path.join(home, name), follow=True))}

@@ -51,6 +51,22 @@ class Linked:
     complete: bool = True
 
 
+@dataclass(frozen=True, slots=True)
+class Places:
+    """The credential globs of a policy and where below HOME they start (``starts``):
+    worked out once, when the policy is compiled."""
+
+    globs: GlobSet
+    home: str
+    starts: tuple[str, ...]
+    listing: bool
+
+    @classmethod
+    def of(cls, globs: GlobSet, home: str) -> Places:
+        found, listing = starts(globs.globs, home)
+        return cls(globs, home.rstrip("/"), found, listing)
+
+
 def starts(globs: Iterable[Glob], home: str) -> tuple[tuple[str, ...], bool]:
     """The paths below ``home`` the credential ``globs`` start from (exact files and
     folders: their fixed leading components), and whether any glob needs HOME's own
@@ -89,32 +105,47 @@ def _below_home(pattern: str, home: str) -> str | None:
 
 
 def linked_credentials(
-    credentials: GlobSet,
-    home: str,
+    places: Places,
     identity: Callable[[str], tuple[int, int, int] | None],
     scandir: Callable[[str], tuple[Entry, ...]],
     *,
     budget: int = BUDGET,
 ) -> Linked:
-    """Every file below HOME that ``credentials`` matches and that has more than one name.
+    """Every file below HOME that the credential globs match and that has more than one name.
     ``identity(path)``: (device, inode, links) of the regular file at ``path`` (symlinks
     followed), None when it is not one; ``scandir``: a folder's entries (raises OSError
     when it is not a folder). A symlink met in a folder is not followed: the file it
     names is recognised under its own name."""
-    if not home or home == "/":
+    home, credentials, paths, listing = places.home, places.globs, places.starts, places.listing
+    if not home:
         return Linked({})
-    home = home.rstrip("/")
-    paths, listing = starts(credentials.globs, home)
     found: dict[FileKey, str] = {}
     seen = 0
     folders: list[str] = []
+    names: dict[str, dict[str, str] | None] = {}  # folder -> its entries' kinds (None: none)
+
+    def kind(path: str) -> str | None:
+        """What ``path`` is, from its folder's listing (one per folder, kept): a start
+        whose folder does not exist costs no look of its own."""
+        parent, name = path.rsplit("/", 1)
+        if parent not in names:
+            above = kind(parent) if parent != home and parent.startswith(home + "/") else _DIR
+            try:
+                names[parent] = {e.name: str(e.kind) for e in scandir(parent)} if above else None
+            except OSError:
+                names[parent] = None
+        listed = names[parent]
+        return None if listed is None else listed.get(name)
+
     for path in paths:  # the exact files first: one look each
         seen += 1
-        file_id = identity(path)
-        if file_id is None:
+        what = kind(path)
+        if what == _DIR:
             folders.append(path)
-        elif file_id[2] > 1:
+        elif what is not None and (file_id := identity(path)) is not None and file_id[2] > 1:
             found.setdefault((file_id[0], file_id[1]), path)
+        elif what is not None and what != _FILE and file_id is None:
+            folders.append(path)  # a symlink to a folder
     stack = [(home, False)] if listing else []
     stack += [(folder, True) for folder in reversed(folders)]
     visited: set[str] = set()

@@ -49,7 +49,7 @@ def home_credentials(fs: FileSystem, policy: Policy, tree: Lister | None = None)
         from bastion.policy.tree import OsTree  # the tree module imports this one
 
         tree = fs if isinstance(fs, Lister) else OsTree()
-    return linked_credentials(policy.path_checks.credentials, policy.home, identity, tree.scandir)
+    return linked_credentials(policy.path_checks.credentials, identity, tree.scandir)
 
 
 def credential_ids(fs: FileSystem, policy: Policy) -> dict[tuple[int, int], str]:
@@ -93,9 +93,9 @@ def linked_reason(
         )
         reason = Reason(Decision.DENY, "hardline.credentials", "built-in", f"{resolved} = {linked}", message)
         return reason, Effect.CREDENTIALS
-    rcs = memo.rc_ids() if memo is not None else file_ids(fs, policy.home, RC_FILES)
     if not write:
-        return _linked_read(lexical, resolved, file_id.links, rcs.get(key), found.complete)
+        return None if found.complete else _unseen(lexical, resolved, file_id.links)
+    rcs = memo.rc_ids() if memo is not None else file_ids(fs, policy.home, RC_FILES)
     if (linked := rcs.get(key)) is not None:
         message = (
             f"{lexical} is another name (a hard link) of the shell start-up file {linked}: "
@@ -110,21 +110,10 @@ def linked_reason(
     return Reason(Decision.ASK, "paths.hard-link", "built-in", resolved, message), Effect.WRITE
 
 
-def _linked_read(
-    lexical: str, resolved: str, links: int, rc: str | None, complete: bool
-) -> tuple[Reason, Effect] | None:
-    """A read of a file with several names that is no known credential: another name of a
-    shell start-up file is read as that file (outside the roots, where tokens are often
-    exported: a person decides, as for its own name); past the credential walk's budget it
-    may be a credential (asks); otherwise an ordinary read."""
-    if rc is not None and rc not in (lexical, resolved):  # its own name is judged by name
-        message = (
-            f"{lexical} is another name (a hard link) of the shell start-up file {rc}, outside every "
-            "readable root: a person must confirm"
-        )
-        return Reason(Decision.ASK, "paths.hard-link", "built-in", f"{resolved} = {rc}", message), Effect.READ
-    if complete:
-        return None
+def _unseen(lexical: str, resolved: str, links: int) -> tuple[Reason, Effect]:
+    """A read of a file with several names when HOME's credential locations were too many
+    to look at all: it may be another name of a credential file (asks). (Another name of a
+    shell start-up file is read as a workspace file: a dotfiles folder holds them.)"""
     message = (
         f"{lexical} has {links} names (hard links) and HOME's credential locations are too many "
         "to look at all: it may be another name of a credential file"
