@@ -191,3 +191,14 @@ def test_any_file_the_read_policy_denies_as_a_credential_is_kept_hidden_under_an
 
     assert home_kept(str(home)) == Kept(frozenset({_key(home / store)}), frozenset())
     assert _plan(workspace, home)["hidden"] == {"notes.txt"}
+
+
+def test_a_credential_store_reached_through_a_symlinked_config_folder_is_kept_hidden(
+    home: Path, workspace: Path
+) -> None:
+    (home / "dotfiles" / "config" / "fish").mkdir(parents=True)
+    (home / ".config").symlink_to(home / "dotfiles" / "config")
+    (home / ".config" / "fish" / "fish_variables").write_text("SETUVAR TOKEN:S\n")
+    os.link(home / ".config" / "fish" / "fish_variables", workspace / "vars.txt")
+
+    assert home_kept(str(home)).hidden == {_key(workspace / "vars.txt")}
