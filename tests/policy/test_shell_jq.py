@@ -49,6 +49,7 @@ def _decide(gate: Gate, call: Call, command: str) -> tuple[Decision, list[str]]:
         """jq -n -L~/.docker 'import "config" as $c; $c'""",
         """jq -n 'import "config" as $c {search: ["lib", "~/.docker"]}; include "x" {search: "~/.docker"}; $c'""",
         """gojq -n 'import "config" as $c {search: "~/.docker"}; $c'""",
+        "yq -n -f scripts/registry.jq",
     ],
 )
 def test_a_jq_import_that_loads_a_credential_is_denied(

@@ -27,8 +27,10 @@ from bastion.policy.treewalk import OverBudget, Reach
 from bastion.shell.jqscript import Directive, modules
 from bastion.shell.model import SimpleCommand
 
-#: jq and the jq clones with jq's module system.
-JQ_PROGRAMS = frozenset({"jq", "gojq"})
+#: jq, and the programs that take a jq program and may hand it to jq's module system:
+#: gojq and jaq (their own), yq (the Python yq runs jq itself; a program another yq cannot
+#: parse is refused by it, so judging its directives costs nothing).
+JQ_PROGRAMS = frozenset({"jq", "gojq", "jaq", "yq"})
 #: Options that take a value (one, or two for --arg NAME VALUE and its kin).
 _ONE = frozenset({"--indent", "-L", "--library-path", "-f", "--from-file"})
 _TWO = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
