@@ -11,8 +11,8 @@ import pytest
 from bastion import Decision, Gate, ToolCall
 from bastion.configuration import load_policy_text
 from bastion.policy.compiled import Policy
-from bastion.policy.credential_inodes import Linked, linked_credentials, starts
-from bastion.policy.globs import compile_glob
+from bastion.policy.credential_inodes import Linked, Places, linked_credentials, starts
+from bastion.policy.globs import GlobSet, compile_glob
 from bastion.policy.paths import FileId
 from bastion.policy.tree import MemoryTree
 
@@ -147,3 +147,21 @@ def test_when_the_credential_locations_are_too_many_to_look_at_a_file_of_several
     assert _decide(policy, tree, "read", {"path": f"{WS}/a"}) == (Q, ["paths.hard-link"])
     assert _decide(policy, tree, "shell", {"command": "cat a"}) == (Q, ["paths.hard-link"])
     assert _decide(policy, tree, "read", {"path": f"{WS}/c"})[0] is A  # one name: nothing to fear
+
+
+def test_a_glob_with_a_wildcard_at_homes_top_level_is_found_from_homes_listing() -> None:
+    files = {
+        f"{HOME}/.bash_history": b"export T=S\n",
+        f"{HOME}/.lesshst": b"",
+        f"{WS}/h.txt": b"export T=S\n",
+    }
+    tree = LinkedTree(files, ((f"{HOME}/.bash_history", f"{WS}/h.txt"),))
+    globs = GlobSet.of([compile_glob(p, source="t", base="/", home=HOME) for p in ("~/.*_history", "*.pem")])
+
+    def identity(path: str) -> tuple[int, int, int] | None:
+        found = tree.identity(path)
+        return None if found is None else (found.device, found.inode, found.links)
+
+    assert linked_credentials(Places.of(globs, HOME), identity, tree.scandir) == Linked(
+        {(7, 0): f"{HOME}/.bash_history"}
+    )
