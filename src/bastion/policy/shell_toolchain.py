@@ -24,15 +24,17 @@ from bastion.shell.programs.toolchains import directive_files, selecting_files
 def check_toolchain(
     policy: Policy, reach: Reach, cmd: SimpleCommand, cwds: tuple[str, ...] | None
 ) -> list[Reason]:
-    """ASK reasons for each file that selects ``cmd``'s toolchain; one when the folder it
-    runs in is only known at run time."""
+    """ASK reasons for each file that selects ``cmd``'s toolchain, and for each option file
+    it (or a wrapper it runs under) reads from where it runs (``check_rc_files``); one when
+    the folder it runs in is only known at run time."""
+    rcs = check_rc_files(policy, reach, cmd, cwds)
     files = selecting_files(cmd.program)
     directives = directive_files(cmd.program)
     if not (files or directives):
-        return []
+        return rcs
     if cwds is None:
         return [_reason(cmd, "?", "runs in a folder only known at run time, whose files may choose it")]
-    reasons: list[Reason] = []
+    reasons: list[Reason] = rcs
     try:
         for folder in dict.fromkeys(d for cwd in cwds for d in _folders(cwd, policy.home)):
             for name in files:

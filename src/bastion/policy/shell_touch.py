@@ -32,7 +32,7 @@ from bastion.policy.shell_reach import (
     recursion_of,
     wildcard_parent,
 )
-from bastion.policy.shell_toolchain import check_rc_files, check_toolchain
+from bastion.policy.shell_toolchain import check_toolchain
 from bastion.policy.stages import Context, ceiling_write_check
 from bastion.policy.treewalk import Reach
 from bastion.policy.verdict import Assembly, Subject
@@ -237,7 +237,7 @@ def touched_reach(
     # full-access a writing or networked one runs too, and a program the config names is code.
     git = [*check_git(policy, ctx.fs, reach, cmd, cwds), *check_hg(policy, ctx.fs, reach, cmd, cwds)]
     git += check_jq(policy, ctx.fs, reach, cmd, cwds)  # what a jq program's imports load
-    toolchain = [*check_toolchain(policy, reach, cmd, cwds), *check_rc_files(policy, reach, cmd, cwds)]
+    toolchain = check_toolchain(policy, reach, cmd, cwds)
     if toolchain:  # `cargo --version` beside a rust-toolchain.toml runs what it names
         subject.effects.add(Effect.CODE)
         git = [*git, *toolchain]
