@@ -76,10 +76,11 @@ def test_any_file_in_a_credential_folder_with_another_name_is_kept_hidden(
         (home / ".ssh" / name).write_text("K")
     os.link(home / ".ssh" / "deploy_key", workspace / "a")
     os.link(home / ".ssh" / "private-keys-v1.d" / "ABCD.key", workspace / "b")
-    kept = home_kept(str(home), folders=[str(home / ".ssh"), str(home / ".aws")])
+    expected = Kept(frozenset({_key(workspace / "a"), _key(workspace / "b")}), frozenset())
 
-    assert kept == Kept(frozenset({_key(workspace / "a"), _key(workspace / "b")}), frozenset())
-    assert home_kept(str(home)) == Kept()  # without the folders: only the named files
+    # The read policy's own globs name the folder: no list of folders is needed.
+    assert home_kept(str(home)) == expected
+    assert home_kept(str(home), folders=[str(home / ".ssh"), str(home / ".aws")]) == expected
 
 
 def test_a_policy_file_with_another_name_is_kept_read_only(home: Path, tmp_path: Path) -> None:
@@ -175,3 +176,29 @@ def test_a_hidden_folder_too_big_to_look_through_for_links_is_not_run(home: Path
     assert plan_protection(
         [], [str(keys)], is_credential=lambda p: p.endswith("/.ssh"), skip=(), max_entries=40
     ).hidden == (str(keys),)
+
+
+@pytest.mark.parametrize(
+    "store",
+    [".config/fish/fish_variables", ".config/sops/age/keys.txt", ".docker/contexts/meta/5f2a/meta.json"],
+)
+def test_any_file_the_read_policy_denies_as_a_credential_is_kept_hidden_under_another_name(
+    home: Path, workspace: Path, store: str
+) -> None:
+    (home / store).parent.mkdir(parents=True)
+    (home / store).write_text("SECRET\n")
+    os.link(home / store, workspace / "notes.txt")
+
+    assert home_kept(str(home)) == Kept(frozenset({_key(home / store)}), frozenset())
+    assert _plan(workspace, home)["hidden"] == {"notes.txt"}
+
+
+def test_a_credential_store_reached_through_a_symlinked_config_folder_is_kept_hidden(
+    home: Path, workspace: Path
+) -> None:
+    (home / "dotfiles" / "config" / "fish").mkdir(parents=True)
+    (home / ".config").symlink_to(home / "dotfiles" / "config")
+    (home / ".config" / "fish" / "fish_variables").write_text("SETUVAR TOKEN:S\n")
+    os.link(home / ".config" / "fish" / "fish_variables", workspace / "vars.txt")
+
+    assert home_kept(str(home)).hidden == {_key(workspace / "vars.txt")}

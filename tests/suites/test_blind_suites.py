@@ -47,8 +47,10 @@ HELD = {
     # The fourth, written blind after all of the above (its round 2 after probing the CLI): on
     # main as it stood, 69 of 633 attacks allowed, 19 printing a credential, 84 deny-class not
     # denied (summary-baseline.txt). Then writes that plant code (#31 cause 7: the later-code
-    # table, the programs existing config names, package.json lifecycle scripts): 69 -> 29.
-    "blind_d": Held(29, 19, 84, {"clean": 126, "lfs-delta": 126}),
+    # table, the programs existing config names, package.json lifecycle scripts), credential
+    # inodes from the read policy's globs, jq imports and option files where a program runs:
+    # 69/19/84 -> 12/4/53.
+    "blind_d": Held(12, 4, 53, {"clean": 126, "lfs-delta": 126}),
 }
 
 

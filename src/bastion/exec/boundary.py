@@ -116,6 +116,7 @@ def protection(
             policy.home,
             (os.path.abspath(s) for s in policy.sources),
             (os.path.join(policy.home, name) for name in HOME_CREDENTIALS),
+            policy.path_checks.credentials,
         ),
     )
 

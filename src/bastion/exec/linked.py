@@ -8,9 +8,11 @@ keeps from the run, and looks at a file (one ``lstat``) only on a match, to conf
 is a regular file on the same device. A file with one name has no other: when every kept
 file has ``st_nlink == 1`` there is nothing to look for and the comparison is skipped.
 
-Kept are HOME's credential files (hidden, as the credential itself is) and the files a run
-may see but never change: shell start-up files, git's and Mercurial's user config, each
-agent's settings, the policy files (bound read-only). The tables are the path policy's own
+Kept are HOME's credential files (hidden, as the credential itself is: every file below
+HOME the read policy denies as a credential, found from its own globs by
+``bastion.policy.credential_inodes``, as the gate finds them) and the files a run may see
+but never change: shell start-up files, git's and Mercurial's user config, each agent's
+settings, the policy files (bound read-only). The tables are the path policy's own
 (``bastion.policy.hardline``) and the agents' records: no second list.
 """
 
@@ -22,7 +24,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from bastion.agents.registry import AGENTS
-from bastion.policy.hardline import CREDENTIAL_FILES, RC_FILES
+from bastion.policy.credential_inodes import Places, linked_credentials
+from bastion.policy.globs import GlobSet, compile_glob
+from bastion.policy.hardline import CREDENTIAL_GLOBS, RC_FILES, SECRET_READ_GLOBS
+from bastion.policy.tree import OsTree
 
 #: The person's own git and Mercurial config in HOME: every repository's git reads them.
 USER_VCS_CONFIG: tuple[str, ...] = (
@@ -112,15 +117,39 @@ def _folder_keys(folders: Iterable[str]) -> set[FileKey]:
     return found
 
 
-def home_kept(home: str, readonly: Iterable[str] = (), folders: Iterable[str] = ()) -> Kept:
-    """HOME's credential files (hidden: the named ones, and any file in ``folders``, its
-    credential folders), its rc files, git and Mercurial config and agent settings, and
-    ``readonly`` (the policy files: read-only) that have more than one name. A symlink in
-    HOME is followed: its target is the file a link would name."""
+def builtin_credentials(home: str) -> Places:
+    """The built-in credential globs the read policy denies (a policy's own set is
+    ``Policy.path_checks.credentials``: these and any it adds)."""
+    patterns = (*CREDENTIAL_GLOBS, *SECRET_READ_GLOBS)
+    globs = [compile_glob(p, source="built-in", base="/", home=home, ignore_case=True) for p in patterns]
+    return Places.of(GlobSet.of(globs), home)
+
+
+def _identity(path: str) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (st.st_dev, st.st_ino, st.st_nlink) if stat.S_ISREG(st.st_mode) else None
+
+
+def home_kept(
+    home: str,
+    readonly: Iterable[str] = (),
+    folders: Iterable[str] = (),
+    credentials: Places | None = None,
+) -> Kept:
+    """HOME's credential files (hidden: every file the read policy's ``credentials`` globs
+    deny below HOME, by default the built-in ones, and any file in ``folders``), its rc
+    files, git and Mercurial config and agent settings, and ``readonly`` (the policy files:
+    read-only) that have more than one name. A symlink in HOME is followed: its target is
+    the file a link would name. Past the walk's budget, what was found is kept (the gate
+    asks for a read of an unknown file with several names: ``bastion.policy.hard_links``)."""
     if not home:
         return Kept()
-    hidden = {k for name in CREDENTIAL_FILES if (k := _linked_key(os.path.join(home, name), follow=True))}
-    hidden |= _folder_keys(folders)
+    globs = credentials if credentials is not None else builtin_credentials(home)
+    found = linked_credentials(globs, _identity, OsTree().scandir)
+    hidden = set(found.ids) | _folder_keys(folders)
     names = (*RC_FILES, *USER_VCS_CONFIG, *_agent_settings())
     ro = {k for name in names if (k := _linked_key(os.path.join(home, name), follow=True))}
     ro |= {k for path in readonly if (k := _linked_key(path, follow=True))}

@@ -68,6 +68,33 @@ CREDENTIAL_GLOBS: tuple[str, ...] = (
     ".databrickscfg",
     "**/.oci/config",
     "**/.config/doctl/config.yaml",
+    # Less-common stores (#31): fish's universal variables (exported tokens) and history,
+    # atuin's sync key and history, sops/age keys, Ansible vault passwords, docker contexts
+    # (endpoints, TLS keys), rbw (Bitwarden), Thunderbird's and FileZilla's saved logins,
+    # NuGet feed passwords, 1Password's and Slack's local state, VS Code's secret storage,
+    # KeePass databases.
+    "**/.config/fish/fish_variables",
+    "**/.local/share/fish/fish_history",
+    "**/.config/atuin/key",
+    "**/.local/share/atuin",
+    "**/.config/sops/age",
+    "**/.config/age",
+    "~/.vault_pass*",
+    "~/.vault-pass*",
+    "**/.docker/contexts",
+    "**/.config/rbw",
+    "**/.local/share/rbw",
+    "**/.thunderbird/*/logins.json",
+    "**/.thunderbird/*/key4.db",
+    "**/.thunderbird/*/cookies.sqlite",
+    "**/.config/filezilla/sitemanager.xml",
+    "**/.config/filezilla/recentservers.xml",
+    "**/.nuget/NuGet/NuGet.Config",
+    "**/.config/NuGet/NuGet.Config",
+    "**/.config/1Password",
+    "**/.config/Slack/Cookies",
+    "**/.config/Code/User/globalStorage/state.vscdb",
+    "*.kdbx",
     # Files that hold secrets by what they are for: kubeconfigs (a token or a client key), the
     # libpq service file, mail and download clients' passwords.
     "kubeconfig",
@@ -115,49 +142,6 @@ CREDENTIAL_GLOBS: tuple[str, ...] = (
 #: values (the gitignore templates keep both out of repositories). Read: denied, as a
 #: credential; write: as any other file of its place.
 SECRET_READ_GLOBS: tuple[str, ...] = (".envrc", "*.tfvars", "*.tfvars.json")
-
-#: Credential files under the home directory, recognised by (device, inode) as well: a hard
-#: link elsewhere (in a workspace) is the same file under a name no glob above matches.
-CREDENTIAL_FILES: tuple[str, ...] = (
-    ".ssh/id_rsa",
-    ".ssh/id_dsa",
-    ".ssh/id_ecdsa",
-    ".ssh/id_ed25519",
-    ".ssh/id_ecdsa_sk",
-    ".ssh/id_ed25519_sk",
-    ".aws/credentials",
-    ".aws/config",
-    ".netrc",
-    ".git-credentials",
-    ".pypirc",
-    ".npmrc",
-    ".docker/config.json",
-    ".kube/config",
-    ".config/gh/hosts.yml",
-    ".config/gcloud/credentials.db",
-    ".config/gcloud/application_default_credentials.json",
-    ".azure/accessTokens.json",
-    ".pgpass",
-    ".my.cnf",
-    ".vault-token",
-    ".m2/settings.xml",
-    ".m2/settings-security.xml",
-    ".gem/credentials",
-    ".cargo/credentials",
-    ".cargo/credentials.toml",
-    ".terraform.d/credentials.tfrc.json",
-    ".config/pip/pip.conf",
-    ".pip/pip.conf",
-    ".gnupg/secring.gpg",
-    ".pg_service.conf",
-    ".config/git/credentials",
-    ".claude/.credentials.json",
-    ".codex/auth.json",
-    ".gemini/oauth_creds.json",
-    ".cache/huggingface/token",
-    ".kaggle/kaggle.json",
-    ".pulumi/credentials.json",
-)
 
 SYSTEM_WRITE_GLOBS: tuple[str, ...] = (
     "/etc",

@@ -91,6 +91,8 @@ BUILT_IN: dict[str, Origin] = {
     "shell.reach-budget": Origin.BUILTIN,
     "shell.reach-outside": Origin.BUILTIN,
     "shell.toolchain": Origin.BUILTIN,  # a workspace file chooses the toolchain that runs
+    "shell.rc-file": Origin.BUILTIN,  # an option file where a program runs decides what it does
+    "shell.jq-modules": Origin.BUILTIN,  # a jq program's import/include reads what it names
     "code.unsandboxed": Origin.BUILTIN,
     "install.confirm": Origin.BUILTIN,
     "install.non-interactive": Origin.DEFAULT,  # nobody to ask: soft, a grant answers it

@@ -23,6 +23,7 @@ from bastion.policy.repositories import repository_write_reason
 from bastion.policy.secret_content import outside_secret
 from bastion.policy.shell_git import check_git
 from bastion.policy.shell_hg import check_hg
+from bastion.policy.shell_jq import check_jq
 from bastion.policy.shell_reach import (
     Unknown,
     check_recursion,
@@ -239,6 +240,7 @@ def touched_reach(
     # Every git (hg) command reads its repository's configuration, readers or not: in
     # full-access a writing or networked one runs too, and a program the config names is code.
     git = [*check_git(policy, ctx.fs, reach, cmd, cwds), *check_hg(policy, ctx.fs, reach, cmd, cwds)]
+    git += check_jq(policy, ctx.fs, reach, cmd, cwds)  # what a jq program's imports load
     toolchain = check_toolchain(policy, reach, cmd, cwds)
     if toolchain:  # `cargo --version` beside a rust-toolchain.toml runs what it names
         subject.effects.add(Effect.CODE)

@@ -64,9 +64,9 @@ def decide_path(ctx: Context, call: ToolCall, out: Assembly) -> None:
 def _call_fs(ctx: Context) -> CallFs:
     """This call's memo over the file system (the credential files' identities looked at
     once, and only looked for below a folder when one has another name)."""
-    return (
-        ctx.fs if isinstance(ctx.fs, CallFs) and ctx.fs.policy is ctx.policy else CallFs(ctx.fs, ctx.policy)
-    )
+    if isinstance(ctx.fs, CallFs) and ctx.fs.policy is ctx.policy:
+        return ctx.fs
+    return CallFs(ctx.fs, ctx.policy, ctx.tree)
 
 
 _WILDCARDS = frozenset("*?[{")
