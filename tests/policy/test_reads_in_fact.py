@@ -423,12 +423,24 @@ def test_a_file_with_one_name_is_a_plain_workspace_write(
     assert _decide(make_gate(), call, "echo x > a.txt") is A
 
 
-def test_reading_a_hard_link_to_a_start_up_file_is_a_read(
+def test_reading_a_hard_link_to_a_start_up_file_asks_as_reading_the_file_itself_does(
     make_gate: GateFactory, call: Call, workspace: Path, home: Path
 ) -> None:
-    (home / ".bashrc").write_text("export X=1\n")
+    (home / ".bashrc").write_text("export GITHUB_TOKEN=x\n")
     (workspace / "env.sh").hardlink_to(home / ".bashrc")
-    assert _decide(make_gate(), call, "cat env.sh") is A
+    (workspace / "plain.sh").write_text("export X=1\n")
+    gate = make_gate()
+    decided = [_decide(gate, call, c) for c in ("cat env.sh", "cat ~/.bashrc", "cat plain.sh")]
+    assert decided == [Q, Q, A]
+
+
+def test_a_hard_link_to_a_start_up_file_that_exports_a_token_is_a_credential_as_the_file_is(
+    make_gate: GateFactory, call: Call, workspace: Path, home: Path
+) -> None:
+    (home / ".zshenv").write_text("export HOMEBREW_GITHUB_API_TOKEN=ghp_" + "a1B2" * 9 + "\n")
+    (workspace / "zshenv.sh").hardlink_to(home / ".zshenv")
+    gate = make_gate()
+    assert [_decide(gate, call, c) for c in ("cat zshenv.sh", "cat ~/.zshenv")] == [D, D]
 
 
 #: 6c. The agent's own search tool reads every file below its path, as `grep -r` does: a

@@ -49,8 +49,8 @@ HELD = {
     # denied (summary-baseline.txt). Then writes that plant code (#31 cause 7: the later-code
     # table, the programs existing config names, package.json lifecycle scripts), credential
     # inodes from the read policy's globs, jq imports and option files where a program runs:
-    # 69/19/84 -> 12/4/53.
-    "blind_d": Held(12, 4, 53, {"clean": 126, "lfs-delta": 126}),
+    # 69/19/84 -> 12/4/53; a hard link to a shell start-up file read as that file: 11/3/52.
+    "blind_d": Held(11, 3, 52, {"clean": 126, "lfs-delta": 126}),
 }
 
 

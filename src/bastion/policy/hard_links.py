@@ -93,9 +93,17 @@ def linked_reason(
         )
         reason = Reason(Decision.DENY, "hardline.credentials", "built-in", f"{resolved} = {linked}", message)
         return reason, Effect.CREDENTIALS
-    if not write:
-        return None if found.complete else _unseen(lexical, resolved, file_id.links)
     rcs = memo.rc_ids() if memo is not None else file_ids(fs, policy.home, RC_FILES)
+    if not write:
+        if (linked := rcs.get(key)) is not None and linked != resolved:  # read as the file itself
+            message = (
+                f"{lexical} is another name (a hard link) of the shell start-up file {linked}, "
+                "which often exports tokens: a person must confirm reading it"
+            )
+            return Reason(
+                Decision.ASK, "paths.hard-link", "built-in", f"{resolved} = {linked}", message
+            ), Effect.READ
+        return None if found.complete else _unseen(lexical, resolved, file_id.links)
     if (linked := rcs.get(key)) is not None:
         message = (
             f"{lexical} is another name (a hard link) of the shell start-up file {linked}: "
@@ -112,8 +120,7 @@ def linked_reason(
 
 def _unseen(lexical: str, resolved: str, links: int) -> tuple[Reason, Effect]:
     """A read of a file with several names when HOME's credential locations were too many
-    to look at all: it may be another name of a credential file (asks). (Another name of a
-    shell start-up file is read as a workspace file: a dotfiles folder holds them.)"""
+    to look at all: it may be another name of a credential file (asks)."""
     message = (
         f"{lexical} has {links} names (hard links) and HOME's credential locations are too many "
         "to look at all: it may be another name of a credential file"

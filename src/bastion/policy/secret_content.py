@@ -22,6 +22,9 @@ from bastion.policy.decision import Decision, Reason
 from bastion.policy.paths import PathVerdict
 from bastion.policy.tree import Tree
 
+#: The rule of a read of a file with other names (``hard_links``).
+HARD_LINK = "paths.hard-link"
+
 #: How much of a file is looked at (credential stores are small).
 HEAD = 64 * 1024
 _KERNEL = ("/proc/", "/sys/", "/dev/")
@@ -74,10 +77,14 @@ def secret_file_reason(tree: Tree, lexical: str, resolved: str, verb: str) -> Re
 
 
 def outside_secret(tree: Tree, verdict: PathVerdict, *, write: bool) -> PathVerdict:
-    """``verdict`` for a read outside every root (no decision of its own) made a DENY when
-    the file holds a secret; every other verdict as it is."""
-    if write or verdict.decision is not None or verdict.inside_roots or verdict.resolved.startswith(_KERNEL):
+    """``verdict`` for a read outside every root (no decision of its own), or of a file that
+    has other names (a hard link, asked: it is the file outside too), made a DENY when the
+    file holds a secret; every other verdict as it is."""
+    linked = verdict.decision is Decision.ASK and all(r.rule == HARD_LINK for r in verdict.reasons)
+    if write or (verdict.decision is not None and not linked) or verdict.resolved.startswith(_KERNEL):
         return verdict  # (the kernel's files are not stores, and some block or never end)
+    if verdict.inside_roots and not linked:
+        return verdict
     reason = secret_file_reason(tree, verdict.lexical, verdict.resolved, "read")
     if reason is None:
         return verdict
