@@ -73,10 +73,10 @@ def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handl
     ctx.effects.update(spec.effects)
     if spec.note:
         ctx.note(spec.note)
-    if spec.caches or spec.cache_hosts:
-        _caches(ctx, spec)
     offset = len(ctx.words) - len(args)
     parsed, _ = _parse(spec, args)
+    if (spec.caches or spec.cache_hosts) and not parsed.has(*spec.fetches_nothing):
+        _caches(ctx, spec)
     _apply_flags(ctx, spec, parsed, offset)
     positionals = list(parsed.positionals)
     if spec.plus_unknown:

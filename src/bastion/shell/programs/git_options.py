@@ -159,7 +159,8 @@ GLOBAL = (
 TABLES: dict[str, str] = {
     "status": STATUS,
     "log": LOG,
-    "whatchanged": "",
+    # git-whatchanged(1): "git log" with --raw --no-merges by default, taking log's options
+    "whatchanged": LOG,
     "show": f"{FORMAT} {NOTES} {DIFF} {MERGES}",
     "diff": f"{DIFF} --no-index!U --cached --staged --merge-base -0 -1 -2 -3 --quiet",
     "diff-tree": f"{DIFF} {FORMAT} {NOTES} -r --root --stdin --no-commit-id -v --always -m -c "

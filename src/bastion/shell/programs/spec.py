@@ -63,6 +63,9 @@ class Spec:
     recursive: bool = False  # positional paths are read recursively (rg, git grep)
     caches: tuple[str, ...] = ()  # directories outside the workspace it writes (~/.npm)
     cache_hosts: tuple[str, ...] = ()  # hosts it may contact on its own (a registry)
+    # Options under which it resolves nothing: neither its caches nor its hosts are touched
+    # (cargo metadata --no-deps, pip list --disable-pip-version-check).
+    fetches_nothing: frozenset[str] = frozenset()
 
 
 def reader(table: str | None = None, **kw: object) -> Spec:
