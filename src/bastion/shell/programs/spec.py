@@ -66,6 +66,9 @@ class Spec:
     # Options under which it resolves nothing: neither its caches nor its hosts are touched
     # (cargo metadata --no-deps, pip list --disable-pip-version-check).
     fetches_nothing: frozenset[str] = frozenset()
+    # Its only effect is creating, copying or moving the paths it names (mkdir, touch, cp,
+    # mv): an option that does more must raise an effect (cp -l, --backup, -t).
+    writer: bool = False
 
 
 def reader(table: str | None = None, **kw: object) -> Spec:
