@@ -75,6 +75,7 @@ EVERYDAY = [
     ("git tag -a v3", Q),
     ("git tag -s v3 -m x", Q),
     ("git stash pop", Q),
+    ("git stash -u", Q),
     ("git checkout -b x old", Q),
     ("git switch old", Q),  # another commit: files move
     ("git checkout old", Q),

@@ -53,6 +53,9 @@ WRITES = [
     ("cp settings.json .claude/", Q),
     ("mv settings.json .claude", Q),
     ("cp README.md .git/hooks", Q),  # lands in the hooks folder
+    ("cp README.md .cursor", Q),  # no folder yet: .cursor itself or, once one is made, .cursor/README.md
+    ("mkdir .cursor && cp README.md .cursor", Q),
+    ("cp README.md notes.txt", A),  # an existing file: only itself is written
     ("touch .git/hooks/pre-commit", Q),
     ("cp README.md json.py", Q),  # shadows the standard library's json
     ("cp README.md out", Q),  # out/README.md is the home folder's
@@ -69,6 +72,8 @@ WRITES = [
     ("cp -r src backup", Q),  # a tree lands under names not known before
     ("mv src lib", Q),
     ("cp /dev/zero docs/zeros", Q),
+    ("cp rc docs/", Q),  # a link, which -P/-r/-a would copy as a link
+    ("mv rc docs/", D),  # moving the link is writing ~/.bashrc's name
     ("cp -l README.md docs/link", Q),
     ("cp -s README.md docs/link", Q),
     ("cp --parents src/app.py docs", Q),

@@ -89,9 +89,10 @@ FORMS: dict[str, Form] = {
             *_CHECKOUT_HOOKS,
         ),
     ),
-    # `git stash` / `git stash push`: the work tree goes back to HEAD's tracked files
+    # `git stash` / `git stash push`: the work tree goes back to HEAD's tracked files (not
+    # -u/-a, which also take untracked files away, agent configuration among them)
     "stash": Form(
-        _s("-u --include-untracked -k --keep-index --no-keep-index -q --quiet -S --staged"),
+        _s("-k --keep-index --no-keep-index -q --quiet -S --staged"),
         _s("-m --message"),
         hooks=_CHECKOUT_HOOKS,
         worktree=True,

@@ -221,9 +221,11 @@ def landed_paths(
 ) -> bool:
     """A plain writer's files that land where no argument names them: ``cp a b DIR`` and
     ``mv a DIR`` write ``DIR/a`` and ``DIR/b``, each checked like a named write (``cp x
-    .git/hooks`` writes a hook). True when every one is an allowed write and every source is
-    a regular file: a folder's tree, a device or a missing source lands under names (or with
-    a size) not known before it runs."""
+    .git/hooks`` writes a hook). A destination that does not exist yet may be a folder by the
+    time it runs (``mkdir .claude; cp settings.json .claude``): both are checked. True when
+    every one is an allowed write and every source is a regular file, not a link: a folder's
+    tree, a device or a missing source lands under names (or with a size) not known before it
+    runs, and a link copied or moved as a link would let a later write of the call leave."""
     policy = ctx.policy
     sources: list[str] = []
     folders: list[str] = []
@@ -236,8 +238,8 @@ def landed_paths(
                 where = normalise(path, cwd=cwd, home=policy.home)
                 kind = reach.kind(where, follow=True)
                 if use.access is Access.WRITE:
-                    folders.extend([where] if kind is Kind.DIR else [])
-                elif kind is not Kind.FILE:
+                    folders.extend([where] if kind in (Kind.DIR, Kind.MISSING) else [])
+                elif kind is not Kind.FILE or reach.kind(where, follow=False) is Kind.LINK:
                     subject.notes.append(f"{path} is not a regular file: what lands is not known")
                     return False
                 else:
