@@ -58,6 +58,7 @@ WRITES = [
     ("cp README.md notes.txt", A),  # an existing file: only itself is written
     ("touch .git/hooks/pre-commit", Q),
     ("cp README.md json.py", Q),  # shadows the standard library's json
+    ("cp README.md _colorize.py", Q),  # Python 3.13's, which json.tool imports there
     ("cp README.md out", Q),  # out/README.md is the home folder's
     ("cp README.md rc", D),  # through a link to ~/.bashrc: never written by an agent
     ("touch env.sh", D),  # a hard link to ~/.bashrc

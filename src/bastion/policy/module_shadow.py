@@ -19,18 +19,23 @@ from bastion.policy.tree import Kind
 from bastion.policy.treewalk import OverBudget, Reach
 
 STDLIB = frozenset(sys.stdlib_module_names)
-#: Standard-library modules of later Pythons than the one Bastion runs on (3.13, 3.14): the
-#: ``python3`` a command starts may be newer. Private ``_name`` modules count as well.
-LATER_STDLIB = frozenset({"annotationlib", "compression", "_colorize", "_pyrepl"})
+#: Standard-library modules of later Pythons than the one Bastion runs on (3.12 to 3.14): the
+#: ``python3`` a command starts may be newer. On the read side any ``_name`` counts as well.
+LATER_STDLIB = frozenset({
+    "annotationlib", "compression", "_colorize", "_pyrepl", "_opcode_metadata", "_pydatetime",
+    "_pylong", "_interpreters", "_interpchannels", "_interpqueues", "_ios_support",
+    "_apple_support", "_suggestions", "_sysconfig", "_types", "_hmac", "_zstd", "_remote_debugging",
+})  # fmt: skip
+_SHADOWED = STDLIB | LATER_STDLIB
 
 
 def shadowing_write_reason(reach: Reach, verdict: PathVerdict) -> Reason | None:
     """ASK when the written file is a top-level standard-library module's shadow."""
     path = verdict.lexical
     folder, name = posixpath.split(path)
-    if name.endswith(".py") and name[:-3] in STDLIB:
+    if name.endswith(".py") and name[:-3] in _SHADOWED:
         module = name[:-3]
-    elif name == "__init__.py" and posixpath.basename(folder) in STDLIB:
+    elif name == "__init__.py" and posixpath.basename(folder) in _SHADOWED:
         module = posixpath.basename(folder)
         folder = posixpath.dirname(folder)
     else:
@@ -58,7 +63,7 @@ def imported_shadow(reach: Reach, folder: str) -> str | None:
     standard-library name or any ``_private`` one. Raises OverBudget."""
     for entry in reach.listdir(folder):
         name, dot, suffix = entry.name.partition(".")
-        if not (name in STDLIB or name in LATER_STDLIB or name.startswith("_")) or name == "__pycache__":
+        if not (name in _SHADOWED or name.startswith("_")) or name == "__pycache__":
             continue
         path = posixpath.join(folder, entry.name)
         if dot and (suffix in ("py", "pyc") or suffix.endswith("so")):
