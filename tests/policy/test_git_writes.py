@@ -76,6 +76,12 @@ EVERYDAY = [
     ("git tag -s v3 -m x", Q),
     ("git stash pop", Q),
     ("git stash -u", Q),
+    ("git branch -t topic origin/main", Q),  # writes the upstream into .git/config
+    ("git branch topic old", Q),
+    ("git commit -em x", Q),
+    ("git commit -m x --template=t", Q),
+    ("git commit -mx -e", Q),
+    ("git commit --fixup=HEAD", Q),
     ("git checkout -b x old", Q),
     ("git switch old", Q),  # another commit: files move
     ("git checkout old", Q),

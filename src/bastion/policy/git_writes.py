@@ -97,24 +97,24 @@ FORMS: dict[str, Form] = {
         hooks=_CHECKOUT_HOOKS,
         worktree=True,
     ),
-    # a new branch at HEAD: nothing in the work tree changes
+    # a new branch at HEAD: nothing in the work tree changes (not --track, which writes the
+    # upstream into the repository's config)
     "checkout": Form(
-        _s("-q --quiet -t --track --no-track"),
+        _s("-q --quiet --no-track"),
         _s("-b"),
         required=_s("-b"),
         positionals=(0, 0),
         hooks=_CHECKOUT_HOOKS,
     ),
     "switch": Form(
-        _s("-q --quiet -t --track --no-track --no-guess --progress --no-progress"),
+        _s("-q --quiet --no-track --no-guess --progress --no-progress"),
         _s("-c --create"),
         positionals=(0, 1),
         hooks=_CHECKOUT_HOOKS,
     ),
-    # a new branch or tag (at a start point): a ref, nothing else
-    "branch": Form(
-        _s("-q --quiet -t --track --no-track --create-reflog"), positionals=(1, 2), hooks=_REF_HOOKS
-    ),
+    # a new branch at HEAD (a start point may be a remote branch, whose upstream git would
+    # write into the config) or a tag: a ref, nothing else
+    "branch": Form(_s("-q --quiet --no-track --create-reflog"), positionals=(1, 1), hooks=_REF_HOOKS),
     "tag": Form(_s("-a --annotate"), _s("-m --message -F --file"), positionals=(1, 2), hooks=_REF_HOOKS),
     "restore": Form(
         _s("-S --staged -q --quiet"), required=_s("-S --staged"), positionals=(1, None), hooks=_INDEX_HOOKS
