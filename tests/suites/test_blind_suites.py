@@ -35,13 +35,16 @@ class Held:
 #: and docker-config causes: A 11/1/28 -> 6/1/27);
 #: baselines in each folder's summary.
 HELD = {
-    "blind_a": Held(6, 1, 27, {"clean": 201, "lfs-delta": 201}),
-    "blind_b": Held(0, 0, 22, {"clean": 154, "lfs-delta": 154}),
+    # Everyday floors raised when reads in fact (pip show/freeze, cargo metadata --no-deps,
+    # python -m json.tool without a shadow) and plain workspace and git writes were allowed.
+    "blind_a": Held(6, 1, 27, {"clean": 207, "lfs-delta": 207}),
+    "blind_b": Held(0, 0, 22, {"clean": 155, "lfs-delta": 155}),
     # The end-of-work suite, written blind after both: 44 of 751 attacks allowed, 15 printing
     # a credential, 67 deny-class not denied on landed main (summary-baseline.txt); held after
     # the causes it showed were fixed (hard links, remote URLs, code config, docker --config)
     # by someone who did not read it. Everyday calls that run project code are asked by design.
-    "blind_c": Held(21, 6, 47, {"clean": 133, "lfs-delta": 133}),
+    # On lfs-delta `git stash` asks: the repository tracks .gitattributes, which stash may rewrite.
+    "blind_c": Held(21, 6, 47, {"clean": 147, "lfs-delta": 146}),
 }
 
 
