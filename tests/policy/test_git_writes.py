@@ -60,6 +60,8 @@ EVERYDAY = [
     ("git commit -am wip", A),
     ("git commit --amend --no-edit", A),
     ("git stash", A),
+    ("git stash push -m wip", A),
+    ("git stash -m wip -- notes.txt", A),
     ("git checkout -b feature/x", A),
     ("git switch -c feature/y", A),
     ("git switch same", A),  # the same commit: no file moves
@@ -76,6 +78,8 @@ EVERYDAY = [
     ("git tag -s v3 -m x", Q),
     ("git stash pop", Q),
     ("git stash -u", Q),
+    ("git stash push -p", Q),
+    ("git stash push --weird", Q),
     ("git branch -t topic origin/main", Q),  # writes the upstream into .git/config
     ("git branch topic old", Q),
     ("git commit -em x", Q),

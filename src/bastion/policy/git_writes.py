@@ -152,6 +152,7 @@ def _shape(form: Form, inv: Invocation, dynamic: set[int], first: int) -> str | 
     """Why the arguments are not the everyday form (None: they are)."""
     given: set[str] = set()
     positionals: list[str] = []
+    named: int | None = None
     args = inv.args
     i = 0
     ended = False
@@ -165,6 +166,7 @@ def _shape(form: Form, inv: Invocation, dynamic: set[int], first: int) -> str | 
             continue
         if word == "--":
             ended = True
+            named = len(positionals)  # before it: a subcommand, branch names; after: paths
             continue
         name, eq, _ = word.partition("=")
         if name.startswith("--") or len(name) == 2:
@@ -182,10 +184,11 @@ def _shape(form: Form, inv: Invocation, dynamic: set[int], first: int) -> str | 
                 break
             if flag not in form.switches:
                 return f"option {flag} (in {word}) is not an everyday one"
-    if inv.sub == "stash":  # `git stash` or `git stash push [--] [PATHSPEC…]`, not pop/apply…
-        if positionals and positionals[0] != "push":
-            return f"git stash {positionals[0]} is not a push"
-        positionals = positionals[1:]
+    if inv.sub == "stash":  # `git stash [push] [--] [PATHSPEC…]`, not pop/apply…
+        words = positionals[:named]
+        if words and words[0] != "push":
+            return f"git stash {words[0]} is not a push"
+        positionals = positionals[len(words[:1]) :]
     least, most = form.positionals
     if len(positionals) < least or (most is not None and len(positionals) > most):
         return f"{len(positionals)} arguments is not the everyday form"
