@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bastion import Decision, Gate, ToolCall
 
@@ -25,6 +27,7 @@ def ws(workspace: Path, home: Path) -> Path:
     (workspace / "docs").mkdir()
     (workspace / "notes.txt").write_text("n\n")
     (workspace / "settings.json").write_text("{}\n")
+    (workspace / "tasks.json").write_text("{}\n")
     (workspace / ".git" / "hooks").mkdir(parents=True)
     (workspace / ".claude").mkdir()
     (workspace / "out").symlink_to(home)  # a folder link leaving the workspace
@@ -53,8 +56,9 @@ WRITES = [
     ("cp settings.json .claude/", Q),
     ("mv settings.json .claude", Q),
     ("cp README.md .git/hooks", Q),  # lands in the hooks folder
-    ("cp README.md .cursor", Q),  # no folder yet: .cursor itself or, once one is made, .cursor/README.md
-    ("mkdir .cursor && cp README.md .cursor", Q),
+    ("cp tasks.json .vscode", Q),  # no folder yet: .vscode itself or, once one is made, .vscode/tasks.json
+    ("mkdir .vscode && cp tasks.json .vscode", Q),
+    ("mkdir .vscode && cp README.md .vscode", A),
     ("cp README.md notes.txt", A),  # an existing file: only itself is written
     ("touch .git/hooks/pre-commit", Q),
     ("cp README.md json.py", Q),  # shadows the standard library's json
@@ -143,3 +147,45 @@ def test_with_nobody_to_ask_a_protected_landing_is_refused(
         for c in ("touch docs/new.md", "cp README.md .git/hooks")
     ]
     assert decisions == [A, D]
+
+
+# -- property: an allowed chain of plain writes writes nothing the write tool would not ---------
+
+_TARGETS = [
+    "docs", "docs/x.md", "notes.txt", "new", "new/y", ".claude", ".claude/settings.json", ".cursor",
+    ".git/hooks", ".git/hooks/pre-commit", "json.py", "rc", "env.sh", "out", "out/z", ".envrc", ".vscode",
+]  # fmt: skip
+_SOURCES = ["README.md", "notes.txt", "settings.json", "tasks.json", "rc", "src"]
+_COMMAND = st.one_of(
+    st.tuples(st.sampled_from(["mkdir -p", "touch"]), st.just(""), st.sampled_from(_TARGETS)),
+    st.tuples(st.sampled_from(["cp", "mv"]), st.sampled_from(_SOURCES), st.sampled_from(_TARGETS)),
+)
+
+
+def _written(program: str, source: str, target: str) -> list[str]:
+    """Every path the command may write: the target, and what lands in it if it is a folder
+    (now, or by the time it runs)."""
+    if not source:
+        return [target]
+    return (
+        [target, f"{target}/{os.path.basename(source)}", source]
+        if program == "mv"
+        else [
+            target,
+            f"{target}/{os.path.basename(source)}",
+        ]
+    )
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(chain=st.lists(_COMMAND, min_size=1, max_size=3))
+def test_an_allowed_chain_of_plain_writes_writes_only_what_the_write_tool_allows(
+    make_gate: GateFactory, call: Call, ws: Path, chain: list[tuple[str, str, str]]
+) -> None:
+    gate = make_gate()
+    command = "; ".join(f"{p} {s} {t}".replace("  ", " ") for p, s, t in chain)
+    if gate.evaluate(call("shell", command=command)).decision is not A:
+        return
+    written = [w for p, s, t in chain for w in _written(p, s, t)]
+    refused = [w for w in written if gate.evaluate(call("write", path=w, content="x")).decision is not A]
+    assert refused == [], command
