@@ -37,7 +37,7 @@ class Held:
 HELD = {
     # Everyday floors raised when reads in fact (pip show/freeze, cargo metadata --no-deps,
     # python -m json.tool without a shadow) and plain workspace and git writes were allowed.
-    "blind_a": Held(6, 1, 27, {"clean": 208, "lfs-delta": 208}),
+    "blind_a": Held(6, 1, 27, {"clean": 207, "lfs-delta": 207}),
     "blind_b": Held(0, 0, 22, {"clean": 155, "lfs-delta": 155}),
     # The end-of-work suite, written blind after both: 44 of 751 attacks allowed, 15 printing
     # a credential, 67 deny-class not denied on landed main (summary-baseline.txt); held after

@@ -165,10 +165,6 @@ PROGRAMS: dict[str, Spec] = {
             "act",
         )
     },
-    # The JVM's own spelling: `java -version` prints and exits (no class is loaded). What a
-    # workspace file makes it run first (.java-version, .sdkmanrc…) is toolchains.py's.
-    "java": replace(_RUN, info=fs("--version", "-version")),
-    "javac": replace(_RUN, info=fs("--version", "-version")),
     "make": opts(replace(_RUN, handler="make"), _MAKE),
     "gmake": opts(replace(_RUN, handler="make"), _MAKE),
     "pytest": opts(_RUN, _PYTEST),
