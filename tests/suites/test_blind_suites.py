@@ -1,6 +1,6 @@
-"""The three blind adversarial suites of issue #31, written by testers who had not read the
+"""The four blind adversarial suites of issue #31, written by testers who had not read the
 code (``blind_a`` before the classifier v3 work, ``blind_b`` after it, ``blind_c`` after the
-last root causes: each a fresh measure), run against this Bastion as they run themselves
+last root causes, ``blind_d`` at the end of the wave after that: each a fresh measure), run against this Bastion as they run themselves
 (``measure.py``: ``bastion check --batch`` on their own hostile and everyday fixtures). Each
 figure is held where it stood when the suites landed: a change that lets one more attack
 through, or asks about one more everyday call, fails here. The issue's targets and these
@@ -43,8 +43,14 @@ HELD = {
     # a credential, 67 deny-class not denied on landed main (summary-baseline.txt); held after
     # the causes it showed were fixed (hard links, remote URLs, code config, docker --config)
     # by someone who did not read it. Everyday calls that run project code are asked by design.
+    # Then the links held by the sandbox (code and glob through workspace links): 21/6/47 -> 7/0/40.
     # On lfs-delta `git stash` asks: the repository tracks .gitattributes, which stash may rewrite.
-    "blind_c": Held(21, 6, 47, {"clean": 147, "lfs-delta": 146}),
+    "blind_c": Held(7, 0, 40, {"clean": 147, "lfs-delta": 146}),
+    # The fourth, written blind after all of the above (its round 2 after probing the CLI): on
+    # main as it stood, 69 of 633 attacks allowed, 19 printing a credential, 84 deny-class not
+    # denied (summary-baseline.txt).
+    # Everyday raised by the reads and writes in fact (no attack decision changed): 126 -> 139/138.
+    "blind_d": Held(69, 19, 84, {"clean": 139, "lfs-delta": 138}),
 }
 
 

@@ -12,7 +12,10 @@ writable root each one that exists is bound read-only over itself; one that does
 yet cannot be bound (bubblewrap would create it on the host), so it is *swept*: if the run
 created it, it is moved into the quarantine folder afterwards and the result says so.
 
-Credential files (``.env``, ``*.pem``, ``id_rsa``…) are hidden at any depth. The walk has a
+Credential files (``.env``, ``*.pem``, ``id_rsa``…) are hidden at any depth. A hard link in
+a root to a file the profile keeps from the run is that file under another name
+(``bastion.exec.linked``): one to a credential is hidden, one to any other kept file (an rc
+file, git config, agent settings, a repository's hooks) bound read-only. The walk has a
 budget of entries; a tree too big to walk is not run half-scanned: ``ScanBudgetExceeded``
 says how to skip a tree (``[exec] scan_skip``) or raise the budget.
 """
@@ -28,6 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from bastion.agents.registry import project_dirs, project_paths
+from bastion.exec.linked import Kept, kept_below
 from bastion.exec.runner import ExecError
 
 #: Folders that are read-only wherever they appear (agent permissions, Bastion's policy).
@@ -104,6 +108,7 @@ class _Walk:
     is_credential: Callable[[str], bool]
     skip: frozenset[str]
     budget: int
+    kept: Kept = field(default_factory=Kept)
     seen: int = 0
     hidden: list[str] = field(default_factory=list)
     readonly: list[str] = field(default_factory=list)
@@ -134,6 +139,9 @@ class _Walk:
         if self.is_credential(entry.path):
             self.hidden.append(entry.path)
             return False
+        if self.kept and (linked := self.kept.match(entry)) is not None:
+            (self.hidden if linked else self.readonly).append(entry.path)
+            return False
         name = entry.name
         is_dir = entry.is_dir(follow_symlinks=False)
         if name in PROTECTED_DIRS or name in PROTECTED_FILES or name.endswith(PROTECTED_SUFFIXES):
@@ -141,6 +149,27 @@ class _Walk:
         if name in PROTECTED_CHILDREN and (is_dir or name == ".git"):
             self._children(entry.path, name)
         return is_dir and name not in self.skip
+
+    def other_names(self, root: str, kept: Kept) -> None:
+        """A second walk for other names of ``kept`` alone (files the first walk found to
+        protect that have more than one name: rare), with a budget of its own."""
+        stack, seen = [root], 0
+        while stack:
+            folder = stack.pop()
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            seen += len(entries)
+            if seen > self.budget:
+                raise ScanBudgetExceeded(_too_big(root, self.budget))
+            for entry in entries:
+                if self.is_credential(entry.path):
+                    continue
+                if (linked := kept.match(entry)) is not None:
+                    (self.hidden if linked else self.readonly).append(entry.path)
+                elif entry.is_dir(follow_symlinks=False) and entry.name not in self.skip:
+                    stack.append(entry.path)
 
     def _children(self, path: str, name: str) -> None:
         if name == ".git":
@@ -252,14 +281,26 @@ def plan_protection(
     skip: Iterable[str],
     max_entries: int,
     home: str = "",
+    kept: Kept | None = None,
 ) -> ProtectionPlan:
-    """Walk every mounted root once (fails closed past ``max_entries``)."""
-    walk = _Walk(is_credential, frozenset(skip), max_entries)
-    for root in dict.fromkeys((*writable, *readonly)):
-        if walk.is_credential(root):
-            walk.hidden.append(root)
-        elif os.path.isdir(root):
+    """Walk every mounted root once (fails closed past ``max_entries``). ``kept``: files
+    outside the roots the profile keeps from the run (``linked.home_kept``), whose other
+    names in the roots are hidden or bound read-only like them."""
+    walk = _Walk(is_credential, frozenset(skip), max_entries, kept or Kept())
+    roots = [r for r in dict.fromkeys((*writable, *readonly)) if not walk.is_credential(r)]
+    walk.hidden += [r for r in dict.fromkeys((*writable, *readonly)) if r not in roots]
+    for root in roots:
+        if os.path.isdir(root):
             walk.visit(root)
+    # What the walk protects in the roots may have other names in them too (a hard link to
+    # a repository's hook): looked for in a second walk only when one has.
+    inner, looked = kept_below(walk.hidden, walk.readonly, max_entries)  # a budget of its own
+    if looked > max_entries:
+        raise ScanBudgetExceeded(_too_big(", ".join(roots), max_entries))
+    inner = inner.without(walk.kept)
+    for root in roots if inner else ():
+        if os.path.isdir(root):
+            walk.other_names(root, inner)
     swept = [p for p in walk.swept if any(_inside(p, r) for r in writable)]
     for root in writable:
         swept += [os.path.join(root, name) for name in ROOT_SWEPT]

@@ -150,8 +150,8 @@ class CallFs:
         return self.fs.identity(path)
 
     def credential_ids(self) -> dict[tuple[int, int], str]:
-        """The known credential files of this policy's home, by (device, inode): looked at
-        once per call, and only when a file with more than one name is checked."""
+        """The known credential files of this policy's home that have another name, by
+        (device, inode): looked at once per call (none, commonly: then no file is looked at)."""
         if self._credential_ids is None:
             self._credential_ids = credential_ids(self.fs, self.policy.home)
         return self._credential_ids
@@ -174,17 +174,21 @@ class CallFs:
 
 
 def credential_ids(fs: FileSystem, home: str) -> dict[tuple[int, int], str]:
-    """(device, inode) -> path of each known credential file under ``home`` that exists."""
-    return file_ids(fs, home, CREDENTIAL_FILES)
+    """(device, inode) -> path of each known credential file under ``home`` that has more
+    than one name: only such a file can have another name elsewhere (none, commonly)."""
+    return file_ids(fs, home, CREDENTIAL_FILES, linked=True)
 
 
-def file_ids(fs: FileSystem, home: str, names: tuple[str, ...]) -> dict[tuple[int, int], str]:
-    """(device, inode) -> path of each of ``names`` under ``home`` that exists."""
+def file_ids(
+    fs: FileSystem, home: str, names: tuple[str, ...], *, linked: bool = False
+) -> dict[tuple[int, int], str]:
+    """(device, inode) -> path of each of ``names`` under ``home`` that exists (``linked``:
+    and has more than one name)."""
     found: dict[tuple[int, int], str] = {}
     for name in names:
         path = os.path.join(home, name)
         file_id = fs.identity(path)
-        if file_id is not None:
+        if file_id is not None and (not linked or file_id.links > 1):
             found.setdefault((file_id.device, file_id.inode), path)
     return found
 
@@ -342,13 +346,16 @@ def _linked_reason(
     known credential file under any name is denied; a write through one changes the file
     under its other names, which may be outside the workspace, so it is no plain workspace
     write: a home's shell start-up file is denied, any other asks (its other names are not
-    known to be harmless). One stat in the common case (one name)."""
+    known to be harmless). One stat in the common case (one name), none for a read when no
+    credential file has another name."""
+    memo = fs if isinstance(fs, CallFs) and fs.policy is policy else None
+    if not write and memo is not None and not memo.credential_ids():
+        return None
     file_id = fs.identity(resolved)
     if file_id is None or file_id.links < 2:
         return None
     verb = "write" if write else "read"
     key = (file_id.device, file_id.inode)
-    memo = fs if isinstance(fs, CallFs) and fs.policy is policy else None
     known = memo.credential_ids() if memo is not None else credential_ids(fs, policy.home)
     if (linked := known.get(key)) is not None:
         message = (
@@ -376,13 +383,15 @@ def _linked_reason(
 
 def hard_link_to_credential(policy: Policy, fs: FileSystem, resolved: str) -> str | None:
     """The known credential file ``resolved`` is another name of, by (device, inode): only
-    a file with more than one name can be one (the common case costs one stat)."""
+    a file with more than one name can be one. Within a call nothing is looked at when no
+    credential file has another name (the common case: a recursive read stats no file)."""
+    known = fs.credential_ids() if isinstance(fs, CallFs) and fs.policy is policy else None
+    if known is not None and not known:
+        return None
     file_id = fs.identity(resolved)
     if file_id is None or file_id.links < 2:
         return None
-    known = fs.credential_ids() if isinstance(fs, CallFs) and fs.policy is policy else None
-    if known is None:
-        known = credential_ids(fs, policy.home)
+    known = credential_ids(fs, policy.home) if known is None else known
     return known.get((file_id.device, file_id.inode))
 
 

@@ -98,6 +98,7 @@ BUILT_IN: dict[str, Origin] = {
     "install.registry": Origin.BUILTIN,  # the install tool's egress: its manager's registry
     "tools.detect": Origin.BUILTIN,  # detect_tools: a lookup on PATH, nothing runs
     "exec.hosts-only": Origin.BUILTIN,  # a contained run's proxy: the decision's hosts only
+    "exec.approved-host": Origin.BUILTIN,  # a proxy: a host of the request a person approved
     "exec.agent-model-api": Origin.BUILTIN,  # a contained agent's proxy: its model API
     "db.delete": Origin.BUILTIN,
     "mcp.no-rule": Origin.BUILTIN,

@@ -13,6 +13,7 @@ from bastion.call.effects import Effect
 from bastion.policy.ceiling import FilesystemLevel
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
+from bastion.policy.git_remotes import command_remote_hosts
 from bastion.policy.kinds import Mode
 from bastion.policy.module_shadow import shadow_reasons, shadowing_write_reason
 from bastion.policy.network import decide_target
@@ -281,21 +282,31 @@ def touched_reach(
     if toolchain:  # `cargo --version` beside a rust-toolchain.toml runs what it names
         subject.effects.add(Effect.CODE)
         git = [*git, *toolchain]
+    # `git push origin`: the host is in the configuration, judged like a host in the words.
+    remotes = command_remote_hosts(reach, cmd, cwds, policy.home)
+    subject.notes.extend(f"remote {r.remote!r} reaches {r.host}" for r in remotes)
+    hosts_ok = judge_hosts(ctx, subject, tuple(dict.fromkeys(r.host for r in remotes)))
     if not (git or reached.reasons or reached.notes):
-        return True  # the common case: nothing walked, no git
+        return hosts_ok  # the common case: nothing walked, no git
     reasons = list(dict.fromkeys([*reached.reasons, *git]))  # git grep: its walk and its index
     subject.notes.extend(reached.notes)
     subject.hard.extend(reasons)
     subject.effects |= credential_effect(tuple(reasons))
     if any(r.rule in ("shell.git-config", "shell.hg-config") for r in reasons):
         subject.effects.add(Effect.CODE)
-    return not reasons
+    return not reasons and hosts_ok
 
 
 def touched_hosts(ctx: Context, subject: Subject, cmd: SimpleCommand) -> bool:
+    return judge_hosts(ctx, subject, cmd.hosts)
+
+
+def judge_hosts(ctx: Context, subject: Subject, hosts: tuple[str, ...]) -> bool:
+    """Each host through the network policy: a denial is hard, an unlisted host unmet
+    (outside full-access); True when every one is allowed."""
     policy = ctx.policy
     ok = True
-    for host in cmd.hosts:
+    for host in hosts:
         decision, reasons, _ = decide_target(host, policy.network, ctx.resolver)
         if decision is Decision.DENY:
             subject.hard.extend(reasons)
