@@ -239,7 +239,9 @@ def landed_paths(
                 where = normalise(path, cwd=cwd, home=policy.home)
                 kind = reach.kind(where, follow=True)
                 if use.access is Access.WRITE:
-                    folders.extend([where] if kind in (Kind.DIR, Kind.MISSING) else [])
+                    # a destination not there yet that already asks for itself: nothing to add
+                    later = kind is Kind.MISSING and _allowed_write(ctx, reach, where, cwd)
+                    folders.extend([where] if kind is Kind.DIR or later else [])
                 elif kind is not Kind.FILE or reach.kind(where, follow=False) is Kind.LINK:
                     subject.notes.append(f"{path} is not a regular file: what lands is not known")
                     return False
@@ -254,6 +256,16 @@ def landed_paths(
             use = PathUse(landed, Access.WRITE, landed, f"{cmd.program} lands {source} in {folder}")
             ok = _path(ctx, out, subject, use, landed, cwd, reach, judge=False) and ok
     return ok
+
+
+def _allowed_write(ctx: Context, reach: Reach, path: str, cwd: str) -> bool:
+    """Whether a write of ``path`` itself passes (as ``_path`` judges it)."""
+    verdict = check_path(ctx.policy, path, write=True, cwd=cwd, fs=ctx.fs)
+    return (
+        verdict.decision is Decision.ALLOW
+        and repository_write_reason(ctx.policy, reach, verdict) is None
+        and shadowing_write_reason(reach, verdict) is None
+    )
 
 
 def touched_reach(
