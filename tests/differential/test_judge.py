@@ -81,6 +81,21 @@ def test_git_refreshing_its_index_is_reported_apart() -> None:
     ]
 
 
+def test_a_git_write_renaming_its_lock_file_is_that_write() -> None:
+    lines = [
+        SHELL,
+        '2 execve("/usr/bin/git", ["git", "tag", "v1"], 0x1 /* 4 vars */) = 0',
+        f'2 openat({CWD}, "/h/w/.git/refs/tags/v1.lock", O_RDWR|O_CREAT|O_EXCL|O_CLOEXEC, 0666) = 3</h/w/.git/refs/tags/v1.lock>',
+        '2 rename("/h/w/.git/refs/tags/v1.lock", "/h/w/.git/refs/tags/v1") = 0',
+        '2 unlink("/h/w/.git/refs/tags/v0") = 0',
+    ]
+    writer = Declaration(
+        frozenset({"bash", "git"}), writes=True, deletes=False, network=False, long_running=False
+    )
+    assert kinds(lines, writer) == [(Kind.DELETE_UNDECLARED, "/h/w/.git/refs/tags/v0")]
+    assert (Kind.DELETE_UNDECLARED, "/h/w/.git/refs/tags/v1.lock") in kinds(lines, reader("git"))
+
+
 def test_a_scratch_file_created_and_removed_in_tmp_is_a_temp_file() -> None:
     lines = [
         SHELL,

@@ -111,8 +111,10 @@ def codex_calls(s: Sandbox) -> list[tuple[str, dict[str, Any]]]:
         "chmod -R 777 /",
         "sed -i s/hello/bye/ src/main.py",
         "cp README.md build/",
-        "mv build/README.md build/R.md",
-        "rm build/R.md",
+        # decided alike whatever the sandbox holds when the transcript is replayed (a move
+        # inside the workspace is allowed only while its source is there)
+        "mv build/README.md ~/R.md",
+        "rm build/README.md",
         "curl https://pypi.org/simple/",
         "curl http://169.254.169.254/latest/meta-data/",
         "tar czf /tmp/x.tgz .",
@@ -142,8 +144,11 @@ def ledger_json(sandbox: Sandbox) -> list[dict[str, Any]]:
         env=sandbox.env(**_pythonpath()),
     )
     # The hooks' decisions only: a contained run (`bastion sandbox run`) records its own
-    # execution under the agent "sandbox", which is not a tool call of the session.
-    return [r for r in json.loads(done.stdout) if "/" in str(r.get("agent") or "")]
+    # execution under the agent "sandbox", which is not a tool call of the session, and the
+    # agent's report that a call ran (PostToolUse) is an "executed" record, not a decision.
+    return [
+        r for r in json.loads(done.stdout) if "/" in str(r.get("agent") or "") and r.get("kind") == "decided"
+    ]
 
 
 def _pythonpath() -> dict[str, str]:

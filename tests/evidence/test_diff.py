@@ -20,7 +20,7 @@ pytestmark = pytest.mark.usefixtures("fixed_sandboxes")
 
 SESSION = FIXTURES / "claude-session.jsonl"
 HOME = "/var/tmp/bastion-evidence-claude/home"
-EXTRA_RULE = '\n[[rule]]\ntool = "shell"\npattern = "mkdir -p *"\naction = "allow"\n'
+EXTRA_RULE = '\n[[rule]]\ntool = "shell"\npattern = "python3 -c *"\naction = "allow"\n'
 FETCH_RULE = '\n[[rule]]\ntool = "fetch"\npattern = "pypi.org"\naction = "ask"\n'
 
 
@@ -45,7 +45,9 @@ def test_one_added_rule_changes_exactly_the_calls_it_matches(tmp_path: Path) -> 
         calls,
     )
 
-    assert [(c.before.proposed.label, c.kind) for c in changes] == [("Bash mkdir -p build", "ask→allow")]
+    assert [(c.before.proposed.label, c.kind) for c in changes] == [
+        ("Bash python3 -c 'print(1)'", "ask→allow")
+    ]
     assert changes[0].to_json()["after_reasons"][0]["rule"] == "rule[3]"
     assert changes[0].to_json()["before_reasons"][0]["rule"] == "shell.not-a-reader"  # the specific cause
 
@@ -106,7 +108,7 @@ def test_without_a_corpus_the_ledgers_calls_are_compared(tmp_path: Path, workspa
     b = tmp_path / "b.toml"
     b.write_text(EXTRA_RULE)
     with open_gatekeeper(load_configuration(str(a), cwd=str(workspace), env=env), env) as keeper:
-        for command in ("mkdir -p build", "ls", "mkdir -p dist"):
+        for command in ("python3 -c 'print(1)'", "ls", "python3 -c 'print(2)'"):
             keeper.request_sync(ToolCall("shell", {"command": command}, cwd=str(workspace)))
 
     done = CliRunner().invoke(
@@ -115,6 +117,6 @@ def test_without_a_corpus_the_ledgers_calls_are_compared(tmp_path: Path, workspa
 
     assert done.exit_code == 1, done.output
     assert [(c["call"], c["change"], c["approximate"]) for c in json.loads(done.output)] == [
-        ("shell mkdir -p build", "ask→allow", True),
-        ("shell mkdir -p dist", "ask→allow", True),
+        ("shell python3 -c 'print(1)'", "ask→allow", True),
+        ("shell python3 -c 'print(2)'", "ask→allow", True),
     ]

@@ -29,7 +29,7 @@ APPROVED = (
         for c in ("npm test", "npm test -- --watch", "npm run build", "make build", "make test", "make lint")
     ]
     + [("shell", {"command": f"pytest tests/test_{m}.py -q"}) for m in ("api", "cli", "db", "auth")]
-    + [("shell", {"command": f"mkdir -p build/{d}"}) for d in ("a", "b", "c")]
+    + [("shell", {"command": f"truncate -s 0 build/{d}"}) for d in ("a", "b", "c")]
     + [("fetch", {"url": f"https://docs.python.org/3/library/{m}.html"}) for m in ("os", "re", "json", "sys")]
     + [
         ("mcp", {"server": "docs", "tool": "search", "arguments": {"q": q}})
@@ -144,7 +144,7 @@ def test_the_learned_rules_pass_policy_test_and_say_where_they_came_from(
         # pytest's option table has options that run code (-p PLUGIN): no `pytest *`, exact calls
         "pytest tests/test_auth.py -q": ("git push --force origin main",),
         "pytest tests/test_cli.py -q": ("git push --force origin main",),
-        "mkdir *": ("git push --force origin main",),
+        "truncate *": ("git push --force origin main",),
         "npm test": ("npm publish",),
         "npm run build": ("npm publish",),
         "make lint": ("make install",),

@@ -24,7 +24,7 @@ def gate(make_gate: Callable[..., Gate], workspace: Path, home: Path) -> Gate:
     ("grep -e *", Decision.DENY),
     # programs that do more than read, seen under strace
     ("docker ps", Decision.ASK), ("docker images -q", Decision.ASK), ("docker inspect x", Decision.ASK),
-    ("pip freeze", Decision.ASK), ("pip show requests", Decision.ASK), ("terraform validate", Decision.ASK),
+    ("terraform validate", Decision.ASK),
     ("networkctl", Decision.ASK), ("hostnamectl status", Decision.ASK),
     ("ag TODO", Decision.ASK),
 ])  # fmt: skip
@@ -34,7 +34,11 @@ def test_a_command_the_oracle_caught_is_no_longer_allowed(
     assert gate.evaluate(call("shell", command=command)).decision is decision
 
 
-@pytest.mark.parametrize("command", ["rg TODO notes.txt", "strings -n 4 notes.txt", "file notes.txt"])
+@pytest.mark.parametrize("command", [
+    "rg TODO notes.txt", "strings -n 4 notes.txt", "file notes.txt",
+    # pip reads its pip.conf under HOME (a config read to the oracle) and writes nothing
+    "pip freeze", "pip show requests", "pip list --disable-pip-version-check",
+])  # fmt: skip
 def test_the_same_programs_reading_plainly_stay_allowed(
     gate: Gate, call: Callable[..., ToolCall], command: str
 ) -> None:

@@ -21,12 +21,15 @@ def _decide(gate: Gate, call: Call, command: str, cwd: Path | None = None) -> De
     return gate.evaluate(call("shell", command=command, cwd=str(cwd) if cwd else None)).decision
 
 
-#: 3. `python -m` puts the working directory first on sys.path: a workspace json.py runs.
+#: 3. `python -m` puts the working directory first on sys.path: a workspace json.py runs
+#: (the folder is looked at: test_a_standard_library_shadow_in_the_working_directory_asks).
 IMPORT_PATH = [
-    ("python3 -m json.tool data.json", Q),
-    ("python -m json.tool data.json", Q),
-    ("python3 -m tabnanny src/app.py", Q),
-    ("python3 -m pydoc json", Q),
+    ("python3 -m json.tool data.json", A),
+    ("python -m json.tool data.json", A),
+    ("python3 -m tabnanny data.json", A),
+    ("python3 -m pydoc json", Q),  # imports the module it names, which the folder may hold
+    ("python3 -m pydoc app", Q),
+    ("PYTHONPATH=. python3 -m json.tool data.json", Q),
     ("PYTHONPATH=. python3 -I -m json.tool data.json", Q),
     ("python3 -I -m json.tool data.json", A),
     ("python3 -P -m json.tool data.json", A),
@@ -35,7 +38,7 @@ IMPORT_PATH = [
 ]
 #: 5. An output file read as an input: json.tool [infile [outfile]] writes its second.
 ARGUMENTS = [
-    ("python3 -I -m json.tool data.json out.json", Q),
+    ("python3 -I -m json.tool data.json out.json", A),  # a workspace write, as the write tool's
     ("python3 -I -m json.tool data.json ~/.bashrc", Q),
     ("python3 -I -m json.tool --sort-keys data.json", A),
     ("python3 -I -m json.tool --indent 2 data.json", A),
@@ -147,6 +150,85 @@ def test_a_call_is_decided_by_what_it_reads_and_runs(
 ) -> None:
     (workspace / "data.json").write_text('{"name": "x"}\n')
     assert _decide(make_gate(), call, command) is decision
+
+
+#: What shadows a standard-library module for `python3 -m json.tool` in the working folder,
+#: and what does not (a namespace folder, a module inside a package, a non-module file).
+SHADOWS = [
+    ({"json.py": ""}, Q),
+    ({"re.py": ""}, Q),
+    ({"argparse.pyc": ""}, Q),
+    ({"_json.cpython-311-x86_64-linux-gnu.so": ""}, Q),
+    ({"_colorize.py": ""}, Q),  # 3.13's: the python3 a command starts may be newer
+    ({"json/__init__.py": ""}, Q),
+    ({"encodings/__init__.pyc": ""}, Q),
+    ({"json/notes.txt": ""}, A),  # a namespace portion: the standard library's json wins
+    ({"src/json.py": ""}, A),  # not on sys.path
+    ({"app/__init__.py": "", "app/json.py": ""}, A),  # app.json, not json
+    ({"json.txt": "", "README.md": ""}, A),
+]
+
+
+@pytest.mark.parametrize(("files", "decision"), SHADOWS)
+def test_a_standard_library_shadow_in_the_working_directory_asks(
+    make_gate: GateFactory, call: Call, workspace: Path, files: dict[str, str], decision: Decision
+) -> None:
+    (workspace / "data.json").write_text('{"name": "x"}\n')
+    for name, text in files.items():
+        (workspace / name).parent.mkdir(parents=True, exist_ok=True)
+        (workspace / name).write_text(text)
+    gate = make_gate()
+    assert [
+        _decide(gate, call, c)
+        for c in ("python3 -m json.tool data.json", "python3 -I -m json.tool data.json")
+    ] == [
+        decision,
+        A,
+    ]
+
+
+def test_a_shadow_in_the_folder_a_cd_moves_to_asks(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    (workspace / "sub").mkdir()
+    (workspace / "sub" / "json.py").write_text("")
+    (workspace / "data.json").write_text("{}\n")
+    gate = make_gate()
+    assert [
+        _decide(gate, call, "python3 -m json.tool data.json"),
+        _decide(gate, call, "cd sub && python3 -m json.tool ../data.json"),
+        _decide(gate, call, "cd $D && python3 -m json.tool data.json"),
+    ] == [A, Q, Q]
+
+
+#: py_compile writes the bytecode beside each source, in its __pycache__: a workspace write.
+PY_COMPILE = [
+    ("python3 -m py_compile app.py", A),
+    ("python3 -m py_compile -q app.py lib/util.py", A),
+    ("python3 -m py_compile", Q),  # the names come from stdin
+    ("python3 -m py_compile -", Q),
+    ("python3 -m py_compile ~/.bashrc", Q),  # ~/__pycache__ is outside the workspace
+    ("python3 -m py_compile --weird app.py", Q),
+]
+
+
+@pytest.mark.parametrize(("command", "decision"), PY_COMPILE)
+def test_py_compile_is_a_write_of_the_bytecode_cache(
+    make_gate: GateFactory, call: Call, workspace: Path, command: str, decision: Decision
+) -> None:
+    (workspace / "app.py").write_text("x = 1\n")
+    (workspace / "lib").mkdir()
+    (workspace / "lib" / "util.py").write_text("y = 2\n")
+    assert _decide(make_gate(), call, command) is decision
+
+
+def test_py_compile_asks_in_ask_before_edit_mode(make_gate: GateFactory, call: Call, workspace: Path) -> None:
+    (workspace / "app.py").write_text("x = 1\n")
+    gate = make_gate('mode = "ask-before-edit"')
+    assert [
+        _decide(gate, call, "python3 -m py_compile app.py"),
+        _decide(gate, call, "python3 -I -m json.tool app.py"),
+    ] == [Q, A]
 
 
 #: 11. An allow entry grants only its program's base effect: these ride no longer.

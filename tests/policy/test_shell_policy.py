@@ -142,8 +142,9 @@ ASKED = [
     "systemctl restart nginx",
     "kubectl apply -f deploy.yaml",
     "terraform destroy",
-    "mkdir build",
-    "touch new.txt",
+    "mkdir $DIR",  # a write whose path is only known at run time
+    "touch ~/new.txt",  # outside the workspace
+    "cp -r src backup",  # a folder's tree lands under names not known before
     "git commit -m x",
     "curl https://example.com",
     "cat /etc/hostname",

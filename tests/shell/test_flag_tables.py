@@ -165,6 +165,30 @@ def test_a_command_that_writes_a_cache_declares_the_write_and_the_host(
     assert {E.WRITE, E.NETWORK} <= c.effects and not c.pure_reader
 
 
+# ... unless an option tells it to resolve nothing (each seen under strace: no socket, no write).
+FETCHES_NOTHING = [
+    "cargo metadata --no-deps --format-version 1",
+    "pip list --disable-pip-version-check",
+    "pip list --no-index --format=json",
+]
+
+
+@pytest.mark.parametrize("command", FETCHES_NOTHING)
+def test_an_option_that_resolves_nothing_leaves_a_pure_reader(command: str) -> None:
+    c = only(command)
+    assert (c.paths, c.hosts, c.effects, c.pure_reader) == ((), (), frozenset({E.READ}), True)
+
+
+# Resolving nothing does not undo an option that asks the registry itself.
+@pytest.mark.parametrize(
+    "command",
+    ["pip list --outdated --disable-pip-version-check", "pip list -u --no-index", "cargo tree --offline"],
+)
+def test_a_listing_that_asks_the_registry_is_no_reader_whatever_else_it_says(command: str) -> None:
+    c = only(command)
+    assert E.NETWORK in c.effects and not c.pure_reader
+
+
 # Files an option names are paths the policy checks (date -f k, k a link to a key).
 PATH_VALUES = [
     ("date -f k", "k", "read"),

@@ -113,6 +113,10 @@ def _listed(text: str) -> set[str]:
     return out
 
 
+#: Subcommands whose manual sends the reader to another one for the options they take.
+_GIT_PAGE = {"whatchanged": "git-log"}
+
+
 def _cases() -> list[tuple[str, str, str, Spec]]:
     cases = [
         (name, _HELP_OF.get(name, name), _HELP_OF.get(name, name), spec)
@@ -120,7 +124,7 @@ def _cases() -> list[tuple[str, str, str, Spec]]:
         if spec.known is not None and name not in _BUILTINS
     ]
     cases += [
-        (f"git {sub}", "git", f"git-{sub}", spec)
+        (f"git {sub}", "git", _GIT_PAGE.get(sub, f"git-{sub}"), spec)
         for sub, spec in sorted(V.GIT_SUBCOMMANDS.items())
         if spec.known is not None
     ]

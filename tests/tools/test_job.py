@@ -127,7 +127,8 @@ def test_a_job_that_exits_reports_its_exit_code_and_the_ledger_records_it(
     ]
 
 
-@pytest.mark.parametrize("command", ["touch marker", "touch marker; rm -rf ~", "echo x > ~/.bashrc"])
+# truncate is no plain writer (a plain `touch marker` is a workspace write, allowed)
+@pytest.mark.parametrize("command", ["truncate -s 0 marker", "touch marker; rm -rf ~", "echo x > ~/.bashrc"])
 def test_a_start_that_is_not_allowed_never_runs(
     make_job: JobFactory, keeper: Gatekeeper, home: Path, command: str
 ) -> None:

@@ -143,7 +143,7 @@ def test_an_allowed_line_runs_in_the_sandboxed_shell_and_its_output_is_read(
     [
         ("touch marker; rm -rf ~", "proj/marker"),
         ("echo x > ~/.bashrc", ".bashrc"),
-        ("touch marker", "proj/marker"),
+        ("truncate -s 0 marker", "proj/marker"),  # no plain writer: `touch marker` is allowed
     ],
 )
 def test_a_denied_or_unanswered_line_never_reaches_the_shell(

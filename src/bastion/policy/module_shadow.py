@@ -19,15 +19,23 @@ from bastion.policy.tree import Kind
 from bastion.policy.treewalk import OverBudget, Reach
 
 STDLIB = frozenset(sys.stdlib_module_names)
+#: Standard-library modules of later Pythons than the one Bastion runs on (3.12 to 3.14): the
+#: ``python3`` a command starts may be newer. On the read side any ``_name`` counts as well.
+LATER_STDLIB = frozenset({
+    "annotationlib", "compression", "_colorize", "_pyrepl", "_opcode_metadata", "_pydatetime",
+    "_pylong", "_interpreters", "_interpchannels", "_interpqueues", "_ios_support",
+    "_apple_support", "_suggestions", "_sysconfig", "_types", "_hmac", "_zstd", "_remote_debugging",
+})  # fmt: skip
+_SHADOWED = STDLIB | LATER_STDLIB
 
 
 def shadowing_write_reason(reach: Reach, verdict: PathVerdict) -> Reason | None:
     """ASK when the written file is a top-level standard-library module's shadow."""
     path = verdict.lexical
     folder, name = posixpath.split(path)
-    if name.endswith(".py") and name[:-3] in STDLIB:
+    if name.endswith(".py") and name[:-3] in _SHADOWED:
         module = name[:-3]
-    elif name == "__init__.py" and posixpath.basename(folder) in STDLIB:
+    elif name == "__init__.py" and posixpath.basename(folder) in _SHADOWED:
         module = posixpath.basename(folder)
         folder = posixpath.dirname(folder)
     else:
@@ -45,3 +53,53 @@ def shadowing_write_reason(reach: Reach, verdict: PathVerdict) -> Reason | None:
         f"{path} shadows the standard library's {module}: a Python started in {folder} "
         f"(python3 -m {module} …) imports it instead, so a person must confirm",
     )
+
+
+def imported_shadow(reach: Reach, folder: str) -> str | None:
+    """The first entry of ``folder`` that a Python with ``folder`` first on ``sys.path``
+    imports instead of a standard-library module, or None: ``NAME.py``, ``NAME.pyc``,
+    ``NAME….so``, or a ``NAME/`` package (a folder holding an ``__init__``; one without is a
+    namespace portion, which the standard library's own module outranks), for NAME a
+    standard-library name or any ``_private`` one. Raises OverBudget."""
+    for entry in reach.listdir(folder):
+        name, dot, suffix = entry.name.partition(".")
+        if not (name in _SHADOWED or name.startswith("_")) or name == "__pycache__":
+            continue
+        path = posixpath.join(folder, entry.name)
+        if dot and (suffix in ("py", "pyc") or suffix.endswith("so")):
+            return path  # json.py, json.pyc, _json.cpython-311-x86_64-linux-gnu.so
+        if (
+            not dot
+            and reach.kind(path, follow=True) is Kind.DIR
+            and any(e.name.startswith("__init__.") for e in reach.listdir(path))
+        ):
+            return path
+    return None
+
+
+def shadow_reasons(reach: Reach, folders: tuple[str, ...] | None, label: str) -> list[Reason]:
+    """ASK for each folder ``label`` (``python3 -m json.tool``) imports from first that holds
+    a standard-library module's shadow, or whose content is unknown."""
+    if folders is None:
+        return [_shadow(label, "runs in a folder only known at run time: what it imports is unknown")]
+    out = []
+    for folder in folders:
+        try:
+            found = imported_shadow(reach, folder)
+        except OverBudget as exc:
+            unknown = f"{folder} has more entries than the budget: what it imports is unknown"
+            out.append(_shadow(exc.where, unknown))
+            continue
+        if found is not None:
+            out.append(
+                _shadow(
+                    found,
+                    f"{label} imports from {folder} first, and {found} shadows a standard-library "
+                    "module there: it runs as code",
+                )
+            )
+    return out
+
+
+def _shadow(where: str, message: str) -> Reason:
+    return Reason(Decision.ASK, "shell.module-shadow", "built-in", where[:200], message)

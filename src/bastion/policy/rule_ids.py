@@ -86,6 +86,7 @@ BUILT_IN: dict[str, Origin] = {
     "shell.not-a-reader": Origin.BUILTIN,
     "shell.startup-writable": Origin.BUILTIN,
     "shell.git-config": Origin.BUILTIN,
+    "shell.module-shadow": Origin.BUILTIN,
     "shell.git-place": Origin.BUILTIN,
     "shell.hg-config": Origin.BUILTIN,
     "shell.reach-budget": Origin.BUILTIN,

@@ -14,11 +14,18 @@ from bastion.call.effects import Effect
 from bastion.call.families import Family
 from bastion.call.model import ToolCall
 from bastion.policy.decision import Decision, Reason
+from bastion.policy.git_writes import everyday_git_write
 from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.metadata_words import metadata_word
 from bastion.policy.paths import CallFs
 from bastion.policy.shell_git import command_dirs
-from bastion.policy.shell_touch import credential_arguments, touched_hosts, touched_paths, touched_reach
+from bastion.policy.shell_touch import (
+    credential_arguments,
+    landed_paths,
+    touched_hosts,
+    touched_paths,
+    touched_reach,
+)
 from bastion.policy.stages import (
     WRITE_EFFECTS,
     Context,
@@ -153,6 +160,7 @@ def _decide_command(
     _hard(ctx, subject, cmd, words)
     touched_ok = touched_paths(ctx, out, subject, cmd, call.cwd, reach) & touched_hosts(ctx, subject, cmd)
     touched_ok &= touched_reach(ctx, subject, cmd, call.cwd, reach, cwds)
+    writer = cmd.plain_writer and landed_paths(ctx, out, subject, cmd, call.cwd, reach)
     credential_arguments(ctx, subject, cmd, call.cwd)
     _overrides(ctx, subject, cmd, words, touched_ok=touched_ok)
     if Effect.INSTALL in cmd.effects and cmd.install_manager:
@@ -167,8 +175,16 @@ def _decide_command(
         if subject.override is not None:
             install.override = subject.override
     reader = _reader_or_printer(cmd)
-    _mode_default(ctx, out, subject, cmd, words, reader=reader and touched_ok)
-    if not reader:
+    writes = None
+    if writer and touched_ok and not reader:
+        writes = _PLAIN_WRITE
+    elif cmd.program == "git" and touched_ok and not reader and ctx.policy.mode is Mode.WORKSPACE:
+        why_not = everyday_git_write(ctx.policy, ctx.fs, reach, cmd, cwds)
+        writes = _GIT_WRITE if why_not is None else None
+        subject.notes.extend(why_not or ())
+    writer = writes is not None
+    _mode_default(ctx, out, subject, cmd, words, reader=reader and touched_ok, writes=writes)
+    if not reader and not (writer and subject.mode is not None):
         subject.unmet.append(_not_a_reader(cmd, words))
 
 
@@ -277,10 +293,28 @@ def _overrides(ctx: Context, subject: Subject, cmd: SimpleCommand, words: str, *
         subject.override = None
 
 
+_PLAIN_WRITE = (
+    "only writes files whose every path is known and an allowed workspace write, as the write tool's would be"
+)
+_GIT_WRITE = (
+    "a git write confined to a repository inside the workspace, which runs nothing for it "
+    "(no hook, filter or signing program an agent could have written) and opens no editor"
+)
+
+
 def _mode_default(
-    ctx: Context, out: Assembly, subject: Subject, cmd: SimpleCommand, words: str, *, reader: bool
+    ctx: Context,
+    out: Assembly,
+    subject: Subject,
+    cmd: SimpleCommand,
+    words: str,
+    *,
+    reader: bool,
+    writes: str | None = None,
 ) -> None:
-    """(4) the mode's default, and the read-only mode's caps."""
+    """(4) the mode's default, and the read-only mode's caps. ``writes``: why a command that
+    writes is the workspace mode's to allow (a plain writer whose every write, named or
+    landed, passed the write path policy; an everyday git write), or None."""
     policy = ctx.policy
     if policy.mode is Mode.READ_ONLY:
         if not cmd.pure_reader:
@@ -297,6 +331,8 @@ def _mode_default(
             words[:200],
             "a recognised pure reader touching only allowed paths",
         )
+    elif writes is not None and policy.mode is Mode.WORKSPACE:
+        subject.mode = Reason(Decision.ALLOW, f"mode.{policy.mode}", policy.mode_source, words[:200], writes)
     elif policy.mode is Mode.FULL_ACCESS:
         if Effect.DELETE in cmd.effects:
             subject.mode = Reason(

@@ -15,7 +15,7 @@ from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.git_remotes import command_remote_hosts
 from bastion.policy.kinds import Mode
-from bastion.policy.module_shadow import shadowing_write_reason
+from bastion.policy.module_shadow import shadow_reasons, shadowing_write_reason
 from bastion.policy.named_programs import named_program_reason
 from bastion.policy.network import decide_target
 from bastion.policy.paths import PathError, check_path, normalise
@@ -36,7 +36,8 @@ from bastion.policy.shell_reach import (
 )
 from bastion.policy.shell_toolchain import check_toolchain
 from bastion.policy.stages import Context, ceiling_write_check
-from bastion.policy.treewalk import Reach
+from bastion.policy.tree import Kind
+from bastion.policy.treewalk import OverBudget, Reach
 from bastion.policy.verdict import Assembly, Subject
 from bastion.shell.model import Access, PathUse, SimpleCommand
 
@@ -220,6 +221,57 @@ def _path(
     return hooks is None
 
 
+def landed_paths(
+    ctx: Context, out: Assembly, subject: Subject, cmd: SimpleCommand, cwd: str, reach: Reach
+) -> bool:
+    """A plain writer's files that land where no argument names them: ``cp a b DIR`` and
+    ``mv a DIR`` write ``DIR/a`` and ``DIR/b``, each checked like a named write (``cp x
+    .git/hooks`` writes a hook). A destination that does not exist yet may be a folder by the
+    time it runs (``mkdir .claude; cp settings.json .claude``): both are checked. True when
+    every one is an allowed write and every source is a regular file, not a link: a folder's
+    tree, a device or a missing source lands under names (or with a size) not known before it
+    runs, and a link copied or moved as a link would let a later write of the call leave."""
+    policy = ctx.policy
+    sources: list[str] = []
+    folders: list[str] = []
+    try:
+        for use in cmd.paths:
+            found = concrete_paths(reach, use, cwd=cwd, home=policy.home)
+            if isinstance(found, Unknown):
+                return False
+            for path in found:
+                where = normalise(path, cwd=cwd, home=policy.home)
+                kind = reach.kind(where, follow=True)
+                if use.access is Access.WRITE:
+                    # a destination not there yet that already asks for itself: nothing to add
+                    later = kind is Kind.MISSING and _allowed_write(ctx, reach, where, cwd)
+                    folders.extend([where] if kind is Kind.DIR or later else [])
+                elif kind is not Kind.FILE or reach.kind(where, follow=False) is Kind.LINK:
+                    subject.notes.append(f"{path} is not a regular file: what lands is not known")
+                    return False
+                else:
+                    sources.append(where)
+    except (OverBudget, PathError):
+        return False
+    ok = True
+    for folder in folders:
+        for source in sources:
+            landed = posixpath.join(folder, posixpath.basename(source))
+            use = PathUse(landed, Access.WRITE, landed, f"{cmd.program} lands {source} in {folder}")
+            ok = _path(ctx, out, subject, use, landed, cwd, reach, judge=False) and ok
+    return ok
+
+
+def _allowed_write(ctx: Context, reach: Reach, path: str, cwd: str) -> bool:
+    """Whether a write of ``path`` itself passes (as ``_path`` judges it)."""
+    verdict = check_path(ctx.policy, path, write=True, cwd=cwd, fs=ctx.fs)
+    return (
+        verdict.decision is Decision.ALLOW
+        and repository_write_reason(ctx.policy, reach, verdict) is None
+        and shadowing_write_reason(reach, verdict) is None
+    )
+
+
 def touched_reach(
     ctx: Context, subject: Subject, cmd: SimpleCommand, cwd: str, reach: Reach, cwds: tuple[str, ...] | None
 ) -> bool:
@@ -242,6 +294,8 @@ def touched_reach(
     git = [*check_git(policy, ctx.fs, reach, cmd, cwds), *check_hg(policy, ctx.fs, reach, cmd, cwds)]
     git += check_jq(policy, ctx.fs, reach, cmd, cwds)  # what a jq program's imports load
     toolchain = check_toolchain(policy, reach, cmd, cwds)
+    if cmd.imports_cwd:  # `python3 -m json.tool` beside a json.py runs it
+        toolchain += shadow_reasons(reach, cwds, " ".join(cmd.argv[:3]))
     if toolchain:  # `cargo --version` beside a rust-toolchain.toml runs what it names
         subject.effects.add(Effect.CODE)
         git = [*git, *toolchain]

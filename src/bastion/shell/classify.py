@@ -19,6 +19,8 @@ from bastion.shell.words import Word
 Handler = Callable[[Ctx, Spec, Parsed, list[Word]], None]
 _WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
 _READ_OPS = frozenset({"<", "<&"})
+#: What a plain writer may do: read its sources, write its targets, move (delete) a source.
+_PLAIN_WRITES = frozenset({Effect.READ, Effect.WRITE, Effect.DELETE})
 
 
 def _parse(spec: Spec, args: list[Word], stop: bool = False) -> tuple[Parsed, int]:
@@ -70,13 +72,14 @@ def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handl
         _raise_spec(ctx, spec, at)
     spec, args, at = resolve_spec(ctx, spec, args, ctx.program, at)
     ctx.reader = ctx.reader and spec.reader
+    ctx.plain_writer = spec.writer
     ctx.effects.update(spec.effects)
     if spec.note:
         ctx.note(spec.note)
-    if spec.caches or spec.cache_hosts:
-        _caches(ctx, spec)
     offset = len(ctx.words) - len(args)
     parsed, _ = _parse(spec, args)
+    if (spec.caches or spec.cache_hosts) and not parsed.has(*spec.fetches_nothing):
+        _caches(ctx, spec)
     _apply_flags(ctx, spec, parsed, offset)
     positionals = list(parsed.positionals)
     if spec.plus_unknown:
@@ -263,6 +266,37 @@ def _dev_socket(path: str) -> str | None:
     return None
 
 
+def _argv(ctx: Ctx) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The decoded argv, and the indexes of words only known at run time (or globs)."""
+    argv: list[str] = []
+    dynamic_words: list[int] = []
+    for i, w in enumerate(ctx.words):
+        value = w.value
+        if value is None:
+            argv.append(w.text)
+            dynamic_words.append(i)
+        else:
+            argv.append(value)
+            if w.glob:
+                dynamic_words.append(i)
+    return tuple(argv), tuple(dynamic_words)
+
+
+def _plain_writer(ctx: Ctx, dynamic: bool, paths: tuple[PathUse, ...]) -> bool:
+    """Its spec only writes its paths, and nothing here did more (see SimpleCommand)."""
+    return (
+        ctx.plain_writer
+        and ctx.known
+        and not dynamic
+        and not ctx.raising  # no option did more (cp -t, --backup, -l)
+        and ctx.effects <= _PLAIN_WRITES
+        and not ctx.errors
+        and ctx.self_change is None
+        and ctx.catastrophic is None
+        and all(use.path is not None or use.pattern is not None for use in paths)
+    )
+
+
 def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
     """Hardline checks common to every command, then the immutable result."""
     names_credentials_dir(ctx)
@@ -309,20 +343,10 @@ def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
         # An unknown path is not "pure"; a literal glob is expanded by the policy.
         and all(use.path is not None or use.pattern is not None for use in paths)
     )
-    argv: list[str] = []
-    dynamic_words: list[int] = []
-    for i, w in enumerate(ctx.words):
-        value = w.value
-        if value is None:
-            argv.append(w.text)
-            dynamic_words.append(i)
-        else:
-            argv.append(value)
-            if w.glob:
-                dynamic_words.append(i)
+    argv, dynamic_words = _argv(ctx)
     return new_command(
         ctx.raw.text,
-        tuple(argv),
+        argv,
         None if dynamic else ctx.program,
         spelling,
         ctx.known and not dynamic,
@@ -336,10 +360,12 @@ def finish(ctx: Ctx, spelling: str, dynamic: bool) -> SimpleCommand:
         pure,
         ctx.catastrophic,
         tuple(ctx.notes),
-        tuple(dynamic_words),
+        dynamic_words,
         ctx.self_change,
         ctx.scope,
         tuple(ctx.raising),
         ctx.base,
         ctx.discloses,
+        _plain_writer(ctx, dynamic, paths),
+        ctx.imports_cwd,
     )

@@ -84,6 +84,8 @@ class Ctx:
     raising: list[tuple[int, Effect]]  # argv index, effect
     base: frozenset[Effect] | None  # the program's own effects (see SimpleCommand)
     discloses: str | None  # why it prints a secret (see SimpleCommand)
+    plain_writer: bool  # the spec says it only writes its paths (see SimpleCommand)
+    imports_cwd: bool  # Python imports from the working directory first (see SimpleCommand)
 
     def __init__(
         self,
@@ -133,6 +135,8 @@ class Ctx:
         self.raising = []
         self.base = None
         self.discloses = None
+        self.plain_writer = False
+        self.imports_cwd = False
 
     @property
     def stdin_data(self) -> Redirect | None:

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import posixpath
+
 from bastion.call.effects import Effect
 from bastion.shell.ctx import Ctx
 from bastion.shell.disclosure import printed_as
 from bastion.shell.handlers_install import install_from
-from bastion.shell.model import Access
+from bastion.shell.model import Access, PathUse
 from bastion.shell.programs import interpreters
 from bastion.shell.self_verbs import MODULES as SELF_MODULES
 from bastion.shell.self_verbs import self_change
@@ -53,18 +55,25 @@ def python_module(ctx: Ctx, module: str | None, rest: list[Word], *, isolated: b
             return
         ctx.note(f"python -m {module} {sub or ''}".strip())
         return
-    shadowable = not (isolated or _safe_path_env(ctx)) or any(
-        name == "PYTHONPATH" for name, _ in ctx.raw.assigns
-    )
-    if module in interpreters.PYTHON_MODULES_READ and shadowable:
-        # `python -m` puts the working directory first on sys.path: a workspace json.py,
-        # re.py… shadows what the module imports, and runs.
+    path_set = any(name == "PYTHONPATH" for name, _ in ctx.raw.assigns)
+    cwd_first = not (isolated or _safe_path_env(ctx))
+    if module in interpreters.PYTHON_MODULES_READ and (path_set or (cwd_first and module == "pydoc")):
+        # PYTHONPATH names where it imports from; pydoc imports the module it is given,
+        # which the working directory (first on sys.path) may hold.
         ctx.add(E.CODE, note=f"python -m {module} imports from the working directory first (no -I / -P)")
         return
     if module in interpreters.PYTHON_MODULES_READ:
         ctx.effects.discard(E.CODE)
         ctx.add(E.READ)
         ctx.reader = True
+        # Its only write is an output file its usage names (json.tool IN OUT, py_compile's
+        # __pycache__): decided like the write tool's, in workspace mode.
+        ctx.plain_writer = True
+        if cwd_first:
+            # `python -m` puts the working directory first on sys.path: a workspace json.py,
+            # re.py… shadows what the module imports, and runs. The policy looks there.
+            ctx.imports_cwd = True
+            ctx.note(f"python -m {module} imports from the working directory first (no -I / -P)")
         _module_arguments(ctx, module, rest)
         return
     if module == "http.server":
@@ -94,8 +103,16 @@ def _module_arguments(ctx: Ctx, module: str, rest: list[Word]) -> None:
                 ctx.add(E.UNKNOWN, note=f"python -m {module}: option {name!r} is not in its table")
             continue
         positionals.append(w)
+    if module == "py_compile" and not positionals:
+        ctx.add(E.UNKNOWN, note="python -m py_compile without a file reads the names from stdin")
     for n, w in enumerate(positionals):
         access = table.positional(n)
+        if module == "py_compile" and w.value == "-":
+            ctx.add(E.UNKNOWN, note="python -m py_compile - reads the names of the files from stdin")
+        elif module == "py_compile":  # writes DIR/__pycache__/NAME.cpython-3X.pyc beside each
+            ctx.add(E.WRITE, note=f"python -m py_compile writes the bytecode of {w.text} to __pycache__")
+            cache = posixpath.join(posixpath.dirname(w.value or ""), "__pycache__")
+            ctx.paths.append(PathUse(cache, Access.WRITE, cache, f"bytecode cache of {w.text}"))
         if access is None:
             ctx.add(E.UNKNOWN, note=f"python -m {module}: argument {w.text!r} is not in its usage")
         elif module == "pydoc" and ("/" in (w.value or "") or (w.value or "").endswith(".py")):

@@ -131,4 +131,6 @@ def _rescoped(cmd: SimpleCommand, scope: tuple[int, ...]) -> SimpleCommand:
         cmd.raising,
         cmd.base_effects,
         cmd.discloses,
+        cmd.plain_writer,
+        cmd.imports_cwd,
     )

@@ -90,6 +90,13 @@ class SimpleCommand:
     # Why it prints a secret (a token, a password, the environment): reading a credential,
     # denied like reading a credential file.
     discloses: str | None = None
+    # Its only effect is creating, copying or moving the files ``paths`` names (mkdir, touch,
+    # cp, mv without an option that does more): in workspace mode the policy decides it as the
+    # write tool would decide each of them, and the files a copy lands inside a folder.
+    plain_writer: bool = False
+    # A Python it starts imports from its working directory first (``python3 -m json.tool``
+    # without -I/-P): a standard-library module's shadow there would run (the policy looks).
+    imports_cwd: bool = False
 
 
 #: Builds a ``SimpleCommand`` (see ``records.builder``): every classified command is one.

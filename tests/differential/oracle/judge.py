@@ -186,11 +186,17 @@ def _write(
         return Kind.WRITE_OUTSIDE if event.op is Op.WRITE else Kind.DELETE_OUTSIDE
     if _under(rel, tables.PROTECTED_IN_WORKSPACE):
         return Kind.WRITE_PROTECTED
+    if event.op is Op.DELETE and declared.writes and "git" in executed and _git_lock(rel):
+        return None  # a git write renames its lock file over the ref it replaces: the write itself
     if event.op is Op.WRITE and not declared.writes:
         return Kind.WRITE_UNDECLARED
     if event.op is Op.DELETE and not declared.deletes:
         return Kind.DELETE_UNDECLARED
     return None
+
+
+def _git_lock(rel: str) -> bool:
+    return rel.startswith(".git/") and rel.endswith(".lock")
 
 
 def _exec(event: Event, declared: Declaration, executed: set[str], startup: bool) -> Kind | None:

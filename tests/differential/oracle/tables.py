@@ -90,8 +90,10 @@ CONFIG_READS: dict[str, tuple[str, ...]] = {
     "less": (".lesshst", ".lesskey", ".config/lesskey"),
     "file": (".magic", ".magic.mgc"),
     "jq": (".jq",),
-    "pip": (".config/pip/", ".pip/"),
-    "pip3": (".config/pip/", ".pip/"),
+    # pip opens the nearest existing folder of its cache (~/.cache/pip, else a parent up to
+    # HOME itself) to check who owns it (pip 23: utils/compat.get_path_uid): no content read
+    "pip": (".config/pip/", ".pip/", ".cache/pip/", ".cache", "."),
+    "pip3": (".config/pip/", ".pip/", ".cache/pip/", ".cache", "."),
 }
 
 #: Credential files wherever they are (HOME or workspace): reading one is always a violation.

@@ -11,6 +11,19 @@ _RM_ALIASES = {"-R": "-r", "--recursive": "-r", "--force": "-f", "--dir": "-d",
                "--verbose": "-v", "--interactive": "-i"}  # fmt: skip
 _CP_VALUES = fs("-t", "--target-directory", "-S", "--suffix")
 _WRITE_T = {"-t": FlagRule(WRITE, value=Access.WRITE, note="-t names the destination")}
+#: Options under which cp/mv write more than a copy at the destination each path names: a
+#: backup under a name the suffix chooses, a link, the source's own path below the folder.
+_BACKUP = {
+    "-b": FlagRule(WRITE, note="-b also keeps a backup under another name"),
+    "--backup": FlagRule(WRITE, note="--backup also keeps a backup under another name"),
+    "-S": FlagRule(WRITE, note="-S names the backup's suffix"),
+}
+_CP_MORE = {
+    **_BACKUP,
+    "-l": FlagRule(WRITE, note="-l makes hard links, not copies"),
+    "-s": FlagRule(WRITE, note="-s makes symbolic links, not copies"),
+    "--parents": FlagRule(WRITE, note="--parents writes each source's path below the folder"),
+}
 
 PROGRAMS: dict[str, Spec] = {
     "rm": Spec(DELETE, args=Access.DELETE, aliases=_RM_ALIASES, handler="rm"),
@@ -29,7 +42,8 @@ PROGRAMS: dict[str, Spec] = {
         dest_last=True,
         takes_value=_CP_VALUES,
         aliases={"--target-directory": "-t", "-R": "-r", "--recursive": "-r", "--force": "-f"},
-        flags=_WRITE_T,
+        flags={**_WRITE_T, **_CP_MORE},
+        writer=True,
     ),
     "mv": Spec(
         frozenset({E.WRITE, E.DELETE}),
@@ -37,8 +51,9 @@ PROGRAMS: dict[str, Spec] = {
         dest_last=True,
         takes_value=_CP_VALUES,
         aliases={"--target-directory": "-t", "--force": "-f"},
-        flags=_WRITE_T,
+        flags={**_WRITE_T, **_BACKUP},
         handler="mv",
+        writer=True,
     ),
     "ln": Spec(
         WRITE,
@@ -56,8 +71,10 @@ PROGRAMS: dict[str, Spec] = {
         aliases={"--target-directory": "-t", "--directory": "-d"},
         flags={**_WRITE_T, "-d": FlagRule(args=Access.WRITE)},
     ),
-    "mkdir": Spec(WRITE, args=Access.WRITE, takes_value=fs("-m", "--mode")),
-    "touch": Spec(WRITE, args=Access.WRITE, takes_value=fs("-d", "-t", "-r", "--date", "--reference")),
+    "mkdir": Spec(WRITE, args=Access.WRITE, takes_value=fs("-m", "--mode"), writer=True),
+    "touch": Spec(
+        WRITE, args=Access.WRITE, takes_value=fs("-d", "-t", "-r", "--date", "--reference"), writer=True
+    ),
     "tee": Spec(WRITE, args=Access.WRITE),
     "truncate": Spec(WRITE, args=Access.WRITE, takes_value=fs("-s", "-r", "--size", "--reference")),
     "chmod": Spec(

@@ -159,7 +159,8 @@ GLOBAL = (
 TABLES: dict[str, str] = {
     "status": STATUS,
     "log": LOG,
-    "whatchanged": "",
+    # git-whatchanged(1): "git log" with --raw --no-merges by default, taking log's options
+    "whatchanged": LOG,
     "show": f"{FORMAT} {NOTES} {DIFF} {MERGES}",
     "diff": f"{DIFF} --no-index!U --cached --staged --merge-base -0 -1 -2 -3 --quiet",
     "diff-tree": f"{DIFF} {FORMAT} {NOTES} -r --root --stdin --no-commit-id -v --always -m -c "
@@ -208,6 +209,11 @@ TABLES: dict[str, str] = {
 #: Options of `git reflog`, `git stash list|show` and `git worktree list`.
 REFLOG = "--all --single-worktree -#"
 STASH_SHOW = f"{DIFF} -u|--include-untracked --only-untracked"
+#: `git stash push` (git-stash(1)): `git stash` alone takes the same options.
+STASH_PUSH = (
+    "-p|--patch -S|--staged -k|--keep-index --no-keep-index -u|--include-untracked -a|--all "
+    "-q|--quiet -m|--message= --pathspec-from-file=R --pathspec-file-nul"
+)
 WORKTREE_LIST = "--porcelain -v|--verbose -z --expire="
 REMOTE = "-v|--verbose"
 
@@ -230,6 +236,7 @@ _FETCHING = (
     "--no-recurse-submodules"
 )
 WRITES: dict[str, str] = {
+    "stash": STASH_PUSH,
     "commit": (
         "-a|--all -p|--patch -C|--reuse-message= -c|--reedit-message= --fixup= --squash= "
         "--reset-author --short --branch --porcelain --long -z|--null -F|--file=R --author= "

@@ -39,7 +39,9 @@ PYTHON_VALUE_LETTERS = frozenset("WXQmc")
 INFO_FLAGS = fs("--version", "-V", "--help", "-h", "-v", "-VV")
 #: `python -m X`: modules that are something else (install) or only read.
 PYTHON_MODULES_INSTALL = fs("pip", "pip3", "ensurepip", "uv")
-PYTHON_MODULES_READ = fs("json.tool", "tabnanny", "pydoc", "site", "sysconfig", "platform")
+#: ``python -m`` modules that read the files they are given and write only the outputs their
+#: usage names (json.tool's outfile; py_compile's __pycache__ beside each source).
+PYTHON_MODULES_READ = fs("json.tool", "tabnanny", "pydoc", "site", "sysconfig", "platform", "py_compile")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +83,8 @@ PYTHON_MODULE_OPTIONS: dict[str, ModuleOptions] = {
     # pydoc <name> ...: -k/-n/-p/-b/-w search, serve, browse or write HTML: not in the table.
     "pydoc": ModuleOptions(fs(), fs(), (Access.READ,), repeat=True),
     "site": ModuleOptions(fs("--user-base", "--user-site")),
+    # usage: py_compile.py [-h] [-q] filenames [filenames ...] (Python 3.10 and 3.11)
+    "py_compile": ModuleOptions(fs("-h", "--help", "-q", "--quiet"), fs(), (Access.READ,), repeat=True),
     "sysconfig": ModuleOptions(),
     "platform": ModuleOptions(fs("--terse", "--nonaliased")),
 }

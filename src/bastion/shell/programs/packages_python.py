@@ -20,15 +20,24 @@ _PIP_GENERAL = (
     "--use-deprecated="
 )
 _PIP_INDEX = "-i|--index-url=N --extra-index-url=N --no-index -f|--find-links=N"
-#: pip list checks PyPI for a newer pip and records it in its cache (list -o asks PyPI).
+#: pip list checks PyPI for a newer pip and records it in its cache (list -o asks PyPI),
+#: unless told not to (pip 23 under strace: a connect to pypi.org, ~/.cache/pip/selfcheck/).
 _PIP_LIST = opts(
-    Spec(READ, caches=("~/.cache/pip",), cache_hosts=("pypi.org",)),
-    f"{_PIP_GENERAL} {_PIP_INDEX} -o|--outdated -u|--uptodate -e|--editable -l|--local "
+    Spec(
+        READ,
+        reader=True,
+        caches=("~/.cache/pip",),
+        cache_hosts=("pypi.org",),
+        fetches_nothing=fs("--disable-pip-version-check", "--no-index"),
+    ),
+    f"{_PIP_GENERAL} {_PIP_INDEX} -o|--outdated!N -u|--uptodate!N -e|--editable -l|--local "
     "--user --path=R --pre --format= --not-required --exclude-editable --include-editable "
     "--exclude=",
 )
-#: pip show/freeze read pip's own config and cache under HOME (seen by the differential oracle).
-_PIP_HOME = Spec(READ, caches=("~/.cache/pip",))
+#: pip show/freeze read pip's own configuration under HOME (pip.conf: a config read, as the
+#: differential oracle reports it) and look at its cache folder, writing nothing and reaching
+#: no host (pip 23 under strace): readers. They never print pip.conf.
+_PIP_HOME = Spec(READ, reader=True, note="pip reads its configuration (pip.conf) under HOME")
 _PIP_SHOW = opts(_PIP_HOME, f"{_PIP_GENERAL} -f|--files")
 _PIP_FREEZE = opts(
     _PIP_HOME,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bastion.shell.programs.packages_common import ENV_RUNNER, INSTALL, E, names
 from bastion.shell.programs.packages_common import INSTALLER as _I
 from bastion.shell.programs.packages_common import NET_READER as _NETR
@@ -10,9 +12,15 @@ from bastion.shell.programs.packages_common import RUNS_PROJECT as _RUN
 from bastion.shell.programs.spec import CODE, NET, READ, WRITE, Spec, fs, opts
 
 #: cargo tree / metadata resolve the dependency graph: without a lock file (or without
-#: --offline) they update the registry index under ~/.cargo.
+#: --offline) they update the registry index under ~/.cargo. `cargo metadata --no-deps`
+#: reads the workspace's manifests only (cargo 1.8x under strace: no socket, no write).
 _CARGO_READ = opts(
-    Spec(READ, caches=("~/.cargo",), cache_hosts=("index.crates.io",)),
+    Spec(
+        READ,
+        reader=True,
+        caches=("~/.cargo",),
+        cache_hosts=("index.crates.io",),
+    ),
     "-p|--package= --workspace --exclude= -e|--edges= -i|--invert= --prune= --depth= "
     "--no-dedupe -d|--duplicates --charset= -f|--format= --prefix= --features= "
     "-F= --all-features --no-default-features --target= --manifest-path=R --frozen --locked "
@@ -41,7 +49,8 @@ _CARGO = Spec(
         **{n: _I for n in ("install", "add", "remove", "uninstall")},
         **{n: opts(_RUN, _CARGO_BUILD) for n in names("build b test t run r check c clippy bench doc")},
         **{n: _RUN for n in ("publish", "package", "fix")},
-        **{n: _CARGO_READ for n in ("tree", "metadata")},
+        "tree": _CARGO_READ,
+        "metadata": replace(_CARGO_READ, fetches_nothing=fs("--no-deps")),
         **{n: _R for n in names("--version version help locate-project pkgid verify-project read-manifest")},
         "search": Spec(NET, cache_hosts=("crates.io",)),
         **{"fmt": Spec(WRITE), "clean": Spec(frozenset({E.DELETE})), "new": Spec(WRITE)},

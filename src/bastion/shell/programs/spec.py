@@ -63,6 +63,12 @@ class Spec:
     recursive: bool = False  # positional paths are read recursively (rg, git grep)
     caches: tuple[str, ...] = ()  # directories outside the workspace it writes (~/.npm)
     cache_hosts: tuple[str, ...] = ()  # hosts it may contact on its own (a registry)
+    # Options under which it resolves nothing: neither its caches nor its hosts are touched
+    # (cargo metadata --no-deps, pip list --disable-pip-version-check).
+    fetches_nothing: frozenset[str] = frozenset()
+    # Its only effect is creating, copying or moving the paths it names (mkdir, touch, cp,
+    # mv): an option that does more must raise an effect (cp -l, --backup, -t).
+    writer: bool = False
 
 
 def reader(table: str | None = None, **kw: object) -> Spec:

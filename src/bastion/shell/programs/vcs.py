@@ -109,6 +109,7 @@ GIT_SUBCOMMANDS: dict[str, Spec] = {
         subcommands={
             "list": opts(_R, GO.REFLOG),
             "show": opts(_R, GO.STASH_SHOW),
+            "push": opts(Spec(WRITE), f"{GO.STASH_PUSH} -h --help"),
             "drop": Spec(DELETE),
             "clear": Spec(DELETE),
         },
