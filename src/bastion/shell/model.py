@@ -90,6 +90,9 @@ class SimpleCommand:
     # Why it prints a secret (a token, a password, the environment): reading a credential,
     # denied like reading a credential file.
     discloses: str | None = None
+    # Not as written but as it runs with the values the source gives its own variables and
+    # pure substitutions (``shell/resolve.py``): decided as well as the command as written.
+    resolved: bool = False
 
 
 #: Builds a ``SimpleCommand`` (see ``records.builder``): every classified command is one.

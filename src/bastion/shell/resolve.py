@@ -1,0 +1,296 @@
+"""The source as it would run with the values it gives its own variables: ``f=.netrc;
+cat ~/$f`` is ``cat ~/.netrc``, ``cmd=cat; $cmd ~/.netrc``, ``set -- ~/.netrc; cat "$1"``,
+``read p <<< ~/.netrc``, ``printf -v p '%s/.pgpass' ~``, ``x=(~/.netrc); cat "${x[0]}"``,
+``cat $(echo LmdpdC1j… | base64 -d)`` (``shell/pure_eval``), ``xargs cat <<< ~/.pgpass``.
+
+The classifier keeps such words as run-time values (an ask at best); the resolved source is
+classified *as well* (``analysis.analyze``), so a value the source itself spells out is
+decided like its literal: a credential printed this way is a credential read, ``h=~; rm -rf
+"$h"`` deletes HOME. It is a may-value: the value of the latest assignment before the use in
+the text, whatever branch, loop or subshell it sits in. That only ever adds commands to
+decide, so it can make a decision stricter, never looser (the run-time words stay unknown in
+the original).
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from bastion.shell.pure_eval import HOME_MARK, run_pure
+from bastion.shell.words import decode, decode_ansi_c
+
+_USES = frozenset({"simple_expansion", "expansion", "command_substitution"})
+#: Where a value is not text of a word: arithmetic, heredoc bodies, single-quoted text.
+_OPAQUE = frozenset({"arithmetic_expansion", "heredoc_body", "heredoc_redirect", "raw_string"})
+_GLOB = frozenset("*?[")
+_READ_OPTIONS = frozenset({"-r", "-e", "-s"})
+
+
+@dataclass(slots=True)
+class _State:
+    src: bytes
+    scalars: dict[str, str | None] = field(default_factory=dict)
+    arrays: dict[str, list[str]] = field(default_factory=dict)
+    edits: list[tuple[int, int, str]] = field(default_factory=list)
+
+
+def quick_check(src: bytes) -> bool:
+    """Whether the source may hold a value to resolve (else it need not be parsed)."""
+    return b"$" in src or b"`" in src or b"<<<" in src
+
+
+def resolved(root: Node, src: bytes) -> str | None:
+    """The source with each use of a value it spells out replaced by that value, or None
+    when nothing is replaced."""
+    if not quick_check(src):
+        return None
+    state = _State(src)
+    _visit(state, root)
+    if not state.edits:
+        return None
+    out: list[bytes] = []
+    pos = 0
+    for start, end, text in sorted(state.edits, key=lambda e: (e[0], -e[1])):
+        if start < pos:
+            continue  # inside a replaced region
+        out.extend((src[pos:start], text.encode("utf-8")))
+        pos = end
+    out.append(src[pos:])
+    return b"".join(out).decode("utf-8", "replace")
+
+
+def _visit(state: _State, node: Node) -> None:
+    kind = node.type
+    if kind in _OPAQUE:
+        return
+    if kind == "variable_assignment" and (node.parent is None or node.parent.type != "command"):
+        _assignment(state, node)
+        return
+    if kind in _USES:
+        if _use(state, node):
+            return
+    elif kind == "for_statement":
+        name = node.child_by_field_name("variable")
+        if name is not None:
+            state.scalars[_text(name)] = None
+    for child in node.children:
+        _visit(state, child)
+    if kind == "command":
+        _command_effects(state, node)
+
+
+def _use(state: _State, node: Node) -> bool:
+    """Replace a use whose value is known (True); a substitution not known is walked."""
+    value = _value(state, node, at_start=False)
+    if value is None:
+        return False
+    if value == HOME_MARK and _text(node) in ("$HOME", "${HOME}"):
+        return True  # $HOME as written: nothing to resolve
+    quoted = node.parent is not None and node.parent.type == "string"
+    state.edits.append((node.start_byte, node.end_byte, _quoted(value) if quoted else _unquoted(value)))
+    return True
+
+
+def _assignment(state: _State, node: Node) -> None:
+    name_node = node.child_by_field_name("name")
+    value_node = node.child_by_field_name("value")
+    if name_node is None or name_node.type != "variable_name":
+        return
+    name = _text(name_node)
+    appends = any(not c.is_named and _text(c) == "+=" for c in node.children)
+    if value_node is not None:
+        _visit(state, value_node)
+    if value_node is not None and value_node.type == "array":
+        items = [_value(state, c, at_start=True) for c in value_node.named_children]
+        known = [v for v in items if v is not None]
+        if appends or len(known) != len(items):
+            state.arrays.pop(name, None)
+            state.scalars[name] = None
+            return
+        state.arrays[name] = known
+        state.scalars[name] = known[0] if known else ""
+        return
+    value = "" if value_node is None else _value(state, value_node, at_start=True)
+    if appends:
+        old = state.scalars.get(name)
+        value = None if old is None or value is None else old + value
+    state.arrays.pop(name, None)
+    state.scalars[name] = value
+
+
+def _command_effects(state: _State, node: Node) -> None:
+    """What a builtin assigns: ``read``, ``set --``, ``printf -v``; and ``xargs CMD <<<
+    WORDS`` given its words as arguments."""
+    words = [c for c in node.children if c.is_named and not c.type.endswith("redirect")]
+    values = [_value(state, w, at_start=True) for w in words]
+    if not values or values[0] is None:
+        return
+    program = values[0]
+    here = next((c for c in node.children if c.type == "herestring_redirect"), None)
+    data = _value(state, here.named_children[-1], True) if here is not None and here.named_children else None
+    if program == "read":
+        _read(state, values[1:], data)
+    elif program == "set" and values[1:2] == ["--"]:
+        for i, v in enumerate(values[2:], start=1):
+            state.scalars[str(i)] = v
+    elif program == "printf" and values[1:2] == ["-v"] and len(values) > 3 and values[2] is not None:
+        args = [a for a in values[3:] if a is not None]
+        state.scalars[values[2]] = run_pure(["printf", *args], None) if len(args) == len(values) - 3 else None
+    elif program in ("mapfile", "readarray", "getopts", "select"):
+        for v in values[1:]:
+            if v is not None and not v.startswith("-"):
+                state.scalars[v] = None
+    elif program == "xargs" and here is not None and data is not None and _plain_xargs(values):
+        state.edits.append((here.start_byte, here.end_byte, _unquoted(data.strip())))
+
+
+def _plain_xargs(values: list[str | None]) -> bool:
+    """``xargs CMD …`` with every word known and no option of xargs' own."""
+    return len(values) > 1 and None not in values and not (values[1] or "-").startswith("-")
+
+
+def _read(state: _State, args: list[str | None], data: str | None) -> None:
+    """``read [-r] NAME… <<< DATA``: each NAME a field of DATA (the last one the rest)."""
+    names = [v for v in args if v is not None and not v.startswith("-")]
+    known = data is not None and all(v in _READ_OPTIONS for v in args if v is None or v.startswith("-"))
+    fields = (data or "").split(None, max(len(names) - 1, 0)) if known else []
+    for i, name in enumerate(names):
+        state.scalars[name] = fields[i] if i < len(fields) else None
+
+
+def _value(state: _State, node: Node, at_start: bool) -> str | None:
+    """The text bash makes of ``node`` with the values known here, or None."""
+    kind = node.type
+    if kind == "command_name" and node.named_children:
+        return _value(state, node.named_children[0], at_start)
+    if kind in ("word", "number"):
+        text = _text(node)
+        if at_start and text.startswith("~") and (text == "~" or text.startswith("~/")):
+            rest = decode(node, state.src)[0].value
+            return None if rest is None else HOME_MARK + rest[1:]
+        word = decode(node, state.src)[0]
+        return None if word.value is None or word.glob else word.value
+    if kind == "raw_string":
+        return _text(node)[1:-1]
+    if kind == "ansi_c_string":
+        return decode_ansi_c(_text(node)[2:-1])
+    if kind == "string":
+        return _string(state, node)
+    if kind == "concatenation":
+        parts = [_value(state, c, at_start and i == 0) for i, c in enumerate(node.named_children)]
+        return None if None in parts else "".join(p for p in parts if p is not None)
+    if kind in ("simple_expansion", "expansion"):
+        return _expanded(state, node)
+    if kind == "command_substitution":
+        out = _substituted(state, node)
+        return None if out is None else out.rstrip("\n")
+    return None
+
+
+def _string(state: _State, node: Node) -> str | None:
+    parts: list[str] = []
+    for child in node.named_children:
+        if child.type == "string_content":
+            word = decode(child, state.src)[0]
+            if word.value is None:
+                return None
+            parts.append(word.value)
+        else:
+            value = _value(state, child, at_start=False)
+            if value is None:
+                return None
+            parts.append(value)
+    return "".join(parts)
+
+
+def _expanded(state: _State, node: Node) -> str | None:
+    """``$x``, ``${x}``, ``$1``, ``${x[N]}``; HOME is the home folder."""
+    named = node.named_children
+    if len(named) != 1 or (node.type == "expansion" and node.child_count != 3):
+        return None
+    inner = named[0]
+    if inner.type == "variable_name":
+        name = _text(inner)
+        return HOME_MARK if name == "HOME" and name not in state.scalars else state.scalars.get(name)
+    if inner.type == "subscript":
+        base, index = inner.child_by_field_name("name"), inner.child_by_field_name("index")
+        if base is None or index is None or not _text(index).isdigit():
+            return None
+        items = state.arrays.get(_text(base))
+        at = int(_text(index))
+        return items[at] if items is not None and at < len(items) else None
+    return None
+
+
+def _substituted(state: _State, node: Node) -> str | None:
+    """The output of ``$(…)`` when it is one pure command or a pipeline of them."""
+    body = [c for c in node.named_children if c.type != "comment"]
+    if len(body) != 1:
+        return None
+    stages = body[0].named_children if body[0].type == "pipeline" else [body[0]]
+    data: str | None = None
+    for stage in stages:
+        if stage.type != "command":
+            return None
+        argv: list[str] = []
+        for child in stage.named_children:
+            if child.type == "herestring_redirect":
+                here = _value(state, child.named_children[-1], True) if child.named_children else None
+                if here is None:
+                    return None
+                data = here + "\n"
+                continue
+            if child.type == "command_name":
+                child = child.named_children[0] if child.named_children else child
+            value = _value(state, child, at_start=True)
+            if value is None or child.type.endswith("redirect"):
+                return None
+            argv.append(value)
+        data = run_pure(argv, data) if argv[:1] != ["find"] else _find(argv)
+        if data is None:
+            return None
+    return data
+
+
+def _find(argv: list[str]) -> str | None:
+    """``find ROOT -name NAME`` may print ROOT/NAME (a literal name, no glob)."""
+    if len(argv) < 4 or argv[2] not in ("-name", "-iname") or argv[1].startswith("-"):
+        return None
+    name = argv[3]
+    if _GLOB & set(name) or "/" in name:
+        return None
+    return f"{argv[1].rstrip('/')}/{name}\n"
+
+
+def _unquoted(value: str) -> str:
+    """Shell text that expands to ``value`` unquoted: split into words, globs kept."""
+    return " ".join(_field(f) for f in value.split()) if value.strip() else "''"
+
+
+def _field(text: str) -> str:
+    out: list[str] = []
+    plain: list[str] = []
+    for i, ch in enumerate(text):
+        if ch == HOME_MARK or ch in _GLOB:
+            if plain:
+                out.append(shlex.quote("".join(plain)))
+                plain = []
+            out.append(('"$HOME"' if i == 0 else "$HOME") if ch == HOME_MARK else ch)
+        else:
+            plain.append(ch)
+    if plain:
+        out.append(shlex.quote("".join(plain)))
+    return "".join(out)
+
+
+def _quoted(value: str) -> str:
+    """Text inside double quotes that expands to ``value``."""
+    escaped = "".join("\\" + c if c in '\\$`"' else c for c in value)
+    return escaped.replace(HOME_MARK, "$HOME")
+
+
+def _text(node: Node) -> str:
+    return (node.text or b"").decode("utf-8", "replace")
