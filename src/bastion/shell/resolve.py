@@ -26,6 +26,8 @@ _USES = frozenset({"simple_expansion", "expansion", "command_substitution"})
 #: Where a value is not text of a word: arithmetic, heredoc bodies, single-quoted text.
 _OPAQUE = frozenset({"arithmetic_expansion", "heredoc_body", "heredoc_redirect", "raw_string"})
 _GLOB = frozenset("*?[")
+#: The shell's own process ids: in /proc/$$/… a process of this session.
+_PIDS = frozenset({"$$", "${$}", "$BASHPID", "${BASHPID}", "$PPID", "${PPID}"})
 _READ_OPTIONS = frozenset({"-r", "-e", "-s"})
 
 
@@ -85,6 +87,9 @@ def _visit(state: _State, node: Node) -> None:
 def _use(state: _State, node: Node) -> bool:
     """Replace a use whose value is known (True); a substitution not known is walked."""
     value = _value(state, node, at_start=False)
+    before = node.prev_sibling
+    if value is None and _text(node) in _PIDS and before is not None and _text(before).endswith("/proc/"):
+        value = "self"  # /proc/$$/environ: a process of this session, as /proc/self
     if value is None:
         return False
     if value == HOME_MARK and _text(node) in ("$HOME", "${HOME}"):
