@@ -65,6 +65,13 @@ PRINTERS = [
     "gpg --export-secret-keys -a",
     "gpg2 --export-secret-subkeys",
     "mvn help:effective-settings -DshowPasswords=true",
+    # histories, browsers' logins and cookies, password managers' vaults
+    "uniq ~/.zsh_history",
+    "tail ~/.psql_history",
+    "cat ~/.bash_history",
+    "cat ~/.config/Bitwarden\\ CLI/data.json",
+    "cat ~/.mozilla/firefox/*/logins.json",
+    "cat ~/.config/google-chrome/Default/Cookies",
 ]
 
 
@@ -93,6 +100,7 @@ EVERYDAY = [
     ("docker inspect app", Q, U),
     ("gpg --list-keys", Q, U),
     ("ls /proc/$$/fd", Q, U),
+    ("cat notes_history", A, W),
 ]
 
 

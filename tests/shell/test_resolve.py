@@ -59,6 +59,10 @@ RESOLVED = [
     ("xargs cat <<< ~/.pgpass", 'xargs cat "$HOME"/.pgpass'),
     ("f='a b'; cat $f", "f='a b'; cat a b"),
     ("f='*.py'; ls $f", "f='*.py'; ls *.py"),
+    ("dd if=$HOME/.vault-token", "dd if=~/.vault-token"),  # home inside a word: the classifier's ~
+    ('f=~/.netrc; dd "if=$f"', 'f=~/.netrc; dd "if=~/.netrc"'),
+    ("cat ~root/.ssh/id_rsa", "cat /root/.ssh/id_rsa"),
+    ("tr '\\0' '\\n' < /proc/$$/environ", "tr '\\0' '\\n' < /proc/self/environ"),
     ("f='~/.netrc'; cat $f", "f='~/.netrc'; cat '~/.netrc'"),  # no tilde expansion of a value
     ('f="it\'s"; echo "$f"', 'f="it\'s"; echo "it\'s"'),
     ('f=\'say "$x"\'; echo "$f"', 'f=\'say "$x"\'; echo "say \\"\\$x\\""'),
@@ -76,6 +80,8 @@ UNRESOLVED = [
     "echo $((x+1))",
     "cat <<EOF\n$f\nEOF",
     "echo 'f=$x'",
+    "cat ~rooty/x",
+    "ls ~/x",
 ]
 
 
@@ -104,6 +110,8 @@ DECISIONS = [
     ("cd ~ && cat $(echo LmdpdC1jcmVkZW50aWFscw== | base64 -d)", D, CRED),
     ("base64 $(printf '%s/.aws/credentials' ~)", D, CRED),
     ("xargs cat <<< ~/.pgpass", D, CRED),
+    ("dd if=$HOME/.vault-token", D, CRED),
+    ("cat ~root/.ssh/id_rsa", D, CRED),
     ('h=~; rm -rf "$h"', D, HOME_RM),
     ("rm -rf `printf ~`", D, HOME_RM),
     ('xargs rm -rf <<< "$HOME"', D, HOME_RM),

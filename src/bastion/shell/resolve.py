@@ -14,18 +14,21 @@ the original).
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
 from bastion.shell.pure_eval import HOME_MARK, run_pure
-from bastion.shell.words import decode, decode_ansi_c
+from bastion.shell.words import DYN, decode, decode_ansi_c
 
 _USES = frozenset({"simple_expansion", "expansion", "command_substitution"})
 #: Where a value is not text of a word: arithmetic, heredoc bodies, single-quoted text.
 _OPAQUE = frozenset({"arithmetic_expansion", "heredoc_body", "heredoc_redirect", "raw_string"})
 _GLOB = frozenset("*?[")
+#: ``~root``: root's home folder (/root on the systems Bastion runs on).
+_ROOT_HOME = re.compile(r"~root(?=/|$)")
 #: The shell's own process ids: in /proc/$$/… a process of this session.
 _PIDS = frozenset({"$$", "${$}", "$BASHPID", "${BASHPID}", "$PPID", "${PPID}"})
 _READ_OPTIONS = frozenset({"-r", "-e", "-s"})
@@ -41,7 +44,7 @@ class _State:
 
 def quick_check(src: bytes) -> bool:
     """Whether the source may hold a value to resolve (else it need not be parsed)."""
-    return b"$" in src or b"`" in src or b"<<<" in src
+    return b"$" in src or b"`" in src or b"<<<" in src or b"~root" in src
 
 
 def resolved(root: Node, src: bytes) -> str | None:
@@ -71,6 +74,9 @@ def _visit(state: _State, node: Node) -> None:
     if kind == "variable_assignment" and (node.parent is None or node.parent.type != "command"):
         _assignment(state, node)
         return
+    if kind == "word" and _ROOT_HOME.match(_text(node)) and _word_start(node):
+        state.edits.append((node.start_byte, node.start_byte + 5, "/root"))  # ~root: root's home
+        return
     if kind in _USES:
         if _use(state, node):
             return
@@ -92,10 +98,23 @@ def _use(state: _State, node: Node) -> bool:
         value = "self"  # /proc/$$/environ: a process of this session, as /proc/self
     if value is None:
         return False
-    if value == HOME_MARK and _text(node) in ("$HOME", "${HOME}"):
+    start = _word_start(node)
+    if value == HOME_MARK and _text(node) in ("$HOME", "${HOME}") and start:
         return True  # $HOME as written: nothing to resolve
     quoted = node.parent is not None and node.parent.type == "string"
-    state.edits.append((node.start_byte, node.end_byte, _quoted(value) if quoted else _unquoted(value)))
+    text = _quoted(value, start) if quoted else _unquoted(value, start)
+    state.edits.append((node.start_byte, node.end_byte, text))
+    return True
+
+
+def _word_start(node: Node) -> bool:
+    """Whether ``node`` begins the word it is part of."""
+    cur = node
+    while cur.parent is not None and cur.parent.type in ("string", "concatenation"):
+        prev = cur.prev_sibling
+        if prev is not None and not (cur.parent.type == "string" and prev.type == '"'):
+            return False
+        cur = cur.parent
     return True
 
 
@@ -176,6 +195,9 @@ def _value(state: _State, node: Node, at_start: bool) -> str | None:
         if at_start and text.startswith("~") and (text == "~" or text.startswith("~/")):
             rest = decode(node, state.src)[0].value
             return None if rest is None else HOME_MARK + rest[1:]
+        if at_start and _ROOT_HOME.match(text):
+            rest = decode(node, state.src)[0].sketch
+            return None if DYN in rest else "/root" + rest[5:]
         word = decode(node, state.src)[0]
         return None if word.value is None or word.glob else word.value
     if kind == "raw_string":
@@ -270,12 +292,16 @@ def _find(argv: list[str]) -> str | None:
     return f"{argv[1].rstrip('/')}/{name}\n"
 
 
-def _unquoted(value: str) -> str:
-    """Shell text that expands to ``value`` unquoted: split into words, globs kept."""
-    return " ".join(_field(f) for f in value.split()) if value.strip() else "''"
+def _unquoted(value: str, start: bool = True) -> str:
+    """Shell text that expands to ``value`` unquoted: split into words, globs kept; the home
+    folder is ``"$HOME"`` where it begins a word, else ``~`` (the classifier's own spelling
+    of home, as in ``dd if=$HOME/x``)."""
+    if not value.strip():
+        return "''"
+    return " ".join(_field(f, start or i > 0) for i, f in enumerate(value.split()))
 
 
-def _field(text: str) -> str:
+def _field(text: str, start: bool) -> str:
     out: list[str] = []
     plain: list[str] = []
     for i, ch in enumerate(text):
@@ -283,7 +309,7 @@ def _field(text: str) -> str:
             if plain:
                 out.append(shlex.quote("".join(plain)))
                 plain = []
-            out.append(('"$HOME"' if i == 0 else "$HOME") if ch == HOME_MARK else ch)
+            out.append(('"$HOME"' if i == 0 and start else "~") if ch == HOME_MARK else ch)
         else:
             plain.append(ch)
     if plain:
@@ -291,10 +317,12 @@ def _field(text: str) -> str:
     return "".join(out)
 
 
-def _quoted(value: str) -> str:
-    """Text inside double quotes that expands to ``value``."""
+def _quoted(value: str, start: bool = True) -> str:
+    """Text inside double quotes that expands to ``value`` (home as in ``_unquoted``)."""
     escaped = "".join("\\" + c if c in '\\$`"' else c for c in value)
-    return escaped.replace(HOME_MARK, "$HOME")
+    if start and escaped.startswith(HOME_MARK):
+        escaped = "$HOME" + escaped[1:]
+    return escaped.replace(HOME_MARK, "~")
 
 
 def _text(node: Node) -> str:
