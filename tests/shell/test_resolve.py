@@ -56,7 +56,6 @@ RESOLVED = [
     ("cat $(find ~ -name .netrc)", 'cat "$HOME"/.netrc'),
     ("rm -rf $(echo ~)", 'rm -rf "$HOME"'),
     ('h=~; rm -rf "$h"', 'h=~; rm -rf "$HOME"'),
-    ("xargs cat <<< ~/.pgpass", 'xargs cat "$HOME"/.pgpass'),
     ("f='a b'; cat $f", "f='a b'; cat a b"),
     ("f='*.py'; ls $f", "f='*.py'; ls *.py"),
     ("dd if=$HOME/.vault-token", "dd if=~/.vault-token"),  # home inside a word: the classifier's ~
@@ -76,7 +75,7 @@ UNRESOLVED = [
     "f=$(cat x); cat $f",
     "read p; cat $p",
     "read -p prompt p <<< ~/.netrc; cat $p",
-    "xargs -I{} cat {} <<< ~/.netrc",
+    "xargs cat <<< ~/.pgpass",  # xargs reads its here-string itself (wrapper_args)
     "echo $((x+1))",
     "cat <<EOF\n$f\nEOF",
     "echo 'f=$x'",

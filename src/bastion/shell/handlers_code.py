@@ -110,6 +110,9 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
     if fam == "node" and i == len(args) - 1 and {a.value for a in args[:i]} in ({"--check"}, {"-c"}):
         _syntax_check(ctx, args[i])  # node --check FILE parses it, runs nothing
         return
+    if i < len(args) and args[i].value == "-" and fam != "deno":
+        _stdin_code(ctx, f"{ctx.program} -", shell=False)  # `python3 -`: the program is stdin
+        return
     if i < len(args):
         if fam == "deno" and args[i].value in ("run", "test", "task", "serve") and i + 1 < len(args):
             i += 1

@@ -1,7 +1,7 @@
 """The source as it would run with the values it gives its own variables: ``f=.netrc;
 cat ~/$f`` is ``cat ~/.netrc``, ``cmd=cat; $cmd ~/.netrc``, ``set -- ~/.netrc; cat "$1"``,
 ``read p <<< ~/.netrc``, ``printf -v p '%s/.pgpass' ~``, ``x=(~/.netrc); cat "${x[0]}"``,
-``cat $(echo LmdpdC1j… | base64 -d)`` (``shell/pure_eval``), ``xargs cat <<< ~/.pgpass``.
+``cat $(echo LmdpdC1j… | base64 -d)`` (``shell/pure_eval``), ``cat ~root/.ssh/id_rsa``.
 
 The classifier keeps such words as run-time values (an ask at best); the resolved source is
 classified *as well* (``analysis.analyze``), so a value the source itself spells out is
@@ -44,7 +44,7 @@ class _State:
 
 def quick_check(src: bytes) -> bool:
     """Whether the source may hold a value to resolve (else it need not be parsed)."""
-    return b"$" in src or b"`" in src or b"<<<" in src or b"~root" in src
+    return b"$" in src or b"`" in src or b"~root" in src
 
 
 def resolved(root: Node, src: bytes) -> str | None:
@@ -146,8 +146,7 @@ def _assignment(state: _State, node: Node) -> None:
 
 
 def _command_effects(state: _State, node: Node) -> None:
-    """What a builtin assigns: ``read``, ``set --``, ``printf -v``; and ``xargs CMD <<<
-    WORDS`` given its words as arguments."""
+    """What a builtin assigns: ``read``, ``set --``, ``printf -v``, ``mapfile``…"""
     words = [c for c in node.children if c.is_named and not c.type.endswith("redirect")]
     values = [_value(state, w, at_start=True) for w in words]
     if not values or values[0] is None:
@@ -167,13 +166,6 @@ def _command_effects(state: _State, node: Node) -> None:
         for v in values[1:]:
             if v is not None and not v.startswith("-"):
                 state.scalars[v] = None
-    elif program == "xargs" and here is not None and data is not None and _plain_xargs(values):
-        state.edits.append((here.start_byte, here.end_byte, _unquoted(data.strip())))
-
-
-def _plain_xargs(values: list[str | None]) -> bool:
-    """``xargs CMD …`` with every word known and no option of xargs' own."""
-    return len(values) > 1 and None not in values and not (values[1] or "-").startswith("-")
 
 
 def _read(state: _State, args: list[str | None], data: str | None) -> None:
