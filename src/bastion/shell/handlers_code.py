@@ -30,6 +30,12 @@ _PATHISH = re.compile(
 def scan_inline_code(ctx: Ctx, code: str, label: str, family: str | None = None) -> None:
     """Path and URL literals in inline code, so read rules still apply to `python -c`; code
     of interpreter ``family`` that reads the whole environment discloses it."""
+    deletes = interpreters.HOME_DELETE.search(code) if family is not None else None
+    if deletes is not None:
+        ctx.catastrophic = (
+            ctx.catastrophic or f"{label} deletes the home folder or / ({deletes.group(0)[:60]})"
+        )
+        ctx.add(E.DESTRUCTIVE, E.DELETE, note=f"{label} deletes the home folder or / recursively")
     whole = WHOLE_ENVIRONMENT.get(family or "")
     found = whole.search(code) if whole is not None else None
     if found is not None:
