@@ -49,6 +49,9 @@ PRINTERS = [
     "node -e 'console.log(process.env.GITHUB_TOKEN)'",
     "python3 -c 'import os; print(os.getenv(\"AWS_SECRET_ACCESS_KEY\"))'",
     "perl -e 'print $ENV{OPENAI_API_KEY}'",
+    # a credential file handed to inline code as its own argument (sys.argv, <>)
+    "python3 -c 'import sys;print(open(sys.argv[1]).read())' ~/.pgpass",
+    "perl -e 'print <>' ~/.netrc",
     # the environment of this session's processes
     "tr '\\0' '\\n' < /proc/$$/environ",
     'cat "/proc/$PPID/environ"',
@@ -101,6 +104,7 @@ EVERYDAY = [
     ("gpg --list-keys", Q, U),
     ("ls /proc/$$/fd", Q, U),
     ("cat notes_history", A, W),
+    ("python3 -c 'import sys; print(sys.argv)' README.md", Q, U),
 ]
 
 

@@ -98,6 +98,9 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
                 ctx.dynamic = word is not None
                 return
             scan_inline_code(ctx, word.value, f"{ctx.program} {head}", fam)
+            for arg in args[i:]:  # the code's own arguments (sys.argv, @ARGV): paths it may open
+                if arg.value is not None and _PATHISH.search(arg.value):
+                    ctx.path(arg, Access.READ, "argument of inline code")
             return
         if fam == "python" and v.startswith("-m"):
             module = v[2:] or (args[i].value if i < len(args) else None)
