@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bastion.shell.pure_eval import HOME_MARK, run_pure
+from bastion.shell.pure_eval import HOME_MARK, PWD_MARK, run_pure
 
 H = HOME_MARK
 
@@ -26,6 +26,8 @@ CASES = [
     (["printf", "-v", "x", "y"], None, None),
     (["dirname", f"{H}/.ssh/id_rsa"], None, f"{H}/.ssh\n"),
     (["dirname", "a"], None, ".\n"),
+    (["dirname", PWD_MARK], None, f"{PWD_MARK}/..\n"),
+    (["basename", PWD_MARK], None, None),
     (["basename", "/a/b.txt", ".txt"], None, "b\n"),
     (["rev"], "crten.\n", ".netrc\n"),
     (["tr", "a-z", "n-za-m"], ".argep\n", ".netrc\n"),

@@ -61,6 +61,9 @@ RESOLVED = [
     ("dd if=$HOME/.vault-token", "dd if=~/.vault-token"),  # home inside a word: the classifier's ~
     ('f=~/.netrc; dd "if=$f"', 'f=~/.netrc; dd "if=~/.netrc"'),
     ("cat ~root/.ssh/id_rsa", "cat /root/.ssh/id_rsa"),
+    ("rm -rf ~+/../home", "rm -rf ./../home"),  # ~+ is the working directory
+    ('rm -rf "$(dirname "$PWD")"', 'rm -rf "./.."'),
+    ("cd sub && rm -rf $(dirname $PWD)", "cd sub && rm -rf ./.."),
     ("tr '\\0' '\\n' < /proc/$$/environ", "tr '\\0' '\\n' < /proc/self/environ"),
     ("f='~/.netrc'; cat $f", "f='~/.netrc'; cat '~/.netrc'"),  # no tilde expansion of a value
     ('f="it\'s"; echo "$f"', 'f="it\'s"; echo "it\'s"'),
@@ -80,6 +83,10 @@ UNRESOLVED = [
     "cat <<EOF\n$f\nEOF",
     "echo 'f=$x'",
     "cat ~rooty/x",
+    "ls $PWD",
+    'echo "$PWD/x"',
+    "cat x$PWD",
+    "ls ~-/x",
     "ls ~/x",
 ]
 

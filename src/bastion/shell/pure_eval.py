@@ -18,6 +18,8 @@ from collections.abc import Callable
 
 #: Stands for the home folder in a value (never a character of a real path).
 HOME_MARK = "\x01"
+#: Stands for the working directory (``$PWD``, ``~+``): spelled ``.`` where it begins a path.
+PWD_MARK = "\x02"
 
 _PRINTF = re.compile(r"%%|%[sbdi]|%|\\.|[^%\\]+", re.DOTALL)
 _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "a": "\a", "r": "\r", "v": "\v", "f": "\f", '"': '"'}
@@ -26,7 +28,7 @@ _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "a": "\a", "r": "\r", "v": "\v", "
 def run_pure(argv: list[str], stdin: str | None) -> str | None:
     """The output of ``argv`` fed ``stdin`` (None: no stdin given), or None when the
     program is not one of the pure ones or is used in a way not modelled exactly."""
-    if not argv or HOME_MARK in argv[0]:
+    if not argv or HOME_MARK in argv[0] or PWD_MARK in argv[0]:
         return None
     program, args = argv[0], argv[1:]
     if program == "echo":
@@ -36,8 +38,10 @@ def run_pure(argv: list[str], stdin: str | None) -> str | None:
     if program in ("dirname", "basename"):
         if not args or args[0].startswith("-") or len(args) > (2 if program == "basename" else 1):
             return None
+        if program == "basename" and PWD_MARK in args[0]:
+            return None  # the working directory's own name is not known here
         return _dir_or_base(program, args) + "\n"
-    if stdin is None or HOME_MARK in stdin:
+    if stdin is None or HOME_MARK in stdin or PWD_MARK in stdin:
         return None
     if program == "cat" and not args:
         return stdin
@@ -93,6 +97,8 @@ def _printf(fmt: str, args: list[str]) -> str | None:
 
 def _dir_or_base(program: str, args: list[str]) -> str:
     path = args[0].rstrip("/") or ("/" if args[0] else "")
+    if program == "dirname" and path == PWD_MARK:
+        return PWD_MARK + "/.."  # the working directory's parent
     if program == "dirname":
         return posixpath.dirname(path) or "." if path != "/" else "/"
     base = posixpath.basename(path) or path

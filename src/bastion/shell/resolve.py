@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from bastion.shell.pure_eval import HOME_MARK, run_pure
+from bastion.shell.pure_eval import HOME_MARK, PWD_MARK, run_pure
 from bastion.shell.words import DYN, decode, decode_ansi_c
 
 _USES = frozenset({"simple_expansion", "expansion", "command_substitution"})
@@ -29,6 +29,8 @@ _OPAQUE = frozenset({"arithmetic_expansion", "heredoc_body", "heredoc_redirect",
 _GLOB = frozenset("*?[")
 #: ``~root``: root's home folder (/root on the systems Bastion runs on).
 _ROOT_HOME = re.compile(r"~root(?=/|$)")
+#: ``~+``: the working directory, as ``.``.
+_PWD_TILDE = re.compile(r"~\+(?=/|$)")
 #: The shell's own process ids: in /proc/$$/… a process of this session.
 _PIDS = frozenset({"$$", "${$}", "$BASHPID", "${BASHPID}", "$PPID", "${PPID}"})
 _READ_OPTIONS = frozenset({"-r", "-e", "-s"})
@@ -44,7 +46,7 @@ class _State:
 
 def quick_check(src: bytes) -> bool:
     """Whether the source may hold a value to resolve (else it need not be parsed)."""
-    return b"$" in src or b"`" in src or b"~root" in src
+    return b"$" in src or b"`" in src or b"~root" in src or b"~+" in src
 
 
 def resolved(root: Node, src: bytes) -> str | None:
@@ -77,6 +79,9 @@ def _visit(state: _State, node: Node) -> None:
     if kind == "word" and _ROOT_HOME.match(_text(node)) and _word_start(node):
         state.edits.append((node.start_byte, node.start_byte + 5, "/root"))  # ~root: root's home
         return
+    if kind == "word" and _PWD_TILDE.match(_text(node)) and _word_start(node):
+        state.edits.append((node.start_byte, node.start_byte + 2, "."))  # ~+: the working directory
+        return
     if kind in _USES:
         if _use(state, node):
             return
@@ -99,10 +104,12 @@ def _use(state: _State, node: Node) -> bool:
     if value is None:
         return False
     start = _word_start(node)
-    if value == HOME_MARK and _text(node) in ("$HOME", "${HOME}") and start:
-        return True  # $HOME as written: nothing to resolve
+    if (value == HOME_MARK and start and _text(node) in ("$HOME", "${HOME}")) or value == PWD_MARK:
+        return True  # $HOME / $PWD as written: nothing to resolve
+    if PWD_MARK in value[1:] or (value.startswith(PWD_MARK) and not start):
+        return True  # the working directory inside a word: no spelling of it here
     quoted = node.parent is not None and node.parent.type == "string"
-    text = _quoted(value, start) if quoted else _unquoted(value, start)
+    text = _quoted(_pwd(value), start) if quoted else _unquoted(_pwd(value), start)
     state.edits.append((node.start_byte, node.end_byte, text))
     return True
 
@@ -233,7 +240,9 @@ def _expanded(state: _State, node: Node) -> str | None:
     inner = named[0]
     if inner.type == "variable_name":
         name = _text(inner)
-        return HOME_MARK if name == "HOME" and name not in state.scalars else state.scalars.get(name)
+        if name in ("HOME", "PWD") and name not in state.scalars:
+            return HOME_MARK if name == "HOME" else PWD_MARK
+        return state.scalars.get(name)
     if inner.type == "subscript":
         base, index = inner.child_by_field_name("name"), inner.child_by_field_name("index")
         if base is None or index is None or not _text(index).isdigit():
@@ -282,6 +291,10 @@ def _find(argv: list[str]) -> str | None:
     if _GLOB & set(name) or "/" in name:
         return None
     return f"{argv[1].rstrip('/')}/{name}\n"
+
+
+def _pwd(value: str) -> str:
+    return "." + value[1:] if value.startswith(PWD_MARK) else value
 
 
 def _unquoted(value: str, start: bool = True) -> str:
