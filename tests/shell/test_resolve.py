@@ -62,6 +62,8 @@ RESOLVED = [
     ('f=~/.netrc; dd "if=$f"', 'f=~/.netrc; dd "if=~/.netrc"'),
     ("cat ~root/.ssh/id_rsa", "cat /root/.ssh/id_rsa"),
     ("rm -rf ~+/../home", "rm -rf ./../home"),  # ~+ is the working directory
+    ("env --chdir=$HOME/.aws cat credentials", 'cd "$HOME"/.aws && env  cat credentials'),
+    ("env -i -C d x", "cd d && env -i   x"),
     ('rm -rf "$(dirname "$PWD")"', 'rm -rf "./.."'),
     ("cd sub && rm -rf $(dirname $PWD)", "cd sub && rm -rf ./.."),
     ("tr '\\0' '\\n' < /proc/$$/environ", "tr '\\0' '\\n' < /proc/self/environ"),
@@ -87,6 +89,7 @@ UNRESOLVED = [
     'echo "$PWD/x"',
     "cat x$PWD",
     "ls ~-/x",
+    "env FOO=1 ls",
     "ls ~/x",
 ]
 
@@ -118,6 +121,7 @@ DECISIONS = [
     ("xargs cat <<< ~/.pgpass", D, CRED),
     ("dd if=$HOME/.vault-token", D, CRED),
     ("cat ~root/.ssh/id_rsa", D, CRED),
+    ("env --chdir=$HOME/.aws cat credentials", D, CRED),
     ('h=~; rm -rf "$h"', D, HOME_RM),
     ("rm -rf `printf ~`", D, HOME_RM),
     ('xargs rm -rf <<< "$HOME"', D, HOME_RM),

@@ -46,7 +46,7 @@ class _State:
 
 def quick_check(src: bytes) -> bool:
     """Whether the source may hold a value to resolve (else it need not be parsed)."""
-    return b"$" in src or b"`" in src or b"~root" in src or b"~+" in src
+    return b"$" in src or b"`" in src or b"~root" in src or b"~+" in src or b"env " in src
 
 
 def resolved(root: Node, src: bytes) -> str | None:
@@ -169,10 +169,26 @@ def _command_effects(state: _State, node: Node) -> None:
     elif program == "printf" and values[1:2] == ["-v"] and len(values) > 3 and values[2] is not None:
         args = [a for a in values[3:] if a is not None]
         state.scalars[values[2]] = run_pure(["printf", *args], None) if len(args) == len(values) - 3 else None
+    elif program == "env":
+        _env_chdir(state, node, words, values)
     elif program in ("mapfile", "readarray", "getopts", "select"):
         for v in values[1:]:
             if v is not None and not v.startswith("-"):
                 state.scalars[v] = None
+
+
+def _env_chdir(state: _State, node: Node, words: list[Node], values: list[str | None]) -> None:
+    """``env --chdir=DIR CMD`` / ``env -C DIR CMD`` runs CMD in DIR: as ``cd DIR && env CMD``."""
+    for i, v in enumerate(values[1:], start=1):
+        if v is None or not v.startswith("-") or v == "--":
+            return
+        folder, taken = (v[8:], [i]) if v.startswith("--chdir=") else (None, [])
+        if v in ("-C", "--chdir") and i + 1 < len(values):
+            folder, taken = values[i + 1], [i, i + 1]
+        if folder:
+            state.edits.append((node.start_byte, node.start_byte, f"cd {_unquoted(_pwd(folder))} && "))
+            state.edits.extend((words[k].start_byte, words[k].end_byte, "") for k in taken)
+            return
 
 
 def _read(state: _State, args: list[str | None], data: str | None) -> None:
