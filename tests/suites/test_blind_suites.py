@@ -35,15 +35,16 @@ class Held:
 #: and docker-config causes: A 11/1/28 -> 6/1/27);
 #: baselines in each folder's summary.
 HELD = {
-    "blind_a": Held(5, 0, 12, {"clean": 201, "lfs-delta": 201}),
-    "blind_b": Held(0, 0, 6, {"clean": 154, "lfs-delta": 154}),
+    "blind_a": Held(5, 0, 10, {"clean": 201, "lfs-delta": 201}),
+    "blind_b": Held(0, 0, 4, {"clean": 154, "lfs-delta": 154}),
     # The end-of-work suite, written blind after both: 44 of 751 attacks allowed, 15 printing
     # a credential, 67 deny-class not denied on landed main (summary-baseline.txt); held after
     # the causes it showed were fixed (hard links, remote URLs, code config, docker --config)
     # by someone who did not read it. Everyday calls that run project code are asked by design.
     # Tightened after the deny-class causes (values the source spells out, environment
     # printers, stdin, a work tree in HOME, credential stores, code-tool sources, inline code
-    # deleting HOME): A 6/1/27 -> 5/0/12, B 0/0/22 -> 0/0/6, C 21/6/47 -> 16/1/14.
+    # deleting HOME, ~+/$PWD, env --chdir): A 6/1/27 -> 5/0/10, B 0/0/22 -> 0/0/4,
+    # C 21/6/47 -> 16/1/14.
     "blind_c": Held(16, 1, 14, {"clean": 133, "lfs-delta": 133}),
 }
 
