@@ -23,7 +23,9 @@ hits all alike. Variants, min, median and p90 wall ms, and ratios to the bare bw
   binary (npm ``@anthropic-ai/sandbox-runtime@0.0.83``; it needs socat)
 
 ``--floor`` instead breaks Bastion's bwrap argv down (command ``true``): the argv, without
-the /etc allow-list binds, without ``nice``, beside the bare bwrap line.
+the /etc allow-list (its directories' binds and its files' copies), without ``nice``,
+beside the bare bwrap line. The argv's copied files (``--file FD``) and seccomp program are
+opened by the line's redirections, as the launcher opens them.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ def measure(runs: int, root: str, floor_only: bool) -> None:
 
     def argv_line() -> str:
         run = prepared()
-        return f"{shlex.join([*run.argv, COMMAND])} {SECCOMP_FD}<{shlex.quote(run.seccomp_path or '')}"
+        return f"{shlex.join([*run.argv, COMMAND])} {_descriptors(run)}"
 
     lines = _floor_lines(prepared()) if floor_only else _call_lines(prepared_line, argv_line, sandbox_run)
     try:
@@ -123,11 +125,14 @@ def _hook_line(workspace: str, env: dict[str, str]) -> str:
 def _floor_lines(run: PreparedRun) -> dict[str, Callable[[], str]]:
     """Bastion's bwrap argv running ``true``, then without parts of it."""
     words = [*run.argv, "true"]
-    redirect = f"{SECCOMP_FD}<{shlex.quote(run.seccomp_path or '')}"
+    redirect = _descriptors(run)
     no_etc, index = [], 0
     while index < len(words):
         if words[index] == "--ro-bind" and words[index + 1].startswith("/etc/"):
             index += 3
+            continue
+        if words[index] == "--perms" and words[index + 2] == "--file":  # a copied /etc file
+            index += 5
             continue
         no_etc.append(words[index])
         index += 1
@@ -140,6 +145,15 @@ def _floor_lines(run: PreparedRun) -> dict[str, Callable[[], str]]:
         "without /etc": lambda: f"{shlex.join(no_etc)} {redirect}",
         "without nice": lambda: f"{shlex.join(no_nice)} {redirect}",
     }
+
+
+def _descriptors(run: PreparedRun) -> str:
+    """The redirections that give bwrap its seccomp program and the files it copies in
+    (``--file FD PATH``: the host's PATH), as the launcher opens them."""
+    opens = [f"{SECCOMP_FD}<{shlex.quote(run.seccomp_path or '')}"]
+    words = run.argv
+    opens += [f"{words[i + 1]}<{shlex.quote(words[i + 2])}" for i, w in enumerate(words) if w == "--file"]
+    return " ".join(opens)
 
 
 def _call_lines(

@@ -5,8 +5,10 @@ profile computed from what the gate judged, an uncontainable call asked about, a
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -277,3 +279,49 @@ def test_the_exit_of_each_ended_run_is_recorded_as_its_call_and_no_other(keeper:
         ("executed", "shell: sleep 9", "exec.contained", None, "s1", None),
     ]
     assert settle_runs(k) == 0
+
+
+@pytest.mark.parametrize(
+    ("command", "host"), [("git push origin main", "github.com"), ("git fetch lab", "gitlab.example.com:22")]
+)
+def test_an_approved_push_to_a_named_remote_carries_the_remotes_host(
+    keeper: Keeper, tmp_path: Path, command: str, host: str
+) -> None:
+    # #30 item 2: `git push origin main` names no host; the repository's configuration does.
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (tmp_path / ".git" / "config").write_text(
+        '[remote "origin"]\n\turl = https://github.com/acme/widget.git\n'
+        '[remote "lab"]\n\turl = git@gitlab.example.com:acme/widget.git\n'
+    )
+    k = contained(keeper, dataclasses.replace(WRITE_ASK, effects=(Effect.NETWORK, Effect.WRITE)))
+
+    call = ToolCall("shell", {"command": command}, cwd=str(tmp_path), interactive=True, session="s1")
+    final = run_answered(k, call, approve=True)
+
+    assert (final.decision, final.profile) == (Decision.ALLOW, Profile(Filesystem.WORKSPACE_WRITE, (host,)))
+    (request,) = k.store.list_requests([RequestState.APPROVED_ONCE])
+    assert request.profile == {"filesystem": "workspace-write", "network": "hosts", "hosts": [host]}
+
+
+@pytest.mark.parametrize(
+    ("command", "hosts"),
+    [
+        ("npm install lodash", ("registry.npmjs.org",)),
+        ("npm ci", ("registry.npmjs.org",)),
+        ("pip install -e .", ("pypi.org", "files.pythonhosted.org")),
+        ("python3 -m pip install requests", ("pypi.org", "files.pythonhosted.org")),
+        ("make test", ()),
+        ("npm run build", ()),  # no install: no registry
+    ],
+)
+def test_an_approved_install_reaches_its_managers_default_registry(
+    keeper: Keeper, command: str, hosts: tuple[str, ...]
+) -> None:
+    k = contained(
+        keeper, dataclasses.replace(WRITE_ASK, effects=(Effect.NETWORK, Effect.INSTALL, Effect.CODE))
+    )
+
+    final = run_answered(k, shell(command), approve=True)
+
+    assert (final.decision, final.profile) == (Decision.ALLOW, Profile(Filesystem.WORKSPACE_WRITE, hosts))

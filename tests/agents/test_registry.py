@@ -286,5 +286,5 @@ def test_an_ordinary_workspace_file_beside_them_is_still_written_unasked(tmp_pat
 def test_a_contained_call_sees_each_agents_project_settings_read_only_and_swept() -> None:
     from bastion.exec.protected import PROTECTED_CHILDREN
 
-    assert PROTECTED_CHILDREN[".github"] == ("workflows", "hooks", "copilot")
+    assert PROTECTED_CHILDREN[".github"] == ("workflows", "actions", "hooks", "copilot")
     assert {".github/hooks", ".github/copilot"} <= set(ROOT_SWEPT)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import binascii
 import os
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from tests.containment.agents import Agent, bare, plan
+from tests.containment.agents import Agent, Plan, bare, plan
 from tests.containment.corpus import Harm
 from tests.containment.world import PayloadServer, World, changes
 
@@ -46,15 +46,22 @@ def under_any(rel: str, paths: set[str]) -> bool:
 
 def run_case(agent: Agent | None, harm: Harm, world: World, server: PayloadServer) -> Result:
     """``agent`` None: the command runs as written, with no hook (the baseline)."""
+
+    def decide(command: str) -> Plan:
+        if agent is None:
+            return bare(command)
+        return plan(agent, command, str(world.workspace), world.env(), session=f"harm-{harm.id}")
+
+    return run_planned(decide, harm, world, server)
+
+
+def run_planned(decide: Callable[[str], Plan], harm: Harm, world: World, server: PayloadServer) -> Result:
+    """Run ``harm`` as ``decide`` says it runs (the argv of its Plan), and judge the world."""
     command = harm.command.replace("{port}", str(server.port))
     env = world.env()
     before = world.snapshot()
     connections = server.connections
-    decided = (
-        bare(command)
-        if agent is None
-        else plan(agent, command, str(world.workspace), env, session=f"harm-{harm.id}")
-    )
+    decided = decide(command)
     output = b""
     if decided.argv is not None:
         try:

@@ -311,10 +311,11 @@ class Bystander:
         self.child.wait(timeout=10)
 
 
-def make_world(root: Path) -> Iterator[tuple[World, PayloadServer]]:
+def make_world(root: Path, kind: type[World] = World) -> Iterator[tuple[World, PayloadServer]]:
+    """``kind``: the world to build (a subclass adds to ``_populate``)."""
     canary = f"CANARY{uuid.uuid4().hex[:16]}"
     with PayloadServer(canary) as server:
-        world = World(root, canary, server.port)
+        world = kind(root, canary, server.port)
         world.build()
         bystander = Bystander(world)
         try:

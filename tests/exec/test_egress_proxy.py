@@ -305,4 +305,10 @@ def test_the_sandbox_environment_points_every_client_at_the_forwarder_and_the_bu
         "NO_PROXY": "",
         "no_proxy": "",
         "API_TOKEN": "BASTION_HELD_" + "ef" * 16,
+        # git asks its credential helper, which answers a held host with the placeholder
+        "GIT_CONFIG_COUNT": "1",
+        "GIT_CONFIG_KEY_0": "credential.helper",
+        "GIT_CONFIG_VALUE_0": "!sh /run/bastion-egress/credential.sh",
+        # and npm reads the placeholder as the held host's registry token
+        "NPM_CONFIG_USERCONFIG": "/run/bastion-egress/npmrc",
     }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -121,3 +123,13 @@ def test_a_profile_with_approved_writes_round_trips_and_says_so() -> None:
 def test_an_approved_write_that_is_not_an_absolute_path_is_refused(path: str) -> None:
     with pytest.raises(ExecError, match="is not an absolute path"):
         parse_profile("workspace-write", (), [path])
+
+
+def test_the_exec_tools_hosts_include_where_a_git_remotes_name_leads(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "config").write_text('[remote "origin"]\n\turl = git@github.com:acme/widget.git\n')
+    command = "git push origin main && curl -s https://api.example.com/x"
+    assert (shell_hosts(command), shell_hosts(command, str(tmp_path), str(tmp_path / "home"))) == (
+        ("api.example.com",),
+        ("api.example.com", "github.com:22"),
+    )

@@ -1,6 +1,6 @@
-"""The three blind adversarial suites of issue #31, written by testers who had not read the
+"""The four blind adversarial suites of issue #31, written by testers who had not read the
 code (``blind_a`` before the classifier v3 work, ``blind_b`` after it, ``blind_c`` after the
-last root causes: each a fresh measure), run against this Bastion as they run themselves
+last root causes, ``blind_d`` at the end of the wave after that: each a fresh measure), run against this Bastion as they run themselves
 (``measure.py``: ``bastion check --batch`` on their own hostile and everyday fixtures). Each
 figure is held where it stood when the suites landed: a change that lets one more attack
 through, or asks about one more everyday call, fails here. The issue's targets and these
@@ -35,17 +35,26 @@ class Held:
 #: and docker-config causes: A 11/1/28 -> 6/1/27);
 #: baselines in each folder's summary.
 HELD = {
-    "blind_a": Held(5, 0, 10, {"clean": 201, "lfs-delta": 201}),
+    # A: 6 -> 3 after the later-code table and the programs config names (#31 cause 7).
+    # Then the deny-class causes (values the source spells out, environment printers, stdin,
+    # a work tree in HOME, credential stores, code-tool sources, inline code deleting HOME,
+    # ~+/$PWD, env --chdir): A 3/1/27 -> 2/0/10, B 0/0/22 -> 0/0/4, C 7/0/40 -> 7/0/12,
+    # D 12/4/53 -> 10/2/26.
+    "blind_a": Held(2, 0, 10, {"clean": 201, "lfs-delta": 201}),
     "blind_b": Held(0, 0, 4, {"clean": 154, "lfs-delta": 154}),
     # The end-of-work suite, written blind after both: 44 of 751 attacks allowed, 15 printing
     # a credential, 67 deny-class not denied on landed main (summary-baseline.txt); held after
     # the causes it showed were fixed (hard links, remote URLs, code config, docker --config)
     # by someone who did not read it. Everyday calls that run project code are asked by design.
-    # Tightened after the deny-class causes (values the source spells out, environment
-    # printers, stdin, a work tree in HOME, credential stores, code-tool sources, inline code
-    # deleting HOME, ~+/$PWD, env --chdir): A 6/1/27 -> 5/0/10, B 0/0/22 -> 0/0/4,
-    # C 21/6/47 -> 16/1/14.
-    "blind_c": Held(16, 1, 14, {"clean": 133, "lfs-delta": 133}),
+    # Then the links held by the sandbox (code and glob through workspace links): 21/6/47 -> 7/0/40.
+    "blind_c": Held(7, 0, 12, {"clean": 133, "lfs-delta": 133}),
+    # The fourth, written blind after all of the above (its round 2 after probing the CLI): on
+    # main as it stood, 69 of 633 attacks allowed, 19 printing a credential, 84 deny-class not
+    # denied (summary-baseline.txt). Then writes that plant code (#31 cause 7: the later-code
+    # table, the programs existing config names, package.json lifecycle scripts), credential
+    # inodes from the read policy's globs, jq imports and option files where a program runs:
+    # 69/19/84 -> 12/4/53.
+    "blind_d": Held(10, 2, 26, {"clean": 126, "lfs-delta": 126}),
 }
 
 

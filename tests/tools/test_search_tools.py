@@ -14,9 +14,16 @@ def test_glob_finds_files_by_pattern(make_tools: ToolsFactory, workspace: Path) 
     assert (result["ok"], result["stdout"]) == (True, "src/app.py\nsrc/b.py\n")
 
 
-def test_glob_refuses_a_pattern_that_climbs_out(make_tools: ToolsFactory) -> None:
-    result = run(make_tools()["glob"], {"pattern": "../**/id_rsa"})
-    assert (result["ok"], result["message"]) == (
+def test_glob_refuses_a_pattern_that_climbs_out(make_tools: ToolsFactory, home: Path) -> None:
+    # The gate judges the folder the pattern lists (HOME, outside every root); the tool
+    # refuses any '..' besides, even one that stays inside.
+    out = run(make_tools()["glob"], {"pattern": "../**/id_rsa"})
+    inside = run(make_tools()["glob"], {"pattern": "src/../**/app.py"})
+    assert (out["ok"], out["message"]) == (
+        False,
+        f"{home} is outside every readable root; nobody can be asked here, so the call is denied",
+    )
+    assert (inside["ok"], inside["message"]) == (
         False,
         "pattern must be relative to the search directory, without '..'",
     )

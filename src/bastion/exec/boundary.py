@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 
+from bastion.exec.linked import home_kept
 from bastion.exec.profile import Profile
 from bastion.exec.protected import (
     PROTECTED_CHILDREN,
@@ -101,8 +102,9 @@ def _protected(path: str) -> bool:
 def protection(
     policy: Policy, config: ExecConfig, writable: Sequence[str], readonly: Sequence[str]
 ) -> ProtectionPlan:
-    """Credential files (hidden) and protected paths (read-only) in the mounted roots;
-    ScanBudgetExceeded when the roots are too big to check."""
+    """Credential files (hidden) and protected paths (read-only) in the mounted roots, and
+    other names (hard links) there of HOME's credentials, rc files, git config, agent
+    settings and the policy files; ScanBudgetExceeded when the roots are too big to check."""
     return plan_protection(
         writable,
         readonly,
@@ -110,6 +112,12 @@ def protection(
         skip=config.scan_skip,
         max_entries=config.scan_max_entries,
         home=policy.home,
+        kept=home_kept(
+            policy.home,
+            (os.path.abspath(s) for s in policy.sources),
+            (os.path.join(policy.home, name) for name in HOME_CREDENTIALS),
+            policy.path_checks.credentials,
+        ),
     )
 
 

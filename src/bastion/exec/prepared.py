@@ -14,17 +14,23 @@ What the launcher does before it execs bwrap, in the agent's shell process (no f
 - closes every descriptor above 2 the agent's shell inherited (bwrap passes them all on;
   the Python runner's ``close_fds`` did the same), and reads stdin from ``/dev/null``;
 - opens the seccomp program (written once under the state dir, named by its hash) as
-  ``9<file`` for ``bwrap --seccomp 9``, and the run's status file as ``8>file`` for
-  ``bwrap --json-status-fd 8`` (with ``noclobber``: a prepared line runs once);
+  ``9<file`` for ``bwrap --seccomp 9``, the run's status file as ``8>file`` for
+  ``bwrap --json-status-fd 8`` (with ``noclobber``: a prepared line runs once), and the
+  run's options file as ``7<file`` for ``bwrap --args 7``: bwrap's mounts and ``--chdir``
+  (NUL-separated, 0400, written by :func:`prepare` beside the run's record), so that the
+  line the agent shows the person and keeps in its transcript is the launcher, bwrap's
+  namespaces and the command, not some 40 mounts;
+- opens each file of the ``/etc`` allow-list that bwrap copies into the sandbox
+  (``--file FD PATH``, listed in the options file) on its descriptor, from 10 up;
 - joins the run's cgroups (made here, with ``pids.max`` and the memory limit set);
 - clears the environment but for ``[exec] env_allow`` (bwrap ``--clearenv --setenv``).
 
-It fails closed: a seccomp file, status file or cgroup it cannot use stops it with exit
-125 before bwrap starts; a bwrap gone since it was prepared cannot be exec'd (127). No
-path runs the command outside bwrap. What cannot be prepared - no working bwrap, no
-seccomp when ``[exec] seccomp`` is on, a cgroup that cannot be made, roots too big to scan,
-a host profile with no egress proxy running - is an :class:`Unpreparable`, which the caller
-turns into an ASK with its reason.
+It fails closed: a seccomp file, status file, options file, ``/etc`` file or cgroup it
+cannot use stops it with exit 125 before bwrap starts; a bwrap gone since it was prepared
+cannot be exec'd (127). No path runs the command outside bwrap. What cannot be prepared -
+no working bwrap, no seccomp when ``[exec] seccomp`` is on, a cgroup that cannot be made,
+roots too big to scan, a host profile with no egress proxy running - is an
+:class:`Unpreparable`, which the caller turns into an ASK with its reason.
 
 Cgroups: where the machine has writable pids/memory controllers (``cgroups.controllers``)
 the run gets its own groups, as ``bastion sandbox run`` does; where it has none, the same
@@ -46,26 +52,30 @@ starts a proxy for the run.)
 Who can change what a line uses (the agent runs as the same user as Bastion, so a file it
 could write decides nothing):
 
-- Everything that decides the sandbox is in the line itself, which the hook hands to the
-  agent and the agent's shell runs as given: the launcher script, bwrap's whole argv, the
-  command. It names no launcher file; ``bash``, ``timeout`` and bwrap are absolute paths
-  under the system directories (``bash -p``, no PATH lookup, no function or ``BASH_ENV``
-  from the agent's environment). So there is no prepared launcher the agent could replace
-  to get an uncontained run: a line that cannot start bwrap runs nothing.
+- The line itself, which the hook hands to the agent and the agent's shell runs as
+  given, holds the launcher script, bwrap and the command. It names no launcher file;
+  ``bash``, ``timeout`` and bwrap are absolute paths under the system directories
+  (``bash -p``, no PATH lookup, no function or ``BASH_ENV`` from the agent's environment).
+  So there is no prepared launcher the agent could replace to get an uncontained run: a
+  line that cannot start bwrap runs nothing.
 - The files it reads or writes live under the state dir (``<state>/sandbox/``, 0700): the
   seccomp program (0444, named by its hash, its content checked - and rewritten if it
-  differs - by every ``prepare``), each run's status file (created by the line with
-  ``noclobber``: one that exists already stops the line) and each run's record (read by
-  :func:`settle`). The state dir is hidden in every sandbox (``boundary.sandbox_roots``)
-  and a write to it by any gated tool, shell included, is a hardline denial
-  (``policy.hardline``): neither a contained call nor the agent's own file tools can write
-  there. Only a process Bastion does not gate could (an "approve uncontained" run, or
-  anything outside the agent), and such a process can run what it likes anyway.
+  differs - by every ``prepare``), each run's options file (0400, made with ``O_EXCL``,
+  removed when the run is settled: a line whose file is gone stops), each run's status
+  file (created by the line with ``noclobber``: one that exists already stops the line)
+  and each run's record (read by :func:`settle`). The state dir is hidden in every sandbox
+  (``boundary.sandbox_roots``) and a write to it by any gated tool, shell included, is a
+  hardline denial (``policy.hardline``): neither a contained call nor the agent's own file
+  tools can write there. Only a process Bastion does not gate could (an "approve
+  uncontained" run, or anything outside the agent), and such a process can run what it
+  likes anyway.
 - What a forged file could still do: a seccomp program swapped between ``prepare`` and the
   run (milliseconds) is loaded by bwrap instead, or refused - the namespaces, mounts and
-  dropped capabilities hold either way; a planted status file stops the line (exit 125); a
-  forged status misreports the exit in the ledger; a forged run record makes the settler
-  (the same user) quarantine or restore the paths it lists. A removed cgroup stops the line.
+  dropped capabilities hold either way; a forged options file is the sandbox bwrap builds
+  (the writer, a process Bastion does not gate, could run that command itself); a planted
+  status file stops the line (exit 125); a forged status misreports the exit in the
+  ledger; a forged run record makes the settler (the same user) quarantine or restore the
+  paths it lists. A removed cgroup stops the line.
 
 Where it differs from ``bastion sandbox run`` (the sandbox does not): output goes straight
 to the agent, which caps it itself (no ``max_output_bytes``); ``timeout`` is one more
@@ -75,6 +85,7 @@ a Python (``egress/forward.py``).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import re
@@ -87,19 +98,20 @@ from dataclasses import dataclass
 
 from bastion.exec import cgroups, seccomp
 from bastion.exec.boundary import CREDENTIALS_ENV, build_spec, child_environment
-from bastion.exec.bubblewrap import BubblewrapRunner
+from bastion.exec.bubblewrap import BubblewrapRunner, command, namespace_args, network_of
 from bastion.exec.egress.binding import EgressBinding
 from bastion.exec.limits import SYSTEM_PATH
 from bastion.exec.profile import Profile
 from bastion.exec.runner import ExecError
 from bastion.exec.select import bwrap_problem
 from bastion.exec.settings import ExecConfig
-from bastion.exec.settle import CallOrigin, RunRecord, Settled, settle, write_record
+from bastion.exec.settle import ARGS, CallOrigin, RunRecord, Settled, settle, write_record
 from bastion.policy.compiled import Policy
 
 #: Descriptors the launcher opens for bwrap.
 SECCOMP_FD = 9
 STATUS_FD = 8
+ARGS_FD = 7
 #: The launcher's exit when it cannot set up the run (bwrap never started).
 EXIT_NOT_RUN = 125
 #: Seconds between ``timeout``'s TERM and its KILL.
@@ -141,6 +153,13 @@ class PreparedRun:
     seccomp_path: str | None = None
     cgroup_files: tuple[str, ...] = ()
     settled: tuple[Settled, ...] = ()
+    #: The file holding ``argv[args_at:command_at - 1]`` (the mounts, up to ``--chdir DIR``)
+    #: for ``bwrap --args``; None: the whole argv is in the line.
+    args_path: str | None = None
+    #: Where the options in that file start in ``argv`` (after the namespaces).
+    args_at: int = 0
+    #: Where the command bwrap runs starts in ``argv`` (after its ``--``).
+    command_at: int = 0
 
     @property
     def ref(self) -> str:
@@ -160,6 +179,9 @@ class PreparedRun:
         ]
         if self.seccomp_path is not None:
             lines.append(f"exec {SECCOMP_FD}<{q(self.seccomp_path)} || no 'no seccomp program'")
+        if self.args_path is not None:
+            lines.append(f"exec {ARGS_FD}<{q(self.args_path)} || no 'its sandbox arguments are gone'")
+        lines += self._open_files()
         for path in self.cgroup_files:
             lines.append(f"echo 0 >|{q(path)} || no 'its cgroup is gone'")
         names = " ".join(q(n) for n in self.env_names)
@@ -167,21 +189,45 @@ class PreparedRun:
         exported = '[[ -v $v && ${!v@a} == *x* ]] && e+=(--setenv "$v" "${!v}")'
         lines.append(f"e=(); for v in {names}; do {exported}; done")
         fixed = " ".join(f"--setenv {q(k)} {q(v)}" for k, v in self.env)
+        options = f" --args {ARGS_FD}" if self.args_path is not None else ""
         # --foreground: timeout stays in the agent's process group, so an agent that kills
         # the group kills bwrap too (bwrap's death kills the sandbox: --die-with-parent).
         seconds = self.timeout if timeout is None else timeout
-        head = f"exec {q(self.timeout_program)} --foreground -k {KILL_AFTER} {seconds:g}"
-        lines.append(f'{head} "$1" --clearenv "${{e[@]}}" {fixed} --json-status-fd {STATUS_FD} "${{@:2}}"')
+        head = f'exec {q(self.timeout_program)} --foreground -k {KILL_AFTER} {seconds:g} "$1"{options}'
+        lines.append(f'{head} --clearenv "${{e[@]}}" {fixed} --json-status-fd {STATUS_FD} "${{@:2}}"')
         return "\n".join(lines)
+
+    def _open_files(self) -> list[str]:
+        """Open each file bwrap copies in (``--file FD PATH``: the host's PATH) on its FD:
+        bash gives ``{f}`` the lowest free descriptor from 10, which is FD (every other one
+        above 9 is closed); a file that cannot be opened stops the line."""
+        inline = self.args_path is None
+        options = self.argv[1:] if inline else self.argv[self.args_at : self.command_at - 1]
+        at = [str(i) for i, word in enumerate(options) if word == "--file"]
+        if not at:
+            return []
+        # The options file read anew (its own offset: bwrap reads fd 7 from the start).
+        source = 'o=("${@:2}")' if inline else f'mapfile -d "" -t o </proc/$$/fd/{ARGS_FD}'
+        check = '[[ $f == "${o[i+1]}" ]] || no "${o[i+2]} cannot be read"'
+        return [f'{source}; for i in {" ".join(at)}; do exec {{f}}<"${{o[i+2]}}" && {check}; done']
 
     def shell_command(self, original: str, timeout: float | None = None) -> str:
         """The line the agent's shell runs: the launcher, bwrap's argv, ``bash -c ORIGINAL``
         (``original`` arrives in the sandbox byte for byte). The launcher runs ``bash -p``:
         it reads no ``BASH_ENV`` and imports no functions or shell options from the agent's
         environment, so nothing there can change what it does before bwrap. ``timeout``
-        (seconds) replaces the prepared one: the agent's own limit for its shell tool."""
+        (seconds) replaces the prepared one: the agent's own limit for its shell tool. With
+        an options file, the line names bwrap, its namespaces and its command; bwrap reads
+        the mounts and ``--chdir`` from that file (``--args``)."""
         script = self.script(timeout)
-        return shlex.join([self.launcher, "-p", "-c", script, LAUNCHER_NAME, *self.argv, original])
+        argv = self.argv
+        if self.args_path is not None:
+            argv = (*argv[: self.args_at], *argv[self.command_at - 1 :])
+        return shlex.join([self.launcher, "-p", "-c", script, LAUNCHER_NAME, *argv, original])
+
+    def options_file(self) -> bytes:
+        """What the options file holds: bwrap's options, each ended by a NUL."""
+        return b"".join(os.fsencode(word) + b"\0" for word in self.argv[self.args_at : self.command_at - 1])
 
 
 def runs_dir(state_dir: str) -> str:
@@ -249,25 +295,24 @@ def _prepare(
         spec = dataclasses.replace(spec, network=False, egress=egress)
     program = seccomp.program_file(os.path.join(state, SANDBOX_DIR)) if spec.limits.seccomp else None
     run_id = f"{time.time_ns():x}-{secrets.token_hex(6)}"
-    argv = BubblewrapRunner(bwrap).argv(spec, seccomp_fd=SECCOMP_FD if program else None)
+    runner = BubblewrapRunner(bwrap)
+    network = network_of(spec)
+    namespaces = namespace_args(spec, network, SECCOMP_FD if program else None)
+    view = runner.view(spec)
+    argv = [runner.bwrap, *namespaces, *view, "--", *command(spec, network)]
     groups = cgroups.make_groups(
         f"bastion-run-{run_id}", spec.limits.max_processes, spec.limits.max_resident_mb
     )
     folder = runs_dir(state)
     record = RunRecord(run_id, time.time(), profile.label, spec.cwd, tuple(groups), spec.swept, spec.links,
                        spec.quarantine, call)  # fmt: skip
-    try:
-        write_record(folder, record)
-    except OSError:
-        cgroups.remove_groups(groups)
-        raise
     # Passed by name, their values taken in the agent's shell when the line runs (whoever
     # prepares it: the hook, or a daemon whose own environment differs); a name no shell
     # variable can have is not passed (the launcher would have to quote it into code).
     allowed = [n for n in child_environment(config, dict.fromkeys(config.env_allow, ""))
                if _IDENTIFIER.fullmatch(n)]  # fmt: skip
     fixed = tuple(sorted((spec.egress.env if spec.egress is not None else {}).items()))
-    return PreparedRun(
+    run = PreparedRun(
         run_id=run_id,
         profile=profile.label,
         argv=tuple(argv),
@@ -280,7 +325,28 @@ def _prepare(
         seccomp_path=program,
         cgroup_files=tuple(_join_file(g) for g in groups),
         settled=done,
+        args_path=os.path.join(folder, run_id + ARGS),
+        args_at=1 + len(namespaces),
+        command_at=2 + len(namespaces) + len(view),
     )
+    try:
+        _write_options(run)
+        write_record(folder, record)
+    except OSError:
+        cgroups.remove_groups(groups)
+        with contextlib.suppress(OSError):
+            os.unlink(run.args_path or "")
+        raise
+    return run
+
+
+def _write_options(run: PreparedRun) -> None:
+    """The options file, read-only, made once (an existing file is never reused)."""
+    assert run.args_path is not None
+    os.makedirs(os.path.dirname(run.args_path), mode=0o700, exist_ok=True)
+    fd = os.open(run.args_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o400)
+    with open(fd, "wb") as handle:
+        handle.write(run.options_file())
 
 
 def _printable(text: str) -> str:

@@ -33,12 +33,18 @@ def parse_profile(filesystem: str, hosts: Iterable[Any] = (), writes: Iterable[A
         raise ExecError(str(exc)) from None
 
 
-def shell_hosts(command: str) -> tuple[str, ...]:
+def shell_hosts(command: str, cwd: str | None = None, home: str | None = None) -> tuple[str, ...]:
     """The hosts a shell command names (a fresh parse: the gate's own answer carries them
-    in ``Evaluation.profile``; this is for a run that has no decision to read)."""
+    in ``Evaluation.profile``; this is for a run that has no decision to read), and with
+    ``cwd`` and ``home`` those its git remotes' names lead to (``git push origin``)."""
     from bastion.shell.analysis import analyze
 
-    return analysis_hosts(analyze(command))
+    analysis = analyze(command)
+    if cwd is None or home is None:
+        return analysis_hosts(analysis)
+    from bastion.policy.git_remotes import analysis_remote_hosts
+
+    return (*analysis_hosts(analysis), *analysis_remote_hosts(analysis, cwd, home))
 
 
 __all__ = [

@@ -12,7 +12,10 @@ writable root each one that exists is bound read-only over itself; one that does
 yet cannot be bound (bubblewrap would create it on the host), so it is *swept*: if the run
 created it, it is moved into the quarantine folder afterwards and the result says so.
 
-Credential files (``.env``, ``*.pem``, ``id_rsa``…) are hidden at any depth. The walk has a
+Credential files (``.env``, ``*.pem``, ``id_rsa``…) are hidden at any depth. A hard link in
+a root to a file the profile keeps from the run is that file under another name
+(``bastion.exec.linked``): one to a credential is hidden, one to any other kept file (an rc
+file, git config, agent settings, a repository's hooks) bound read-only. The walk has a
 budget of entries; a tree too big to walk is not run half-scanned: ``ScanBudgetExceeded``
 says how to skip a tree (``[exec] scan_skip``) or raise the budget.
 """
@@ -28,32 +31,37 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from bastion.agents.registry import project_dirs, project_paths
+from bastion.exec.linked import Kept, kept_below
 from bastion.exec.runner import ExecError
+from bastion.policy.later_code import contained_children, contained_names, contained_suffixes, root_swept
+from bastion.policy.named_programs import NAMING_FILES, named_by
 
 #: Folders that are read-only wherever they appear (agent permissions, Bastion's policy).
-PROTECTED_DIRS = frozenset({*project_dirs(), ".cursor", ".husky", ".bastion", ".devcontainer", ".githooks"})
-#: Files that are read-only wherever they appear (rc files, direnv, MCP config).
+PROTECTED_DIRS = frozenset({*project_dirs(), ".cursor", ".husky", ".bastion", ".githooks"})
+#: Files that are read-only wherever they appear (rc files, direnv, MCP config), and every
+#: name of the later-code table (policy/later_code.py: CI, editor and tool config).
 PROTECTED_FILES = frozenset({
     ".gitmodules", ".mcp.json", ".envrc", ".bashrc", ".bash_profile", ".bash_login",
     ".bash_logout", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".kshrc",
-    ".cshrc", ".tcshrc", ".hgrc",
-    # What a later tool reads to choose or run a program: a toolchain, a package manager's
-    # own binary, hooks run on commit.
-    ".yarnrc", ".yarnrc.yml", "rust-toolchain", "rust-toolchain.toml", ".bazeliskrc",
-    ".mise.toml", "mise.toml", ".pre-commit-config.yaml",
+    ".cshrc", ".tcshrc", ".hgrc", *contained_names(),
 })  # fmt: skip
 #: File name endings that are protected wherever they appear (an editor workspace's tasks).
-PROTECTED_SUFFIXES = (".code-workspace",)
+PROTECTED_SUFFIXES = contained_suffixes()
 #: Entries inside a folder of this name that are protected, besides the agents' (below).
 _OWN_CHILDREN: dict[str, tuple[str, ...]] = {
     ".git": ("config", "config.worktree", "hooks", "info"),
     ".hg": ("hgrc", "hgrc-not-shared"),
-    ".vscode": ("settings.json", "tasks.json", "launch.json", "mcp.json"),
-    ".github": ("workflows",),
+    ".vscode": ("settings.json", "tasks.json"),
     ".config": ("fish", "git", "hg"),
-    ".cargo": ("config", "config.toml"),
-    ".mvn": ("jvm.config", "maven.config", "extensions.xml", "wrapper"),
 }
+
+
+def _merged(*tables: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    merged: dict[str, tuple[str, ...]] = {}
+    for table in tables:
+        for parent, children in table.items():
+            merged[parent] = tuple(dict.fromkeys((*merged.get(parent, ()), *children)))
+    return merged
 
 
 def _with_agents(children: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
@@ -67,18 +75,19 @@ def _with_agents(children: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, .
 
 
 #: Entries inside a folder of this name that are protected (the folder itself is not).
-PROTECTED_CHILDREN = _with_agents(_OWN_CHILDREN)
+PROTECTED_CHILDREN = _with_agents(_merged(_OWN_CHILDREN, contained_children()))
 #: What git uses in a git dir (a bare repository's folder, or a ``.git``'s target).
 GIT_DIR_CHILDREN = PROTECTED_CHILDREN[".git"]
 #: Created at the top of a writable root, these would change what runs next: swept.
 ROOT_SWEPT = (".envrc", ".mcp.json", ".gitmodules", *project_dirs(), *project_paths(), ".cursor",
-              ".husky", ".bastion", ".vscode/settings.json", ".vscode/tasks.json",
-              ".vscode/mcp.json", ".devcontainer", ".github/workflows", ".hg/hgrc",
-              ".cargo/config.toml", ".yarnrc.yml", "rust-toolchain.toml")  # fmt: skip
+              ".husky", ".bastion", ".vscode/settings.json", ".vscode/tasks.json", ".hg/hgrc",
+              *root_swept())  # fmt: skip
 #: Created in HOME (when HOME is writable), these run at the next login: swept.
 HOME_SWEPT = (".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile",
               ".zshenv", ".zlogin", ".config/fish/config.fish", ".gitconfig",
               ".config/git", ".hgrc", ".config/bastion")  # fmt: skip
+#: Toolchain files whose settings name a program (policy/named_programs.py).
+_NAMING = tuple("/" + naming.name for naming in NAMING_FILES)
 _HOOKS_PATH = re.compile(r"^\s*hookspath\s*=\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 _INCLUDE_PATH = re.compile(r"^\s*path\s*=\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 
@@ -104,6 +113,7 @@ class _Walk:
     is_credential: Callable[[str], bool]
     skip: frozenset[str]
     budget: int
+    kept: Kept = field(default_factory=Kept)
     seen: int = 0
     hidden: list[str] = field(default_factory=list)
     readonly: list[str] = field(default_factory=list)
@@ -131,8 +141,14 @@ class _Walk:
 
     def _entry(self, entry: os.DirEntry[str]) -> bool:
         """Record one entry; True when the walk should enter it."""
+        if entry.path.endswith(_NAMING):  # the toolchain or shell it names (.npmrc too)
+            for program in named_by(entry.path):
+                self._protect(program)
         if self.is_credential(entry.path):
             self.hidden.append(entry.path)
+            return False
+        if self.kept and (linked := self.kept.match(entry)) is not None:
+            (self.hidden if linked else self.readonly).append(entry.path)
             return False
         name = entry.name
         is_dir = entry.is_dir(follow_symlinks=False)
@@ -141,6 +157,27 @@ class _Walk:
         if name in PROTECTED_CHILDREN and (is_dir or name == ".git"):
             self._children(entry.path, name)
         return is_dir and name not in self.skip
+
+    def other_names(self, root: str, kept: Kept) -> None:
+        """A second walk for other names of ``kept`` alone (files the first walk found to
+        protect that have more than one name: rare), with a budget of its own."""
+        stack, seen = [root], 0
+        while stack:
+            folder = stack.pop()
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            seen += len(entries)
+            if seen > self.budget:
+                raise ScanBudgetExceeded(_too_big(root, self.budget))
+            for entry in entries:
+                if self.is_credential(entry.path):
+                    continue
+                if (linked := kept.match(entry)) is not None:
+                    (self.hidden if linked else self.readonly).append(entry.path)
+                elif entry.is_dir(follow_symlinks=False) and entry.name not in self.skip:
+                    stack.append(entry.path)
 
     def _children(self, path: str, name: str) -> None:
         if name == ".git":
@@ -168,6 +205,8 @@ class _Walk:
             self._protect(hooks)
         for included in _config_paths(_INCLUDE_PATH, config, gitdir):
             self._protect(included)
+        for program in named_by(config):  # core.fsmonitor, textconv, an alias's script…
+            self._protect(program)
 
     def _protect(self, path: str) -> None:
         """A symlink is not bound (its target may lie anywhere): it is put back after the run."""
@@ -252,14 +291,26 @@ def plan_protection(
     skip: Iterable[str],
     max_entries: int,
     home: str = "",
+    kept: Kept | None = None,
 ) -> ProtectionPlan:
-    """Walk every mounted root once (fails closed past ``max_entries``)."""
-    walk = _Walk(is_credential, frozenset(skip), max_entries)
-    for root in dict.fromkeys((*writable, *readonly)):
-        if walk.is_credential(root):
-            walk.hidden.append(root)
-        elif os.path.isdir(root):
+    """Walk every mounted root once (fails closed past ``max_entries``). ``kept``: files
+    outside the roots the profile keeps from the run (``linked.home_kept``), whose other
+    names in the roots are hidden or bound read-only like them."""
+    walk = _Walk(is_credential, frozenset(skip), max_entries, kept or Kept())
+    roots = [r for r in dict.fromkeys((*writable, *readonly)) if not walk.is_credential(r)]
+    walk.hidden += [r for r in dict.fromkeys((*writable, *readonly)) if r not in roots]
+    for root in roots:
+        if os.path.isdir(root):
             walk.visit(root)
+    # What the walk protects in the roots may have other names in them too (a hard link to
+    # a repository's hook): looked for in a second walk only when one has.
+    inner, looked = kept_below(walk.hidden, walk.readonly, max_entries)  # a budget of its own
+    if looked > max_entries:
+        raise ScanBudgetExceeded(_too_big(", ".join(roots), max_entries))
+    inner = inner.without(walk.kept)
+    for root in roots if inner else ():
+        if os.path.isdir(root):
+            walk.other_names(root, inner)
     swept = [p for p in walk.swept if any(_inside(p, r) for r in writable)]
     for root in writable:
         swept += [os.path.join(root, name) for name in ROOT_SWEPT]

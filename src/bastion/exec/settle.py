@@ -30,6 +30,8 @@ from bastion.exec.protected import restore_links, sweep
 
 RECORD = ".json"
 STATUS = ".status"
+#: A run's bwrap options (``bastion.exec.prepared``): removed with its record.
+ARGS = ".args"
 #: A prepared line not started within this long is dropped (a person may take a while to
 #: approve a call; a day is longer than any such wait).
 STALE_SECONDS = 86_400.0
@@ -168,8 +170,9 @@ def settle(folder: str, *, now: float | None = None) -> tuple[Settled, ...]:
         except OSError:
             continue  # another process settles it
         done.append(_finish(record, *state, ended=_mtime(status, clock)))
-        with contextlib.suppress(OSError):
-            os.unlink(claimed)
+        for leftover in (claimed, os.path.join(folder, record.run_id + ARGS)):
+            with contextlib.suppress(OSError):
+                os.unlink(leftover)
     return tuple(done)
 
 

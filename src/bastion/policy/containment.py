@@ -51,7 +51,9 @@ class ProfileError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Profile:
-    """``hosts`` is empty for no network; otherwise only these hosts, through the proxy.
+    """``hosts`` is empty for no network; otherwise only these hosts, through the proxy
+    (a host with a port, ``github.com:22``, is an ssh destination: that port only, with the
+    ssh agent's socket, ``bastion.exec.egress.ssh``).
     ``writes``: absolute paths outside the workspace a person approved the call to write
     (the paths it names), writable in this run only; protected paths stay read-only."""
 
@@ -64,6 +66,11 @@ class Profile:
     @property
     def network(self) -> Network:
         return Network.HOSTS if self.hosts else Network.NONE
+
+    @property
+    def ssh_hosts(self) -> tuple[str, ...]:
+        """The hosts named with a port (``github.com:22``): ssh destinations (an ssh remote)."""
+        return tuple(h for h in self.hosts if ssh_port(h) is not None)
 
     @property
     def writable(self) -> bool:
@@ -164,6 +171,14 @@ def profile_for(evaluation: Evaluation, hosts: Sequence[str] = ()) -> Profile:
 def analysis_hosts(analysis: ShellAnalysis) -> tuple[str, ...]:
     """The hosts a shell analysis found the command reaches (what the decision judged)."""
     return tuple(dict.fromkeys(host_of(str(h)) for cmd in analysis.commands for h in cmd.hosts))
+
+
+def ssh_port(host: str) -> int | None:
+    """The port of a profile host that names one (an ssh destination), else None."""
+    head, colon, port = host.rpartition(":")
+    if not colon or not port.isdigit() or (":" in head and not head.endswith("]")):
+        return None
+    return int(port)
 
 
 def host_of(text: str) -> str:

@@ -155,7 +155,7 @@ class Gate:
     ) -> None:
         # The shell decider resolves paths through one memo for this call only (CallFs).
         policy = self.policy
-        ctx = Context(policy, CallFs(fs, policy), tree, resolver, self.sandboxed, self.analyze_shell)
+        ctx = Context(policy, CallFs(fs, policy, tree), tree, resolver, self.sandboxed, self.analyze_shell)
         decide = self._decide_shell
         if decide is None:  # imported on the first shell call (see _shell)
             decide = self._decide_shell = _shell_decider()

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from bastion.agents.registry import permission_globs
 from bastion.policy.globs import GlobSet, compile_glob
+from bastion.policy.later_code import LATER_CODE_GLOBS
 
 CREDENTIAL_GLOBS: tuple[str, ...] = (
     ".ssh",
@@ -67,6 +68,33 @@ CREDENTIAL_GLOBS: tuple[str, ...] = (
     ".databrickscfg",
     "**/.oci/config",
     "**/.config/doctl/config.yaml",
+    # Less-common stores (#31): fish's universal variables (exported tokens) and history,
+    # atuin's sync key and history, sops/age keys, Ansible vault passwords, docker contexts
+    # (endpoints, TLS keys), rbw (Bitwarden), Thunderbird's and FileZilla's saved logins,
+    # NuGet feed passwords, 1Password's and Slack's local state, VS Code's secret storage,
+    # KeePass databases.
+    "**/.config/fish/fish_variables",
+    "**/.local/share/fish/fish_history",
+    "**/.config/atuin/key",
+    "**/.local/share/atuin",
+    "**/.config/sops/age",
+    "**/.config/age",
+    "~/.vault_pass*",
+    "~/.vault-pass*",
+    "**/.docker/contexts",
+    "**/.config/rbw",
+    "**/.local/share/rbw",
+    "**/.thunderbird/*/logins.json",
+    "**/.thunderbird/*/key4.db",
+    "**/.thunderbird/*/cookies.sqlite",
+    "**/.config/filezilla/sitemanager.xml",
+    "**/.config/filezilla/recentservers.xml",
+    "**/.nuget/NuGet/NuGet.Config",
+    "**/.config/NuGet/NuGet.Config",
+    "**/.config/1Password",
+    "**/.config/Slack/Cookies",
+    "**/.config/Code/User/globalStorage/state.vscdb",
+    "*.kdbx",
     # Files that hold secrets by what they are for: kubeconfigs (a token or a client key), the
     # libpq service file, mail and download clients' passwords.
     "kubeconfig",
@@ -127,49 +155,6 @@ CREDENTIAL_GLOBS: tuple[str, ...] = (
 #: values (the gitignore templates keep both out of repositories). Read: denied, as a
 #: credential; write: as any other file of its place.
 SECRET_READ_GLOBS: tuple[str, ...] = (".envrc", "*.tfvars", "*.tfvars.json")
-
-#: Credential files under the home directory, recognised by (device, inode) as well: a hard
-#: link elsewhere (in a workspace) is the same file under a name no glob above matches.
-CREDENTIAL_FILES: tuple[str, ...] = (
-    ".ssh/id_rsa",
-    ".ssh/id_dsa",
-    ".ssh/id_ecdsa",
-    ".ssh/id_ed25519",
-    ".ssh/id_ecdsa_sk",
-    ".ssh/id_ed25519_sk",
-    ".aws/credentials",
-    ".aws/config",
-    ".netrc",
-    ".git-credentials",
-    ".pypirc",
-    ".npmrc",
-    ".docker/config.json",
-    ".kube/config",
-    ".config/gh/hosts.yml",
-    ".config/gcloud/credentials.db",
-    ".config/gcloud/application_default_credentials.json",
-    ".azure/accessTokens.json",
-    ".pgpass",
-    ".my.cnf",
-    ".vault-token",
-    ".m2/settings.xml",
-    ".m2/settings-security.xml",
-    ".gem/credentials",
-    ".cargo/credentials",
-    ".cargo/credentials.toml",
-    ".terraform.d/credentials.tfrc.json",
-    ".config/pip/pip.conf",
-    ".pip/pip.conf",
-    ".gnupg/secring.gpg",
-    ".pg_service.conf",
-    ".config/git/credentials",
-    ".claude/.credentials.json",
-    ".codex/auth.json",
-    ".gemini/oauth_creds.json",
-    ".cache/huggingface/token",
-    ".kaggle/kaggle.json",
-    ".pulumi/credentials.json",
-)
 
 SYSTEM_WRITE_GLOBS: tuple[str, ...] = (
     "/etc",
@@ -242,49 +227,8 @@ AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
     "**/.hg/hgrc-not-shared",
     "**/.hgrc",
     "**/.config/hg",
-    # Config that makes a later agent, editor or tool run code (#31 root cause 7).
-    "**/.vscode/mcp.json",
-    "**/.claude/commands",
-    "**/.claude/agents",
-    "**/.claude/skills",
-    "**/.devcontainer",
-    "**/*.code-workspace",
-    "**/.github/workflows",
-    "**/.yarnrc",
-    "**/.yarnrc.yml",
-    "**/rust-toolchain",
-    "**/rust-toolchain.toml",
-    "**/.cargo/config",
-    "**/.cargo/config.toml",
-    "**/.bazeliskrc",
-    "**/.mvn/jvm.config",
-    "**/.mvn/maven.config",
-    "**/.mvn/extensions.xml",
-    "**/.mvn/wrapper",
-    "**/.mise.toml",
-    "**/mise.toml",
-    "**/.pre-commit-config.yaml",
-    # vim and neovim run a project's .exrc / .nvimrc / .nvim.lua on start (with 'exrc' set):
-    # ex commands and Lua are code.
-    "**/.exrc",
-    "**/.nvimrc",
-    "**/.nvim.lua",
-    # Zed's project settings name language servers, formatters and tasks it runs; Continue's
-    # config names MCP servers and commands it starts.
-    "**/.zed/settings.json",
-    "**/.zed/tasks.json",
-    "**/.continue/config.json",
-    "**/.continue/config.yaml",
-    "**/.continue/config.ts",
-    # JetBrains IDEs run the project's run configurations (before-launch steps, scripts).
-    "**/.idea/workspace.xml",
-    "**/.idea/runConfigurations",
-    # git runs what these name on every checkout, diff and merge: git-lfs reads .lfsconfig
-    # (its transfer agents and standalone programs), .gitattributes picks the diff / filter
-    # / merge drivers (clean, smudge, textconv) the configuration defines. (.editorconfig is
-    # data only: not guarded.)
-    "**/.lfsconfig",
-    "**/.gitattributes",
+    # Config that makes a later agent, editor, tool, commit or CI run code (#31 root cause
+    # 7): its own table, which the sandbox reads too (policy/later_code.py; ``later_code``).
     # Every file that chooses a toolchain (shell/programs/toolchains.py; a test ties the two):
     # the person's editor or shell runs what it names without asking anyone.
     "**/.bazelrc",
@@ -330,6 +274,7 @@ class Hardline:
     self_deny: GlobSet  # Bastion's own policy files and state: write deny, state read deny
     self_state: GlobSet  # the state dir: read deny too
     self_ask: GlobSet  # agent permission files, rc files, git hooks: write ask
+    later_code: GlobSet  # what runs code later without anyone choosing to (later_code.py): write ask
 
     @classmethod
     def build(
@@ -355,6 +300,7 @@ class Hardline:
             self_deny=gs((*SELF_GLOBS, *(_exact(p) for p in (*policy_files, state_dir))), False),
             self_state=gs((_exact(state_dir),), False),
             self_ask=gs(AGENT_PERMISSION_GLOBS, True),
+            later_code=gs(LATER_CODE_GLOBS, True),
         )
 
 

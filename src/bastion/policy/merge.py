@@ -298,7 +298,7 @@ class _Merge:
             ceiling=self.ceiling,
             ceiling_source=self.ceiling_source,
             hardline=hardline,
-            path_checks=build_path_checks(hardline, globs["deny_read"], globs["deny_write"]),
+            path_checks=build_path_checks(hardline, globs["deny_read"], globs["deny_write"], self.home),
             mcp_servers=self.mcp_servers,
             sources=tuple(self.sources),
             warnings=tuple(self.warnings),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bastion.call.effects import Effect
+from bastion.policy.credential_inodes import Places
 from bastion.policy.decision import Decision
 from bastion.policy.globs import GlobSet
 from bastion.policy.hardline import HARMLESS_DEVICES, Hardline
@@ -30,9 +31,12 @@ class PathChecks:
     write: tuple[PathCheck, ...]
     read_guard: GlobSet
     write_guard: GlobSet
+    #: What the read checks deny as a credential (also recognised by (device, inode)), and
+    #: where below HOME it starts.
+    credentials: Places
 
 
-def build_path_checks(hard: Hardline, deny_read: GlobSet, deny_write: GlobSet) -> PathChecks:
+def build_path_checks(hard: Hardline, deny_read: GlobSet, deny_write: GlobSet, home: str) -> PathChecks:
     credentials = PathCheck(
         hard.credentials,
         "hardline.credentials",
@@ -71,6 +75,15 @@ def build_path_checks(hard: Hardline, deny_read: GlobSet, deny_write: GlobSet) -
             Decision.ASK,
             Effect.SELF,
         ),
+        PathCheck(
+            hard.later_code,
+            "hardline.agent-config",
+            "{spelled}{via} makes code run later without anyone choosing to run it (CI on push, an "
+            "editor or agent on open, a tool's every start, a commit, a program the project's tools "
+            "run by name): a person must confirm",
+            Decision.ASK,
+            Effect.SELF,
+        ),
         PathCheck(deny_write, "paths.deny_write", "{spelled}{via} is in deny_write", Decision.DENY),
     )
     return PathChecks(
@@ -78,4 +91,7 @@ def build_path_checks(hard: Hardline, deny_read: GlobSet, deny_write: GlobSet) -
         write=write,
         read_guard=GlobSet.of([g for c in read for g in c.globs.globs]),
         write_guard=GlobSet.of([g for c in write for g in c.globs.globs]),
+        credentials=Places.of(
+            GlobSet.of([g for c in read if c.effect is Effect.CREDENTIALS for g in c.globs.globs]), home
+        ),
     )

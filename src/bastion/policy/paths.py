@@ -15,8 +15,10 @@ from typing import Protocol
 
 from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
+from bastion.policy.credential_inodes import Linked
 from bastion.policy.decision import Decision, Reason
-from bastion.policy.hardline import CREDENTIAL_FILES, RC_FILES
+from bastion.policy.hard_links import Lister, credential_ids, file_ids, home_credentials, linked_reason
+from bastion.policy.hardline import RC_FILES
 
 #: Longer paths than this are refused (PATH_MAX on Linux).
 MAX_PATH = 4096
@@ -134,27 +136,33 @@ class CallFs:
     every call, never shared: a symlink may change between two calls). Within a call the
     answers are the same ones the file system would give again, so decisions are identical."""
 
-    __slots__ = ("_credential_ids", "_rc_ids", "_resolved", "failed", "fs", "policy", "verdicts")
+    __slots__ = ("_linked", "_rc_ids", "_resolved", "failed", "fs", "policy", "tree", "verdicts")
 
-    def __init__(self, fs: FileSystem, policy: Policy) -> None:
+    def __init__(self, fs: FileSystem, policy: Policy, tree: Lister | None = None) -> None:
         self.fs = fs
         self.policy = policy
+        #: Where HOME's credential folders are listed (``credential_inodes``); None: ``fs``
+        #: when it lists folders too (an in-memory tree), else the real file system.
+        self.tree = tree
         self._resolved: dict[str, str] = {}
         self.verdicts: dict[tuple[str, bool, str], PathVerdict] = {}
         #: Resolutions that raised (not kept: asked again), so not the same answer twice.
         self.failed = 0
-        self._credential_ids: dict[tuple[int, int], str] | None = None
+        self._linked: Linked | None = None
         self._rc_ids: dict[tuple[int, int], str] | None = None
 
     def identity(self, path: str) -> FileId | None:
         return self.fs.identity(path)
 
+    def linked(self) -> Linked:
+        """The credential files of this policy's home that have another name, by (device,
+        inode): looked for once per call, and only when a file with several names is read."""
+        if self._linked is None:
+            self._linked = home_credentials(self.fs, self.policy, self.tree)
+        return self._linked
+
     def credential_ids(self) -> dict[tuple[int, int], str]:
-        """The known credential files of this policy's home, by (device, inode): looked at
-        once per call, and only when a file with more than one name is checked."""
-        if self._credential_ids is None:
-            self._credential_ids = credential_ids(self.fs, self.policy.home)
-        return self._credential_ids
+        return self.linked().ids
 
     def rc_ids(self) -> dict[tuple[int, int], str]:
         """The home's shell start-up files by (device, inode), looked at as ``credential_ids``."""
@@ -171,22 +179,6 @@ class CallFs:
                 self.failed += 1
                 raise
         return found
-
-
-def credential_ids(fs: FileSystem, home: str) -> dict[tuple[int, int], str]:
-    """(device, inode) -> path of each known credential file under ``home`` that exists."""
-    return file_ids(fs, home, CREDENTIAL_FILES)
-
-
-def file_ids(fs: FileSystem, home: str, names: tuple[str, ...]) -> dict[tuple[int, int], str]:
-    """(device, inode) -> path of each of ``names`` under ``home`` that exists."""
-    found: dict[tuple[int, int], str] = {}
-    for name in names:
-        path = os.path.join(home, name)
-        file_id = fs.identity(path)
-        if file_id is not None:
-            found.setdefault((file_id.device, file_id.inode), path)
-    return found
 
 
 class PathError(ValueError):
@@ -281,7 +273,8 @@ def _check_path(policy: Policy, path: str, *, write: bool, cwd: str, fs: FileSys
             (denies if check.decision is Decision.DENY else asks).append(reason)
             if check.effect is not None:
                 effects.add(check.effect)
-    if not denies and (linked := _linked_reason(policy, fs, lexical, resolved, write=write)) is not None:
+    memo = fs if isinstance(fs, CallFs) and fs.policy is policy else None
+    if not denies and (linked := linked_reason(policy, fs, memo, lexical, resolved, write=write)) is not None:
         effects.add(linked[1])
         (denies if linked[0].decision is Decision.DENY else asks).append(linked[0])
     if denies:
@@ -335,57 +328,23 @@ def _allowed(policy: Policy, spellings: tuple[str, ...], *, write: bool, verb: s
     return allowed
 
 
-def _linked_reason(
-    policy: Policy, fs: FileSystem, lexical: str, resolved: str, *, write: bool
-) -> tuple[Reason, Effect] | None:
-    """A regular file with more than one name (a hard link) is every one of its names: a
-    known credential file under any name is denied; a write through one changes the file
-    under its other names, which may be outside the workspace, so it is no plain workspace
-    write: a home's shell start-up file is denied, any other asks (its other names are not
-    known to be harmless). One stat in the common case (one name)."""
-    file_id = fs.identity(resolved)
-    if file_id is None or file_id.links < 2:
-        return None
-    verb = "write" if write else "read"
-    key = (file_id.device, file_id.inode)
-    memo = fs if isinstance(fs, CallFs) and fs.policy is policy else None
-    known = memo.credential_ids() if memo is not None else credential_ids(fs, policy.home)
-    if (linked := known.get(key)) is not None:
-        message = (
-            f"{lexical} is another name (a hard link) of the credential file {linked}: "
-            f"never {verb} by an agent"
-        )
-        reason = Reason(Decision.DENY, "hardline.credentials", "built-in", f"{resolved} = {linked}", message)
-        return reason, Effect.CREDENTIALS
-    if not write:
-        return None
-    rcs = memo.rc_ids() if memo is not None else file_ids(fs, policy.home, RC_FILES)
-    if (linked := rcs.get(key)) is not None:
-        message = (
-            f"{lexical} is another name (a hard link) of the shell start-up file {linked}: "
-            "never written by an agent"
-        )
-        reason = Reason(Decision.DENY, "hardline.agent-config", "built-in", f"{resolved} = {linked}", message)
-        return reason, Effect.SELF
-    message = (
-        f"{lexical} has {file_id.links} names (hard links): a write through it changes the same file "
-        "under its other names, which may be outside the workspace: a person must confirm"
-    )
-    return Reason(Decision.ASK, "paths.hard-link", "built-in", resolved, message), Effect.WRITE
-
-
 def hard_link_to_credential(policy: Policy, fs: FileSystem, resolved: str) -> str | None:
     """The known credential file ``resolved`` is another name of, by (device, inode): only
-    a file with more than one name can be one (the common case costs one stat)."""
+    a file with more than one name can be one. Within a call HOME's credentials are looked
+    for once, and no file is looked at when none has another name (the common case)."""
+    memo = fs if isinstance(fs, CallFs) and fs.policy is policy else None
+    if memo is not None and not memo.credential_ids():
+        return None  # a walk stats no file when no credential file has another name
     file_id = fs.identity(resolved)
     if file_id is None or file_id.links < 2:
         return None
-    known = fs.credential_ids() if isinstance(fs, CallFs) and fs.policy is policy else None
-    if known is None:
-        known = credential_ids(fs, policy.home)
+    known = memo.credential_ids() if memo is not None else credential_ids(fs, policy)
     return known.get((file_id.device, file_id.inode))
 
 
 def inside_write_roots(policy: Policy, verdict: PathVerdict) -> bool:
     """For the ``workspace_write`` ceiling: both spellings under a workspace/rw root."""
     return all(_under(p, policy.write_roots) is not None for p in {verdict.lexical, verdict.resolved})
+
+
+__all__ = ["credential_ids", "file_ids", "home_credentials"]  # kept importable from here

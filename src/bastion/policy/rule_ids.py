@@ -91,12 +91,15 @@ BUILT_IN: dict[str, Origin] = {
     "shell.reach-budget": Origin.BUILTIN,
     "shell.reach-outside": Origin.BUILTIN,
     "shell.toolchain": Origin.BUILTIN,  # a workspace file chooses the toolchain that runs
+    "shell.rc-file": Origin.BUILTIN,  # an option file where a program runs decides what it does
+    "shell.jq-modules": Origin.BUILTIN,  # a jq program's import/include reads what it names
     "code.unsandboxed": Origin.BUILTIN,
     "install.confirm": Origin.BUILTIN,
     "install.non-interactive": Origin.DEFAULT,  # nobody to ask: soft, a grant answers it
     "install.registry": Origin.BUILTIN,  # the install tool's egress: its manager's registry
     "tools.detect": Origin.BUILTIN,  # detect_tools: a lookup on PATH, nothing runs
     "exec.hosts-only": Origin.BUILTIN,  # a contained run's proxy: the decision's hosts only
+    "exec.approved-host": Origin.BUILTIN,  # a proxy: a host of the request a person approved
     "exec.agent-model-api": Origin.BUILTIN,  # a contained agent's proxy: its model API
     "db.delete": Origin.BUILTIN,
     "mcp.no-rule": Origin.BUILTIN,

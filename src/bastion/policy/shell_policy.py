@@ -93,7 +93,7 @@ def decide_analysis(
     # passes one in, a caller that did not gets one here).
     fs = ctx.fs
     if not (isinstance(fs, CallFs) and fs.policy is policy):
-        fs = CallFs(ctx.fs, policy)
+        fs = CallFs(ctx.fs, policy, ctx.tree)
         ctx = Context(policy, fs, ctx.tree, ctx.resolver, ctx.sandboxed, ctx.analyze_shell)
     reach = Reach(ctx.tree, fs.resolve)
     dirs = command_dirs(analysis.commands, call.cwd, policy.home, cdpath="CDPATH" in analysis.source)

@@ -17,21 +17,24 @@ from bastion.policy.decision import Decision, Reason
 from bastion.policy.tree import Kind
 from bastion.policy.treewalk import OverBudget, Reach
 from bastion.shell.model import SimpleCommand
+from bastion.shell.programs.rcfiles import cwd_rc_files
 from bastion.shell.programs.toolchains import directive_files, selecting_files
 
 
 def check_toolchain(
     policy: Policy, reach: Reach, cmd: SimpleCommand, cwds: tuple[str, ...] | None
 ) -> list[Reason]:
-    """ASK reasons for each file that selects ``cmd``'s toolchain; one when the folder it
-    runs in is only known at run time."""
+    """ASK reasons for each file that selects ``cmd``'s toolchain, and for each option file
+    it (or a wrapper it runs under) reads from where it runs (``check_rc_files``); one when
+    the folder it runs in is only known at run time."""
+    rcs = check_rc_files(policy, reach, cmd, cwds)
     files = selecting_files(cmd.program)
     directives = directive_files(cmd.program)
     if not (files or directives):
-        return []
+        return rcs
     if cwds is None:
         return [_reason(cmd, "?", "runs in a folder only known at run time, whose files may choose it")]
-    reasons: list[Reason] = []
+    reasons: list[Reason] = rcs
     try:
         for folder in dict.fromkeys(d for cwd in cwds for d in _folders(cwd, policy.home)):
             for name in files:
@@ -45,6 +48,43 @@ def check_toolchain(
     except OverBudget as exc:
         reasons.append(_reason(cmd, exc.where, "too many lookups to tell which toolchain runs"))
     return reasons
+
+
+def check_rc_files(
+    policy: Policy, reach: Reach, cmd: SimpleCommand, cwds: tuple[str, ...] | None
+) -> list[Reason]:
+    """ASK reasons for each option file that ``cmd``'s program, or a wrapper it runs under,
+    reads from where it runs (``programs/rcfiles.py``: ``valgrind`` beside a
+    ``.valgrindrc``); one when the folder it runs in is only known at run time. With no
+    such file present the program stays what its table says (a reader)."""
+    names = [n for n in dict.fromkeys((cmd.program, *cmd.wrappers)) if n]
+    rcs = [(name, rc) for name in names for rc in cwd_rc_files(name)]
+    if not rcs:
+        return []
+    first = rcs[0][0]
+    if cwds is None:
+        return [_rc_reason(first, "?", "runs in a folder known only at run time: its option files")]
+    reasons: list[Reason] = []
+    try:
+        for cwd in dict.fromkeys(cwds):
+            for name, rc in rcs:
+                for folder in _folders(cwd, policy.home) if rc.parents else [posixpath.normpath(cwd)]:
+                    path = posixpath.join(folder, rc.name)
+                    if reach.kind(path, follow=True) is not Kind.MISSING:
+                        reasons.append(_rc_reason(name, path, f"reads {path}: {rc.why}"))
+    except OverBudget as exc:
+        reasons.append(_rc_reason(first, exc.where, "too many lookups to tell which option files it reads"))
+    return reasons
+
+
+def _rc_reason(program: str, where: str, why: str) -> Reason:
+    return Reason(
+        Decision.ASK,
+        "shell.rc-file",
+        "built-in",
+        where,
+        f"'{program}' {why}: an option file where it runs decides what it does",
+    )
 
 
 def _directs(reach: Reach, path: str, pattern: re.Pattern[bytes]) -> bool:

@@ -13,14 +13,17 @@ from bastion.call.effects import Effect
 from bastion.policy.ceiling import FilesystemLevel
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
+from bastion.policy.git_remotes import command_remote_hosts
 from bastion.policy.kinds import Mode
 from bastion.policy.module_shadow import shadowing_write_reason
+from bastion.policy.named_programs import named_program_reason
 from bastion.policy.network import decide_target
 from bastion.policy.paths import PathError, check_path, normalise
 from bastion.policy.repositories import repository_write_reason
 from bastion.policy.secret_content import outside_secret
 from bastion.policy.shell_git import check_git
 from bastion.policy.shell_hg import check_hg
+from bastion.policy.shell_jq import check_jq
 from bastion.policy.shell_reach import (
     Unknown,
     check_recursion,
@@ -189,7 +192,9 @@ def _path(
     if verdict.decision in (Decision.DENY, Decision.ASK):
         subject.hard.extend(verdict.reasons)
     hooks = (
-        repository_write_reason(policy, reach, verdict) or shadowing_write_reason(reach, verdict)
+        repository_write_reason(policy, reach, verdict)
+        or shadowing_write_reason(reach, verdict)
+        or named_program_reason(policy, reach, verdict)
         if write
         else None
     )
@@ -235,25 +240,36 @@ def touched_reach(
     # Every git (hg) command reads its repository's configuration, readers or not: in
     # full-access a writing or networked one runs too, and a program the config names is code.
     git = [*check_git(policy, ctx.fs, reach, cmd, cwds), *check_hg(policy, ctx.fs, reach, cmd, cwds)]
+    git += check_jq(policy, ctx.fs, reach, cmd, cwds)  # what a jq program's imports load
     toolchain = check_toolchain(policy, reach, cmd, cwds)
     if toolchain:  # `cargo --version` beside a rust-toolchain.toml runs what it names
         subject.effects.add(Effect.CODE)
         git = [*git, *toolchain]
+    # `git push origin`: the host is in the configuration, judged like a host in the words.
+    remotes = command_remote_hosts(reach, cmd, cwds, policy.home)
+    subject.notes.extend(f"remote {r.remote!r} reaches {r.host}" for r in remotes)
+    hosts_ok = judge_hosts(ctx, subject, tuple(dict.fromkeys(r.host for r in remotes)))
     if not (git or reached.reasons or reached.notes):
-        return True  # the common case: nothing walked, no git
+        return hosts_ok  # the common case: nothing walked, no git
     reasons = list(dict.fromkeys([*reached.reasons, *git]))  # git grep: its walk and its index
     subject.notes.extend(reached.notes)
     subject.hard.extend(reasons)
     subject.effects |= credential_effect(tuple(reasons))
     if any(r.rule in ("shell.git-config", "shell.hg-config") for r in reasons):
         subject.effects.add(Effect.CODE)
-    return not reasons
+    return not reasons and hosts_ok
 
 
 def touched_hosts(ctx: Context, subject: Subject, cmd: SimpleCommand) -> bool:
+    return judge_hosts(ctx, subject, cmd.hosts)
+
+
+def judge_hosts(ctx: Context, subject: Subject, hosts: tuple[str, ...]) -> bool:
+    """Each host through the network policy: a denial is hard, an unlisted host unmet
+    (outside full-access); True when every one is allowed."""
     policy = ctx.policy
     ok = True
-    for host in cmd.hosts:
+    for host in hosts:
         decision, reasons, _ = decide_target(host, policy.network, ctx.resolver)
         if decision is Decision.DENY:
             subject.hard.extend(reasons)

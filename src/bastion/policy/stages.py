@@ -128,10 +128,13 @@ def path_subject(
     if write:  # a repository's config, hooks and hooksPath folder are agent configuration too
         # git's config syntax comes with the shell tables: loaded on the first write only
         from bastion.policy.module_shadow import shadowing_write_reason
+        from bastion.policy.named_programs import named_program_reason
         from bastion.policy.repositories import repository_write_reason
 
-        hooks = repository_write_reason(policy, ctx.reach, verdict) or shadowing_write_reason(
-            ctx.reach, verdict
+        hooks = (
+            repository_write_reason(policy, ctx.reach, verdict)
+            or shadowing_write_reason(ctx.reach, verdict)
+            or named_program_reason(policy, ctx.reach, verdict)
         )
         if hooks is not None:
             subject.hard.append(hooks)

@@ -7,6 +7,7 @@ with ``call.invalid``) and adds its subjects to the ``Assembly``, through the st
 from __future__ import annotations
 
 import math
+import posixpath
 
 from bastion.call.effects import Effect
 from bastion.call.families import CODE_LANGUAGES, DB_OPERATIONS, Family
@@ -15,10 +16,13 @@ from bastion.errors import CallError
 from bastion.policy.code_reads import credential_reads
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode
+from bastion.policy.lifecycle import lifecycle_write_reason
 from bastion.policy.network import decide_target
 from bastion.policy.packages import package_denials
-from bastion.policy.shell_reach import SEARCH_TOOL, check_tree_read, credential_effect
+from bastion.policy.paths import CallFs, PathError, absolute
+from bastion.policy.shell_reach import SEARCH_TOOL, budget_reason, check_tree_read, credential_effect
 from bastion.policy.stages import Context, install_subject, last_rule, mode_block, path_subject, rule_reason
+from bastion.policy.treewalk import OverBudget, walk
 from bastion.policy.verdict import Assembly, Subject
 
 
@@ -32,18 +36,96 @@ def decide_path(ctx: Context, call: ToolCall, out: Assembly) -> None:
     if not isinstance(path, str) or not path:
         raise CallError(f"{family.value}: argument 'path' must be a non-empty string")
     subject, verdict = path_subject(ctx, out, family, path, write=write, cwd=call.cwd, label=family.value)
+    if write and verdict.decision is not Decision.DENY:
+        lifecycle = lifecycle_write_reason(ctx.reach, verdict.resolved, call.args)
+        if lifecycle is not None:  # a package.json script npm runs on the next install
+            subject.hard.append(lifecycle)
+            subject.effects.add(Effect.SELF)
     if family is Family.GREP and verdict.decision is not Decision.DENY:
         # It reads every file below the path, as a recursive grep does: a credential file
         # reached under another name (a hard link) or through a symlink is denied. What a
         # recursive grep only asks about (a project's own .env, a link out of the roots) is
         # left to the tool: Bastion's own grep skips each file the path policy does not allow.
         reached = check_tree_read(
-            ctx.policy, ctx.fs, ctx.reach, "the search tool", [path], cwd=call.cwd, mode=SEARCH_TOOL
+            ctx.policy, _call_fs(ctx), ctx.reach, "the search tool", [path], cwd=call.cwd, mode=SEARCH_TOOL
         )
         denied = tuple(r for r in reached.reasons if r.decision is Decision.DENY)
         subject.notes.extend(reached.notes)
         subject.hard.extend(denied)
         subject.effects |= credential_effect(denied)
+    pattern = call.args.get("pattern")
+    if family is Family.GLOB and verdict.decision is not Decision.DENY and isinstance(pattern, str):
+        # The names it lists are those of the folder its pattern starts in, which a symlink
+        # or a ``..`` may put anywhere (``homelink/.ssh/*``, ``../home/**``): read like a list.
+        start = glob_start(path, pattern)
+        if start != path:
+            path_subject(ctx, out, family, start, write=False, cwd=call.cwd, label="glob lists")
+
+
+def _call_fs(ctx: Context) -> CallFs:
+    """This call's memo over the file system (the credential files' identities looked at
+    once, and only looked for below a folder when one has another name)."""
+    if isinstance(ctx.fs, CallFs) and ctx.fs.policy is ctx.policy:
+        return ctx.fs
+    return CallFs(ctx.fs, ctx.policy, ctx.tree)
+
+
+_WILDCARDS = frozenset("*?[{")
+
+
+def glob_start(path: str, pattern: str) -> str:
+    """The folder (or file) a glob ``pattern`` below ``path`` starts from: its components up
+    to the first wildcard, climbing once for each ``..`` after it (``*/../..``)."""
+    parts = pattern.split("/")
+    fixed: list[str] = []
+    for index, part in enumerate(parts):
+        if _WILDCARDS.intersection(part):
+            fixed += [".."] * parts[index + 1 :].count("..")
+            break
+        fixed.append(part)
+    start = "/".join(fixed).rstrip("/") or ("/" if pattern.startswith("/") else "")
+    if not start:
+        return path
+    return start if start.startswith(("/", "~")) else posixpath.join(path, start)
+
+
+def linked_credentials(ctx: Context, what: str, starts: tuple[str, ...], *, cwd: str) -> list[Reason]:
+    """Another name (a hard link) of one of HOME's credential files below ``starts``: what
+    runs there reads the credential through it. Nothing is walked unless a credential file
+    has more than one name (then one stat per file walked); past the budget: asks."""
+    fs = _call_fs(ctx)
+    known = fs.credential_ids()
+    if not known:
+        return []
+
+    def linked(path: str) -> bool:
+        found = fs.identity(path)
+        return found is not None and (found.device, found.inode) in known
+
+    reasons: list[Reason] = []
+    for start in dict.fromkeys(starts):
+        try:
+            top = posixpath.normpath(absolute(start, cwd=cwd, home=ctx.policy.home))
+            found = walk(ctx.reach, top, follow_links=False, skip=lambda p, d: False, flag=linked)
+        except OverBudget:
+            reasons.append(budget_reason(start, what))
+            continue
+        except PathError:
+            continue
+        for item in found[:20]:
+            file_id = fs.identity(item.path)
+            credential = known.get((file_id.device, file_id.inode), "") if file_id else ""
+            reasons.append(
+                Reason(
+                    Decision.DENY,
+                    "hardline.credentials",
+                    "built-in",
+                    item.path[:200],
+                    f"{what} can read everything below {top}, which holds {item.path}, another name "
+                    f"(a hard link) of the credential file {credential}: never read by an agent",
+                )
+            )
+    return reasons
 
 
 def decide_fetch(ctx: Context, call: ToolCall, out: Assembly) -> None:
@@ -114,6 +196,13 @@ def decide_code(ctx: Context, call: ToolCall, out: Assembly) -> None:
                 "no OS sandbox is available: running code needs a person",
             )
         )
+    # Code reads whatever its folder and the workspace hold: a credential there under another
+    # name is read as the credential (the sandbox hides it as well).
+    roots = policy.write_roots
+    starts = (*roots, call.cwd) if not any(posixpath.commonpath((call.cwd, r)) == r for r in roots) else roots
+    denied = tuple(linked_credentials(ctx, f"code ({language})", starts, cwd=call.cwd))
+    subject.hard.extend(denied)
+    subject.effects |= credential_effect(denied)
 
 
 def decide_install(ctx: Context, call: ToolCall, out: Assembly) -> None:

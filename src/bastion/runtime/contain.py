@@ -5,8 +5,10 @@ before the answer is recorded, so the ledger holds exactly what the agent is tol
 
 * ``[exec] contain`` says whether this outcome runs contained ("all": every allowed and
   every approved call; "allowed": only what no person approved; "off": nothing);
-* the profile is computed once, from what the gate judged: the effects it found and the
-  hosts its own shell analysis saw (the gate's cached parse, not a second one); for a call
+* the profile is computed once, from what the gate judged: the effects it found, the
+  hosts its own shell analysis saw (the gate's cached parse, not a second one) and those a
+  git remote's name leads to in the repository's configuration, as the gate read it
+  (``bastion.policy.git_remotes``: ``git push origin`` reaches ``github.com``); for a call
   a person is asked about, also the paths outside the workspace it names as written
   (:func:`named_writes`), so the approved run may do exactly what was asked;
 * a call that must run contained but cannot on this machine (no working bubblewrap, a
@@ -33,6 +35,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from bastion.approval.model import Resolver
 from bastion.approval.outcome import prepend, resolver_of
+from bastion.call.effects import Effect
 from bastion.policy.containment import Contain, Prepared, Profile, analysis_hosts, profile_for
 from bastion.policy.decision import Decision, Evaluation, Reason
 from bastion.shell.model import Access
@@ -89,7 +92,7 @@ class Containment:
         if not contains(self.mode, evaluation.decision, by_person=resolver is Resolver.PERSON):
             return evaluation
         analysis = _analysis(gate.analyze_shell, command)
-        profile = profile_for(evaluation, () if analysis is None else analysis_hosts(analysis))
+        profile = profile_for(evaluation, () if analysis is None else _hosts(analysis, gate.policy, call.cwd))
         if analysis is not None and (evaluation.decision is Decision.ASK or resolver is Resolver.PERSON):
             writes = named_writes(analysis, gate.policy, call.cwd)
             profile = dataclasses.replace(profile, writes=writes) if writes else profile
@@ -152,6 +155,29 @@ def _analysis(analyze: Callable[[str], ShellAnalysis], command: str) -> ShellAna
         return None
 
 
+#: Programs whose installs reach a package manager's default registry (``policy.packages``).
+_REGISTRY_OF = {"npm": "npm", "pnpm": "npm", "pip": "pip", "pip3": "pip", "uv": "pip", "cargo": "cargo",
+                "gem": "gem", "bundle": "gem"}  # fmt: skip
+
+
+def _hosts(analysis: ShellAnalysis, policy: Policy, cwd: str) -> tuple[str, ...]:
+    """The hosts the command names, those its git remotes' names lead to (``git push
+    origin``: the repository's configuration says where, as the gate read it), and the
+    default registry of a package manager's install (``npm install`` names no host; the
+    registry is where it goes: each connection is still the proxy's to decide)."""
+    from bastion.policy.git_remotes import analysis_remote_hosts  # only for a contained call
+    from bastion.policy.packages import MANAGERS
+
+    registries: list[str] = []
+    for cmd in analysis.commands:
+        manager = _REGISTRY_OF.get(cmd.program or "")
+        if cmd.program in ("python", "python3") and tuple(cmd.argv[1:3]) == ("-m", "pip"):
+            manager = "pip"
+        if manager is not None and Effect.INSTALL in cmd.effects:
+            registries.extend(MANAGERS[manager].hosts)
+    return (*analysis_hosts(analysis), *analysis_remote_hosts(analysis, cwd, policy.home), *registries)
+
+
 def _home(path: str, home: str) -> str:
     return home + path[1:] if path == "~" or path.startswith("~/") else path
 
@@ -183,7 +209,6 @@ def record_runs(keeper: Gatekeeper, runs: Sequence[Settled]) -> int:
 def ran_contained(run: Settled) -> tuple[ToolCall, Evaluation]:
     """The call a settled prepared run carried out and the evaluation its exit is recorded
     under (``exec.contained``, as ``bastion sandbox run`` records its own runs)."""
-    from bastion.call.effects import Effect
     from bastion.call.model import ToolCall
 
     origin = run.call

@@ -11,52 +11,17 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
-from bastion.call.effects import Effect
 from bastion.call.model import ToolCall
+from bastion.exec.egress.only import HostsGate, connection_host
 from bastion.exec.runner import RunSpec
-from bastion.policy.decision import MARKER_DENIED, Decision, Evaluation, Reason
-from bastion.policy.judge import GateWrapper, Judge
 
 if TYPE_CHECKING:
     from bastion.runtime import Gatekeeper
     from bastion.tools.base import ToolContext
 
-SOURCE = "exec tool"
-
-
-class HostsGate(GateWrapper):
-    """The proxy's gate for one run: the policy's answer, for the decision's hosts only."""
-
-    def __init__(self, inner: Judge, hosts: tuple[str, ...]) -> None:
-        super().__init__(inner)
-        self.hosts = frozenset(h.lower() for h in hosts)
-
-    def around(self, inner: Judge) -> HostsGate:
-        return HostsGate(inner, tuple(self.hosts))
-
-    def judged(self, call: ToolCall, inner: Callable[[ToolCall], Evaluation]) -> Evaluation:
-        try:
-            host = connection_host(call)
-        except Exception as exc:  # fail closed
-            return _deny("", f"not a connection this run may make: {exc}")
-        if host not in self.hosts:
-            shown = ", ".join(sorted(self.hosts))
-            return _deny(host, f"this run may reach only the hosts its decision saw ({shown}), not {host}")
-        return inner(call)
-
-
-def connection_host(call: ToolCall) -> str:
-    """The host of a connection the egress proxy asks its gate about (a ``fetch`` call)."""
-    return (urlsplit(call.require_str("url")).hostname or "").lower()
-
-
-def _deny(matched: str, message: str) -> Evaluation:
-    reason = Reason(Decision.DENY, "exec.hosts-only", SOURCE, matched, message)
-    return Evaluation(Decision.DENY, (reason,), (Effect.NETWORK,), marker=MARKER_DENIED)
+__all__ = ["HostsGate", "connection_host", "keeper_of", "with_egress"]
 
 
 def keeper_of(authorizer: object) -> Gatekeeper | None:

@@ -165,7 +165,7 @@ class JobTool(Tool):
         seconds = min(args.get("timeout") or settings.total_seconds, settings.total_seconds)
         bash = shutil.which("bash", path=SYSTEM_PATH) or "/bin/bash"
         # The profile of the decision, as for exec: hosts only through the egress proxy.
-        profile = profile_for(evaluation, shell_hosts(command))
+        profile = profile_for(evaluation, shell_hosts(command, cwd, self.ctx.policy.home))
         try:
             spec = sandbox_spec(self.ctx, [bash, "-c", command], profile=profile, seconds=seconds, cwd=cwd)
         except ScanBudgetExceeded as exc:

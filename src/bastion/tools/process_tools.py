@@ -123,7 +123,7 @@ class ExecTool(_ProcessTool):
     async def execute(self, args: Mapping[str, Any], call: ToolCall, evaluation: Evaluation) -> ToolResult:
         bash = shutil.which("bash", path=SYSTEM_PATH) or "bash"
         allowed = evaluation.decision is Decision.ALLOW
-        hosts = shell_hosts(args["command"]) if allowed else ()
+        hosts = shell_hosts(args["command"], call.cwd, self.ctx.policy.home) if allowed else ()
         profile = profile_for(evaluation, hosts)
         return await self.launch([bash, "-c", args["command"]], call, args, profile=profile, cwd=call.cwd)
 

@@ -16,6 +16,7 @@ import pytest
 from bastion.adapters.hooks.daemon import ResidentDecider, answer_hook
 from bastion.adapters.hooks.decide import LocalDecider, Options
 from bastion.adapters.hooks.entry import protocol_for
+from bastion.adapters.hooks.hand_off_marks import marks_dir
 from bastion.adapters.hooks.install import hook_checks, install
 from bastion.adapters.hooks.protocol import OUTCOME_EVENTS
 from bastion.agents.registry import hooks_of
@@ -242,9 +243,39 @@ def test_install_adds_each_report_so_that_it_can_never_block(sandbox: Sandbox) -
 
     assert sorted(hooks) == sorted(["PreToolUse", "PermissionRequest", *REPORTS])
     assert {event: [h["command"] for g in hooks[event] for h in g["hooks"]] for event in REPORTS} == {
-        event: [f"sh -c '/opt/bastion hook claude --timeout 60 --autostart --event {event} || exit 0'"]
+        event: [
+            'sh -c \'for m in "${BASTION_STATE_DIR:-$HOME/.local/state/bastion}/hand-offs"/*; do '
+            f'[ -e "$m" ] && {{ /opt/bastion hook claude --timeout 60 --autostart --event {event}; exit 0; }}; '
+            "break; done; exit 0'"
+        ]
         for event in REPORTS
     }
+
+
+def marks(sandbox: Sandbox) -> list[str]:
+    folder = marks_dir(sandbox.env())
+    return sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+
+
+def test_a_hand_off_is_marked_until_its_report_settles_it(sandbox: Sandbox) -> None:
+    ask(sandbox, "toolu_a")
+    ask(sandbox, "toolu_b")
+    marked = marks(sandbox)
+
+    hook(sandbox, captured("post-tool-use", sandbox, tool_input=PUSH, tool_use_id="toolu_a"))
+    left = marks(sandbox)
+    hook(sandbox, captured("stop", sandbox))
+
+    assert (len(marked), len(left), marks(sandbox)) == (2, 1, [])
+    assert set(left) < set(marked)
+
+
+def test_an_allowed_call_marks_nothing_so_its_report_starts_no_python(sandbox: Sandbox) -> None:
+    payload = captured("pre-tool-use", sandbox, tool_input={"command": "git status"}, tool_use_id="toolu_c")
+
+    decision = hook(sandbox, payload)[0]
+
+    assert (decision, marks(sandbox)) == ("allow", [])
 
 
 def test_the_installed_hooks_record_an_approval_from_claudes_prompt(sandbox: Sandbox) -> None:

@@ -205,3 +205,25 @@ def test_the_daemon_ends_when_its_socket_is_taken_over(hook_env: dict[str, str])
     assert _wait(lambda: os.path.exists(sock))
     os.unlink(sock)  # what `bastion serve` does before binding its own
     assert _wait(lambda: not _daemons(hook_env["BASTION_STATE_DIR"]))
+
+
+def test_modules_planted_in_the_workspace_are_not_imported_by_the_daemon_it_starts(
+    hook_env: dict[str, str],
+) -> None:
+    """The hook runs with the workspace as its cwd; the daemon it starts must not take the
+    workspace's ``json.py`` or ``socket.py`` for the standard library's (blind suite C)."""
+    proj = Path(hook_env["HOME"]) / "proj"
+    marker = Path(hook_env["HOME"]) / "ran"
+    for name in ("json", "socket", "inspect", "shlex", "typing", "enum", "signal"):
+        (proj / f"{name}.py").write_text(
+            f"open({str(marker)!r}, 'a').write('{name}\\n')\nraise ImportError\n"
+        )
+    sock = os.path.join(hook_env["BASTION_STATE_DIR"], "hooks.sock")
+
+    first = _installed(hook_env, "git status")
+
+    assert _wait(lambda: os.path.exists(sock)), "no daemon socket appeared"
+    assert (_decision(first), _decision(_installed(hook_env, "git status", session="s2"))) == (
+        (0, "allow"),
+    ) * 2
+    assert not marker.exists(), marker.read_text()

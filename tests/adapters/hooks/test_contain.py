@@ -218,3 +218,39 @@ def test_codex_which_cannot_ask_gets_a_denial_without_any_rewrite_under_contain_
     assert run.exit_code == 2
     assert run.json["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert "updatedInput" not in run.json["hookSpecificOutput"]
+
+
+def test_a_host_profile_a_person_approved_names_its_request_and_nothing_else_does() -> None:
+    import dataclasses
+
+    from bastion.adapters.hooks.contain import contain_verdict
+    from bastion.adapters.hooks.protocol import Context, HookRequest, Verdict
+    from bastion.call.model import ToolCall
+    from bastion.policy.containment import Filesystem, Profile
+    from bastion.policy.decision import Decision, Evaluation, Reason
+
+    rid = "AbCdEfGhIjKlMnOpQrStUv"
+    profile = Profile(Filesystem.WORKSPACE_WRITE, hosts=("github.com",))
+    person = Reason(Decision.ALLOW, "approval.person", f"request {rid}", rid, "approved once by a person")
+    grant = Reason(Decision.ALLOW, "grant.exact", "grant g1", "git push origin main", "a standing grant")
+    args = {"command": "git push origin main"}
+    request = HookRequest(tool="Bash", args=args, ctx=Context(agent="claude", cwd="/p"), event="PreToolUse")
+    call = ToolCall("shell", args, cwd="/p")
+
+    def line(reason: Reason, chosen: Profile) -> list[str]:
+        answer = Evaluation(Decision.ALLOW, (reason,), profile=chosen)
+        verdict = contain_verdict(Verdict("allow", "ok", "PreToolUse", evaluation=answer), request, [call])
+        assert verdict.updated_input is not None
+        return shlex.split(verdict.updated_input["command"])
+
+    approved, granted = line(person, profile), line(grant, profile)
+    quiet = line(person, dataclasses.replace(profile, hosts=()))
+    assert approved[approved.index("--") - 2 :] == [
+        "--approval",
+        rid,
+        "--",
+        "bash",
+        "-c",
+        "git push origin main",
+    ]
+    assert ("--approval" in granted, "--approval" in quiet) == (False, False)

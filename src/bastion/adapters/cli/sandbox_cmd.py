@@ -1,10 +1,12 @@
 """``bastion sandbox run --profile P [--host H…] [--write PATH…] [--cwd DIR] [--timeout S]
-[--policy FILE] -- CMD…`` and ``bastion sandbox prepare`` (the same options; prints the line
+[--policy FILE] [--approval ID] -- CMD…`` and ``bastion sandbox prepare`` (the same options; prints the line
 that runs CMD in the same sandbox with no Python, see ``bastion.exec.prepared``).
 
 Runs one command inside Bastion's sandbox in the named profile (``read-only`` or
 ``workspace-write``; ``--host`` names a host the run may reach, ``--write`` a path outside
-the workspace a person approved it to write), or a whole agent CLI in ``agent:AGENT`` (what
+the workspace a person approved it to write; ``--approval ID``, the request a person approved
+in Bastion's queue, whose hosts the run's proxy then does not ask about again once the
+approvals store confirms it: ``bastion.runtime.approved_run``), or a whole agent CLI in ``agent:AGENT`` (what
 ``bastion launch AGENT`` runs it in; see ``agent_sandbox``). This is what a hook's
 rewritten shell call runs. Dispatched before the CLI framework is imported: it runs once
 per contained call. Every run is a ledger record (metadata only: the arguments' hash).
@@ -21,13 +23,16 @@ import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bastion.errors import BastionError
 
+if TYPE_CHECKING:
+    from bastion.policy.containment import Profile
+
 USAGE = (
     "usage: bastion sandbox run|prepare --profile read-only|workspace-write|agent:AGENT [--host HOST]... "
-    "[--write PATH]... [--cwd DIR] [--timeout SECONDS] [--policy FILE] -- COMMAND [ARG]...\n"
+    "[--write PATH]... [--cwd DIR] [--timeout SECONDS] [--policy FILE] [--approval ID] -- COMMAND [ARG]...\n"
 )
 EXIT_TIMEOUT = 124
 EXIT_NOT_RUN = 126
@@ -47,6 +52,8 @@ class SandboxArgs:
     argv: tuple[str, ...]
     #: ``--write PATH``: a path outside the workspace the approved call may write.
     writes: tuple[str, ...] = ()
+    #: ``--approval ID``: the request a person approved (checked against the store, never trusted).
+    approval: str | None = None
 
 
 def parse_args(args: list[str], cwd: str) -> SandboxArgs:
@@ -59,7 +66,7 @@ def parse_args(args: list[str], cwd: str) -> SandboxArgs:
     while rest and rest[0] != "--":
         flag = rest.pop(0)
         name, eq, inline = flag.partition("=")
-        if name not in ("--profile", "--host", "--write", "--cwd", "--timeout", "--policy"):
+        if name not in ("--profile", "--host", "--write", "--cwd", "--timeout", "--policy", "--approval"):
             raise UsageError(f"unknown option {flag!r}")
         if not eq:
             if not rest:
@@ -83,8 +90,9 @@ def parse_args(args: list[str], cwd: str) -> SandboxArgs:
         raise UsageError("--timeout must be in (0, 86400]")
     where = os.path.abspath(values.get("cwd", cwd))
     return SandboxArgs(
-        values["profile"], tuple(hosts), where, timeout, values.get("policy"), tuple(rest[1:]), tuple(writes)
-    )
+        values["profile"], tuple(hosts), where, timeout, values.get("policy"), tuple(rest[1:]), tuple(writes),
+        values.get("approval"),
+    )  # fmt: skip
 
 
 def run_sandbox(args: list[str], env: Mapping[str, str] | None = None) -> int:
@@ -155,7 +163,7 @@ def _run(parsed: SandboxArgs, environ: Mapping[str, str]) -> int:
     spec = build_spec(policy, config, parsed.argv, cwd=parsed.cwd, environ=environ, profile=profile)
     with contextlib.ExitStack() as stack:
         if profile.hosts:  # network only through the egress proxy, decided per connection
-            spec = _behind_proxy(stack, loaded, environ, spec, parsed.cwd)
+            spec = _behind_proxy(stack, loaded, environ, spec, parsed, profile)
         result = BubblewrapRunner().run(spec)
     _write(1, result.stdout)
     _write(2, result.stderr)
@@ -182,17 +190,43 @@ def _run_agent(parsed: SandboxArgs, loaded: Any, environ: Mapping[str, str], age
 
 
 def _behind_proxy(stack: contextlib.ExitStack, loaded: Any, environ: Mapping[str, str], spec: Any,
-                  cwd: str) -> Any:  # fmt: skip
+                  parsed: SandboxArgs, profile: Profile) -> Any:  # fmt: skip
     """Start the egress proxy for this run: every connection the command makes is decided by
-    the same gate (hosts that ask park until a person answers), held secrets stay outside."""
-    from bastion.construct import open_gatekeeper
+    the same gate (hosts that ask park until a person answers; not those of the request a
+    person approved, ``--approval``), to the profile's hosts only (``exec.hosts-only``); held
+    secrets stay outside. An ssh destination (``h:22``) gets the ssh agent's socket and ssh
+    through the proxy (``bastion.exec.egress.ssh``)."""
+    from bastion.construct import open_gatekeeper, sibling
     from bastion.exec.egress.held import load_held
+    from bastion.exec.egress.only import HostsGate
     from bastion.exec.egress.session import EgressSession
+    from bastion.exec.egress.ssh import agent_socket
 
     keeper = stack.enter_context(open_gatekeeper(loaded, environ))
     held = load_held(loaded.policy.credentials_dir, loaded.exec.held)
-    session = stack.enter_context(EgressSession(keeper, held=held, cwd=cwd, agent="sandbox"))
+    approved = None if parsed.approval is None else _approved(keeper, environ, parsed)
+    cwd = parsed.cwd
+    session = EgressSession(
+        sibling(keeper, HostsGate(keeper.gate, profile.hosts, approved)), held=held, cwd=cwd, agent="sandbox",
+        ssh_hosts=profile.ssh_hosts, ssh_agent=agent_socket(environ), home=loaded.policy.home,
+    )  # fmt: skip
+    stack.enter_context(session)
     return dataclasses.replace(spec, network=False, egress=session.binding)
+
+
+def _approved(keeper: Any, environ: Mapping[str, str], parsed: SandboxArgs) -> Any:
+    """The approval this run rides on, checked against the store; None (and why, on
+    stderr) when it is none: each connection is then decided as without it."""
+    from bastion.policy.sources import state_dir_from
+    from bastion.runtime.approved_run import ride_on
+
+    assert parsed.approval is not None
+    found = ride_on(keeper.store, keeper.hasher, parsed.approval, parsed.argv, cwd=parsed.cwd,
+                    now=keeper.clock.now(), state_dir=state_dir_from(environ))  # fmt: skip
+    if isinstance(found, str):
+        _write(2, f"bastion sandbox: no approval to run on: {found}; each connection is decided as asked\n")
+        return None
+    return found
 
 
 def _record(loaded: Any, environ: Mapping[str, str], parsed: SandboxArgs, label: str, code: int,

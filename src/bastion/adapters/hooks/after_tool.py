@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bastion.adapters.hooks.hand_off_marks import clear as settled_marks
 from bastion.adapters.hooks.protocol import (
     RAN_EVENTS,
     SESSION_END,
@@ -68,7 +69,9 @@ def record_outcome(
                 return Verdict("deny", why, request.event)
             agent = f"{request.ctx.agent}/{request.tool_use_id}"
             done = hand_offs.ran(session=session, agent=agent, approver=who)
+            settled_marks(options.env, session=session, agent=agent)
         else:
             why = _ENDED.get(request.event, "the turn ended")
             done = hand_offs.not_run(session=session, approver=who, why=why)
+            settled_marks(options.env, session=session)
     return Verdict("allow", f"{len(done)} hand-offs resolved", request.event)

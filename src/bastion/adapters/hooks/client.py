@@ -165,7 +165,9 @@ def spawn_daemon(path: str, env: Mapping[str, str]) -> bool:
     null = os.devnull
     actions = [(os.POSIX_SPAWN_OPEN, fd, null, os.O_RDWR, 0) for fd in (0, 1, 2)]
     child_env = {**env, SOCKET_ENV: path}
-    argv = [sys.executable, "-m", "bastion.adapters.hooks.autostart"]
+    # -P: ``-m`` would put the cwd (the agent's workspace) first on sys.path, and a planted
+    # ``json.py`` there would run in the daemon, uncontained.
+    argv = [sys.executable, "-P", "-m", "bastion.adapters.hooks.autostart"]
     try:
         os.posix_spawn(sys.executable, argv, child_env, file_actions=actions, setsid=True)
     except OSError:

@@ -9,7 +9,9 @@ writes it out. The agent (Claude Code ``updatedInput``, Copilot ``modifiedArgs``
 that execs bubblewrap (``bastion.exec.prepared``; no Python), ending in
 ``bash -c 'ORIGINAL'``; otherwise (a question, a host profile, an approved call whose run
 could not be built)
-``bastion sandbox run --profile P [--host H…] --cwd DIR --timeout S -- bash -c 'ORIGINAL'``.
+``bastion sandbox run --profile P [--host H…] --cwd DIR --timeout S [--approval ID] -- bash -c 'ORIGINAL'``
+(``--approval``: a host profile a person approved in Bastion's queue names the request, which
+the run checks in the approvals store before its proxy skips asking about those hosts again).
 Either way the original command stays in the transcript word for word, and what it can
 touch is what the decision found it does.
 """
@@ -55,12 +57,25 @@ def contain_verdict(
     if prepared is not None:
         command = prepared.shell_command(str(args["command"]), _timeout(args))
     else:
-        command = contained_command(args, profile, cwd=request.ctx.cwd, policy_path=policy_path)
+        from bastion.runtime.approved_run import approval_of
+
+        approval = approval_of(evaluation) if profile.hosts else None
+        command = contained_command(
+            args, profile, cwd=request.ctx.cwd, policy_path=policy_path, approval=approval
+        )
     return dataclasses.replace(verdict, updated_input={**args, "command": command})
 
 
-def contained_command(args: Mapping[str, Any], profile: Profile, *, cwd: str, policy_path: str | None) -> str:
-    """The one seam that builds the contained command the agent runs instead."""
+def contained_command(
+    args: Mapping[str, Any],
+    profile: Profile,
+    *,
+    cwd: str,
+    policy_path: str | None,
+    approval: str | None = None,
+) -> str:
+    """The one seam that builds the contained command the agent runs instead (``approval``:
+    the request a person approved, for its run to check: ``bastion.runtime.approved_run``)."""
     from bastion.adapters.hooks.targets import bastion_executable
 
     original = str(args["command"])
@@ -68,6 +83,8 @@ def contained_command(args: Mapping[str, Any], profile: Profile, *, cwd: str, po
     argv += ["--timeout", f"{_timeout(args):g}"]
     if policy_path:
         argv += ["--policy", policy_path]
+    if approval:
+        argv += ["--approval", approval]
     return shlex.join([*argv, "--", "bash", "-c", original])
 
 

@@ -201,9 +201,20 @@ class LocalDecider:
         final = keeper.request_sync(
             call, timeout=max(options.park_budget, 0.0), contain=rewrites, hand_off=delegate
         )
+        if delegate and final.decision is Decision.ASK and request.tool_use_id:
+            _mark_hand_off(options, call)
         if delegate and final.decision is Decision.ASK and request.event == PERMISSION_REQUEST:
             return Verdict("ask", final.message, request.event, defer=True)
         return _verdict(final, request.event)
+
+
+def _mark_hand_off(options: Options, call: ToolCall) -> None:
+    """Its report will be read (``hand_off_marks``); a mark that cannot be made leaves the
+    hand-off ``requested``, which claims nothing, so it is no reason to fail the call."""
+    from bastion.adapters.hooks.hand_off_marks import mark
+
+    with contextlib.suppress(OSError):
+        mark(options.env, session=call.session, agent=call.agent or "")
 
 
 def settle_quietly(keeper: Gatekeeper) -> None:

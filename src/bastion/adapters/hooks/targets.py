@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bastion.adapters.hooks.hand_off_marks import guarded_report
 from bastion.agents.model import Hooks, SettingsStyle
 from bastion.agents.registry import agent, hooks_of
 
@@ -54,12 +55,15 @@ def hook_command(
     agent: str, executable: Launcher, *, timeout: int, event: str | None = None, blocks: bool = True
 ) -> str:
     """``blocks=False``: a report (``PostToolUse``, ``Stop``…) falls back to exit 0, since
-    exit 2 on Claude Code's ``Stop`` would make it go on with the turn."""
+    exit 2 on Claude Code's ``Stop`` would make it go on with the turn, and starts the hook
+    only while a hand-off awaits a report (``hand_off_marks``: no Python on most calls)."""
     program = shlex.quote(executable) if isinstance(executable, str) else shlex.join(executable)
     inner = f"{program} hook {agent} --timeout {timeout} --autostart"
     if event:
         inner += f" --event {event}"
-    return f"sh -c {shlex.quote(inner + (' || exit 2' if blocks else ' || exit 0'))}"
+    if not blocks:
+        return guarded_report(inner)
+    return f"sh -c {shlex.quote(inner + ' || exit 2')}"
 
 
 def is_bastion_command(command: Any, agent: str) -> bool:

@@ -4,7 +4,10 @@ A run with egress has no network route of its own (``--unshare-net``). A forward
 sandbox (``forward.py``) relays ``127.0.0.1:PORT`` to a Unix socket Bastion serves
 (``proxy.py``); every connection there is a ``fetch`` call through the run's Gatekeeper
 (``decide.py``); held secrets (``held.py``) are swapped in by the proxy, over TLS with a
-per-run CA (``tls.py``) - the sandbox only ever sees a placeholder.
+per-run CA (``tls.py``) - the sandbox only ever sees a placeholder; git and npm are told
+to send it (``client_auth.py``). A run reaches only its profile's hosts (``only.py``); an
+ssh destination gets the ssh agent's socket and ssh through a ``CONNECT`` (``ssh.py``,
+``connect.py``), never a key file.
 """
 
 from typing import Any

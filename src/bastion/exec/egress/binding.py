@@ -40,14 +40,23 @@ class EgressBinding:
     python: str
     port: int = DEFAULT_PORT
     env: Mapping[str, str] = field(default_factory=dict)
+    #: The ssh agent's socket on the host, bound alone into the sandbox (``egress.ssh``).
+    ssh_agent: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "env", MappingProxyType(dict(self.env)))
 
 
+#: Where the ssh agent's socket is in the sandbox (the socket only: never ``~/.ssh``).
+SANDBOX_AGENT = "/run/bastion-ssh/agent.sock"
+
+
 def bwrap_args(binding: EgressBinding | None) -> list[str]:
     """The mounts bwrap adds for the proxy (before ``--remount-ro /``)."""
-    return [] if binding is None else ["--ro-bind", binding.public_dir, SANDBOX_DIR]
+    if binding is None:
+        return []
+    agent = ["--ro-bind", binding.ssh_agent, SANDBOX_AGENT] if binding.ssh_agent else []
+    return ["--ro-bind", binding.public_dir, SANDBOX_DIR, *agent]
 
 
 def command_prefix(binding: EgressBinding | None) -> list[str]:

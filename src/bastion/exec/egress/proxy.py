@@ -35,6 +35,7 @@ from bastion.policy.urls import Target, UrlError, parse_target
 _CHUNK = 262144
 _DEFAULT_PORT = {"http": 80, "https": 443}
 ESTABLISHED = b"HTTP/1.1 200 Connection established\r\n\r\n"
+SSH_PORT = 22
 
 
 class Refused(Exception):
@@ -179,7 +180,7 @@ class EgressProxy:
         if target.port is None:
             raise Refused(400, "Bad Request", "CONNECT needs host:port")
         verdict = await self._decide("https", target.host, target.port, "CONNECT")
-        if verdict.held:
+        if verdict.held and target.port != SSH_PORT:  # ssh has no header to carry a secret
             writer.write(ESTABLISHED)
             await writer.drain()
             await writer.start_tls(self.ca.server_context(target.host))

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from bastion.exec.egress import client_auth, ssh
 from bastion.exec.egress.binding import DEFAULT_PORT, FORWARDER, SOCKET, EgressBinding, egress_env
 from bastion.exec.egress.decide import EgressGate, GateOwner
 from bastion.exec.egress.held import HeldSecret
@@ -58,6 +59,9 @@ class EgressSession:
         on_parked: Callable[[Any], None] | None = None,
         port: int = DEFAULT_PORT,
         interactive: bool = True,
+        ssh_hosts: Sequence[str] = (),
+        ssh_agent: str | None = None,
+        home: str = "/",
     ) -> None:
         # interactive=False: nobody can be asked, so a host that would ask is refused at once.
         self.gate = EgressGate(
@@ -74,6 +78,8 @@ class EgressSession:
         self.upstream_tls = upstream_tls
         self.held = tuple(held)
         self.port = port
+        # ssh destinations of the run (egress.ssh): the agent's socket and ssh through the proxy.
+        self.ssh_hosts, self.ssh_agent, self.home = tuple(ssh_hosts), ssh_agent, home
         self._root: str | None = None
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -100,7 +106,13 @@ class EgressSession:
             raise ExecError(f"the egress proxy did not start: {self._error}")
         os.chmod(sock, 0o666)  # the sandbox's uid may differ; the 0700 root guards it
         placeholders = {h.name: h.placeholder for h in self.held}
-        self.binding = EgressBinding(public, sandbox_python(), self.port, egress_env(self.port, placeholders))
+        python = sandbox_python()
+        env = egress_env(self.port, placeholders) | client_auth.prepare(public, self.held)
+        agent = None
+        if self.ssh_hosts:
+            env |= ssh.prepare(public, python, self.ssh_hosts, self.ssh_agent, self.home)
+            agent = self.ssh_agent
+        self.binding = EgressBinding(public, python, self.port, env, agent)
         return self
 
     @property

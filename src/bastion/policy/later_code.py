@@ -1,0 +1,125 @@
+"""Files that make code run later without anyone choosing to run it (#31 root cause 7).
+
+One table, read by the gate (``Hardline.later_code``: a write asks and can never
+become a standing grant) and by the sandbox (``exec/protected.py``: one that exists is bound
+read-only, one created at the top of a writable root is swept). A file belongs here when an
+ordinary action that is *not* running the project's own code runs code it names: opening
+the folder in an editor or agent, a read the gate allows (a tool loading an rc file from
+the working directory, a package manager's listing), committing, or pushing (CI, with the
+repository's secrets). A file whose code runs only when someone runs the project's tests,
+lint or build is project code, like any source file, and is not here (README: limits).
+
+Files that *existing* config names as programs (a repository's ``core.fsmonitor``, the
+toolchain ``rust-toolchain.toml`` names) are found through that config:
+``policy/named_programs.py``. A ``package.json`` lifecycle script: ``policy/lifecycle.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Runs(Enum):
+    """What runs the code a file names, without anyone choosing to run it."""
+
+    OPEN = "an editor or agent runs what it names when it opens the folder"
+    PUSH = "CI runs it with the repository's secrets on the next push"
+    COMMIT = "git runs what it names on commit"
+    TOOL = "a tool started in the folder loads it and runs what it names, listings and reads included"
+    GIT = "git runs what it names on checkout, diff and merge"
+    BIN = "a tool or an agent runs it as a program of the project's environment"
+
+
+@dataclass(frozen=True, slots=True)
+class LaterCode:
+    #: A name guarded wherever it appears (``Jenkinsfile``), a folder's entry
+    #: (``.github/actions``: below any ``.github``), or a file name ending (``*.code-workspace``).
+    path: str
+    runs: Runs
+    #: Whether every sandbox keeps it read-only (or sweeps it): False only where ordinary
+    #: contained work must write it (an install fills ``node_modules/.bin``); the gate still
+    #: asks about a direct write.
+    contained: bool = True
+
+    @property
+    def glob(self) -> str:
+        return f"**/{self.path}"
+
+    @property
+    def suffix(self) -> str | None:
+        """The name ending of a ``*.end`` entry; None for a name or a folder's entry."""
+        return self.path[1:] if self.path.startswith("*.") else None
+
+
+def _all(runs: Runs, *paths: str, contained: bool = True) -> tuple[LaterCode, ...]:
+    return tuple(LaterCode(p, runs, contained) for p in paths)
+
+
+LATER_CODE: tuple[LaterCode, ...] = (
+    # Agents and editors: MCP servers, commands, tasks, language servers, elisp, Lua, ex
+    # commands, run configurations, development environments started on open.
+    *_all(Runs.OPEN, ".vscode/mcp.json", ".vscode/launch.json", ".vscode/extensions.json",
+          ".claude/commands", ".claude/agents", ".claude/skills", ".devcontainer",
+          ".devcontainer.json", "*.code-workspace", ".roo/mcp.json", ".kiro/settings",
+          ".kiro/hooks", ".amazonq/mcp.json", ".amazonq/agents", ".aider.conf.yml",
+          ".helix/languages.toml", ".helix/config.toml", ".dir-locals.el", ".dir-locals-2.el",
+          ".exrc", ".nvimrc", ".nvim.lua", ".lazy.lua", ".zed/settings.json", ".zed/tasks.json",
+          ".continue/config.json", ".continue/config.yaml", ".continue/config.ts",
+          ".idea/workspace.xml", ".idea/runConfigurations", ".theia/tasks.json",
+          ".theia/launch.json", ".fleet/run.json", "devbox.json", ".gitpod.yml",
+          ".gitpod.Dockerfile", ".replit", "replit.nix", ".idx/dev.nix"),
+    # CI: runs with the repository's secrets on the next push.
+    *_all(Runs.PUSH, ".github/workflows", ".github/actions", ".gitea/workflows",
+          ".forgejo/workflows", ".gitlab-ci.yml", ".gitlab-ci.yaml", ".gitlab/ci", ".circleci",
+          "Jenkinsfile", "bitbucket-pipelines.yml", "azure-pipelines.yml", "azure-pipelines.yaml",
+          ".azure-pipelines", ".travis.yml", ".buildkite", ".drone.yml", ".drone.jsonnet",
+          ".drone.star", ".woodpecker.yml", ".woodpecker", "appveyor.yml", ".appveyor.yml",
+          ".cirrus.yml", ".cirrus.star", "cloudbuild.yaml", "cloudbuild.yml", "buildspec.yml",
+          ".semaphore", "codemagic.yaml", "bitrise.yml", ".tekton", ".teamcity", "netlify.toml"),
+    # git hook managers: what they name runs on commit.
+    *_all(Runs.COMMIT, ".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml",
+          "lefthook-local.yml", ".lefthook-local.yml", ".lefthook", ".overcommit.yml",
+          ".huskyrc", ".huskyrc.json", ".simple-git-hooks.json"),
+    # git-lfs reads .lfsconfig (transfer agents); .gitattributes picks the diff / filter /
+    # merge drivers config defines. (.editorconfig is data only.)
+    *_all(Runs.GIT, ".lfsconfig", ".gitattributes"),
+    # Loaded from the working directory by a tool's every start (a debugger, a REPL, a
+    # package manager's listing, a toolchain's version query).
+    *_all(Runs.TOOL, ".yarnrc", ".yarnrc.yml", ".yarn/releases", ".yarn/plugins",
+          ".pnpmfile.cjs", ".pnpmfile.mjs", ".pnp.cjs", ".pnp.js", ".pnp.loader.mjs",
+          "bunfig.toml", ".bunfig.toml", "rust-toolchain", "rust-toolchain.toml",
+          ".cargo/config", ".cargo/config.toml", ".bazeliskrc", ".mvn/jvm.config",
+          ".mvn/maven.config", ".mvn/extensions.xml", ".mvn/wrapper", ".sbtopts", ".jvmopts",
+          ".mise.toml", "mise.toml", ".valgrindrc", ".gdbinit", ".lldbinit", ".pdbrc",
+          ".perldb", ".irbrc", ".pryrc", ".Rprofile", ".ghci", ".ocamlinit"),
+    # The programs of the project's environment that tools and agents run by name (npx, npm
+    # run, an activated venv): an install writes them, so the sandbox leaves them writable.
+    *_all(Runs.BIN, "node_modules/.bin", ".venv/bin", "venv/bin", contained=False),
+)  # fmt: skip
+
+LATER_CODE_GLOBS: tuple[str, ...] = tuple(entry.glob for entry in LATER_CODE)
+
+
+def contained_names() -> frozenset[str]:
+    """Names the sandbox protects wherever they appear."""
+    return frozenset(e.path for e in LATER_CODE if e.contained and "/" not in e.path and not e.suffix)
+
+
+def contained_suffixes() -> tuple[str, ...]:
+    return tuple(s for e in LATER_CODE if e.contained and (s := e.suffix) is not None)
+
+
+def contained_children() -> dict[str, tuple[str, ...]]:
+    """Entries below a folder of a name (``.github`` → ``workflows``, ``actions``…)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for entry in LATER_CODE:
+        if entry.contained and "/" in entry.path:
+            parent, _, child = entry.path.partition("/")
+            out[parent] = (*out.get(parent, ()), child)
+    return out
+
+
+def root_swept() -> tuple[str, ...]:
+    """Created at the top of a writable root by a contained run, each is swept."""
+    return tuple(e.path for e in LATER_CODE if e.contained and not e.suffix)
