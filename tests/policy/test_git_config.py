@@ -553,12 +553,13 @@ def test_the_places_git_is_told_to_act_on_go_through_the_path_policy(
 def test_a_work_tree_elsewhere_counts_the_committed_files_there(
     make_gate: GateFactory, call: Call, repo: Path, home: Path
 ) -> None:
-    # an index listing .ssh/id_rsa, compared against the HOME as work tree, prints the key
+    # an index listing .ssh/id_rsa, compared against the HOME as work tree, prints the key:
+    # a credential read outside the workspace, denied (issue 31)
     (repo / ".ssh").mkdir()
     (repo / ".ssh" / "id_rsa").write_text("fake")
     git("add", ".ssh/id_rsa", cwd=repo)
     decision, rules = outcome(make_gate(), call, f"git --work-tree={home} diff")
-    assert (decision, rules) == (Decision.ASK, ("shell.git-place", "hardline.credentials"))
+    assert (decision, rules) == (Decision.DENY, ("hardline.credentials",))
 
 
 def test_a_repository_using_husky_hooks_stays_a_reader_for_reads(

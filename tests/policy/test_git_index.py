@@ -154,3 +154,24 @@ def test_a_credential_named_on_the_command_line_is_printed_from_history_and_asks
     # ASK at least: a credential named as a path argument is read (DENY) where the tables know it
     assert evaluation.decision >= Decision.ASK
     assert {r.rule for r in evaluation.reasons} >= {"hardline.credentials"}
+
+
+@pytest.mark.parametrize("command", ["git diff", "git grep -n password", "git -C dotfiles diff HEAD"])
+def test_a_repository_whose_work_tree_is_home_prints_its_credential_stores_and_is_denied(
+    make_gate: GateFactory, call: Call, workspace: Path, home: Path, command: str
+) -> None:
+    """core.worktree = HOME: the index lists ~/.netrc, and git diff/grep print HOME's file
+    (issue 31): a credential read outside the workspace, denied like ``cat ~/.netrc``."""
+    repo = workspace / "dotfiles"
+    repo.mkdir()
+    make_repo(repo, [".netrc", "README.md"])
+    git("commit", "-qm", "x", cwd=repo)
+    (repo / ".netrc").unlink()
+    git("config", "core.worktree", str(home), cwd=repo)
+    cwd = str(repo) if not command.startswith("git -C") else str(workspace)
+    evaluation = make_gate().evaluate(call("shell", command=command, cwd=cwd))
+    denied = [r for r in evaluation.reasons if r.decision is Decision.DENY]
+    assert (evaluation.decision, [(r.rule, r.matched) for r in denied]) == (
+        Decision.DENY,
+        [("hardline.credentials", str(home / ".netrc"))],
+    )

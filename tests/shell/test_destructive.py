@@ -123,6 +123,7 @@ CATASTROPHIC = [
     "shred -u /dev/sda",
     "sudo find / -delete",
     "timeout 5 find / -delete",
+    "kill -9 -1",  # every process of the user: the whole session (issue 31)
 ]
 DESTRUCTIVE_NOT_CATASTROPHIC = [
     "rm -rf .",
@@ -133,7 +134,6 @@ DESTRUCTIVE_NOT_CATASTROPHIC = [
     "rm -rf ../..",
     "rm -rf ~/projects",
     "shred secret.txt",
-    "kill -9 -1",
     "rm -rf ../../../../..//",
 ]
 PLAIN_DELETES = [

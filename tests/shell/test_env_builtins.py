@@ -76,7 +76,8 @@ NOT_PURE = [
     ("read n < README.md; echo $((n*2))", Q, ["shell.dynamic"]),
     ("eval 'n=$x'; n=1; echo $((n))", Q, ["approval.interactive_default", "shell.dynamic"]),
     ("cat <<EOF\n$((x))\nEOF", Q, ["approval.interactive_default", "shell.dynamic"]),
-    ('for f in src/*.py; do f=/etc/shadow; cat "$f"; done', Q, U),
+    # the value the body gives f is decided too (shell/resolve.py): /etc/shadow is a credential
+    ('for f in src/*.py; do f=/etc/shadow; cat "$f"; done', Q, [*U, "hardline.credentials"]),
     ("for f in src/*; do cat $f; done", Q, U),
     # the bound glob is expanded through the file system: the key itself is read
     ('for f in ~/.ssh/*; do cat "$f"; done', D, ["hardline.credentials", "paths.deny_read"]),
@@ -186,7 +187,10 @@ def test_a_host_variable_records_its_host_on_the_command_and_what_it_runs() -> N
 def test_a_prefix_assignment_is_unknown_but_a_standalone_ordinary_one_is_data() -> None:
     prefixed = only("HOME=/tmp ls")
     assert not prefixed.pure_reader and any(n.startswith("HOME=") for n in prefixed.notes)
-    assert [c.argv for c in analyze("x=1; echo $x").commands] == [("echo", "$x")]
+    assert [(c.argv, c.resolved) for c in analyze("x=1; echo $x").commands] == [
+        (("echo", "$x"), False),
+        (("echo", "1"), True),
+    ]
 
 
 def test_read_into_an_ordinary_name_is_a_pure_reader_and_into_a_special_one_is_not() -> None:

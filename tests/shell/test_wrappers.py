@@ -109,7 +109,7 @@ OPAQUE = [
 def test_wrapper_is_looked_through(command: str, program: str, wrappers: tuple[str, ...]) -> None:
     a = analyze(command)
     assert a.decidable, a.errors
-    inner = a.commands[-1]
+    inner = [c for c in a.commands if not c.resolved][-1]  # as written, not as resolved
     assert inner.program == program
     assert inner.wrappers == wrappers
 

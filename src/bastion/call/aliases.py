@@ -45,7 +45,7 @@ ALIASES: Mapping[str, tuple[Family, Mapping[str, str]]] = MappingProxyType(
         "create": (Family.WRITE, {"path": "path"}),
         "str_replace": (Family.EDIT, {"path": "path"}),
         # Bastion's own tools (also canonical names)
-        "exec": (Family.SHELL, {"command": "command"}),
+        "exec": (Family.SHELL, {"command": "command", "stdin": "stdin"}),  # stdin: what reads it runs it
         "read": (Family.READ, {"path": "path"}),
         "write": (Family.WRITE, {"path": "path"}),
         "multi_edit": (Family.EDIT, {"path": "path", "file_path": "path"}),

@@ -132,6 +132,19 @@ CREDENTIAL_GLOBS: tuple[str, ...] = (
     "~/.bundle/config",
     "~/.yarnrc.yml",
     "~/.yarnrc",
+    # Shell and client histories (tokens and passwords typed on command lines), browsers'
+    # saved logins and cookies, password managers' local vaults.
+    "~/.*_history",
+    "~/.histfile",
+    "**/.mozilla/firefox/*/logins.json",
+    "**/.mozilla/firefox/*/key4.db",
+    "**/.mozilla/firefox/*/cookies.sqlite",
+    "**/.config/google-chrome",
+    "**/.config/chromium",
+    "**/.config/BraveSoftware",
+    "**/.config/Bitwarden CLI",
+    "**/.config/Bitwarden",
+    "**/.local/share/keepassxc",
     # Every process's environment (tokens passed in variables).
     "/proc/*/environ",
     "/proc/*/task/*/environ",

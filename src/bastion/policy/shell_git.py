@@ -307,6 +307,16 @@ def _oid_size(reach: Reach, repo: Repo) -> int:
     return 20
 
 
+def _configured_work_tree(reach: Reach, repo: Repo) -> str | None:
+    """The work tree the repository's ``core.worktree`` names (relative to the git dir)."""
+    data = reach.read(posixpath.join(repo.git_dir, "config")) or b""
+    value = None
+    for entry in parse(data.decode("utf-8", "replace")):
+        if entry.key == "core.worktree" and entry.value:
+            value = entry.value.strip()
+    return posixpath.normpath(posixpath.join(repo.git_dir, value)) if value else None
+
+
 def _committed_credentials(policy: Policy, reach: Reach, repo: Repo, inv: Invocation) -> list[Reason]:
     data = reach.read(posixpath.join(repo.git_dir, "index"))
     if data is None:
@@ -314,11 +324,29 @@ def _committed_credentials(policy: Policy, reach: Reach, repo: Repo, inv: Invoca
     remaining = max(0, reach.budget - reach.spent)
     paths = index_paths(data, oid_size=_oid_size(reach, repo), limit=remaining)
     reach.spend(len(paths), repo.git_dir)
-    base = repo.work_tree or posixpath.dirname(repo.git_dir)
+    # git's work tree: --work-tree, else core.worktree, else the folder holding .git
+    base = (
+        inv.work_tree
+        or _configured_work_tree(reach, repo)
+        or repo.work_tree
+        or posixpath.dirname(repo.git_dir)
+    )
     credentials = policy.hardline.credentials
     hits = [p for p in paths if credentials.first_match(posixpath.join(base, p)) is not None]
+    # A work tree outside the workspace (core.worktree = HOME) prints the credential stores
+    # there, which no call may read: denied like reading them. One in the workspace asks.
+    elsewhere = not any(base == r or base.startswith(r.rstrip("/") + "/") for r in policy.write_roots)
     return [
-        _reason(
+        Reason(
+            Decision.DENY,
+            "hardline.credentials",
+            "built-in",
+            posixpath.join(base, p)[:200],
+            f"git {inv.sub} prints files of the work tree {base}, outside the workspace, and its "
+            f"index lists the credential file {p}: a credential read",
+        )
+        if elsewhere
+        else _reason(
             posixpath.join(base, p),
             f"git {inv.sub} prints committed files, and the index lists the credential file {p}: "
             "a person must confirm (or name the paths to show)",

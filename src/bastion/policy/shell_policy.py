@@ -37,6 +37,7 @@ from bastion.policy.stages import (
 )
 from bastion.policy.treewalk import Reach
 from bastion.policy.verdict import Assembly, Subject
+from bastion.shell.feeds import fed_stdin
 from bastion.shell.model import Access, ShellAnalysis, SimpleCommand
 from bastion.shell.programs.registry import lookup
 
@@ -55,6 +56,9 @@ _FLOOR_SET = frozenset(_FLOOR_CLASSES)
 
 def decide_shell(ctx: Context, call: ToolCall, out: Assembly) -> None:
     command = call.require_str("command")
+    stdin = call.args.get("stdin")
+    if isinstance(stdin, str) and stdin:
+        command = fed_stdin(command, stdin)  # the exec tool's stdin: what reads it is decided on it
     # At most 4 bytes of UTF-8 a character: only a long string needs encoding to be measured.
     if (
         len(command) * 4 > MAX_COMMAND_BYTES

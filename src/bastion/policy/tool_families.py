@@ -13,6 +13,7 @@ from bastion.call.effects import Effect
 from bastion.call.families import CODE_LANGUAGES, DB_OPERATIONS, Family
 from bastion.call.model import ToolCall
 from bastion.errors import CallError
+from bastion.policy.code_reads import credential_reads
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode
 from bastion.policy.lifecycle import lifecycle_write_reason
@@ -171,6 +172,7 @@ def decide_code(ctx: Context, call: ToolCall, out: Assembly) -> None:
         raise CallError("code: 'timeout' must be a positive number of seconds")
     policy = ctx.policy
     subject = out.add(Subject(label=f"code {language}", effects={Effect.CODE}))
+    subject.hard.extend(credential_reads(ctx, call, language, call.args["source"]))
     rule = last_rule(ctx, Family.CODE, lambda r: r.matcher.matches_words(language))
     if rule is not None:
         subject.override = rule_reason(rule, language)

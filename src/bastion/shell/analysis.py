@@ -27,6 +27,7 @@ from bastion.shell.model import (
 )
 from bastion.shell.parser import MAX_COMMAND_BYTES, error_nodes, parse, unsafe_char
 from bastion.shell.paths import root_like
+from bastion.shell.resolve import quick_check, resolved
 from bastion.shell.unwrap import Classifier
 from bastion.shell.walk import walk
 from bastion.shell.walk_model import FORK_LOOP, FunctionDef, Item, RawCommand
@@ -46,11 +47,31 @@ def analyze(command: str, *, memo: bool = True) -> ShellAnalysis:
     try:
         commands, errors = _analyze_source(data, new_outer(memo=memo))
         commands = _follow_cd(commands, cdpath="CDPATH" in command)
+        commands.extend(_as_resolved(data, commands, memo))
     except Exception as exc:  # fail closed on any internal error (RecursionError included)
         return ShellAnalysis(command, (), (f"internal error: {type(exc).__name__}: {exc}",))
     if "\x00" in command:
         errors.append("command contains a NUL byte")
     return new_analysis(command, tuple(commands), tuple(dict.fromkeys(errors)) if errors else ())
+
+
+def _as_resolved(data: bytes, commands: list[SimpleCommand], memo: bool) -> list[SimpleCommand]:
+    """The commands of the source as it would run with the values it gives its own
+    variables and pure substitutions (``shell/resolve.py``) that differ from ``commands``:
+    decided as well, so a value spelled out in the source is decided like its literal."""
+    if not quick_check(data):
+        return []
+    text = resolved(parse(data).root_node, data)
+    if text is None or unsafe_char(text) is not None or len(text.encode("utf-8")) > MAX_COMMAND_BYTES:
+        return []
+    extra, _ = _analyze_source(text.encode("utf-8"), new_outer(memo=memo))
+    seen = {(c.argv, c.paths) for c in commands}
+    note = f"as it runs with the values the command gives its own variables: {text[:160]}"
+    return [
+        replace_command(c, notes=(*c.notes, note), resolved=True)
+        for c in _follow_cd(extra, cdpath="CDPATH" in text)
+        if (c.argv, c.paths) not in seen
+    ]
 
 
 def _analyze_source(data: bytes, outer: Outer) -> tuple[list[SimpleCommand], list[str]]:

@@ -9,7 +9,12 @@ import re
 from bastion.call.effects import Effect
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import parse_args
-from bastion.shell.programs.printers import ENV_IDENTIFIERS, SECRET_PRINTERS
+from bastion.shell.programs.printers import (
+    COMPOSE_VALUES,
+    CONTAINER_ENGINES,
+    ENV_IDENTIFIERS,
+    SECRET_PRINTERS,
+)
 from bastion.shell.programs.registry import lookup
 from bastion.shell.programs.vcs import GIT_GLOBAL_VALUES
 from bastion.shell.self_verbs import self_change
@@ -73,14 +78,31 @@ def printed_credentials(ctx: Ctx) -> None:
         secret = [n for n in names if secret_name(n)]
         if secret:
             ctx.disclose(f"prints secret-looking variable {secret[0]}")
-    elif ctx.program in ("set", "export", "declare", "typeset") and not args and not (ctx.raw.assigns):
+    elif ctx.program in ("set", *_DECLARERS) and not args and not (ctx.raw.assigns):
         ctx.disclose(f"{ctx.program} without arguments prints variables")
-    elif ctx.program in ("export", "declare", "typeset") and any(
-        (w.value or "").startswith("-") and "p" in (w.value or "") for w in args
+    elif ctx.program in _DECLARERS and any(
+        (v := w.value or "").startswith("-") and "p" in v and not {"f", "F"} & set(v) for w in args
     ):
         ctx.disclose(f"{ctx.program} -p prints variables")
+    elif ctx.program in _DECLARERS and _only_attribute_options(ctx, args):
+        ctx.disclose(f"{ctx.program} with options and no name prints the variables that have them")
     else:
         _printed_by_table(ctx, args)
+
+
+#: Builtins that print variables (with their values) when given no name.
+_DECLARERS = ("export", "declare", "typeset", "readonly", "local")
+
+
+def _only_attribute_options(ctx: Ctx, args: list[Word]) -> bool:
+    """``declare -x``, ``typeset -r``, ``readonly -a``: options and no name (and no
+    assignment) print every variable with those attributes; -f/-F list functions."""
+    values = [w.value for w in args]
+    return (
+        not ctx.raw.assigns
+        and all(v is not None and v.startswith("-") and len(v) > 1 for v in values)
+        and not any("f" in (v or "") or "F" in (v or "") for v in values)
+    )
 
 
 def printed_as(ctx: Ctx, program: str, args: list[Word]) -> None:
@@ -106,6 +128,13 @@ def _printed_by_table(ctx: Ctx, args: list[Word]) -> None:
                 at = _argv_index(ctx, form.words[-1]) if form.words else -1
                 ctx.disclose(f"{ctx.program} {' '.join(form.words)} {form.why}".replace("  ", " "), at)
                 return
+    if ctx.program in CONTAINER_ENGINES and "inspect" in _positionals(ctx, args)[:2]:
+        env = next((w for w in args if "Env" in (w.value or "")), None)
+        if env is not None:
+            ctx.disclose(
+                f"{ctx.program} inspect {env.value}: prints the container's environment", ctx.index_of(env)
+            )
+            return
     if ctx.program == "ps":
         for w in args:
             v = w.value or ""
@@ -148,6 +177,8 @@ def _positionals(ctx: Ctx, args: list[Word]) -> list[str]:
     aliases = {} if spec is None else spec.aliases
     if ctx.program == "git":
         values = values | GIT_GLOBAL_VALUES
+    elif ctx.program in CONTAINER_ENGINES or ctx.program == "docker-compose":
+        values = values | COMPOSE_VALUES
     parsed, _ = parse_args(args, values, aliases)
     return [w.value if w.value is not None else "?" for w in parsed.positionals]
 

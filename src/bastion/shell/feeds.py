@@ -14,12 +14,18 @@ Anything else — an unknown option, a word only known at run time, a second sta
 is fed by nothing known.
 
 ``echo WORDS | xargs CMD`` is fed exactly those words (when none holds a quote or a backslash,
-which xargs would interpret): ``echo ~ | xargs rm -rf`` is ``rm -rf ~``.
+which xargs would interpret): ``echo ~ | xargs rm -rf`` is ``rm -rf ~``; so is ``xargs CMD``
+whose stdin is a literal here-string or heredoc (``xargs cat <<< ~/.pgpass``).
+
+``fed_stdin``: a command run with data on its stdin (the exec tool's ``stdin``) is the command
+with that data as a here-string of the whole line, so what reads it (``bash``, ``python3 -``,
+``xargs cat``) is decided on it.
 """
 
 from __future__ import annotations
 
-from bastion.shell.walk_model import RawCommand
+from bastion.shell.parser import parse
+from bastion.shell.walk_model import RawCommand, Redirect
 
 #: git ls-files options that list (paths relative to the working directory, one per line).
 _LS_FILES = frozenset(
@@ -103,6 +109,46 @@ def fed_words(stages: list[RawCommand | None], xargs_at: int) -> tuple[str, ...]
     if any(c in v for v in values[1:] for c in "'\"\\"):
         return None
     return tuple(" ".join(values[1:]).split())
+
+
+def stdin_words(data: Redirect | None) -> tuple[str, ...] | None:
+    """The words a literal here-string or heredoc gives xargs (None: not known, or words
+    xargs would interpret: quotes, backslashes; a heredoc's ``~`` is no home)."""
+    if data is None or data.body is None or not data.body_literal:
+        return None
+    words = tuple(data.body.split())
+    if any(c in w for w in words for c in "'\"\\") or (
+        data.op != "<<<" and any(w.startswith("~") for w in words)
+    ):
+        return None
+    return words
+
+
+def fed_stdin(command: str, data: str) -> str:
+    """``command`` run with ``data`` on its stdin, as one shell source. A simple command gets
+    it as an ANSI-C quoted here-string (exact for any data; one already reading a redirection
+    keeps it); anything else as a quoted heredoc of a group holding the whole command, which
+    every command of it reads (data the parser cannot take there stays undecidable: asked)."""
+    body = data[:-1] if data.endswith("\n") else data
+    root = parse(command.encode("utf-8")).root_node
+    if root.named_child_count == 1 and root.named_children[0].type == "command" and not root.has_error:
+        if any(c.type.endswith("redirect") for c in root.named_children[0].children):
+            return command
+        return f"{command} <<< $'{''.join(_ansi_c(ch) for ch in body)}'"
+    tag = "BASTION_STDIN"
+    lines = set(data.splitlines())
+    while tag in lines:
+        tag += "_"
+    return f"{{ {command}\n}} <<'{tag}'\n{body}\n{tag}\n"
+
+
+def _ansi_c(ch: str) -> str:
+    if ch in "\\'":
+        return "\\" + ch
+    if ch.isprintable() or ch == " ":
+        return ch
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x80 else f"\\U{code:08x}"
 
 
 def _literal(stage: RawCommand | None) -> list[str] | None:

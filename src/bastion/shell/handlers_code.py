@@ -7,12 +7,14 @@ import re
 
 from bastion.call.effects import Effect
 from bastion.shell.ctx import Ctx
+from bastion.shell.disclosure import secret_name
 from bastion.shell.flags import Parsed, parse_args
 from bastion.shell.handlers_install import install, pacman
 from bastion.shell.handlers_python import isolating, python_module
 from bastion.shell.hosts import url_host
 from bastion.shell.model import Access, PathUse
 from bastion.shell.programs import interpreters
+from bastion.shell.programs.printers import NAMED_ENVIRONMENT, WHOLE_ENVIRONMENT
 from bastion.shell.programs.spec import Spec
 from bastion.shell.programs.wrappers import STARTUP_FILES
 from bastion.shell.words import Word, literal_word
@@ -25,8 +27,23 @@ _PATHISH = re.compile(
 )
 
 
-def scan_inline_code(ctx: Ctx, code: str, label: str) -> None:
-    """Path and URL literals in inline code, so read rules still apply to `python -c`."""
+def scan_inline_code(ctx: Ctx, code: str, label: str, family: str | None = None) -> None:
+    """Path and URL literals in inline code, so read rules still apply to `python -c`; code
+    of interpreter ``family`` that reads the whole environment discloses it."""
+    deletes = interpreters.HOME_DELETE.search(code) if family is not None else None
+    if deletes is not None:
+        ctx.catastrophic = (
+            ctx.catastrophic or f"{label} deletes the home folder or / ({deletes.group(0)[:60]})"
+        )
+        ctx.add(E.DESTRUCTIVE, E.DELETE, note=f"{label} deletes the home folder or / recursively")
+    whole = WHOLE_ENVIRONMENT.get(family or "")
+    found = whole.search(code) if whole is not None else None
+    if found is not None:
+        ctx.disclose(f"{label} reads the whole environment ({found.group(0).strip()}): every secret in it")
+    elif family is not None:
+        secret = next((n for n in NAMED_ENVIRONMENT.findall(code) if secret_name(n)), None)
+        if secret is not None:
+            ctx.disclose(f"{label} reads the secret-looking variable {secret}")
     for m in _STRING.finditer(code):
         text = m.group(2) if m.group(2) is not None else m.group(4)
         if not text:
@@ -51,7 +68,7 @@ def _stdin_code(ctx: Ctx, label: str, shell: bool) -> None:
     elif shell:
         ctx.inner.extend(ctx.run_source(ctx, data.body, f"{ctx.program} <<"))
     else:
-        scan_inline_code(ctx, data.body, ctx.program)
+        scan_inline_code(ctx, data.body, ctx.program, interpreters.family(ctx.program))
 
 
 def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
@@ -80,7 +97,10 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
             if word is None or word.value is None:
                 ctx.dynamic = word is not None
                 return
-            scan_inline_code(ctx, word.value, f"{ctx.program} {head}")
+            scan_inline_code(ctx, word.value, f"{ctx.program} {head}", fam)
+            for arg in args[i:]:  # the code's own arguments (sys.argv, @ARGV): paths it may open
+                if arg.value is not None and _PATHISH.search(arg.value):
+                    ctx.path(arg, Access.READ, "argument of inline code")
             return
         if fam == "python" and v.startswith("-m"):
             module = v[2:] or (args[i].value if i < len(args) else None)
@@ -94,10 +114,13 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
     if fam == "deno" and i < len(args) and args[i].value == "eval":
         ctx.add(E.CODE, note="deno eval runs inline code")
         if i + 1 < len(args) and args[i + 1].value is not None:
-            scan_inline_code(ctx, args[i + 1].value or "", "deno eval")
+            scan_inline_code(ctx, args[i + 1].value or "", "deno eval", "deno")
         return
     if fam == "node" and i == len(args) - 1 and {a.value for a in args[:i]} in ({"--check"}, {"-c"}):
         _syntax_check(ctx, args[i])  # node --check FILE parses it, runs nothing
+        return
+    if i < len(args) and args[i].value == "-" and fam != "deno":
+        _stdin_code(ctx, f"{ctx.program} -", shell=False)  # `python3 -`: the program is stdin
         return
     if i < len(args):
         if fam == "deno" and args[i].value in ("run", "test", "task", "serve") and i + 1 < len(args):

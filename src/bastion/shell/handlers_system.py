@@ -33,6 +33,7 @@ def kill(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
         ctx.add(E.SYSTEM, note="kill -1 / PID 1 signals every process or init")
         if len(vals) > 1 and "-1" in vals[1:]:
             ctx.add(E.DESTRUCTIVE, note="kill ... -1 kills every process you own")
+            ctx.catastrophic = "kill ... -1 kills every process you own: the whole session"
     if any(v is None for v in vals):
         ctx.note("target process only known at run time")
 

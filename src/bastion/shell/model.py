@@ -97,6 +97,9 @@ class SimpleCommand:
     # A Python it starts imports from its working directory first (``python3 -m json.tool``
     # without -I/-P): a standard-library module's shadow there would run (the policy looks).
     imports_cwd: bool = False
+    # Not as written but as it runs with the values the source gives its own variables and
+    # pure substitutions (``shell/resolve.py``): decided as well as the command as written.
+    resolved: bool = False
 
 
 #: Builds a ``SimpleCommand`` (see ``records.builder``): every classified command is one.

@@ -9,9 +9,11 @@ import shlex
 from bastion.call.effects import Effect
 from bastion.shell.ctx import Ctx
 from bastion.shell.envvars import assignments as _assignments
+from bastion.shell.feeds import stdin_words
 from bastion.shell.flags import parse_args
 from bastion.shell.model import Access
 from bastion.shell.programs import wrappers as W
+from bastion.shell.walk_model import Redirect
 from bastion.shell.words import Word, literal_word
 
 E = Effect
@@ -78,6 +80,12 @@ def strip_env(ctx: Ctx) -> bool:
     return True
 
 
+def _own_stdin(ctx: Ctx) -> Redirect | None:
+    """The heredoc / here-string xargs reads: its own, or its carrier's unless a pipe feeds it."""
+    own = [r for r in ctx.raw.redirects if r.op in ("<<", "<<-", "<<<")]
+    return own[-1] if own else (None if ctx.raw.in_pipeline else ctx.stdin_data)
+
+
 def strip_xargs(ctx: Ctx) -> None:
     """Strip ``xargs [OPTIONS]``: what it runs gets arguments only known at run time
     (``-I TOKEN`` makes each word holding the token one of them)."""
@@ -95,13 +103,13 @@ def strip_xargs(ctx: Ctx) -> None:
             for w in rest
         ]
     ctx.wrappers.append("xargs")
-    words = ctx.raw.fed_words
+    words = ctx.raw.fed_words if ctx.raw.fed_words is not None else stdin_words(_own_stdin(ctx))
     split = parsed.has("-0", "-d", "-E", "-e") or any(
         (w.value or "-").startswith(("--null", "--delimiter", "--eof")) for w in ctx.words[1 : 1 + stop]
     )  # xargs splits its input otherwise than on blanks
     if words is not None and not (token or parsed.values("-a") or split):
         ctx.words = [*rest, *(literal_word(w) for w in words)]  # echo's words, as xargs passes them
-        ctx.note("xargs appends the words echo gives it")
+        ctx.note("xargs appends the words its stdin gives it")
         return
     ctx.extra_args = True
     # one argument per listed file, unless they come from a file or are spliced into words

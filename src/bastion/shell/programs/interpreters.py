@@ -140,3 +140,21 @@ PROGRAMS: dict[str, Spec] = {
 
 def is_python(program: str) -> bool:
     return bool(_PY.match(program))
+
+
+_HOME_REF = (
+    r"(?:os\.path\.expanduser\(\s*['\"]~/?['\"]\s*\)|(?:pathlib\.)?Path\.home\(\s*\)"
+    r"|\$ENV\{\s*['\"]?HOME['\"]?\s*\}|os\.environ\[\s*['\"]HOME['\"]\s*\]"
+    r"|os\.(?:environ\.get|getenv)\(\s*['\"]HOME['\"]\s*\)|process\.env\.HOME\b"
+    r"|(?:require\(\s*['\"](?:node:)?os['\"]\s*\)|os)\.homedir\(\s*\)"
+    r"|ENV\[\s*['\"]HOME['\"]\s*\]|Dir\.home\b|['\"](?:~|/|\$HOME)/?['\"])"
+)
+_DELETER = r"(?:rmtree|remove_tree|rm_rf|rm_r|rmSync|rmdirSync|fs\.rm|rm)"
+#: Inline code that deletes the home folder or / recursively: ``shutil.rmtree(os.path.expanduser
+#: ('~'))``, ``remove_tree($ENV{HOME})``, ``system("rm -rf " . $ENV{HOME})``, ``fs.rmSync(os.homedir(),
+#: …)``, ``system("rm -rf ~")``. Catastrophic, as ``rm -rf ~`` is.
+HOME_DELETE = re.compile(
+    rf"\b{_DELETER}\s*\(\s*{_HOME_REF}\s*[,)]"
+    rf"|\brm\s+-\w*[rR]\w*\s*['\"]\s*[.+,]\s*{_HOME_REF}"
+    r"|\brm\s+-\w*[rR]\w*\s+(?:~|\$HOME|\$\{HOME\}|/)/?\s*['\"]"
+)

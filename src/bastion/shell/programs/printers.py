@@ -10,6 +10,7 @@ redacted), ``docker compose config`` interpolates ``.env``, ``git config -l`` pr
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from bastion.shell.programs.spec import fs
@@ -31,6 +32,10 @@ _KUBE = (
     _p("create token", "prints a service-account token"),
 )
 _COMPOSE = _p("config", "prints the compose file with .env and environment secrets interpolated")
+#: Options of ``docker compose`` that take a value (``--env-file .env config``).
+COMPOSE_VALUES = fs("-f", "--file", "-p", "--project-name", "--profile", "--env-file", "--project-directory")
+#: Container engines whose ``inspect`` prints a container's environment (``.Config.Env``).
+CONTAINER_ENGINES = fs("docker", "podman", "nerdctl")
 _GIT_LIST = fs("-l", "--list", "--get-regexp", "--get-urlmatch", "--get-all")
 
 SECRET_PRINTERS: dict[str, tuple[SecretPrinter, ...]] = {
@@ -58,6 +63,8 @@ SECRET_PRINTERS: dict[str, tuple[SecretPrinter, ...]] = {
         _p("config ls", "prints npm configuration (registry tokens)"),
         _p("config get", "prints npm configuration (registry tokens)"),
         _p("get", "prints npm configuration (registry tokens)"),
+        _p("run env", "runs npm's built-in env script: prints the whole environment"),
+        _p("run-script env", "runs npm's built-in env script: prints the whole environment"),
     ),
     "pnpm": (
         _p("config list", "prints pnpm configuration (registry tokens)"),
@@ -77,6 +84,16 @@ SECRET_PRINTERS: dict[str, tuple[SecretPrinter, ...]] = {
         for mysql in ("mysql", "mariadb", "mysqldump", "mysqladmin", "mysqlcheck", "mysqlimport", "mysqlshow")
     },
     "my_print_defaults": (_p("", "prints the option files' settings (passwords)"),),
+    "systemctl": (_p("show-environment", "prints the service manager's environment"),),
+    "tmux": (
+        _p("show-environment", "prints the tmux session's environment"),
+        _p("showenv", "prints the tmux session's environment"),
+    ),
+    **{
+        gpg: (_p("", "prints secret keys", fs("--export-secret-keys", "--export-secret-subkeys")),)
+        for gpg in ("gpg", "gpg2")
+    },
+    "mvn": (_p("help:effective-settings", "prints the settings' server passwords", fs("-DshowPasswords")),),
     "vault": (
         _p("read", "prints a secret from Vault"),
         _p("kv get", "prints a secret from Vault"),
@@ -136,3 +153,26 @@ ENV_IDENTIFIERS: dict[str, frozenset[str]] = {
     "jaq": fs("env", "$ENV"),
     "yq": fs("env", "$ENV", "strenv", "envsubst"),
 }
+
+_JS_ENV = (
+    r"\b(process|Bun)\s*(\.\s*env|\[\s*['\"`]env['\"`]\s*\])(?!\s*(\.\s*[A-Za-z_$]|\?\.|\[))"
+    r"|\bDeno\s*\.\s*env\s*\.\s*toObject\b"
+)
+_RUBY_ENV = r"\bENV\b(?!\s*(\[|\.\s*(fetch|key\?|has_key\?|include\?)))"
+#: Inline code that reads the whole environment, not one variable by name (``print(os.environ)``,
+#: ``node -p process.env``, ``perl -e 'print %ENV'``, ``ruby -e 'p ENV'``): printing or sending
+#: it discloses every secret of the session. Per interpreter family.
+WHOLE_ENVIRONMENT: dict[str, re.Pattern[str]] = {
+    "node": re.compile(_JS_ENV),
+    "deno": re.compile(_JS_ENV),
+    "python": re.compile(r"\benvironb?\b(?!\s*(\[|\.\s*(get|setdefault|pop)\s*\())"),
+    "perl": re.compile(r"%(main)?(::)?ENV\b"),
+    "ruby": re.compile(_RUBY_ENV),
+    "julia": re.compile(_RUBY_ENV),
+    "php": re.compile(r"\$_(ENV|SERVER)\b(?!\s*\[)|\bgetenv\s*\(\s*\)"),
+    "R": re.compile(r"\bSys\.getenv\s*\(\s*\)"),
+    "pwsh": re.compile(r"\benv:(?![A-Za-z_])", re.IGNORECASE),
+}
+#: One variable read by name in inline code (``process.env.GITHUB_TOKEN``, ``$ENV{AWS_…}``,
+#: ``os.getenv("…")``): a secret when its name is one's (``disclosure.secret_name``).
+NAMED_ENVIRONMENT = re.compile(r"\b(?:env|environ|ENV|getenv|ENVIRON)\b\W{1,4}([A-Za-z_][A-Za-z0-9_]*)")
