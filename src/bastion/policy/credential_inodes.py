@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from bastion.policy.globs import Glob, GlobSet
 
-if TYPE_CHECKING:  # the tree module imports the path module, which imports this one
+if TYPE_CHECKING:  # a type only: the walk is given its listing, never the tree itself
     from bastion.policy.tree import Entry
 
 #: ``Kind.DIR`` and ``Kind.FILE`` of ``bastion.policy.tree`` (a StrEnum: equal to these).

@@ -46,7 +46,7 @@ def home_credentials(fs: FileSystem, policy: Policy, tree: Lister | None = None)
         return None if found is None else (found.device, found.inode, found.links)
 
     if tree is None:
-        from bastion.policy.tree import OsTree  # the tree module imports this one
+        from bastion.policy.tree import OsTree  # the real listing only when none is given
 
         tree = fs if isinstance(fs, Lister) else OsTree()
     return linked_credentials(policy.path_checks.credentials, identity, tree.scandir)

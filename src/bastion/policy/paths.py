@@ -17,6 +17,7 @@ from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
 from bastion.policy.credential_inodes import Linked
 from bastion.policy.decision import Decision, Reason
+from bastion.policy.file_id import FileId
 from bastion.policy.hard_links import Lister, credential_ids, file_ids, home_credentials, linked_reason
 from bastion.policy.hardline import RC_FILES
 
@@ -26,16 +27,6 @@ MAX_PATH = 4096
 
 class SymlinkLoop(OSError):
     """A path whose symlinks never resolve."""
-
-
-@dataclass(frozen=True, slots=True)
-class FileId:
-    """A regular file's identity: the same (device, inode) is the same file under any name;
-    ``links`` is how many names it has (a hard link makes two)."""
-
-    device: int
-    inode: int
-    links: int
 
 
 class FileSystem(Protocol):
@@ -347,4 +338,4 @@ def inside_write_roots(policy: Policy, verdict: PathVerdict) -> bool:
     return all(_under(p, policy.write_roots) is not None for p in {verdict.lexical, verdict.resolved})
 
 
-__all__ = ["credential_ids", "file_ids", "home_credentials"]  # kept importable from here
+__all__ = ["FileId", "credential_ids", "file_ids", "home_credentials"]  # kept importable from here

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
-from bastion.policy.paths import FileId
+from bastion.policy.file_id import FileId
 from bastion.shell.records import builder
 
 
