@@ -165,3 +165,16 @@ def test_a_quoted_use_resolves_to_exactly_the_assigned_value(value: str) -> None
 def test_an_unquoted_use_resolves_to_the_words_bash_splits_the_value_into(value: str) -> None:
     a = analyze(f"v={shlex.quote(value)}; printf %s $v")
     assert [c.argv for c in a.commands if c.resolved] == [("printf", "%s", *value.split())]
+
+
+def test_what_a_run_is_given_comes_from_the_command_as_written_not_its_resolved_values() -> None:
+    from bastion.shell.analysis import analyze, as_written
+
+    analysis = analyze("d=/srv/other; touch $d/z")
+    written = as_written(analysis)
+
+    assert (
+        [c.argv for c in analysis.commands if c.resolved],
+        [c.argv for c in written.commands if c.resolved],
+        len(written.commands) < len(analysis.commands),
+    ) == ([("touch", "/srv/other/z")], [], True)

@@ -37,9 +37,9 @@ def shell_hosts(command: str, cwd: str | None = None, home: str | None = None) -
     """The hosts a shell command names (a fresh parse: the gate's own answer carries them
     in ``Evaluation.profile``; this is for a run that has no decision to read), and with
     ``cwd`` and ``home`` those its git remotes' names lead to (``git push origin``)."""
-    from bastion.shell.analysis import analyze
+    from bastion.shell.analysis import analyze, as_written
 
-    analysis = analyze(command)
+    analysis = as_written(analyze(command))
     if cwd is None or home is None:
         return analysis_hosts(analysis)
     from bastion.policy.git_remotes import analysis_remote_hosts

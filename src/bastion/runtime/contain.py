@@ -148,9 +148,13 @@ def named_writes(analysis: ShellAnalysis, policy: Policy, cwd: str) -> tuple[str
 
 
 def _analysis(analyze: Callable[[str], ShellAnalysis], command: str) -> ShellAnalysis | None:
-    """The gate's analysis; None (no network, no extra writes) when it cannot be read."""
+    """The gate's analysis of the command as written (a value resolved from the source
+    never widens the run: ``as_written``); None (no network, no extra writes) when it
+    cannot be read."""
+    from bastion.shell.analysis import as_written
+
     try:
-        return analyze(command)
+        return as_written(analyze(command))
     except Exception:  # fail closed
         return None
 

@@ -13,6 +13,8 @@ run-time value makes later relative paths unknown).
 
 from __future__ import annotations
 
+import dataclasses
+
 from bastion.call.effects import Effect
 from bastion.shell.ctx import Outer, new_outer
 from bastion.shell.memo import CommandMemo
@@ -53,6 +55,14 @@ def analyze(command: str, *, memo: bool = True) -> ShellAnalysis:
     if "\x00" in command:
         errors.append("command contains a NUL byte")
     return new_analysis(command, tuple(commands), tuple(dict.fromkeys(errors)) if errors else ())
+
+
+def as_written(analysis: ShellAnalysis) -> ShellAnalysis:
+    """``analysis`` without the commands decided only as they would run with the values the
+    source spells out (``_as_resolved``): those may only make a decision stricter, never
+    widen what a run is given (its write paths, its hosts)."""
+    kept = tuple(c for c in analysis.commands if not c.resolved)
+    return analysis if len(kept) == len(analysis.commands) else dataclasses.replace(analysis, commands=kept)
 
 
 def _as_resolved(data: bytes, commands: list[SimpleCommand], memo: bool) -> list[SimpleCommand]:
