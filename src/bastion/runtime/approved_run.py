@@ -94,24 +94,25 @@ def ride_on(
     profile = request.evaluation.profile
     if profile is None or not profile.hosts:
         return f"request {request_id} named no host"
-    problem = _claim(state_dir, request_id)
+    problem = claim(state_dir, request_id)
     if problem is not None:
         return problem
     return Approved(request_id, tuple(h.lower() for h in profile.hosts))
 
 
-def _claim(state_dir: str, request_id: str) -> str | None:
-    """Claim the approval for this run (exclusively: one run per approval)."""
+def claim(state_dir: str, request_id: str, what: str = "the approval of request") -> str | None:
+    """Claim the approval for this run (exclusively: one run per approval; a hand-off's
+    decision id shares the folder: ids never repeat)."""
     folder = os.path.join(state_dir, CLAIMS)
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
     except OSError as exc:  # a file in its place, a read-only state directory
-        return f"the approval of request {request_id} cannot be claimed: {exc.strerror or exc}"
+        return f"{what} {request_id} cannot be claimed: {exc.strerror or exc}"
     try:
         fd = os.open(os.path.join(folder, request_id), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
-        return f"the approval of request {request_id} was used by an earlier run"
+        return f"{what} {request_id} was used by an earlier run"
     except OSError as exc:
-        return f"the approval of request {request_id} cannot be claimed: {exc.strerror or exc}"
+        return f"{what} {request_id} cannot be claimed: {exc.strerror or exc}"
     os.close(fd)
     return None
