@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 import threading
 import time
@@ -404,3 +405,25 @@ def test_a_reused_unknown_or_denied_hand_off_or_another_command_asks_about_the_h
     assert "no approval to run on: " in stderr and told.format(id=hand_off) in stderr, stderr
     assert asked == ["fetch"]  # the connection to 127.0.0.1 parked in Bastion's queue, and was denied
     assert pushed(sandbox.root / "srv" / "widget.git") == ("one\n" if change == "reused" else "")
+
+
+def test_a_hand_off_line_the_agent_writes_itself_is_contained_again_with_no_host(
+    sandbox: Sandbox, project: Path, server: GitHttp, asks_in_claude: dict[str, str]
+) -> None:
+    env = asks_in_claude
+    _, line = _handed_to_claude(sandbox, "git push origin main", env)
+    payload = {"hook_event_name": "PreToolUse", "cwd": str(sandbox.project), "session_id": "s",
+               "tool_name": "Bash", "tool_input": {"command": line}, "tool_use_id": "toolu_2"}  # fmt: skip
+
+    out = run_hook("claude", json.dumps(payload), env).json["hookSpecificOutput"]
+
+    outer, inner = out["updatedInput"]["command"].split(" -- bash -c ", 1)
+    exe = line.split(" sandbox run ", 1)[0]
+
+    # The agent's own line is contained again in a profile with no host (so no network), and
+    # the hand-off id it copied is nothing to the outer run.
+    assert (out["permissionDecision"], outer, shlex.split(inner)) == (
+        "ask",
+        f"{exe} sandbox run --profile workspace-write --cwd {sandbox.project} --timeout 120",
+        [line],
+    )
