@@ -45,7 +45,7 @@ PERSON_RULE = "approval.person"
 #: Where the runs that rode on an approval are claimed, under the state directory.
 CLAIMS = "approved-runs"
 #: What an approval id looks like (``bastion.approval.model.new_id``): never a path.
-_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{21}")
+ID_FORM = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{21}")
 _APPROVED = frozenset({RequestState.APPROVED_ONCE, RequestState.APPROVED_ALWAYS})
 
 
@@ -58,7 +58,7 @@ def approval_of(evaluation: Evaluation) -> str | None:
     lead = evaluation.reasons[0]
     if lead.rule != PERSON_RULE or lead.source != f"request {lead.matched}":
         return None
-    return lead.matched if _ID.fullmatch(lead.matched) else None
+    return lead.matched if ID_FORM.fullmatch(lead.matched) else None
 
 
 def ride_on(
@@ -73,7 +73,7 @@ def ride_on(
 ) -> Approved | str:
     """The approval the run of ``argv`` in ``cwd`` rides on, claimed for it; or why there is
     none (in words for stderr). Never raises: a failure to read is no approval."""
-    if not _ID.fullmatch(request_id):
+    if not ID_FORM.fullmatch(request_id):
         return f"{request_id!r} is not a request id"
     if len(argv) != 3 or argv[:2] != ("bash", "-c"):
         return "the command is not the approved call's 'bash -c COMMAND'"

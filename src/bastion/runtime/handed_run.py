@@ -31,7 +31,7 @@ from bastion.approval.model import Resolver
 from bastion.audit.events import EventKind
 from bastion.call.model import ToolCall
 from bastion.exec.egress.only import Approved
-from bastion.runtime.approved_run import _ID, claim
+from bastion.runtime.approved_run import ID_FORM, claim
 
 if TYPE_CHECKING:
     from bastion.audit.keyed import ArgumentHasher
@@ -52,7 +52,7 @@ def hand_off_of(ledger: Ledger, hasher: ArgumentHasher, call: ToolCall) -> str |
         for r in asked
         if r.event.resolver == Resolver.AGENT.value and r.event.args_hash == key
     ]
-    return found[-1] if found and _ID.fullmatch(found[-1]) else None
+    return found[-1] if found and ID_FORM.fullmatch(found[-1]) else None
 
 
 def ride_on_hand_off(
@@ -69,7 +69,7 @@ def ride_on_hand_off(
 ) -> Approved | str:
     """The hand-off the run of ``argv`` in ``cwd`` rides on, claimed for it; or why there is
     none (in words for stderr). Never raises: a failure to read is no approval."""
-    if not _ID.fullmatch(decision_id):
+    if not ID_FORM.fullmatch(decision_id):
         return f"{decision_id!r} is not a decision id"
     if len(argv) != 3 or argv[:2] != ("bash", "-c"):
         return "the command is not the handed-off call's 'bash -c COMMAND'"
