@@ -45,7 +45,7 @@ PERSON_RULE = "approval.person"
 #: Where the runs that rode on an approval are claimed, under the state directory.
 CLAIMS = "approved-runs"
 #: What an approval id looks like (``bastion.approval.model.new_id``): never a path.
-_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{21}")
+ID_FORM = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{21}")
 _APPROVED = frozenset({RequestState.APPROVED_ONCE, RequestState.APPROVED_ALWAYS})
 
 
@@ -58,7 +58,7 @@ def approval_of(evaluation: Evaluation) -> str | None:
     lead = evaluation.reasons[0]
     if lead.rule != PERSON_RULE or lead.source != f"request {lead.matched}":
         return None
-    return lead.matched if _ID.fullmatch(lead.matched) else None
+    return lead.matched if ID_FORM.fullmatch(lead.matched) else None
 
 
 def ride_on(
@@ -73,7 +73,7 @@ def ride_on(
 ) -> Approved | str:
     """The approval the run of ``argv`` in ``cwd`` rides on, claimed for it; or why there is
     none (in words for stderr). Never raises: a failure to read is no approval."""
-    if not _ID.fullmatch(request_id):
+    if not ID_FORM.fullmatch(request_id):
         return f"{request_id!r} is not a request id"
     if len(argv) != 3 or argv[:2] != ("bash", "-c"):
         return "the command is not the approved call's 'bash -c COMMAND'"
@@ -94,24 +94,25 @@ def ride_on(
     profile = request.evaluation.profile
     if profile is None or not profile.hosts:
         return f"request {request_id} named no host"
-    problem = _claim(state_dir, request_id)
+    problem = claim(state_dir, request_id)
     if problem is not None:
         return problem
     return Approved(request_id, tuple(h.lower() for h in profile.hosts))
 
 
-def _claim(state_dir: str, request_id: str) -> str | None:
-    """Claim the approval for this run (exclusively: one run per approval)."""
+def claim(state_dir: str, request_id: str, what: str = "the approval of request") -> str | None:
+    """Claim the approval for this run (exclusively: one run per approval; a hand-off's
+    decision id shares the folder: ids never repeat)."""
     folder = os.path.join(state_dir, CLAIMS)
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
     except OSError as exc:  # a file in its place, a read-only state directory
-        return f"the approval of request {request_id} cannot be claimed: {exc.strerror or exc}"
+        return f"{what} {request_id} cannot be claimed: {exc.strerror or exc}"
     try:
         fd = os.open(os.path.join(folder, request_id), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
-        return f"the approval of request {request_id} was used by an earlier run"
+        return f"{what} {request_id} was used by an earlier run"
     except OSError as exc:
-        return f"the approval of request {request_id} cannot be claimed: {exc.strerror or exc}"
+        return f"{what} {request_id} cannot be claimed: {exc.strerror or exc}"
     os.close(fd)
     return None

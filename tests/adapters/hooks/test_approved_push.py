@@ -10,6 +10,8 @@ test's policy allows loopback: ``allow_private``, ``allow_hosts``)."""
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import subprocess
 import threading
 import time
@@ -327,3 +329,101 @@ def test_an_approved_push_whose_remote_moved_reaches_nothing_whatever_its_approv
     assert f" --approval {request} " in line and done.returncode != 0
     assert "this run may reach only the hosts its decision saw (127.0.0.1), not 127.0.0.2" in done.stderr
     assert (_pending(env), other.seen, pushed(sandbox.root / "other" / "widget.git")) == ([], [], "")
+
+
+# -- asked in Claude's own prompt (the default ask_via): the line's running is the approval ---
+
+#: No ``allow_hosts`` and the default ``ask_via = "agent"``: Claude's prompt asks about the push.
+ASKS_IN_CLAUDE = "[network]\nallow_private = true\n"
+HAND_OFF = re.compile(r" --hand-off ([A-Za-z0-9_-]{22}) -- bash -c ")
+
+
+@pytest.fixture
+def asks_in_claude(sandbox: Sandbox, project: Path, server: GitHttp) -> dict[str, str]:
+    (sandbox.root / "policy.toml").write_text(ASKS_IN_CLAUDE)
+    git(project, "remote", "add", "origin", server.url("widget.git"))
+    return _env(sandbox, BASTION_HOOK_INTERACTIVE="1")
+
+
+def _handed_to_claude(sandbox: Sandbox, command: str, env: dict[str, str]) -> tuple[str, str]:
+    """The hand-off's decision id and the line Claude runs once the person says yes."""
+    payload = {"hook_event_name": "PreToolUse", "cwd": str(sandbox.project), "session_id": "s",
+               "tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "toolu_1"}  # fmt: skip
+    out = run_hook("claude", json.dumps(payload), env).json["hookSpecificOutput"]
+    assert out["permissionDecision"] == "ask", out
+    line = out["updatedInput"]["command"]
+    found = HAND_OFF.search(line)
+    assert found is not None and APPROVED in line, line
+    return found.group(1), line
+
+
+def test_a_push_approved_in_claudes_prompt_lands_without_a_second_question(
+    sandbox: Sandbox, project: Path, server: GitHttp, asks_in_claude: dict[str, str]
+) -> None:
+    env = asks_in_claude
+
+    hand_off, line = _handed_to_claude(sandbox, "git push origin main", env)
+    done = _run(sandbox, line, env)
+
+    assert (done.returncode, pushed(sandbox.root / "srv" / "widget.git")) == (0, "one\n"), done.stderr
+    assert (_pending(env), _connections(env, hand_off)) == (
+        [],
+        {
+            ("decided", "allow", True, ("exec.approved-host", "network.unlisted")),
+            ("executed", "allow", True, ("egress.connection", "exec.approved-host")),
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "told"),
+    [
+        ("reused", "the hand-off {id} was used by an earlier run"),
+        ("no such id", "no hand-off AAAAAAAAAAAAAAAAAAAAAA within the approval ttl"),
+        ("another command", "hand-off {id} asked about another command"),
+        ("resolved deny", "hand-off {id} was resolved deny already"),
+    ],
+)
+def test_a_reused_unknown_or_denied_hand_off_or_another_command_asks_about_the_host_again(
+    sandbox: Sandbox, project: Path, server: GitHttp, asks_in_claude: dict[str, str], change: str, told: str
+) -> None:
+    env = asks_in_claude
+    hand_off, line = _handed_to_claude(sandbox, "git push origin main", env)
+    if change == "reused":
+        assert _run(sandbox, line, env).returncode == 0
+    git(project, "commit", "-q", "--allow-empty", "-m", "two")
+    if change == "no such id":
+        line = line.replace(hand_off, "A" * 22)
+    if change == "another command":
+        line = line.replace("'git push origin main'", "'git push origin main:other'")
+    if change == "resolved deny":  # the turn ended without running it: the person said no
+        stop = {"hook_event_name": "Stop", "cwd": str(sandbox.project), "session_id": "s"}
+        run_hook("claude", json.dumps(stop), env)
+
+    stderr, asked = _asked_again(sandbox, line, env)
+
+    assert "no approval to run on: " in stderr and told.format(id=hand_off) in stderr, stderr
+    assert asked == ["fetch"]  # the connection to 127.0.0.1 parked in Bastion's queue, and was denied
+    assert pushed(sandbox.root / "srv" / "widget.git") == ("one\n" if change == "reused" else "")
+
+
+def test_a_hand_off_line_the_agent_writes_itself_is_contained_again_with_no_host(
+    sandbox: Sandbox, project: Path, server: GitHttp, asks_in_claude: dict[str, str]
+) -> None:
+    env = asks_in_claude
+    _, line = _handed_to_claude(sandbox, "git push origin main", env)
+    payload = {"hook_event_name": "PreToolUse", "cwd": str(sandbox.project), "session_id": "s",
+               "tool_name": "Bash", "tool_input": {"command": line}, "tool_use_id": "toolu_2"}  # fmt: skip
+
+    out = run_hook("claude", json.dumps(payload), env).json["hookSpecificOutput"]
+
+    outer, inner = out["updatedInput"]["command"].split(" -- bash -c ", 1)
+    exe = line.split(" sandbox run ", 1)[0]
+
+    # The agent's own line is contained again in a profile with no host (so no network), and
+    # the hand-off id it copied is nothing to the outer run.
+    assert (out["permissionDecision"], outer, shlex.split(inner)) == (
+        "ask",
+        f"{exe} sandbox run --profile workspace-write --cwd {sandbox.project} --timeout 120",
+        [line],
+    )

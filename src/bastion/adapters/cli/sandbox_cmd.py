@@ -1,15 +1,18 @@
 """``bastion sandbox run --profile P [--host H…] [--write PATH…] [--cwd DIR] [--timeout S]
-[--policy FILE] [--approval ID] -- CMD…`` and ``bastion sandbox prepare`` (the same options; prints the line
-that runs CMD in the same sandbox with no Python, see ``bastion.exec.prepared``).
+[--policy FILE] [--approval ID | --hand-off ID] -- CMD…`` and ``bastion sandbox prepare``
+(the same options; prints the line that runs CMD in the same sandbox with no Python, see
+``bastion.exec.prepared``).
 
 Runs one command inside Bastion's sandbox in the named profile (``read-only`` or
 ``workspace-write``; ``--host`` names a host the run may reach, ``--write`` a path outside
 the workspace a person approved it to write; ``--approval ID``, the request a person approved
 in Bastion's queue, whose hosts the run's proxy then does not ask about again once the
-approvals store confirms it: ``bastion.runtime.approved_run``), or a whole agent CLI in ``agent:AGENT`` (what
-``bastion launch AGENT`` runs it in; see ``agent_sandbox``). This is what a hook's
-rewritten shell call runs. Dispatched before the CLI framework is imported: it runs once
-per contained call. Every run is a ledger record (metadata only: the arguments' hash).
+approvals store confirms it: ``bastion.runtime.approved_run``; ``--hand-off ID``, the same for
+an ASK handed to the agent's own prompt, confirmed in the ledger: ``bastion.runtime.handed_run``),
+or a whole agent CLI in ``agent:AGENT`` (what ``bastion launch AGENT`` runs it in; see
+``agent_sandbox``). This is what a hook's rewritten shell call runs. Dispatched before the
+CLI framework is imported: it runs once per contained call. Every run is a ledger record
+(metadata only: the arguments' hash).
 
 Exit status: the command's own; 124 when it was killed at the timeout; 126 when it could
 not be run contained (no sandbox, a tree too big to check): it is then not run at all.
@@ -32,7 +35,8 @@ if TYPE_CHECKING:
 
 USAGE = (
     "usage: bastion sandbox run|prepare --profile read-only|workspace-write|agent:AGENT [--host HOST]... "
-    "[--write PATH]... [--cwd DIR] [--timeout SECONDS] [--policy FILE] [--approval ID] -- COMMAND [ARG]...\n"
+    "[--write PATH]... [--cwd DIR] [--timeout SECONDS] [--policy FILE] [--approval ID | --hand-off ID] "
+    "-- COMMAND [ARG]...\n"
 )
 EXIT_TIMEOUT = 124
 EXIT_NOT_RUN = 126
@@ -54,6 +58,8 @@ class SandboxArgs:
     writes: tuple[str, ...] = ()
     #: ``--approval ID``: the request a person approved (checked against the store, never trusted).
     approval: str | None = None
+    #: ``--hand-off ID``: the ASK handed to the agent's prompt (checked against the ledger).
+    hand_off: str | None = None
 
 
 def parse_args(args: list[str], cwd: str) -> SandboxArgs:
@@ -66,7 +72,16 @@ def parse_args(args: list[str], cwd: str) -> SandboxArgs:
     while rest and rest[0] != "--":
         flag = rest.pop(0)
         name, eq, inline = flag.partition("=")
-        if name not in ("--profile", "--host", "--write", "--cwd", "--timeout", "--policy", "--approval"):
+        if name not in (
+            "--profile",
+            "--host",
+            "--write",
+            "--cwd",
+            "--timeout",
+            "--policy",
+            "--approval",
+            "--hand-off",
+        ):
             raise UsageError(f"unknown option {flag!r}")
         if not eq:
             if not rest:
@@ -91,7 +106,7 @@ def parse_args(args: list[str], cwd: str) -> SandboxArgs:
     where = os.path.abspath(values.get("cwd", cwd))
     return SandboxArgs(
         values["profile"], tuple(hosts), where, timeout, values.get("policy"), tuple(rest[1:]), tuple(writes),
-        values.get("approval"),
+        values.get("approval"), values.get("hand-off"),
     )  # fmt: skip
 
 
@@ -204,7 +219,11 @@ def _behind_proxy(stack: contextlib.ExitStack, loaded: Any, environ: Mapping[str
 
     keeper = stack.enter_context(open_gatekeeper(loaded, environ))
     held = load_held(loaded.policy.credentials_dir, loaded.exec.held)
-    approved = None if parsed.approval is None else _approved(keeper, environ, parsed)
+    approved = None
+    if parsed.approval is not None:
+        approved = _approved(keeper, environ, parsed)
+    elif parsed.hand_off is not None:
+        approved = _handed(keeper, environ, parsed, profile)
     cwd = parsed.cwd
     session = EgressSession(
         sibling(keeper, HostsGate(keeper.gate, profile.hosts, approved)), held=held, cwd=cwd, agent="sandbox",
@@ -223,6 +242,22 @@ def _approved(keeper: Any, environ: Mapping[str, str], parsed: SandboxArgs) -> A
     assert parsed.approval is not None
     found = ride_on(keeper.store, keeper.hasher, parsed.approval, parsed.argv, cwd=parsed.cwd,
                     now=keeper.clock.now(), state_dir=state_dir_from(environ))  # fmt: skip
+    if isinstance(found, str):
+        _write(2, f"bastion sandbox: no approval to run on: {found}; each connection is decided as asked\n")
+        return None
+    return found
+
+
+def _handed(keeper: Any, environ: Mapping[str, str], parsed: SandboxArgs, profile: Profile) -> Any:
+    """The hand-off to the agent's prompt this run rides on, checked against the ledger; None
+    (and why, on stderr) when it is none: each connection is then decided as without it."""
+    from bastion.policy.sources import state_dir_from
+    from bastion.runtime.handed_run import ride_on_hand_off
+
+    assert parsed.hand_off is not None
+    found = ride_on_hand_off(keeper.ledger, keeper.hasher, parsed.hand_off, parsed.argv, profile.hosts,
+                             cwd=parsed.cwd, now=keeper.clock.now(), ttl=keeper.policy.ttl_seconds,
+                             state_dir=state_dir_from(environ))  # fmt: skip
     if isinstance(found, str):
         _write(2, f"bastion sandbox: no approval to run on: {found}; each connection is decided as asked\n")
         return None

@@ -9,9 +9,12 @@ writes it out. The agent (Claude Code ``updatedInput``, Copilot ``modifiedArgs``
 that execs bubblewrap (``bastion.exec.prepared``; no Python), ending in
 ``bash -c 'ORIGINAL'``; otherwise (a question, a host profile, an approved call whose run
 could not be built)
-``bastion sandbox run --profile P [--host H…] --cwd DIR --timeout S [--approval ID] -- bash -c 'ORIGINAL'``
+``bastion sandbox run --profile P [--host H…] --cwd DIR --timeout S [--approval ID | --hand-off ID]
+-- bash -c 'ORIGINAL'``
 (``--approval``: a host profile a person approved in Bastion's queue names the request, which
-the run checks in the approvals store before its proxy skips asking about those hosts again).
+the run checks in the approvals store before its proxy skips asking about those hosts again;
+``--hand-off``: a host profile handed to the agent's own prompt names that decision, which the
+run checks in the ledger: ``bastion.runtime.handed_run``).
 Either way the original command stays in the transcript word for word, and what it can
 touch is what the decision found it does.
 """
@@ -60,8 +63,9 @@ def contain_verdict(
         from bastion.runtime.approved_run import approval_of
 
         approval = approval_of(evaluation) if profile.hosts else None
+        hand_off = verdict.hand_off if profile.hosts and approval is None else None
         command = contained_command(
-            args, profile, cwd=request.ctx.cwd, policy_path=policy_path, approval=approval
+            args, profile, cwd=request.ctx.cwd, policy_path=policy_path, approval=approval, hand_off=hand_off
         )
     return dataclasses.replace(verdict, updated_input={**args, "command": command})
 
@@ -73,9 +77,11 @@ def contained_command(
     cwd: str,
     policy_path: str | None,
     approval: str | None = None,
+    hand_off: str | None = None,
 ) -> str:
     """The one seam that builds the contained command the agent runs instead (``approval``:
-    the request a person approved, for its run to check: ``bastion.runtime.approved_run``)."""
+    the request a person approved, for its run to check: ``bastion.runtime.approved_run``;
+    ``hand_off``: the decision handed to the agent's prompt, ``bastion.runtime.handed_run``)."""
     from bastion.adapters.hooks.targets import bastion_executable
 
     original = str(args["command"])
@@ -85,6 +91,8 @@ def contained_command(
         argv += ["--policy", policy_path]
     if approval:
         argv += ["--approval", approval]
+    elif hand_off:
+        argv += ["--hand-off", hand_off]
     return shlex.join([*argv, "--", "bash", "-c", original])
 
 

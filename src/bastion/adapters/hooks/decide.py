@@ -201,11 +201,16 @@ class LocalDecider:
         final = keeper.request_sync(
             call, timeout=max(options.park_budget, 0.0), contain=rewrites, hand_off=delegate
         )
+        handed = None
         if delegate and final.decision is Decision.ASK and request.tool_use_id:
             _mark_hand_off(options, call)
+            if rewrites and final.profile is not None and final.profile.hosts:
+                from bastion.runtime.handed_run import hand_off_of
+
+                handed = hand_off_of(keeper.ledger, keeper.hasher, call)
         if delegate and final.decision is Decision.ASK and request.event == PERMISSION_REQUEST:
             return Verdict("ask", final.message, request.event, defer=True)
-        return _verdict(final, request.event)
+        return dataclasses.replace(_verdict(final, request.event), hand_off=handed)
 
 
 def _mark_hand_off(options: Options, call: ToolCall) -> None:

@@ -61,6 +61,8 @@ class Verdict:
     updated_input: Mapping[str, Any] | None = None
     #: The Evaluation behind the verdict (a ``bastion.policy.decision.Evaluation``).
     evaluation: Any = field(default=None, compare=False, repr=False)
+    #: The decision id of an ASK handed to the agent's own prompt (``bastion.runtime.handed_run``).
+    hand_off: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
