@@ -14,7 +14,6 @@ asks as before. This decides whether the mode may allow; it adds no floor of its
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from bastion.call.effects import Effect
@@ -30,11 +29,10 @@ from bastion.policy.repositories import (
     config_entries,
     discover,
     global_config_files,
-    hooks_dirs,
     repository_config_files,
     repository_write_reason,
 )
-from bastion.policy.shell_git import SYSTEM_CONFIG, Invocation, dangerous_settings, invocation
+from bastion.policy.shell_git import SYSTEM_CONFIG, Invocation, dangerous_settings, invocation, present_hooks
 from bastion.policy.tree import Kind
 from bastion.policy.treewalk import OverBudget, Reach
 from bastion.shell.model import SimpleCommand
@@ -229,26 +227,12 @@ def _repository(
     for path, entry, mine in config_entries(reach, files, policy.home, trusted):
         if entry.key in SIGNING and not mine and (entry.value or "true").strip().lower() in _TRUE:
             notes.append(f"{path}:{entry.line} {entry.key} makes git sign, running a program")
-    notes += [f"git runs the hook {h}" for h in _hooks(reach, repo, policy.home, form.hooks, trusted)]
+    notes += [f"git runs the hook {h}" for h in present_hooks(reach, repo, policy.home, form.hooks, trusted)]
     if inv.sub == "switch" and not _same_commit(reach, repo, inv):
         notes.append("switching to another commit rewrites work-tree files not known before it runs")
     if form.worktree:
         notes += _protected_tracked(policy, fs, reach, repo)
     return notes or None
-
-
-def _hooks(
-    reach: Reach, repo: Repo, home: str, names: tuple[str, ...], trusted: Callable[[str], bool]
-) -> list[str]:
-    gitdirs = (posixpath.dirname(p) for p in repository_config_files(reach, repo))
-    folders = [*(posixpath.join(d, "hooks") for d in gitdirs), *(f for f, _ in hooks_dirs(reach, repo, home))]
-    found = []
-    for folder in dict.fromkeys(folders):
-        for name in names:
-            hook = posixpath.join(folder, name)
-            if reach.kind(hook, follow=True) is not Kind.MISSING and not trusted(hook):
-                found.append(hook)
-    return found
 
 
 def _ref(reach: Reach, git_dir: str, ref: str) -> str | None:
