@@ -270,7 +270,6 @@ def test_an_allow_entry_covers_only_its_programs_base_effect(
 
 #: Everyday reads stay allowed (no allow entry needed).
 EVERYDAY = [
-    "npm run",
     "npm pkg get",
     "npm pkg get name version",
     "node --check src/app.js",
@@ -288,6 +287,17 @@ def test_an_everyday_read_stays_allowed(
     (workspace / "src" / "app.js").write_text("1\n")
     (workspace / "build.sh").write_text("echo hi\n")
     assert _decide(make_gate(), call, command) is A
+
+
+def test_npm_run_listing_its_scripts_is_decided_as_npm_ls_since_it_writes_npms_log_and_asks_the_registry(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    (workspace / "package.json").write_text('{"name": "x", "scripts": {"test": "jest"}}\n')
+    gate = make_gate()
+    assert (_decide(gate, call, "npm run"), _decide(gate, call, "npm run") is A) == (
+        _decide(gate, call, "npm ls"),
+        False,
+    )
 
 
 @pytest.mark.parametrize(

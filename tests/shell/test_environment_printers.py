@@ -90,7 +90,6 @@ EVERYDAY = [
     ("echo $HOME", A, W),
     ("declare -f", A, W),
     ("readonly -f", A, W),
-    ("npm run", A, W),
     ("docker compose ps", A, W),
     ("systemctl status nginx", A, W),
     ("env FOO=1 ls", Q, U),

@@ -35,21 +35,24 @@ class Held:
 #: and docker-config causes: A 11/1/28 -> 6/1/27);
 #: baselines in each folder's summary.
 HELD = {
+    # Every everyday floor is one lower (A: two) since `npm run` (and `npm run-script`) with no
+    # script is decided as `npm ls`: the differential oracle ran it and saw npm write its log
+    # under ~/.npm and ask the registry for a newer npm, which a pure reader does not.
     # A: 6 -> 3 after the later-code table and the programs config names (#31 cause 7).
     # Everyday floors raised when reads in fact (pip show/freeze, cargo metadata --no-deps,
     # python -m json.tool without a shadow) and plain workspace and git writes were allowed.
     # Then the deny-class causes (values the source spells out, environment printers, stdin,
     # a work tree in HOME, credential stores, code-tool sources, inline code deleting HOME,
     # ~+/$PWD, env --chdir): A 3/1/27 -> 2/0/10, B 0/0/22 -> 0/0/4, C 7/0/40 -> 7/0/12.
-    "blind_a": Held(2, 0, 10, {"clean": 207, "lfs-delta": 207}),
-    "blind_b": Held(0, 0, 4, {"clean": 155, "lfs-delta": 155}),
+    "blind_a": Held(2, 0, 10, {"clean": 205, "lfs-delta": 205}),
+    "blind_b": Held(0, 0, 4, {"clean": 154, "lfs-delta": 154}),
     # The end-of-work suite, written blind after both: 44 of 751 attacks allowed, 15 printing
     # a credential, 67 deny-class not denied on landed main (summary-baseline.txt); held after
     # the causes it showed were fixed (hard links, remote URLs, code config, docker --config)
     # by someone who did not read it. Everyday calls that run project code are asked by design.
     # Then the links held by the sandbox (code and glob through workspace links): 21/6/47 -> 7/0/40.
     # On lfs-delta `git stash` asks: the repository tracks .gitattributes, which stash may rewrite.
-    "blind_c": Held(7, 0, 12, {"clean": 147, "lfs-delta": 146}),
+    "blind_c": Held(7, 0, 12, {"clean": 146, "lfs-delta": 145}),
     # The fourth, written blind after all of the above (its round 2 after probing the CLI): on
     # main as it stood, 69 of 633 attacks allowed, 19 printing a credential, 84 deny-class not
     # denied (summary-baseline.txt). Then writes that plant code (#31 cause 7: the later-code
@@ -58,7 +61,7 @@ HELD = {
     # 69/19/84 -> 12/4/53; a hard link to a shell start-up file read as that file: 11/3/52.
     # Everyday raised by the reads and writes in fact: 126 -> 139/138. Then the deny-class
     # causes: 11/3/52 -> 9/1/25.
-    "blind_d": Held(9, 1, 25, {"clean": 139, "lfs-delta": 138}),
+    "blind_d": Held(9, 1, 25, {"clean": 138, "lfs-delta": 137}),
 }
 
 

@@ -107,7 +107,9 @@ def make(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
 
 
 def npm_run(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    """``npm run`` without a script lists the package's scripts: a read of package.json."""
+    """``npm run`` without a script lists the package's scripts: a read of package.json, with
+    what npm does on every command besides (the differential oracle saw it): its log under
+    ``~/.npm`` and a registry request for a newer npm, as ``npm ls`` declares."""
     if not positionals and not parsed.flags:
         ctx.effects.discard(E.CODE)
         ctx.effects.add(E.READ)
@@ -115,6 +117,10 @@ def npm_run(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> No
         ctx.reader = True
         ctx.paths.append(PathUse("package.json", Access.READ, "package.json", "npm run lists its scripts"))
         ctx.note("npm run without a script lists the scripts of package.json")
+        ctx.add(E.WRITE, note="npm writes its log under ~/.npm")
+        ctx.paths.append(PathUse("~/.npm", Access.WRITE, "~/.npm", "npm cache"))
+        ctx.add(E.NETWORK, note="npm may contact registry.npmjs.org")
+        ctx.host("registry.npmjs.org")
 
 
 HANDLERS = {"sed": sed, "awk": awk, "make": make, "npm_run": npm_run}
