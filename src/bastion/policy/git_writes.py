@@ -20,6 +20,7 @@ from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision
 from bastion.policy.git_config import ConfigSyntax
+from bastion.policy.git_hooks import present_hooks
 from bastion.policy.git_index import IndexUnknown, index_paths
 from bastion.policy.module_shadow import shadowing_write_reason
 from bastion.policy.paths import FileSystem, check_path
@@ -32,7 +33,7 @@ from bastion.policy.repositories import (
     repository_config_files,
     repository_write_reason,
 )
-from bastion.policy.shell_git import SYSTEM_CONFIG, Invocation, dangerous_settings, invocation, present_hooks
+from bastion.policy.shell_git import SYSTEM_CONFIG, Invocation, dangerous_settings, invocation
 from bastion.policy.tree import Kind
 from bastion.policy.treewalk import OverBudget, Reach
 from bastion.shell.model import SimpleCommand

@@ -29,6 +29,7 @@ from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.git_config import ConfigSyntax, parse, runs_for
+from bastion.policy.git_hooks import read_hooks
 from bastion.policy.git_index import IndexUnknown, index_paths
 from bastion.policy.git_remote_urls import prints_remote_url, remote_token_reasons
 from bastion.policy.paths import FileSystem, check_path
@@ -38,10 +39,8 @@ from bastion.policy.repositories import (
     config_entries,
     discover,
     global_config_files,
-    hooks_dirs,
     repository_config_files,
 )
-from bastion.policy.tree import Kind
 from bastion.policy.treewalk import OverBudget, Reach
 from bastion.shell.analysis import cd_target
 from bastion.shell.model import SimpleCommand
@@ -98,9 +97,6 @@ class Finding:
     line: int
 
 
-#: Hooks git runs during a read: ``post-index-change`` whenever the index is written
-#: (``git status`` and ``git diff`` refresh it), ``reference-transaction`` on any ref update.
-READ_HOOKS = ("post-index-change", "reference-transaction")
 SYSTEM_CONFIG = "/etc/gitconfig"
 
 
@@ -145,34 +141,6 @@ def _program_path(value: str | None, home: str, base: str) -> str | None:
     if "/" not in word:
         return None
     return posixpath.normpath(posixpath.join(base, word))
-
-
-def read_hooks(reach: Reach, repo: Repo, home: str, trusted: Callable[[str], bool]) -> list[str]:
-    """The hooks that run during a read of ``repo``, except those the agent could not have
-    written."""
-    return present_hooks(reach, repo, home, READ_HOOKS, trusted)
-
-
-def present_hooks(
-    reach: Reach,
-    repo: Repo,
-    home: str,
-    names: tuple[str, ...] | frozenset[str],
-    trusted: Callable[[str], bool],
-) -> list[str]:
-    """The hooks named ``names`` that are there for ``repo`` (in the hooks folder of its git
-    dir, its common dir and its submodules' git dirs, which ``git status`` reads too, or in
-    the folders ``core.hooksPath`` names), except those ``trusted`` says the agent could not
-    have written."""
-    gitdirs = (posixpath.dirname(p) for p in repository_config_files(reach, repo))
-    folders = [*(posixpath.join(d, "hooks") for d in gitdirs), *(f for f, _ in hooks_dirs(reach, repo, home))]
-    found = []
-    for folder in dict.fromkeys(folders):
-        for name in names:
-            hook = posixpath.join(folder, name)
-            if reach.kind(hook, follow=True) is not Kind.MISSING and not trusted(hook):
-                found.append(hook)
-    return found
 
 
 def prints_files(inv: Invocation) -> bool:
