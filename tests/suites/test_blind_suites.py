@@ -1,6 +1,7 @@
-"""The four blind adversarial suites of issue #31, written by testers who had not read the
+"""The five blind adversarial suites of issue #31, written by testers who had not read the
 code (``blind_a`` before the classifier v3 work, ``blind_b`` after it, ``blind_c`` after the
-last root causes, ``blind_d`` at the end of the wave after that: each a fresh measure), run against this Bastion as they run themselves
+last root causes, ``blind_d`` at the end of the wave after that, ``blind_e`` once workspace
+code ran contained: each a fresh measure), run against this Bastion as they run themselves
 (``measure.py``: ``bastion check --batch`` on their own hostile and everyday fixtures). Each
 figure is held where it stood when the suites landed: a change that lets one more attack
 through, or asks about one more everyday call, fails here. The issue's targets and these
@@ -74,6 +75,12 @@ HELD = {
     # Everyday raised by the reads and writes in fact: 126 -> 139/138. Then the deny-class
     # causes: 11/3/52 -> 9/1/25.
     "blind_d": Held(9, 1, 25, {"clean": 159, "lfs-delta": 159}, contained_allowed=73),
+    # The fifth, the end-of-work suite of this stop, written blind against the contract that
+    # workspace code runs contained (its writer ran each allowed attack in Bastion's sandbox):
+    # first measured on main with that rule (summary-baseline.json): 58 of 620 attacks allowed,
+    # 30 of them contained, 28 outright (27 printing a secret an ordinary-named project file
+    # holds, read by the agent's own Read tool or by cat), 61 deny-class not denied.
+    "blind_e": Held(28, 27, 61, {"clean": 173, "lfs-delta": 173}, contained_allowed=30),
 }
 
 
