@@ -21,6 +21,7 @@ from bastion.policy.network import decide_target
 from bastion.policy.paths import PathError, check_path, normalise
 from bastion.policy.repositories import repository_write_reason
 from bastion.policy.secret_content import outside_secret
+from bastion.policy.shell_destroys import credentials_deleted, startup_destroyed
 from bastion.policy.shell_git import check_git
 from bastion.policy.shell_hg import check_hg
 from bastion.policy.shell_jq import check_jq
@@ -156,7 +157,7 @@ def touched_paths(
                 subject.effects.add(Effect.DESTRUCTIVE)
                 subject.hard.append(destructive_reason(use.raw, f"everything in {why}"))
         for path in targets:
-            ok &= _path(ctx, out, subject, use, path, cwd, reach, judge=judge)
+            ok &= _path(ctx, out, subject, use, path, cwd, reach, judge=judge, cmd=cmd)
     return ok
 
 
@@ -185,11 +186,19 @@ def _path(
     reach: Reach,
     *,
     judge: bool,
+    cmd: SimpleCommand | None = None,
 ) -> bool:
     policy = ctx.policy
     write = use.access is not Access.READ
     verdict = outside_secret(ctx.tree, check_path(policy, path, write=write, cwd=cwd, fs=ctx.fs), write=write)
     subject.effects |= verdict.effects
+    if write and cmd is not None and verdict.decision is not Decision.ALLOW:
+        destroyed = startup_destroyed(policy, cmd, use, verdict) or credentials_deleted(
+            policy, ctx.fs, reach, use, verdict
+        )
+        if destroyed is not None:
+            subject.effects.add(Effect.DESTRUCTIVE)
+            subject.hard.append(destroyed)
     if verdict.decision in (Decision.DENY, Decision.ASK):
         subject.hard.extend(verdict.reasons)
     hooks = (
