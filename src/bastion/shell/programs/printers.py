@@ -84,6 +84,13 @@ SECRET_PRINTERS: dict[str, tuple[SecretPrinter, ...]] = {
         for mysql in ("mysql", "mariadb", "mysqldump", "mysqladmin", "mysqlcheck", "mysqlimport", "mysqlshow")
     },
     "my_print_defaults": (_p("", "prints the option files' settings (passwords)"),),
+    # Build tools that print their variable database, which holds every environment variable.
+    **{
+        make: (_p("", "prints make's database: every environment variable", fs("-p", "--print-data-base")),)
+        for make in ("make", "gmake")
+    },
+    "cmake": (_p("environment", "prints the whole environment", fs("-E")),),
+    "php": (_p("", "phpinfo() prints the whole environment", fs("-i", "--info")),),
     "systemctl": (_p("show-environment", "prints the service manager's environment"),),
     "tmux": (
         _p("show-environment", "prints the tmux session's environment"),
