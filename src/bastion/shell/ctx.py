@@ -65,6 +65,7 @@ class Ctx:
     errors: list[str]
     extra_args: bool  # xargs appends arguments only known at run time
     fed_from: str | None  # ... each a file below this folder (``shell/feeds.py``)
+    fed_list: str | None  # ... each a path this file lists (``xargs -a F``, ``xargs < F``)
     known: bool
     dynamic: bool  # what runs is only known at run time (bash -c "$X", eval $X)
     replaced: bool  # a pure wrapper: only its inner commands are reported
@@ -119,6 +120,7 @@ class Ctx:
         self.errors = []
         self.extra_args = False
         self.fed_from = None
+        self.fed_list = None
         self.known = True
         self.dynamic = False
         self.replaced = False
@@ -183,6 +185,10 @@ class Ctx:
         use = path_use(word, access, why)
         if use is not None:
             self.paths.append(use)
+
+    def listed(self, listing: str, why: str) -> None:
+        """A read of each path the file ``listing`` names, only known at run time."""
+        self.paths.append(new_path_use(None, Access.READ, listing, why, None, False, False, None, listing))
 
     def carry(self, *effects: Effect, note: str = "") -> None:
         """An effect of this command's environment: on it and on everything it runs."""
