@@ -48,6 +48,13 @@ DENIED = [
     ("cat ~/.local/share/gh/tokens", "hardline.credentials"),  # a credential tool's data
     ("cat ~/.local/state/rclone/x", "hardline.credentials"),
     ("cat notes/gh.tokens", "hardline.credentials"),  # ...by its inode
+    # Inline code whose string literal opens a credential, under any workspace name.
+    ("""python3 -I -c 'print(open("notes/gh.tokens").read())'""", "hardline.credentials"),
+    (
+        """node -e 'console.log(require("fs").readFileSync("notes/gh.tokens", "utf8"))'""",
+        "hardline.credentials",
+    ),
+    ("""ruby -e 'puts File.read("notes/shadow.txt")'""", "hardline.credentials"),
     # Deleting a folder deletes the credentials below it, by name or by inode.
     ("command rm -rf ~/.docker", "hardline.credentials"),
     ("rm -r -f ~/.docker/", "hardline.credentials"),
@@ -113,6 +120,7 @@ KEPT = [
     ("echo 'alias ll=\"ls -l\"' >> ~/.bashrc", Q),  # adding a line: a person confirms
     ("rm -rf ~/.local/share/fonts", Q),  # outside the roots, no credential below
     ("rm -rf src", Q),
+    ("""python3 -c 'print(open("README.md").read())'""", Q),  # code: asked, nothing denied
     ("make -n", Q),
     ("cmake -E echo hi", Q),
     ("openssl x509 -in README.md -noout -text", Q),
@@ -138,3 +146,18 @@ def test_the_calls_beside_them_keep_their_decision(
     make_gate: GateFactory, call: Call, machine: Path, command: str, decision: Decision
 ) -> None:
     assert make_gate().evaluate(call("shell", command=command)).decision is decision
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -rf $(dirname $(dirname $PWD))/",  # the workspace's grandparent holds HOME
+        'rm -rf "$(dirname "$PWD")"',  # HOME: the workspace is HOME/proj
+        "cd src && rm -rf $(dirname $(dirname $PWD))",
+    ],
+)
+def test_a_delete_whose_path_the_source_spells_out_is_decided_on_that_path(
+    make_gate: GateFactory, call: Call, machine: Path, command: str
+) -> None:
+    evaluation = make_gate().evaluate(call("shell", command=command))
+    assert (evaluation.decision, "hardline.destructive" in {r.rule for r in evaluation.reasons}) == (D, True)

@@ -21,9 +21,12 @@ from bastion.shell.words import Word, literal_word
 
 E = Effect
 _STRING = re.compile(r"""(?P<q>['"])((?:(?!(?P=q))[^\\\n]|\\.){1,4096})(?P=q)|(~/[^\s'";)]+)""")
+#: A string literal that names a file: an absolute, home or relative path, any word with a
+#: slash (``open("notes/aws.txt")``: a workspace name may be a hard link to a credential, which
+#: the policy finds by inode), a file name with an extension, or a credential's name.
 _PATHISH = re.compile(
     r"^(/|~/|\.{1,2}/)|(^|/)(\.ssh|\.aws|\.env|id_rsa|\.netrc|\.gnupg|"
-    r"\.npmrc|\.pypirc|credentials)"
+    r"\.npmrc|\.pypirc|credentials)|^[\w.@+-]+(/[\w.@+-]+)+/?$|^[\w@+-][\w.@+-]*\.[A-Za-z0-9]{1,10}$"
 )
 
 

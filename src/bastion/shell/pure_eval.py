@@ -97,8 +97,10 @@ def _printf(fmt: str, args: list[str]) -> str | None:
 
 def _dir_or_base(program: str, args: list[str]) -> str:
     path = args[0].rstrip("/") or ("/" if args[0] else "")
-    if program == "dirname" and path == PWD_MARK:
-        return PWD_MARK + "/.."  # the working directory's parent
+    if program == "dirname" and path.startswith(PWD_MARK) and all(p == ".." for p in path.split("/")[1:]):
+        # the working directory's parent (dirname prints it as a path of its own, so the
+        # dirname of that is the grandparent: `dirname $(dirname $PWD)`)
+        return path + "/.."
     if program == "dirname":
         return posixpath.dirname(path) or "." if path != "/" else "/"
     base = posixpath.basename(path) or path
