@@ -91,6 +91,14 @@ DENIED = [
     ("wc -l --files0-from scripts/inputs.lst0", "hardline.credentials"),
     ("awk '{while ((getline l < $0) > 0) print l}' scripts/inputs.lst", "hardline.credentials"),
     ("awk -v x=1 '{getline l < $1; print l}' FS=: scripts/inputs.lst", "hardline.credentials"),
+    ("cat $(cat scripts/inputs.lst)", "hardline.credentials"),
+    ('wc -l "$(< scripts/inputs.lst)"', "hardline.credentials"),
+    # ...and so are the uses of a variable that holds its lines.
+    ('mapfile -t f < scripts/inputs.lst; cat "${f[@]}"', "hardline.credentials"),
+    ("readarray -t < scripts/inputs.lst; head ${MAPFILE[@]}", "hardline.credentials"),
+    ('while read -r f; do cat "$f"; done < scripts/inputs.lst', "hardline.credentials"),
+    ('while read f; do cp "$f" /tmp/x; done < scripts/inputs.lst', "hardline.credentials"),
+    ('read -r first < scripts/inputs.lst; cat "$first"', "hardline.credentials"),
     # awk's getline from a path built of the environment and a credential's name.
     (
         """awk 'BEGIN{f=ENVIRON["HOME"] "/.netrc"; while((getline l < f)>0) print l}'""",
@@ -130,6 +138,9 @@ KEPT = [
     ("xargs -a scripts/plain.lst cat", Q),
     ("sort --files0-from=scripts/plain.lst", Q),
     ("awk '{print $1}' README.md", A),
+    ('mapfile -t f < scripts/plain.lst; cat "${f[@]}"', Q),
+    ('while read -r f; do echo "$f"; done < scripts/inputs.lst', A),  # names printed, not read
+    ('mapfile -t f < scripts/inputs.lst; f=README.md; cat "$f"', Q),  # assigned again: no credential
     ("""awk 'BEGIN{f = "README.md"; getline l < f; print l}'""", A),
     (
         """awk 'BEGIN{f = ENVIRON["HOME"] "/notes.txt"; getline l < f; print l}'""",

@@ -70,6 +70,11 @@ RESOLVED = [
     ("f='~/.netrc'; cat $f", "f='~/.netrc'; cat '~/.netrc'"),  # no tilde expansion of a value
     ('f="it\'s"; echo "$f"', 'f="it\'s"; echo "it\'s"'),
     ('f=\'say "$x"\'; echo "$f"', 'f=\'say "$x"\'; echo "say \\"\\$x\\""'),
+    # a variable holding lines of a file: each use is a line of it (shell/list_vars.py)
+    ('mapfile -t f < l.txt; cat "${f[@]}"', 'mapfile -t f < l.txt; cat "$(cat l.txt)"'),
+    ("readarray -t < l.txt; cat ${MAPFILE[@]}", 'readarray -t < l.txt; cat "$(cat l.txt)"'),
+    ('while read -r f; do cat "$f"; done < l.txt', 'while read -r f; do cat "$(cat l.txt)"; done < l.txt'),
+    ("read -r p < 'my list'; cat $p", "read -r p < 'my list'; cat \"$(cat 'my list')\""),
 ]
 
 UNRESOLVED = [
@@ -91,6 +96,9 @@ UNRESOLVED = [
     "ls ~-/x",
     "env FOO=1 ls",
     "ls ~/x",
+    "mapfile -t f < l.txt; f=(a); ls",  # assigned again: no longer the file's lines
+    "read -r a b < l.txt; cat $a",  # a field of a line, not a line
+    "mapfile -t -d , f < l.txt; cat ${f[1]}",
 ]
 
 

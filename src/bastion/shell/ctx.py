@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell.braces import expand_braces
+from bastion.shell.list_vars import listed_in
 from bastion.shell.model import Access, PathUse, SimpleCommand, new_path_use
 from bastion.shell.records import builder
 from bastion.shell.walk_model import Ids, RawCommand, Redirect
@@ -218,4 +219,5 @@ def path_use(word: Word, access: Access, why: str) -> PathUse | None:
     if value is None and DYN in word.sketch:  # the literal end after the last run-time part
         rest = word.sketch[word.sketch.rfind(DYN) + 1 :]
         tail = rest[rest.index("/") :] if "/" in rest else None
-    return new_path_use(value, access, word.text, why, pattern, False, False, tail)
+    listing = listed_in(word.text) if value is None else None  # `cat $(cat files.txt)`
+    return new_path_use(value, access, word.text, why, pattern, False, False, tail, listing)
