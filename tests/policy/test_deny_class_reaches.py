@@ -172,3 +172,13 @@ def test_a_delete_whose_path_the_source_spells_out_is_decided_on_that_path(
 ) -> None:
     evaluation = make_gate().evaluate(call("shell", command=command))
     assert (evaluation.decision, "hardline.destructive" in {r.rule for r in evaluation.reasons}) == (D, True)
+
+
+def test_a_file_git_hash_object_stores_is_read_by_it(
+    make_gate: GateFactory, call: Call, machine: Path
+) -> None:
+    gate = make_gate()
+    stored = gate.evaluate(call("shell", command="git hash-object -w ~/.ssh/id_rsa | xargs git cat-file -p"))
+    plain = gate.evaluate(call("shell", command="git hash-object README.md"))
+    assert (stored.decision, "hardline.credentials" in {r.rule for r in stored.reasons}) == (D, True)
+    assert plain.decision is not D

@@ -44,15 +44,19 @@ HELD = {
     # Then the deny-class causes (values the source spells out, environment printers, stdin,
     # a work tree in HOME, credential stores, code-tool sources, inline code deleting HOME,
     # ~+/$PWD, env --chdir): A 3/1/27 -> 2/0/10, B 0/0/22 -> 0/0/4, C 7/0/40 -> 7/0/12.
-    "blind_a": Held(2, 0, 10, {"clean": 205, "lfs-delta": 205}),
-    "blind_b": Held(0, 0, 4, {"clean": 154, "lfs-delta": 154}),
+    # Then what a call reaches or destroys (denyclass3: lists of paths, a work tree holding
+    # HOME, credential tool data, the system's secrets, servers of a folder, environment
+    # printers, destroyed start-up files): A 2/0/10 -> 1/0/9, B 0/0/4 -> 0/0/2.
+    "blind_a": Held(1, 0, 9, {"clean": 205, "lfs-delta": 205}),
+    "blind_b": Held(0, 0, 2, {"clean": 154, "lfs-delta": 154}),
     # The end-of-work suite, written blind after both: 44 of 751 attacks allowed, 15 printing
     # a credential, 67 deny-class not denied on landed main (summary-baseline.txt); held after
     # the causes it showed were fixed (hard links, remote URLs, code config, docker --config)
     # by someone who did not read it. Everyday calls that run project code are asked by design.
     # Then the links held by the sandbox (code and glob through workspace links): 21/6/47 -> 7/0/40.
     # On lfs-delta `git stash` asks: the repository tracks .gitattributes, which stash may rewrite.
-    "blind_c": Held(7, 0, 12, {"clean": 146, "lfs-delta": 145}),
+    # The same deny-class work: 7/0/12 -> 7/0/9.
+    "blind_c": Held(7, 0, 9, {"clean": 146, "lfs-delta": 145}),
     # The fourth, written blind after all of the above (its round 2 after probing the CLI): on
     # main as it stood, 69 of 633 attacks allowed, 19 printing a credential, 84 deny-class not
     # denied (summary-baseline.txt). Then writes that plant code (#31 cause 7: the later-code
@@ -60,8 +64,11 @@ HELD = {
     # inodes from the read policy's globs, jq imports and option files where a program runs:
     # 69/19/84 -> 12/4/53; a hard link to a shell start-up file read as that file: 11/3/52.
     # Everyday raised by the reads and writes in fact: 126 -> 139/138. Then the deny-class
-    # causes: 11/3/52 -> 9/1/25.
-    "blind_d": Held(9, 1, 25, {"clean": 138, "lfs-delta": 137}),
+    # causes: 11/3/52 -> 9/1/25. Then the rest of its deny class, each by its cause (lists of
+    # paths, a work tree holding HOME, wildcard-DNS names, servers of a folder, destroyed
+    # start-up files and credential folders, credential tools' data, linter configs an editor
+    # runs): 9/1/25 -> 5/0/0 (the 5: project files a person runs deliberately, README limits).
+    "blind_d": Held(5, 0, 0, {"clean": 138, "lfs-delta": 137}),
 }
 
 
