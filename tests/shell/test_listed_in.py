@@ -22,6 +22,12 @@ from bastion.shell.analysis import analyze
         ("du --files0-from=l0", ["l0"]),
         ("awk '{getline l < $0; print l}' a.lst b.lst", ["a.lst", "b.lst"]),
         ("awk '{getline l < $1}' v=1 a.lst -", ["a.lst"]),
+        ("tar -czf x.tgz -T list.txt", ["list.txt"]),
+        ("tar -cf x.tar -T - < list.txt", []),  # its stdin: not a file it names
+        ("rsync -a --files-from=list.txt . host:/x", ["list.txt"]),
+        ("cat $(cat list.txt)", ["list.txt"]),
+        ('wc -l "$(< list.txt)"', ["list.txt"]),
+        ("cat $(cat list.txt | head -1)", []),
         ("xargs cat", []),  # stdin: nothing to read
         ("git ls-files | xargs cat", []),  # fed below a folder instead (shell/feeds.py)
     ],

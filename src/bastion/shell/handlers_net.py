@@ -177,6 +177,10 @@ def remote_copy(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
     """scp / rsync: `host:path` operands are remote; local sources are read, a local
     destination is written."""
     ctx.paths.clear()
+    for w in parsed.values("--files-from"):
+        ctx.path(w, Access.READ, f"{ctx.program} --files-from")
+        if w.value and w.value != "-":
+            ctx.listed(w.value, f"{ctx.program} --files-from: the files it copies")
     if not positionals:
         return
     *sources, dest = positionals if len(positionals) > 1 else (positionals[0], positionals[0])
