@@ -14,6 +14,7 @@ from bastion.policy.ceiling import FilesystemLevel
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.git_remotes import command_remote_hosts
+from bastion.policy.included_files import check_includes
 from bastion.policy.kinds import Mode
 from bastion.policy.listed_paths import listed_reasons
 from bastion.policy.module_shadow import shadow_reasons, shadowing_write_reason
@@ -342,6 +343,7 @@ def touched_reach(
     # full-access a writing or networked one runs too, and a program the config names is code.
     git = [*check_git(policy, ctx.fs, reach, cmd, cwds), *check_hg(policy, ctx.fs, reach, cmd, cwds)]
     git += check_jq(policy, ctx.fs, reach, cmd, cwds)  # what a jq program's imports load
+    git += check_includes(policy, ctx.fs, reach, cmd, cwds)  # what cpp / m4 / xmllint pull in
     toolchain = check_toolchain(policy, reach, cmd, cwds)
     if cmd.imports_cwd:  # `python3 -m json.tool` beside a json.py runs it
         toolchain += shadow_reasons(reach, cwds, " ".join(cmd.argv[:3]))
