@@ -208,3 +208,21 @@ def test_a_file_git_hash_object_stores_is_read_by_it(
     plain = gate.evaluate(call("shell", command="git hash-object README.md"))
     assert (stored.decision, "hardline.credentials" in {r.rule for r in stored.reasons}) == (D, True)
     assert plain.decision is not D
+
+
+@pytest.mark.parametrize(
+    ("template", "decision"),
+    [
+        ("sqlite3 :memory: \"select readfile('{home}/.ssh/id_rsa')\"", D),
+        ("sqlite3 :memory: \"attach '{home}/.docker/config.json' as c; select 1\"", D),
+        ("sqlite3 ~/.docker/config.json .dump", D),
+        ('sqlite3 app.db ".read notes/gh.tokens"', D),
+        ('sqlite3 app.db "select 1"', Q),
+        ('sqlite3 app.db ".output out.txt" "select 1"', Q),
+    ],
+)
+def test_sqlite3_reads_its_database_and_the_files_its_sql_names(
+    make_gate: GateFactory, call: Call, machine: Path, home: Path, template: str, decision: Decision
+) -> None:
+    command = template.format(home=home)
+    assert make_gate().evaluate(call("shell", command=command)).decision is decision

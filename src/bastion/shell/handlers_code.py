@@ -296,7 +296,35 @@ def env_runner(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) ->
         ctx.inner.extend(ctx.run_words(ctx, inner, f"{label} run"))
 
 
+def sqlite(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """``sqlite3 [OPTIONS] DB [SQL…]``: the database file is read (and may be written), each
+    SQL argument is code whose string literals may name files (``readfile('/x')``, ``ATTACH``,
+    ``.read``, ``.import``): judged as inline code's path literals."""
+    operands = [w for w in ctx.words[1:] if not (w.value or "").startswith("-")]
+    if not operands:
+        return
+    database, *sql = operands
+    if database.value not in (":memory:", ""):
+        ctx.path(database, Access.READ, "sqlite3 database")
+        ctx.path(database, Access.WRITE, "sqlite3 database")
+    for word in sql:
+        if word.value is None:
+            ctx.add(E.UNKNOWN, note="sqlite3: SQL only known at run time")
+            continue
+        scan_inline_code(ctx, word.value, "sqlite3 SQL")
+        for dot in _SQLITE_DOT.finditer(word.value):
+            access = Access.WRITE if dot.group(1) in ("backup", "save", "output", "once") else Access.READ
+            ctx.path(literal_word(dot.group(2).strip("'\"")), access, f"sqlite3 .{dot.group(1)}")
+
+
+#: sqlite3's dot commands that name a file (its ``.help``).
+_SQLITE_DOT = re.compile(
+    r"^\s*\.(read|import|open|restore|backup|save|output|once)\s+(?:-\S+\s+)*(\S+)", re.M
+)
+
+
 HANDLERS = {
+    "sqlite": sqlite,
     "interpreter": interpreter,
     "install": install,
     "pacman": pacman,
