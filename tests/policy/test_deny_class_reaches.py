@@ -85,6 +85,8 @@ DENIED = [
     ("cd ~ && unlink .bashrc", "hardline.destructive"),
     # A program given a credential as its input, or printing every environment variable.
     ("openssl base64 -in ~/.pypirc", "hardline.credentials"),
+    ("ssh-keygen -y -f ~/.ssh/id_rsa", "hardline.credentials"),
+    ("ssh-keygen -l -f notes/gh.tokens", "hardline.credentials"),
     ("openssl enc -base64 -in=notes/gh.tokens", "hardline.credentials"),
     ("make -p -n -f /dev/null", "hardline.credentials"),
     ("make -pn", "hardline.credentials"),

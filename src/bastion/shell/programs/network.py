@@ -214,6 +214,12 @@ PROGRAMS: dict[str, Spec] = {
         aliases={"--output": "-o", "--download": "-d"},
     ),
     "ssh": Spec(frozenset({E.NETWORK}), handler="ssh"),
+    # The key it works on (-f) is read: -y prints what a private key holds, -e exports it.
+    "ssh-keygen": opts(
+        Spec(frozenset({E.WRITE})),
+        "-f=R -y -l -e -i -p -q -v -B -H -K -L -c -k -Q -A -U -u -g -h -E= -t= -b= -C= -N= -P= -m= -Z= "
+        "-a= -O= -F=N -R=N -s=R -I= -n= -V= -z= -D=X -r=N -w=X -Y= -M=",
+    ),
     "scp": Spec(
         frozenset({E.NETWORK}),
         handler="remote_copy",
