@@ -228,3 +228,30 @@ def test_sqlite3_reads_its_database_and_the_files_its_sql_names(
 ) -> None:
     command = template.format(home=home)
     assert make_gate().evaluate(call("shell", command=command)).decision is decision
+
+
+@pytest.mark.parametrize(
+    ("content", "edit", "decision"),
+    [
+        ("x\n", False, D),  # nothing of it is kept
+        ("", False, D),
+        ("export PATH=$PATH\nalias ll='ls -l'\n", False, Q),  # its line kept, one added
+        ("x\n", True, Q),  # an edit changes a part of it
+    ],
+)
+def test_the_write_tool_replacing_a_start_up_file_with_none_of_its_lines_is_denied(
+    make_gate: GateFactory,
+    call: Call,
+    machine: Path,
+    home: Path,
+    content: str,
+    edit: bool,
+    decision: Decision,
+) -> None:
+    path = str(home / ".bashrc")
+    args = (
+        {"path": path, "old_string": "export PATH=$PATH", "new_string": content}
+        if edit
+        else {"path": path, "content": content}
+    )
+    assert make_gate().evaluate(call("edit" if edit else "write", **args)).decision is decision

@@ -5,7 +5,8 @@ never asked (#31: ``rm -rf ~/.docker`` deletes ``config.json``, a login; ``: > ~
 wipes the person's shell set-up, with no way back).
 
 Appending to a start-up file, or writing new content into it, stays an ask (a person may have
-an agent add a line): only a write that leaves nothing of it is a destruction.
+an agent add a line): only a write that leaves nothing of it is a destruction, by a shell
+command or by the write tool (``startup_replaced``: new content that keeps none of its lines).
 """
 
 from __future__ import annotations
@@ -61,6 +62,30 @@ def startup_destroyed(
                 "the person's own set-up, never wiped by an agent",
             )
     return None
+
+
+def startup_replaced(policy: Policy, reach: Reach, verdict: PathVerdict, content: object) -> Reason | None:
+    """DENY when the write tool replaces a HOME start-up file that has lines of its own with
+    ``content`` that keeps none of them (an edit, or a write that keeps them, stays an ask)."""
+    home = policy.home.rstrip("/")
+    if verdict.resolved not in {f"{home}/{name}" for name in RC_FILES} or not isinstance(content, str):
+        return None
+    try:
+        old = (reach.read(verdict.resolved) or b"").decode("utf-8", "replace")
+    except (OSError, OverBudget):
+        return None
+    lines = {line.strip() for line in old.splitlines() if line.strip() and not line.strip().startswith("#")}
+    kept = {line.strip() for line in content.splitlines()}
+    if not lines or lines & kept:
+        return None
+    return Reason(
+        Decision.DENY,
+        "hardline.destructive",
+        "built-in",
+        verdict.resolved[:200],
+        f"the write replaces the shell start-up file {verdict.resolved} and keeps none of its "
+        f"{len(lines)} lines: the person's own set-up, never wiped by an agent",
+    )
 
 
 def credentials_deleted(
