@@ -46,17 +46,19 @@ HELD = {
     # ~+/$PWD, env --chdir): A 3/1/27 -> 2/0/10, B 0/0/22 -> 0/0/4, C 7/0/40 -> 7/0/12.
     # Then what a call reaches or destroys (denyclass3: lists of paths, a work tree holding
     # HOME, credential tool data, the system's secrets, servers of a folder, environment
-    # printers, destroyed start-up files): A 2/0/10 -> 1/0/9, B 0/0/4 -> 0/0/2.
-    "blind_a": Held(1, 0, 9, {"clean": 205, "lfs-delta": 205}),
-    "blind_b": Held(0, 0, 2, {"clean": 154, "lfs-delta": 154}),
+    # printers, destroyed start-up files, preprocessor includes, sqlite3's SQL, git
+    # hash-object): A 2/0/10 -> 1/0/4, B 0/0/4 -> 0/0/1.
+    "blind_a": Held(1, 0, 4, {"clean": 205, "lfs-delta": 205}),
+    "blind_b": Held(0, 0, 1, {"clean": 154, "lfs-delta": 154}),
     # The end-of-work suite, written blind after both: 44 of 751 attacks allowed, 15 printing
     # a credential, 67 deny-class not denied on landed main (summary-baseline.txt); held after
     # the causes it showed were fixed (hard links, remote URLs, code config, docker --config)
     # by someone who did not read it. Everyday calls that run project code are asked by design.
     # Then the links held by the sandbox (code and glob through workspace links): 21/6/47 -> 7/0/40.
     # On lfs-delta `git stash` asks: the repository tracks .gitattributes, which stash may rewrite.
-    # The same deny-class work: 7/0/12 -> 7/0/9.
-    "blind_c": Held(7, 0, 9, {"clean": 146, "lfs-delta": 145}),
+    # The same deny-class work (and ssh-keygen -f, the write tool wiping a start-up file):
+    # 7/0/12 -> 7/0/7.
+    "blind_c": Held(7, 0, 7, {"clean": 146, "lfs-delta": 145}),
     # The fourth, written blind after all of the above (its round 2 after probing the CLI): on
     # main as it stood, 69 of 633 attacks allowed, 19 printing a credential, 84 deny-class not
     # denied (summary-baseline.txt). Then writes that plant code (#31 cause 7: the later-code
