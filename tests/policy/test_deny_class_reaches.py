@@ -93,6 +93,16 @@ DENIED = [
     ("gmake --print-data-base", "hardline.credentials"),
     ("cmake -E environment", "hardline.credentials"),
     ("php -i", "hardline.credentials"),
+    # Secret managers and encrypted files: what these forms print is the secret.
+    ("sops -d deploy/secrets.enc.yaml", "hardline.credentials"),
+    ("sops decrypt --output-type json s.yaml", "hardline.credentials"),
+    ("ansible-vault view group_vars/all/vault.yml", "hardline.credentials"),
+    ("bw get password github.com", "hardline.credentials"),
+    ("lpass show --password work/github", "hardline.credentials"),
+    ("doppler secrets --plain", "hardline.credentials"),
+    ("aws-vault export prod", "hardline.credentials"),
+    ("bundle config list", "hardline.credentials"),
+    ("conda config --show channels", "hardline.credentials"),
     # A server that hands a folder or a file to whoever connects reads all of it.
     ("python3 -I -m http.server 8000 --directory ..", "hardline.credentials"),
     ("python3 -m http.server -d ~ 8000", "hardline.credentials"),
@@ -155,6 +165,9 @@ KEPT = [
     ("rm -rf src", Q),
     ("""python3 -c 'print(open("README.md").read())'""", Q),  # code: asked, nothing denied
     ("make -n", Q),
+    ("sops -e -i deploy/secrets.yaml", Q),  # encrypting prints nothing secret
+    ("bundle config set --local path vendor/bundle", Q),
+    ("doppler run -- npm start", Q),  # runs with the secrets, prints none by itself
     ("cpp -P c/plain.c", Q),  # not modelled: asked, nothing denied
     ("gcc -c c/main.c", Q),  # compiling prints nothing it includes
     ("xmllint xml/plain.xml", Q),
