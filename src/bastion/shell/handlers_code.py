@@ -17,6 +17,7 @@ from bastion.shell.programs import interpreters
 from bastion.shell.programs.printers import NAMED_ENVIRONMENT, WHOLE_ENVIRONMENT
 from bastion.shell.programs.spec import Spec
 from bastion.shell.programs.wrappers import STARTUP_FILES
+from bastion.shell.servers import interpreter_server
 from bastion.shell.words import Word, literal_word
 
 E = Effect
@@ -79,6 +80,7 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
     inline = interpreters.INLINE_CODE_FLAGS.get(fam, frozenset())
     values = interpreters.VALUE_FLAGS.get(fam, frozenset())
     ctx.paths.clear()
+    interpreter_server(ctx, fam)  # php -S, ruby -run -e httpd
     args = ctx.words[1:]
     i = 0
     info_only = True

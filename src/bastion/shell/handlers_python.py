@@ -76,8 +76,8 @@ def python_module(ctx: Ctx, module: str | None, rest: list[Word], *, isolated: b
             ctx.note(f"python -m {module} imports from the working directory first (no -I / -P)")
         _module_arguments(ctx, module, rest)
         return
-    if module == "http.server":
-        ctx.add(E.NETWORK, note="python -m http.server serves a folder to the network")
+    if module in ("http.server", "SimpleHTTPServer"):
+        ctx.add(E.NETWORK, note=f"python -m {module} serves a folder to the network")
         served_folder(ctx, rest)
     ctx.add(E.CODE, note=f"python -m {module} runs a module")
 
