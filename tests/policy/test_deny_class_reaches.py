@@ -62,6 +62,9 @@ DENIED = [
     ("head -1 /etc/ssh/ssh_host_ed25519_key", "hardline.credentials"),
     ("cat ~/.local/share/gh/tokens", "hardline.credentials"),  # a credential tool's data
     ("cat ~/.local/state/rclone/x", "hardline.credentials"),
+    ("cat ~/.vercel/auth.json", "hardline.credentials"),  # deployment CLIs' logins
+    ("head ~/.config/openstack/clouds.yaml", "hardline.credentials"),
+    ("cat ~/.supabase/access-token", "hardline.credentials"),
     ("cat notes/gh.tokens", "hardline.credentials"),  # ...by its inode
     # Inline code whose string literal opens a credential, under any workspace name.
     ("""python3 -I -c 'print(open("notes/gh.tokens").read())'""", "hardline.credentials"),

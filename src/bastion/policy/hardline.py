@@ -139,6 +139,26 @@ CREDENTIAL_GLOBS: tuple[str, ...] = (
     "~/.bundle/config",
     "~/.yarnrc.yml",
     "~/.yarnrc",
+    # Deployment and cloud CLIs' logins, each where its documentation keeps it: Vercel,
+    # Cloudflare wrangler, Supabase, Expo, Railway, CircleCI, Linode, Scaleway, OpenStack's
+    # clouds.yaml, Gitea's tea, Teleport's keys, IBM Cloud, MinIO's client.
+    "**/.vercel/auth.json",
+    "**/.local/share/com.vercel.cli",
+    "**/.wrangler/config",
+    "**/.config/.wrangler",
+    "**/.supabase/access-token",
+    "**/.expo/state.json",
+    "**/.railway/config.json",
+    "**/.circleci/cli.yml",
+    "**/.config/linode-cli",
+    "**/.config/scw/config.yaml",
+    "**/.config/openstack/clouds.yaml",
+    "**/.config/openstack/secure.yaml",
+    "**/.config/tea/config.yml",
+    "**/.tsh",
+    "**/.bluemix/config.json",
+    "**/.mc/config.json",
+    "**/.config/mc/config.json",
     # Shell and client histories (tokens and passwords typed on command lines), browsers'
     # saved logins and cookies, password managers' local vaults.
     "~/.*_history",
