@@ -219,6 +219,8 @@ def test_the_calls_beside_them_keep_their_decision(
         "rm -rf $(dirname $(dirname $PWD))/",  # the workspace's grandparent holds HOME
         'rm -rf "$(dirname "$PWD")"',  # HOME: the workspace is HOME/proj
         "cd src && rm -rf $(dirname $(dirname $PWD))",
+        'rm -rf "$(pwd)/.."',
+        "rm -rf $(dirname $(pwd))/*",
     ],
 )
 def test_a_delete_whose_path_the_source_spells_out_is_decided_on_that_path(

@@ -66,6 +66,8 @@ RESOLVED = [
     ("env -i -C d x", "cd d && env -i   x"),
     ('rm -rf "$(dirname "$PWD")"', 'rm -rf "./.."'),
     ("cd sub && rm -rf $(dirname $PWD)", "cd sub && rm -rf ./.."),
+    ('rm -rf "$(pwd)/.."', 'rm -rf "./.."'),  # $(pwd) is the working directory
+    ("rm -rf $(dirname $(pwd))", "rm -rf ./.."),
     ("tr '\\0' '\\n' < /proc/$$/environ", "tr '\\0' '\\n' < /proc/self/environ"),
     ("f='~/.netrc'; cat $f", "f='~/.netrc'; cat '~/.netrc'"),  # no tilde expansion of a value
     ('f="it\'s"; echo "$f"', 'f="it\'s"; echo "it\'s"'),

@@ -114,6 +114,9 @@ def _use(state: _State, node: Node) -> bool:
         state.edits.append((node.start_byte, node.end_byte, lines[1:-1] if _in_string(node) else lines))
         return True
     start = _word_start(node)
+    if value == PWD_MARK and start and node.type == "command_substitution":
+        state.edits.append((node.start_byte, node.end_byte, "."))  # $(pwd): the working directory
+        return True
     if (value == HOME_MARK and start and _text(node) in ("$HOME", "${HOME}")) or value == PWD_MARK:
         return True  # $HOME / $PWD as written: nothing to resolve
     if PWD_MARK in value[1:] or (value.startswith(PWD_MARK) and not start):
