@@ -89,6 +89,10 @@ DENIED = [
     # A program given a credential as its input, or printing every environment variable.
     ("openssl base64 -in ~/.pypirc", "hardline.credentials"),
     ("ssh-keygen -y -f ~/.ssh/id_rsa", "hardline.credentials"),
+    # An editor opens (and a batch run prints) the files it is given.
+    ("vim -es -c '%p' -c q ~/.netrc", "hardline.credentials"),
+    ("ed -s notes/gh.tokens <<< ,p", "hardline.credentials"),
+    ('emacs --batch --eval "(princ 1)" notes/gh.tokens', "hardline.credentials"),
     ("ssh-keygen -l -f notes/gh.tokens", "hardline.credentials"),
     ("openssl enc -base64 -in=notes/gh.tokens", "hardline.credentials"),
     ("make -p -n -f /dev/null", "hardline.credentials"),
@@ -175,6 +179,7 @@ KEPT = [
     ("rm -rf src", Q),
     ("""python3 -c 'print(open("README.md").read())'""", Q),  # code: asked, nothing denied
     ("make -n", Q),
+    ("vim README.md", Q),  # an editor runs its scripts: asked, nothing denied
     ("php -S localhost:8000 -t src", Q),
     ("caddy run", Q),
     ("miniserve -p 8000 src", Q),
