@@ -20,6 +20,7 @@ from bastion.policy.listed_paths import listed_reasons
 from bastion.policy.module_shadow import shadow_reasons, shadowing_write_reason
 from bastion.policy.named_programs import named_program_reason
 from bastion.policy.network import decide_target
+from bastion.policy.option_files import check_option_files
 from bastion.policy.paths import PathError, check_path, hard_link_to_credential, normalise
 from bastion.policy.repositories import repository_write_reason
 from bastion.policy.secret_content import outside_secret
@@ -344,6 +345,7 @@ def touched_reach(
     git = [*check_git(policy, ctx.fs, reach, cmd, cwds), *check_hg(policy, ctx.fs, reach, cmd, cwds)]
     git += check_jq(policy, ctx.fs, reach, cmd, cwds)  # what a jq program's imports load
     git += check_includes(policy, ctx.fs, reach, cmd, cwds)  # what cpp / m4 / xmllint pull in
+    git += check_option_files(policy, ctx.fs, ctx.tree, reach, cmd, cwds)  # curl -K, $WGETRC
     toolchain = check_toolchain(policy, reach, cmd, cwds)
     if cmd.imports_cwd:  # `python3 -m json.tool` beside a json.py runs it
         toolchain += shadow_reasons(reach, cwds, " ".join(cmd.argv[:3]))
