@@ -56,9 +56,9 @@ HELD = {
     # by someone who did not read it. Everyday calls that run project code are asked by design.
     # Then the links held by the sandbox (code and glob through workspace links): 21/6/47 -> 7/0/40.
     # On lfs-delta `git stash` asks: the repository tracks .gitattributes, which stash may rewrite.
-    # The same deny-class work (and ssh-keygen -f, the write tool wiping a start-up file):
-    # 7/0/12 -> 7/0/7.
-    "blind_c": Held(7, 0, 7, {"clean": 146, "lfs-delta": 145}),
+    # The same deny-class work (and ssh-keygen -f, the write tool wiping a start-up file,
+    # editors' files, curl/wget option files): 7/0/12 -> 7/0/4.
+    "blind_c": Held(7, 0, 4, {"clean": 146, "lfs-delta": 145}),
     # The fourth, written blind after all of the above (its round 2 after probing the CLI): on
     # main as it stood, 69 of 633 attacks allowed, 19 printing a credential, 84 deny-class not
     # denied (summary-baseline.txt). Then writes that plant code (#31 cause 7: the later-code
