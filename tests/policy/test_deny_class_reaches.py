@@ -303,3 +303,20 @@ def test_the_write_tool_replacing_a_start_up_file_with_none_of_its_lines_is_deni
         else {"path": path, "content": content}
     )
     assert make_gate().evaluate(call("edit" if edit else "write", **args)).decision is decision
+
+
+def test_a_hard_link_holding_a_secret_is_no_workspace_file(
+    make_gate: GateFactory, call: Call, machine: Path, home: Path
+) -> None:
+    """No glob names the tool's store; the link's content gives it away (a second name for a
+    file of the project stays a file of the project)."""
+    (home / ".config/sometool").mkdir(parents=True)
+    (home / ".config/sometool/auth.yml").write_text("token: ghp_" + "a1B2" * 9 + "\n")
+    os.link(home / ".config/sometool/auth.yml", machine / "notes/tool.yml")
+    os.link(machine / "README.md", machine / "notes/readme.md")
+    gate = make_gate()
+    decided = {
+        c: gate.evaluate(call("shell", command=c)).decision
+        for c in ("cat notes/tool.yml", "cat notes/readme.md")
+    }
+    assert decided == {"cat notes/tool.yml": D, "cat notes/readme.md": A}

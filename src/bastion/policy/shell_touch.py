@@ -23,7 +23,7 @@ from bastion.policy.network import decide_target
 from bastion.policy.option_files import check_option_files
 from bastion.policy.paths import PathError, check_path, hard_link_to_credential, normalise
 from bastion.policy.repositories import repository_write_reason
-from bastion.policy.secret_content import outside_secret
+from bastion.policy.secret_content import linked_secret, outside_secret
 from bastion.policy.shell_destroys import credentials_deleted, startup_destroyed
 from bastion.policy.shell_git import check_git
 from bastion.policy.shell_hg import check_hg
@@ -231,6 +231,7 @@ def _path(
     policy = ctx.policy
     write = use.access is not Access.READ
     verdict = outside_secret(ctx.tree, check_path(policy, path, write=write, cwd=cwd, fs=ctx.fs), write=write)
+    verdict = linked_secret(ctx.tree, ctx.fs, verdict, write=write)  # a hard link holding a token
     subject.effects |= verdict.effects
     if write and cmd is not None and verdict.decision is not Decision.ALLOW:
         # (a catastrophic target is denied as one below: its tree is not walked)
