@@ -106,6 +106,7 @@ from bastion.exec import cgroups, seccomp
 from bastion.exec.boundary import CREDENTIALS_ENV, build_spec, child_environment
 from bastion.exec.bubblewrap import BubblewrapRunner, command, namespace_args, network_of
 from bastion.exec.egress.binding import EgressBinding
+from bastion.exec.launcher_sweep import LauncherSweep, write_once
 from bastion.exec.limits import SYSTEM_PATH
 from bastion.exec.profile import Profile
 from bastion.exec.runner import ExecError
@@ -166,13 +167,9 @@ class PreparedRun:
     args_at: int = 0
     #: Where the command bwrap runs starts in ``argv`` (after its ``--``).
     command_at: int = 0
-    #: The file naming (NUL-separated) the protected paths that did not exist when the run
-    #: was prepared, which the launcher moves to ``quarantine`` as soon as bwrap exits (see
-    #: :meth:`script`); None: nothing to sweep.
-    swept_path: str | None = None
-    quarantine: str = ""
-    #: ``mkdir``, ``mv`` and ``rm`` by absolute path (no PATH lookup in the launcher).
-    movers: tuple[str, str, str] = ("", "", "")
+    #: What the launcher moves to the quarantine once bwrap exits (``launcher_sweep``);
+    #: None: the run can create nothing protected (it execs bwrap).
+    sweep: LauncherSweep | None = None
 
     @property
     def ref(self) -> str:
@@ -208,22 +205,11 @@ class PreparedRun:
         seconds = self.timeout if timeout is None else timeout
         head = f'{q(self.timeout_program)} --foreground -k {KILL_AFTER} {seconds:g} "$1"{options}'
         run = f'{head} --clearenv "${{e[@]}}" {fixed} --json-status-fd {STATUS_FD} "${{@:2}}"'
-        if self.swept_path is None or not self.quarantine:
+        if self.sweep is None:
             lines.append(f"exec {run}")
             return "\n".join(lines)
-        # A protected path the run created (a `.claude/settings.json`, a `.vscode/tasks.json`)
-        # goes the moment bwrap exits, before the agent or an editor can load it: not at the
-        # next settle, which may come only with the next call, or the next session.
-        mkdir, mv, rm = (q(tool) for tool in self.movers)
-        into = q(os.path.join(self.quarantine, self.run_id))
-        lines += [
-            f"{run}; r=$?",
-            f"mapfile -d '' -t s <{q(self.swept_path)}; for p in \"${{s[@]}}\"; do "
-            f"[[ -e $p || -L $p ]] || continue; d={into}/${{p#/}}; "
-            f'{mkdir} -p -- "${{d%/*}}" && {mv} -f -T -- "$p" "$d" || {rm} -rf -- "$p"; done',
-            "exit $r",
-        ]
-        return "\n".join(lines)
+        # A protected path the run created goes the moment bwrap exits (``launcher_sweep``).
+        return "\n".join([*lines, f"{run}; r=$?", *self.sweep.lines(), "exit $r"])
 
     def _open_files(self) -> list[str]:
         """Open each file bwrap copies in (``--file FD PATH``: the host's PATH) on its FD:
@@ -356,35 +342,33 @@ def _prepare(
         args_path=os.path.join(folder, run_id + ARGS),
         args_at=1 + len(namespaces),
         command_at=2 + len(namespaces) + len(view),
-        swept_path=os.path.join(folder, run_id + SWEEP_LIST) if spec.swept and spec.quarantine else None,
-        quarantine=spec.quarantine,
-        movers=(_system("mkdir"), _system("mv"), _system("rm")),
+        sweep=_sweep(folder, run_id, spec.swept, spec.quarantine),
     )
     try:
         _write_options(run)
-        if run.swept_path is not None:
-            _write_once(run.swept_path, b"".join(os.fsencode(p) + b"\0" for p in spec.swept))
+        if run.sweep is not None:
+            run.sweep.write(spec.swept)
         write_record(folder, record)
     except OSError:
         cgroups.remove_groups(groups)
-        for made in (run.args_path, run.swept_path):
+        for made in (run.args_path, run.sweep and run.sweep.list_path):
             with contextlib.suppress(OSError):
                 os.unlink(made or "")
         raise
     return run
 
 
+def _sweep(folder: str, run_id: str, swept: tuple[str, ...], quarantine: str) -> LauncherSweep | None:
+    if not (swept and quarantine):
+        return None
+    into, movers = os.path.join(quarantine, run_id), map(_system, ("mkdir", "mv", "rm"))
+    return LauncherSweep(os.path.join(folder, run_id + SWEEP_LIST), into, *movers)
+
+
 def _write_options(run: PreparedRun) -> None:
     """The options file, read-only, made once (an existing file is never reused)."""
     assert run.args_path is not None
-    _write_once(run.args_path, run.options_file())
-
-
-def _write_once(path: str, data: bytes) -> None:
-    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o400)
-    with open(fd, "wb") as handle:
-        handle.write(data)
+    write_once(run.args_path, run.options_file())
 
 
 def _printable(text: str) -> str:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bastion.exec.cgroups import remove_groups
+from bastion.exec.launcher_sweep import moved_by_launcher
 from bastion.exec.procfs import running
 from bastion.exec.protected import restore_links, sweep
 
@@ -226,9 +227,8 @@ def _occupied(groups: Sequence[str]) -> bool:
 def _finish(record: RunRecord, started: bool, code: int | None, *, ended: float) -> Settled:
     swept: tuple[str, ...] = ()
     if started and record.quarantine:
-        # What the launcher moved the moment bwrap exited (``prepared``), then what is left.
-        launched = os.path.join(record.quarantine, record.run_id)
-        moved = tuple(p for p in record.swept if os.path.lexists(os.path.join(launched, p.lstrip("/"))))
+        # What the launcher moved the moment bwrap exited (``launcher_sweep``), then what is left.
+        moved = moved_by_launcher(record.quarantine, record.run_id, record.swept)
         swept = (*moved, *sweep(record.swept, record.quarantine))
         swept += restore_links(record.links, record.quarantine)
     remove_groups(list(record.cgroups))
