@@ -160,8 +160,8 @@ def _substitute(s: str, i: int, letter: str, out: list[Command]) -> int | None:
             arg, end = _to_eol(s, _skip_space(s, end + 1))
             out.append(Command("w", arg.strip()))
             return end
-        if flag == "e":
-            out.append(Command("e", ""))
+        if flag == "e":  # the pattern space, the replacement in it, runs as a command
+            out.append(Command("e", s[mid : end - 1].replace("\\" + delim, delim)))
         elif not (flag.isdigit() or flag in "gpiImM "):
             return None
         end += 1
