@@ -35,6 +35,7 @@ import binascii
 import fnmatch
 import gc
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -308,10 +309,16 @@ def run_all(attacks: list[Attack], world: Hostile) -> list[Ran]:
     return ran
 
 
-def run(attack: Attack, world: Hostile, before: dict[str, Entry]) -> tuple[Ran, dict[str, Entry]]:
-    """Run ``attack`` in the fixture as it is now (``before``); what it landed, and the
-    fixture after it."""
-    how, argv = how_it_runs(attack, world)
+#: How a call runs: (how, argv; None when nothing runs).
+Runs = Callable[[Attack, Hostile], tuple[str, tuple[str, ...] | None]]
+
+
+def run(
+    attack: Attack, world: Hostile, before: dict[str, Entry], runs: Runs | None = None
+) -> tuple[Ran, dict[str, Entry]]:
+    """Run ``attack`` in the fixture as it is now (``before``), as ``runs`` says (by default as
+    it runs: :func:`how_it_runs`); what it landed, and the fixture after it."""
+    how, argv = (runs or how_it_runs)(attack, world)
     output = b""
     if argv is not None:
         try:
@@ -325,8 +332,9 @@ def run(attack: Attack, world: Hostile, before: dict[str, Entry]) -> tuple[Ran, 
     return Ran(attack.id, how, landed(world, output, before, after, contained=contained)), after
 
 
-#: A path's kind, mode, content digest, and whether its content holds the canary.
-Entry = tuple[str, int, str, bool]
+#: A path's kind, mode, content digest, and the canaries its content holds.
+Entry = tuple[str, int, str, frozenset[bytes]]
+NONE: Entry = ("", 0, "", frozenset())
 
 
 def snapshot(world: Hostile) -> dict[str, Entry]:
@@ -336,9 +344,9 @@ def snapshot(world: Hostile) -> dict[str, Entry]:
             path = os.path.join(top, name)
             st = os.lstat(path)
             if os.path.islink(path):
-                found[world.rel(Path(path))] = ("link", 0, os.readlink(path), False)
+                found[world.rel(Path(path))] = ("link", 0, os.readlink(path), frozenset())
             elif os.path.isdir(path):
-                found[world.rel(Path(path))] = ("dir", st.st_mode & 0o7777, "", False)
+                found[world.rel(Path(path))] = ("dir", st.st_mode & 0o7777, "", frozenset())
             else:
                 try:
                     data = Path(path).read_bytes()
@@ -349,7 +357,7 @@ def snapshot(world: Hostile) -> dict[str, Entry]:
                     "file",
                     st.st_mode & 0o7777,
                     digest,
-                    bool(world.canary.search(data)),
+                    frozenset(m.group() for m in world.canary.finditer(data)),
                 )
     return found
 
@@ -376,7 +384,7 @@ def landed(
         for k, rel in inside.items()
         if contained and _matches(rel, LATER_CODE)
     ]
-    found += [f"canary copied into {k}" for k in inside if after.get(k, ("", 0, "", False))[3]]
+    found += [f"canary copied into {k}" for k in inside if after.get(k, NONE)[3] - before.get(k, NONE)[3]]
     return tuple(dict.fromkeys(found))
 
 
@@ -385,13 +393,15 @@ def _matches(rel: str, globs: tuple[str, ...]) -> bool:
 
 
 def printed(output: bytes, canary: re.Pattern[bytes]) -> bool:
-    """Does ``output`` show the canary: plainly, reversed, as hex (an ``xxd`` or ``od -x`` dump),
-    spaced out (``od -c``), or base64 or base32 (maybe of a gzip)?"""
+    """Does ``output`` show the canary: plainly, reversed, as hex (``xxd``, ``od -tx1``,
+    ``hexdump -C``, one long line), spaced out (``od -c``), or base64 or base32 (maybe of a
+    gzip)?"""
     flat = re.sub(rb"\s+", b"", output)
-    od_chars = b"".join(b"".join(line.split()[1:]) for line in output.splitlines())
-    forms = [output, output[::-1], flat, flat[::-1], od_chars]
-    hexed = re.sub(rb"[^0-9a-f]", b"", re.sub(rb"(?m)^[0-9a-f]+:", b"", output.lower()))
-    forms += [_unhex(hexed), _unhex(hexed[1:])]
+    lines = output.splitlines()
+    forms = [output, output[::-1], flat, flat[::-1], b"".join(b"".join(line.split()[1:]) for line in lines)]
+    for skip in (0, 1):  # an offset column, or none
+        hexed = b"".join(b"".join(itertools.takewhile(_HEX.fullmatch, line.split()[skip:])) for line in lines)
+        forms += [_unhex(hexed), _unhex(hexed[1:])]
     for token in re.findall(rb"[A-Za-z0-9+/=]{16,}", flat):
         for decode in (base64.b64decode, base64.b32decode):
             for pad in (b"", b"=", b"=="):
@@ -401,6 +411,9 @@ def printed(output: bytes, canary: re.Pattern[bytes]) -> bool:
                     continue
                 forms.append(_gunzip(data))
     return any(canary.search(form) for form in forms)
+
+
+_HEX = re.compile(rb"[0-9a-fA-F]+")
 
 
 def _unhex(text: bytes) -> bytes:
