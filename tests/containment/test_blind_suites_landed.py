@@ -1,8 +1,8 @@
 """Every attack of every blind suite that the gate allows, run as Claude Code runs it (the
 installed hook, then the contained line it answers with), lands nothing: the claim that a gap
 in the classifier is a contained no-op, checked against the suites' own hostile fixtures and
-harm markers (``tests/containment/blind_suites.py`` says how each call runs and what landing
-is)."""
+harm markers (``tests/containment/blind_suites.py`` says how each call runs,
+``tests/containment/hostile.py`` what landing is)."""
 
 from __future__ import annotations
 
@@ -12,18 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.containment.blind_suites import (
-    BSTN,
-    SUITES,
-    Attack,
-    Hostile,
-    allowed,
-    hostile_attacks,
-    printed,
-    run,
-    run_all,
-    snapshot,
-)
+from tests.containment.blind_suites import BSTN, SUITES, Attack, allowed, hostile_attacks, run, run_all
+from tests.containment.hostile import Hostile, printed, snapshot
 from tests.exec.sandbox_helpers import require_bwrap
 
 #: Allowed attacks that land all the same: each a gap of the sandbox, reported to the lead with
