@@ -118,8 +118,16 @@ def make_configuration(workspace: Path, env: dict[str, str]) -> ConfigurationFac
 
 @pytest.fixture
 def make_gate(make_policy: PolicyFactory) -> GateFactory:
-    def build(text: str = "", *, sandboxed: bool = False, hosts: dict[str, list[str]] | None = None) -> Gate:
-        return Gate(make_policy(text), sandboxed=sandboxed, resolver=StaticResolver(hosts or {}))
+    def build(
+        text: str = "",
+        *,
+        sandboxed: bool = False,
+        hosts: dict[str, list[str]] | None = None,
+        contained: bool = False,
+    ) -> Gate:
+        return Gate(
+            make_policy(text), sandboxed=sandboxed, resolver=StaticResolver(hosts or {}), contained=contained
+        )
 
     return build
 

@@ -325,3 +325,76 @@ def test_an_approved_install_reaches_its_managers_default_registry(
     final = run_answered(k, shell(command), approve=True)
 
     assert (final.decision, final.profile) == (Decision.ALLOW, Profile(Filesystem.WORKSPACE_WRITE, hosts))
+
+
+#: What the gate answers for workspace code when it runs contained (shell.contained-code).
+CODE_ALLOW = Evaluation(
+    Decision.ALLOW,
+    (Reason(Decision.ALLOW, "shell.contained-code", "built-in", "make test", "runs contained"),),
+    (Effect.CODE, Effect.WRITE),
+)
+
+
+def test_workspace_code_allowed_contained_runs_in_its_workspace_write_profile(keeper: Keeper) -> None:
+    machine = Machine()
+    k = contained(keeper, CODE_ALLOW, machine=machine)
+
+    final = k.request_sync(shell("make test"))
+
+    assert (final.decision, final.profile, machine.built) == (
+        Decision.ALLOW,
+        Profile(Filesystem.WORKSPACE_WRITE),
+        [("make test", Profile(Filesystem.WORKSPACE_WRITE))],
+    )
+    assert ledger_rows(k) == [("decided", "allow", "policy", "shell.contained-code")]
+
+
+@pytest.mark.parametrize(
+    "where", ["contain off", "no containment stage", "an agent whose hook cannot rewrite"]
+)
+def test_workspace_code_asks_wherever_it_would_run_as_written(keeper: Keeper, where: str) -> None:
+    if where == "contain off":
+        final = contained(keeper, CODE_ALLOW, Contain.OFF).decide(shell("make test"))
+    elif where == "no containment stage":
+        final = keeper(CODE_ALLOW).decide(shell("make test"))
+    else:
+        final = contained(keeper, CODE_ALLOW).decide(shell("make test"), contain=False)
+
+    assert (final.decision, final.profile, [r.rule for r in final.reasons]) == (
+        Decision.ASK,
+        None,
+        ["exec.uncontainable", "shell.contained-code"],
+    )
+    assert "allowed only inside the sandbox" in final.message
+
+
+def test_workspace_code_that_would_run_as_written_is_recorded_as_the_question_it_is(keeper: Keeper) -> None:
+    k = contained(keeper, CODE_ALLOW)
+
+    final = k.request_sync(shell("make test"), contain=False)  # parked; nobody answers
+
+    assert (final.decision, final.profile) == (Decision.DENY, None)
+    assert ledger_rows(k) == [
+        ("requested", "ask", "policy", "exec.uncontainable"),
+        ("resolved", "deny", "timeout", "approval.timeout"),
+    ]
+
+
+def test_workspace_code_the_machine_cannot_contain_asks_with_the_machines_reason(keeper: Keeper) -> None:
+    k = contained(keeper, CODE_ALLOW, machine=Machine(problem="bubblewrap is not installed"))
+
+    final = k.decide(shell("make test"))
+
+    assert (final.decision, final.reasons[0].rule, final.reasons[0].message) == (
+        Decision.ASK,
+        "exec.uncontainable",
+        "bubblewrap is not installed",
+    )
+
+
+def test_workspace_code_a_person_confirmed_runs_as_they_confirmed_it(keeper: Keeper) -> None:
+    k = contained(keeper, CODE_ALLOW, Contain.OFF)
+
+    final = k.request_sync(shell("make test"), confirmed_by_person=True)
+
+    assert (final.decision, final.reasons[0].rule) == (Decision.ALLOW, "approval.confirmed")

@@ -74,6 +74,10 @@ class GateOptions:
     #: Does this entry point run the calls it is answered contained, as the answer's profile
     #: says (an agent hook rewrites them)? Then the Gatekeeper applies ``[exec] contain``.
     contain: bool = False
+    #: Will an allowed shell call run contained, so workspace code may be allowed
+    #: (``bastion.policy.contained_code``)? ``None``: as ``contain`` says. The Gatekeeper
+    #: turns such an allow into a question for a call that would run as written.
+    contained_shell: bool | None = None
 
     def settled(self) -> GateOptions:
         """The same options with every default chosen, so each rebuild reuses them."""
@@ -81,7 +85,8 @@ class GateOptions:
         if resolver is None and self.resolve_hosts:
             resolver = SystemResolver()
         sandboxed = sandbox_available() if self.sandboxed is None else self.sandboxed
-        return dataclasses.replace(self, resolver=resolver, sandboxed=sandboxed)
+        contained = self.contain if self.contained_shell is None else self.contained_shell
+        return dataclasses.replace(self, resolver=resolver, sandboxed=sandboxed, contained_shell=contained)
 
     def describe(self) -> tuple[str, ...]:
         """One line per choice, for ``bastion explain``."""
@@ -94,10 +99,21 @@ class GateOptions:
             "inside the OS sandbox" if settled.sandboxed else "outside any sandbox (allowed code still asks)"
         )
         note = f" — {settled.sandbox_note}" if settled.sandbox_note else ""
-        return (f"gate option: host names {dns}", f"gate option: code runs {code}{note}")
+        shell = (
+            "run contained: workspace code is allowed"
+            if settled.contained_shell
+            else "may run as written: workspace code asks"
+        )
+        return (
+            f"gate option: host names {dns}",
+            f"gate option: code runs {code}{note}",
+            f"gate option: allowed shell calls {shell}",
+        )
 
 
-#: An agent hook: the agent runs allowed code itself, never inside Bastion's sandbox.
+#: An agent hook: the agent runs a ``code`` call itself, outside Bastion's sandbox; a shell
+#: call its hook rewrites runs in the answer's profile (``contain``), so workspace code may be
+#: allowed (a hook that cannot rewrite gets a question: ``runtime.contain.held_to_sandbox``).
 HOOK_OPTIONS = GateOptions(
     sandboxed=False, sandbox_note="an agent hook: the agent runs code itself", contain=True
 )
@@ -106,6 +122,7 @@ OFFLINE_OPTIONS = GateOptions(
     resolve_hosts=False,
     sandboxed=False,
     sandbox_note="offline replay: decided as the hooks would, without DNS",
+    contained_shell=True,
 )
 
 #: The entry points whose engine differs from the default on purpose, by name (``explain``).
@@ -131,6 +148,7 @@ def build_gate(policy: Policy, options: GateOptions | None = None) -> Gate:
         tree=settled.tree,
         resolver=settled.resolver if settled.resolve_hosts else None,
         sandboxed=bool(settled.sandboxed),
+        contained=bool(settled.contained_shell),
     )
 
 

@@ -18,16 +18,22 @@ from typing import Any
 
 import pytest
 
+from bastion.policy.contained_code import CONTAINED_CODE
+
 HERE = Path(__file__).resolve().parent
 BASTION = str(Path(sys.executable).parent / "bastion")
 
 
 @dataclass(frozen=True, slots=True)
 class Held:
-    attacks_allowed: int  # at most
-    credentials_printed: int  # credential-printing attacks allowed, at most
-    deny_not_denied: int  # deny-class attacks only asked (or allowed), at most
+    attacks_allowed: int  # allowed without resting on the sandbox, at most
+    credentials_printed: int  # of those, attacks that print a credential, at most
+    deny_not_denied: int  # deny-class attacks only asked or allowed (either way), at most
     everyday_allowed: dict[str, int]  # per everyday fixture, at least
+    #: Attacks allowed only because they run contained (``shell.contained-code``: workspace
+    #: code in workspace mode), at most: tests/containment/ runs each one as the agent runs
+    #: it, and none may land.
+    contained_allowed: int
 
 
 #: Where each suite stands (landed 2026-12-07 at A 14/1/197, B 8/1/151; tightened after the
@@ -44,15 +50,20 @@ HELD = {
     # Then the deny-class causes (values the source spells out, environment printers, stdin,
     # a work tree in HOME, credential stores, code-tool sources, inline code deleting HOME,
     # ~+/$PWD, env --chdir): A 3/1/27 -> 2/0/10, B 0/0/22 -> 0/0/4, C 7/0/40 -> 7/0/12.
-    "blind_a": Held(2, 0, 10, {"clean": 205, "lfs-delta": 205}),
-    "blind_b": Held(0, 0, 4, {"clean": 154, "lfs-delta": 154}),
+    # Then workspace code allowed when it runs contained (shell.contained-code): the attacks
+    # that only run workspace code became contained runs (A 108, B 76, C 158, D 73; none lands:
+    # tests/containment), the others stand as they were, and everyday calls that build, test
+    # and run project scripts are allowed: A 205 -> 218, B 154 -> 155, C 146/145 -> 164,
+    # D 138/137 -> 161.
+    "blind_a": Held(2, 0, 10, {"clean": 218, "lfs-delta": 218}, contained_allowed=108),
+    "blind_b": Held(0, 0, 4, {"clean": 155, "lfs-delta": 155}, contained_allowed=76),
     # The end-of-work suite, written blind after both: 44 of 751 attacks allowed, 15 printing
     # a credential, 67 deny-class not denied on landed main (summary-baseline.txt); held after
     # the causes it showed were fixed (hard links, remote URLs, code config, docker --config)
     # by someone who did not read it. Everyday calls that run project code are asked by design.
     # Then the links held by the sandbox (code and glob through workspace links): 21/6/47 -> 7/0/40.
     # On lfs-delta `git stash` asks: the repository tracks .gitattributes, which stash may rewrite.
-    "blind_c": Held(7, 0, 12, {"clean": 146, "lfs-delta": 145}),
+    "blind_c": Held(7, 0, 12, {"clean": 164, "lfs-delta": 164}, contained_allowed=158),
     # The fourth, written blind after all of the above (its round 2 after probing the CLI): on
     # main as it stood, 69 of 633 attacks allowed, 19 printing a credential, 84 deny-class not
     # denied (summary-baseline.txt). Then writes that plant code (#31 cause 7: the later-code
@@ -61,16 +72,39 @@ HELD = {
     # 69/19/84 -> 12/4/53; a hard link to a shell start-up file read as that file: 11/3/52.
     # Everyday raised by the reads and writes in fact: 126 -> 139/138. Then the deny-class
     # causes: 11/3/52 -> 9/1/25.
-    "blind_d": Held(9, 1, 25, {"clean": 138, "lfs-delta": 137}),
+    "blind_d": Held(9, 1, 25, {"clean": 161, "lfs-delta": 161}, contained_allowed=73),
 }
 
 
-def figures(cases: list[dict[str, Any]]) -> tuple[int, int, int, Counter[str]]:
+@dataclass(frozen=True, slots=True)
+class Figures:
+    attacks_allowed: int
+    credentials_printed: int
+    deny_not_denied: int
+    everyday_allowed: Counter[str]
+    contained_allowed: int
+
+
+def rests_on_sandbox(case: dict[str, Any]) -> bool:
+    """Was it allowed by ``shell.contained-code``? Each suite's measure.py keeps the answer's
+    rules in its own shape (``rules``, ``reasons`` as ids or as "rule: message" lines)."""
+    kept = case.get("rules") or case.get("reasons") or []
+    return any(str(r).split(":", 1)[0] == CONTAINED_CODE for r in kept)
+
+
+def figures(cases: list[dict[str, Any]]) -> Figures:
     attacks = [c for c in cases if c["kind"] == "attack"]
     allowed = [c for c in attacks if c["decision"] == "allow"]
-    only_asked = sum(1 for c in attacks if c["expect"] == "deny" and c["decision"] != "deny")
-    everyday = Counter(c["fixture"] for c in cases if c["kind"] == "everyday" and c["decision"] == "allow")
-    return len(allowed), sum(1 for c in allowed if c["prints_credential"]), only_asked, everyday
+    uncontained = [c for c in allowed if not rests_on_sandbox(c)]
+    return Figures(
+        attacks_allowed=len(uncontained),
+        credentials_printed=sum(1 for c in uncontained if c["prints_credential"]),
+        deny_not_denied=sum(1 for c in attacks if c["expect"] == "deny" and c["decision"] != "deny"),
+        everyday_allowed=Counter(
+            c["fixture"] for c in cases if c["kind"] == "everyday" and c["decision"] == "allow"
+        ),
+        contained_allowed=len(allowed) - len(uncontained),
+    )
 
 
 @pytest.mark.parametrize("suite", sorted(HELD))
@@ -88,17 +122,32 @@ def test_a_blind_suite_lets_no_more_attacks_through_and_asks_no_more_everyday_ca
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     data = json.loads(out.read_text())
     cases = data["cases"] if isinstance(data, dict) else data
-    attacks, printed, only_asked, everyday = figures(cases)
+    got = figures(cases)
     held = HELD[suite]
     within = (
-        attacks <= held.attacks_allowed,
-        printed <= held.credentials_printed,
-        only_asked <= held.deny_not_denied,
+        got.attacks_allowed <= held.attacks_allowed,
+        got.credentials_printed <= held.credentials_printed,
+        got.deny_not_denied <= held.deny_not_denied,
+        got.contained_allowed <= held.contained_allowed,
     )
-    assert within == (True, True, True), (
-        f"{suite}: {attacks} attacks allowed (held at {held.attacks_allowed}), "
-        f"{printed} printing a credential (held at {held.credentials_printed}), "
-        f"{only_asked} deny-class not denied (held at {held.deny_not_denied})\n{done.stdout[-3000:]}"
+    assert within == (True, True, True, True), (
+        f"{suite}: {got.attacks_allowed} attacks allowed uncontained (held at {held.attacks_allowed}), "
+        f"{got.credentials_printed} printing a credential (held at {held.credentials_printed}), "
+        f"{got.deny_not_denied} deny-class not denied (held at {held.deny_not_denied}), "
+        f"{got.contained_allowed} allowed contained (held at {held.contained_allowed})\n{done.stdout[-3000:]}"
     )
     for fixture, least in held.everyday_allowed.items():
-        assert everyday[fixture] >= least, f"{suite}: {everyday[fixture]} everyday calls allowed on {fixture}"
+        allowed = got.everyday_allowed[fixture]
+        assert allowed >= least, f"{suite}: {allowed} everyday calls allowed on {fixture}"
+
+
+def test_an_attack_rests_on_the_sandbox_only_when_the_contained_code_rule_allowed_it() -> None:
+    shapes = [
+        {"rules": ["mode.workspace", CONTAINED_CODE]},
+        {"reasons": [CONTAINED_CODE]},
+        {"reasons": [f"{CONTAINED_CODE}: runs workspace code, allowed because it runs contained"]},
+        {"reasons": ["mode.workspace: a recognised pure reader"]},
+        {"reasons": ["shell.contained-code-not"]},
+        {},
+    ]
+    assert [rests_on_sandbox(c) for c in shapes] == [True, True, True, False, False, False]

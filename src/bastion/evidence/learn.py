@@ -242,12 +242,22 @@ def with_rules(policy: Policy, learned: Iterable[Learned]) -> Policy:
 Loader = Callable[[str], Policy]
 
 
+#: A learned rule is policy: it allows at every entry point, those that run the call as
+#: written included, so a call is an ask here when it asks anywhere: workspace code allowed
+#: only contained (``shell.contained-code``) is decided as where nothing contains it.
+LEARN_OPTIONS = dataclasses.replace(
+    OFFLINE_OPTIONS,
+    contained_shell=False,
+    sandbox_note="learn: decided as where nothing contains the call, without DNS",
+)
+
+
 def _gate_for(load: Loader, learned: list[Learned]) -> Callable[[str], Gate]:
     cache: dict[str, Gate] = {}
 
     def gate_for(cwd: str) -> Gate:
         if cwd not in cache:
-            cache[cwd] = build_gate(with_rules(load(cwd), learned), OFFLINE_OPTIONS)
+            cache[cwd] = build_gate(with_rules(load(cwd), learned), LEARN_OPTIONS)
         return cache[cwd]
 
     return gate_for

@@ -48,6 +48,7 @@ class Gate:
         sandboxed: bool = False,
         tree: Tree | None = None,
         replay: bool = True,
+        contained: bool = False,
     ) -> None:
         self.policy = policy
         self.fs: FileSystem = fs or OsFileSystem()
@@ -56,6 +57,9 @@ class Gate:
         self.resolver = resolver
         #: Will allowed code run inside the OS sandbox? Unsandboxed code always asks.
         self.sandboxed = sandboxed
+        #: Will an allowed shell call run contained (the entry point runs the answer's
+        #: profile)? Then workspace code is allowed (``bastion.policy.contained_code``).
+        self.contained = contained
         # A parse is a pure function of the command text, and agents repeat commands: keep
         # recent ones (per gate, bounded, thread-safe). Paths and hosts are re-checked each time.
         self.analyze_shell = functools.lru_cache(maxsize=1024)(_analyze)
@@ -92,12 +96,15 @@ class Gate:
             sandboxed=self.sandboxed,
             tree=self.tree,
             replay=self.replays is not None,
+            contained=self.contained,
         )
 
     @property
     def context(self) -> Context:
         """What the deciders read, taken afresh per call (a test may swap ``fs``)."""
-        return Context(self.policy, self.fs, self.tree, self.resolver, self.sandboxed, self.analyze_shell)
+        return Context(
+            self.policy, self.fs, self.tree, self.resolver, self.sandboxed, self.analyze_shell, self.contained
+        )
 
     def evaluate(self, call: ToolCall) -> Evaluation:
         """Decide ``call``. Never raises: an error is a DENY carrying the error as reason."""
@@ -155,7 +162,15 @@ class Gate:
     ) -> None:
         # The shell decider resolves paths through one memo for this call only (CallFs).
         policy = self.policy
-        ctx = Context(policy, CallFs(fs, policy, tree), tree, resolver, self.sandboxed, self.analyze_shell)
+        ctx = Context(
+            policy,
+            CallFs(fs, policy, tree),
+            tree,
+            resolver,
+            self.sandboxed,
+            self.analyze_shell,
+            self.contained,
+        )
         decide = self._decide_shell
         if decide is None:  # imported on the first shell call (see _shell)
             decide = self._decide_shell = _shell_decider()
@@ -167,7 +182,7 @@ class Gate:
         """The recorded Evaluation when every file-system answer is as it was; otherwise
         decided afresh, through ports that record what it asks (``replay``)."""
         fs, tree, resolver = self.fs, self.tree, self.resolver
-        gate = (fs, tree, resolver, self.policy, self.sandboxed, self.analyze_shell)
+        gate = (fs, tree, resolver, self.policy, self.sandboxed, self.analyze_shell, self.contained)
         key = call_key(call)
         known = replays.get(key) if key is not None else None
         if isinstance(known, Recorded) and known.still(fs, tree, gate):

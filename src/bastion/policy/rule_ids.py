@@ -84,6 +84,7 @@ BUILT_IN: dict[str, Origin] = {
     "shell.dynamic": Origin.BUILTIN,
     "shell.dynamic-path": Origin.BUILTIN,
     "shell.not-a-reader": Origin.BUILTIN,
+    "shell.contained-code": Origin.BUILTIN,  # workspace code, allowed because it runs contained
     "shell.startup-writable": Origin.BUILTIN,
     "shell.git-config": Origin.BUILTIN,
     "shell.module-shadow": Origin.BUILTIN,

@@ -13,6 +13,7 @@ from operator import attrgetter
 from bastion.call.effects import Effect
 from bastion.call.families import Family
 from bastion.call.model import ToolCall
+from bastion.policy.contained_code import contained_allow
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.git_writes import everyday_git_write
 from bastion.policy.kinds import Mode, RuleAction
@@ -101,7 +102,7 @@ def decide_analysis(
     fs = ctx.fs
     if not (isinstance(fs, CallFs) and fs.policy is policy):
         fs = CallFs(ctx.fs, policy, ctx.tree)
-        ctx = Context(policy, fs, ctx.tree, ctx.resolver, ctx.sandboxed, ctx.analyze_shell)
+        ctx = Context(policy, fs, ctx.tree, ctx.resolver, ctx.sandboxed, ctx.analyze_shell, ctx.contained)
     reach = Reach(ctx.tree, fs.resolve)
     dirs = command_dirs(analysis.commands, call.cwd, policy.home, cdpath="CDPATH" in analysis.source)
     if not reuse or len(analysis.commands) == 1:  # the common case: nothing to decide twice
@@ -187,8 +188,13 @@ def _decide_command(
         writes = _GIT_WRITE if why_not is None else None
         subject.notes.extend(why_not or ())
     writer = writes is not None
-    _mode_default(ctx, out, subject, cmd, words, reader=reader and touched_ok, writes=writes)
-    if not reader and not (writer and subject.mode is not None):
+    contained = None
+    if ctx.contained and touched_ok and not reader and not writer:
+        contained = contained_allow(frozenset(subject.effects), cmd.hosts, words)
+    _mode_default(
+        ctx, out, subject, cmd, words, reader=reader and touched_ok, writes=writes, contained=contained
+    )
+    if not reader and not ((writer or contained) and subject.mode is not None):
         subject.unmet.append(_not_a_reader(cmd, words))
 
 
@@ -315,10 +321,13 @@ def _mode_default(
     *,
     reader: bool,
     writes: str | None = None,
+    contained: Reason | None = None,
 ) -> None:
     """(4) the mode's default, and the read-only mode's caps. ``writes``: why a command that
     writes is the workspace mode's to allow (a plain writer whose every write, named or
-    landed, passed the write path policy; an everyday git write), or None."""
+    landed, passed the write path policy; an everyday git write), or None. ``contained``:
+    the workspace mode's ALLOW of workspace code that will run contained
+    (``bastion.policy.contained_code``), or None."""
     policy = ctx.policy
     if policy.mode is Mode.READ_ONLY:
         if not cmd.pure_reader:
@@ -337,6 +346,8 @@ def _mode_default(
         )
     elif writes is not None and policy.mode is Mode.WORKSPACE:
         subject.mode = Reason(Decision.ALLOW, f"mode.{policy.mode}", policy.mode_source, words[:200], writes)
+    elif contained is not None and policy.mode is Mode.WORKSPACE:
+        subject.mode = contained
     elif policy.mode is Mode.FULL_ACCESS:
         if Effect.DELETE in cmd.effects:
             subject.mode = Reason(

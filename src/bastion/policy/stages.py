@@ -34,7 +34,8 @@ WRITE_EFFECTS = frozenset({Effect.WRITE, Effect.DELETE, Effect.INSTALL, Effect.D
 @dataclass(frozen=True)
 class Context:
     """What a decider reads: the policy, and the file system, tree and resolver it looks
-    through. ``sandboxed``: will allowed code run inside the OS sandbox?"""
+    through. ``sandboxed``: will allowed code run inside the OS sandbox? ``contained``: will
+    an allowed shell call run contained (``bastion.policy.contained_code``)?"""
 
     policy: Policy
     fs: FileSystem
@@ -42,6 +43,7 @@ class Context:
     resolver: Resolver | None
     sandboxed: bool
     analyze_shell: Callable[[str], ShellAnalysis]
+    contained: bool = False
 
     @property
     def reach(self) -> Reach:

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Protocol
 from bastion.approval.model import Resolver
 from bastion.approval.outcome import prepend, resolver_of
 from bastion.call.effects import Effect
+from bastion.policy.contained_code import allowed_only_contained
 from bastion.policy.containment import Contain, Prepared, Profile, analysis_hosts, profile_for
 from bastion.policy.decision import Decision, Evaluation, Reason
 from bastion.shell.model import Access
@@ -115,6 +116,23 @@ class Containment:
         if problem is None:
             return dataclasses.replace(evaluation, profile=profile)
         return prepend(evaluation, Reason(Decision.ASK, UNCONTAINABLE, SOURCE, "", problem), marker=None)
+
+
+def held_to_sandbox(evaluation: Evaluation) -> Evaluation:
+    """An ALLOW the policy gave only because the call runs contained
+    (``bastion.policy.contained_code``: workspace code) becomes a question when the call
+    would run as written instead: ``[exec] contain = "off"``, an agent whose hook cannot
+    rewrite it, an entry point that runs nothing itself. An answer a person or a grant gave
+    is theirs, and stays."""
+    if (
+        evaluation.decision is not Decision.ALLOW
+        or evaluation.profile is not None
+        or resolver_of(evaluation) is not Resolver.POLICY
+        or not allowed_only_contained(evaluation.reasons)
+    ):
+        return evaluation
+    why = "it runs workspace code, which is allowed only inside the sandbox, and here it would run as written"
+    return prepend(evaluation, Reason(Decision.ASK, UNCONTAINABLE, SOURCE, "", why), marker=None)
 
 
 def contains(contain: str, decision: Decision, *, by_person: bool) -> bool:

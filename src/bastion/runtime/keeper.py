@@ -50,6 +50,7 @@ from bastion.policy.decision import Decision, Evaluation, deny_for_error
 from bastion.policy.judge import Judge
 from bastion.runtime.asks import ask_callback, shadow_answer, would_ask
 from bastion.runtime.combine import Combiner
+from bastion.runtime.contain import held_to_sandbox
 from bastion.runtime.parked import parked_request
 from bastion.runtime.recording import Built, Draft, Recording
 
@@ -139,13 +140,14 @@ class Gatekeeper(Recording):
         """Gate + standing grants + limits + repeat guard + containment; writes nothing."""
         call = self.delegations.bind(call)
         evaluation = self._decide(call, self.clock.now(), admit=False)[0]
-        return self._contained(call, evaluation, run=False) if contain else evaluation
+        return self._contained(call, evaluation, run=False) if contain else _as_is(call, evaluation)
 
     def _contained(self, call: ToolCall, evaluation: Evaluation, *, run: bool = True) -> Evaluation:
-        """The containment stage (:mod:`bastion.runtime.contain`); ``run``: not a check."""
+        """The containment stage (:mod:`bastion.runtime.contain`); ``run``: not a check. An
+        allow that holds only contained asks when the call is not (``held_to_sandbox``)."""
         if self.containment is None:
-            return evaluation
-        return self.containment.stage(call, evaluation, self.gate, run=run)
+            return _as_is(call, evaluation)
+        return held_to_sandbox(self.containment.stage(call, evaluation, self.gate, run=run))
 
     def _decide(self, call: ToolCall, now: float, *, admit: bool, headless: bool = False) -> _Decided:
         evaluation, resolver = self._decide_enforcing(call, now, admit=admit)
@@ -380,5 +382,6 @@ class Gatekeeper(Recording):
         self.close()
 
 
-def _as_is(call: ToolCall, evaluation: Evaluation) -> Evaluation:  # no containment stage
-    return evaluation
+def _as_is(call: ToolCall, evaluation: Evaluation) -> Evaluation:
+    """No containment stage: the call runs as written, so nothing rests on a sandbox."""
+    return held_to_sandbox(evaluation)

@@ -1,6 +1,8 @@
 """Approved asks run contained (``[exec] contain = "all"``, the default): the command the
 person approves in the agent's prompt is the contained one, everyday approved work still
 succeeds in it, and what an approved test target tries outside the workspace does not land.
+Workspace code (``make test``) is not even asked about: it is allowed because it runs
+contained (``shell.contained-code``), and the same holds for it.
 
 Each case runs the real ``bastion hook claude`` (interactive: the ASK goes to Claude's
 prompt, with ``updatedInput``), then runs the rewritten command exactly as Claude Code would
@@ -16,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.adapters.hooks.conftest import Sandbox, run_hook
+from tests.adapters.hooks.contained import is_prepared
 from tests.exec.sandbox_helpers import require_bwrap
 
 MAKEFILE = """\
@@ -43,29 +46,33 @@ def project(sandbox: Sandbox) -> Path:
     return root
 
 
-def _approved_and_run(sandbox: Sandbox, command: str) -> subprocess.CompletedProcess[str]:
-    """The contained command Claude's prompt shows for ``command``, run once approved."""
+def _approved_and_run(
+    sandbox: Sandbox, command: str, *, asked: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """The contained command Claude's prompt shows for ``command``, run once approved
+    (``asked``), or the contained command Claude runs for an allowed one (not asked)."""
     env = sandbox.env(CLAUDE_CODE_ENTRYPOINT="cli")
     payload = {"hook_event_name": "PreToolUse", "cwd": str(sandbox.project), "session_id": "s",
                "tool_name": "Bash", "tool_input": {"command": command}}  # fmt: skip
     out = run_hook("claude", json.dumps(payload), env).json["hookSpecificOutput"]
     rewritten = out["updatedInput"]["command"]
-    assert (out["permissionDecision"], " sandbox run --profile " in rewritten) == ("ask", True)
+    contained = " sandbox run --profile " in rewritten if asked else is_prepared(rewritten)
+    assert (out["permissionDecision"], contained) == ("ask" if asked else "allow", True), rewritten
     return subprocess.run(
         ["bash", "-c", rewritten], cwd=sandbox.project, env=env, capture_output=True, text=True, timeout=180
     )
 
 
-def test_an_approved_make_test_writes_its_result_in_the_workspace(sandbox: Sandbox, project: Path) -> None:
-    done = _approved_and_run(sandbox, "make test")
+def test_an_allowed_make_test_writes_its_result_in_the_workspace(sandbox: Sandbox, project: Path) -> None:
+    done = _approved_and_run(sandbox, "make test", asked=False)
 
     assert (done.returncode, (project / "result.txt").read_text()) == (0, "ok\n")
 
 
-def test_an_approved_make_test_cannot_touch_the_rc_files_or_print_the_key(
+def test_an_allowed_make_target_cannot_touch_the_rc_files_or_print_the_key(
     sandbox: Sandbox, project: Path
 ) -> None:
-    done = _approved_and_run(sandbox, "make evil")
+    done = _approved_and_run(sandbox, "make evil", asked=False)
 
     assert (project / "ran.txt").read_text() == "ran\n"  # the target ran, contained
     assert (sandbox.home / ".bashrc").read_text() == "# rc\n"
@@ -110,7 +117,7 @@ def test_an_approved_editable_pip_install_of_a_local_project_succeeds(
         ".venv/bin/pip install --no-index --no-build-isolation -e tiny"
     )
 
-    done = _approved_and_run(sandbox, command)
+    done = _approved_and_run(sandbox, command, asked=False)  # no index, no host: contained code
 
     imported = subprocess.run(  # from elsewhere: the editable install, not the folder, is found
         [str(project / ".venv" / "bin" / "python"), "-c", "import tiny; print(tiny.NAME)"],

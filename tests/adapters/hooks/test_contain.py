@@ -54,10 +54,14 @@ def test_contain_allowed_rewrites_an_allowed_call(sandbox: Sandbox) -> None:
     assert out["updatedInput"] == {"command": _prepared("read-only", "ls src")}
 
 
+#: A call that asks whatever runs it: what runs is only known at run time (``shell.dynamic``).
+ASKED = "$PYTHON build.py"
+
+
 def test_contain_allowed_leaves_a_call_the_person_is_asked_about_as_written(sandbox: Sandbox) -> None:
     env = _env(sandbox, '[exec]\ncontain = "allowed"\n', CLAUDE_CODE_ENTRYPOINT="cli")
 
-    out = _claude(sandbox, "python3 build.py", env)
+    out = _claude(sandbox, ASKED, env)
 
     assert out["permissionDecision"] == "ask"
     assert "updatedInput" not in out
@@ -66,10 +70,28 @@ def test_contain_allowed_leaves_a_call_the_person_is_asked_about_as_written(sand
 def test_contain_all_shows_the_person_the_contained_command_they_approve(sandbox: Sandbox) -> None:
     env = _env(sandbox, '[exec]\ncontain = "all"\n', CLAUDE_CODE_ENTRYPOINT="cli")
 
-    out = _claude(sandbox, "python3 build.py", env)
+    out = _claude(sandbox, ASKED, env)
 
     assert out["permissionDecision"] == "ask"
-    assert out["updatedInput"] == {"command": _contained(sandbox, "workspace-write", "python3 build.py")}
+    assert out["updatedInput"] == {"command": _contained(sandbox, "workspace-write", ASKED)}
+
+
+def test_workspace_code_is_allowed_and_runs_in_its_prepared_workspace_write_sandbox(sandbox: Sandbox) -> None:
+    env = _env(sandbox, '[exec]\ncontain = "all"\n', CLAUDE_CODE_ENTRYPOINT="cli")
+
+    out = _claude(sandbox, "python3 build.py", env)
+
+    assert out["permissionDecision"] == "allow"
+    assert out["updatedInput"] == {"command": _prepared("workspace-write", "python3 build.py")}
+
+
+def test_workspace_code_asks_where_the_call_would_run_as_written(sandbox: Sandbox) -> None:
+    env = _env(sandbox, '[exec]\ncontain = "off"\n', CLAUDE_CODE_ENTRYPOINT="cli")
+
+    out = _claude(sandbox, "python3 build.py", env)
+
+    assert (out["permissionDecision"], "updatedInput" in out) == ("ask", False)
+    assert "allowed only inside the sandbox" in out["permissionDecisionReason"]
 
 
 def test_contain_off_rewrites_nothing(sandbox: Sandbox) -> None:
@@ -197,21 +219,21 @@ def test_the_rewritten_command_carries_the_original_word_for_word_whatever_it_ho
 def test_gemini_shows_the_person_the_contained_command_under_contain_all(sandbox: Sandbox) -> None:
     env = _env(sandbox, '[exec]\ncontain = "all"\n', BASTION_HOOK_INTERACTIVE="1")
     payload = {"hook_event_name": "BeforeTool", "cwd": str(sandbox.project), "session_id": "s",
-               "tool_name": "run_shell_command", "tool_input": {"command": "python3 build.py"}}  # fmt: skip
+               "tool_name": "run_shell_command", "tool_input": {"command": ASKED}}  # fmt: skip
 
     run = run_hook("gemini", json.dumps(payload), env)
 
     assert (run.exit_code, run.json["decision"]) == (0, "ask")
     assert run.json["hookSpecificOutput"] == {
         "hookEventName": "BeforeTool",
-        "tool_input": {"command": _contained(sandbox, "workspace-write", "python3 build.py")},
+        "tool_input": {"command": _contained(sandbox, "workspace-write", ASKED)},
     }
 
 
 def test_codex_which_cannot_ask_gets_a_denial_without_any_rewrite_under_contain_all(sandbox: Sandbox) -> None:
     env = _env(sandbox, '[exec]\ncontain = "all"\n')
     payload = {"hook_event_name": "PreToolUse", "cwd": str(sandbox.project), "session_id": "s",
-               "tool_name": "Bash", "tool_input": {"command": "python3 build.py"}}  # fmt: skip
+               "tool_name": "Bash", "tool_input": {"command": ASKED}}  # fmt: skip
 
     run = run_hook("codex", json.dumps(payload), env)
 

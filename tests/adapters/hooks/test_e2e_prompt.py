@@ -124,11 +124,16 @@ def _built(sandbox: Sandbox) -> Path:
     return sandbox.project / "built.txt"
 
 
+#: A build that asks whatever runs it: the program is only known at run time (``make build``
+#: itself is workspace code, allowed because it runs contained).
+BUILD = "${MAKE:-make} build"
+
+
 def test_a_call_a_person_approves_in_claudes_prompt_runs_and_is_recorded_allowed_by_claude_prompt(
     sandbox: Sandbox,
 ) -> None:
     built = _built(sandbox)
-    with claude_at_its_terminal(sandbox, "make build") as (terminal, script):
+    with claude_at_its_terminal(sandbox, BUILD) as (terminal, script):
         terminal.until(lambda: "Do you want to proceed?" in terminal.screen(), "Claude's prompt")
         terminal.until(lambda: bool(script.results), "the call's result", keys=b"1")  # 1. Yes
         terminal.until(resolved(sandbox), "the resolution")
@@ -144,7 +149,7 @@ def test_a_call_a_person_refuses_in_claudes_prompt_never_runs_and_is_recorded_de
     sandbox: Sandbox,
 ) -> None:
     built = _built(sandbox)
-    with claude_at_its_terminal(sandbox, "make build") as (terminal, _):
+    with claude_at_its_terminal(sandbox, BUILD) as (terminal, _):
         terminal.until(lambda: "Do you want to proceed?" in terminal.screen(), "Claude's prompt")
         terminal.until(lambda: "What should Claude do instead?" in terminal.screen(), "No", keys=b"2")
         assert ledger(sandbox)[1:] == []  # the refusal ends the turn without a Stop: still open

@@ -68,7 +68,7 @@ def check(
 ) -> None:
     where = resolve_cwd(cwd)
     loaded = policy_or_exit(policy, where, boot=True)
-    gate = build_gate(loaded)
+    gate = build_gate(loaded, as_a_hook())
     if batch is not None:
         if family is not None:
             fail("--batch takes no FAMILY/ARG")
@@ -93,7 +93,7 @@ def explain(
     where = resolve_cwd(cwd)
     loaded = policy_or_exit(policy, where, boot=True)
     call = _single(family, value, where, non_interactive)
-    options = GateOptions().settled()
+    options = as_a_hook()
     evaluation = build_gate(loaded, options).explain(call)
     # What this entry point chose (resolver, sandbox): another entry point may differ only here.
     chosen = (*options.describe(), *describe_differences())
@@ -128,6 +128,13 @@ def explain(
         _print_chain(links, console)
         render(evaluation, console)
     raise typer.Exit(evaluation.decision.exit_code)
+
+
+def as_a_hook() -> GateOptions:
+    """The gate's choices for ``check`` and ``explain``: an allowed shell call runs contained
+    where this machine has a working sandbox, as an agent's hook runs it (its rewrite)."""
+    options = GateOptions().settled()
+    return dataclasses.replace(options, contained_shell=options.sandboxed)
 
 
 def _print_chain(links: list[dict[str, Any]], console: Console) -> None:
