@@ -145,7 +145,7 @@ def test_an_attack_rests_on_the_sandbox_only_when_the_contained_code_rule_allowe
     shapes = [
         {"rules": ["mode.workspace", CONTAINED_CODE]},
         {"reasons": [CONTAINED_CODE]},
-        {"reasons": [f"{CONTAINED_CODE}: runs workspace code, allowed because it runs contained"]},
+        {"reasons": [f"{CONTAINED_CODE}: not a recognised reader, allowed because it runs contained"]},
         {"reasons": ["mode.workspace: a recognised pure reader"]},
         {"reasons": ["shell.contained-code-not"]},
         {},

@@ -42,7 +42,7 @@ CONTAINED_CODE = "shell.contained-code"
 CONTAINABLE = frozenset({Effect.READ, Effect.WRITE, Effect.DELETE, Effect.CODE, Effect.UNKNOWN})
 
 WHY = (
-    "runs workspace code, allowed because it runs contained: the sandbox sees only the "
+    "not a recognised reader, allowed because it runs contained: the sandbox sees only the "
     "workspace (writable, protected files read-only) and the system's programs, with HOME "
     "empty, no network and no credentials"
 )
