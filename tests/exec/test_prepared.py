@@ -352,6 +352,28 @@ def test_the_next_prepare_settles_a_run_quarantining_what_it_created(
     assert all(not os.path.exists(os.path.dirname(p)) for p in run.cgroup_files)
 
 
+def test_what_a_run_creates_where_code_would_run_later_is_gone_when_the_line_returns(
+    config: Configuration, workspace: Path, agent_env: dict[str, str], env: dict[str, str]
+) -> None:
+    run = _prepared(config, workspace, agent_env, WRITE)
+    plant = "mkdir -p .claude .vscode; echo '{}' > .claude/settings.json; echo x > .vscode/tasks.json"
+
+    done = _shell(run.shell_command(f"{plant}; echo kept > notes.txt; exit 5"), workspace, agent_env)
+
+    # No settle has run: the line itself moved them, and kept its exit and the workspace work.
+    planted = [
+        p for p in (".claude", ".claude/settings.json", ".vscode/tasks.json") if (workspace / p).exists()
+    ]
+    assert (done.returncode, planted, (workspace / "notes.txt").read_text()) == (5, [], "kept\n")
+    kept = Path(env["BASTION_STATE_DIR"]) / "quarantine" / run.run_id / str(workspace).lstrip("/")
+    assert (kept / ".claude" / "settings.json").read_text() == "{}\n"
+    _wait_until_gone(run)
+    after = _prepared(config, workspace, agent_env)
+    assert [(s.run_id, s.exit_code, sorted(s.swept)) for s in after.settled] == [
+        (run.run_id, 5, sorted([str(workspace / ".claude"), str(workspace / ".vscode" / "tasks.json")]))
+    ]
+
+
 def test_a_host_profile_runs_behind_the_egress_proxy_the_caller_serves(
     config: Configuration, workspace: Path, agent_env: dict[str, str], tmp_path: Path
 ) -> None:

@@ -9,7 +9,7 @@ give the same sandbox: the same mounts (protected paths read-only, credentials h
 empty private HOME), the same namespaces, capabilities and seccomp filter, the same
 ``nice``/``prlimit`` prefix, and the same process and memory cgroups.
 
-What the launcher does before it execs bwrap, in the agent's shell process (no fork):
+What the launcher does before it starts bwrap, in the agent's shell process (no fork):
 
 - closes every descriptor above 2 the agent's shell inherited (bwrap passes them all on;
   the Python runner's ``close_fds`` did the same), and reads stdin from ``/dev/null``;
@@ -24,6 +24,12 @@ What the launcher does before it execs bwrap, in the agent's shell process (no f
   (``--file FD PATH``, listed in the options file) on its descriptor, from 10 up;
 - joins the run's cgroups (made here, with ``pids.max`` and the memory limit set);
 - clears the environment but for ``[exec] env_allow`` (bwrap ``--clearenv --setenv``).
+
+Once bwrap exits, the launcher (still the same bash) moves every protected path the run
+created - a ``.claude/settings.json``, a ``.vscode/tasks.json``, an ``.envrc``: what an
+agent or editor would load and run - to the quarantine (named in the run's ``.sweep`` file),
+and exits with bwrap's status: such a file is gone when the agent gets the result, not at
+the next settle, which may come only with the next call or the next session.
 
 It fails closed: a seccomp file, status file, options file, ``/etc`` file or cgroup it
 cannot use stops it with exit 125 before bwrap starts; a bwrap gone since it was prepared
@@ -105,7 +111,7 @@ from bastion.exec.profile import Profile
 from bastion.exec.runner import ExecError
 from bastion.exec.select import bwrap_problem
 from bastion.exec.settings import ExecConfig
-from bastion.exec.settle import ARGS, CallOrigin, RunRecord, Settled, settle, write_record
+from bastion.exec.settle import ARGS, SWEEP_LIST, CallOrigin, RunRecord, Settled, settle, write_record
 from bastion.policy.compiled import Policy
 
 #: Descriptors the launcher opens for bwrap.
@@ -160,6 +166,13 @@ class PreparedRun:
     args_at: int = 0
     #: Where the command bwrap runs starts in ``argv`` (after its ``--``).
     command_at: int = 0
+    #: The file naming (NUL-separated) the protected paths that did not exist when the run
+    #: was prepared, which the launcher moves to ``quarantine`` as soon as bwrap exits (see
+    #: :meth:`script`); None: nothing to sweep.
+    swept_path: str | None = None
+    quarantine: str = ""
+    #: ``mkdir``, ``mv`` and ``rm`` by absolute path (no PATH lookup in the launcher).
+    movers: tuple[str, str, str] = ("", "", "")
 
     @property
     def ref(self) -> str:
@@ -193,8 +206,23 @@ class PreparedRun:
         # --foreground: timeout stays in the agent's process group, so an agent that kills
         # the group kills bwrap too (bwrap's death kills the sandbox: --die-with-parent).
         seconds = self.timeout if timeout is None else timeout
-        head = f'exec {q(self.timeout_program)} --foreground -k {KILL_AFTER} {seconds:g} "$1"{options}'
-        lines.append(f'{head} --clearenv "${{e[@]}}" {fixed} --json-status-fd {STATUS_FD} "${{@:2}}"')
+        head = f'{q(self.timeout_program)} --foreground -k {KILL_AFTER} {seconds:g} "$1"{options}'
+        run = f'{head} --clearenv "${{e[@]}}" {fixed} --json-status-fd {STATUS_FD} "${{@:2}}"'
+        if self.swept_path is None or not self.quarantine:
+            lines.append(f"exec {run}")
+            return "\n".join(lines)
+        # A protected path the run created (a `.claude/settings.json`, a `.vscode/tasks.json`)
+        # goes the moment bwrap exits, before the agent or an editor can load it: not at the
+        # next settle, which may come only with the next call, or the next session.
+        mkdir, mv, rm = (q(tool) for tool in self.movers)
+        into = q(os.path.join(self.quarantine, self.run_id))
+        lines += [
+            f"{run}; r=$?",
+            f"mapfile -d '' -t s <{q(self.swept_path)}; for p in \"${{s[@]}}\"; do "
+            f"[[ -e $p || -L $p ]] || continue; d={into}/${{p#/}}; "
+            f'{mkdir} -p -- "${{d%/*}}" && {mv} -f -T -- "$p" "$d" || {rm} -rf -- "$p"; done',
+            "exit $r",
+        ]
         return "\n".join(lines)
 
     def _open_files(self) -> list[str]:
@@ -328,14 +356,20 @@ def _prepare(
         args_path=os.path.join(folder, run_id + ARGS),
         args_at=1 + len(namespaces),
         command_at=2 + len(namespaces) + len(view),
+        swept_path=os.path.join(folder, run_id + SWEEP_LIST) if spec.swept and spec.quarantine else None,
+        quarantine=spec.quarantine,
+        movers=(_system("mkdir"), _system("mv"), _system("rm")),
     )
     try:
         _write_options(run)
+        if run.swept_path is not None:
+            _write_once(run.swept_path, b"".join(os.fsencode(p) + b"\0" for p in spec.swept))
         write_record(folder, record)
     except OSError:
         cgroups.remove_groups(groups)
-        with contextlib.suppress(OSError):
-            os.unlink(run.args_path or "")
+        for made in (run.args_path, run.swept_path):
+            with contextlib.suppress(OSError):
+                os.unlink(made or "")
         raise
     return run
 
@@ -343,10 +377,14 @@ def _prepare(
 def _write_options(run: PreparedRun) -> None:
     """The options file, read-only, made once (an existing file is never reused)."""
     assert run.args_path is not None
-    os.makedirs(os.path.dirname(run.args_path), mode=0o700, exist_ok=True)
-    fd = os.open(run.args_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o400)
+    _write_once(run.args_path, run.options_file())
+
+
+def _write_once(path: str, data: bytes) -> None:
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o400)
     with open(fd, "wb") as handle:
-        handle.write(run.options_file())
+        handle.write(data)
 
 
 def _printable(text: str) -> str:

@@ -32,6 +32,8 @@ RECORD = ".json"
 STATUS = ".status"
 #: A run's bwrap options (``bastion.exec.prepared``): removed with its record.
 ARGS = ".args"
+#: The protected paths its launcher sweeps once bwrap exits: removed with its record.
+SWEEP_LIST = ".sweep"
 #: A prepared line not started within this long is dropped (a person may take a while to
 #: approve a call; a day is longer than any such wait).
 STALE_SECONDS = 86_400.0
@@ -170,7 +172,7 @@ def settle(folder: str, *, now: float | None = None) -> tuple[Settled, ...]:
         except OSError:
             continue  # another process settles it
         done.append(_finish(record, *state, ended=_mtime(status, clock)))
-        for leftover in (claimed, os.path.join(folder, record.run_id + ARGS)):
+        for leftover in (claimed, *(os.path.join(folder, record.run_id + end) for end in (ARGS, SWEEP_LIST))):
             with contextlib.suppress(OSError):
                 os.unlink(leftover)
     return tuple(done)
@@ -224,7 +226,11 @@ def _occupied(groups: Sequence[str]) -> bool:
 def _finish(record: RunRecord, started: bool, code: int | None, *, ended: float) -> Settled:
     swept: tuple[str, ...] = ()
     if started and record.quarantine:
-        swept = sweep(record.swept, record.quarantine) + restore_links(record.links, record.quarantine)
+        # What the launcher moved the moment bwrap exited (``prepared``), then what is left.
+        launched = os.path.join(record.quarantine, record.run_id)
+        moved = tuple(p for p in record.swept if os.path.lexists(os.path.join(launched, p.lstrip("/"))))
+        swept = (*moved, *sweep(record.swept, record.quarantine))
+        swept += restore_links(record.links, record.quarantine)
     remove_groups(list(record.cgroups))
     duration = max(ended - record.created, 0.0) if started else 0.0
     return Settled(record.run_id, started, code, record.profile, record.cwd, swept, record.call, duration)

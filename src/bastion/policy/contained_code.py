@@ -37,9 +37,12 @@ from bastion.policy.decision import Decision, Reason
 CONTAINED_CODE = "shell.contained-code"
 
 #: What a contained run may do and still harm nothing beyond the workspace: read what the
-#: sandbox shows, change the workspace, run code, be a program nobody has described. A
-#: delete or write still passes the write path policy first (the paths it names).
-CONTAINABLE = frozenset({Effect.READ, Effect.WRITE, Effect.DELETE, Effect.CODE, Effect.UNKNOWN})
+#: sandbox shows, change the workspace, run code, be a program nobody has described (a
+#: write still passes the write path policy first, for the paths it names). Not a delete the
+#: command itself declares (``rm -rf build``, ``git clean -ffdx``): the sandbox cannot give
+#: back what it takes from the workspace (untracked work, another repository's history in
+#: ``.hg``), so a person still says yes to it.
+CONTAINABLE = frozenset({Effect.READ, Effect.WRITE, Effect.CODE, Effect.UNKNOWN})
 
 WHY = (
     "not a recognised reader, allowed because it runs contained: the sandbox sees only the "
