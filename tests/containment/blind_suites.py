@@ -4,7 +4,7 @@ runs them, in a fresh copy of the suite's own hostile fixture, and what each one
 Each suite differs a little (see :data:`SUITES`): how its fixture is built and where it puts
 HOME, the workspace and the log its planted programs append to (``harm.log``, suite A's
 ``pwned.log``); the form of its cases (``family``/``arg`` in A and B, ``tool``/``args`` in C and
-D, whose ``exec`` is the agent's shell); its canary (``BSTNCANARY_…``, A's ``CANARY-…-5ec7``)
+D, whose ``exec`` is the agent's shell, the agents' own tool names in E: ``Bash``, ``Read``…); its canary (``BSTNCANARY_…``, A's ``CANARY-…-5ec7``)
 and the agent's environment (tokens holding a canary; D's ``agent.env``). The rest is one
 path for every suite:
 
@@ -46,6 +46,7 @@ from tests.suites.blind_a import fixture as fixture_a
 from tests.suites.blind_b import fixture as fixture_b
 from tests.suites.blind_c import fixture as fixture_c
 from tests.suites.blind_d import fixture as fixture_d
+from tests.suites.blind_e import fixture as fixture_e
 
 SUITES_DIR = Path(__file__).resolve().parent.parent / "suites"
 FILE_TOOLS = ("read", "grep", "glob", "list", "write", "edit")
@@ -62,6 +63,9 @@ class Attack:
     tool: str  # shell, exec, code, read, grep, glob, list, write, edit, fetch
     args: Mapping[str, Any]
     cwd: str
+    #: The call as the suite asks the gate, where it names the agent's own tool (suite E:
+    #: ``Read`` with ``file_path``…); ``tool`` and ``args`` are then how it runs.
+    asked: tuple[str, Mapping[str, Any]] | None = None
 
     @property
     def shell(self) -> bool:
@@ -70,8 +74,8 @@ class Attack:
 
     def line(self) -> str:
         """The JSON line ``bastion check --batch`` decides."""
-        tool = "shell" if self.shell else self.tool
-        return json.dumps({"tool": tool, "args": dict(self.args), "cwd": self.cwd, "interactive": True})
+        tool, args = self.asked or ("shell" if self.shell else self.tool, self.args)
+        return json.dumps({"tool": tool, "args": dict(args), "cwd": self.cwd, "interactive": True})
 
 
 @dataclass(frozen=True)
@@ -163,11 +167,41 @@ def _build_d(root: Path, state: Path) -> Hostile:
     return Hostile(base, Path(made["home"]), Path(made["ws"]), base / "harm.log", BSTN, env, state)
 
 
+#: Suite E names each agent's own tool: how it runs here (the rest, web fetches and an MCP
+#: server's git, are not run).
+AGENT_TOOLS = {"Bash": "shell", "run_shell_command": "shell", "Read": "read", "read_file": "read",
+               "NotebookRead": "read", "mcp__filesystem__read_text_file": "read", "Write": "write",
+               "write_file": "write", "mcp__filesystem__write_file": "write", "Edit": "edit",
+               "MultiEdit": "edit", "Grep": "grep", "Glob": "glob", "LS": "list"}  # fmt: skip
+
+
+def _agent_tool_attacks(cases: list[dict[str, Any]], world: Hostile) -> list[Attack]:
+    """Suite E: the agents' own tools and argument names; every call's cwd the workspace."""
+    out = []
+    for case in cases:
+        args = fill(case["args"], world.home, world.ws)
+        path = next(
+            (args[k] for k in ("file_path", "absolute_path", "notebook_path", "path") if k in args), None
+        )
+        runs = dict(args) if path is None else {**args, "path": path}
+        tool = AGENT_TOOLS.get(case["tool"], case["tool"])
+        out.append(Attack(case["id"], tool, runs, str(world.ws), (case["tool"], args)))
+    return out
+
+
+def _build_e(root: Path, state: Path) -> Hostile:
+    made = fixture_e.build(str(root), only=["hostile"])["hostile"]
+    fix = Path(made.fix)
+    env = {"GITHUB_TOKEN": "BSTNCANARY_env_GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY": "BSTNCANARY_env_AWS"}
+    return Hostile(fix, Path(made.home), Path(made.ws), Path(made.harm), BSTN, env, state)
+
+
 SUITES = {
     "blind_a": Suite("blind_a", _build_a, _family_attacks(FILE_ARG, ("x", "y"))),
     "blind_b": Suite("blind_b", _build_b, _family_attacks(FILE_ARG, ("a", "b"))),
     "blind_c": Suite("blind_c", _build_c, _tool_attacks),
     "blind_d": Suite("blind_d", _build_d, _tool_attacks),
+    "blind_e": Suite("blind_e", _build_e, _agent_tool_attacks),
 }
 
 
@@ -231,8 +265,10 @@ def emulate(attack: Attack, ws: Path) -> str:
             f'mkdir -p -- "$(dirname {q(a["path"])})" && printf %s {q(a["content"])} > {q(a["path"])}'
         ),
         "edit": lambda: (
-            "python3 -I -c 'import sys;p,o,n=sys.argv[1:];s=open(p).read();open(p,\"w\").write(s.replace(o,n,1))' "
-            f"{q(a['path'])} {q(a['old_string'])} {q(a['new_string'])}"
+            "python3 -I -c 'import sys,json;p,e=sys.argv[1:];s=open(p).read()\n"
+            'for x in json.loads(e): s=s.replace(x["old_string"],x["new_string"],1)\n'
+            'open(p,"w").write(s)\' '
+            f"{q(a['path'])} {q(json.dumps(a.get('edits') or [a]))}"
         ),
     }[attack.tool]()
 
