@@ -31,6 +31,7 @@ LESS_KNOWN = (
     ".config/atuin/key",
     ".thunderbird/xyz.default/logins.json",
     ".ssh/deploy_key",
+    ".local/share/gh/tokens",  # a credential tool's data folder (suite D)
 )
 
 

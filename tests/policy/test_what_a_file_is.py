@@ -152,6 +152,16 @@ FED = [
     ("git ls-files | xargs -I{} cat {}", Q),
     ("git ls-files --full-name | xargs cat", Q),
     ("git ls-files ../ | xargs cat", Q),
+    # names of the work tree git prints (porcelain v1 and diff never say ".."), whole or a
+    # word of each line: below the working directory too
+    ("git status --porcelain | awk '{print $2}' | xargs wc -l", A),
+    ("git status --porcelain | cut -c4- | xargs cat", A),
+    ("git diff --name-only | xargs wc -l", A),
+    ("git diff --cached --name-only -- src | xargs cat", A),
+    ("git status -s | awk '{print $2}' | xargs cat", Q),  # --short may print ../x
+    ("git diff --name-only --output=x | xargs cat", Q),
+    ("find /etc -type f | awk '{print $2}' | xargs cat", Q),  # "b" of "/etc/a b" is not below /etc
+    ("git status --porcelain | awk '{print $2; system(\"id\")}' | xargs cat", Q),
     ("echo README.md | xargs cat", A),  # echo's words are what xargs passes
     ("echo ~/.ssh/id_rsa | xargs cat", D),
     ("echo ~ | xargs rm -rf", D),
@@ -174,6 +184,8 @@ def test_xargs_fed_by_a_lister_reads_as_a_recursive_reader_of_its_folder(
     (workspace / ".env").unlink()
     (workspace / "linked").symlink_to(home / ".ssh")  # planted: denied
     assert _shell(make_gate(), call, "find . -name '*.py' | xargs cat") == (D, ["hardline.credentials"])
+    git_names = "git status --porcelain | awk '{print $2}' | xargs cat"
+    assert _shell(make_gate(), call, git_names) == (D, ["hardline.credentials"])
 
 
 def test_a_listed_name_xargs_splits_into_other_paths_asks(

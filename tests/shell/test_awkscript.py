@@ -39,6 +39,30 @@ E = Effect
             [Finding("code", None, "gawk @: an indirect call or a directive (@include, @load)")],
         ),
         ('{ while ((getline line < "f") > 0) n++ }', [Finding("read", "f", "getline < FILE reads a file")]),
+        # getline's file from an expression: a field of the record, the literal end of what
+        # the variable was last assigned, or the whole literal it was assigned.
+        (
+            "{ while ((getline l < $0) > 0) print l }",
+            [Finding("read", None, "getline < FILE reads a file", record=True)],
+        ),
+        (
+            'BEGIN { f = ENVIRON["HOME"] "/.netrc"; getline l < f }',
+            [Finding("read", None, "getline < FILE reads a file", tail="/.netrc")],
+        ),
+        (
+            'BEGIN { f = "x"; f = f "/.aws/" "credentials"; getline l < f }',
+            [Finding("read", None, "getline < FILE reads a file", tail="/.aws/credentials")],
+        ),
+        (
+            'BEGIN { getline l < (ENVIRON["HOME"] "/.pgpass") }',
+            [Finding("read", None, "getline < FILE reads a file", tail="/.pgpass")],
+        ),
+        (
+            'BEGIN { f = "/etc/" "shadow"; getline l < f }',
+            [Finding("read", "/etc/shadow", "getline < FILE reads a file")],
+        ),
+        ('BEGIN { f = "/x"; f += 1; getline l < f }', [Finding("read", None, "getline < FILE reads a file")]),
+        ('BEGIN { f = "a/" g; getline l < f }', [Finding("read", None, "getline < FILE reads a file")]),
         ('BEGIN { print ENVIRON["HOME"] }', []),
         (
             'BEGIN { print ENVIRON["GITHUB_TOKEN"] }',

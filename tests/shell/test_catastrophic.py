@@ -39,8 +39,8 @@ CATASTROPHIC = [
     (
         "cd /etc; rm -rf *",
         D,
-        ["hardline.destructive", "hardline.system"],
-    ),  # the glob is expanded: system dirs too
+        ["hardline.credentials", "hardline.destructive", "hardline.system"],
+    ),  # the glob is expanded: system dirs too, and the system's secrets (/etc/shadow)
     ("cd ~ && rm -rf *", D, ["hardline.destructive"]),
     ("cd /usr && rm -rf lib", D, ["hardline.destructive", "hardline.system"]),
     (

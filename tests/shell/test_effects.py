@@ -294,3 +294,17 @@ def test_function_call_is_classified_as_its_body() -> None:
     a = analyze("cleanup() { rm -rf build; }; cleanup")
     call = a.commands[-1]
     assert call.program == "cleanup" and E.DELETE in call.effects
+
+
+@pytest.mark.parametrize(
+    ("code", "paths"),
+    [
+        ("print(open('notes/aws.txt').read())", ["notes/aws.txt"]),
+        ("open('aws.txt'); open('a/b/c')", ["aws.txt", "a/b/c"]),
+        ("print('hello world'); x = 'a b/c'", []),
+        ("d = {'k': 1}; s = 'text'", []),
+    ],
+)
+def test_a_string_literal_of_inline_code_that_names_a_file_is_read(code: str, paths: list[str]) -> None:
+    c = only(f'python3 -c "{code}"')
+    assert [p.path for p in c.paths if p.why == "path literal in inline code"] == paths

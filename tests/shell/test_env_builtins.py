@@ -77,7 +77,8 @@ NOT_PURE = [
     ("eval 'n=$x'; n=1; echo $((n))", Q, ["approval.interactive_default", "shell.dynamic"]),
     ("cat <<EOF\n$((x))\nEOF", Q, ["approval.interactive_default", "shell.dynamic"]),
     # the value the body gives f is decided too (shell/resolve.py): /etc/shadow is a credential
-    ('for f in src/*.py; do f=/etc/shadow; cat "$f"; done', Q, [*U, "hardline.credentials"]),
+    # (the system's password hashes: denied, as any credential location read)
+    ('for f in src/*.py; do f=/etc/shadow; cat "$f"; done', D, ["hardline.credentials"]),
     ("for f in src/*; do cat $f; done", Q, U),
     # the bound glob is expanded through the file system: the key itself is read
     ('for f in ~/.ssh/*; do cat "$f"; done', D, ["hardline.credentials", "paths.deny_read"]),

@@ -27,6 +27,13 @@ CASES = [
     (["dirname", f"{H}/.ssh/id_rsa"], None, f"{H}/.ssh\n"),
     (["dirname", "a"], None, ".\n"),
     (["dirname", PWD_MARK], None, f"{PWD_MARK}/..\n"),
+    # dirname prints the parent as a path of its own: the dirname of that is the grandparent
+    (["dirname", f"{PWD_MARK}/.."], None, f"{PWD_MARK}/../..\n"),
+    (["dirname", f"{PWD_MARK}/../.."], None, f"{PWD_MARK}/../../..\n"),
+    (["dirname", f"{PWD_MARK}/src"], None, f"{PWD_MARK}\n"),
+    (["pwd"], None, f"{PWD_MARK}\n"),
+    (["pwd", "-P"], None, f"{PWD_MARK}\n"),
+    (["pwd", "x"], None, None),
     (["basename", PWD_MARK], None, None),
     (["basename", "/a/b.txt", ".txt"], None, "b\n"),
     (["rev"], "crten.\n", ".netrc\n"),

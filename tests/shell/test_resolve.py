@@ -66,10 +66,17 @@ RESOLVED = [
     ("env -i -C d x", "cd d && env -i   x"),
     ('rm -rf "$(dirname "$PWD")"', 'rm -rf "./.."'),
     ("cd sub && rm -rf $(dirname $PWD)", "cd sub && rm -rf ./.."),
+    ('rm -rf "$(pwd)/.."', 'rm -rf "./.."'),  # $(pwd) is the working directory
+    ("rm -rf $(dirname $(pwd))", "rm -rf ./.."),
     ("tr '\\0' '\\n' < /proc/$$/environ", "tr '\\0' '\\n' < /proc/self/environ"),
     ("f='~/.netrc'; cat $f", "f='~/.netrc'; cat '~/.netrc'"),  # no tilde expansion of a value
     ('f="it\'s"; echo "$f"', 'f="it\'s"; echo "it\'s"'),
     ('f=\'say "$x"\'; echo "$f"', 'f=\'say "$x"\'; echo "say \\"\\$x\\""'),
+    # a variable holding lines of a file: each use is a line of it (shell/list_vars.py)
+    ('mapfile -t f < l.txt; cat "${f[@]}"', 'mapfile -t f < l.txt; cat "$(cat l.txt)"'),
+    ("readarray -t < l.txt; cat ${MAPFILE[@]}", 'readarray -t < l.txt; cat "$(cat l.txt)"'),
+    ('while read -r f; do cat "$f"; done < l.txt', 'while read -r f; do cat "$(cat l.txt)"; done < l.txt'),
+    ("read -r p < 'my list'; cat $p", "read -r p < 'my list'; cat \"$(cat 'my list')\""),
 ]
 
 UNRESOLVED = [
@@ -91,6 +98,9 @@ UNRESOLVED = [
     "ls ~-/x",
     "env FOO=1 ls",
     "ls ~/x",
+    "mapfile -t f < l.txt; f=(a); ls",  # assigned again: no longer the file's lines
+    "read -r a b < l.txt; cat $a",  # a field of a line, not a line
+    "mapfile -t -d , f < l.txt; cat ${f[1]}",
 ]
 
 

@@ -13,6 +13,13 @@ from bastion.agents.registry import permission_globs
 from bastion.policy.globs import GlobSet, compile_glob
 from bastion.policy.later_code import LATER_CODE_GLOBS
 
+#: Command-line tools that keep a login (a token, a password, a session key) in files of their
+#: own folders: their XDG data and state folders are credential locations as a whole.
+CREDENTIAL_TOOLS: tuple[str, ...] = (
+    "gh", "glab-cli", "hub", "rclone", "doctl", "hcloud", "netlify", "op", "1Password", "stripe",
+    "ngrok", "github-copilot", "Bitwarden CLI", "pulumi", "vault", "atuin", "rbw",
+)  # fmt: skip
+
 CREDENTIAL_GLOBS: tuple[str, ...] = (
     ".ssh",
     ".aws",
@@ -132,6 +139,26 @@ CREDENTIAL_GLOBS: tuple[str, ...] = (
     "~/.bundle/config",
     "~/.yarnrc.yml",
     "~/.yarnrc",
+    # Deployment and cloud CLIs' logins, each where its documentation keeps it: Vercel,
+    # Cloudflare wrangler, Supabase, Expo, Railway, CircleCI, Linode, Scaleway, OpenStack's
+    # clouds.yaml, Gitea's tea, Teleport's keys, IBM Cloud, MinIO's client.
+    "**/.vercel/auth.json",
+    "**/.local/share/com.vercel.cli",
+    "**/.wrangler/config",
+    "**/.config/.wrangler",
+    "**/.supabase/access-token",
+    "**/.expo/state.json",
+    "**/.railway/config.json",
+    "**/.circleci/cli.yml",
+    "**/.config/linode-cli",
+    "**/.config/scw/config.yaml",
+    "**/.config/openstack/clouds.yaml",
+    "**/.config/openstack/secure.yaml",
+    "**/.config/tea/config.yml",
+    "**/.tsh",
+    "**/.bluemix/config.json",
+    "**/.mc/config.json",
+    "**/.config/mc/config.json",
     # Shell and client histories (tokens and passwords typed on command lines), browsers'
     # saved logins and cookies, password managers' local vaults.
     "~/.*_history",
@@ -148,6 +175,22 @@ CREDENTIAL_GLOBS: tuple[str, ...] = (
     # Every process's environment (tokens passed in variables).
     "/proc/*/environ",
     "/proc/*/task/*/environ",
+    # The system's own secrets: password hashes (and their backups), the host's SSH and TLS
+    # private keys, Kerberos keytabs. Read through any name (a symlink ``notes/x -> /etc/shadow``
+    # resolves here; a hard link by inode is HOME's only).
+    "/etc/shadow",
+    "/etc/shadow-",
+    "/etc/gshadow",
+    "/etc/gshadow-",
+    "/etc/security/opasswd",
+    "/etc/ssh/ssh_host_*_key",
+    "/etc/ssl/private",
+    "/etc/pki/tls/private",
+    "/etc/krb5.keytab",
+    "*.keytab",
+    # A credential tool's XDG data and state folders, whole: the file its login is in
+    # changes between versions and keyring fallbacks (a token file beside its config).
+    *(f"**/.local/{kind}/{tool}" for kind in ("share", "state") for tool in CREDENTIAL_TOOLS),
 )
 
 #: Files that hold secrets by what they are for, which a person still edits with an agent:

@@ -69,6 +69,15 @@ LATER_CODE: tuple[LaterCode, ...] = (
           ".idea/workspace.xml", ".idea/runConfigurations", ".theia/tasks.json",
           ".theia/launch.json", ".fleet/run.json", "devbox.json", ".gitpod.yml",
           ".gitpod.Dockerfile", ".replit", "replit.nix", ".idx/dev.nix"),
+    # Linters an editor runs on each file it opens, whose config is code they load: the
+    # ESLint extension requires a JavaScript config (``.eslintrc.js``, ``eslint.config.*``);
+    # the Pylint extension execs ``init-hook`` and imports ``load-plugins``; the Mypy extension
+    # imports ``plugins``. (The tools themselves only read the code they check; a YAML or JSON
+    # ESLint config, ``.clangd``, ``.coveragerc``, ``pytest.ini`` and ``CMakePresets.json`` run
+    # nothing that the project's own code, tests or CMakeLists.txt do not: README, limits.)
+    *_all(Runs.OPEN, ".eslintrc.js", ".eslintrc.cjs", ".eslintrc.mjs", "eslint.config.js",
+          "eslint.config.cjs", "eslint.config.mjs", "eslint.config.ts", "eslint.config.mts",
+          "eslint.config.cts", ".pylintrc", "pylintrc", "mypy.ini", ".mypy.ini"),
     # CI: runs with the repository's secrets on the next push.
     *_all(Runs.PUSH, ".github/workflows", ".github/actions", ".gitea/workflows",
           ".forgejo/workflows", ".gitlab-ci.yml", ".gitlab-ci.yaml", ".gitlab/ci", ".circleci",

@@ -14,6 +14,7 @@ import ipaddress
 import re
 
 from bastion.policy.urls import METADATA_ADDRESSES, is_metadata_host
+from bastion.policy.wildcard_dns import embedded_address
 
 _V4 = frozenset(int(a) for a in METADATA_ADDRESSES if a.version == 4)
 _V6 = frozenset(int(a) for a in METADATA_ADDRESSES if a.version == 6)
@@ -41,5 +42,8 @@ def _is_metadata(token: str) -> bool:
             return int(token, 0) in _V4
         address = ipaddress.ip_address(token.strip("[]"))
     except ValueError:
+        spelled = embedded_address(token)  # 169.254.169.254.nip.io
+        if spelled is not None:
+            return int(spelled) in (_V4 if spelled.version == 4 else _V6)
         return is_metadata_host(token.lower().rstrip("."))
     return int(address) in (_V4 if address.version == 4 else _V6)

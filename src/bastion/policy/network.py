@@ -35,6 +35,7 @@ from bastion.policy.urls import (
     normalise_host,
     parse_target,
 )
+from bastion.policy.wildcard_dns import embedded_address
 
 __all__ = [
     "METADATA_ADDRESSES",
@@ -306,8 +307,11 @@ def _decide_static(text: str, rules: NetworkRules) -> tuple[Result, bool]:
         message = f"cannot parse network target {shown}: {error}"
         return _deny("network.parse", BUILT_IN, str(text)[:200], message, None), False
     host, address = target.host, target.address
+    named = address is None  # a name: looked up too (when a resolver is given)
     note = " (credentials in the URL are ignored)" if target.has_userinfo else ""
     found: tuple[str, IPAddress | None] | None = None
+    if address is None and (spelled := embedded_address(host)) is not None:
+        address = spelled  # 169.254.169.254.nip.io is that address, offline too
     if address is not None:
         found = classify(address)
     elif host in LOOPBACK_NAMES or host.endswith(".localhost"):
@@ -328,11 +332,11 @@ def _decide_static(text: str, rules: NetworkRules) -> tuple[Result, bool]:
     if pattern is not None:
         message = f"{host} matches [network] allow_hosts entry {pattern!r}{note}"
         allowed = Reason(Decision.ALLOW, "network.allow_hosts", rules.source, pattern, message)
-        return (Decision.ALLOW, (allowed,), target), address is None
+        return (Decision.ALLOW, (allowed,), target), named
     # No opinion: the mode decides. The ASK reason tells a person/agent what would allow it.
     message = f"{host} is not in [network] allow_hosts{note}"
     unlisted = Reason(Decision.ASK, "network.unlisted", rules.source, host, message)
-    return (None, (unlisted,), target), address is None
+    return (None, (unlisted,), target), named
 
 
 def _check_resolved(result: Result, target: Target, rules: NetworkRules, resolver: Resolver) -> Result:

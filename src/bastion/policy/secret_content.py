@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from bastion.call.effects import Effect
 from bastion.policy.decision import Decision, Reason
-from bastion.policy.paths import PathVerdict
+from bastion.policy.paths import FileSystem, PathVerdict
 from bastion.policy.tree import Tree
 
 #: The rule of a read of a file with other names (``hard_links``).
@@ -84,6 +84,24 @@ def outside_secret(tree: Tree, verdict: PathVerdict, *, write: bool) -> PathVerd
     if write or (verdict.decision is not None and not linked) or verdict.resolved.startswith(_KERNEL):
         return verdict  # (the kernel's files are not stores, and some block or never end)
     if verdict.inside_roots and not linked:
+        return verdict
+    reason = secret_file_reason(tree, verdict.lexical, verdict.resolved, "read")
+    if reason is None:
+        return verdict
+    return replace(
+        verdict, decision=Decision.DENY, reasons=(reason,), effects=verdict.effects | {Effect.CREDENTIALS}
+    )
+
+
+def linked_secret(tree: Tree, fs: FileSystem, verdict: PathVerdict, *, write: bool) -> PathVerdict:
+    """A read of a workspace file that has other names (a hard link) and holds a secret is no
+    workspace file: its other name may be any tool's store no credential glob names (#31,
+    suite D: ``notes/gh.tokens``). Made a DENY; every other verdict as it is. One stat, and
+    a read only for a file with several names."""
+    if write or verdict.decision is Decision.DENY or verdict.resolved.startswith(_KERNEL):
+        return verdict
+    file_id = fs.identity(verdict.resolved)
+    if file_id is None or file_id.links < 2:
         return verdict
     reason = secret_file_reason(tree, verdict.lexical, verdict.resolved, "read")
     if reason is None:

@@ -32,6 +32,7 @@ from bastion.policy.git_config import ConfigSyntax, parse, runs_for
 from bastion.policy.git_hooks import read_hooks
 from bastion.policy.git_index import IndexUnknown, index_paths
 from bastion.policy.git_remote_urls import prints_remote_url, remote_token_reasons
+from bastion.policy.git_work_tree import home_tree_reasons, work_tree_of
 from bastion.policy.paths import FileSystem, check_path
 from bastion.policy.repositories import (
     Repo,
@@ -187,6 +188,7 @@ def check_git(
                     )
                 )
             reasons.extend(_config_write(cmd, inv, repo))
+            reasons.extend(home_tree_reasons(policy, reach, repo, inv.sub, inv.args, inv.work_tree))
             if prints_remote_url(inv.sub, inv.args):
                 printer = " ".join(("git", inv.sub or "", *inv.args[:2]))[:80]
                 reasons.extend(remote_token_reasons(reach, [p for p, _ in files], policy.home, printer))
@@ -288,16 +290,6 @@ def _oid_size(reach: Reach, repo: Repo) -> int:
     return 20
 
 
-def _configured_work_tree(reach: Reach, repo: Repo) -> str | None:
-    """The work tree the repository's ``core.worktree`` names (relative to the git dir)."""
-    data = reach.read(posixpath.join(repo.git_dir, "config")) or b""
-    value = None
-    for entry in parse(data.decode("utf-8", "replace")):
-        if entry.key == "core.worktree" and entry.value:
-            value = entry.value.strip()
-    return posixpath.normpath(posixpath.join(repo.git_dir, value)) if value else None
-
-
 def _committed_credentials(policy: Policy, reach: Reach, repo: Repo, inv: Invocation) -> list[Reason]:
     data = reach.read(posixpath.join(repo.git_dir, "index"))
     if data is None:
@@ -305,13 +297,7 @@ def _committed_credentials(policy: Policy, reach: Reach, repo: Repo, inv: Invoca
     remaining = max(0, reach.budget - reach.spent)
     paths = index_paths(data, oid_size=_oid_size(reach, repo), limit=remaining)
     reach.spend(len(paths), repo.git_dir)
-    # git's work tree: --work-tree, else core.worktree, else the folder holding .git
-    base = (
-        inv.work_tree
-        or _configured_work_tree(reach, repo)
-        or repo.work_tree
-        or posixpath.dirname(repo.git_dir)
-    )
+    base = work_tree_of(reach, repo, inv.work_tree)
     credentials = policy.hardline.credentials
     hits = [p for p in paths if credentials.first_match(posixpath.join(base, p)) is not None]
     # A work tree outside the workspace (core.worktree = HOME) prints the credential stores

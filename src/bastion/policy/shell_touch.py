@@ -14,13 +14,17 @@ from bastion.policy.ceiling import FilesystemLevel
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.git_remotes import command_remote_hosts
+from bastion.policy.included_files import check_includes
 from bastion.policy.kinds import Mode
+from bastion.policy.listed_paths import listed_reasons
 from bastion.policy.module_shadow import shadow_reasons, shadowing_write_reason
 from bastion.policy.named_programs import named_program_reason
 from bastion.policy.network import decide_target
-from bastion.policy.paths import PathError, check_path, normalise
+from bastion.policy.option_files import check_option_files
+from bastion.policy.paths import PathError, check_path, hard_link_to_credential, normalise
 from bastion.policy.repositories import repository_write_reason
-from bastion.policy.secret_content import outside_secret
+from bastion.policy.secret_content import linked_secret, outside_secret
+from bastion.policy.shell_destroys import credentials_deleted, startup_destroyed
 from bastion.policy.shell_git import check_git
 from bastion.policy.shell_hg import check_hg
 from bastion.policy.shell_jq import check_jq
@@ -50,10 +54,15 @@ def credential_arguments(ctx: Context, subject: Subject, cmd: SimpleCommand, cwd
     credential location asks a person."""
     known: set[str] | None = None  # built on the first path-like word (most commands have none)
     credentials = ctx.policy.hardline.credentials
+    before = ""
     for word in cmd.argv[1:]:
+        option, before = before, word
         if word.startswith(_EXCLUDING):
             continue  # a pattern of what to leave out (grep/tar/rsync --exclude=.env)
-        value = word.partition("=")[2] if word.startswith("-") and "=" in word else word
+        if word.startswith("-") and "=" in word:
+            option, _, value = word.partition("=")
+        else:
+            value = word
         if not (value.startswith(("/", "~", ".")) or "/" in value):
             continue
         if known is None:
@@ -65,17 +74,45 @@ def credential_arguments(ctx: Context, subject: Subject, cmd: SimpleCommand, cwd
         except PathError:
             continue
         glob = credentials.first_match(path)
-        if glob is not None:
+        pattern = glob.pattern if glob is not None else None
+        if pattern is None and option in _INPUTS:  # a credential by its inode, as an input
+            pattern = _linked_credential(ctx, path)
+        if pattern is not None:
             subject.effects.add(Effect.CREDENTIALS)
-            subject.hard.append(
-                Reason(
-                    Decision.ASK,
-                    "hardline.credentials",
-                    "built-in",
-                    f"{path} ~ {glob.pattern}",
-                    f"argument {value!r} names a credential location: a person must confirm",
-                )
-            )
+            subject.hard.append(_credential_argument(value, path, pattern, option in _INPUTS))
+
+
+def _linked_credential(ctx: Context, path: str) -> str | None:
+    try:
+        return hard_link_to_credential(ctx.policy, ctx.fs, ctx.fs.resolve(path))
+    except OSError:
+        return None
+
+
+#: Options that name the file a program takes as its input, to transform and print or send
+#: (``openssl base64 -in F``, ``tool --input=F``): a credential named there is read.
+_INPUTS = frozenset(
+    {"-in", "--in", "-input", "--input", "-infile", "--infile", "--input-file", "--from-file"}
+)
+
+
+def _credential_argument(value: str, path: str, pattern: str, read: bool) -> Reason:
+    if read:
+        return Reason(
+            Decision.DENY,
+            "hardline.credentials",
+            "built-in",
+            f"{path} ~ {pattern}",
+            f"{value!r} is given as the program's input, and names a credential location: "
+            "the program reads it (never read by an agent)",
+        )
+    return Reason(
+        Decision.ASK,
+        "hardline.credentials",
+        "built-in",
+        f"{path} ~ {pattern}",
+        f"argument {value!r} names a credential location: a person must confirm",
+    )
 
 
 def credential_tail(policy: Policy, use: PathUse) -> Reason | None:
@@ -121,7 +158,11 @@ def touched_paths(
             ok = False
             subject.notes.append(targets.note)
             named = credential_tail(policy, use)
-            if named is not None:
+            listed = listed_reasons(policy, ctx.fs, ctx.tree, reach, use, cwd=cwd) if use.listed_in else []
+            if listed:  # `xargs -a list cat`: the list names a credential
+                subject.effects.add(Effect.CREDENTIALS)
+                subject.hard.extend(listed)
+            elif named is not None:
                 subject.effects.add(Effect.CREDENTIALS)
                 subject.hard.append(named)
             elif targets.ask is not None:
@@ -156,7 +197,7 @@ def touched_paths(
                 subject.effects.add(Effect.DESTRUCTIVE)
                 subject.hard.append(destructive_reason(use.raw, f"everything in {why}"))
         for path in targets:
-            ok &= _path(ctx, out, subject, use, path, cwd, reach, judge=judge)
+            ok &= _path(ctx, out, subject, use, path, cwd, reach, judge=judge, cmd=cmd)
     return ok
 
 
@@ -185,11 +226,22 @@ def _path(
     reach: Reach,
     *,
     judge: bool,
+    cmd: SimpleCommand | None = None,
 ) -> bool:
     policy = ctx.policy
     write = use.access is not Access.READ
     verdict = outside_secret(ctx.tree, check_path(policy, path, write=write, cwd=cwd, fs=ctx.fs), write=write)
+    verdict = linked_secret(ctx.tree, ctx.fs, verdict, write=write)  # a hard link holding a token
     subject.effects |= verdict.effects
+    if write and cmd is not None and verdict.decision is not Decision.ALLOW:
+        # (a catastrophic target is denied as one below: its tree is not walked)
+        catastrophic = cmd.catastrophic is not None or destructive_target(policy, verdict) is not None
+        destroyed = startup_destroyed(policy, cmd, use, verdict) or (
+            None if catastrophic else credentials_deleted(policy, ctx.fs, reach, use, verdict)
+        )
+        if destroyed is not None:
+            subject.effects.add(Effect.DESTRUCTIVE)
+            subject.hard.append(destroyed)
     if verdict.decision in (Decision.DENY, Decision.ASK):
         subject.hard.extend(verdict.reasons)
     hooks = (
@@ -293,6 +345,8 @@ def touched_reach(
     # full-access a writing or networked one runs too, and a program the config names is code.
     git = [*check_git(policy, ctx.fs, reach, cmd, cwds), *check_hg(policy, ctx.fs, reach, cmd, cwds)]
     git += check_jq(policy, ctx.fs, reach, cmd, cwds)  # what a jq program's imports load
+    git += check_includes(policy, ctx.fs, reach, cmd, cwds)  # what cpp / m4 / xmllint pull in
+    git += check_option_files(policy, ctx.fs, ctx.tree, reach, cmd, cwds)  # curl -K, $WGETRC
     toolchain = check_toolchain(policy, reach, cmd, cwds)
     if cmd.imports_cwd:  # `python3 -m json.tool` beside a json.py runs it
         toolchain += shadow_reasons(reach, cwds, " ".join(cmd.argv[:3]))

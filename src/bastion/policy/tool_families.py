@@ -20,6 +20,7 @@ from bastion.policy.lifecycle import lifecycle_write_reason
 from bastion.policy.network import decide_target
 from bastion.policy.packages import package_denials
 from bastion.policy.paths import CallFs, PathError, absolute
+from bastion.policy.shell_destroys import startup_replaced
 from bastion.policy.shell_reach import SEARCH_TOOL, budget_reason, check_tree_read, credential_effect
 from bastion.policy.stages import Context, install_subject, last_rule, mode_block, path_subject, rule_reason
 from bastion.policy.treewalk import OverBudget, walk
@@ -41,6 +42,10 @@ def decide_path(ctx: Context, call: ToolCall, out: Assembly) -> None:
         if lifecycle is not None:  # a package.json script npm runs on the next install
             subject.hard.append(lifecycle)
             subject.effects.add(Effect.SELF)
+        wiped = startup_replaced(ctx.policy, ctx.reach, verdict, call.args.get("content"))
+        if family is Family.WRITE and wiped is not None:  # ~/.profile replaced with "x"
+            subject.hard.append(wiped)
+            subject.effects.add(Effect.DESTRUCTIVE)
     if family is Family.GREP and verdict.decision is not Decision.DENY:
         # It reads every file below the path, as a recursive grep does: a credential file
         # reached under another name (a hard link) or through a symlink is denied. What a

@@ -42,6 +42,11 @@ class Finding:
     what: str
     target: str | None
     why: str
+    #: For a target that is an expression: the literal end of it, from its first slash
+    #: (``f = ENVIRON["HOME"] "/.netrc"`` -> ``/.netrc``), and whether it is a field of the
+    #: input record (``getline < $0``: the input lists the files).
+    tail: str | None = None
+    record: bool = False
 
 
 #: Operators of more than one character, longest first (POSIX awk grammar, gawk's |& and **).
@@ -213,7 +218,7 @@ def findings(program: str) -> list[Finding] | None:
             elif text in ("print", "printf"):
                 printing, depth = True, 0
             elif text == "getline" and (source := _getline_source(toks, k)) is not None:
-                found.append(Finding("read", _literal(toks, source, ")"), "getline < FILE reads a file"))
+                found.append(_getline_read(toks, source))
             continue
         if tok.kind is Kind.NEWLINE or (tok.kind is Kind.OP and text in _STATEMENT_END):
             printing = False
@@ -228,6 +233,70 @@ def findings(program: str) -> list[Finding] | None:
             depth = max(0, depth - 1)
         elif printing and depth == 0 and text in (">", ">>"):
             found.append(Finding("write", _literal(toks, k + 1), f"print {text} writes a file"))
+    return found
+
+
+def _getline_read(toks: list[Token], source: int) -> Finding:
+    """What ``getline < FILE`` reads, FILE at ``source``: a literal, a field of the record, or
+    an expression whose value may be known from the variable's assignment (``f = "…"``)."""
+    why = "getline < FILE reads a file"
+    literal = _literal(toks, source, ")")
+    if literal is not None or source >= len(toks):
+        return Finding("read", literal, why)
+    first = toks[source]
+    if first.text == "$":
+        return Finding("read", None, why, record=True)
+    if first.text == "(":
+        expression = _group(toks, source)
+    elif first.kind is Kind.NAME:
+        expression = _assigned(toks, first.text)
+    else:
+        expression = []
+    strings = []
+    for tok in reversed(expression):
+        if tok.kind is not Kind.STRING or "\\" in tok.text:
+            break
+        strings.append(tok.text)
+    text = "".join(reversed(strings))
+    if strings and len(strings) == len(expression):
+        return Finding("read", text, why)  # f = "/etc/" "passwd"
+    tail = text[text.index("/") :] if "/" in text else None
+    return Finding("read", None, why, tail=tail)
+
+
+def _group(toks: list[Token], k: int) -> list[Token]:
+    """The tokens inside the parentheses opening at ``k``."""
+    depth = 0
+    for j in range(k, len(toks)):
+        if toks[j].text == "(" and toks[j].kind is Kind.OP:
+            depth += 1
+        elif toks[j].text == ")" and toks[j].kind is Kind.OP:
+            depth -= 1
+            if depth == 0:
+                return toks[k + 1 : j]
+    return []
+
+
+def _assigned(toks: list[Token], name: str) -> list[Token]:
+    """The expression last assigned to ``name`` (``name = …`` up to the statement's end);
+    [] when it is assigned otherwise too (``+=``, ``getline name``, a loop) or never."""
+    found: list[Token] = []
+    for k in range(len(toks) - 2):
+        if toks[k].kind is not Kind.NAME or toks[k].text != name:
+            continue
+        after = toks[k + 1]
+        if after.kind is Kind.OP and after.text == "=":
+            end = k + 2
+            while end < len(toks) and not (
+                toks[end].kind is Kind.NEWLINE
+                or (toks[end].kind is Kind.OP and toks[end].text in _STATEMENT_END)
+            ):
+                end += 1
+            found = toks[k + 2 : end]
+        elif (
+            after.kind is Kind.OP and after.text.endswith("=") and after.text not in ("==", "<=", ">=", "!=")
+        ):
+            return []
     return found
 
 

@@ -114,7 +114,9 @@ def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handl
             why = f"{ctx.program} arguments from xargs: files listed below {ctx.fed_from}"
             ctx.paths.append(PathUse(ctx.fed_from, access, ctx.fed_from, why, recursive=True))
         elif ctx.extra_args:
-            ctx.paths.append(PathUse(None, access, "", f"{ctx.program} argument from xargs"))
+            ctx.paths.append(
+                PathUse(None, access, "", f"{ctx.program} argument from xargs", listed_in=ctx.fed_list)
+            )
         if recursive:
             _recursive(ctx, first, bool(rest) or ctx.extra_args)
     if spec.hosts:
@@ -210,6 +212,8 @@ def _apply_flags(ctx: Ctx, spec: Spec, parsed: Parsed, offset: int = 1) -> None:
             ctx.reader = False
         if rule.value is not None and flag.value is not None:
             ctx.path(flag.value, rule.value, f"{ctx.program} {flag.name}")
+            if rule.lists and flag.value.value:
+                ctx.listed(flag.value.value, f"{ctx.program} {flag.name}")
             if rule.value is not Access.READ:
                 ctx.reader = False
         if rule.host:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell.braces import expand_braces
+from bastion.shell.list_vars import listed_in
 from bastion.shell.model import Access, PathUse, SimpleCommand, new_path_use
 from bastion.shell.records import builder
 from bastion.shell.walk_model import Ids, RawCommand, Redirect
@@ -65,6 +66,7 @@ class Ctx:
     errors: list[str]
     extra_args: bool  # xargs appends arguments only known at run time
     fed_from: str | None  # ... each a file below this folder (``shell/feeds.py``)
+    fed_list: str | None  # ... each a path this file lists (``xargs -a F``, ``xargs < F``)
     known: bool
     dynamic: bool  # what runs is only known at run time (bash -c "$X", eval $X)
     replaced: bool  # a pure wrapper: only its inner commands are reported
@@ -119,6 +121,7 @@ class Ctx:
         self.errors = []
         self.extra_args = False
         self.fed_from = None
+        self.fed_list = None
         self.known = True
         self.dynamic = False
         self.replaced = False
@@ -184,6 +187,10 @@ class Ctx:
         if use is not None:
             self.paths.append(use)
 
+    def listed(self, listing: str, why: str) -> None:
+        """A read of each path the file ``listing`` names, only known at run time."""
+        self.paths.append(new_path_use(None, Access.READ, listing, why, None, False, False, None, listing))
+
     def carry(self, *effects: Effect, note: str = "") -> None:
         """An effect of this command's environment: on it and on everything it runs."""
         self.add(*effects, note=note)
@@ -212,4 +219,5 @@ def path_use(word: Word, access: Access, why: str) -> PathUse | None:
     if value is None and DYN in word.sketch:  # the literal end after the last run-time part
         rest = word.sketch[word.sketch.rfind(DYN) + 1 :]
         tail = rest[rest.index("/") :] if "/" in rest else None
-    return new_path_use(value, access, word.text, why, pattern, False, False, tail)
+    listing = listed_in(word.text) if value is None else None  # `cat $(cat files.txt)`
+    return new_path_use(value, access, word.text, why, pattern, False, False, tail, listing)

@@ -109,19 +109,31 @@ def printed_as(ctx: Ctx, program: str, args: list[Word]) -> None:
     """A secret printer run under another name (``python3 -m pip config list``): the forms
     of ``program`` over the words that are not options."""
     words = [w.value if w.value is not None else "?" for w in args if not (w.value or "").startswith("-")]
-    options = {v.split("=", 1)[0] for w in args if (v := w.value) is not None and v.startswith("-")}
+    options = _options([w.value for w in args])
     for form in SECRET_PRINTERS.get(program, ()):
         if tuple(words[: len(form.words)]) == form.words and (not form.flags or options & form.flags):
             ctx.disclose(f"{program} {' '.join(form.words)} {form.why}")
             return
 
 
+def _options(values: list[str | None]) -> set[str]:
+    """The options given, by name; a cluster of short letters (``make -pn``) is each of its
+    letters too (a table names the one that prints: ``-p``)."""
+    options: set[str] = set()
+    for v in values:
+        if v is None or not v.startswith("-"):
+            continue
+        options.add(v.split("=", 1)[0])
+        if not v.startswith("--") and v[1:].isalpha():
+            options.update(f"-{letter}" for letter in v[1:])
+    return options
+
+
 def _printed_by_table(ctx: Ctx, args: list[Word]) -> None:
     """The forms of ``printers.SECRET_PRINTERS``, ``ps``'s environment and jq's ``env``."""
     forms = SECRET_PRINTERS.get(ctx.program)
     if forms:
-        values = [w.value for w in args]
-        options = {v.split("=", 1)[0] for v in values if v is not None and v.startswith("-")}
+        options = _options([w.value for w in args])
         words = _positionals(ctx, args)
         for form in forms:
             if tuple(words[: len(form.words)]) == form.words and (not form.flags or options & form.flags):

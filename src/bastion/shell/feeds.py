@@ -24,6 +24,8 @@ with that data as a here-string of the whole line, so what reads it (``bash``, `
 
 from __future__ import annotations
 
+import re
+
 from bastion.shell.parser import parse
 from bastion.shell.walk_model import RawCommand, Redirect
 
@@ -89,14 +91,18 @@ _LINE_FILTERS = frozenset({"sort", "uniq", "head", "tail"})
 def fed_folder(stages: list[RawCommand | None], xargs_at: int) -> str | None:
     """The folder below which every argument ``stages[xargs_at]`` (an ``xargs``) receives
     is a file, or None. ``None`` in ``stages`` is a stage that is not one plain command."""
+    fields = False  # a stage passed on words of lines, not whole lines
     for stage in reversed(stages[:xargs_at]):
         values = _literal(stage)
         if values is None:
             return None
         folder = _lister(values)
         if folder is not None:
-            return folder
-        if not _filter(values):
+            # a word of a relative name below "." is below "." too; of "/etc/a b", "b" is not
+            return folder if not fields or folder == "." else None
+        if _field_filter(values):
+            fields = True
+        elif not _filter(values):
             return None
     return None
 
@@ -179,6 +185,18 @@ def _lister(words: list[str]) -> str | None:
         if starts_done and not any(t in _FIND_OTHER_OUTPUT for t in tests):
             return start
         return None
+    if (
+        program == "git"
+        and args[:1] == ["status"]
+        and all(a in _STATUS for a in args[1:])
+        and ("--porcelain" in args[1:] or "--porcelain=v1" in args[1:])
+    ):
+        return "."  # "XY name" lines, names relative to the top (porcelain v1 never says "..")
+    if program == "git" and args[:1] == ["diff"] and "--name-only" in args[1:]:
+        rest = [a for a in args[1:] if a != "--name-only"]
+        if all(a in _DIFF_NAMES or _plain_pathspec(a) for a in rest):
+            return "."  # names relative to the top, or with --relative to the cwd: never ".."
+        return None
     if program == "rg" and "--files" in args:
         paths = [a for a in args if not a.startswith("-")]
         if all(a in _RG_FILES for a in args if a.startswith("-")) and len(paths) <= 1:
@@ -189,6 +207,27 @@ def _lister(words: list[str]) -> str | None:
 def _plain_pathspec(word: str) -> bool:
     """A pathspec that only narrows what is listed below the working directory."""
     return not word.startswith(("-", "/", ":")) and ".." not in word.split("/")
+
+
+#: ``git status`` options that keep its porcelain output to "XY name" lines.
+_STATUS = frozenset({"--porcelain", "--porcelain=v1", "-u", "-uall", "-uno", "-unormal",
+                     "--untracked-files", "--untracked-files=all", "--untracked-files=no",
+                     "--untracked-files=normal", "--ignored", "--", "."})  # fmt: skip
+#: ``git diff`` options that keep ``--name-only`` output to names.
+_DIFF_NAMES = frozenset({"--cached", "--staged", "--relative", "HEAD", "--", "--diff-filter=d",
+                         "--diff-filter=AM", "--diff-filter=ACMR"})  # fmt: skip
+_AWK_FIELD = re.compile(r"^\s*\{\s*print\s+\$(\d+|NF)\s*;?\s*\}\s*$")
+
+
+def _field_filter(words: list[str]) -> bool:
+    """A stage that passes on one blank-separated word of each line (``awk '{print $2}'``,
+    ``cut -c4-``, ``cut -d' ' -f2``): a part of a name, relative names stay relative."""
+    program, args = words[0], words[1:]
+    if program in ("awk", "gawk", "mawk"):
+        return len(args) == 1 and _AWK_FIELD.match(args[0]) is not None
+    if program == "cut":
+        return args in (["-c4-"], ["-c", "4-"], ["-d", " ", "-f2"], ["-d ", "-f2"], ["-f2", "-d", " "])
+    return False
 
 
 def _filter(words: list[str]) -> bool:

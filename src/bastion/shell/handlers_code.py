@@ -17,13 +17,17 @@ from bastion.shell.programs import interpreters
 from bastion.shell.programs.printers import NAMED_ENVIRONMENT, WHOLE_ENVIRONMENT
 from bastion.shell.programs.spec import Spec
 from bastion.shell.programs.wrappers import STARTUP_FILES
+from bastion.shell.servers import interpreter_server
 from bastion.shell.words import Word, literal_word
 
 E = Effect
 _STRING = re.compile(r"""(?P<q>['"])((?:(?!(?P=q))[^\\\n]|\\.){1,4096})(?P=q)|(~/[^\s'";)]+)""")
+#: A string literal that names a file: an absolute, home or relative path, any word with a
+#: slash (``open("notes/aws.txt")``: a workspace name may be a hard link to a credential, which
+#: the policy finds by inode), a file name with an extension, or a credential's name.
 _PATHISH = re.compile(
     r"^(/|~/|\.{1,2}/)|(^|/)(\.ssh|\.aws|\.env|id_rsa|\.netrc|\.gnupg|"
-    r"\.npmrc|\.pypirc|credentials)"
+    r"\.npmrc|\.pypirc|credentials)|^[\w.@+-]+(/[\w.@+-]+)+/?$|^[\w@+-][\w.@+-]*\.[A-Za-z0-9]{1,10}$"
 )
 
 
@@ -76,6 +80,7 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
     inline = interpreters.INLINE_CODE_FLAGS.get(fam, frozenset())
     values = interpreters.VALUE_FLAGS.get(fam, frozenset())
     ctx.paths.clear()
+    interpreter_server(ctx, fam)  # php -S, ruby -run -e httpd
     args = ctx.words[1:]
     i = 0
     info_only = True
@@ -293,7 +298,35 @@ def env_runner(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) ->
         ctx.inner.extend(ctx.run_words(ctx, inner, f"{label} run"))
 
 
+def sqlite(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """``sqlite3 [OPTIONS] DB [SQL…]``: the database file is read (and may be written), each
+    SQL argument is code whose string literals may name files (``readfile('/x')``, ``ATTACH``,
+    ``.read``, ``.import``): judged as inline code's path literals."""
+    operands = [w for w in ctx.words[1:] if not (w.value or "").startswith("-")]
+    if not operands:
+        return
+    database, *sql = operands
+    if database.value not in (":memory:", ""):
+        ctx.path(database, Access.READ, "sqlite3 database")
+        ctx.path(database, Access.WRITE, "sqlite3 database")
+    for word in sql:
+        if word.value is None:
+            ctx.add(E.UNKNOWN, note="sqlite3: SQL only known at run time")
+            continue
+        scan_inline_code(ctx, word.value, "sqlite3 SQL")
+        for dot in _SQLITE_DOT.finditer(word.value):
+            access = Access.WRITE if dot.group(1) in ("backup", "save", "output", "once") else Access.READ
+            ctx.path(literal_word(dot.group(2).strip("'\"")), access, f"sqlite3 .{dot.group(1)}")
+
+
+#: sqlite3's dot commands that name a file (its ``.help``).
+_SQLITE_DOT = re.compile(
+    r"^\s*\.(read|import|open|restore|backup|save|output|once)\s+(?:-\S+\s+)*(\S+)", re.M
+)
+
+
 HANDLERS = {
+    "sqlite": sqlite,
     "interpreter": interpreter,
     "install": install,
     "pacman": pacman,

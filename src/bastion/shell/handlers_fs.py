@@ -150,6 +150,9 @@ def tar(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
                 ctx.host(host)
     for w in parsed.values("-T", "-X"):
         ctx.path(w, Access.READ, "tar file list")
+    for w in parsed.values("-T"):
+        if w.value and w.value != "-":
+            ctx.listed(w.value, "tar -T: the files it archives")
     if parsed.has("-t"):
         ctx.add(E.READ)
         ctx.reader = True

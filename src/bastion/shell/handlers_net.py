@@ -10,6 +10,7 @@ from bastion.shell.flags import Parsed, parse_args
 from bastion.shell.hosts import any_host, bare_host, scp_host, url_host
 from bastion.shell.model import Access
 from bastion.shell.programs.spec import Spec
+from bastion.shell.socat import socat_files
 from bastion.shell.words import Word
 
 E = Effect
@@ -176,6 +177,10 @@ def remote_copy(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
     """scp / rsync: `host:path` operands are remote; local sources are read, a local
     destination is written."""
     ctx.paths.clear()
+    for w in parsed.values("--files-from"):
+        ctx.path(w, Access.READ, f"{ctx.program} --files-from")
+        if w.value and w.value != "-":
+            ctx.listed(w.value, f"{ctx.program} --files-from: the files it copies")
     if not positionals:
         return
     *sources, dest = positionals if len(positionals) > 1 else (positionals[0], positionals[0])
@@ -204,6 +209,8 @@ def hosts_positional(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Wor
         host = url_host(value) or bare_host(value)
         if host:
             ctx.host(host)
+    if ctx.program == "socat":
+        socat_files(ctx, positionals)
     if ctx.program in ("nc", "ncat", "netcat", "socat") and (
         parsed.has("-e", "-c", "--exec", "--sh-exec") or any("EXEC" in (w.value or "") for w in positionals)
     ):

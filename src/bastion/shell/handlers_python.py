@@ -6,10 +6,10 @@ from __future__ import annotations
 import posixpath
 
 from bastion.call.effects import Effect
-from bastion.shell.ctx import Ctx
+from bastion.shell.ctx import Ctx, path_use
 from bastion.shell.disclosure import printed_as
 from bastion.shell.handlers_install import install_from
-from bastion.shell.model import Access, PathUse
+from bastion.shell.model import Access, PathUse, new_path_use, read_below
 from bastion.shell.programs import interpreters
 from bastion.shell.self_verbs import MODULES as SELF_MODULES
 from bastion.shell.self_verbs import self_change
@@ -76,9 +76,43 @@ def python_module(ctx: Ctx, module: str | None, rest: list[Word], *, isolated: b
             ctx.note(f"python -m {module} imports from the working directory first (no -I / -P)")
         _module_arguments(ctx, module, rest)
         return
-    if module == "http.server":
-        ctx.add(E.NETWORK, note="python -m http.server serves the cwd")
+    if module in ("http.server", "SimpleHTTPServer"):
+        ctx.add(E.NETWORK, note=f"python -m {module} serves a folder to the network")
+        served_folder(ctx, rest)
     ctx.add(E.CODE, note=f"python -m {module} runs a module")
+
+
+#: ``python -m http.server``'s options that take a value (its ``--help``).
+_SERVER_VALUED = frozenset({"-b", "--bind", "-d", "--directory", "-p", "--protocol"})
+
+
+def served_folder(ctx: Ctx, rest: list[Word]) -> None:
+    """``python -m http.server [--directory DIR]`` hands every file below DIR (default: the
+    working directory) to whoever connects: a read of all of it, recursively, as ``grep -r``
+    is (a credential below it is sent to anyone)."""
+    why = "python -m http.server serves every file below it to the network"
+    folder: Word | None = None
+    i = 0
+    while i < len(rest):
+        v = rest[i].value
+        if v is None:
+            ctx.add(E.UNKNOWN, note="python -m http.server: an argument only known at run time")
+            return
+        name, eq, value = v.partition("=")
+        if name in ("-d", "--directory"):
+            if eq:
+                ctx.paths.append(new_path_use(value, Access.READ, v, why, None, True))
+                return
+            folder = rest[i + 1] if i + 1 < len(rest) else None
+        i += 2 if name in _SERVER_VALUED and not eq else 1
+    if folder is None:
+        ctx.paths.append(new_path_use(".", Access.READ, ".", why, None, True))
+        return
+    use = path_use(folder, Access.READ, why)
+    if use is None:
+        ctx.add(E.UNKNOWN, note="python -m http.server: the folder it serves is only known at run time")
+        return
+    ctx.paths.append(read_below(use))
 
 
 def _module_arguments(ctx: Ctx, module: str, rest: list[Word]) -> None:

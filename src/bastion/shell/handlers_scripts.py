@@ -10,7 +10,7 @@ from bastion.shell import awkscript, sedscript
 from bastion.shell import paths as P
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed
-from bastion.shell.model import Access, PathUse
+from bastion.shell.model import Access, PathUse, new_path_use
 from bastion.shell.programs.spec import Spec
 from bastion.shell.words import Word, literal_word
 
@@ -71,8 +71,28 @@ def awk(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
         if found is None:
             ctx.raise_at(at, E.UNKNOWN, note=f"awk program not understood: {word.text[:60]!r}")
             continue
+        inputs = [w.value for w in (positionals if parsed.values("-e") else positionals[1:])]
         for finding in found:
             _awk_effect(ctx, finding, at)
+            if finding.what == "read" and finding.target is None:
+                _awk_named_read(ctx, finding, inputs)
+
+
+def _awk_named_read(ctx: Ctx, finding: awkscript.Finding, inputs: list[str | None]) -> None:
+    """``getline < EXPR``: a field of the record names files its input lists (each input file
+    a list, ``VAR=value`` words aside); an expression with a literal end reads a file of that
+    name (``ENVIRON["HOME"] "/.netrc"``)."""
+    if finding.record:
+        for name in inputs:
+            if name and name != "-" and not _AWK_ASSIGNMENT.match(name):
+                ctx.listed(name, "awk getline < a field of each input line")
+    elif finding.tail is not None:
+        why = f"awk getline < an expression ending in {finding.tail}"
+        raw = f"<awk expression>{finding.tail}"
+        ctx.paths.append(new_path_use(None, Access.READ, raw, why, None, False, False, finding.tail))
+
+
+_AWK_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def _awk_effect(ctx: Ctx, finding: awkscript.Finding, at: int) -> None:

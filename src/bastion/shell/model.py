@@ -40,6 +40,11 @@ class PathUse:
     # run-time part (``"${HOME%/}/.netrc"`` -> ``/.netrc``): a credential's name whatever
     # folder comes before it.
     tail: str | None = None
+    # A path only known at run time that is one of the paths a file lists (``xargs -a F``,
+    # ``xargs CMD < F``, ``sort --files0-from=F``, awk's ``getline < $0`` over F): that file.
+    # The policy reads it to find a credential among them (it can only tighten: the file may
+    # change before the command runs).
+    listed_in: str | None = None
 
 
 def read_below(use: PathUse) -> PathUse:
@@ -47,7 +52,9 @@ def read_below(use: PathUse) -> PathUse:
     every path it names; ``dataclasses.replace`` costs several times more)."""
     if use.recursive:
         return use
-    return new_path_use(use.path, use.access, use.raw, use.why, use.pattern, True, use.startup, use.tail)
+    return new_path_use(
+        use.path, use.access, use.raw, use.why, use.pattern, True, use.startup, use.tail, use.listed_in
+    )
 
 
 #: Builds a ``PathUse`` (see ``records.builder``) on the classifier's hot path.

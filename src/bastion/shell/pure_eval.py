@@ -33,6 +33,8 @@ def run_pure(argv: list[str], stdin: str | None) -> str | None:
     program, args = argv[0], argv[1:]
     if program == "echo":
         return _echo(args)
+    if program == "pwd" and all(a in ("-L", "-P") for a in args):
+        return PWD_MARK + "\n"  # the working directory (-P: without its symlinks, the same folder)
     if program == "printf":
         return _printf(args[0], args[1:]) if args and not args[0].startswith("-") else None
     if program in ("dirname", "basename"):
@@ -97,8 +99,10 @@ def _printf(fmt: str, args: list[str]) -> str | None:
 
 def _dir_or_base(program: str, args: list[str]) -> str:
     path = args[0].rstrip("/") or ("/" if args[0] else "")
-    if program == "dirname" and path == PWD_MARK:
-        return PWD_MARK + "/.."  # the working directory's parent
+    if program == "dirname" and path.startswith(PWD_MARK) and all(p == ".." for p in path.split("/")[1:]):
+        # the working directory's parent (dirname prints it as a path of its own, so the
+        # dirname of that is the grandparent: `dirname $(dirname $PWD)`)
+        return path + "/.."
     if program == "dirname":
         return posixpath.dirname(path) or "." if path != "/" else "/"
     base = posixpath.basename(path) or path

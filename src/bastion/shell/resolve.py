@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
+from bastion.shell.list_vars import LIST_MARK, loop_variable, read_from, spelled
 from bastion.shell.pure_eval import HOME_MARK, PWD_MARK, run_pure
 from bastion.shell.words import DYN, decode, decode_ansi_c
 
@@ -41,6 +42,7 @@ class _State:
     src: bytes
     scalars: dict[str, str | None] = field(default_factory=dict)
     arrays: dict[str, list[str]] = field(default_factory=dict)
+    listed: dict[str, str] = field(default_factory=dict)  # a variable holding a file's lines
     edits: list[tuple[int, int, str]] = field(default_factory=list)
 
 
@@ -82,6 +84,10 @@ def _visit(state: _State, node: Node) -> None:
     if kind == "word" and _PWD_TILDE.match(_text(node)) and _word_start(node):
         state.edits.append((node.start_byte, node.start_byte + 2, "."))  # ~+: the working directory
         return
+    if kind == "redirected_statement" and (loop := node.child_by_field_name("body")) is not None:
+        var, listing = loop_variable(loop, state.src), read_from(node, state.src)
+        if var is not None and listing is not None:  # while read -r f; do …; done < F
+            state.listed[var] = listing
     if kind in _USES:
         if _use(state, node):
             return
@@ -103,7 +109,14 @@ def _use(state: _State, node: Node) -> bool:
         value = "self"  # /proc/$$/environ: a process of this session, as /proc/self
     if value is None:
         return False
+    lines = spelled(value)
+    if lines is not None:  # a line of a file: "$(cat F)"
+        state.edits.append((node.start_byte, node.end_byte, lines[1:-1] if _in_string(node) else lines))
+        return True
     start = _word_start(node)
+    if value == PWD_MARK and start and node.type == "command_substitution":
+        state.edits.append((node.start_byte, node.end_byte, "."))  # $(pwd): the working directory
+        return True
     if (value == HOME_MARK and start and _text(node) in ("$HOME", "${HOME}")) or value == PWD_MARK:
         return True  # $HOME / $PWD as written: nothing to resolve
     if PWD_MARK in value[1:] or (value.startswith(PWD_MARK) and not start):
@@ -112,6 +125,10 @@ def _use(state: _State, node: Node) -> bool:
     text = _quoted(_pwd(value), start) if quoted else _unquoted(_pwd(value), start)
     state.edits.append((node.start_byte, node.end_byte, text))
     return True
+
+
+def _in_string(node: Node) -> bool:
+    return node.parent is not None and node.parent.type == "string"
 
 
 def _word_start(node: Node) -> bool:
@@ -131,6 +148,7 @@ def _assignment(state: _State, node: Node) -> None:
     if name_node is None or name_node.type != "variable_name":
         return
     name = _text(name_node)
+    state.listed.pop(name, None)
     appends = any(not c.is_named and _text(c) == "+=" for c in node.children)
     if value_node is not None:
         _visit(state, value_node)
@@ -161,7 +179,10 @@ def _command_effects(state: _State, node: Node) -> None:
     program = values[0]
     here = next((c for c in node.children if c.type == "herestring_redirect"), None)
     data = _value(state, here.named_children[-1], True) if here is not None and here.named_children else None
-    if program == "read":
+    listing = read_from(node.parent, state.src) if node.parent is not None else None
+    if program in ("read", "mapfile", "readarray") and listing is not None and data is None:
+        _lines_of(state, program, values[1:], listing)
+    elif program == "read":
         _read(state, values[1:], data)
     elif program == "set" and values[1:2] == ["--"]:
         for i, v in enumerate(values[2:], start=1):
@@ -189,6 +210,21 @@ def _env_chdir(state: _State, node: Node, words: list[Node], values: list[str | 
             state.edits.append((node.start_byte, node.start_byte, f"cd {_unquoted(_pwd(folder))} && "))
             state.edits.extend((words[k].start_byte, words[k].end_byte, "") for k in taken)
             return
+
+
+def _lines_of(state: _State, program: str, args: list[str | None], listing: str) -> None:
+    """``mapfile -t NAME < F``, ``read -r NAME < F``: NAME holds lines of F (any other option,
+    or several names, and it is unknown)."""
+    names = [v for v in args if v is not None and not v.startswith("-")]
+    plain = all(v in ("-r", "-t") for v in args if v is None or v.startswith("-"))
+    if program != "read" and not names:
+        names = ["MAPFILE"]
+    for name in names:
+        state.scalars[name] = None
+        state.arrays.pop(name, None)
+        state.listed.pop(name, None)
+    if plain and len(names) == 1:
+        state.listed[names[0]] = listing
 
 
 def _read(state: _State, args: list[str | None], data: str | None) -> None:
@@ -258,9 +294,14 @@ def _expanded(state: _State, node: Node) -> str | None:
         name = _text(inner)
         if name in ("HOME", "PWD") and name not in state.scalars:
             return HOME_MARK if name == "HOME" else PWD_MARK
+        if name in state.listed and state.scalars.get(name) is None:
+            return LIST_MARK + state.listed[name]
         return state.scalars.get(name)
     if inner.type == "subscript":
         base, index = inner.child_by_field_name("name"), inner.child_by_field_name("index")
+        listing = state.listed.get(_text(base)) if base is not None and index is not None else None
+        if listing is not None and index is not None and _text(index) in ("@", "*", "0"):
+            return LIST_MARK + listing  # "${f[@]}": every line
         if base is None or index is None or not _text(index).isdigit():
             return None
         items = state.arrays.get(_text(base))

@@ -25,6 +25,7 @@ from bastion.shell.model import Access, PathUse, SimpleCommand
 from bastion.shell.programs import wrappers as W
 from bastion.shell.programs.registry import lookup
 from bastion.shell.programs.wrappers import WRAPPERS
+from bastion.shell.servers import HANDLERS as SERVER_HANDLERS
 from bastion.shell.subscripts import evaluated_name
 from bastion.shell.walk_model import RawCommand, Redirect
 from bastion.shell.words import Word, literal_word
@@ -64,6 +65,7 @@ def _handlers() -> dict[str, Handler]:
         **SYSTEM_HANDLERS,
         **GIT_HANDLERS,
         **BUILTIN_HANDLERS,
+        **SERVER_HANDLERS,
     }
     table["git"] = lambda c, s, p, w: git(c, s, p, w, table)
     return table

@@ -86,6 +86,15 @@ def _own_stdin(ctx: Ctx) -> Redirect | None:
     return own[-1] if own else (None if ctx.raw.in_pipeline else ctx.stdin_data)
 
 
+def _list_file(ctx: Ctx, named: list[str | None]) -> str | None:
+    """The file xargs reads its arguments from: ``-a F``, or its own ``< F`` (which wins over
+    a pipe into it)."""
+    if named:
+        return named[-1]
+    own = [r.target.value for r in ctx.raw.redirects if r.op == "<" and r.target is not None]
+    return own[-1] if own else None
+
+
 def strip_xargs(ctx: Ctx) -> None:
     """Strip ``xargs [OPTIONS]``: what it runs gets arguments only known at run time
     (``-I TOKEN`` makes each word holding the token one of them)."""
@@ -114,5 +123,6 @@ def strip_xargs(ctx: Ctx) -> None:
     ctx.extra_args = True
     # one argument per listed file, unless they come from a file or are spliced into words
     ctx.fed_from = ctx.raw.fed_from if not (token or parsed.values("-a")) else None
+    ctx.fed_list = _list_file(ctx, [w.value for w in parsed.values("-a")])
     ctx.note("xargs appends arguments read from stdin (only known at run time)")
     ctx.words = rest

@@ -137,4 +137,29 @@ PROGRAMS: dict[str, Spec] = {
     "7z": Spec(WRITE, args=Access.WRITE),
     "tar": Spec(WRITE, handler="tar"),
     "dd": Spec(WRITE, handler="dd"),
+    # Editors open the files they are given: read (a batch run prints them: vim -es -c '%p'),
+    # written, and their scripts, modelines and plugins run. Options are not modelled (any is
+    # unknown); those that take a value are known, so the value is no file.
+    **{
+        editor: Spec(
+            frozenset({E.READ, E.WRITE, E.CODE}),
+            args=Access.READ,
+            takes_value=fs("-c", "--cmd", "-S", "-u", "-U", "-T", "-i", "-w", "-W", "-t", "-q", "--eval"),
+            plus_unknown=True,
+        )
+        for editor in (
+            "vi",
+            "vim",
+            "nvim",
+            "view",
+            "vimdiff",
+            "ex",
+            "nano",
+            "emacs",
+            "ed",
+            "micro",
+            "kak",
+            "hx",
+        )
+    },
 }

@@ -132,6 +132,8 @@ PROGRAMS: dict[str, Spec] = {
     **{n: Spec(CODE, handler="interpreter") for n in ("python", "python3", "python2", "pypy", "pypy3")},
     **{n: Spec(CODE, handler="shell") for n in SHELLS | FOREIGN_SHELLS},
     "deno": Spec(CODE, handler="interpreter"),
+    # SQL is code too: its string literals name files (readfile('~/.netrc'), ATTACH, .read).
+    "sqlite3": Spec(CODE, handler="sqlite", open_args=True),
     "eval": Spec(CODE, handler="eval"),
     "source": Spec(CODE, handler="source"),
     ".": Spec(CODE, handler="source"),

@@ -7,6 +7,17 @@ from bastion.shell.model import Access
 from bastion.shell.programs.spec import NET, WRITE, FlagRule, Spec, fs, opts
 
 E = Effect
+#: The static file servers ``shell/servers.py`` knows (a test ties the two).
+FILE_SERVERS = (
+    "http-server",
+    "serve",
+    "live-server",
+    "darkhttpd",
+    "miniserve",
+    "static-web-server",
+    "caddy",
+    "twistd",
+)
 _UPLOAD = FlagRule(value=Access.READ, note="uploads a local file")
 #: curl 7.88 `curl --help all`: outputs are writes, CA/cert/key/upload files are reads,
 #: proxies and DoH servers are hosts; --connect-to/--resolve/--unix-socket re-route it.
@@ -214,6 +225,17 @@ PROGRAMS: dict[str, Spec] = {
         aliases={"--output": "-o", "--download": "-d"},
     ),
     "ssh": Spec(frozenset({E.NETWORK}), handler="ssh"),
+    # Static file servers (shell/servers.py): the folder they hand out is read below.
+    **{
+        n: Spec(frozenset({E.NETWORK, E.UNKNOWN}), handler="file_server", open_args=True)
+        for n in FILE_SERVERS
+    },
+    # The key it works on (-f) is read: -y prints what a private key holds, -e exports it.
+    "ssh-keygen": opts(
+        Spec(frozenset({E.WRITE})),
+        "-f=R -y -l -e -i -p -q -v -B -H -K -L -c -k -Q -A -U -u -g -h -E= -t= -b= -C= -N= -P= -m= -Z= "
+        "-a= -O= -F=N -R=N -s=R -I= -n= -V= -z= -D=X -r=N -w=X -Y= -M=",
+    ),
     "scp": Spec(
         frozenset({E.NETWORK}),
         handler="remote_copy",

@@ -84,6 +84,13 @@ SECRET_PRINTERS: dict[str, tuple[SecretPrinter, ...]] = {
         for mysql in ("mysql", "mariadb", "mysqldump", "mysqladmin", "mysqlcheck", "mysqlimport", "mysqlshow")
     },
     "my_print_defaults": (_p("", "prints the option files' settings (passwords)"),),
+    # Build tools that print their variable database, which holds every environment variable.
+    **{
+        make: (_p("", "prints make's database: every environment variable", fs("-p", "--print-data-base")),)
+        for make in ("make", "gmake")
+    },
+    "cmake": (_p("environment", "prints the whole environment", fs("-E")),),
+    "php": (_p("", "phpinfo() prints the whole environment", fs("-i", "--info")),),
     "systemctl": (_p("show-environment", "prints the service manager's environment"),),
     "tmux": (
         _p("show-environment", "prints the tmux session's environment"),
@@ -129,6 +136,43 @@ SECRET_PRINTERS: dict[str, tuple[SecretPrinter, ...]] = {
     "pass": (_p("show", "prints a password"),),
     "gopass": (_p("show", "prints a password"),),
     "secret-tool": (_p("lookup", "prints a stored secret"),),
+    # Secret managers and encrypted files, each from its own documentation: what these forms
+    # print is the secret itself.
+    "sops": (
+        _p("", "prints the decrypted file", fs("-d", "--decrypt")),
+        _p("decrypt", "prints the decrypted file"),
+    ),
+    "ansible-vault": (
+        _p("view", "prints the decrypted vault"),
+        _p("decrypt", "decrypts the vault", fs("--output")),
+    ),
+    "bw": (_p("get", "prints a Bitwarden item or password"), _p("list items", "prints Bitwarden items")),
+    "lpass": (_p("show", "prints a LastPass entry"),),
+    "keepassxc-cli": (_p("show", "prints a KeePassXC entry"),),
+    "doppler": (_p("secrets", "prints the project's secrets"),),
+    "infisical": (
+        _p("secrets", "prints the project's secrets"),
+        _p("export", "prints the project's secrets"),
+    ),
+    "chamber": (
+        _p("read", "prints a secret"),
+        _p("export", "prints the service's secrets"),
+        _p("env", "prints the service's secrets"),
+    ),
+    "aws-vault": (_p("export", "prints AWS session credentials"),),
+    "railway": (_p("variables", "prints the service's variables (secrets)"),),
+    "netlify": (
+        _p("env:list", "prints the site's environment values", fs("--plain", "--json")),
+        _p("env:get", "prints an environment value"),
+    ),
+    "bundle": (
+        _p("config list", "prints bundler settings (gem source credentials)"),
+        _p("config get", "prints a bundler setting (gem source credentials)"),
+    ),
+    **{
+        conda: (_p("config", "prints conda settings (channel tokens)", fs("--show", "--show-sources")),)
+        for conda in ("conda", "mamba", "micromamba")
+    },
     "security": (
         _p("find-generic-password", "prints a keychain password", fs("-w", "-g")),
         _p("find-internet-password", "prints a keychain password", fs("-w", "-g")),

@@ -33,6 +33,7 @@ class FlagRule:
     note: str = ""
     host: bool = False  # the flag's value is a URL or host name the program reaches
     recursive: bool = False  # positional paths are read with everything below them
+    lists: bool = False  # the flag's value is a file listing paths the program reads (=L)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +156,7 @@ def opts(spec: Spec, table: str) -> Spec:
             effects, access, host = _KINDS[kind]
             if effects or access is not None or host:
                 rules[canon] = FlagRule(
-                    effects, value=access, host=host, note=f"{label} {_VALUE_NOTES[kind]}"
+                    effects, value=access, host=host, note=f"{label} {_VALUE_NOTES[kind]}", lists=kind == "L"
                 )
         elif is_optional:
             optional.add(canon)

@@ -175,7 +175,6 @@ GIT_SUBCOMMANDS: dict[str, Spec] = {
             "read-tree",
             "write-tree",
             "commit-tree",
-            "hash-object",
             "mktag",
             "replace",
             "maintenance",
@@ -186,6 +185,10 @@ GIT_SUBCOMMANDS: dict[str, Spec] = {
             "difftool",
         )
     },
+    # Its file operands are read into the object store (git cat-file prints them back).
+    "hash-object": opts(
+        Spec(WRITE, args=Access.READ), "-t= -w --path= --no-filters --literally --stdin --stdin-paths!U"
+    ),
     "rm": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.DELETE),
     "clean": Spec(frozenset({E.DELETE}), handler="git_clean"),
     "reset": Spec(

@@ -1,0 +1,125 @@
+"""What a shell command destroys for good, beyond the catastrophic targets (``shell_reach``):
+a credential deleted inside a folder it removes, and a shell start-up file of HOME emptied or
+removed. Each is as firm as writing the credential or the start-up file would be hard: denied,
+never asked (#31: ``rm -rf ~/.docker`` deletes ``config.json``, a login; ``: > ~/.bashrc``
+wipes the person's shell set-up, with no way back).
+
+Appending to a start-up file, or writing new content into it, stays an ask (a person may have
+an agent add a line): only a write that leaves nothing of it is a destruction, by a shell
+command or by the write tool (``startup_replaced``: new content that keeps none of its lines).
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from bastion.policy.compiled import Policy
+from bastion.policy.decision import Decision, Reason
+from bastion.policy.hardline import RC_FILES
+from bastion.policy.paths import FileSystem, PathVerdict, hard_link_to_credential
+from bastion.policy.treewalk import OverBudget, Reach, walk
+from bastion.shell.model import Access, PathUse, SimpleCommand
+
+#: Commands that write nothing to their standard output: ``: > f`` empties ``f``.
+_SILENT = frozenset({":", "true", "false"})
+#: Redirections that replace a file's content (``>>`` appends: not here).
+_OVERWRITES = frozenset({"redirection >", "redirection >|", "redirection &>"})
+#: Programs whose every write target loses its content (``truncate -s 0``, ``shred``).
+_WIPERS = frozenset({"truncate", "shred"})
+
+
+def empties(cmd: SimpleCommand, use: PathUse) -> bool:
+    """Does ``use`` leave nothing of the file it names: a delete, a wipe, or an overwrite by a
+    command that prints nothing (``: > f``, ``> f``, ``echo -n > f``)?"""
+    if use.access is Access.DELETE:
+        return True
+    if use.access is not Access.WRITE:
+        return False
+    if use.why in _OVERWRITES:
+        program = cmd.program
+        if not program or program in _SILENT:
+            return True
+        return program == "echo" and all(w in ("-n", "-e", "-E", "-ne", "-en") for w in cmd.argv[1:])
+    return cmd.program in _WIPERS
+
+
+def startup_destroyed(
+    policy: Policy, cmd: SimpleCommand, use: PathUse, verdict: PathVerdict
+) -> Reason | None:
+    """DENY when ``use`` empties or removes a shell start-up file of HOME (by either spelling)."""
+    if not empties(cmd, use):
+        return None
+    home = policy.home.rstrip("/")
+    startup = {f"{home}/{name}" for name in RC_FILES}
+    for spelled in dict.fromkeys((verdict.lexical, verdict.resolved)):
+        if spelled in startup:
+            return Reason(
+                Decision.DENY,
+                "hardline.destructive",
+                "built-in",
+                spelled[:200],
+                f"destroys the shell start-up file {spelled} ({use.why or use.access.value}): "
+                "the person's own set-up, never wiped by an agent",
+            )
+    return None
+
+
+def startup_replaced(policy: Policy, reach: Reach, verdict: PathVerdict, content: object) -> Reason | None:
+    """DENY when the write tool replaces a HOME start-up file that has lines of its own with
+    ``content`` that keeps none of them (an edit, or a write that keeps them, stays an ask)."""
+    home = policy.home.rstrip("/")
+    if verdict.resolved not in {f"{home}/{name}" for name in RC_FILES} or not isinstance(content, str):
+        return None
+    try:
+        old = (reach.read(verdict.resolved) or b"").decode("utf-8", "replace")
+    except (OSError, OverBudget):
+        return None
+    lines = {line.strip() for line in old.splitlines() if line.strip() and not line.strip().startswith("#")}
+    kept = {line.strip() for line in content.splitlines()}
+    if not lines or lines & kept:
+        return None
+    return Reason(
+        Decision.DENY,
+        "hardline.destructive",
+        "built-in",
+        verdict.resolved[:200],
+        f"the write replaces the shell start-up file {verdict.resolved} and keeps none of its "
+        f"{len(lines)} lines: the person's own set-up, never wiped by an agent",
+    )
+
+
+def credentials_deleted(
+    policy: Policy, fs: FileSystem, reach: Reach, use: PathUse, verdict: PathVerdict
+) -> Reason | None:
+    """DENY when a recursive delete outside every writable root removes a credential file below
+    its target (by name or by inode): deleting a credential is as hard as writing it. Inside
+    the roots (``rm -rf build``) nothing is walked; a walk over budget keeps the ask the
+    outside-roots write has anyway."""
+    if use.access is not Access.DELETE or verdict.inside_roots:
+        return None
+    top = verdict.resolved
+    credentials, secrets = policy.hardline.credentials, policy.hardline.secrets_read
+
+    def flag(path: str) -> bool:
+        return (
+            credentials.first_match(path) is not None
+            or secrets.first_match(path) is not None
+            or hard_link_to_credential(policy, fs, path) is not None
+        )
+
+    try:
+        found = walk(reach, top, follow_links=False, skip=lambda path, is_dir: False, flag=flag)
+    except (OverBudget, OSError):
+        return None
+    for item in found:
+        if item.target is None:
+            shown = posixpath.relpath(item.path, top)
+            return Reason(
+                Decision.DENY,
+                "hardline.credentials",
+                "built-in",
+                item.path[:200],
+                f"deleting {verdict.lexical} deletes the credential file {shown} below it: "
+                "never deleted by an agent",
+            )
+    return None
