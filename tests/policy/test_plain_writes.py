@@ -87,7 +87,7 @@ WRITES = [
     ("cp -t docs README.md", Q),
     ("sudo mkdir build", Q),
     ("ls | xargs touch", Q),
-    ("touch x; rm x", Q),
+    ("touch x; rm x", A),  # a plain delete of a named workspace file (policy/plain_deletes)
 ]
 
 

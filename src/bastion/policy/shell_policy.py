@@ -19,6 +19,7 @@ from bastion.policy.git_writes import everyday_git_write
 from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.metadata_words import metadata_word
 from bastion.policy.paths import CallFs
+from bastion.policy.plain_deletes import DELETERS, plain_delete
 from bastion.policy.shell_git import command_dirs
 from bastion.policy.shell_touch import (
     credential_arguments,
@@ -187,6 +188,8 @@ def _decide_command(
         why_not = everyday_git_write(ctx.policy, ctx.fs, reach, cmd, cwds)
         writes = _GIT_WRITE if why_not is None else None
         subject.notes.extend(why_not or ())
+    elif cmd.program in DELETERS and touched_ok and not reader and ctx.policy.mode is Mode.WORKSPACE:
+        writes = plain_delete(ctx.policy, reach, cmd, call.cwd)
     writer = writes is not None
     contained = None
     if ctx.contained and touched_ok and not reader and not writer:
