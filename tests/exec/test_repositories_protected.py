@@ -147,3 +147,24 @@ def test_what_the_sandbox_keeps_read_only_a_direct_write_asks_about(
 
     assert {"data/x.git/config", "data/y/hooks", "vendor/store/info", "sub/.git", ".hg/hgrc"} <= readonly
     assert allowed == []
+
+
+def test_what_a_mercurial_hgrc_loads_or_runs_is_read_only_where_it_exists_and_swept_where_not(
+    workspace: Path,
+) -> None:
+    (workspace / ".hg").mkdir()
+    (workspace / ".hg" / "hgrc").write_text(
+        "[extensions]\nhelper = .hg/helper.py\nrebase =\nold = !\nsys = /usr/lib/python3/x.py\n"
+        "[hooks]\nprecommit = sh tools/pre.sh --fast\npretxncommit.x = python:hooks/check.py:run\n"
+        "[paths]\ndefault = https://example.org/repo\n"
+    )
+    (workspace / ".hg" / "helper.py").write_text("x\n")
+    (workspace / "tools").mkdir()
+    (workspace / "tools" / "pre.sh").write_text("true\n")
+
+    readonly, swept = _plan(workspace)
+
+    assert {".hg/hgrc", ".hg/helper.py", "tools/pre.sh"} <= readonly
+    assert "hooks/check.py" in swept  # not there yet: a run that made it loses it
+    assert not {"rebase", "example.org/repo"} & (readonly | swept)  # a built-in, a URL
+    assert all(not p.startswith("..") for p in readonly | swept)  # nothing outside the repository

@@ -4,7 +4,8 @@ Protected paths are everything the gate asks about or denies for a direct write:
 config, hooks and info of every repository git would use (a ``.git`` folder, the git dir a
 ``.git`` file points at, a submodule's git dir, a bare repository whatever its name: any
 folder with ``HEAD`` and ``objects``/``refs`` or a ``commondir``, and any ``*.git`` folder)
-and a ``core.hooksPath`` folder, Mercurial's ``.hg/hgrc``, ``.gitmodules``, agent
+and a ``core.hooksPath`` folder, Mercurial's ``.hg/hgrc`` and the files it loads or runs
+(an extension's path, a hook's script), ``.gitmodules``, agent
 permission files and folders, config that makes a later tool run code (``.vscode/mcp.json``,
 ``.devcontainer``, ``.github/workflows``, ``rust-toolchain.toml``…), Bastion's own policy
 folder, shell rc files, ``.envrc``. Inside a
@@ -34,7 +35,7 @@ from bastion.agents.registry import project_dirs, project_paths
 from bastion.exec.linked import Kept, kept_below
 from bastion.exec.runner import ExecError
 from bastion.policy.later_code import contained_children, contained_names, contained_suffixes, root_swept
-from bastion.policy.named_programs import NAMING_FILES, named_by
+from bastion.policy.named_programs import NAMING_FILES, hg_programs, named_by
 
 #: Folders that are read-only wherever they appear (agent permissions, Bastion's policy).
 PROTECTED_DIRS = frozenset({*project_dirs(), ".cursor", ".husky", ".bastion", ".githooks"})
@@ -185,6 +186,9 @@ class _Walk:
             return
         for child in PROTECTED_CHILDREN[name]:
             self._protect(os.path.join(path, child))
+        if name == ".hg":  # what its hgrc loads as an extension or runs as a hook
+            for program in hg_programs(os.path.join(path, "hgrc")):
+                self._protect(program)
 
     def _git(self, dotgit: str) -> None:
         """A repository: its config, hooks, info, and a ``core.hooksPath`` folder. A ``.git``

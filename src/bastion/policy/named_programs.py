@@ -193,6 +193,37 @@ def named_by(path: str) -> list[str]:
     return [posixpath.normpath(p) for e in entries for p in git_programs(e, path, base) if p.startswith("/")]
 
 
+def hg_programs(hgrc: str) -> list[str]:
+    """For the sandbox: the files a repository's ``.hg/hgrc`` names as code -- an
+    ``[extensions]`` path, a ``[hooks]`` command's words or ``python:FILE:function``. Each
+    relative one is placed both beside the ``.hg`` folder's repository and inside ``.hg``
+    (naming one too many is the safe side); what lies outside the repository is left out.
+    A file that cannot be read names nothing."""
+    try:
+        with open(hgrc, "rb") as handle:
+            text = handle.read(1_000_000).decode("utf-8", "replace")
+    except OSError:
+        return []
+    hgdir = posixpath.dirname(hgrc)
+    bases = (posixpath.dirname(hgdir), hgdir)
+    section, words = "", []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("[") and stripped.endswith("]"):
+            section = stripped[1:-1].strip()
+        elif "=" in stripped and not stripped.startswith(("#", ";")) and section in ("extensions", "hooks"):
+            value = stripped.split("=", 1)[1].strip()
+            if section == "extensions" and value and not value.startswith("!"):
+                words.append(value)
+            elif value.startswith("python:"):
+                words.append(value[len("python:") :].rsplit(":", 1)[0])
+            elif section == "hooks":
+                words += _program_words(value)
+    # Only what lies in the repository: nothing outside it is a contained run's to write.
+    placed = (_place(w, b, "") for w in words if not w.startswith("~") for b in bases)
+    return [p for p in placed if _under(p, bases[0])]
+
+
 def _program_words(value: str) -> list[str]:
     """The words of a command line (an alias's ``!`` dropped, a ``sh -c`` script's own
     words too: every word split again at blanks and shell operators) that name a file by a
