@@ -42,6 +42,8 @@ def sed(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
 def _sed_effect(ctx: Ctx, cmd: sedscript.Command, at: int) -> None:
     if cmd.letter == "e":
         ctx.raise_at(at, E.CODE, note="sed e runs a shell command")
+        if cmd.arg:  # `1e cat F`, `s/.*/cat F/e`: the command it runs is in the script
+            ctx.inner.extend(ctx.run_source(ctx, cmd.arg, "sed e"))
     elif cmd.letter in "wW":
         if cmd.arg in ("/dev/stdout", "/dev/stderr"):
             return
