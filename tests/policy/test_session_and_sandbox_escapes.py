@@ -79,6 +79,11 @@ DENIED = [
     ("git -c core.pager='cat ~/.netrc; cat' -p log -1", "hardline.credentials"),
     ("git -c alias.x='!cat ~/.netrc' x", "hardline.credentials"),
     ("git -c core.sshCommand='cat ~/.netrc' fetch", "hardline.credentials"),
+    # Printers of stored secrets: bare `bundle config` lists every setting, `terraform show
+    # -json` the state's sensitive values in plain text.
+    ("bundle config", "hardline.credentials"),
+    ("bundle config --local", "hardline.credentials"),
+    ("terraform show -json", "hardline.credentials"),
 ]
 
 
@@ -114,3 +119,11 @@ def test_the_calls_beside_them_keep_their_decision(
 ) -> None:
     evaluation = make_gate().evaluate(call("shell", command=command))
     assert evaluation.decision is decision, evaluation.to_json()
+
+
+@pytest.mark.parametrize("command", ["bundle config set --local path vendor/bundle", "terraform show"])
+def test_a_setting_written_or_a_redacted_print_is_no_secret_printer(
+    make_gate: GateFactory, call: Call, machine: Path, command: str
+) -> None:
+    evaluation = make_gate().evaluate(call("shell", command=command))
+    assert "hardline.credentials" not in {r.rule for r in evaluation.reasons}, evaluation.to_json()

@@ -92,8 +92,9 @@ HELD = {
     # (25 printing), 29 contained, 52 deny-class not denied. Then its deny class by cause
     # (erest: a call that ends the session or runs outside the sandbox, git clean in HOME, a
     # credential named in the command sed e / tar / gdb / git -c / perl -n runs) and git's
-    # recoverable deletes (branch -d, rm --cached): 52 -> 37 not denied, everyday 173 -> 175.
-    "blind_e": Held(26, 25, 37, {"clean": 175, "lfs-delta": 175}, contained_allowed=29),
+    # recoverable deletes (branch -d, rm --cached): 52 -> 37 not denied, everyday 173 -> 175;
+    # bare `bundle config` lists every setting (its documentation): 37 -> 36.
+    "blind_e": Held(26, 25, 36, {"clean": 175, "lfs-delta": 175}, contained_allowed=29),
 }
 
 
