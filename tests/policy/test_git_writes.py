@@ -69,6 +69,11 @@ EVERYDAY = [
     ("git tag v1", A),
     ("git tag -a v2 -m release", A),
     ("git restore --staged notes.txt", A),
+    # deletes of git's own data that stay recoverable: a merged branch, an index entry
+    ("git branch -d same", A),
+    ("git branch --delete same old", A),
+    ("git rm --cached notes.txt", A),
+    ("git rm -r -q --cached notes.txt", A),
     # an editor, a merge, a signature, files that move, options that are not everyday
     ("git commit", Q),
     ("git commit -m x -e", Q),
@@ -94,6 +99,15 @@ EVERYDAY = [
     ("git -c core.hooksPath=/tmp commit -m x", Q),
     ("git -C .. commit -m x", Q),
     ("git commit -m x $EXTRA", Q),
+    ("git branch -D same", Q),  # an unmerged branch's commits go with it
+    ("git branch -d -f same", Q),
+    ("git branch -df same", Q),
+    ("git branch -d", Q),
+    ("git rm notes.txt", Q),  # the work-tree file too
+    ("git rm --cached -f notes.txt", Q),
+    ("git rm -rf --cached notes.txt", Q),
+    ("git -C .. branch -d same", Q),
+    ("git branch -d $BRANCH", Q),
 ]
 
 

@@ -39,15 +39,15 @@ RAISING: list[tuple[str, Effect, int]] = [
     ("rg --pre sh x", E.CODE, 1),
     ("rg -z x", E.CODE, 1),
     ("rg --hostname-bin=X x", E.UNKNOWN, 1),  # not an rg 13 option: unknown, never harmless
-    ("sed '1e id' f", E.CODE, 1),
-    ("sed -n '1e rm -rf ~' f", E.CODE, 2),
+    ("sed '1e' f", E.CODE, 1),  # a bare e runs the line; '1e CMD' is CMD (test_escapes)
+    ("sed -n '1e' f", E.CODE, 2),
     ("sed 'w out' f", E.WRITE, 1),
     ("sed '$W out' f", E.WRITE, 1),
     ("sed 's/a/b/w out' f", E.WRITE, 1),
-    ("sed 's/a/b/e' f", E.CODE, 1),
-    ("sed -e p -e 'e id' f", E.CODE, 4),
-    ("sed --expression='1e id' f", E.CODE, 1),
-    ("sed '/x/{e id\n}' f", E.CODE, 1),
+    ("sed 's/a/&/e' f", E.CODE, 1),
+    ("sed -e p -e 'e' f", E.CODE, 4),
+    ("sed --expression='1e' f", E.CODE, 1),
+    ("sed '/x/{e\n}' f", E.CODE, 1),
     ("sed 'y/abc' f", E.UNKNOWN, 1),  # a script the reader cannot follow
     ("sed -f script.sed f", E.UNKNOWN, 2),
     ("awk -e 'BEGIN{system(\"id\")}'", E.CODE, 2),

@@ -1,6 +1,7 @@
 """Everyday git writes confined to the repository: ``git add``, ``git commit -m``, ``git
 stash``, a new branch or tag, ``git switch`` to a branch at the same commit, ``git restore
---staged``. Each writes only git's own data (objects, refs, the index) inside a repository
+--staged``, and deletes of git's own data that stay recoverable (``git branch -d``, ``git rm
+--cached``). Each writes only git's own data (objects, refs, the index) inside a repository
 whose work tree is an allowed workspace write, and is one in fact when the repository runs
 nothing for it: no hook that fires for that operation, no filter, fsmonitor or signing
 program named by configuration an agent could have written (the person's own, as for reads,
@@ -119,10 +120,25 @@ FORMS: dict[str, Form] = {
         _s("-S --staged -q --quiet"), required=_s("-S --staged"), positionals=(1, None), hooks=_INDEX_HOOKS
     ),
 }
+#: Everyday git deletes of git's own data, recoverable: a branch ``-d`` deletes only when it is
+#: merged (its commits stay reachable; not ``-D``/``-f``), ``rm --cached`` takes paths out of the
+#: index and leaves the work-tree files as they are (not ``-f``).
+DELETES: dict[str, Form] = {
+    "branch": Form(
+        _s("-d --delete -q --quiet"), required=_s("-d --delete"), positionals=(1, None), hooks=_REF_HOOKS
+    ),
+    "rm": Form(
+        _s("--cached -q --quiet -r -n --dry-run --ignore-unmatch"),
+        required=_s("--cached"),
+        positionals=(1, None),
+        hooks=_INDEX_HOOKS,
+    ),
+}
 #: Configuration that makes git sign (running gpg, ssh-keygen or gpg.program) by itself.
 SIGNING = frozenset({"commit.gpgsign", "tag.gpgsign", "tag.forcesignannotated", "push.gpgsign"})
 _TRUE = frozenset({"true", "yes", "on", "1"})
 _GIT_EFFECTS = frozenset({Effect.READ, Effect.WRITE})
+_GIT_OR_DELETE = _GIT_EFFECTS | {Effect.DELETE}
 
 
 def everyday_git_write(
@@ -130,12 +146,18 @@ def everyday_git_write(
 ) -> list[str] | None:
     """None when ``cmd`` is an everyday git write that runs nothing but git on a repository
     inside the workspace; otherwise why not (notes for explain, [] when it is no such form)."""
-    if cmd.program != "git" or cmd.dynamic or cwds is None or not cmd.effects <= _GIT_EFFECTS:
+    if (
+        cmd.program != "git"
+        or cmd.dynamic
+        or cwds is None
+        or not cmd.effects <= _GIT_EFFECTS | {Effect.DELETE}
+    ):
         return []
+    table = DELETES if Effect.DELETE in cmd.effects else FORMS
     inv = invocation(cmd, cwds, policy.home)
-    if isinstance(inv, str) or inv.sub not in FORMS or cmd.argv[1:2] != (inv.sub,):
+    if isinstance(inv, str) or inv.sub not in table or cmd.argv[1:2] != (inv.sub,):
         return []  # global options (-C, -c, --git-dir…) are not everyday
-    form = FORMS[inv.sub]
+    form = table[inv.sub]
     shape = _shape(form, inv, set(cmd.dynamic_words), len(cmd.argv) - len(inv.args))
     if shape is not None:
         return [f"git {inv.sub}: {shape}"]

@@ -42,6 +42,7 @@ from bastion.policy.repositories import (
     global_config_files,
     repository_config_files,
 )
+from bastion.policy.shell_reach import destructive_reason, destructive_target
 from bastion.policy.treewalk import OverBudget, Reach
 from bastion.shell.analysis import cd_target
 from bastion.shell.model import SimpleCommand
@@ -169,7 +170,8 @@ def check_git(
         return [_reason("git", f"{inv}: its configuration is unknown")]
     if inv.sub in (None, "version") and inv.git_dir is None:
         return []
-    reasons = _named_places(policy, fs, inv, cwds)
+    deletes = Effect.DELETE in cmd.effects and inv.sub == "clean"
+    reasons = _named_places(policy, fs, inv, cwds, deletes=deletes)
 
     def trusted(path: str) -> bool:
         return agent_cannot_write(policy, fs, path)
@@ -231,13 +233,20 @@ def _config_write(cmd: SimpleCommand, inv: Invocation, repo: Repo) -> list[Reaso
     ]
 
 
-def _named_places(policy: Policy, fs: FileSystem, inv: Invocation, cwds: tuple[str, ...]) -> list[Reason]:
+def _named_places(
+    policy: Policy, fs: FileSystem, inv: Invocation, cwds: tuple[str, ...], deletes: bool = False
+) -> list[Reason]:
     """``-C``, ``--git-dir`` and ``--work-tree`` name where git reads: the path policy decides
-    them like any read (``git -C ~/.ssh log``, ``git --work-tree=/ diff``)."""
+    them like any read (``git -C ~/.ssh log``, ``git --work-tree=/ diff``). When the command
+    deletes what the place holds (``git -C ~ clean -fdx``), a place that is HOME, ``/``, a
+    system folder or an ancestor of the workspace is a catastrophic delete: denied."""
     named = [*(inv.dirs if inv.dirs != cwds else ()), inv.git_dir, inv.work_tree]
     reasons: list[Reason] = []
     for place in dict.fromkeys(p for p in named if p is not None):
         verdict = check_path(policy, place, write=False, cwd="/", fs=fs)
+        why = destructive_target(policy, verdict) if deletes and place != inv.git_dir else None
+        if why is not None:
+            reasons.append(destructive_reason(f"git clean in {place}", f"what git clean finds in {why}"))
         if verdict.decision is Decision.DENY:
             reasons.extend(verdict.reasons)
         elif verdict.decision is not Decision.ALLOW:

@@ -111,7 +111,7 @@ def printed_as(ctx: Ctx, program: str, args: list[Word]) -> None:
     words = [w.value if w.value is not None else "?" for w in args if not (w.value or "").startswith("-")]
     options = _options([w.value for w in args])
     for form in SECRET_PRINTERS.get(program, ()):
-        if tuple(words[: len(form.words)]) == form.words and (not form.flags or options & form.flags):
+        if form.matches(words, options):
             ctx.disclose(f"{program} {' '.join(form.words)} {form.why}")
             return
 
@@ -136,7 +136,7 @@ def _printed_by_table(ctx: Ctx, args: list[Word]) -> None:
         options = _options([w.value for w in args])
         words = _positionals(ctx, args)
         for form in forms:
-            if tuple(words[: len(form.words)]) == form.words and (not form.flags or options & form.flags):
+            if form.matches(words, options):
                 at = _argv_index(ctx, form.words[-1]) if form.words else -1
                 ctx.disclose(f"{ctx.program} {' '.join(form.words)} {form.why}".replace("  ", " "), at)
                 return

@@ -25,6 +25,9 @@ _STRING = re.compile(r"""(?P<q>['"])((?:(?!(?P=q))[^\\\n]|\\.){1,4096})(?P=q)|(~
 #: A string literal that names a file: an absolute, home or relative path, any word with a
 #: slash (``open("notes/aws.txt")``: a workspace name may be a hard link to a credential, which
 #: the policy finds by inode), a file name with an extension, or a credential's name.
+#: A perl or ruby switch cluster that ends in its inline-code switch (``-ne``, ``-lane``, ``-pe``):
+#: the next word is the code, as after a bare ``-e``; the letters before it take no value.
+_CODE_CLUSTER = {"perl": re.compile(r"-[lnpaswtTUWX]+[eE]"), "ruby": re.compile(r"-[lnpasdvwW]+e")}
 _PATHISH = re.compile(
     r"^(/|~/|\.{1,2}/)|(^|/)(\.ssh|\.aws|\.env|id_rsa|\.netrc|\.gnupg|"
     r"\.npmrc|\.pypirc|credentials)|^[\w.@+-]+(/[\w.@+-]+)+/?$|^[\w@+-][\w.@+-]*\.[A-Za-z0-9]{1,10}$"
@@ -94,6 +97,9 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
         if fam == "python":
             isolated = isolated or isolating(v)
         head = v[:2] if fam == "python" and not v.startswith("--") else v
+        cluster = _CODE_CLUSTER.get(fam)
+        if cluster is not None and cluster.fullmatch(v):
+            head = "-" + v[-1]  # `perl -ne CODE FILE…`: -n reads each FILE, CODE runs on its lines
         if head in inline or v in inline:
             code = v[2:] if head != v and fam == "python" else None
             word = literal_word(code) if code else (args[i] if i < len(args) else None)

@@ -142,6 +142,12 @@ def tar(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     into = parsed.values("-C")
     if parsed.has(*_TAR_RUNS) or any(f.name == "--use-compress-program" for f in parsed.flags):
         ctx.add(E.CODE, note="tar runs a program (--to-command / -I / --checkpoint-action / --rsh-command…)")
+    for action in parsed.values("--checkpoint-action"):  # exec=CMD runs CMD through the shell
+        if action.value is not None and action.value.startswith("exec="):
+            ctx.inner.extend(ctx.run_source(ctx, action.value[5:], "tar --checkpoint-action=exec"))
+    for command in parsed.values("--to-command"):
+        if command.value is not None:
+            ctx.inner.extend(ctx.run_source(ctx, command.value, "tar --to-command"))
     if not parsed.has("--force-local"):
         for w in archive:
             host = _remote_archive(w.value)

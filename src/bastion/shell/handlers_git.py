@@ -34,6 +34,26 @@ def _check_config(ctx: Ctx, pairs: list[Word], how: str) -> None:
         key, eq, value = w.value.partition("=")
         if config_key_runs_code(key, value if eq else None):
             ctx.add(E.CODE, note=f"program injection: git {how} {key} can run a program")
+            command = _shell_value(key, value) if eq else None
+            if command:  # `-c core.pager='cat F; cat'`, `-c alias.x='!cat F'`: what runs is here
+                ctx.inner.extend(ctx.run_source(ctx, command, f"git {how} {key}"))
+
+
+#: Config keys whose value git runs through the shell (git-config(1)).
+_SHELL_KEYS = frozenset(
+    {"core.pager", "core.editor", "core.sshcommand", "sequence.editor", "diff.external", "core.askpass"}
+)
+_SHELL_KEY_ENDS = (".textconv", ".command", ".clean", ".smudge", ".process", ".cmd")
+
+
+def _shell_value(key: str, value: str) -> str | None:
+    """The shell command a ``-c KEY=VALUE`` runs, when the value is one."""
+    key = key.lower()
+    if key.startswith("alias."):
+        return value[1:] if value.startswith("!") else None
+    if key in _SHELL_KEYS or key.startswith("pager.") or key.endswith(_SHELL_KEY_ENDS):
+        return value
+    return None
 
 
 def git(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word], handlers: dict[str, Handler]) -> None:

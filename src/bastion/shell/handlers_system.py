@@ -7,6 +7,7 @@ from __future__ import annotations
 from bastion.call.effects import Effect
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed
+from bastion.shell.handlers_escape import HANDLERS as ESCAPE_HANDLERS
 from bastion.shell.model import Access
 from bastion.shell.programs.spec import Spec
 from bastion.shell.words import Word
@@ -167,5 +168,5 @@ def su(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
 
 HANDLERS = {
     "service": service, "kill": kill, "sysctl": sysctl, "firewall": firewall,
-    "crontab": crontab, "ip": ip, "su": su,
+    "crontab": crontab, "ip": ip, "su": su, **ESCAPE_HANDLERS,
 }  # fmt: skip

@@ -160,9 +160,18 @@ def _substitute(s: str, i: int, letter: str, out: list[Command]) -> int | None:
             arg, end = _to_eol(s, _skip_space(s, end + 1))
             out.append(Command("w", arg.strip()))
             return end
-        if flag == "e":  # the pattern space, the replacement in it, runs as a command
-            out.append(Command("e", s[mid : end - 1].replace("\\" + delim, delim)))
+        if flag == "e":  # runs the pattern space: the replacement, when it is all literal text
+            out.append(Command("e", _literal_replacement(s[mid : end - 1], delim)))
         elif not (flag.isdigit() or flag in "gpiImM "):
             return None
         end += 1
     return end
+
+
+def _literal_replacement(text: str, delim: str) -> str:
+    """The text an ``s`` replacement makes when it holds no ``&``, group or escape but the
+    delimiter's (``cat ~\\/.pgpass`` → ``cat ~/.pgpass``); "" when it depends on the line."""
+    plain = text.replace("\\" + delim, "\0")
+    if "&" in plain or "\\" in plain or "\n" in plain:
+        return ""
+    return plain.replace("\0", delim)

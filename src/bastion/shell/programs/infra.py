@@ -186,6 +186,7 @@ _DOCKER = opts(
     Spec(
         frozenset({E.UNKNOWN}),
         info=fs("--version", "-v"),
+        handler="container",  # run / create given the host: denied (handlers_escape)
         subcommands={
             **{n: _DAEMON for n in _DOCKER_READ},
             "ps": _DOCKER_PS,

@@ -21,10 +21,20 @@ class SecretPrinter:
     words: tuple[str, ...]
     flags: frozenset[str] = frozenset()  # one of these must be given; empty: always
     why: str = ""
+    whole: bool = False  # the words are the whole command: no other word after them
+
+    def matches(self, words: list[str], options: set[str]) -> bool:
+        """Do the command's non-option ``words`` and its ``options`` make this form?"""
+        n = len(self.words)
+        return (
+            tuple(words[:n]) == self.words
+            and (not self.flags or bool(options & self.flags))
+            and (not self.whole or len(words) == n)
+        )
 
 
-def _p(words: str, why: str, flags: frozenset[str] = frozenset()) -> SecretPrinter:
-    return SecretPrinter(tuple(words.split()), flags, why)
+def _p(words: str, why: str, flags: frozenset[str] = frozenset(), whole: bool = False) -> SecretPrinter:
+    return SecretPrinter(tuple(words.split()), flags, why, whole)
 
 
 _KUBE = (
@@ -131,7 +141,11 @@ SECRET_PRINTERS: dict[str, tuple[SecretPrinter, ...]] = {
         _p("keyvault secret show", "prints a secret"),
     ),
     "heroku": (_p("auth:token", "prints the Heroku token"), _p("config", "prints config vars (secrets)")),
-    "terraform": (_p("output", "prints sensitive outputs", fs("-raw", "-json")),),
+    "terraform": (
+        _p("output", "prints sensitive outputs", fs("-raw", "-json")),
+        # terraform-show(1): "-json ... will display sensitive values in plain text"
+        _p("show", "prints the state with its sensitive values in plain text", fs("-json")),
+    ),
     "op": (_p("read", "prints a 1Password secret"), _p("item get", "prints a 1Password item")),
     "pass": (_p("show", "prints a password"),),
     "gopass": (_p("show", "prints a password"),),
@@ -166,6 +180,9 @@ SECRET_PRINTERS: dict[str, tuple[SecretPrinter, ...]] = {
         _p("env:get", "prints an environment value"),
     ),
     "bundle": (
+        # bundle-config(1): "Executing bundle config with no parameters will print a list of all
+        # bundler configuration" (BUNDLE_<HOST> source credentials among it)
+        _p("config", "lists every bundler setting (gem source credentials)", whole=True),
         _p("config list", "prints bundler settings (gem source credentials)"),
         _p("config get", "prints a bundler setting (gem source credentials)"),
     ),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bastion.call.effects import Effect
 from bastion.shell.programs.spec import READ, SYSTEM, FlagRule, Spec, fs
 
@@ -25,13 +27,13 @@ def _verbs(readers: tuple[str, ...], default: Spec = _SYS, bare_reader: bool = T
 
 
 PROGRAMS: dict[str, Spec] = {
+    # They end the session or run outside the sandbox: denied (``handlers_escape``).
+    **{n: Spec(SYSTEM, handler="power") for n in ("shutdown", "reboot", "halt", "poweroff")},
+    **{n: Spec(SYSTEM, handler="escape") for n in ("nsenter", "systemd-run")},
+    "gdb": Spec(frozenset({E.CODE}), handler="gdb", open_args=True, note="gdb runs the program it debugs"),
     **{
         n: _SYS
         for n in (
-            "shutdown",
-            "reboot",
-            "halt",
-            "poweroff",
             "init",
             "telinit",
             "killall",
@@ -67,7 +69,6 @@ PROGRAMS: dict[str, Spec] = {
             "kexec",
             "pivot_root",
             "chroot",
-            "nsenter",
             "unshare",
             "ldconfig",
             "ifdown",
@@ -76,7 +77,6 @@ PROGRAMS: dict[str, Spec] = {
             "iwconfig",
             "at",
             "batch",
-            "systemd-run",
             "loginctl",
             "rfkill",
             "tc",
@@ -127,26 +127,29 @@ PROGRAMS: dict[str, Spec] = {
             "badblocks",
         )
     },
-    "systemctl": _verbs(
-        (
-            "status",
-            "list-units",
-            "list-unit-files",
-            "is-active",
-            "is-enabled",
-            "is-failed",
-            "show",
-            "cat",
-            "list-timers",
-            "list-sockets",
-            "list-dependencies",
-            "list-jobs",
-            "--version",
-            "help",
-            "get-default",
-            "is-system-running",
-            "list-machines",
-        )
+    "systemctl": replace(
+        _verbs(
+            (
+                "status",
+                "list-units",
+                "list-unit-files",
+                "is-active",
+                "is-enabled",
+                "is-failed",
+                "show",
+                "cat",
+                "list-timers",
+                "list-sockets",
+                "list-dependencies",
+                "list-jobs",
+                "--version",
+                "help",
+                "get-default",
+                "is-system-running",
+                "list-machines",
+            )
+        ),
+        handler="systemctl",
     ),
     "service": Spec(SYSTEM, handler="service"),
     "journalctl": Spec(
