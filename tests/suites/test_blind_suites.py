@@ -89,8 +89,12 @@ HELD = {
     # 30 of them contained, 28 outright (27 printing a secret an ordinary-named project file
     # holds, read by the agent's own Read tool or by cat), 61 deny-class not denied, everyday
     # 173 of 187 on both machines; with denyclass3 merged (which never saw it): 26 outright
-    # (25 printing), 29 contained, 52 deny-class not denied.
-    "blind_e": Held(26, 25, 52, {"clean": 173, "lfs-delta": 173}, contained_allowed=29),
+    # (25 printing), 29 contained, 52 deny-class not denied. Then secrets that project files
+    # hold under ordinary names (#31: the scanners' secret file names, what a workspace file
+    # holds by strict shapes, recursive reads and the search tool's printed lines, nested
+    # repositories' includes): 26/25/52 -> 1/1/29 (the 1: `git log -p` printing a secret
+    # from history, undecidable from the command).
+    "blind_e": Held(1, 1, 29, {"clean": 173, "lfs-delta": 173}, contained_allowed=29),
 }
 
 
