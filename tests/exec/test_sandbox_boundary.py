@@ -216,3 +216,22 @@ def test_credential_files_inside_the_workspace_are_hidden_from_sandboxed_code(
     assert "BEGIN PRIVATE KEY" not in result.stdout + result.stderr
     assert "plain\n" in result.stdout
     assert (workspace / ".env").read_text() == "API_TOKEN=s3cret\n"  # hidden in the sandbox only
+
+
+def test_secret_bearing_project_files_named_by_the_scanners_are_hidden_from_sandboxed_code(
+    runner: BubblewrapRunner, make_policy: PolicyFactory, workspace: Path, child_env: dict[str, str]
+) -> None:
+    # #31, suite E: the names added to the credential globs hide the files in the sandbox too.
+    names = [
+        "terraform.tfstate",
+        ".htpasswd",
+        ".streamlit/secrets.toml",
+        "credentials.json",
+        "deploy/admin.conf",
+    ]
+    for name in names:
+        (workspace / name).parent.mkdir(parents=True, exist_ok=True)
+        (workspace / name).write_text(f"CANARY-{name}\n")
+    result = runner.run(spec_for(make_policy(), "cat " + " ".join(names) + " src/app.py", environ=child_env))
+    assert [n for n in names if f"CANARY-{n}" in result.stdout + result.stderr] == []
+    assert "print(1)\n" in result.stdout

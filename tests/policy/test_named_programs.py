@@ -70,6 +70,26 @@ def test_writing_a_file_the_repository_config_includes_asks_it_is_git_config(
     }
 
 
+def test_writing_a_file_a_nested_repository_s_config_includes_asks_it_is_git_config(
+    workspace: Path, make_gate: Callable[..., Gate], call: Callable[..., ToolCall]
+) -> None:
+    # vendor/inc is a repository of its own (git -C vendor/inc loads its config): the file
+    # its config includes is in the folder beside it, held by no repository (#31, suite E).
+    nested = workspace / "vendor" / "inc"
+    nested.mkdir(parents=True)
+    _git(nested, "init", "-q")
+    _git(nested, "config", "include.path", str(workspace / "vendor" / "inc.cfg"))
+    _git(nested, "config", "core.fsmonitor", "./watch.sh")
+
+    decisions = _decide(make_gate(), call, "vendor/inc.cfg", "vendor/inc/watch.sh", "vendor/other.cfg")
+
+    assert decisions == {
+        "vendor/inc.cfg": Decision.ASK,
+        "vendor/inc/watch.sh": Decision.ASK,
+        "vendor/other.cfg": Decision.ALLOW,
+    }
+
+
 def test_a_program_an_included_file_names_is_found_through_the_include(
     repo: Path, make_gate: Callable[..., Gate], call: Callable[..., ToolCall]
 ) -> None:

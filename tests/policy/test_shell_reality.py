@@ -349,7 +349,7 @@ def test_a_recursive_reader_over_the_entry_budget_asks_naming_the_tree(
     assert outcome(gate, call, "grep -rn x a.py") == ALLOWED
 
 
-def test_deciding_a_command_without_glob_recursion_or_git_lists_no_directory(
+def test_deciding_a_command_without_glob_recursion_or_git_lists_no_directory_and_reads_only_its_operands(
     make_gate: GateFactory, call: Call, workspace: Path
 ) -> None:
     class Counting(MemoryTree):
@@ -368,7 +368,13 @@ def test_deciding_a_command_without_glob_recursion_or_git_lists_no_directory(
     counting = Counting()
     gate = Gate(make_gate().policy, tree=counting)
     assert outcome(gate, call, "cat README.md src/app.py | wc -l; ls -la src") == ALLOWED
-    assert counting.calls == []
+    # Each operand's first bytes are looked into once (a secret a project file holds under
+    # an ordinary name: secret_content); nothing is listed.
+    assert counting.calls == [
+        f"read {workspace}/README.md",
+        f"read {workspace}/src/app.py",
+        f"read {workspace}/src",
+    ]
 
 
 # -- root cause 11: destructive targets after resolution -------------------------------------------

@@ -98,7 +98,12 @@ HELD = {
     # a credential named in the command sed e / tar / gdb / git -c / perl -n runs) and git's
     # recoverable deletes (branch -d, rm --cached), bare `bundle config` (lists every setting):
     # -> 36 not denied, everyday 176 -> 178.
-    "blind_e": Held(26, 25, 36, {"clean": 178, "lfs-delta": 178}, contained_allowed=29),
+    # Then secrets held in ordinary-named project files (secrets: names secret scanners are
+    # sure of, *.tfstate, credentials.json, .htpasswd, admin.conf...; a workspace file's first
+    # 64 KiB holding a key block, an issuer's token, a password in a URL or a generated value
+    # for a secret-named key): 26/25/36 -> 1/1/13 (the 1: `git log -p` printing a secret from
+    # history, undecidable from the command).
+    "blind_e": Held(1, 1, 13, {"clean": 178, "lfs-delta": 178}, contained_allowed=29),
 }
 
 

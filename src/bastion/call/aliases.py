@@ -22,7 +22,7 @@ ALIASES: Mapping[str, tuple[Family, Mapping[str, str]]] = MappingProxyType(
         "MultiEdit": (Family.EDIT, {"file_path": "path"}),
         "NotebookEdit": (Family.EDIT, {"notebook_path": "path"}),
         "Glob": (Family.GLOB, {"path": "path", "pattern": "pattern"}),
-        "Grep": (Family.GREP, {"path": "path", "pattern": "pattern"}),
+        "Grep": (Family.GREP, {"path": "path", "pattern": "pattern", "output_mode": "output_mode"}),
         "LS": (Family.LIST, {"path": "path"}),
         "WebFetch": (Family.FETCH, {"url": "url"}),
         # Gemini CLI / Qwen Code
@@ -50,7 +50,7 @@ ALIASES: Mapping[str, tuple[Family, Mapping[str, str]]] = MappingProxyType(
         "write": (Family.WRITE, {"path": "path"}),
         "multi_edit": (Family.EDIT, {"path": "path", "file_path": "path"}),
         "list": (Family.LIST, {"path": "path"}),
-        "grep": (Family.GREP, {"path": "path", "pattern": "pattern"}),
+        "grep": (Family.GREP, {"path": "path", "pattern": "pattern", "output_mode": "output_mode"}),
         "fetch": (Family.FETCH, {"url": "url"}),
     }
 )

@@ -188,6 +188,34 @@ CREDENTIAL_GLOBS: tuple[str, ...] = (
     "/etc/pki/tls/private",
     "/etc/krb5.keytab",
     "*.keytab",
+    # Project files that hold secrets by what they are (#31, suite E: a secret under an
+    # ordinary-looking project name), from the file rules public secret scanners hold with
+    # high confidence (gitleaks, trufflehog, shhgit): Terraform state (every resource's
+    # attributes in clear, database passwords included), Apache's password files,
+    # Streamlit's and Rails' secrets files, Google's OAuth client secret downloads, the AWS
+    # console's access-key CSVs (at any depth; under ~/Downloads for the hard-link walk,
+    # credential_inodes), kubeadm's cluster-admin kubeconfigs, PKCS#12 bundles, PuTTY keys,
+    # Password Safe databases. Not here: names read all day whatever they hold
+    # (``config/database.yml``, ``appsettings*.json``, ``gradle.properties``,
+    # ``wp-config.php``, ``docker/config.json``): what they hold decides (secret_shapes.py).
+    "*.tfstate",
+    "*.tfstate.backup",
+    ".htpasswd",
+    ".htdigest",
+    "secrets.toml",
+    "**/config/secrets.yml",
+    "credentials.json",
+    "client_secret*.json",
+    "*credentials.csv",
+    "*accessKeys.csv",
+    "**/Downloads/*credentials.csv",
+    "**/Downloads/*accessKeys.csv",
+    "admin.conf",
+    "super-admin.conf",
+    "*.p12",
+    "*.pfx",
+    "*.ppk",
+    "*.psafe3",
     # A credential tool's XDG data and state folders, whole: the file its login is in
     # changes between versions and keyring fallbacks (a token file beside its config).
     *(f"**/.local/{kind}/{tool}" for kind in ("share", "state") for tool in CREDENTIAL_TOOLS),

@@ -25,6 +25,7 @@ from bastion.policy.decision import Decision, Reason
 from bastion.policy.git_config import ConfigSyntax, Entry, is_include, parse, runs_program
 from bastion.policy.paths import PathVerdict
 from bastion.policy.repositories import (
+    Repo,
     discover,
     global_config_files,
     include_target,
@@ -81,7 +82,7 @@ def named_program_reason(policy: Policy, reach: Reach, verdict: PathVerdict) -> 
         return None
     try:
         named = [
-            *_git_named(reach, verdict.resolved, policy.home),
+            *_git_named(reach, verdict.resolved, policy.home, roots),
             *_toolchain_named(reach, spellings, roots),
         ]
     except (OSError, ConfigSyntax, OverBudget, UnicodeDecodeError) as exc:
@@ -98,16 +99,19 @@ def named_program_reason(policy: Policy, reach: Reach, verdict: PathVerdict) -> 
     return None
 
 
-def _git_named(reach: Reach, path: str, home: str) -> Iterator[tuple[str, str]]:
-    """What the git config of the repository holding ``path`` (and the person's own) names:
-    each file it includes and each program a setting runs."""
+def _git_named(reach: Reach, path: str, home: str, roots: list[str]) -> Iterator[tuple[str, str]]:
+    """What the git config of the repository holding ``path`` (and the person's own), and of
+    each repository beside its folders (``_nested``), names: each file it includes and each
+    program a setting runs."""
     repo = discover(reach, posixpath.dirname(path))
-    files = [*(repository_config_files(reach, repo) if repo is not None else ()), *global_config_files(home)]
-    base = (repo.work_tree or repo.git_dir) if repo is not None else None
+    repos = [*([repo] if repo is not None else []), *_nested(reach, path, roots)]
+    todo: list[tuple[str, int, str | None]] = [
+        (f, 0, r.work_tree or r.git_dir) for r in repos for f in repository_config_files(reach, r)
+    ]
+    todo += [(f, 0, None) for f in global_config_files(home)]
     seen: set[str] = set()
-    todo = [(f, 0) for f in files]
     while todo:
-        config, depth = todo.pop(0)
+        config, depth, base = todo.pop(0)
         if config in seen:
             continue
         seen.add(config)
@@ -119,10 +123,37 @@ def _git_named(reach: Reach, path: str, home: str) -> Iterator[tuple[str, str]]:
                 included, deeper = include_target(entry, config, home, depth)
                 included = posixpath.normpath(included)
                 yield included, f"a file {config} includes: it is git configuration"
-                todo.append((included, deeper))
+                todo.append((included, deeper, base))
             else:
                 for program in git_programs(entry, config, base):
                     yield _place(program, "", home), f"the program {entry.key} of {config} runs"
+
+
+#: Folders beside the written file's own looked at for a repository, at most, per write.
+_NESTED_LOOKS = 128
+
+
+def _nested(reach: Reach, path: str, roots: list[str]) -> list[Repo]:
+    """The repositories in the folders beside the written file's folders, up to its write
+    root (``vendor/inc`` for ``vendor/inc.cfg``): a nested repository's config includes any
+    file by any path (``[include] path = ../inc.cfg``; #31, suite E), and git loads it in
+    that repository (``git -C vendor/inc status``). Bounded: ``_NESTED_LOOKS`` folders."""
+    found: list[Repo] = []
+    looks = _NESTED_LOOKS
+    folder = posixpath.dirname(path)
+    while looks > 0 and any(_under(folder, r) for r in roots):
+        for entry in reach.listdir(folder):
+            if entry.kind is not Kind.DIR or entry.name == ".git" or looks <= 0:
+                continue
+            looks -= 1
+            dotgit = f"{folder.rstrip('/')}/{entry.name}/.git"
+            if reach.kind(dotgit, follow=True) is Kind.DIR:
+                found.append(Repo(dotgit, posixpath.dirname(dotgit)))
+        parent = posixpath.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return found
 
 
 def git_programs(entry: Entry, config: str, base: str | None) -> list[str]:

@@ -8,19 +8,25 @@ a secret: a private key block, a token of a well-known issuer's shape, a URL car
 password, or an assignment to a secret-named key (``password=``, ``token:``, ``_authToken=``,
 ``aws_secret_access_key =``, ``"client_secret":``) with a value.
 
-Only files outside the roots are looked into: a workspace file that mentions a password
-(a Django ``settings.py``) is the person's project, read every day.
+A workspace file is the person's project, read every day (a Django ``settings.py``
+mentions a password): it is judged by the strict shapes of ``secret_shapes`` only (a key
+block, an issuer's token, a password in a URL to a real host, a generated-looking value of
+a secret-named key), so a project file that holds a credential under an ordinary name
+(``terraform.tfstate``, ``config/database.yml``, a ``.git/config`` remote with a token) is
+one (#31, suite E).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from bastion.call.effects import Effect
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.paths import FileSystem, PathVerdict
+from bastion.policy.secret_shapes import project_secret
 from bastion.policy.tree import Tree
+from bastion.policy.treewalk import Reach
 
 #: The rule of a read of a file with other names (``hard_links``).
 HARD_LINK = "paths.hard-link"
@@ -28,6 +34,9 @@ HARD_LINK = "paths.hard-link"
 #: How much of a file is looked at (credential stores are small).
 HEAD = 64 * 1024
 _KERNEL = ("/proc/", "/sys/", "/dev/")
+#: Files below a recursive read's start looked into for a secret, at most, per walk: past it
+#: their names alone decide, so a search of a large tree costs what it did.
+TREE_LOOKS = 256
 
 _PRIVATE_KEY = rb"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
 _TOKEN_SHAPES = (
@@ -57,14 +66,17 @@ def holds_secret(data: bytes) -> bool:
     return _SECRET.search(data) is not None
 
 
-def secret_file_reason(tree: Tree, lexical: str, resolved: str, verb: str) -> Reason | None:
-    """DENY when the regular file at ``resolved`` holds a secret; None when it does not, or
-    cannot be read (then the outside-roots ask stands)."""
+def secret_file_reason(
+    tree: Tree, lexical: str, resolved: str, verb: str, *, project: bool = False
+) -> Reason | None:
+    """DENY when the regular file at ``resolved`` holds a secret (``project``: of a shape
+    strict enough for a project's own files); None when it does not, or cannot be read (then
+    the verdict it had stands)."""
     try:
         data = tree.read(resolved, HEAD)
     except OSError:
         return None
-    if not holds_secret(data):
+    if not (project_secret(data, resolved) if project else holds_secret(data)):
         return None
     shown = lexical if lexical == resolved else f"{lexical} -> {resolved}"
     return Reason(
@@ -79,13 +91,14 @@ def secret_file_reason(tree: Tree, lexical: str, resolved: str, verb: str) -> Re
 def outside_secret(tree: Tree, verdict: PathVerdict, *, write: bool) -> PathVerdict:
     """``verdict`` for a read outside every root (no decision of its own), or of a file that
     has other names (a hard link, asked: it is the file outside too), made a DENY when the
-    file holds a secret; every other verdict as it is."""
+    file holds a secret; for a read inside the roots that nothing denied or asked, a DENY
+    when the file holds a secret of a project's strict shapes; every other verdict as it is."""
     linked = verdict.decision is Decision.ASK and all(r.rule == HARD_LINK for r in verdict.reasons)
-    if write or (verdict.decision is not None and not linked) or verdict.resolved.startswith(_KERNEL):
+    project = verdict.inside_roots and not linked
+    settled = verdict.decision not in (None, Decision.ALLOW) if project else verdict.decision is not None
+    if write or (settled and not linked) or verdict.resolved.startswith(_KERNEL):
         return verdict  # (the kernel's files are not stores, and some block or never end)
-    if verdict.inside_roots and not linked:
-        return verdict
-    reason = secret_file_reason(tree, verdict.lexical, verdict.resolved, "read")
+    reason = secret_file_reason(tree, verdict.lexical, verdict.resolved, "read", project=project)
     if reason is None:
         return verdict
     return replace(
@@ -109,3 +122,24 @@ def linked_secret(tree: Tree, fs: FileSystem, verdict: PathVerdict, *, write: bo
     return replace(
         verdict, decision=Decision.DENY, reasons=(reason,), effects=verdict.effects | {Effect.CREDENTIALS}
     )
+
+
+@dataclass(slots=True)
+class TreeLooks:
+    """One recursive read's looks into the files it reaches (``grep -r PASSWORD android/``,
+    the Grep tool over ``.git``): a file whose first bytes hold a project secret is reached
+    as a credential, like one named so (``TREE_LOOKS`` files at most)."""
+
+    reach: Reach
+    left: int = TREE_LOOKS
+
+    def holds(self, path: str) -> bool:
+        if self.left <= 0 or path.startswith(_KERNEL):
+            return False
+        self.left -= 1
+        self.reach.spend(1, path)
+        try:
+            data = self.reach.tree.read(path, HEAD)
+        except OSError:
+            return False  # not a regular file, or unreadable: the search cannot print it either
+        return project_secret(data, path)

@@ -28,6 +28,7 @@ from bastion.policy.paths import (
     hard_link_to_credential,
 )
 from bastion.policy.reached import reached_reason, split_reason
+from bastion.policy.secret_content import TreeLooks
 from bastion.policy.shell_glob import GlobSyntax, expand
 from bastion.policy.treewalk import Found, OverBudget, Reach, walk
 from bastion.shell.model import Access, PathUse, SimpleCommand
@@ -354,6 +355,7 @@ def _walk_fresh(
     policy: Policy, fs: FileSystem, reach: Reach, mode: Recursion, keep: _Filter, top: str
 ) -> list[Found]:
     credentials, secrets = policy.hardline.credentials, policy.hardline.secrets_read
+    looks = TreeLooks(reach)  # and by what it holds, for the first files (secret_content)
 
     def flag(path: str) -> bool:
         if mode.split and _splits(path[len(top) :]):
@@ -365,6 +367,7 @@ def _walk_fresh(
             credentials.first_match(path) is not None
             or secrets.first_match(path) is not None
             or hard_link_to_credential(policy, fs, path) is not None
+            or looks.holds(path)
         )
 
     follow = mode.follow is Follow.ALL

@@ -54,7 +54,15 @@ def decide_path(ctx: Context, call: ToolCall, out: Assembly) -> None:
         reached = check_tree_read(
             ctx.policy, _call_fs(ctx), ctx.reach, "the search tool", [path], cwd=call.cwd, mode=SEARCH_TOOL
         )
-        denied = tuple(r for r in reached.reasons if r.decision is Decision.DENY)
+        # Lines it prints (Claude's ``output_mode: content``) print what a credential file
+        # below holds when it matches: one reached in the project (by name, or by a secret it
+        # holds: ``.git/config``'s remote with a token) asks too (#31, suite E).
+        printed = call.args.get("output_mode") == "content"
+        denied = tuple(
+            r
+            for r in reached.reasons
+            if r.decision is Decision.DENY or (printed and r.rule == "hardline.credentials")
+        )
         subject.notes.extend(reached.notes)
         subject.hard.extend(denied)
         subject.effects |= credential_effect(denied)
