@@ -129,9 +129,10 @@ OFFLINE_OPTIONS = GateOptions(
 NAMED_OPTIONS: dict[str, GateOptions] = {"agent hooks": HOOK_OPTIONS, "replay and learn": OFFLINE_OPTIONS}
 
 
-def describe_differences() -> tuple[str, ...]:
-    """What each named entry point chooses differently, one line per choice (``explain``)."""
-    default = GateOptions().describe()
+def describe_differences(chosen: GateOptions | None = None) -> tuple[str, ...]:
+    """What each named entry point chooses differently from ``chosen`` (default: the default
+    options), one line per choice (``explain``)."""
+    default = (chosen or GateOptions()).describe()
     return tuple(
         f"{line} (for {name})"
         for name, options in NAMED_OPTIONS.items()

@@ -114,9 +114,15 @@ def test_explain_shows_every_stage(env: dict[str, str], workspace: Path) -> None
 def test_explain_names_every_choice_its_engine_was_built_with(env: dict[str, str], workspace: Path) -> None:
     result = run(["explain", "--json", "fetch", "https://pypi.org/"], env, workspace)
     options = [line for line in json.loads(result.stdout)["trace"] if line.startswith("gate option: ")]
-    mine, differences = options[:2], options[2:]
-    assert [line.split(" ")[2:4] for line in mine] == [["host", "names"], ["code", "runs"]]
+    mine, differences = options[:3], options[3:]
+    assert [line.split(" ")[2:4] for line in mine] == [
+        ["host", "names"],
+        ["code", "runs"],
+        ["allowed", "shell"],
+    ]
     assert "resolved with SystemResolver" in mine[0]
+    # explain answers as a hook would here: the sandbox works, so an allowed shell call runs contained
+    assert mine[2] == "gate option: allowed shell calls run contained: workspace code is allowed"
     # The intentional differences of other entry points are named, never silent.
     assert any(line.endswith("(for agent hooks)") and "code runs outside" in line for line in differences)
     assert any(line.endswith("(for replay and learn)") and "not resolved" in line for line in differences)

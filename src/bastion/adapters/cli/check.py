@@ -96,7 +96,7 @@ def explain(
     options = as_a_hook()
     evaluation = build_gate(loaded, options).explain(call)
     # What this entry point chose (resolver, sandbox): another entry point may differ only here.
-    chosen = (*options.describe(), *describe_differences())
+    chosen = (*options.describe(), *describe_differences(options))
     evaluation = dataclasses.replace(evaluation, trace=(*chosen, *evaluation.trace))
     commands = _shell_commands(call)
     from bastion.evidence.chain import chain  # issue #18: every matching entry, in order
