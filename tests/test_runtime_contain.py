@@ -398,3 +398,17 @@ def test_workspace_code_a_person_confirmed_runs_as_they_confirmed_it(keeper: Kee
     final = k.request_sync(shell("make test"), confirmed_by_person=True)
 
     assert (final.decision, final.reasons[0].rule) == (Decision.ALLOW, "approval.confirmed")
+
+
+def test_shadow_mode_s_allow_of_workspace_code_stays_an_allow_where_it_would_run_as_written(
+    keeper: Keeper,
+) -> None:
+    shadowed = dataclasses.replace(CODE_ALLOW, shadow=True, would=Decision.ALLOW)
+
+    final = keeper(shadowed).decide(shell("make test"))
+
+    assert (final.decision, final.shadow, final.reasons[0].rule) == (
+        Decision.ALLOW,
+        True,
+        "shell.contained-code",
+    )

@@ -123,9 +123,10 @@ def held_to_sandbox(evaluation: Evaluation) -> Evaluation:
     (``bastion.policy.contained_code``: workspace code) becomes a question when the call
     would run as written instead: ``[exec] contain = "off"``, an agent whose hook cannot
     rewrite it, an entry point that runs nothing itself. An answer a person or a grant gave
-    is theirs, and stays."""
+    is theirs, and stays; so is shadow mode's allow (it records what enforcing would do)."""
     if (
         evaluation.decision is not Decision.ALLOW
+        or evaluation.shadow
         or evaluation.profile is not None
         or resolver_of(evaluation) is not Resolver.POLICY
         or not allowed_only_contained(evaluation.reasons)
