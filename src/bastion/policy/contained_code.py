@@ -16,12 +16,12 @@ asking: that is the point of a sandbox").
 What still asks or denies is decided before this rule is reached, and it lifts none of it:
 a host the command names (it would get network), a path outside the workspace or a
 protected one (the sandbox would refuse it: the person is asked for the profile that
-allows it), a delete the command declares (what it takes no sandbox gives back: deletes are
-decided path by path, ``policy/plain_deletes.py``), a hardline class (privilege, system,
-infrastructure, credentials, a catastrophe), an install (the registry is a host), a database, a command only known at run
-time, and a read that turns out to run code nobody asked for (a repository's fsmonitor, a
-toolchain file, a module shadowing the standard library): those ask because a person
-should hear of them, contained or not.
+allows it), a delete the command declares (what it takes no sandbox gives back: deletes
+are decided path by path, ``policy/plain_deletes.py``), a hardline class (privilege,
+system, infrastructure, credentials, a catastrophe), an install (the registry is a host),
+a database, a command only known at run time, and a read that turns out to run code
+nobody asked for (a repository's fsmonitor, a toolchain file, a module shadowing the
+standard library): those ask because a person should hear of them, contained or not.
 
 The allow holds only if the call does run contained: the Gatekeeper's containment stage
 turns this rule's ALLOW into a question when the call would run as written
