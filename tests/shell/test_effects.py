@@ -14,7 +14,18 @@ WRITES = [
     ("touch f", [("f", "write")]),
     ("tee out", [("out", "write")]),
     ("tee -a log", [("log", "write")]),
-    ("ln -s target link", [("target", "read"), ("link", "write")]),  # the new name reads as target
+    # the new name reads as its target, looked up from the link's folder (beside or inside `link`)
+    ("ln -s target link", [("link/target", "read"), ("./target", "read"), ("link", "write")]),
+    (
+        "ln -s ../README.md docs/README.md",
+        [("docs/README.md/../README.md", "read"), ("docs/../README.md", "read"), ("docs/README.md", "write")],
+    ),
+    ("ln -s -t docs ../a ../b", [("docs", "write"), ("docs/../a", "read"), ("docs/../b", "read")]),
+    ("ln -s a b dir", [("dir/a", "read"), ("dir/b", "read"), ("dir", "write")]),
+    ("ln -s /etc/hosts docs/h", [("/etc/hosts", "read"), ("docs/h", "write")]),
+    ("ln -sr README.md docs/x", [("README.md", "read"), ("docs/x", "write")]),  # -r: from the cwd
+    ("ln README.md docs/x", [("README.md", "read"), ("docs/x", "write")]),  # a hard link: from the cwd
+    ('ln -s ../x "$D"/y', [(None, "read"), (None, "write")]),
     ("chmod +x run.sh", [("run.sh", "write")]),
     ("chmod 644 a b", [("a", "write"), ("b", "write")]),
     ("chown u:g f", [("f", "write")]),

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import posixpath
+
 from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell.ctx import Ctx
@@ -189,6 +191,38 @@ def tar(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
         ctx.paths[:] = [p for p in ctx.paths if p.path != "-"]
 
 
+def ln(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """`ln -s ../README.md docs/README.md`: a symbolic link's relative target is looked up from
+    the link's folder, not the cwd (`-r` makes it so; a hard link names a file from the cwd).
+    Whether the last word is a folder is only known on disk, so a two-word form reads both: the
+    target beside the destination and inside it."""
+    if not parsed.has("-s") or parsed.has("-r"):
+        return
+    if parsed.has("-t"):
+        folders = [w.value for w in parsed.values("-t")]
+        targets = positionals
+    elif len(positionals) >= 2:
+        dest = positionals[-1].value
+        targets = positionals[:-1]
+        one = dest is not None and len(targets) == 1  # then `dest` may be a folder or the link
+        folders = [dest, posixpath.dirname(dest) or "."] if one and dest is not None else [dest]
+    else:
+        return
+    for word in targets:
+        value = word.value
+        if value is None or value.startswith(("/", "~")):
+            continue
+        ctx.paths[:] = [p for p in ctx.paths if not (p.raw == word.text and p.access is Access.READ)]
+        for folder in dict.fromkeys(folders):
+            if folder is None:  # the link's folder is only known at run time: so is its target
+                ctx.paths.append(
+                    PathUse(None, Access.READ, word.text, "target of a link in a run-time folder")
+                )
+                continue
+            joined = posixpath.join(folder, value)  # the policy resolves `..` (after expanding ~)
+            ctx.path(Word(word.text, joined, joined), Access.READ, f"target of the link in {folder}")
+
+
 def second_is_output(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     """`uniq in out` and `xxd in out` write their second positional."""
     if len(positionals) >= 2:
@@ -200,6 +234,7 @@ def second_is_output(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Wor
 HANDLERS = {
     "rm": rm,
     "mv": mv,
+    "ln": ln,
     "chmod": chmod,
     "tar": tar,
     "uniq": second_is_output,

@@ -60,8 +60,9 @@ PROGRAMS: dict[str, Spec] = {
         args=Access.READ,  # a new name for a file gives its content to whoever reads the name
         dest_last=True,
         takes_value=_CP_VALUES,
-        aliases={"--target-directory": "-t", "--symbolic": "-s", "--force": "-f"},
+        aliases={"--target-directory": "-t", "--symbolic": "-s", "--force": "-f", "--relative": "-r"},
         flags=_WRITE_T,
+        handler="ln",
     ),
     "install": Spec(
         WRITE,
