@@ -237,8 +237,9 @@ RIDING = [
     ("kubectl get secrets", D),
     ("kubectl get pods --raw /api", Q),
     ("kubectl get --raw /api/v1/secrets", Q),
-    ("kubectl get pods -v=9", Q),
-    ("kubectl get pods --v=9", Q),
+    ("kubectl get pods -v=9", D),  # it logs each request's headers and bodies
+    ("kubectl get pods --v=9", D),
+    ("kubectl get pods -v=2", Q),
     ("kubectl get pods --kubeconfig kubeconfig", D),  # a file named kubeconfig is a credential
     ("KUBECONFIG=kubeconfig kubectl get pods", Q),
     ("npm run test --script-shell=/bin/evil", Q),

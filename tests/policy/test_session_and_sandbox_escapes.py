@@ -80,10 +80,12 @@ DENIED = [
     ("git -c alias.x='!cat ~/.netrc' x", "hardline.credentials"),
     ("git -c core.sshCommand='cat ~/.netrc' fetch", "hardline.credentials"),
     # Printers of stored secrets: bare `bundle config` lists every setting, `terraform show
-    # -json` the state's sensitive values in plain text.
+    # -json` the state's sensitive values in plain text, the human form every attribute no
+    # schema marks sensitive.
     ("bundle config", "hardline.credentials"),
     ("bundle config --local", "hardline.credentials"),
     ("terraform show -json", "hardline.credentials"),
+    ("terraform show", "hardline.credentials"),
 ]
 
 
@@ -121,7 +123,7 @@ def test_the_calls_beside_them_keep_their_decision(
     assert evaluation.decision is decision, evaluation.to_json()
 
 
-@pytest.mark.parametrize("command", ["bundle config set --local path vendor/bundle", "terraform show"])
+@pytest.mark.parametrize("command", ["bundle config set --local path vendor/bundle", "terraform output"])
 def test_a_setting_written_or_a_redacted_print_is_no_secret_printer(
     make_gate: GateFactory, call: Call, machine: Path, command: str
 ) -> None:

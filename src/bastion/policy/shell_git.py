@@ -270,7 +270,8 @@ def _repos(reach: Reach, inv: Invocation) -> list[Repo]:
 
 def _named_credentials(policy: Policy, repo: Repo, inv: Invocation) -> list[Reason]:
     """``git show HEAD~3:.env``, ``git log -p -- id_rsa``: a path named on the command line
-    is printed from history even when the index no longer lists it."""
+    is printed from history even when the index no longer lists it: a credential read, denied
+    like ``cat .env`` (what history holds is what the file held)."""
     base = repo.work_tree or posixpath.dirname(repo.git_dir)
     credentials = policy.hardline.credentials
     out = []
@@ -280,11 +281,13 @@ def _named_credentials(policy: Policy, repo: Repo, inv: Invocation) -> list[Reas
         path = word.partition(":")[2] if ":" in word else word
         if path and credentials.first_match(posixpath.join(base, path.lstrip("/"))) is not None:
             out.append(
-                _reason(
-                    word,
-                    f"git {inv.sub} prints {path} from the repository, a credential file name: "
-                    "a person must confirm",
-                    rule="hardline.credentials",
+                Reason(
+                    Decision.DENY,
+                    "hardline.credentials",
+                    "built-in",
+                    word[:200],
+                    f"git {inv.sub} prints {path} from the repository, a credential file: "
+                    "reading a credential, never by an agent",
                 )
             )
     return out

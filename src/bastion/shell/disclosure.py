@@ -140,12 +140,16 @@ def _printed_by_table(ctx: Ctx, args: list[Word]) -> None:
                 at = _argv_index(ctx, form.words[-1]) if form.words else -1
                 ctx.disclose(f"{ctx.program} {' '.join(form.words)} {form.why}".replace("  ", " "), at)
                 return
-    if ctx.program in CONTAINER_ENGINES and "inspect" in _positionals(ctx, args)[:2]:
-        env = next((w for w in args if "Env" in (w.value or "")), None)
-        if env is not None:
-            ctx.disclose(
-                f"{ctx.program} inspect {env.value}: prints the container's environment", ctx.index_of(env)
-            )
+    verbs = _positionals(ctx, args)[:2]
+    if ctx.program in CONTAINER_ENGINES and (verbs[:1] == ["inspect"] or verbs == ["container", "inspect"]):
+        why = _inspect_prints_environment(args)
+        if why:
+            ctx.disclose(f"{ctx.program} inspect {why}")
+            return
+    if ctx.program in KUBE_CLIENTS:
+        level = _verbosity(args)
+        if level is not None and level >= KUBE_HEADERS_LEVEL:
+            ctx.disclose(f"{ctx.program} -v={level} logs each request's headers and body (tokens, secrets)")
             return
     if ctx.program == "ps":
         for w in args:
@@ -161,6 +165,51 @@ def _printed_by_table(ctx: Ctx, args: list[Word]) -> None:
         found = sorted(identifiers & set(_JQ_TOKEN.findall(code)))
         if found:
             ctx.disclose(f"{ctx.program} {found[0]} prints the environment")
+
+
+#: Clients whose -v=N logs HTTP traffic: from 7 each request's headers (the bearer token, in
+#: clients before its masking), from 8 the bodies (a pod's env values, a Secret's data).
+KUBE_CLIENTS = frozenset({"kubectl", "oc"})
+KUBE_HEADERS_LEVEL = 7
+#: A --format that names the environment or the whole object (``{{json .}}``, ``.Config``).
+_WHOLE_OR_ENV = re.compile(r"Env|Config|\{\{-?\s*(json\s+)?\.\s*-?\}\}")
+
+
+def _inspect_prints_environment(args: list[Word]) -> str | None:
+    """``docker inspect NAME`` prints a container's ``Config.Env``; a ``--format`` naming only
+    other fields (``{{.State.Status}}``) does not."""
+    formats: list[str | None] = []
+    for i, w in enumerate(args):
+        v = w.value
+        if v in ("-f", "--format"):
+            formats.append(args[i + 1].value if i + 1 < len(args) else None)
+        elif v is not None and v.startswith(("--format=", "-f=")):
+            formats.append(v.split("=", 1)[1])
+        elif v is None:
+            formats.append(None)  # a word only known at run time may be the format
+    if not formats:
+        return "without --format: prints the container's environment"
+    for f in formats:
+        if f is None or _WHOLE_OR_ENV.search(f):
+            return f"{f or 'a run-time format'}: prints the container's environment"
+    return None
+
+
+def _verbosity(args: list[Word]) -> int | None:
+    """The level of ``-v=N``, ``--v=N``, ``-v N``, ``--v N`` (the last given; None when none or
+    only known at run time, which counts as the highest)."""
+    level: int | None = None
+    for i, w in enumerate(args):
+        v = w.value
+        if v is None:
+            continue
+        name, eq, value = v.partition("=")
+        if name not in ("-v", "--v"):
+            continue
+        if not eq:
+            value = (args[i + 1].value or "99") if i + 1 < len(args) else ""
+        level = int(value) if value.isdigit() else 99
+    return level
 
 
 #: jq identifiers, with a leading ``$`` (``$ENV``); a field access (``.env``) is no call.

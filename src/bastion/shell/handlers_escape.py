@@ -12,6 +12,8 @@ outright (``ctx.catastrophic``), never asked, whatever a person might answer.
 
 from __future__ import annotations
 
+import re
+
 from bastion.call.effects import Effect
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed
@@ -122,9 +124,16 @@ def container(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> 
             return
 
 
+#: gdb's ``attach PID`` in any unique spelling (gdb takes a command's prefixes: ``att 1``).
+_GDB_ATTACH = re.compile(r"at(t(a(c(h)?)?)?)?(\s|$)")
+
+
 def gdb(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
-    """``-ex CMD`` / ``--eval-command=CMD``: a ``shell`` or ``!`` command runs through the shell."""
+    """``-ex CMD`` / ``--eval-command=CMD``: a ``shell`` or ``!`` command runs through the shell;
+    ``attach`` there, or ``gdb PROGRAM PID``, reads a running process (``-p`` is a printer)."""
     ctx.add(E.CODE, note="gdb runs the program it debugs")
+    if len(positionals) >= 2 and (positionals[1].value is None or positionals[1].value.isdigit()):
+        ctx.disclose("gdb PROGRAM PID attaches to a running process: its memory, secrets and all")
     words = ctx.words[1:]
     for i, word in enumerate(words):
         name, value = _option(word.value, words[i + 1].value if i + 1 < len(words) else None)
@@ -134,6 +143,8 @@ def gdb(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
             ctx.dynamic = True
             continue
         command = value.strip()
+        if _GDB_ATTACH.match(command):
+            ctx.disclose(f"gdb {command!r} attaches to a running process: its memory, secrets and all")
         for lead in ("shell ", "!"):
             if command.startswith(lead):
                 ctx.inner.extend(ctx.run_source(ctx, command[len(lead) :], f"gdb {lead.strip()}"))

@@ -299,6 +299,9 @@ class Classifier:
                 if access is not Access.READ and not P.is_harmless_target(flag.value.value or ""):
                     ctx.raise_at(-1, E.WRITE, note=f"{name} {flag.name} writes the file it names")
                 ctx.path(flag.value, access, f"{name} {flag.name}")
+        attached = next((f for f in parsed.flags if f.name in spec.attaches), None)
+        if attached is not None:
+            ctx.disclose(f"{name} {attached.text} attaches to a running process: what it holds, secrets too")
         rest = list(ctx.words[1 + stop :])
         ctx.wrappers.append(name)
         strings = parsed.values(*spec.shell_string) if spec.shell_string else []

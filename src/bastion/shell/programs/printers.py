@@ -110,7 +110,26 @@ SECRET_PRINTERS: dict[str, tuple[SecretPrinter, ...]] = {
         gpg: (_p("", "prints secret keys", fs("--export-secret-keys", "--export-secret-subkeys")),)
         for gpg in ("gpg", "gpg2")
     },
-    "mvn": (_p("help:effective-settings", "prints the settings' server passwords", fs("-DshowPasswords")),),
+    # maven-help-plugin masks <password> and <passphrase> only: server httpHeaders (a GitLab
+    # Private-Token) and profile properties print as written, passwords too with -DshowPasswords.
+    "mvn": (_p("help:effective-settings", "prints the settings (server tokens and properties)"),),
+    "mvnw": (_p("help:effective-settings", "prints the settings (server tokens and properties)"),),
+    # ssh(1) -G: "print its configuration after evaluating Host and Match blocks and exit"
+    # (~/.ssh/config: its proxies, users, identity files and SetEnv values).
+    "ssh": (_p("", "prints the resolved ssh configuration", fs("-G")),),
+    # composer-config(1) --list shows auth.json's http-basic passwords and oauth tokens too.
+    "composer": (_p("config", "lists composer settings (auth.json tokens)", fs("-l", "--list")),),
+    "poetry": (_p("config", "lists poetry settings (repository credentials)", fs("--list")),),
+    # helm-get(1): the values given at install (passwords) and the manifest (Secret objects).
+    "helm": (
+        _p("get values", "prints the release's values (passwords given at install)"),
+        _p("get all", "prints the release's values and manifest (Secret objects)"),
+        _p("get manifest", "prints the release's manifest (Secret objects)"),
+    ),
+    # Attaching to a running process reads its memory: every secret it holds.
+    "gdb": (_p("", "attaches to a running process: its memory, secrets and all", fs("-p", "--pid")),),
+    "gcore": (_p("", "dumps a running process's memory"),),
+    "py-spy": (_p("dump", "prints a running process's stack and its local variables", fs("--locals", "-l")),),
     "vault": (
         _p("read", "prints a secret from Vault"),
         _p("kv get", "prints a secret from Vault"),
@@ -143,8 +162,11 @@ SECRET_PRINTERS: dict[str, tuple[SecretPrinter, ...]] = {
     "heroku": (_p("auth:token", "prints the Heroku token"), _p("config", "prints config vars (secrets)")),
     "terraform": (
         _p("output", "prints sensitive outputs", fs("-raw", "-json")),
-        # terraform-show(1): "-json ... will display sensitive values in plain text"
-        _p("show", "prints the state with its sensitive values in plain text", fs("-json")),
+        # terraform-show(1): "-json ... will display sensitive values in plain text"; the human
+        # form masks only what a schema marks sensitive (a generated password may not be).
+        _p("show", "prints the state (its secret attributes)"),
+        _p("state pull", "prints the raw state (every secret attribute)"),
+        _p("state show", "prints a resource's attributes from the state"),
     ),
     "op": (_p("read", "prints a 1Password secret"), _p("item get", "prints a 1Password item")),
     "pass": (_p("show", "prints a password"),),

@@ -35,6 +35,9 @@ class Wrapper:
     # for options it declares (here, in takes_value, value_paths or the fields above); any
     # other option of its own makes the command unknown (`valgrind --log-file=…` writes).
     known: frozenset[str] = frozenset()
+    # Options that attach to a process already running (strace -p PID): what it reads and
+    # writes, its memory, is every secret it holds: a credential read.
+    attaches: frozenset[str] = frozenset()
 
     def declares(self, name: str) -> bool:
         return (
@@ -45,6 +48,7 @@ class Wrapper:
             or name in self.shell_string
             or name in self.shell_flags
             or name in self.skip_unless
+            or name in self.attaches
         )
 
 
@@ -173,8 +177,9 @@ WRAPPERS: dict[str, Wrapper] = {
     "faketime": Wrapper(skip=1),
     # strace -o / --output FILE writes the trace; -E VAR=VAL and -u USER change what runs.
     "strace": Wrapper(
-        takes_value=fs("-o", "--output", "-e", "-p", "-s", "-a", "-P", "-I", "-X", "-S", "-U", "-O"),
+        takes_value=_o("-o --output -e -p --attach -s -a -P -I -X -S -U -O"),
         value_paths={"-o": Access.WRITE, "--output": Access.WRITE},
+        attaches=fs("-p", "--attach"),
         known=_o(
             "-f --follow-forks -ff -c --summary-only -C --summary -q --quiet -r --relative-timestamps "
             "-t --absolute-timestamps -tt -ttt -T --syscall-times -v --no-abbrev -x -xx "
@@ -186,6 +191,7 @@ WRAPPERS: dict[str, Wrapper] = {
     "ltrace": Wrapper(
         takes_value=fs("-o", "--output", "-e", "-p", "-s", "-n", "-a", "-l", "--library", "-x", "-L"),
         value_paths={"-o": Access.WRITE, "--output": Access.WRITE},
+        attaches=fs("-p"),
         known=fs(
             "-f", "-c", "-C", "--demangle", "-i", "-r", "-S", "-t", "-tt", "-ttt", "-T", "-b", "--no-signals"
         ),
