@@ -36,6 +36,9 @@ NAMED = [
     "deploy/admin.conf",
     "certs/bundle.p12",
     "keys/server.ppk",
+    "deploy/prod.env",
+    "config/secrets.json",
+    "secrets.yaml",
 ]
 
 
@@ -106,18 +109,33 @@ def test_a_hard_link_to_a_key_home_keeps_under_a_name_no_glob_knows_is_denied(
     assert _decided(gate, call("shell", command="cut -c1-9 tests/cert.txt")) == (D, [CRED])
 
 
-def test_a_recursive_read_reaching_a_secret_held_under_an_ordinary_name_asks(
+def test_a_search_reaching_a_secret_held_under_an_ordinary_name_asks_and_printing_it_is_denied(
     make_gate: GateFactory, call: Call, workspace: Path
 ) -> None:
     (workspace / "android").mkdir()
     (workspace / "android" / "gradle.properties").write_text("RELEASE_STORE_PASSWORD=Rk7fQ2mZp9Lw\n")
     (workspace / "android" / "build.gradle").write_text("apply plugin: 'com.android.application'\n")
     gate = make_gate()
-    assert _decided(gate, call("shell", command="grep -r PASSWORD android/")) == (Q, [CRED])
-    assert _decided(gate, call("shell", command="grep -r plugin src/"))[0] is A
+    decided = {
+        command: _decided(gate, call("shell", command=command))
+        for command in (
+            "grep -r PASSWORD android/",  # prints the password's line
+            "grep -rn plugin android/",  # prints nothing of gradle.properties, may print it
+            "grep -rl PASSWORD android/",  # names only
+            "rg -i store_password android",
+            "grep -r plugin src/",
+        )
+    }
+    assert decided == {
+        "grep -r PASSWORD android/": (D, [CRED]),
+        "grep -rn plugin android/": (Q, [CRED]),
+        "grep -rl PASSWORD android/": (Q, [CRED]),
+        "rg -i store_password android": (D, [CRED]),
+        "grep -r plugin src/": (A, ["mode.workspace"]),
+    }
 
 
-def test_the_search_tool_printing_lines_of_a_remote_url_with_a_token_asks(
+def test_the_search_tool_printing_lines_of_a_remote_url_with_a_token_is_denied(
     make_gate: GateFactory, call: Call, workspace: Path
 ) -> None:
     (workspace / ".git").mkdir()
@@ -126,7 +144,9 @@ def test_the_search_tool_printing_lines_of_a_remote_url_with_a_token_asks(
     )
     gate = make_gate()
     git = str(workspace / ".git")
-    assert _decided(gate, call("grep", pattern="url", path=git, output_mode="content")) == (Q, [CRED])
+    assert _decided(gate, call("grep", pattern="url", path=git, output_mode="content")) == (D, [CRED])
+    # Lines that do not match print nothing of it: a person decides (the file may change).
+    assert _decided(gate, call("grep", pattern="zzz", path=git, output_mode="content")) == (Q, [CRED])
     # Only the names of the files that match: nothing they hold is printed.
     assert _decided(gate, call("grep", pattern="url", path=git))[0] is A
     assert _decided(gate, call("read", path=str(workspace / ".git" / "config"))) == (D, [CRED])

@@ -232,16 +232,19 @@ def test_writing_agent_and_repository_configuration_always_asks(
 def test_a_recursive_reader_reaching_a_credential_file_is_not_a_pure_reader(
     make_gate: GateFactory, call: Call, workspace: Path, secret: str, command: str
 ) -> None:
+    """It asks (it may print nothing of it); when it prints a line of it, it is denied."""
     path = workspace / secret
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("PASSWORD=x\n")
-    evaluation = make_gate().evaluate(call("shell", command=command))
-    assert (evaluation.decision, [r.rule for r in evaluation.reasons]) == (
-        Decision.ASK,
-        ["hardline.credentials"],
-    )
-    assert evaluation.reasons[0].matched == str(path)
-    assert Effect.CREDENTIALS in evaluation.effects
+    gate = make_gate()
+    for searched, decision in ((command.replace("PASSWORD", "TODO"), Decision.ASK), (command, Decision.DENY)):
+        evaluation = gate.evaluate(call("shell", command=searched))
+        assert (evaluation.decision, [r.rule for r in evaluation.reasons]) == (
+            decision,
+            ["hardline.credentials"],
+        )
+        assert evaluation.reasons[0].matched == str(path)
+        assert Effect.CREDENTIALS in evaluation.effects
 
 
 RECURSION: list[tuple[str, Outcome]] = [
@@ -282,7 +285,7 @@ def test_an_archiver_that_follows_symlinks_is_checked_in_every_mode(
 def test_rg_skips_hidden_files_unless_told_and_find_only_lists_names(
     make_gate: GateFactory, call: Call, workspace: Path
 ) -> None:
-    (workspace / ".env").write_text("SECRET=1\n")
+    (workspace / ".env").write_text("API_TOKEN=1\n")
     gate = make_gate()
     assert outcome(gate, call, "rg SECRET") == ALLOWED
     assert outcome(gate, call, "rg -uu SECRET") == (Decision.ASK, ("hardline.credentials",))
@@ -310,9 +313,9 @@ GREP_FILTERS: list[tuple[str, Outcome]] = [
 def test_grep_include_and_exclude_decide_which_files_are_read_as_grep_does(
     make_gate: GateFactory, call: Call, workspace: Path, command: str, expected: Outcome
 ) -> None:
-    (workspace / ".env").write_text("PASSWORD=1\n")
+    (workspace / ".env").write_text("DB_PASS=1\n")
     (workspace / "config").mkdir()
-    (workspace / "config" / ".env.production").write_text("PASSWORD=1\n")
+    (workspace / "config" / ".env.production").write_text("DB_PASS=1\n")
     assert outcome(make_gate(), call, command) == expected
 
 
@@ -320,7 +323,7 @@ def test_grep_include_and_exclude_decide_which_files_are_read_as_grep_does(
 def test_an_ignore_file_whitelisting_a_hidden_name_makes_rg_search_hidden_files(
     make_gate: GateFactory, call: Call, workspace: Path, ignore: str
 ) -> None:
-    (workspace / ".env").write_text("SECRET=1\n")
+    (workspace / ".env").write_text("API_TOKEN=1\n")
     gate = make_gate()
     assert outcome(gate, call, "rg SECRET") == ALLOWED
     (workspace / ignore).write_text("build/\n!.env\n")
@@ -479,6 +482,6 @@ def test_what_a_call_saw_on_disk_is_not_kept_for_the_next_call(
     gate = make_gate()
     assert outcome(gate, call, "grep -rn PASSWORD .") == ALLOWED
     assert outcome(gate, call, "cat .env*") == ALLOWED  # no match: the literal name
-    (workspace / ".env.local").write_text("PASSWORD=1\n")
+    (workspace / ".env.local").write_text("DB_PASS=1\n")
     assert outcome(gate, call, "grep -rn PASSWORD .") == (Decision.ASK, ("hardline.credentials",))
     assert outcome(gate, call, "cat .env*") == (Decision.DENY, ("hardline.credentials",))

@@ -45,6 +45,10 @@ CREDENTIAL_GLOBS: tuple[str, ...] = (
     "*.key",
     ".env",
     ".env.*",
+    # An environment file under a name of its own (``prod.env``, ``~/secrets/stripe.env``) and
+    # a project's secrets file in any common format: what they are for is holding secrets.
+    "*.env",
+    *(f"secrets.{ext}" for ext in ("json", "yml", "yaml", "env", "ini", "conf", "cfg", "properties", "txt")),
     # Credential stores of common tools (each holds a token or a password in clear).
     "**/.config/gh/hosts.yml",
     "**/.config/hub",

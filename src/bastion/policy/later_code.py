@@ -89,7 +89,11 @@ LATER_CODE: tuple[LaterCode, ...] = (
     # git hook managers: what they name runs on commit.
     *_all(Runs.COMMIT, ".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml",
           "lefthook-local.yml", ".lefthook-local.yml", ".lefthook", ".overcommit.yml",
-          ".huskyrc", ".huskyrc.json", ".simple-git-hooks.json"),
+          ".huskyrc", ".huskyrc.json", ".simple-git-hooks.json",
+          # lint-staged: the commands a project's pre-commit hook (husky's) runs on staged files
+          ".lintstagedrc", ".lintstagedrc.json", ".lintstagedrc.yaml", ".lintstagedrc.yml",
+          ".lintstagedrc.js", ".lintstagedrc.cjs", ".lintstagedrc.mjs", "lint-staged.config.js",
+          "lint-staged.config.cjs", "lint-staged.config.mjs"),
     # git-lfs reads .lfsconfig (transfer agents); .gitattributes picks the diff / filter /
     # merge drivers config defines. (.editorconfig is data only.)
     *_all(Runs.GIT, ".lfsconfig", ".gitattributes"),

@@ -7,6 +7,9 @@ from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.paths import FileSystem, check_path, hard_link_to_credential
+from bastion.policy.search_lines import LineTest, prints_any
+from bastion.policy.secret_content import HEAD
+from bastion.policy.treewalk import Reach
 
 
 def reached_reason(
@@ -67,6 +70,30 @@ def reached_reason(
             "a person must confirm",
         )
     ]
+
+
+def printed_credential(reach: Reach, what: str, reason: Reason, path: str, printed: LineTest) -> Reason:
+    """A project's credential file a search reaches asks (the search may print nothing of
+    it); one it would print lines of (``grep -r PASSWORD android/`` over
+    ``gradle.properties``) is read, denied. ``reason`` as it is otherwise, or when the file
+    cannot be read (then the search cannot print it either)."""
+    if reason.decision is not Decision.ASK or reason.rule != "hardline.credentials":
+        return reason
+    reach.spend(1, path)
+    try:
+        data = reach.tree.read(path, HEAD)
+    except OSError:
+        return reason
+    if not prints_any(data, printed):
+        return reason
+    return Reason(
+        Decision.DENY,
+        "hardline.credentials",
+        "built-in",
+        path[:200],
+        f"{what} prints lines of the credential file {path} (they match what it searches for): "
+        "reading a credential, never by an agent",
+    )
 
 
 def split_reason(what: str, path: str) -> Reason:

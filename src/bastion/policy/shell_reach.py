@@ -27,7 +27,8 @@ from bastion.policy.paths import (
     absolute,
     hard_link_to_credential,
 )
-from bastion.policy.reached import reached_reason, split_reason
+from bastion.policy.reached import printed_credential, reached_reason, split_reason
+from bastion.policy.search_lines import LineTest, grep_lines
 from bastion.policy.secret_content import TreeLooks
 from bastion.policy.shell_glob import GlobSyntax, expand
 from bastion.policy.treewalk import Found, OverBudget, Reach, walk
@@ -294,8 +295,18 @@ def check_recursion(
     if not starts and mode.default_start and not any(u.access is Access.READ for u in cmd.paths):
         starts = ["."]
     rules, dirs = _grep_filter(cmd.argv) if cmd.program in _GREP else ((), ())
+    printed = grep_lines(cmd.program or "", cmd.argv)
     return check_tree_read(
-        policy, fs, reach, cmd.program or "this command", starts, cwd=cwd, mode=mode, rules=rules, dirs=dirs
+        policy,
+        fs,
+        reach,
+        cmd.program or "this command",
+        starts,
+        cwd=cwd,
+        mode=mode,
+        rules=rules,
+        dirs=dirs,
+        printed=printed,
     )
 
 
@@ -317,9 +328,11 @@ def check_tree_read(
     mode: Recursion,
     rules: tuple[tuple[bool, str], ...] = (),
     dirs: tuple[str, ...] = (),
+    printed: LineTest | None = None,
 ) -> Reached:
     """What a read of every file below ``starts`` (by ``what``) reaches: a credential file
-    by name or by (device, inode), a symlink out of the roots (``reached_reason``)."""
+    by name or by (device, inode), a symlink out of the roots (``reached_reason``); with
+    ``printed``, the lines a search prints, a project's credential file it prints lines of."""
     reasons: list[Reason] = []
     for start in starts:
         try:
@@ -334,7 +347,12 @@ def check_tree_read(
             if mode.split and item.target is None and _splits(item.path[len(top) :]):
                 reasons.append(split_reason(what, item.path))
                 continue
-            reasons.extend(reached_reason(policy, fs, what, start, item.path, item.target, cwd=cwd))
+            found_reasons = reached_reason(policy, fs, what, start, item.path, item.target, cwd=cwd)
+            if printed is not None:
+                found_reasons = [
+                    printed_credential(reach, what, r, item.path, printed) for r in found_reasons
+                ]
+            reasons.extend(found_reasons)
     note = f"{what} reads everything below {', '.join(starts)}: checked what it reaches"
     return Reached(tuple(dict.fromkeys(reasons)), (note,) if starts else ())
 

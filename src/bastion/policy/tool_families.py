@@ -20,6 +20,7 @@ from bastion.policy.lifecycle import lifecycle_write_reason
 from bastion.policy.network import decide_target
 from bastion.policy.packages import package_denials
 from bastion.policy.paths import CallFs, PathError, absolute
+from bastion.policy.search_lines import tool_lines
 from bastion.policy.shell_destroys import startup_replaced
 from bastion.policy.shell_reach import SEARCH_TOOL, budget_reason, check_tree_read, credential_effect
 from bastion.policy.stages import Context, install_subject, last_rule, mode_block, path_subject, rule_reason
@@ -51,13 +52,21 @@ def decide_path(ctx: Context, call: ToolCall, out: Assembly) -> None:
         # reached under another name (a hard link) or through a symlink is denied. What a
         # recursive grep only asks about (a project's own .env, a link out of the roots) is
         # left to the tool: Bastion's own grep skips each file the path policy does not allow.
-        reached = check_tree_read(
-            ctx.policy, _call_fs(ctx), ctx.reach, "the search tool", [path], cwd=call.cwd, mode=SEARCH_TOOL
-        )
         # Lines it prints (Claude's ``output_mode: content``) print what a credential file
         # below holds when it matches: one reached in the project (by name, or by a secret it
-        # holds: ``.git/config``'s remote with a token) asks too (#31, suite E).
+        # holds: ``.git/config``'s remote with a token) asks too, and is denied when its
+        # pattern matches a line of it (#31, suite E).
         printed = call.args.get("output_mode") == "content"
+        reached = check_tree_read(
+            ctx.policy,
+            _call_fs(ctx),
+            ctx.reach,
+            "the search tool",
+            [path],
+            cwd=call.cwd,
+            mode=SEARCH_TOOL,
+            printed=tool_lines(call.args.get("pattern")) if printed else None,
+        )
         denied = tuple(
             r
             for r in reached.reasons
