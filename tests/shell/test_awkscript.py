@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from bastion.call.effects import Effect
 from bastion.shell.analysis import analyze
 from bastion.shell.awkscript import Finding, findings
+from bastion.shell.awkscript import strings as awkscript_strings
 
 E = Effect
 
@@ -109,10 +110,44 @@ def test_what_a_string_holds_never_hides_a_pipe_to_a_shell(inner: str) -> None:
     cmd = analyze(
         f"awk {shlex.quote('{ print ' + chr(34) + inner + chr(34) + ' | ' + chr(34) + 'sh' + chr(34) + ' }')} f"
     )
-    assert E.CODE in cmd.commands[0].effects
+    assert E.CODE in next(c for c in cmd.commands if c.program == "awk").effects
 
 
 @given(_TEXT)
 def test_a_plain_print_of_any_string_is_a_read(inner: str) -> None:
     cmd = analyze(f"awk {shlex.quote('{ print ' + chr(34) + inner + chr(34) + ' }')} f")
     assert cmd.commands[0].pure_reader, cmd.commands[0].notes
+
+
+@pytest.mark.parametrize(
+    ("program", "strings"),
+    [
+        ('BEGIN { f = "sys" "tem"; @f("cat ~/.netrc") }', ["sys", "tem", "system", "cat ~/.netrc"]),
+        ('{ print "a\\tb" | "sort -u" }', ["sort -u"]),  # one with an escape is left out
+        ("{ print $1 }", []),
+    ],
+)
+def test_the_strings_of_a_program_and_their_concatenations_are_listed(
+    program: str, strings: list[str]
+) -> None:
+    assert awkscript_strings(program) == strings
+
+
+@pytest.mark.parametrize(
+    ("program", "commands"),
+    [
+        # each string of a program that runs commands is decided as the command it spells
+        ('BEGIN { f = "sys" "tem"; @f("cat ~/.netrc") }', ["sys", "tem", "system", "cat", "awk"]),
+        ('BEGIN { s = "}"; print "cat ~/.netrc" | "sh" }', ["cat", "sh", "awk"]),
+        ('BEGIN { system("rm -rf ~") }', ["rm", "awk"]),
+        # a string that is no shell syntax runs nothing: it is text
+        ('{ print "a (b" | "sort" }', ["sort", "awk"]),
+        # a program that runs nothing: its strings are text
+        ('{ print "rm -rf ~" }', ["awk"]),
+    ],
+)
+def test_the_strings_a_program_may_give_a_shell_are_decided_as_commands(
+    program: str, commands: list[str]
+) -> None:
+    analysis = analyze(f"awk {shlex.quote(program)} f")
+    assert (analysis.errors, [c.program for c in analysis.commands]) == ((), commands)

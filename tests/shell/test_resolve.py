@@ -54,6 +54,9 @@ RESOLVED = [
     ("cat ~/$(rev <<< crten.)", "cat ~/.netrc"),
     ("cat $(echo LmdpdC1jcmVkZW50aWFscw== | base64 -d)", "cat .git-credentials"),
     ("cat $(find ~ -name .netrc)", 'cat "$HOME"/.netrc'),
+    # a shell reading its program from a pure pipeline runs what it prints
+    ("echo Y2F0IH4vLm5ldHJj | base64 -d | sh", "sh -c 'cat ~/.netrc'"),
+    ("printf 'rm -rf ~' | /bin/bash -s", "bash -c 'rm -rf ~'"),
     ("rm -rf $(echo ~)", 'rm -rf "$HOME"'),
     ('h=~; rm -rf "$h"', 'h=~; rm -rf "$HOME"'),
     ("f='a b'; cat $f", "f='a b'; cat a b"),
@@ -127,6 +130,7 @@ DECISIONS = [
     ("cat `echo ~/.netrc`", D, CRED),
     ("cat ~/$(echo .argep | tr a-z n-za-m)", D, CRED),
     ("cd ~ && cat $(echo LmdpdC1jcmVkZW50aWFscw== | base64 -d)", D, CRED),
+    ("echo Y2F0IH4vLm5ldHJj | base64 -d | sh", D, CRED),
     ("base64 $(printf '%s/.aws/credentials' ~)", D, CRED),
     ("xargs cat <<< ~/.pgpass", D, CRED),
     ("dd if=$HOME/.vault-token", D, CRED),

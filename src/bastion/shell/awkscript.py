@@ -236,6 +236,24 @@ def findings(program: str) -> list[Finding] | None:
     return found
 
 
+def strings(program: str) -> list[str]:
+    """The program's string literals without escapes, adjacent ones also joined (awk's
+    concatenation: ``"sys" "tem"``): where the program runs commands (``system()``, a pipe, an
+    indirect call), any of them may be the command line a shell is given."""
+    toks = tokens(program) or []
+    found: list[str] = []
+    run: list[str] = []
+    for tok in [*toks, Token(Kind.NEWLINE, "")]:
+        if tok.kind is Kind.STRING and "\\" not in tok.text:
+            run.append(tok.text)
+            found.append(tok.text)
+            continue
+        if len(run) > 1:
+            found.append("".join(run))
+        run = []
+    return list(dict.fromkeys(s for s in found if s.strip()))
+
+
 def _getline_read(toks: list[Token], source: int) -> Finding:
     """What ``getline < FILE`` reads, FILE at ``source``: a literal, a field of the record, or
     an expression whose value may be known from the variable's assignment (``f = "…"``)."""

@@ -11,6 +11,7 @@ from bastion.shell import paths as P
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed
 from bastion.shell.model import Access, PathUse, new_path_use
+from bastion.shell.parser import parse
 from bastion.shell.programs.spec import Spec
 from bastion.shell.words import Word, literal_word
 
@@ -78,6 +79,24 @@ def awk(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
             _awk_effect(ctx, finding, at)
             if finding.what == "read" and finding.target is None:
                 _awk_named_read(ctx, finding, inputs)
+        if any(f.what == "code" for f in found):
+            # `system("cat ~/.netrc")`, `print "cat ~/.netrc" | "sh"`, `@f("…")`: each string
+            # may be what a shell runs, decided as the command it spells (can only tighten).
+            for text in awkscript.strings(program):
+                _awk_string_command(ctx, text)
+
+
+#: Reserved words that cannot begin a command: bash's syntax error, never a command run.
+_CLOSING_WORDS = frozenset({"}", "fi", "done", "esac", "then", "else", "elif", "do", "in", ";;", ")"})
+
+
+def _awk_string_command(ctx: Ctx, text: str) -> None:
+    """A string the awk program may give a shell, decided as that command; one that is no
+    shell syntax (``"a (b"``) runs nothing there: a text, not a command."""
+    first = text.split(maxsplit=1)[0] if text.split() else ""
+    if first in _CLOSING_WORDS or parse(text.encode("utf-8", "surrogateescape")).root_node.has_error:
+        return
+    ctx.inner.extend(ctx.run_source(ctx, text, "awk string run as a command"))
 
 
 def _awk_named_read(ctx: Ctx, finding: awkscript.Finding, inputs: list[str | None]) -> None:

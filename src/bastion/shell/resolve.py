@@ -46,9 +46,21 @@ class _State:
     edits: list[tuple[int, int, str]] = field(default_factory=list)
 
 
+#: A pipeline into a shell that reads its program from stdin (``… | base64 -d | sh``).
+_INTO_SHELL = re.compile(rb"\|\s*(?:/usr)?(?:/bin/)?(?:ba|da|z|k)?sh\b")
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh"})
+
+
 def quick_check(src: bytes) -> bool:
     """Whether the source may hold a value to resolve (else it need not be parsed)."""
-    return b"$" in src or b"`" in src or b"~root" in src or b"~+" in src or b"env " in src
+    return (
+        b"$" in src
+        or b"`" in src
+        or b"~root" in src
+        or b"~+" in src
+        or b"env " in src
+        or _INTO_SHELL.search(src) is not None
+    )
 
 
 def resolved(root: Node, src: bytes) -> str | None:
@@ -88,6 +100,8 @@ def _visit(state: _State, node: Node) -> None:
         var, listing = loop_variable(loop, state.src), read_from(node, state.src)
         if var is not None and listing is not None:  # while read -r f; do …; done < F
             state.listed[var] = listing
+    if kind == "pipeline" and _into_shell(state, node):
+        return
     if kind in _USES:
         if _use(state, node):
             return
@@ -310,12 +324,37 @@ def _expanded(state: _State, node: Node) -> str | None:
     return None
 
 
+def _into_shell(state: _State, node: Node) -> bool:
+    """``echo Y2F0IH4vLm5ldHJj | base64 -d | sh``: a shell reading its program from a pure
+    pipeline runs what the pipeline prints, spelled here as ``sh -c PROGRAM`` (True when
+    replaced). A shell with arguments, or stages not pure, is left as it is (stdin code is
+    only known at run time)."""
+    stages = [c for c in node.named_children if c.type != "comment"]
+    last = stages[-1] if stages else None
+    if last is None or last.type != "command" or len(stages) < 2:
+        return False
+    words = [_text(c) for c in last.named_children]
+    if words[:1] and words[0].rpartition("/")[2] in _SHELLS and all(w in ("-s", "-") for w in words[1:]):
+        program = _pipeline_output(state, stages[:-1])
+        if program is None or HOME_MARK in program or PWD_MARK in program or LIST_MARK in program:
+            return False
+        shell = words[0].rpartition("/")[2]
+        state.edits.append((node.start_byte, node.end_byte, f"{shell} -c {shlex.quote(program)}"))
+        return True
+    return False
+
+
 def _substituted(state: _State, node: Node) -> str | None:
     """The output of ``$(…)`` when it is one pure command or a pipeline of them."""
     body = [c for c in node.named_children if c.type != "comment"]
     if len(body) != 1:
         return None
     stages = body[0].named_children if body[0].type == "pipeline" else [body[0]]
+    return _pipeline_output(state, stages)
+
+
+def _pipeline_output(state: _State, stages: list[Node]) -> str | None:
+    """What a pipeline of pure commands prints (None when a stage is not one)."""
     data: str | None = None
     for stage in stages:
         if stage.type != "command":
