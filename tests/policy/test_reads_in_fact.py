@@ -236,7 +236,7 @@ RIDING = [
     ("kubectl get secret x", D),
     ("kubectl get secrets", D),
     ("kubectl get pods --raw /api", Q),
-    ("kubectl get --raw /api/v1/secrets", Q),
+    ("kubectl get --raw /api/v1/secrets", D),
     ("kubectl get pods -v=9", D),  # it logs each request's headers and bodies
     ("kubectl get pods --v=9", D),
     ("kubectl get pods -v=2", Q),

@@ -311,11 +311,27 @@ def gh(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
 def kubectl(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     words = [w for w in ctx.words[1:] if not (w.value or "-").startswith("-")]
     verbs = [w.value or "" for w in words[:3]]
+    values = [w.value for w in ctx.words[1:]]
+    server = next((v for v in values if v is not None and v.partition("=")[0] in _KUBE_SERVER), None)
+    if server is not None:
+        # The kubeconfig's user (a bearer token, a client key, an exec plugin's token) goes
+        # to whatever server the option names: a credential sent away.
+        ctx.disclose(f"kubectl {server[:60]}: sends the kubeconfig's credentials to the server it names")
+        return
+    raw = next((v for i, v in enumerate(values) if i and values[i - 1] == "--raw"), None)
+    raw = raw or next((v[6:] for v in values if v is not None and v.startswith("--raw=")), None)
+    if "get" in verbs[:1] and raw is not None and "secrets" in raw.lower():
+        ctx.disclose(f"kubectl get --raw {raw[:60]}: prints secrets")
+        return
     if any(v in _KUBE_READS for v in verbs[:2]):
         for word in words[1:]:
             if _names_secrets(word.value or ""):
                 ctx.disclose(f"kubectl prints secrets ({word.value})", ctx.index_of(word))
                 return
+
+
+#: kubectl's options that name the API server its credentials are sent to.
+_KUBE_SERVER = frozenset({"--server", "-s"})
 
 
 #: kubectl verbs that print the objects they name.
