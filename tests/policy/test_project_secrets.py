@@ -107,6 +107,8 @@ def test_a_hard_link_to_a_key_home_keeps_under_a_name_no_glob_knows_is_denied(
     gate = make_gate()
     assert _decided(gate, call("read", path=str(workspace / "tests" / "cert.txt"))) == (D, [CRED])
     assert _decided(gate, call("shell", command="cut -c1-9 tests/cert.txt")) == (D, [CRED])
+    # git add copies it into the object store, where `git show :tests/cert.txt` prints it
+    assert _decided(gate, call("shell", command="git add -f tests/cert.txt")) == (D, [CRED])
 
 
 def test_a_search_reaching_a_secret_held_under_an_ordinary_name_asks_and_printing_it_is_denied(

@@ -109,8 +109,9 @@ HELD = {
     # mvn help:effective-settings, terraform show), attaching to a running process (gdb -p),
     # a credential named to git show, a search that prints lines of a credential file, *.env,
     # a pure pipeline into sh and awk's command strings; and `ln -s` targets read from the
-    # link's folder: 1/1/13 -> 1/1/2, contained 29 -> 25, everyday 178 -> 179.
-    "blind_e": Held(1, 1, 2, {"clean": 179, "lfs-delta": 179}, contained_allowed=25),
+    # link's folder; git add reads what it stages: 1/1/13 -> 1/1/1, contained 29 -> 25,
+    # everyday 178 -> 179.
+    "blind_e": Held(1, 1, 1, {"clean": 179, "lfs-delta": 179}, contained_allowed=25),
 }
 
 

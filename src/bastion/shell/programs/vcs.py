@@ -146,10 +146,12 @@ GIT_SUBCOMMANDS: dict[str, Spec] = {
     "config": Spec(READ, reader=True, handler="git_config"),
     # git grep searches the whole work tree below the cwd (or the paths after the pattern)
     "grep": Spec(READ, reader=True, args=Access.READ, lead=1, lead_flags=fs("-e", "-f"), recursive=True),
+    # git add copies each file it names into the object store, where git show prints it: a
+    # read of each (a hard link to a credential file is that file).
+    "add": Spec(WRITE, args=Access.READ),
     **{
         n: Spec(WRITE)
         for n in (
-            "add",
             "commit",
             "checkout",
             "switch",
