@@ -59,7 +59,6 @@ PRINTERS = [
     "npm run env",
     "npm run-script env",
     "systemctl --user show-environment",
-    "tmux show-environment",
     "docker inspect --format '{{.Config.Env}}' app",
     "podman container inspect -f '{{json .Config.Env}}' app",
     "docker compose --env-file .env config",

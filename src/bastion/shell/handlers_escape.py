@@ -8,6 +8,9 @@ outright (``ctx.catastrophic``), never asked, whatever a person might answer.
 - A container run with the host's namespaces, full privileges or the host's root folder
   mounted (``docker run --privileged``, ``--pid=host``, ``-v /:/host``) is the host.
 - ``gdb -ex 'shell CMD'`` runs CMD through the shell: classified as the command it is.
+- A terminal multiplexer's server (``tmux send-keys``, ``screen -X stuff``) and the session's
+  message bus (``busctl call``, ``dbus-send``, ``gdbus call``) run what they are told in
+  processes that were started outside the sandbox: a command handed to them escapes it.
 """
 
 from __future__ import annotations
@@ -75,6 +78,59 @@ def escape(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> Non
         return
     how = "enters another process's namespaces" if ctx.program == "nsenter" else "has systemd start it"
     ctx.catastrophic = f"{ctx.program} {how}: it runs outside the sandbox"
+
+
+#: Per program, the verbs (or options) that only list or print what is there; any other verb
+#: drives the server or the bus. None: the program's options decide (screen).
+_SESSION_READS: dict[str, frozenset[str]] = {
+    "tmux": frozenset(
+        {
+            "ls",
+            "list-sessions",
+            "has-session",
+            "has",
+            "list-windows",
+            "lsw",
+            "list-panes",
+            "lsp",
+            "list-clients",
+            "lsc",
+            "list-keys",
+            "lsk",
+            "list-commands",
+            "lscm",
+            "-V",
+            "-h",
+        }
+    ),
+    "busctl": frozenset({"list", "status", "tree", "introspect", "--help", "-h", "--version"}),
+    "gdbus": frozenset({"introspect", "help", "--help", "-h"}),
+    "dbus-send": frozenset({"--help", "-h"}),
+    "qdbus": frozenset({"--help", "-h"}),
+    "qdbus6": frozenset({"--help", "-h"}),
+}
+#: screen's options that attach to a session or send it a command (``-X stuff 'id\n'``).
+_SCREEN_DRIVES = frozenset({"-X", "-x", "-r", "-R", "-d", "-D", "-RR", "-DR", "-dr"})
+
+
+def session_escape(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """A command handed to a tmux or screen server, or to the service bus, runs outside."""
+    args = _values(ctx.words[1:])
+    if ctx.program == "screen":
+        driven = next((a for a in args if a is None or a in _SCREEN_DRIVES), "")
+    else:
+        reads = _SESSION_READS.get(ctx.program, frozenset())
+        verbs = [a for a in args if a is None or not a.startswith("-") or a in reads]
+        if ctx.program in ("qdbus", "qdbus6"):  # qdbus SERVICE PATH METHOD calls it
+            verbs = ["call"] if len(verbs) >= 3 else verbs[:1] and ["--help"]
+        if not verbs:
+            verbs = ["new-session"] if ctx.program == "tmux" else verbs  # bare tmux starts one
+        driven = "" if not verbs or verbs[0] in reads else (verbs[0] or "a run-time verb")
+    if driven:
+        ctx.catastrophic = (
+            f"{ctx.program} {driven}: it has a server started outside the sandbox (a terminal "
+            "session or the service bus) run what it is given"
+        )
 
 
 def _option(word: str | None, following: str | None) -> tuple[str, str | None]:
@@ -152,4 +208,5 @@ def gdb(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
 
 HANDLERS = {
     "power": power, "systemctl": systemctl, "escape": escape, "container": container, "gdb": gdb,
+    "session_escape": session_escape,
 }  # fmt: skip
