@@ -82,6 +82,10 @@ STORES = [
     ".pulumi/credentials.json",
     ".config/git/credentials",
     ".password-store/prod/db.gpg",
+    ".claude.json",
+    ".age/me.txt",
+    ".ansible/vault_pass.txt",
+    ".linode-cli",
 ]
 
 

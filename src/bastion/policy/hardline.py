@@ -136,6 +136,16 @@ CREDENTIAL_GLOBS: tuple[str, ...] = (
     "**/.config/hcloud/cli.toml",
     "**/.config/netlify/config.json",
     "**/.fly/config.yml",
+    # Agents' own account files (~/.claude.json keeps MCP servers' env tokens and an API key
+    # where one is used), age identities kept by hand, Ansible vault password files, the
+    # Linode CLI's token.
+    "~/.claude.json",
+    "**/.age/*.txt",
+    "**/.age/*.key",
+    "**/.ansible/vault_pass*",
+    "**/.ansible/vault-pass*",
+    ".linode-cli",
+    "**/.config/linode-cli",
     "**/.ivy2/.credentials",
     "**/.sbt/.credentials",
     "**/.subversion/auth",
