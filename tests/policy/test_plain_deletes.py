@@ -25,9 +25,30 @@ A, Q, D = Decision.ALLOW, Decision.ASK, Decision.DENY
 
 @pytest.fixture
 def ws(workspace: Path, home: Path) -> Path:
-    for folder in ("build/lib", "dist", "node_modules/.cache/x", "vendor/dep/.git", "other/.hg", "docs"):
+    for folder in (
+        "build/lib",
+        "dist",
+        "node_modules/.cache/x",
+        "node_modules/.bin",
+        "vendor/dep/.git",
+        "other/.hg",
+        "docs",
+        "ci/.github/workflows",
+        "agent/.claude",
+        ".venv/lib/site-packages",
+    ):
         (workspace / folder).mkdir(parents=True)
-    for name in ("notes.txt", "build/lib/a.o", "dist/app.whl", "docs/old.md", "vendor/dep/x.c"):
+    for name in (
+        "notes.txt",
+        "build/lib/a.o",
+        "dist/app.whl",
+        "docs/old.md",
+        "vendor/dep/x.c",
+        "node_modules/.bin/tsc",
+        "ci/.github/workflows/test.yml",
+        "agent/.claude/settings.json",
+        ".venv/lib/site-packages/distutils-precedence.pth",
+    ):
         (workspace / name).write_text("x\n")
     git = ["git", "-c", "user.email=a@b", "-c", "user.name=a", "-C", str(workspace)]
     subprocess.run([*git, "init", "-q"], check=True)
@@ -46,6 +67,8 @@ DELETES = [
     ("unlink notes.txt", A),
     ("cd build && rm -rf lib", A),
     ("rm -rf missing-folder", A),
+    ("rm -rf node_modules", A),  # its programs go: removing one plants nothing
+    ("rm -rf .venv", A),  # a .pth, whose write would ask
     # what asks or denies
     ("rm -r docs", Q),  # it holds a tracked file: uncommitted changes nothing could give back
     ("rm -rf src", Q),
@@ -53,6 +76,8 @@ DELETES = [
     ("rm -rf other", Q),  # a Mercurial repository's
     ("rm -rf vendor/dep/.git", Q),
     ("rm -rf .git", Q),
+    ("rm -rf ci", Q),  # the checks CI runs go with it
+    ("rm -rf agent", Q),  # an agent's permission file (its deny rules) goes with it
     ("rm -rf .", Q),
     ("rm -rf *", D),  # `out` among them: a link to HOME, judged as what it names
     ("rm out", D),  # rm would take the link only; the path policy judges it as HOME: stricter

@@ -13,7 +13,8 @@ to one, asks or denies there), and when what it names is plainly workspace work:
   workspace work, and a sandbox cannot give it back;
 * a folder it names holds no repository's folder, which a walk of at most
   :data:`MAX_ENTRIES` entries shows (a bigger tree asks): ``rm -rf vendor`` must not take a
-  nested checkout's unpushed history with it;
+  nested checkout's unpushed history with it; nor what restrains later work (``rm -rf
+  .claude`` takes its deny rules, ``rm -rf .github`` the checks CI runs);
 * a folder it names holds no file the repository around it tracks (its index says): build
   output, caches and other untracked folders go (``rm -rf build dist``); ``rm -rf src``, whose
   uncommitted changes nothing could give back, asks; so does a folder in no repository.
@@ -26,9 +27,12 @@ from __future__ import annotations
 
 import os
 
+from bastion.agents.registry import permission_globs
 from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
 from bastion.policy.git_index import IndexUnknown, index_paths
+from bastion.policy.globs import GlobSet
+from bastion.policy.later_code import LATER_CODE, Runs
 from bastion.policy.tree import Kind
 from bastion.policy.treewalk import OverBudget, Reach
 from bastion.shell.model import Access, SimpleCommand
@@ -67,14 +71,18 @@ def plain_delete(policy: Policy, reach: Reach, cmd: SimpleCommand, cwd: str) -> 
             return None  # a root itself, or outside every one
         if REPOSITORY_DIRS.intersection(os.path.relpath(path, root).split(os.sep)):
             return None
-        if _holds_repository(reach, path) or _holds_tracked(reach, path, root):
+        if _holds_repository(reach, path, policy) or _holds_tracked(reach, path, root):
             return None
     return WHY
 
 
-def _holds_repository(reach: Reach, path: str) -> bool:
-    """Does the folder ``path`` hold a repository's folder (or too much to tell)? A file, a
-    symlink (``rm`` removes the link, never what it points to) or a missing path holds none."""
+def _holds_repository(reach: Reach, path: str, policy: Policy) -> bool:
+    """Does the folder ``path`` hold a repository's folder, or what restrains later work (an
+    agent's permission file, a git hook, a CI workflow: ``rm -rf .claude`` drops its deny
+    rules, ``rm -rf .github`` the checks CI runs), or too much to tell? A file, a symlink
+    (``rm`` removes the link, never what it points to) or a missing path holds none (the write
+    policy judged it by its own name)."""
+    guarded = _restraining(policy)
     try:
         if reach.kind(path, follow=False) is not Kind.DIR:
             return False
@@ -83,13 +91,36 @@ def _holds_repository(reach: Reach, path: str) -> bool:
             folder = pending.pop()
             for entry in reach.listdir(folder):
                 seen += 1
+                inside = os.path.join(folder, entry.name)
                 if entry.name in REPOSITORY_DIRS or seen > MAX_ENTRIES:
                     return True
+                if guarded.first_match(inside) is not None:
+                    return True
                 if entry.kind is Kind.DIR:
-                    pending.append(os.path.join(folder, entry.name))
+                    pending.append(inside)
     except OverBudget:
         return True
     return False
+
+
+#: What restrains later work, which a delete loosens: an agent's permission file (its deny
+#: rules), git's hooks and the hook managers' and CI's configuration (the checks they run).
+#: A delete of anything else a write would ask about (a toolchain file, a ``.pth``, a program
+#: under node_modules/.bin) takes nothing that keeps anyone safe.
+RESTRAINING = frozenset(
+    (
+        *permission_globs(),
+        "**/.git/hooks",
+        "**/.husky",
+        "**/.githooks",
+        *(e.glob for e in LATER_CODE if e.runs in (Runs.PUSH, Runs.COMMIT)),
+    )
+)
+
+
+def _restraining(policy: Policy) -> GlobSet:
+    every = policy.hardline.self_ask + policy.hardline.later_code
+    return GlobSet.of([g for g in every.globs if g.pattern in RESTRAINING])
 
 
 def _holds_tracked(reach: Reach, path: str, root: str) -> bool:
