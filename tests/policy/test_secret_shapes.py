@@ -28,6 +28,10 @@ SECRET = [
     ("deploy/admin.conf", "kind: Config\nusers:\n- user:\n    client-key-data: LS0tLS1CRUdJTiBSU0E=\n"),
     ("docker/config.json", '{"auths": {"ghcr.io": {"auth": "ZGV2OnRva2VuMTIz"}}}'),
     (".git/config", '[remote "origin"]\n\turl = https://ci-bot:Qw8eRt5yUi2o@github.com/acme/w.git\n'),
+    # a repository's remote is where git sends its history, whatever host it names
+    (".git/config", '[remote "origin"]\n\turl = https://deploy:Qw8eRt5yUi2o@git.example.com/acme/w.git\n'),
+    ("vendor/lib.git/config", '[remote "o"]\n\turl = https://deploy:Qw8eRt5yUi2o@git.internal/acme/w.git\n'),
+    ("deploy/notes.txt", "ghp_" + "Ab3_" * 9 + "\n"),  # a GitHub token's shape, underscores and all
     ("data/users.csv", "User name,Password,Access key ID,Secret access key\ndev,x,y,z\n"),
     (".htpasswd", "admin:$apr1$Zx8Qw2Lp$Vn5TbM9kR4sJ\n"),
     ("notes.txt", f"the token is {_GH}\n"),
@@ -60,6 +64,7 @@ EVERYDAY = [
     ("wp-config-sample.php", "define( 'DB_PASSWORD', 'password_here' );\n"),
     ("tests/test_login.py", "login(user='dev', password='Password123!')\n"),
     ("docs/setup.md", "Run `curl https://user:PASSWORD@example.com/x`; max_tokens: 4096\n"),
+    ("docs/setup.md", "Clone https://deploy:Qw8eRt5yUi2o@git.example.com/acme/w.git\n"),  # documentation
 ]
 
 

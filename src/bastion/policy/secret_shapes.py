@@ -13,8 +13,9 @@ trufflehog, detect-secrets, shhgit) hold with high confidence counts here:
   DigitalOcean, Shopify, SendGrid);
 - what only a credential file holds: a kubeconfig's ``client-key-data``, a docker
   ``auths`` entry's ``auth``, the AWS console's access-key CSV header;
-- a password in a URL (``https://bot:TOKEN@github.com/…``, a ``.git/config`` remote) that is
-  no placeholder and names no local host (``postgres://postgres:postgres@db`` is a dev box);
+- a password in a URL (``https://bot:TOKEN@github.com/…``) that is no placeholder and names
+  no local or documentation host (``postgres://postgres:postgres@db`` is a dev box); in a
+  repository's own config (a remote) whatever host it names;
 - a secret-named key (``password``, ``secret``, ``token``, ``api_key``…) given a literal
   value that looks generated: at least 12 characters, no reference (``${X}``, ``<%= %>``,
   ``process.env.X``, a call), no placeholder word (``example``, ``changeme``, ``your``…),
@@ -29,7 +30,7 @@ import re
 #: A private key block; the JSON-escaped one of a service account too.
 _PRIVATE_KEY = rb"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d+:"
 _TOKENS = (
-    rb"\bgh[pousr]_[A-Za-z0-9]{36,}",
+    rb"\bgh[pousr]_[A-Za-z0-9_]{36,}",
     rb"\bgithub_pat_[A-Za-z0-9_]{40,}",
     rb"\bgl(?:pat|dt|ptt|rt)-[A-Za-z0-9_-]{20,}",
     rb"\bxox[abposr]-[0-9]{6,}-[A-Za-z0-9-]{10,}",
@@ -96,13 +97,20 @@ def generated(value: str, *, least: int = 12) -> bool:
     return kinds >= 2 and len(set(value)) >= 6
 
 
+#: A repository's own configuration: its remote URLs are where git sends what it holds, never
+#: an example in documentation, whatever host they name (``git.example.com`` included).
+_GIT_CONFIG = re.compile(r"(?:^|/)(?:\.git|[^/]+\.git|\.git/modules/.+)/config(?:\.worktree)?$")
+
+
 def project_secret(data: bytes, name: str = "") -> bool:
     """Do the first bytes of the project file ``name`` hold a secret of a shape above?"""
     if _CERTAIN.search(data):
         return True
+    remotes = _GIT_CONFIG.search(name) is not None
     for url in _URL.finditer(data):
         host = url["host"].decode("utf-8", "replace")
-        if not _LOCAL_HOST.search(host) and generated(url["value"].decode("utf-8", "replace"), least=8):
+        local = _LOCAL_HOST.search(host) and not remotes
+        if not local and generated(url["value"].decode("utf-8", "replace"), least=8):
             return True
     program = name.lower().endswith(_PROGRAM_SUFFIXES)
     for found in _ASSIGNED.finditer(data):
