@@ -26,6 +26,18 @@ from bastion.call.model import ToolCall
      ("mcp", {"server": "files", "tool": "read_file", "arguments": {"path": "a"}})),
     ({"tool": "shell", "args": {"command": "ls"}}, ("shell", {"command": "ls"})),
     ({"tool": "teleport", "args": {"to": "mars"}}, ("teleport", {"to": "mars"})),
+    # what a write leaves is decided too: content and edits go with the path
+    ({"tool": "Write", "args": {"file_path": "/p/a", "content": "x"}}, ("write", {"path": "/p/a", "content": "x"})),
+    ({"tool": "Edit", "args": {"file_path": "/p/a", "old_string": "a", "new_string": "b", "replace_all": True}},
+     ("edit", {"path": "/p/a", "old_string": "a", "new_string": "b", "replace_all": True})),
+    ({"tool": "MultiEdit", "args": {"file_path": "/p/a", "edits": [{"old_string": "a", "new_string": "b"}]}},
+     ("edit", {"path": "/p/a", "edits": ({"old_string": "a", "new_string": "b"},)})),  # frozen
+    ({"tool": "write_file", "args": {"file_path": "/p/a", "content": "x"}}, ("write", {"path": "/p/a", "content": "x"})),
+    ({"tool": "replace", "args": {"file_path": "/p/a", "old_string": "a", "new_string": "b"}},
+     ("edit", {"path": "/p/a", "old_string": "a", "new_string": "b"})),
+    ({"tool": "create", "args": {"path": "/p/a", "file_text": "x"}}, ("write", {"path": "/p/a", "content": "x"})),
+    ({"tool": "str_replace", "args": {"path": "/p/a", "old_str": "a", "new_str": "b"}},
+     ("edit", {"path": "/p/a", "old_string": "a", "new_string": "b"})),
 ])  # fmt: skip
 def test_a_json_call_maps_agent_tool_names_onto_families(
     given: dict[str, object], expected: tuple[str, dict[str, object]]

@@ -91,6 +91,14 @@ DENIED = [
     ("true >| $HOME/.profile", "hardline.destructive"),
     ("echo -n > ~/.bashrc", "hardline.destructive"),
     ("truncate -s 0 ~/.bashrc", "hardline.destructive"),
+    # what puts something else in its place destroys it as surely (suite F)
+    ("ls > ~/.bashrc", "hardline.destructive"),
+    ("sort -o ~/.bashrc /dev/null", "hardline.destructive"),
+    ("strace -o ~/.profile true", "hardline.destructive"),
+    ("cp /dev/null ~/.bashrc", "hardline.destructive"),
+    ("tee ~/.zshrc < /dev/null", "hardline.destructive"),
+    ("git archive -o ~/.bashrc HEAD", "hardline.destructive"),
+    ("exec > ~/.zshrc; ls", "hardline.destructive"),
     ("rm -f ~/.bashrc", "hardline.destructive"),
     ("cd ~ && unlink .bashrc", "hardline.destructive"),
     # A program given a credential as its input, or printing every environment variable.
@@ -195,7 +203,9 @@ KEPT = [
     ("rm -rf src", Q),
     ("""python3 -c 'print(open("README.md").read())'""", Q),  # code: asked, nothing denied
     ("make -n", Q),
-    ("curl -K scripts/out.cfg", Q),  # writes the start-up file: a person confirms
+    ("curl -K scripts/out.cfg", Q),  # writes the start-up file its config names: a person confirms
+    ("tee -a ~/.bashrc <<< 'export X=1'", Q),  # an append keeps its lines
+    ("sed -i 's/^alias ll=.*$//' ~/.bashrc", Q),  # so does an edit in place
     ("curl -K scripts/plain.cfg", Q),
     ("vim README.md", Q),  # an editor runs its scripts: asked, nothing denied
     ("php -S localhost:8000 -t src", Q),

@@ -36,6 +36,8 @@ def ws(workspace: Path, home: Path) -> Path:
         "ci/.github/workflows",
         "agent/.claude",
         ".venv/lib/site-packages",
+        "data/snapshot/objects",
+        "data/snapshot/refs",
     ):
         (workspace / folder).mkdir(parents=True)
     for name in (
@@ -48,6 +50,7 @@ def ws(workspace: Path, home: Path) -> Path:
         "ci/.github/workflows/test.yml",
         "agent/.claude/settings.json",
         ".venv/lib/site-packages/distutils-precedence.pth",
+        "data/snapshot/HEAD",
     ):
         (workspace / name).write_text("x\n")
     git = ["git", "-c", "user.email=a@b", "-c", "user.name=a", "-C", str(workspace)]
@@ -76,6 +79,8 @@ DELETES = [
     ("rm -rf other", Q),  # a Mercurial repository's
     ("rm -rf vendor/dep/.git", Q),
     ("rm -rf .git", Q),
+    ("rm -rf data/snapshot", Q),  # a bare repository under a plain name: its history
+    ("rm -rf data", Q),
     ("rm -rf ci", Q),  # the checks CI runs go with it
     ("rm -rf agent", Q),  # an agent's permission file (its deny rules) goes with it
     ("rm -rf .", Q),

@@ -39,7 +39,7 @@ IMPORT_PATH = [
 #: 5. An output file read as an input: json.tool [infile [outfile]] writes its second.
 ARGUMENTS = [
     ("python3 -I -m json.tool data.json out.json", A),  # a workspace write, as the write tool's
-    ("python3 -I -m json.tool data.json ~/.bashrc", Q),
+    ("python3 -I -m json.tool data.json ~/.bashrc", D),  # it replaces a start-up file
     ("python3 -I -m json.tool --sort-keys data.json", A),
     ("python3 -I -m json.tool --indent 2 data.json", A),
     ("python3 -I -m json.tool --weird data.json", Q),
@@ -118,7 +118,7 @@ CREDENTIAL_STORES = [
 ]
 #: 10. A wrapper is looked through only for options known harmless; its outputs are writes.
 WRAPPERS = [
-    ("valgrind --log-file=~/.bashrc ls", Q),
+    ("valgrind --log-file=~/.bashrc ls", D),  # its log replaces a start-up file
     ("valgrind --log-file=out.txt ls", Q),
     ("valgrind --tool=memcheck --leak-check=full ls", A),
     ("xvfb-run -e err.txt ls", Q),

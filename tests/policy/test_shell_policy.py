@@ -136,7 +136,7 @@ ASKED = [
     "python3 script.py",
     "node -e 'require(\"fs\")'",
     "echo x >(tee f)",
-    "echo pwn > ~/.bashrc",
+    "echo pwn >> ~/.bashrc",  # an append (an overwrite is a destruction: denied)
     "echo '{}' > .claude/settings.json",
     "cp hook .git/hooks/pre-commit",
     "pip install requests",

@@ -11,15 +11,20 @@ from typing import Any
 from bastion.call.agent_tools import canonical_002
 from bastion.call.families import Family
 
+#: An edit's arguments, as Claude, Gemini and Bastion's own tools spell them.
+_EDIT = {"old_string": "old_string", "new_string": "new_string", "replace_all": "replace_all"}
+
 #: Tool name (as each agent spells it) → (family, {agent argument: Bastion argument}).
 ALIASES: Mapping[str, tuple[Family, Mapping[str, str]]] = MappingProxyType(
     {
         # Claude Code
         "Bash": (Family.SHELL, {"command": "command"}),
         "Read": (Family.READ, {"file_path": "path"}),
-        "Write": (Family.WRITE, {"file_path": "path"}),
-        "Edit": (Family.EDIT, {"file_path": "path"}),
-        "MultiEdit": (Family.EDIT, {"file_path": "path"}),
+        # What a write or an edit leaves in the file is decided too (a package.json lifecycle
+        # script added, a start-up file emptied): its content and edits go with the path.
+        "Write": (Family.WRITE, {"file_path": "path", "content": "content"}),
+        "Edit": (Family.EDIT, {"file_path": "path", **_EDIT}),
+        "MultiEdit": (Family.EDIT, {"file_path": "path", "edits": "edits"}),
         "NotebookEdit": (Family.EDIT, {"notebook_path": "path"}),
         "Glob": (Family.GLOB, {"path": "path", "pattern": "pattern"}),
         "Grep": (Family.GREP, {"path": "path", "pattern": "pattern", "output_mode": "output_mode"}),
@@ -29,9 +34,9 @@ ALIASES: Mapping[str, tuple[Family, Mapping[str, str]]] = MappingProxyType(
         "run_shell_command": (Family.SHELL, {"command": "command"}),
         "read_file": (Family.READ, {"absolute_path": "path", "file_path": "path", "path": "path"}),
         "read_many_files": (Family.READ, {"paths": "paths"}),
-        "write_file": (Family.WRITE, {"file_path": "path", "absolute_path": "path"}),
-        "replace": (Family.EDIT, {"file_path": "path", "absolute_path": "path"}),
-        "edit": (Family.EDIT, {"file_path": "path", "path": "path"}),
+        "write_file": (Family.WRITE, {"file_path": "path", "absolute_path": "path", "content": "content"}),
+        "replace": (Family.EDIT, {"file_path": "path", "absolute_path": "path", **_EDIT}),
+        "edit": (Family.EDIT, {"file_path": "path", "path": "path", **_EDIT}),
         "list_directory": (Family.LIST, {"path": "path", "dir_path": "path"}),
         "glob": (Family.GLOB, {"path": "path", "pattern": "pattern", "dir_path": "path"}),
         "search_file_content": (Family.GREP, {"path": "path", "pattern": "pattern", "dir_path": "path"}),
@@ -42,13 +47,13 @@ ALIASES: Mapping[str, tuple[Family, Mapping[str, str]]] = MappingProxyType(
         "exec_command": (Family.SHELL, {"cmd": "command", "command": "command"}),
         "bash": (Family.SHELL, {"command": "command"}),
         "view": (Family.READ, {"path": "path"}),
-        "create": (Family.WRITE, {"path": "path"}),
-        "str_replace": (Family.EDIT, {"path": "path"}),
+        "create": (Family.WRITE, {"path": "path", "file_text": "content"}),
+        "str_replace": (Family.EDIT, {"path": "path", "old_str": "old_string", "new_str": "new_string"}),
         # Bastion's own tools (also canonical names)
         "exec": (Family.SHELL, {"command": "command", "stdin": "stdin"}),  # stdin: what reads it runs it
         "read": (Family.READ, {"path": "path"}),
-        "write": (Family.WRITE, {"path": "path"}),
-        "multi_edit": (Family.EDIT, {"path": "path", "file_path": "path"}),
+        "write": (Family.WRITE, {"path": "path", "content": "content"}),
+        "multi_edit": (Family.EDIT, {"path": "path", "file_path": "path", "edits": "edits"}),
         "list": (Family.LIST, {"path": "path"}),
         "grep": (Family.GREP, {"path": "path", "pattern": "pattern", "output_mode": "output_mode"}),
         "fetch": (Family.FETCH, {"url": "url"}),

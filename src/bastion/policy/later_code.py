@@ -75,6 +75,10 @@ LATER_CODE: tuple[LaterCode, ...] = (
     # imports ``plugins``. (The tools themselves only read the code they check; a YAML or JSON
     # ESLint config, ``.clangd``, ``.coveragerc``, ``pytest.ini`` and ``CMakePresets.json`` run
     # nothing that the project's own code, tests or CMakeLists.txt do not: README, limits.)
+    # Formatters' and CSS tools' JavaScript configs, which their editor extensions load on
+    # format-on-save or when the folder opens (prettier, tailwindcss, stylelint).
+    *_all(Runs.OPEN, *(f"{stem}.{ext}" for stem in ("prettier.config", ".prettierrc", "tailwind.config",
+          "stylelint.config", ".stylelintrc") for ext in ("js", "cjs", "mjs", "ts", "cts", "mts"))),
     *_all(Runs.OPEN, ".eslintrc.js", ".eslintrc.cjs", ".eslintrc.mjs", "eslint.config.js",
           "eslint.config.cjs", "eslint.config.mjs", "eslint.config.ts", "eslint.config.mts",
           "eslint.config.cts", ".pylintrc", "pylintrc", "mypy.ini", ".mypy.ini"),

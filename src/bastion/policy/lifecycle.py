@@ -38,9 +38,14 @@ def lifecycle_write_reason(reach: Reach, path: str, args: Mapping[str, Any]) -> 
     except (OSError, OverBudget) as exc:
         return _ask(path, f"cannot read {path} to tell whether the write adds a lifecycle script: {exc}")
     before = data.decode("utf-8", "replace") if data is not None else None
-    after = _after(before, args)
+    after = after_write(before, args)
     if after is None:
-        return None  # an edit that cannot apply changes nothing
+        # An edit that cannot apply changes nothing, as far as can be told here; one whose new
+        # text names a lifecycle script asks all the same (the tool may apply it otherwise).
+        named = [n for n in sorted(LIFECYCLE_SCRIPTS) if any(f'"{n}"' in text for text in new_texts(args))]
+        if named:
+            return _ask(path, f"an edit of {path} that cannot be applied here names the {named[0]} script")
+        return None
     new = _scripts(after)
     if new is None:
         if any(f'"{name}"' in after for name in LIFECYCLE_SCRIPTS):
@@ -57,7 +62,9 @@ def lifecycle_write_reason(reach: Reach, path: str, args: Mapping[str, Any]) -> 
     )
 
 
-def _after(before: str | None, args: Mapping[str, Any]) -> str | None:
+def after_write(before: str | None, args: Mapping[str, Any]) -> str | None:
+    """The file a write (``content``) or edits leave, from ``before`` (None: no file); None
+    when an edit cannot apply."""
     content = args.get("content")
     if isinstance(content, str):
         return content
@@ -74,6 +81,12 @@ def _after(before: str | None, args: Mapping[str, Any]) -> str | None:
             return None
         text = text.replace(old, new) if step.get("replace_all") else text.replace(old, new, 1)
     return text
+
+
+def new_texts(args: Mapping[str, Any]) -> list[str]:
+    edits = args.get("edits")
+    steps = list(edits) if isinstance(edits, list | tuple) else [args]
+    return [str(step.get("new_string", "")) for step in steps if isinstance(step, Mapping)]
 
 
 def _scripts(text: str) -> dict[str, str] | None:

@@ -77,7 +77,8 @@ def plain_delete(policy: Policy, reach: Reach, cmd: SimpleCommand, cwd: str) -> 
 
 
 def _holds_repository(reach: Reach, path: str, policy: Policy) -> bool:
-    """Does the folder ``path`` hold a repository's folder, or what restrains later work (an
+    """Is the folder ``path``, or does it hold, a repository's folder (by name, or by what a
+    git dir holds: ``HEAD``, ``objects/``, ``refs/``), or what restrains later work (an
     agent's permission file, a git hook, a CI workflow: ``rm -rf .claude`` drops its deny
     rules, ``rm -rf .github`` the checks CI runs), or too much to tell? A file, a symlink
     (``rm`` removes the link, never what it points to) or a missing path holds none (the write
@@ -89,7 +90,11 @@ def _holds_repository(reach: Reach, path: str, policy: Policy) -> bool:
         pending, seen = [path], 0
         while pending:
             folder = pending.pop()
-            for entry in reach.listdir(folder):
+            entries = list(reach.listdir(folder))
+            kinds = {e.name: e.kind for e in entries}
+            if kinds.get("objects") is Kind.DIR and kinds.get("refs") is Kind.DIR and "HEAD" in kinds:
+                return True  # a git dir under any name: a bare `data/snapshot`, a .git file's target
+            for entry in entries:
                 seen += 1
                 inside = os.path.join(folder, entry.name)
                 if entry.name in REPOSITORY_DIRS or seen > MAX_ENTRIES:

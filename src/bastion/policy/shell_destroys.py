@@ -4,9 +4,10 @@ removed. Each is as firm as writing the credential or the start-up file would be
 never asked (#31: ``rm -rf ~/.docker`` deletes ``config.json``, a login; ``: > ~/.bashrc``
 wipes the person's shell set-up, with no way back).
 
-Appending to a start-up file, or writing new content into it, stays an ask (a person may have
-an agent add a line): only a write that leaves nothing of it is a destruction, by a shell
-command or by the write tool (``startup_replaced``: new content that keeps none of its lines).
+Appending to a start-up file, or editing it in place, stays an ask (a person may have an agent
+add or fix a line): a shell write that puts something else in its place (``ls > ~/.bashrc``,
+``sort -o ~/.bashrc``, ``strace -o ~/.profile``, ``cp x ~/.zshrc``) is a destruction, and so
+is the write tool's new content that keeps none of its lines (``startup_replaced``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ _OVERWRITES = frozenset({"redirection >", "redirection >|", "redirection &>"})
 _WIPERS = frozenset({"truncate", "shred"})
 
 
+#: Redirections that keep what a file holds and add to it.
+_APPENDS = frozenset({"redirection >>", "redirection &>>"})
+#: Programs whose write of a file is an edit in place (``sed -i``), or an append with ``-a``.
+_EDITS_IN_PLACE = frozenset({"sed", "gsed", "perl", "ruby"})
+
+
 def empties(cmd: SimpleCommand, use: PathUse) -> bool:
     """Does ``use`` leave nothing of the file it names: a delete, a wipe, or an overwrite by a
     command that prints nothing (``: > f``, ``> f``, ``echo -n > f``)?"""
@@ -43,11 +50,23 @@ def empties(cmd: SimpleCommand, use: PathUse) -> bool:
     return cmd.program in _WIPERS
 
 
+def replaces(cmd: SimpleCommand, use: PathUse) -> bool:
+    """Does ``use`` put something else in place of what the file holds: ``ls > f``, ``sort -o
+    f``, ``strace -o f``, ``cp x f``, ``tee f``, ``gzip f``, or anything :func:`empties`? An
+    append (``>>``, ``tee -a``) or an edit in place (``sed -i``) keeps its lines."""
+    if empties(cmd, use):
+        return True
+    if use.access is not Access.WRITE or use.why in _APPENDS or cmd.program in _EDITS_IN_PLACE:
+        return False
+    return not (cmd.program == "tee" and any(a in ("-a", "--append") for a in cmd.argv[1:]))
+
+
 def startup_destroyed(
     policy: Policy, cmd: SimpleCommand, use: PathUse, verdict: PathVerdict
 ) -> Reason | None:
-    """DENY when ``use`` empties or removes a shell start-up file of HOME (by either spelling)."""
-    if not empties(cmd, use):
+    """DENY when ``use`` empties, removes or replaces a shell start-up file of HOME (by either
+    spelling): what the person set up there is gone either way."""
+    if not replaces(cmd, use):
         return None
     home = policy.home.rstrip("/")
     startup = {f"{home}/{name}" for name in RC_FILES}

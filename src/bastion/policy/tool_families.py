@@ -14,6 +14,7 @@ from bastion.call.families import CODE_LANGUAGES, DB_OPERATIONS, Family
 from bastion.call.model import ToolCall
 from bastion.errors import CallError
 from bastion.policy.code_reads import credential_reads
+from bastion.policy.config_hooks import config_hook_reason
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode
 from bastion.policy.lifecycle import lifecycle_write_reason
@@ -40,9 +41,11 @@ def decide_path(ctx: Context, call: ToolCall, out: Assembly) -> None:
     subject, verdict = path_subject(ctx, out, family, path, write=write, cwd=call.cwd, label=family.value)
     if write and verdict.decision is not Decision.DENY:
         lifecycle = lifecycle_write_reason(ctx.reach, verdict.resolved, call.args)
-        if lifecycle is not None:  # a package.json script npm runs on the next install
-            subject.hard.append(lifecycle)
-            subject.effects.add(Effect.SELF)
+        hooked = config_hook_reason(ctx.reach, verdict.resolved, call.args)
+        for later in (lifecycle, hooked):  # a package.json install script, a pylint init-hook
+            if later is not None:
+                subject.hard.append(later)
+                subject.effects.add(Effect.SELF)
         wiped = startup_replaced(ctx.policy, ctx.reach, verdict, call.args.get("content"))
         if family is Family.WRITE and wiped is not None:  # ~/.profile replaced with "x"
             subject.hard.append(wiped)
