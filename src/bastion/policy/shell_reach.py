@@ -12,9 +12,8 @@ All I/O goes through one per-call ``Reach`` (budgeted); over budget is unknown (
 
 from __future__ import annotations
 
-import fnmatch
 import posixpath
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from bastion.call.effects import Effect
@@ -28,6 +27,7 @@ from bastion.policy.paths import (
     hard_link_to_credential,
 )
 from bastion.policy.reached import printed_credential, reached_reason, split_reason
+from bastion.policy.reader_filters import ReaderFilter, grep_filter, whitelists
 from bastion.policy.search_lines import LineTest, grep_lines
 from bastion.policy.secret_content import TreeLooks
 from bastion.policy.shell_glob import GlobSyntax, expand
@@ -215,59 +215,6 @@ class Reached:
     notes: tuple[str, ...]
 
 
-#: Ignore files whose ``!pattern`` lines make rg and ag search a hidden file anyway.
-_IGNORE_FILES = frozenset({".ignore", ".rgignore", ".gitignore", ".agignore"})
-
-
-@dataclass
-class _Filter:
-    """Which entries a recursive reader leaves out and which files it reads."""
-
-    hidden: bool
-    rules: tuple[tuple[bool, str], ...] = ()  # grep --include (True) / --exclude (False), in order
-    exclude_dirs: tuple[str, ...] = ()
-    ignore_files: list[str] = field(default_factory=list)
-
-    def skip(self, path: str, is_dir: bool) -> bool:
-        name = path.rpartition("/")[2]  # posixpath.basename
-        if is_dir and self.exclude_dirs and any(fnmatch.fnmatchcase(name, g) for g in self.exclude_dirs):
-            return True
-        if not self.hidden and name.startswith("."):
-            if name in _IGNORE_FILES:
-                self.ignore_files.append(path)
-            return True
-        return False
-
-    def reads(self, path: str) -> bool:
-        """GNU grep: the last matching --include/--exclude wins; with none matching, a file
-        is read unless the first of them is an --include."""
-        if not self.rules:
-            return True  # no --include / --exclude: every file is read
-        name = path.rpartition("/")[2]
-        for include, glob in reversed(self.rules):
-            if fnmatch.fnmatchcase(name, glob):
-                return include
-        return not (self.rules and self.rules[0][0])
-
-
-def _grep_filter(argv: tuple[str, ...]) -> tuple[tuple[tuple[bool, str], ...], tuple[str, ...]]:
-    rules: list[tuple[bool, str]] = []
-    dirs: list[str] = []
-    for index, word in enumerate(argv[1:], start=1):
-        if word == "--":
-            break
-        name, eq, value = word.partition("=")
-        if not eq and name in ("--include", "--exclude", "--exclude-dir") and index + 1 < len(argv):
-            value = argv[index + 1]
-        elif not eq:
-            continue
-        if name == "--exclude-dir":
-            dirs.append(value)
-        elif name in ("--include", "--exclude"):
-            rules.append((name == "--include", value))
-    return tuple(rules), tuple(dirs)
-
-
 _NOTHING = Reached((), ())
 _UNSET = Recursion(Follow.NONE)  # a sentinel: "not looked up yet"
 
@@ -294,7 +241,7 @@ def check_recursion(
         mode = Recursion(Follow.ALL, split=True) if fed else Recursion(Follow.COMMAND_LINE)
     if not starts and mode.default_start and not any(u.access is Access.READ for u in cmd.paths):
         starts = ["."]
-    rules, dirs = _grep_filter(cmd.argv) if cmd.program in _GREP else ((), ())
+    rules, dirs = grep_filter(cmd.argv) if cmd.program in _GREP else ((), ())
     printed = grep_lines(cmd.program or "", cmd.argv)
     return check_tree_read(
         policy,
@@ -337,7 +284,7 @@ def check_tree_read(
     for start in starts:
         try:
             top = posixpath.normpath(absolute(start, cwd=cwd, home=policy.home))
-            found = _walk_start(policy, fs, reach, mode, _Filter(mode.hidden, rules, dirs), top)
+            found = _walk_start(policy, fs, reach, mode, ReaderFilter(mode.hidden, rules, dirs), top)
         except OverBudget:
             reasons.append(budget_reason(start, f"{what} (recursive)"))
             continue
@@ -358,7 +305,7 @@ def check_tree_read(
 
 
 def _walk_start(
-    policy: Policy, fs: FileSystem, reach: Reach, mode: Recursion, keep: _Filter, top: str
+    policy: Policy, fs: FileSystem, reach: Reach, mode: Recursion, keep: ReaderFilter, top: str
 ) -> tuple[Found, ...]:
     """What a walk from ``top`` finds; the same walk twice in one call is looked up (the
     listings and kinds it saw are the call's own, so the answer is the same)."""
@@ -370,7 +317,7 @@ def _walk_start(
 
 
 def _walk_fresh(
-    policy: Policy, fs: FileSystem, reach: Reach, mode: Recursion, keep: _Filter, top: str
+    policy: Policy, fs: FileSystem, reach: Reach, mode: Recursion, keep: ReaderFilter, top: str
 ) -> list[Found]:
     credentials, secrets = policy.hardline.credentials, policy.hardline.secrets_read
     looks = TreeLooks(reach)  # and by what it holds, for the first files (secret_content)
@@ -390,7 +337,7 @@ def _walk_fresh(
 
     follow = mode.follow is Follow.ALL
     found = walk(reach, top, follow_links=follow, skip=keep.skip, flag=flag)
-    if keep.ignore_files and any(_whitelists(reach, p) for p in keep.ignore_files):
+    if keep.ignore_files and any(whitelists(reach, p) for p in keep.ignore_files):
         # "!name" in an ignore file makes rg search that hidden entry: walk them all.
         keep = replace(keep, hidden=True, ignore_files=[])
         found = walk(reach, top, follow_links=follow, skip=keep.skip, flag=flag)
@@ -403,14 +350,6 @@ def _splits(name: str) -> bool:
 
 
 _SPLITTING = frozenset(" \t\n\r\v\f'\"\\")
-
-
-def _whitelists(reach: Reach, path: str) -> bool:
-    try:
-        data = reach.read(path) or b""
-    except OSError:
-        return True  # unreadable: it may whitelist anything
-    return any(line.strip().startswith(b"!") for line in data.splitlines())
 
 
 def credential_effect(reasons: tuple[Reason, ...]) -> set[Effect]:

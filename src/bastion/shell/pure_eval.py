@@ -151,3 +151,16 @@ def _decoded(decode: Callable[[bytes], bytes], data: str) -> str | None:
     except (ValueError, UnicodeError):
         return None
     return None if HOME_MARK in text or "\x00" in text else text
+
+
+_FIND_GLOB = frozenset("*?[")
+
+
+def find_output(argv: list[str]) -> str | None:
+    """``find ROOT -name NAME`` may print ROOT/NAME (a literal name, no glob)."""
+    if len(argv) < 4 or argv[2] not in ("-name", "-iname") or argv[1].startswith("-"):
+        return None
+    name = argv[3]
+    if _FIND_GLOB & set(name) or "/" in name:
+        return None
+    return f"{argv[1].rstrip('/')}/{name}\n"

@@ -21,13 +21,13 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from bastion.shell.list_vars import LIST_MARK, loop_variable, read_from, spelled
-from bastion.shell.pure_eval import HOME_MARK, PWD_MARK, run_pure
+from bastion.shell.pure_eval import HOME_MARK, PWD_MARK, find_output, run_pure
+from bastion.shell.spelling import pwd_spelled, quoted_text, unquoted_text
 from bastion.shell.words import DYN, decode, decode_ansi_c
 
 _USES = frozenset({"simple_expansion", "expansion", "command_substitution"})
 #: Where a value is not text of a word: arithmetic, heredoc bodies, single-quoted text.
 _OPAQUE = frozenset({"arithmetic_expansion", "heredoc_body", "heredoc_redirect", "raw_string"})
-_GLOB = frozenset("*?[")
 #: ``~root``: root's home folder (/root on the systems Bastion runs on).
 _ROOT_HOME = re.compile(r"~root(?=/|$)")
 #: ``~+``: the working directory, as ``.``.
@@ -136,7 +136,7 @@ def _use(state: _State, node: Node) -> bool:
     if PWD_MARK in value[1:] or (value.startswith(PWD_MARK) and not start):
         return True  # the working directory inside a word: no spelling of it here
     quoted = node.parent is not None and node.parent.type == "string"
-    text = _quoted(_pwd(value), start) if quoted else _unquoted(_pwd(value), start)
+    text = quoted_text(pwd_spelled(value), start) if quoted else unquoted_text(pwd_spelled(value), start)
     state.edits.append((node.start_byte, node.end_byte, text))
     return True
 
@@ -221,7 +221,9 @@ def _env_chdir(state: _State, node: Node, words: list[Node], values: list[str | 
         if v in ("-C", "--chdir") and i + 1 < len(values):
             folder, taken = values[i + 1], [i, i + 1]
         if folder:
-            state.edits.append((node.start_byte, node.start_byte, f"cd {_unquoted(_pwd(folder))} && "))
+            state.edits.append(
+                (node.start_byte, node.start_byte, f"cd {unquoted_text(pwd_spelled(folder))} && ")
+            )
             state.edits.extend((words[k].start_byte, words[k].end_byte, "") for k in taken)
             return
 
@@ -373,57 +375,10 @@ def _pipeline_output(state: _State, stages: list[Node]) -> str | None:
             if value is None or child.type.endswith("redirect"):
                 return None
             argv.append(value)
-        data = run_pure(argv, data) if argv[:1] != ["find"] else _find(argv)
+        data = run_pure(argv, data) if argv[:1] != ["find"] else find_output(argv)
         if data is None:
             return None
     return data
-
-
-def _find(argv: list[str]) -> str | None:
-    """``find ROOT -name NAME`` may print ROOT/NAME (a literal name, no glob)."""
-    if len(argv) < 4 or argv[2] not in ("-name", "-iname") or argv[1].startswith("-"):
-        return None
-    name = argv[3]
-    if _GLOB & set(name) or "/" in name:
-        return None
-    return f"{argv[1].rstrip('/')}/{name}\n"
-
-
-def _pwd(value: str) -> str:
-    return "." + value[1:] if value.startswith(PWD_MARK) else value
-
-
-def _unquoted(value: str, start: bool = True) -> str:
-    """Shell text that expands to ``value`` unquoted: split into words, globs kept; the home
-    folder is ``"$HOME"`` where it begins a word, else ``~`` (the classifier's own spelling
-    of home, as in ``dd if=$HOME/x``)."""
-    if not value.strip():
-        return "''"
-    return " ".join(_field(f, start or i > 0) for i, f in enumerate(value.split()))
-
-
-def _field(text: str, start: bool) -> str:
-    out: list[str] = []
-    plain: list[str] = []
-    for i, ch in enumerate(text):
-        if ch == HOME_MARK or ch in _GLOB:
-            if plain:
-                out.append(shlex.quote("".join(plain)))
-                plain = []
-            out.append(('"$HOME"' if i == 0 and start else "~") if ch == HOME_MARK else ch)
-        else:
-            plain.append(ch)
-    if plain:
-        out.append(shlex.quote("".join(plain)))
-    return "".join(out)
-
-
-def _quoted(value: str, start: bool = True) -> str:
-    """Text inside double quotes that expands to ``value`` (home as in ``_unquoted``)."""
-    escaped = "".join("\\" + c if c in '\\$`"' else c for c in value)
-    if start and escaped.startswith(HOME_MARK):
-        escaped = "$HOME" + escaped[1:]
-    return escaped.replace(HOME_MARK, "~")
 
 
 def _text(node: Node) -> str:
