@@ -39,6 +39,11 @@ MAX_ENTRIES = 20_000
 _GITLINK = 0o160000  # a submodule's commit: printed as an id, no content
 
 
+class PastTheRoot(Exception):
+    """A revision names a parent a commit does not have: git stops with an error, printing
+    nothing."""
+
+
 @dataclass(frozen=True, slots=True)
 class Change:
     path: str  # relative to the repository's top
@@ -122,7 +127,7 @@ def resolve(repo: _Repository, word: str) -> bytes | None:
         for _ in range(count):
             parents = repo.commit(sha).parents
             if index >= len(parents):
-                raise HistoryUnknown(f"{word} names a parent that does not exist")
+                raise PastTheRoot(word)
             sha = parents[index]
     return sha
 
@@ -334,6 +339,8 @@ def history_reasons(
         if what is None:
             return []
         changes = changed_paths(git_dir, what, lambda word: _exists(reach, cwd, word))
+    except PastTheRoot:
+        return []
     except HistoryUnknown as exc:
         return [_ask(git_dir, f"git {sub} prints the repository's history, and {exc}: a person must confirm")]
     except Exception as exc:  # dulwich's errors on a damaged object store vary: never an allow
