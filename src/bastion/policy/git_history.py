@@ -154,11 +154,22 @@ def _named(repo: _Repository, name: str) -> bytes | None:
     return found[0] if found else None
 
 
-def changed_paths(git_dir: str, what: Printed, is_path: Callable[[str], bool]) -> list[Change]:
+def changed_paths(
+    git_dir: str, what: Printed, is_path: Callable[[str], bool], prefix: str | None = ""
+) -> list[Change]:
     """Every path the printed commits or trees change. ``is_path(word)``: whether a word
     that names no revision is a file (git takes it as a pathspec then). Raises
     HistoryUnknown."""
     repo = open_repository(git_dir)
+    try:
+        return _changed(repo, what, is_path, prefix)
+    finally:
+        repo.store.close()
+
+
+def _changed(
+    repo: _Repository, what: Printed, is_path: Callable[[str], bool], prefix: str | None
+) -> list[Change]:
     tips: list[bytes] = []
     excluded: list[bytes] = []
     paths = list(what.paths)
@@ -187,7 +198,7 @@ def changed_paths(git_dir: str, what: Printed, is_path: Callable[[str], bool]) -
     if walk is Walk.TREES:
         if not revs:
             return []  # the work tree against the index: what the index lists is judged by name
-        return [c for c in _compare(repo, tips, tuple(revs)) if _in_pathspec(c.path, paths)]
+        return [c for c in _compare(repo, tips, tuple(revs)) if _in_pathspec(c.path, paths, prefix)]
     for word in what.exclude:
         sha = resolve(repo, word)
         if sha is None:
@@ -207,15 +218,16 @@ def changed_paths(git_dir: str, what: Printed, is_path: Callable[[str], bool]) -
         changes: Iterator[Change] = _log(repo, tips, limit)
     else:
         changes = (change for sha in tips for change in _commit_changes(repo, sha, repo.commit(sha)))
-    return [c for c in changes if _in_pathspec(c.path, paths)]
+    return [c for c in changes if _in_pathspec(c.path, paths, prefix)]
 
 
-def _in_pathspec(path: str, specs: list[str]) -> bool:
-    if not specs or any(s.startswith(":") for s in specs):
+def _in_pathspec(path: str, specs: list[str], prefix: str | None) -> bool:
+    """Is ``path`` (from the top) one the pathspecs (relative to the cwd, ``prefix`` from the
+    top; None: outside the work tree) keep? Magic (``:(glob)``) keeps every path."""
+    if not specs or prefix is None or any(s.startswith(":") for s in specs):
         return True
-    return any(
-        path == s.rstrip("/") or path.startswith(s.rstrip("/") + "/") or fnmatchcase(path, s) for s in specs
-    )
+    tops = [posixpath.normpath(posixpath.join(prefix, s)) for s in specs]
+    return any(t == "." or path == t or path.startswith(t + "/") or fnmatchcase(path, t) for t in tops)
 
 
 def _all_refs(repo: _Repository) -> Iterator[bytes]:
@@ -338,7 +350,9 @@ def history_reasons(
         what = printed(sub, args)
         if what is None:
             return []
-        changes = changed_paths(git_dir, what, lambda word: _exists(reach, cwd, word))
+        inside = cwd == base or cwd.startswith(base.rstrip("/") + "/")
+        prefix = posixpath.relpath(cwd, base) if inside else None
+        changes = changed_paths(git_dir, what, lambda word: _exists(reach, cwd, word), prefix)
     except PastTheRoot:
         return []
     except HistoryUnknown as exc:

@@ -133,7 +133,14 @@ def printed(sub: str | None, args: tuple[str, ...]) -> Printed | None:
         return None  # blobs named by path, or the work tree against the index: judged by name
     if follow:
         paths = []  # --follow prints the file under its earlier names too
-    since = sub == "format-patch" and limit is None and len(revs) == 1 and ".." not in revs[0] and not exclude
+    since = (
+        sub == "format-patch"
+        and "--root" not in shaping
+        and limit is None
+        and len(revs) == 1
+        and ".." not in revs[0]
+        and not exclude
+    )
     return Printed(walk, tuple(revs), tuple(exclude), limit, all_refs, tuple(paths), since, filtered)
 
 
