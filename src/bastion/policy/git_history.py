@@ -59,6 +59,7 @@ class _Repository:
     entries: int = 0
     seen: set[bytes] = field(default_factory=set)
     _commits: dict[bytes, Commit] = field(default_factory=dict)
+    trees: dict[bytes, dict[str, tuple[int, bytes]]] = field(default_factory=dict)
 
     def get(self, sha: bytes) -> ShaFile:
         try:
@@ -328,8 +329,13 @@ def _diff(repo: _Repository, old: bytes | None, new: bytes | None, prefix: str) 
 
 
 def _entries(repo: _Repository, sha: bytes | None) -> dict[str, tuple[int, bytes]]:
+    """A tree's entries by name (each tree read once a call: a commit's tree is its child's
+    parent tree); only the entries of a tree not read before count against the budget."""
     if sha is None:
         return {}
+    known = repo.trees.get(sha)
+    if known is not None:
+        return known
     tree = repo.get(sha)
     if isinstance(tree, Blob) or not isinstance(tree, Tree):
         raise HistoryUnknown(f"{sha.decode(errors='replace')[:12]} is no tree")
@@ -337,7 +343,11 @@ def _entries(repo: _Repository, sha: bytes | None) -> dict[str, tuple[int, bytes
     repo.entries += len(items)
     if repo.entries > MAX_ENTRIES:
         raise HistoryUnknown("the history is too long to look through")
-    return {e.path.decode("utf-8", "surrogateescape"): (e.mode, e.sha) for e in items}
+    entries: dict[str, tuple[int, bytes]] = {
+        e.path.decode("utf-8", "surrogateescape"): (e.mode, e.sha) for e in items
+    }
+    repo.trees[sha] = entries
+    return entries
 
 
 def history_reasons(
