@@ -282,3 +282,27 @@ def test_what_a_command_prints_is_read_from_its_words(
             printed(sub, args)
     else:
         assert printed(sub, args) == expected
+
+
+@needs_git
+def test_a_shallow_clone_shows_its_cut_commits_as_roots(
+    make_gate: GateFactory, call: Call, workspace: Path, tmp_path: Path
+) -> None:
+    source = tmp_path / "source"
+    source.mkdir()
+    deleted_env(source)
+    commit(source, 3, "docs", README_dot_md="# hello\n")
+    git("clone", "-q", "--depth", "1", f"file://{source}", str(workspace / "clone"), cwd=tmp_path)
+    assert (workspace / "clone" / ".git" / "shallow").is_file()
+    gate = make_gate()
+    assert outcome(gate, call, "git -C clone log -p") == (Decision.ALLOW, ("mode.workspace",))
+    assert outcome(gate, call, "git -C clone show HEAD~1") == (Decision.ALLOW, ("mode.workspace",))
+
+
+@needs_git
+def test_a_repository_whose_refs_are_a_reftable_asks(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    deleted_env(workspace)
+    (workspace / ".git" / "reftable").mkdir()
+    assert outcome(make_gate(), call, "git show") == (Decision.ASK, ("hardline.credentials",))

@@ -37,6 +37,8 @@ from bastion.policy.treewalk import Reach
 MAX_COMMITS = 2_000
 MAX_ENTRIES = 20_000
 _GITLINK = 0o160000  # a submodule's commit: printed as an id, no content
+#: The largest loose object inflated (a tree or a commit is far smaller).
+_LARGEST = 32 * 1024 * 1024
 
 
 class PastTheRoot(Exception):
@@ -55,6 +57,7 @@ class Change:
 class _Repository:
     store: DiskObjectStore
     refs: DiskRefsContainer
+    shallow: frozenset[bytes]  # a shallow clone's cut: commits git shows as roots
     commits: int = 0
     entries: int = 0
     seen: set[bytes] = field(default_factory=set)
@@ -66,6 +69,9 @@ class _Repository:
             return self.store[ObjectID(sha)]
         except (KeyError, ValueError, OSError) as exc:
             raise HistoryUnknown(f"object {sha.decode(errors='replace')} cannot be read") from exc
+
+    def parents(self, sha: bytes) -> list[bytes]:
+        return [] if sha in self.shallow else list(self.commit(sha).parents)
 
     def commit(self, sha: bytes) -> Commit:
         known = self._commits.get(sha)
@@ -99,7 +105,18 @@ def open_repository(git_dir: str) -> _Repository:
     objects = posixpath.join(common, "objects")
     if not posixpath.isdir(objects):
         raise HistoryUnknown(f"{objects} is no object store")
-    return _Repository(DiskObjectStore(objects), DiskRefsContainer(common, worktree_path=git_dir))
+    if posixpath.exists(posixpath.join(common, "reftable")):
+        raise HistoryUnknown("its refs are kept in a reftable, which the history check does not read")
+    shallow: set[bytes] = set()
+    try:
+        with open(posixpath.join(common, "shallow"), "rb") as cut:
+            shallow = set(cut.read().split())
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise HistoryUnknown(f"{common}/shallow cannot be read") from exc
+    store = DiskObjectStore(objects, loose_object_size_limit=_LARGEST)
+    return _Repository(store, DiskRefsContainer(common, worktree_path=git_dir), frozenset(shallow))
 
 
 _SUFFIX = re.compile(r"([~^])(\d*)")
@@ -126,7 +143,7 @@ def resolve(repo: _Repository, word: str) -> bytes | None:
             continue
         count, index = (number, 0) if kind == "~" else (1, number - 1)
         for _ in range(count):
-            parents = repo.commit(sha).parents
+            parents = repo.parents(sha)
             if index >= len(parents):
                 raise PastTheRoot(word)
             sha = parents[index]
@@ -248,7 +265,7 @@ def _ancestors(repo: _Repository, tips: list[bytes]) -> set[bytes]:
         sha = todo.pop()
         if sha not in found:
             found.add(sha)
-            todo.extend(repo.commit(sha).parents)
+            todo.extend(repo.parents(sha))
     return found
 
 
@@ -270,14 +287,14 @@ def _log(repo: _Repository, tips: list[bytes], limit: int | None) -> Iterator[Ch
         commit = repo.commit(sha)
         shown += 1
         yield from _commit_changes(repo, sha, commit)
-        for parent in commit.parents:
+        for parent in repo.parents(sha):
             if parent not in repo.seen:
                 heapq.heappush(heap, (-repo.commit(parent).commit_time, next(order), parent))
 
 
 def _commit_changes(repo: _Repository, sha: bytes, commit: Commit) -> Iterator[Change]:
     short = sha.decode()[:7]
-    parents: list[bytes | None] = list(commit.parents) or [None]
+    parents: list[bytes | None] = [*repo.parents(sha)] or [None]
     for parent in parents:
         before = repo.commit(parent).tree if parent is not None else None
         for path in _diff(repo, before, commit.tree, ""):
