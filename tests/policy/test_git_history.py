@@ -285,6 +285,20 @@ def test_what_a_command_prints_is_read_from_its_words(
 
 
 @needs_git
+@pytest.mark.parametrize(
+    "command", ["git log -p -- 'my notes.txt'", "git log -p 'my notes.txt'", "git show HEAD src"]
+)
+def test_a_path_given_without_dashes_is_a_pathspec(
+    make_gate: GateFactory, call: Call, workspace: Path, command: str
+) -> None:
+    deleted_env(workspace)
+    (workspace / "my notes.txt").write_text("x\n")
+    git("add", "my notes.txt", cwd=workspace)
+    git("commit", "-qm", "notes", cwd=workspace, when=3)
+    assert outcome(make_gate(), call, command) == (Decision.ALLOW, ("mode.workspace",))
+
+
+@needs_git
 def test_a_shallow_clone_shows_its_cut_commits_as_roots(
     make_gate: GateFactory, call: Call, workspace: Path, tmp_path: Path
 ) -> None:

@@ -201,9 +201,14 @@ def _changed(
         ends = word.split("...") if "..." in word else word.split("..")
         if len(ends) > 2:
             raise HistoryUnknown(f"the range {word!r} is not one the history check reads")
-        shas = [resolve(repo, end or "HEAD") for end in ends]
+        try:
+            shas = [resolve(repo, end or "HEAD") for end in ends]
+        except HistoryUnknown:
+            shas = [None]
+            if len(ends) != 1 or not is_path(word):
+                raise
         if len(ends) == 1 and shas[0] is None and is_path(word):
-            paths.append(word)
+            paths.append(word)  # no revision by that name: git reads it as a path
             continue
         found = [sha for sha in shas if sha is not None]
         if len(found) != len(shas):
