@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bastion import Decision, Gate, ToolCall
-from bastion.policy import git_history
+from bastion.policy import git_objects
 from bastion.policy.decision import Reason
 from bastion.policy.git_revisions import HistoryUnknown, Printed, Walk, printed
 
@@ -183,7 +183,7 @@ def test_a_history_over_the_budget_asks(
     deleted_env(workspace)
     for n in range(3, 8):
         commit(workspace, n, f"docs {n}", README_dot_md=f"# v{n}\n")
-    monkeypatch.setattr(git_history, "MAX_COMMITS", 4)
+    monkeypatch.setattr(git_objects, "MAX_COMMITS", 4)
     gate = make_gate()
     assert outcome(gate, call, "git log -p") == (Decision.ASK, ("hardline.credentials",))
     assert outcome(gate, call, "git log -p -2") == (Decision.ALLOW, ("mode.workspace",))
