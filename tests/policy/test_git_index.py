@@ -92,6 +92,9 @@ PRINTERS = [
     "git diff HEAD~1",
     "git log -U1",
 ]
+#: Printers of the commit that added the credential print it from history: denied
+#: (git_history); the others print what the index lists, or name a parent that does not exist.
+HISTORY_PRINTS = {"git log -p", "git log --patch -3", "git show", "git log -U1"}
 
 
 @pytest.mark.parametrize("command", PRINTERS)
@@ -102,7 +105,7 @@ def test_git_printing_committed_files_is_not_a_pure_reader_when_a_credential_is_
     git("commit", "-qm", "x", cwd=workspace)
     evaluation = make_gate().evaluate(call("shell", command=command))
     assert (evaluation.decision, list(dict.fromkeys(r.rule for r in evaluation.reasons))) == (
-        Decision.ASK,
+        Decision.DENY if command in HISTORY_PRINTS else Decision.ASK,
         ["hardline.credentials"],
     )
     assert evaluation.reasons[0].matched == str(workspace / "config" / ".env.production")
@@ -124,7 +127,7 @@ def test_listing_history_without_patches_does_not_read_the_index(
     git("commit", "-qm", "x", cwd=workspace)
     gate = make_gate()
     assert outcome(gate, call, "git log --oneline") == (Decision.ALLOW, ("mode.workspace",))
-    assert outcome(gate, call, "git log -p") == (Decision.ASK, ("hardline.credentials",))
+    assert outcome(gate, call, "git log -p") == (Decision.DENY, ("hardline.credentials",))
 
 
 def test_a_sha256_repository_index_is_read_with_its_longer_object_ids(

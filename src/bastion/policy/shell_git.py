@@ -29,6 +29,7 @@ from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.git_config import ConfigSyntax, parse, runs_for
+from bastion.policy.git_history import history_reasons
 from bastion.policy.git_hooks import read_hooks
 from bastion.policy.git_index import IndexUnknown, index_paths
 from bastion.policy.git_remote_urls import prints_remote_url, remote_token_reasons
@@ -52,7 +53,7 @@ _VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--c
                      "--exec-path", "--super-prefix", "--list-cmds"})  # fmt: skip
 #: Subcommands that print the content of committed files.
 _PRINTS_FILES = frozenset({"grep", "show", "diff", "cat-file", "archive", "blame", "annotate",
-                           "difftool"})  # fmt: skip
+                           "difftool", "format-patch"})  # fmt: skip
 _PATCHING = frozenset({"log", "whatchanged", "reflog", "stash"})
 _PATCH_FLAGS = frozenset({"-p", "-u", "--patch", "--patch-with-stat", "--patch-with-raw",
                           "--cc", "--word-diff", "--full-diff", "--color-words"})  # fmt: skip
@@ -201,6 +202,10 @@ def check_git(
             if prints_files(inv):
                 reasons.extend(_committed_credentials(policy, reach, repo, inv))
                 reasons.extend(_named_credentials(policy, repo, inv))
+                top = work_tree_of(reach, repo, inv.work_tree)
+                reasons.extend(
+                    history_reasons(policy, reach, repo.git_dir, top, inv.dirs[0], inv.sub, inv.args)
+                )
     except OverBudget as exc:
         return [_reason(exc.where, f"git's repository and configuration below {exc.where} exceed the budget")]
     except (OSError, ConfigSyntax, IndexUnknown) as exc:

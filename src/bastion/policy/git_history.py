@@ -1,0 +1,258 @@
+"""The credential files a git command prints from the repository's history.
+
+``git show HEAD`` after a commit that deleted ``.env`` prints the file's content, though
+neither the work tree nor the index holds it any more. Which commits and trees a command
+prints is read from its words (``printed``, pure); the repository's objects, loose and
+packed, are read with dulwich (``changed_paths``), never by running git (its configuration
+can run programs). Each printed commit's changes against its first parent (a root commit:
+all it adds) and each compared pair of trees give the paths the output holds.
+
+What cannot be known exactly fails closed: an unknown revision spelling or option, a
+merge (what git prints of it depends on options), a blob named by id, a history longer
+than the budget: ``HistoryUnknown``, which the caller asks about.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import posixpath
+import stat
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+
+from dulwich.objects import Commit
+
+from bastion.policy.compiled import Policy
+from bastion.policy.decision import Decision, Reason
+from bastion.policy.git_objects import (
+    Objects,
+    PastTheRoot,
+    all_refs,
+    ancestors,
+    entries,
+    open_repository,
+    resolve,
+    tree,
+)
+from bastion.policy.git_revisions import HistoryUnknown, Printed, Walk, printed
+from bastion.policy.tree import Kind
+from bastion.policy.treewalk import Reach
+
+_GITLINK = 0o160000  # a submodule's commit: printed as an id, no content
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    path: str  # relative to the repository's top
+    commit: str  # the short id of the commit whose changes hold it ('' for a tree comparison)
+    certain: bool  # False: a merge's changes, which git may or may not print
+
+
+def changed_paths(
+    git_dir: str, what: Printed, is_path: Callable[[str], bool], prefix: str | None = ""
+) -> list[Change]:
+    """Every path the printed commits or trees change. ``is_path(word)``: whether a word
+    that names no revision is a file (git takes it as a pathspec then). Raises
+    HistoryUnknown."""
+    repo = open_repository(git_dir)
+    try:
+        return _changed(repo, what, is_path, prefix)
+    finally:
+        repo.store.close()
+
+
+def _changed(
+    repo: Objects, what: Printed, is_path: Callable[[str], bool], prefix: str | None
+) -> list[Change]:
+    tips: list[bytes] = []
+    excluded: list[bytes] = []
+    paths = list(what.paths)
+    walk = (
+        Walk.LOG
+        if what.walk is Walk.EACH and (what.limit or any(".." in w for w in what.revs))
+        else what.walk
+    )
+    revs: list[str] = []
+    for word in what.revs:
+        ends = word.split("...") if "..." in word else word.split("..")
+        if len(ends) > 2:
+            raise HistoryUnknown(f"the range {word!r} is not one the history check reads")
+        try:
+            shas = [resolve(repo, end or "HEAD") for end in ends]
+        except HistoryUnknown:
+            shas = [None]
+            if len(ends) != 1 or not is_path(word):
+                raise
+        if len(ends) == 1 and shas[0] is None and is_path(word):
+            paths.append(word)  # no revision by that name: git reads it as a path
+            continue
+        found = [sha for sha in shas if sha is not None]
+        if len(found) != len(shas):
+            raise HistoryUnknown(f"the revision {word!r} names nothing the history check finds")
+        if len(ends) == 2 and "..." not in word and walk is Walk.LOG:
+            excluded.append(found[0])
+            found = found[1:]
+        tips.extend(found)
+        revs.append(word)
+    if walk is Walk.TREES:
+        if not revs:
+            return []  # the work tree against the index: what the index lists is judged by name
+        return [c for c in _compare(repo, tips, tuple(revs)) if _in_pathspec(c.path, paths, prefix)]
+    for word in what.exclude:
+        sha = resolve(repo, word)
+        if sha is None:
+            raise HistoryUnknown(f"the excluded revision {word!r} names nothing the history check finds")
+        excluded.append(sha)
+    if what.since:
+        excluded, tips = excluded + tips, [sha for sha in [resolve(repo, "HEAD")] if sha is not None]
+    repo.seen |= ancestors(repo, excluded)
+    if what.all_refs:
+        tips.extend(all_refs(repo))
+    elif not revs:
+        head = resolve(repo, "HEAD")
+        tips = [head] if head is not None else []  # no commit yet: nothing to print
+    if walk is Walk.LOG:
+        # a limit counts the commits a filter or a pathspec keeps, which may lie further back
+        limit = None if what.filtered or paths else what.limit
+        changes: Iterator[Change] = _log(repo, tips, limit)
+    else:
+        changes = (change for sha in tips for change in _commit_changes(repo, sha, repo.commit(sha)))
+    return [c for c in changes if _in_pathspec(c.path, paths, prefix)]
+
+
+def _in_pathspec(path: str, specs: list[str], prefix: str | None) -> bool:
+    """Is ``path`` (from the top) one the pathspecs (relative to the cwd, ``prefix`` from the
+    top; None: outside the work tree) keep? Magic (``:(glob)``) keeps every path."""
+    if not specs or prefix is None or any(s.startswith(":") for s in specs):
+        return True
+    tops = [posixpath.normpath(posixpath.join(prefix, s)) for s in specs]
+    return any(t == "." or path == t or path.startswith(t + "/") or fnmatchcase(path, t) for t in tops)
+
+
+def _log(repo: Objects, tips: list[bytes], limit: int | None) -> Iterator[Change]:
+    """The commits reachable from ``tips`` and not excluded, in git's default order (newest
+    commit date first, equal dates in the order they were reached); with ``limit``, the
+    first ones."""
+    heap: list[tuple[int, int, bytes]] = []
+    order = itertools.count()
+    for sha in tips:
+        if sha not in repo.seen:
+            heapq.heappush(heap, (-repo.commit(sha).commit_time, next(order), sha))
+    shown = 0
+    while heap and (limit is None or shown < limit):
+        _, _, sha = heapq.heappop(heap)
+        if sha in repo.seen:
+            continue
+        repo.seen.add(sha)
+        commit = repo.commit(sha)
+        shown += 1
+        yield from _commit_changes(repo, sha, commit)
+        for parent in repo.parents(sha):
+            if parent not in repo.seen:
+                heapq.heappush(heap, (-repo.commit(parent).commit_time, next(order), parent))
+
+
+def _commit_changes(repo: Objects, sha: bytes, commit: Commit) -> Iterator[Change]:
+    short = sha.decode()[:7]
+    parents: list[bytes | None] = [*repo.parents(sha)] or [None]
+    for parent in parents:
+        before = repo.commit(parent).tree if parent is not None else None
+        for path in _diff(repo, before, commit.tree, ""):
+            yield Change(path, short, len(parents) == 1)
+
+
+def _compare(repo: Objects, shas: list[bytes], words: tuple[str, ...]) -> Iterator[Change]:
+    """``git diff A B``, ``A..B``, ``A...B`` (every common ancestor against B), ``REV``
+    (its tree against HEAD's: what the work tree differs in, the index covers)."""
+    if len(words) == 1 and "..." in words[0]:
+        left, right = shas
+        bases = ancestors(repo, [left]) & ancestors(repo, [right])
+        for base in bases:
+            yield from (
+                Change(p, "", True) for p in _diff(repo, repo.commit(base).tree, tree(repo, right), "")
+            )
+        return
+    if len(shas) == 1:
+        head = resolve(repo, "HEAD")
+        shas = [shas[0], head] if head is not None else [shas[0]]
+    if len(shas) == 1:
+        yield from (Change(p, "", True) for p in _diff(repo, None, tree(repo, shas[0]), ""))
+    elif len(shas) == 2:
+        yield from (Change(p, "", True) for p in _diff(repo, tree(repo, shas[0]), tree(repo, shas[1]), ""))
+    else:
+        raise HistoryUnknown("a combined diff of more than two revisions")
+
+
+def _diff(repo: Objects, old: bytes | None, new: bytes | None, prefix: str) -> Iterator[str]:
+    """The paths of files that differ between two trees (either may be absent)."""
+    if old == new:
+        return
+    sides = [entries(repo, sha) for sha in (old, new)]
+    for name in sorted(sides[0].keys() | sides[1].keys()):
+        a, b = sides[0].get(name), sides[1].get(name)
+        if a == b:
+            continue
+        path = prefix + name
+        dirs = [e[1] if e is not None and stat.S_ISDIR(e[0]) else None for e in (a, b)]
+        if dirs[0] or dirs[1]:
+            yield from _diff(repo, dirs[0], dirs[1], path + "/")
+        if any(e is not None and stat.S_IFMT(e[0]) not in (stat.S_IFDIR, _GITLINK) for e in (a, b)):
+            yield path
+
+
+def history_reasons(
+    policy: Policy, reach: Reach, git_dir: str, base: str, cwd: str, sub: str | None, args: tuple[str, ...]
+) -> list[Reason]:
+    """DENY for each credential file (by the policy's globs, on its work-tree path under
+    ``base``) that the history ``git SUB ARGS`` prints changes; ASK when what it prints
+    cannot be known (an unknown option or revision, a merge's changes, the budget)."""
+    try:
+        what = printed(sub, args)
+        if what is None:
+            return []
+        inside = cwd == base or cwd.startswith(base.rstrip("/") + "/")
+        prefix = posixpath.relpath(cwd, base) if inside else None
+        changes = changed_paths(git_dir, what, lambda word: _exists(reach, cwd, word), prefix)
+    except PastTheRoot:
+        return []
+    except HistoryUnknown as exc:
+        return [_ask(git_dir, f"git {sub} prints the repository's history, and {exc}: a person must confirm")]
+    except Exception as exc:  # dulwich's errors on a damaged object store vary: never an allow
+        return [_ask(git_dir, f"git {sub} prints the repository's history, which cannot be read: {exc}")]
+    hardline = policy.hardline
+    reasons: list[Reason] = []
+    for change in changes:
+        path = posixpath.join(base, change.path)
+        if hardline.credentials.first_match(path) is None and hardline.secrets_read.first_match(path) is None:
+            continue
+        where = f"as commit {change.commit} changed it" if change.commit else "as the trees differ in it"
+        if change.certain:
+            reasons.append(
+                Reason(
+                    Decision.DENY,
+                    "hardline.credentials",
+                    "built-in",
+                    path[:200],
+                    f"git {sub} prints {change.path} {where}: a credential in the repository's history, "
+                    "never read by an agent",
+                )
+            )
+        else:
+            reasons.append(
+                _ask(
+                    path,
+                    f"git {sub} may print {change.path}, which the merge {change.commit} changes against "
+                    "a parent: a credential in the repository's history, a person must confirm",
+                )
+            )
+    return list(dict.fromkeys(reasons))[:10]
+
+
+def _ask(where: str, message: str) -> Reason:
+    return Reason(Decision.ASK, "hardline.credentials", "built-in", where[:200], message)
+
+
+def _exists(reach: Reach, cwd: str, word: str) -> bool:
+    return reach.kind(posixpath.join(cwd, word), follow=False) is not Kind.MISSING

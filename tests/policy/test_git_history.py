@@ -1,0 +1,322 @@
+"""git commands that print a credential only the repository's history holds (#31, suite F):
+the commits and trees a command prints, read from its words, and their changes read from the
+object store (loose or packed) without running git."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bastion import Decision, Gate, ToolCall
+from bastion.policy import git_objects
+from bastion.policy.decision import Reason
+from bastion.policy.git_revisions import HistoryUnknown, Printed, Walk, printed
+
+GateFactory = Callable[..., Gate]
+Call = Callable[..., ToolCall]
+GIT = shutil.which("git")
+needs_git = pytest.mark.skipif(GIT is None, reason="git is not installed")
+
+
+def git(*args: str, cwd: Path, when: int = 0) -> str:
+    date = f"{1_700_000_000 + when} +0000"
+    run = subprocess.run(
+        [str(GIT), *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(cwd),
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_AUTHOR_NAME": "t",
+            "GIT_AUTHOR_EMAIL": "t@t",
+            "GIT_COMMITTER_NAME": "t",
+            "GIT_COMMITTER_EMAIL": "t@t",
+            "GIT_AUTHOR_DATE": date,
+            "GIT_COMMITTER_DATE": date,
+        },
+    )
+    return run.stdout.decode().strip()
+
+
+def commit(root: Path, when: int, message: str, **files: str | None) -> str:
+    """Write (or, for None, delete) each file, commit them all, and return the short id."""
+    for name, text in files.items():
+        path = root / name.replace("__", "/").replace("_dot_", ".")
+        if text is None:
+            git("rm", "-q", "--", str(path.relative_to(root)), cwd=root)
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        git("add", "--", str(path.relative_to(root)), cwd=root)
+    git("commit", "-qm", message, cwd=root, when=when)
+    return git("rev-parse", "--short=7", "HEAD", cwd=root)
+
+
+def deleted_env(root: Path) -> tuple[str, str]:
+    """A repository whose first commit added ``.env`` and whose last deleted it."""
+    git("init", "-q", "-b", "main", ".", cwd=root)
+    added = commit(root, 1, "initial", README_dot_md="# hi\n", _dot_env="DB_PASSWORD=hunter2-Xy9\n")
+    removed = commit(root, 2, "remove env", _dot_env=None)
+    return added, removed
+
+
+def outcome(gate: Gate, call: Call, command: str, **kw: object) -> tuple[Decision, tuple[str, ...]]:
+    evaluation = gate.evaluate(call("shell", command=command, **kw))
+    return evaluation.decision, tuple(dict.fromkeys(r.rule for r in evaluation.reasons))
+
+
+DENIED = [
+    "git show",
+    "git show HEAD",
+    "git show HEAD~1",
+    "git show main",
+    "git diff HEAD~1 HEAD",
+    "git diff HEAD~1..HEAD",
+    "git diff HEAD HEAD~1",
+    "git diff HEAD~1",
+    "git diff main~1...main",
+    "git log -p",
+    "git log -p -2",
+    "git log -p -1",
+    "git log --patch -n 1",
+    "git log -p --max-count=1 main",
+    "git log -p HEAD~1..HEAD",
+    "git log -S DB_PASSWORD --all -p",
+    "git log -p --all --oneline",
+    "git log -p -- .",
+    "git format-patch -1 --stdout",
+    "git format-patch -1",
+    "git format-patch --root HEAD --stdout",
+    "git format-patch HEAD~1 --stdout",
+    "git whatchanged -p -1",
+]
+
+
+@needs_git
+@pytest.mark.parametrize("command", DENIED)
+def test_a_command_printing_a_commit_that_changed_a_credential_is_denied(
+    make_gate: GateFactory, call: Call, workspace: Path, command: str
+) -> None:
+    deleted_env(workspace)
+    assert outcome(make_gate(), call, command) == (Decision.DENY, ("hardline.credentials",))
+
+
+@needs_git
+def test_the_reason_names_the_file_and_the_commit(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    _, removed = deleted_env(workspace)
+    evaluation = make_gate().evaluate(call("shell", command="git show HEAD"))
+    assert evaluation.reasons == (
+        Reason(
+            Decision.DENY,
+            "hardline.credentials",
+            "built-in",
+            str(workspace / ".env"),
+            f"git show prints .env as commit {removed} changed it: a credential in the repository's "
+            "history, never read by an agent",
+        ),
+    )
+
+
+@needs_git
+@pytest.mark.parametrize(
+    "command",
+    ["git show", "git show HEAD", "git log -p -1", "git diff HEAD~1 HEAD", "git log -p -- README.md",
+     "git whatchanged -p -1", "git log -p HEAD~1..HEAD", "git log --oneline", "git log -S x"],
+)  # fmt: skip
+def test_commands_printing_only_later_commits_stay_readers(
+    make_gate: GateFactory, call: Call, workspace: Path, command: str
+) -> None:
+    deleted_env(workspace)
+    commit(workspace, 3, "docs", README_dot_md="# hello\n")
+    assert outcome(make_gate(), call, command) == (Decision.ALLOW, ("mode.workspace",))
+
+
+@needs_git
+def test_a_packed_repository_is_read_like_a_loose_one(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    deleted_env(workspace)
+    git("gc", "-q", "--prune=now", cwd=workspace)
+    objects = workspace / ".git" / "objects"
+    assert not [p for p in objects.iterdir() if len(p.name) == 2]  # no loose object is left
+    assert list((objects / "pack").glob("*.pack"))
+    gate = make_gate()
+    assert outcome(gate, call, "git show HEAD") == (Decision.DENY, ("hardline.credentials",))
+    assert outcome(gate, call, "git log -p -2 main") == (Decision.DENY, ("hardline.credentials",))
+
+
+@needs_git
+@pytest.mark.parametrize("command", ["git show", "git log -p", "git diff", "git whatchanged -p"])
+def test_a_repository_with_no_commit_prints_no_history(
+    make_gate: GateFactory, call: Call, workspace: Path, command: str
+) -> None:
+    git("init", "-q", ".", cwd=workspace)
+    assert outcome(make_gate(), call, command) == (Decision.ALLOW, ("mode.workspace",))
+
+
+@needs_git
+@pytest.mark.parametrize(
+    "command",
+    ["git show nosuchref", "git log -p HEAD@{1}", "git diff HEAD~1 HEAD^{tree}", "git log -p --frobnicate",
+     "git log -p -L1,5:README.md", "git diff A B C"],
+)  # fmt: skip
+def test_a_revision_or_option_the_check_cannot_read_asks(
+    make_gate: GateFactory, call: Call, workspace: Path, command: str
+) -> None:
+    deleted_env(workspace)
+    commit(workspace, 3, "docs", README_dot_md="# hello\n")
+    assert outcome(make_gate(), call, command) == (Decision.ASK, ("hardline.credentials",))
+
+
+@needs_git
+def test_a_history_over_the_budget_asks(
+    make_gate: GateFactory, call: Call, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deleted_env(workspace)
+    for n in range(3, 8):
+        commit(workspace, n, f"docs {n}", README_dot_md=f"# v{n}\n")
+    monkeypatch.setattr(git_objects, "MAX_COMMITS", 4)
+    gate = make_gate()
+    assert outcome(gate, call, "git log -p") == (Decision.ASK, ("hardline.credentials",))
+    assert outcome(gate, call, "git log -p -2") == (Decision.ALLOW, ("mode.workspace",))
+    evaluation = gate.evaluate(call("shell", command="git log -p"))
+    assert "the history is too long to look through" in evaluation.reasons[0].message
+
+
+@needs_git
+def test_a_merge_that_changes_a_credential_against_a_parent_asks(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    git("init", "-q", "-b", "main", ".", cwd=workspace)
+    commit(workspace, 1, "initial", README_dot_md="# hi\n")
+    git("checkout", "-q", "-b", "side", cwd=workspace)
+    commit(workspace, 2, "side", _dot_env="TOKEN=x\n")
+    git("checkout", "-q", "main", cwd=workspace)
+    commit(workspace, 3, "main", a_dot_txt="a\n")
+    git("merge", "-q", "--no-ff", "-m", "merge", "side", cwd=workspace, when=4)
+    commit(workspace, 5, "drop env", _dot_env=None)
+    gate = make_gate()
+    assert outcome(gate, call, "git show HEAD~1") == (Decision.ASK, ("hardline.credentials",))
+    assert outcome(gate, call, "git show HEAD~1^1") == (Decision.ALLOW, ("mode.workspace",))
+    assert outcome(gate, call, "git log -p side") == (Decision.DENY, ("hardline.credentials",))
+    assert outcome(gate, call, "git show HEAD") == (Decision.DENY, ("hardline.credentials",))
+
+
+@needs_git
+def test_a_nested_repository_named_with_dash_c_is_read(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    nested = workspace / "m" / "history"
+    nested.mkdir(parents=True)
+    deleted_env(nested)
+    gate = make_gate()
+    assert outcome(gate, call, "git -C m/history log -p") == (Decision.DENY, ("hardline.credentials",))
+    assert outcome(gate, call, "git show HEAD", cwd=str(nested)) == (Decision.DENY, ("hardline.credentials",))
+
+
+@needs_git
+def test_a_secret_read_file_in_history_is_denied_too(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    git("init", "-q", ".", cwd=workspace)
+    commit(workspace, 1, "vars", infra__prod_dot_tfvars='db_password = "x"\n')
+    commit(workspace, 2, "drop", infra__prod_dot_tfvars=None)
+    assert outcome(make_gate(), call, "git show") == (Decision.DENY, ("hardline.credentials",))
+
+
+# -- what a command prints, read from its words ------------------------------------------
+
+UNKNOWN = "unknown"
+TABLE: list[tuple[str, tuple[str, ...], Printed | str | None]] = [
+    ("show", (), Printed(Walk.EACH)),
+    ("show", ("HEAD~2", "v1"), Printed(Walk.EACH, ("HEAD~2", "v1"))),
+    ("show", ("HEAD~1:.env",), None),
+    ("show", ("--stat",), None),
+    ("show", ("--stat", "-p"), Printed(Walk.EACH)),
+    ("show", ("-s", "--format=%H"), None),
+    ("log", ("-p", "-3"), Printed(Walk.LOG, limit=3)),
+    ("log", ("-p", "-n", "4", "main"), Printed(Walk.LOG, ("main",), limit=4)),
+    ("log", ("-p", "-n5"), Printed(Walk.LOG, limit=5)),
+    ("log", ("--max-count=2", "-p"), Printed(Walk.LOG, limit=2)),
+    ("log", ("-p", "--max-count", "x"), UNKNOWN),
+    ("log", ("-p", "A..B", "^C"), Printed(Walk.LOG, ("A..B",), ("C",))),
+    ("log", ("-p", "--all", "-1"), Printed(Walk.LOG, limit=1, all_refs=True)),
+    ("log", ("-S", "DB_PASSWORD", "-p", "-1"), Printed(Walk.LOG, limit=1, filtered=True)),
+    ("log", ("-SDB_PASSWORD", "-p"), Printed(Walk.LOG, filtered=True)),
+    ("log", ("--grep=fix", "-p"), Printed(Walk.LOG, filtered=True)),
+    ("log", ("-p", "--", "src", "-1"), Printed(Walk.LOG, paths=("src", "-1"))),
+    ("log", ("-p", "--follow", "--", "a.txt"), Printed(Walk.LOG)),
+    ("log", ("-p", "-U5", "--stat", "--color=always"), Printed(Walk.LOG)),
+    ("log", ("-p", "-g"), UNKNOWN),
+    ("log", ("-p", "--reflog"), UNKNOWN),
+    ("log", ("-p", "-S"), UNKNOWN),
+    ("whatchanged", ("-p", "-1"), Printed(Walk.LOG, limit=1)),
+    ("format-patch", ("-1", "--stdout"), Printed(Walk.LOG, limit=1)),
+    ("format-patch", ("origin/main",), Printed(Walk.LOG, ("origin/main",), since=True)),
+    ("format-patch", ("A..B", "-o", "out"), Printed(Walk.LOG, ("A..B",))),
+    ("diff", (), None),
+    ("diff", ("--cached",), None),
+    ("diff", ("--", "a.txt"), None),
+    ("diff", ("A", "B"), Printed(Walk.TREES, ("A", "B"))),
+    ("diff", ("A...B", "--stat"), Printed(Walk.TREES, ("A...B",))),
+    ("diff", ("--no-index", "a", "b"), None),
+    ("grep", ("x", "HEAD~1"), None),
+    ("blame", ("-L", "1,5", "f"), None),
+]
+
+
+@pytest.mark.parametrize(("sub", "args", "expected"), TABLE)
+def test_what_a_command_prints_is_read_from_its_words(
+    sub: str, args: tuple[str, ...], expected: Printed | str | None
+) -> None:
+    if expected == UNKNOWN:
+        with pytest.raises(HistoryUnknown):
+            printed(sub, args)
+    else:
+        assert printed(sub, args) == expected
+
+
+@needs_git
+@pytest.mark.parametrize(
+    "command", ["git log -p -- 'my notes.txt'", "git log -p 'my notes.txt'", "git show HEAD src"]
+)
+def test_a_path_given_without_dashes_is_a_pathspec(
+    make_gate: GateFactory, call: Call, workspace: Path, command: str
+) -> None:
+    deleted_env(workspace)
+    (workspace / "my notes.txt").write_text("x\n")
+    git("add", "my notes.txt", cwd=workspace)
+    git("commit", "-qm", "notes", cwd=workspace, when=3)
+    assert outcome(make_gate(), call, command) == (Decision.ALLOW, ("mode.workspace",))
+
+
+@needs_git
+def test_a_shallow_clone_shows_its_cut_commits_as_roots(
+    make_gate: GateFactory, call: Call, workspace: Path, tmp_path: Path
+) -> None:
+    source = tmp_path / "source"
+    source.mkdir()
+    deleted_env(source)
+    commit(source, 3, "docs", README_dot_md="# hello\n")
+    git("clone", "-q", "--depth", "1", f"file://{source}", str(workspace / "clone"), cwd=tmp_path)
+    assert (workspace / "clone" / ".git" / "shallow").is_file()
+    gate = make_gate()
+    assert outcome(gate, call, "git -C clone log -p") == (Decision.ALLOW, ("mode.workspace",))
+    assert outcome(gate, call, "git -C clone show HEAD~1") == (Decision.ALLOW, ("mode.workspace",))
+
+
+@needs_git
+def test_a_repository_whose_refs_are_a_reftable_asks(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    deleted_env(workspace)
+    (workspace / ".git" / "reftable").mkdir()
+    assert outcome(make_gate(), call, "git show") == (Decision.ASK, ("hardline.credentials",))
