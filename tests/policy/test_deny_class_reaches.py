@@ -99,6 +99,8 @@ DENIED = [
     ("tee ~/.zshrc < /dev/null", "hardline.destructive"),
     ("git archive -o ~/.bashrc HEAD", "hardline.destructive"),
     ("exec > ~/.zshrc; ls", "hardline.destructive"),
+    ("sed -i d ~/.bashrc", "hardline.destructive"),  # every line deleted
+    ("cp -r ~/.local/share/gh notes/copy", "hardline.credentials"),  # a copy reads all below
     ("rm -f ~/.bashrc", "hardline.destructive"),
     ("cd ~ && unlink .bashrc", "hardline.destructive"),
     # A program given a credential as its input, or printing every environment variable.

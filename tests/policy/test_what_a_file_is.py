@@ -89,6 +89,15 @@ STORES = [
 ]
 
 
+def test_secrets_a_container_runtime_mounts_are_credentials(make_gate: GateFactory, call: Call) -> None:
+    gate = make_gate()
+    decided = [
+        gate.evaluate(call("read", path=p)).decision
+        for p in ("/var/run/secrets/kubernetes.io/serviceaccount/token", "/run/secrets/db_password")
+    ]
+    assert decided == [D, D]
+
+
 @pytest.mark.parametrize("name", STORES)
 def test_a_tools_credential_store_is_denied_however_it_is_read(
     make_gate: GateFactory, call: Call, home: Path, name: str
@@ -223,6 +232,13 @@ _VALUES = st.text(st.characters(whitelist_categories=("Lu", "Ll", "Nd")), min_si
 @given(_KEYS, st.sampled_from([" = ", "=", ": "]), _VALUES)
 def test_a_secret_named_key_with_a_value_is_a_secret(key: str, sep: str, value: str) -> None:
     assert holds_secret(f"[section]\n{key}{sep}{value}\n".encode())
+
+
+@pytest.mark.parametrize(
+    "line", ["bank password = Xq8pLm2v", "Work VPN token: 9f8e7d6c", "  gmail password=hunter22"]
+)
+def test_a_note_naming_its_secret_in_words_holds_one(line: str) -> None:
+    assert holds_secret(f"{line}\n".encode())
 
 
 @given(st.text(st.characters(whitelist_categories=("Ll", "Zs")), max_size=200))

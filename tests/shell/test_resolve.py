@@ -57,6 +57,8 @@ RESOLVED = [
     # a shell reading its program from a pure pipeline runs what it prints
     ("echo Y2F0IH4vLm5ldHJj | base64 -d | sh", "sh -c 'cat ~/.netrc'"),
     ("printf 'rm -rf ~' | /bin/bash -s", "bash -c 'rm -rf ~'"),
+    ("source <(echo cat ~/.git-credentials)", "sh -c 'cat ~/.git-credentials\n'"),
+    ("bash <(printf 'cat ~/.netrc')", "bash -c 'cat ~/.netrc'"),
     ("rm -rf $(echo ~)", 'rm -rf "$HOME"'),
     ('h=~; rm -rf "$h"', 'h=~; rm -rf "$HOME"'),
     ("f='a b'; cat $f", "f='a b'; cat a b"),
@@ -131,6 +133,7 @@ DECISIONS = [
     ("cat ~/$(echo .argep | tr a-z n-za-m)", D, CRED),
     ("cd ~ && cat $(echo LmdpdC1jcmVkZW50aWFscw== | base64 -d)", D, CRED),
     ("echo Y2F0IH4vLm5ldHJj | base64 -d | sh", D, CRED),
+    ("source <(echo cat ~/.git-credentials)", D, CRED),
     ("base64 $(printf '%s/.aws/credentials' ~)", D, CRED),
     ("xargs cat <<< ~/.pgpass", D, CRED),
     ("dd if=$HOME/.vault-token", D, CRED),

@@ -201,6 +201,9 @@ CREDENTIAL_GLOBS: tuple[str, ...] = (
     "/etc/ssl/private",
     "/etc/pki/tls/private",
     "/etc/krb5.keytab",
+    # Secrets a container runtime mounts: Kubernetes' service-account token, Docker's secrets.
+    "/var/run/secrets",
+    "/run/secrets",
     "*.keytab",
     # Project files that hold secrets by what they are (#31, suite E: a secret under an
     # ordinary-looking project name), from the file rules public secret scanners hold with

@@ -51,9 +51,10 @@ _TOKEN_SHAPES = (
     rb"\bAIza[0-9A-Za-z_-]{35}",
 )
 _URL_PASSWORD = rb"\b[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s@/]+@"
-#: A secret-named key given a value: ``key = v``, ``key: v``, ``"key": "v"``, ``//host/:_authToken=v``.
+#: A secret-named key given a value: ``key = v``, ``key: v``, ``"key": "v"``, ``//host/:_authToken=v``,
+#: ``bank password = v`` (a note's words before the key).
 _SECRET_KEY = (
-    rb"^[ \t]*(?:export[ \t]+)?[\"']?[\w./:@-]*?"
+    rb"^[ \t]*(?:export[ \t]+)?[\"']?[\w./:@ -]*?"
     rb"(?:passw(?:or)?d|secret|token|authtoken|api[_-]?key|apikey|_auth|credentials?|private[_-]?key"
     rb"|access[_-]?key|session[_-]?key)"
     rb"(?:[_-]?(?:id|key|value))?[\"']?[ \t]*[:=][ \t]*[\"']?[^\s\"'#;,{}\[\]]{4,}"

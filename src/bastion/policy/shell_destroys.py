@@ -47,7 +47,13 @@ def empties(cmd: SimpleCommand, use: PathUse) -> bool:
         if not program or program in _SILENT:
             return True
         return program == "echo" and all(w in ("-n", "-e", "-E", "-ne", "-en") for w in cmd.argv[1:])
+    if cmd.program in ("sed", "gsed") and any(a in _DELETE_ALL for a in cmd.argv[1:]):
+        return True  # sed -i d FILE: every line deleted
     return cmd.program in _WIPERS
+
+
+#: sed scripts that delete every line.
+_DELETE_ALL = frozenset({"d", "1,$d", ",$d", "/^/d", "/.*/d", "/$/d"})
 
 
 def replaces(cmd: SimpleCommand, use: PathUse) -> bool:

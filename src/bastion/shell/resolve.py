@@ -15,11 +15,11 @@ the original).
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
+from bastion.shell.fed_shells import feeds_a_shell, shell_fed
 from bastion.shell.list_vars import LIST_MARK, loop_variable, read_from, spelled
 from bastion.shell.pure_eval import HOME_MARK, PWD_MARK, find_output, run_pure
 from bastion.shell.spelling import pwd_spelled, quoted_text, unquoted_text
@@ -46,20 +46,10 @@ class _State:
     edits: list[tuple[int, int, str]] = field(default_factory=list)
 
 
-#: A pipeline into a shell that reads its program from stdin (``… | base64 -d | sh``).
-_INTO_SHELL = re.compile(rb"\|\s*(?:/usr)?(?:/bin/)?(?:ba|da|z|k)?sh\b")
-_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh"})
-
-
 def quick_check(src: bytes) -> bool:
     """Whether the source may hold a value to resolve (else it need not be parsed)."""
     return (
-        b"$" in src
-        or b"`" in src
-        or b"~root" in src
-        or b"~+" in src
-        or b"env " in src
-        or _INTO_SHELL.search(src) is not None
+        b"$" in src or b"`" in src or b"~root" in src or b"~+" in src or b"env " in src or feeds_a_shell(src)
     )
 
 
@@ -100,8 +90,11 @@ def _visit(state: _State, node: Node) -> None:
         var, listing = loop_variable(loop, state.src), read_from(node, state.src)
         if var is not None and listing is not None:  # while read -r f; do …; done < F
             state.listed[var] = listing
-    if kind == "pipeline" and _into_shell(state, node):
-        return
+    if kind in ("pipeline", "command"):
+        program = shell_fed(node, lambda stages: _pipeline_output(state, stages))
+        if program is not None:
+            state.edits.append((node.start_byte, node.end_byte, program))
+            return
     if kind in _USES:
         if _use(state, node):
             return
@@ -324,26 +317,6 @@ def _expanded(state: _State, node: Node) -> str | None:
         at = int(_text(index))
         return items[at] if items is not None and at < len(items) else None
     return None
-
-
-def _into_shell(state: _State, node: Node) -> bool:
-    """``echo Y2F0IH4vLm5ldHJj | base64 -d | sh``: a shell reading its program from a pure
-    pipeline runs what the pipeline prints, spelled here as ``sh -c PROGRAM`` (True when
-    replaced). A shell with arguments, or stages not pure, is left as it is (stdin code is
-    only known at run time)."""
-    stages = [c for c in node.named_children if c.type != "comment"]
-    last = stages[-1] if stages else None
-    if last is None or last.type != "command" or len(stages) < 2:
-        return False
-    words = [_text(c) for c in last.named_children]
-    if words[:1] and words[0].rpartition("/")[2] in _SHELLS and all(w in ("-s", "-") for w in words[1:]):
-        program = _pipeline_output(state, stages[:-1])
-        if program is None or HOME_MARK in program or PWD_MARK in program or LIST_MARK in program:
-            return False
-        shell = words[0].rpartition("/")[2]
-        state.edits.append((node.start_byte, node.end_byte, f"{shell} -c {shlex.quote(program)}"))
-        return True
-    return False
 
 
 def _substituted(state: _State, node: Node) -> str | None:

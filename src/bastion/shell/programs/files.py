@@ -23,6 +23,9 @@ _CP_MORE = {
     "-l": FlagRule(WRITE, note="-l makes hard links, not copies"),
     "-s": FlagRule(WRITE, note="-s makes symbolic links, not copies"),
     "--parents": FlagRule(WRITE, note="--parents writes each source's path below the folder"),
+    # -r / -a copy every file below each source: each is read (a credential below one too)
+    "-r": FlagRule(recursive=True),
+    "-a": FlagRule(recursive=True),
 }
 
 PROGRAMS: dict[str, Spec] = {
@@ -41,7 +44,13 @@ PROGRAMS: dict[str, Spec] = {
         args=Access.READ,
         dest_last=True,
         takes_value=_CP_VALUES,
-        aliases={"--target-directory": "-t", "-R": "-r", "--recursive": "-r", "--force": "-f"},
+        aliases={
+            "--target-directory": "-t",
+            "-R": "-r",
+            "--recursive": "-r",
+            "--force": "-f",
+            "--archive": "-a",
+        },
         flags={**_WRITE_T, **_CP_MORE},
         writer=True,
     ),
