@@ -30,9 +30,10 @@ PROGRAMS: dict[str, Spec] = {
     # They end the session or run outside the sandbox: denied (``handlers_escape``).
     **{n: Spec(SYSTEM, handler="power") for n in ("shutdown", "reboot", "halt", "poweroff")},
     **{n: Spec(SYSTEM, handler="escape") for n in ("nsenter", "systemd-run")},
-    # A terminal multiplexer's server or the session bus runs what it is handed: outside.
+    # A terminal multiplexer's server or the session bus runs what it is handed: outside. Even
+    # a listing talks to it over its socket (tmux ls makes /tmp/tmux-UID): no pure reader.
     **{
-        n: Spec(READ, reader=True, handler="session_escape", open_args=True)
+        n: Spec(frozenset({E.UNKNOWN}), handler="session_escape", open_args=True)
         for n in ("tmux", "screen", "busctl", "dbus-send", "gdbus", "qdbus", "qdbus6")
     },
     "gdb": Spec(frozenset({E.CODE}), handler="gdb", open_args=True, note="gdb runs the program it debugs"),
