@@ -36,6 +36,8 @@ from bastion.call.model import ToolCall
     ({"tool": "replace", "args": {"file_path": "/p/a", "old_string": "a", "new_string": "b"}},
      ("edit", {"path": "/p/a", "old_string": "a", "new_string": "b"})),
     ({"tool": "create", "args": {"path": "/p/a", "file_text": "x"}}, ("write", {"path": "/p/a", "content": "x"})),
+    ({"tool": "search_file_content", "args": {"pattern": "url", "dir_path": "/p"}},
+     ("grep", {"pattern": "url", "path": "/p", "output_mode": "content"})),  # it prints lines
     ({"tool": "str_replace", "args": {"path": "/p/a", "old_str": "a", "new_str": "b"}},
      ("edit", {"path": "/p/a", "old_string": "a", "new_string": "b"})),
 ])  # fmt: skip

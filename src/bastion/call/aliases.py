@@ -60,6 +60,10 @@ ALIASES: Mapping[str, tuple[Family, Mapping[str, str]]] = MappingProxyType(
     }
 )
 
+#: Search tools that always print the matching lines (Claude's Grep says so with
+#: ``output_mode: content``; Gemini's and Qwen's have no other mode).
+PRINTS_LINES = frozenset({"search_file_content", "grep_search"})
+
 _MCP_CLAUDE = re.compile(r"^mcp__(?P<server>[^_].*?)__(?P<tool>.+)$")
 
 
@@ -81,6 +85,8 @@ def canonical(tool: str, args: Mapping[str, Any]) -> tuple[str, Mapping[str, Any
     for source, target in renames.items():
         if source in args and target not in mapped:
             mapped[target] = args[source]
+    if tool in PRINTS_LINES:
+        mapped.setdefault("output_mode", "content")
     if family is Family.SHELL and isinstance(mapped.get("command"), list | tuple):
         mapped["command"] = " ".join(shlex.quote(str(word)) for word in mapped["command"])
     return family.value, mapped

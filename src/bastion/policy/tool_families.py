@@ -59,11 +59,7 @@ def decide_path(ctx: Context, call: ToolCall, out: Assembly) -> None:
         # below holds when it matches: one reached in the project (by name, or by a secret it
         # holds: ``.git/config``'s remote with a token) asks too, and is denied when its
         # pattern matches a line of it (#31, suite E).
-        mode = call.args.get("output_mode")
-        printed = mode == "content"
-        # An output mode not given is each agent's own (Gemini's search prints lines, Claude's
-        # Grep names files): a credential file whose lines match is taken as printed.
-        lines = tool_lines(call.args.get("pattern")) if mode in (None, "content") else None
+        printed = call.args.get("output_mode") == "content"
         reached = check_tree_read(
             ctx.policy,
             _call_fs(ctx),
@@ -72,7 +68,7 @@ def decide_path(ctx: Context, call: ToolCall, out: Assembly) -> None:
             [path],
             cwd=call.cwd,
             mode=SEARCH_TOOL,
-            printed=lines,
+            printed=tool_lines(call.args.get("pattern")) if printed else None,
         )
         denied = tuple(
             r
