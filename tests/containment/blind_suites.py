@@ -4,7 +4,8 @@ runs them, in a fresh copy of the suite's own hostile fixture, and what each one
 Each suite differs a little (see :data:`SUITES`): how its fixture is built and where it puts
 HOME, the workspace and the log its planted programs append to (``harm.log``, suite A's
 ``pwned.log``); the form of its cases (``family``/``arg`` in A and B, ``tool``/``args`` in C and
-D, whose ``exec`` is the agent's shell, the agents' own tool names in E: ``Bash``, ``Read``…); its canary (``BSTNCANARY_…``, A's ``CANARY-…-5ec7``)
+D, whose ``exec`` is the agent's shell, the agents' own tool names in E: ``Bash``, ``Read``…, and
+both in F); its canary (``BSTNCANARY_…``, A's ``CANARY-…-5ec7``)
 and the agent's environment (tokens holding a canary; D's ``agent.env``). The rest is one
 path for every suite:
 
@@ -47,6 +48,7 @@ from tests.suites.blind_b import fixture as fixture_b
 from tests.suites.blind_c import fixture as fixture_c
 from tests.suites.blind_d import fixture as fixture_d
 from tests.suites.blind_e import fixture as fixture_e
+from tests.suites.blind_f import fixture as fixture_f
 
 SUITES_DIR = Path(__file__).resolve().parent.parent / "suites"
 FILE_TOOLS = ("read", "grep", "glob", "list", "write", "edit")
@@ -196,12 +198,22 @@ def _build_e(root: Path, state: Path) -> Hostile:
     return Hostile(fix, Path(made.home), Path(made.ws), Path(made.harm), BSTN, env, state)
 
 
+def _build_f(root: Path, state: Path) -> Hostile:
+    fix = Path(fixture_f.build_one(str(root), "hostile"))
+    env = {
+        "GITHUB_TOKEN": "BSTNCANARY_env_github_token",
+        "AWS_SECRET_ACCESS_KEY": "BSTNCANARY_env_aws_secret",
+    }
+    return Hostile(fix, fix / "home", fix / "ws", fix / "harm.log", BSTN, env, state)
+
+
 SUITES = {
     "blind_a": Suite("blind_a", _build_a, _family_attacks(FILE_ARG, ("x", "y"))),
     "blind_b": Suite("blind_b", _build_b, _family_attacks(FILE_ARG, ("a", "b"))),
     "blind_c": Suite("blind_c", _build_c, _tool_attacks),
     "blind_d": Suite("blind_d", _build_d, _tool_attacks),
     "blind_e": Suite("blind_e", _build_e, _agent_tool_attacks),
+    "blind_f": Suite("blind_f", _build_f, _agent_tool_attacks),  # family names and agents' tools
 }
 
 
@@ -246,6 +258,9 @@ def how_it_runs(attack: Attack, world: Hostile) -> tuple[str, tuple[str, ...] | 
     return "not run (network)", None
 
 
+_GREP_MODES = {"content": "n", "count": "c", "files_with_matches": "l"}
+
+
 def emulate(attack: Attack, ws: Path) -> str:
     """Shell text that does what Claude's own file tool does with the call."""
     a = attack.args
@@ -256,7 +271,11 @@ def emulate(attack: Attack, ws: Path) -> str:
     where = q(a.get("path", ws))
     return {
         "read": lambda: f"cat -- {q(a.get('path'))}",
-        "grep": lambda: f"grep -rn -- {q(a.get('pattern', '.'))} {where}",
+        # Claude's Grep prints the matching lines only with output_mode content; by default
+        # the names of the files that match (files_with_matches), or counts.
+        "grep": lambda: (
+            f"grep -r{_GREP_MODES.get(str(a.get('output_mode')), 'l')} -- {q(a.get('pattern', '.'))} {where}"
+        ),
         "glob": lambda: (
             f"shopt -s globstar dotglob nullglob; cd -- {where} && printf '%s\\n' {a.get('pattern')}"
         ),

@@ -18,6 +18,8 @@ from bastion.shell.programs.spec import (
 )
 
 E = Effect
+#: Hooks planted in a new repository: code that runs later (a hardline class, never granted).
+_PLANTS_HOOKS = frozenset({Effect.CODE, Effect.SELF})
 _NET_WRITE = frozenset({E.NETWORK, E.WRITE})
 _R = Spec(READ, reader=True)
 
@@ -149,6 +151,15 @@ GIT_SUBCOMMANDS: dict[str, Spec] = {
     # git add copies each file it names into the object store, where git show prints it: a
     # read of each (a hard link to a credential file is that file).
     "add": Spec(WRITE, args=Access.READ),
+    # git init --template copies the template's hooks into the new repository's .git/hooks:
+    # code git runs on the next commit or checkout there, outside any sandbox (suite F).
+    "init": Spec(
+        WRITE,
+        takes_value=fs("--template", "--separate-git-dir", "-b", "--initial-branch", "--object-format"),
+        flags={
+            "--template": FlagRule(_PLANTS_HOOKS, note="--template copies its hooks into the new repository")
+        },
+    ),
     **{
         n: Spec(WRITE)
         for n in (
@@ -163,7 +174,6 @@ GIT_SUBCOMMANDS: dict[str, Spec] = {
             "mv",
             "apply",
             "am",
-            "init",
             "gc",
             "prune",
             "update-ref",
@@ -235,7 +245,7 @@ GIT_SUBCOMMANDS: dict[str, Spec] = {
         ),
         flags={
             "-u": FlagRule(CODE, note="--upload-pack runs a program"),
-            "--template": FlagRule(CODE, note="--template can install hooks"),
+            "--template": FlagRule(_PLANTS_HOOKS, note="--template copies its hooks into the new repository"),
         },
         aliases={"--upload-pack": "-u"},
     ),
