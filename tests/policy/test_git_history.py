@@ -4,8 +4,6 @@ object store (loose or packed) without running git."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,33 +13,16 @@ from bastion import Decision, Gate, ToolCall
 from bastion.policy import git_objects
 from bastion.policy.decision import Reason
 from bastion.policy.git_revisions import HistoryUnknown, Printed, Walk, printed
+from tests.policy.git_repos import GIT
+from tests.policy.git_repos import git as run_git
 
 GateFactory = Callable[..., Gate]
 Call = Callable[..., ToolCall]
-GIT = shutil.which("git")
 needs_git = pytest.mark.skipif(GIT is None, reason="git is not installed")
 
 
 def git(*args: str, cwd: Path, when: int = 0) -> str:
-    date = f"{1_700_000_000 + when} +0000"
-    run = subprocess.run(
-        [str(GIT), *args],
-        cwd=cwd,
-        check=True,
-        capture_output=True,
-        env={
-            "PATH": "/usr/bin:/bin",
-            "HOME": str(cwd),
-            "GIT_CONFIG_NOSYSTEM": "1",
-            "GIT_AUTHOR_NAME": "t",
-            "GIT_AUTHOR_EMAIL": "t@t",
-            "GIT_COMMITTER_NAME": "t",
-            "GIT_COMMITTER_EMAIL": "t@t",
-            "GIT_AUTHOR_DATE": date,
-            "GIT_COMMITTER_DATE": date,
-        },
-    )
-    return run.stdout.decode().strip()
+    return run_git(*args, cwd=cwd, when=when).strip()
 
 
 def commit(root: Path, when: int, message: str, **files: str | None) -> str:

@@ -3,9 +3,7 @@ git commands that print committed credential files (issue 13, root cause 9)."""
 
 from __future__ import annotations
 
-import shutil
 import struct
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,32 +11,13 @@ import pytest
 
 from bastion import Decision, Gate, ToolCall
 from bastion.policy.git_index import IndexUnknown, index_paths
+from tests.policy.git_repos import GIT, git
 
 GateFactory = Callable[..., Gate]
 Call = Callable[..., ToolCall]
-GIT = shutil.which("git")
 pytestmark = pytest.mark.skipif(GIT is None, reason="git is not installed")
 
 NAMES = ["README.md", "a/b/c.txt", "a/b/cd.txt", "a/bb", "z", "ünï/cödé.py", "deep/" * 20 + "leaf"]
-
-
-def git(*args: str, cwd: Path) -> str:
-    run = subprocess.run(
-        [str(GIT), *args],
-        cwd=cwd,
-        check=True,
-        capture_output=True,
-        env={
-            "PATH": "/usr/bin:/bin",
-            "HOME": str(cwd),
-            "GIT_CONFIG_NOSYSTEM": "1",
-            "GIT_AUTHOR_NAME": "t",
-            "GIT_AUTHOR_EMAIL": "t@t",
-            "GIT_COMMITTER_NAME": "t",
-            "GIT_COMMITTER_EMAIL": "t@t",
-        },
-    )
-    return run.stdout.decode()
 
 
 def make_repo(root: Path, names: list[str]) -> None:
