@@ -100,6 +100,7 @@ DENIED = [
     ("git archive -o ~/.bashrc HEAD", "hardline.destructive"),
     ("exec > ~/.zshrc; ls", "hardline.destructive"),
     ("sed -i d ~/.bashrc", "hardline.destructive"),  # every line deleted
+    ("history -w ~/.bashrc", "hardline.destructive"),  # the session's history over it
     ("cp -r ~/.local/share/gh notes/copy", "hardline.credentials"),  # a copy reads all below
     ("rm -f ~/.bashrc", "hardline.destructive"),
     ("cd ~ && unlink .bashrc", "hardline.destructive"),
@@ -163,6 +164,8 @@ DENIED = [
     # A preprocessor prints what its operands include, however deep.
     ("cpp -P c/main.c", "hardline.credentials"),
     ("gcc -E c/main.c -o /dev/stdout", "hardline.credentials"),
+    ("gcc -c c/main.c", "hardline.credentials"),  # its diagnostics print lines of what it includes
+    ("gcc -fsyntax-only c/linked.c", "hardline.credentials"),
     ("clang -E -P c/linked.c", "hardline.credentials"),
     ("m4 m4/defs.m4", "hardline.credentials"),
     ("xmllint --noent xml/feed.xml", "hardline.credentials"),
@@ -217,7 +220,7 @@ KEPT = [
     ("bundle config set --local path vendor/bundle", Q),
     ("doppler run -- npm start", Q),  # runs with the secrets, prints none by itself
     ("cpp -P c/plain.c", Q),  # not modelled: asked, nothing denied
-    ("gcc -c c/main.c", Q),  # compiling prints nothing it includes
+    ("gcc -c c/plain.c", Q),  # a compile of what includes no credential: code, asked
     ("xmllint xml/plain.xml", Q),
     ("cmake -E echo hi", Q),
     ("openssl x509 -in README.md -noout -text", Q),

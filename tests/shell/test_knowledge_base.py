@@ -25,6 +25,7 @@ BOTH_KINDS: dict[str, tuple[str, str]] = {
     "rg": ("rg x", "rg --pre sh x"),
     "systemctl": ("systemctl status x", "systemctl stop x"),
     "crontab": ("crontab -l", "crontab -r"),
+    "history": ("history 20", "history -w notes.txt"),
     "iptables": ("iptables -L", "iptables -F"),
     "ip": ("ip addr", "ip link set x down"),
     "sysctl": ("sysctl -a", "sysctl -w a=1"),

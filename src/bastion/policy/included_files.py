@@ -32,15 +32,17 @@ _XINCLUDE = re.compile(rb"""<(?:\w+:)?include\b[^>]*\bhref\s*=\s*["']([^"']+)["'
 #: Directives per processor, and how deep included files are followed.
 _C = (_C_INCLUDE,)
 _XML = (_XML_ENTITY, _XINCLUDE)
-#: C compilers print what they include only when they preprocess alone (``-E``).
+#: C compilers print what they include when they preprocess alone (``-E``), and a line of it
+#: in each diagnostic when they compile (``gcc -fsyntax-only x.c`` shows the credential's
+#: lines its syntax errors are on): their includes are read either way.
 _COMPILERS = frozenset({"gcc", "cc", "clang", "g++", "c++", "clang++", "tcc"})
 _DEPTH = 4
 _FILES = 64
 
 
 def _directives(cmd: SimpleCommand) -> tuple[re.Pattern[bytes], ...]:
-    program, args = cmd.program or "", cmd.argv[1:]
-    if program in ("cpp", "mcpp") or (program in _COMPILERS and "-E" in args):
+    program = cmd.program or ""
+    if program in ("cpp", "mcpp") or program in _COMPILERS:
         return _C
     if program in ("m4", "gm4"):
         return (_M4_INCLUDE,)

@@ -8,7 +8,8 @@ data: the flags each builtin knows, and which of them only read.
 
 from __future__ import annotations
 
-from bastion.shell.programs.spec import READ, Spec, fs
+from bastion.shell.model import Access
+from bastion.shell.programs.spec import READ, WRITE, FlagRule, Spec, fs
 
 #: builtin -> (options taking a value, options without one). Anything else is unknown.
 OPTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
@@ -92,3 +93,13 @@ PROGRAMS: dict[str, Spec] = {
 # `let` evaluates arithmetic (the classifier checks the names it reads); `unset` runs nothing.
 PROGRAMS["let"] = Spec(READ, reader=True)
 PROGRAMS["unset"] = Spec(READ, reader=True)
+# bash's `history`: -w FILE writes the session's history over FILE (-a appends to it), -r / -n
+# FILE read one into it; the list it prints is this shell's own (empty in a non-interactive one).
+_HISTORY_WRITES = FlagRule(WRITE, args=Access.WRITE, note="history -w / -a writes the file it names")
+PROGRAMS["history"] = Spec(
+    READ,
+    reader=True,
+    args=Access.READ,
+    takes_value=fs("-d"),
+    flags={"-w": _HISTORY_WRITES, "-a": _HISTORY_WRITES},
+)
