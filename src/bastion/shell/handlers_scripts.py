@@ -164,4 +164,33 @@ def npm_run(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> No
         ctx.host("registry.npmjs.org")
 
 
-HANDLERS = {"sed": sed, "awk": awk, "make": make, "npm_run": npm_run}
+#: An ex command that writes the buffer to a file (``w! ~/.profile``, ``sav x``, ``wq >> f``)
+#: or reads one in (``r ~/.netrc``), with its optional range; ``!cmd`` runs a shell command.
+_EX_WRITE = re.compile(
+    r"^\s*(?:[%.$]|\d+(?:,\d+)?)?\s*(?:w|write|sav|saveas|wq|x|xit|up|update)!?\s*(?:>>)?\s*([^\s!|][^|]*?)\s*$"
+)
+_EX_READ = re.compile(r"^\s*(?:[.$]|\d+)?\s*(?:r|read)!?\s+([^\s!|][^|]*?)\s*$")
+_EX_SHELL = re.compile(r"^\s*(?:[%.$]|\d+(?:,\d+)?)?\s*(?:(?:r|read|w|write)\s+)?!(.+)$")  # not `w! f`
+
+
+def editor(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """vi's ex commands given on its command line (``-c``, ``--cmd``, ``+cmd``): a write of the
+    buffer names a file written, a read one read, a ``!`` a shell command run (suite F:
+    ``vim -es -c 'w! ~/.profile' -c q README.md`` puts README.md in place of ~/.profile)."""
+    commands = [w for w in parsed.values("-c", "--cmd")]
+    commands += [literal_word((w.value or "")[1:]) for w in ctx.words[1:] if (w.value or "").startswith("+")]
+    for word in commands:
+        text = word.value
+        if text is None:
+            ctx.dynamic = True
+            continue
+        for command in text.split("|"):
+            if found := _EX_SHELL.match(command):
+                ctx.inner.extend(ctx.run_source(ctx, found.group(1), f"{ctx.program} ! command"))
+            elif found := _EX_WRITE.match(command):
+                ctx.path(literal_word(found.group(1)), Access.WRITE, f"{ctx.program} :{command.strip()[:30]}")
+            elif found := _EX_READ.match(command):
+                ctx.path(literal_word(found.group(1)), Access.READ, f"{ctx.program} :{command.strip()[:30]}")
+
+
+HANDLERS = {"sed": sed, "awk": awk, "make": make, "npm_run": npm_run, "editor": editor}

@@ -28,6 +28,9 @@ _CP_MORE = {
     "-a": FlagRule(recursive=True),
 }
 
+#: Editors whose command line takes ex commands (``-c``, ``+cmd``): read by ``editor``.
+_VI_FAMILY = frozenset({"vi", "vim", "nvim", "view", "vimdiff", "ex"})
+
 PROGRAMS: dict[str, Spec] = {
     "rm": Spec(DELETE, args=Access.DELETE, aliases=_RM_ALIASES, handler="rm"),
     "rmdir": Spec(DELETE, args=Access.DELETE, aliases={"--parents": "-p"}, handler="rm"),
@@ -156,6 +159,7 @@ PROGRAMS: dict[str, Spec] = {
             args=Access.READ,
             takes_value=fs("-c", "--cmd", "-S", "-u", "-U", "-T", "-i", "-w", "-W", "-t", "-q", "--eval"),
             plus_unknown=True,
+            handler="editor" if editor in _VI_FAMILY else None,
         )
         for editor in (
             "vi",
