@@ -102,6 +102,7 @@ DENIED = [
     ("sed -i d ~/.bashrc", "hardline.destructive"),  # every line deleted
     ("history -w ~/.bashrc", "hardline.destructive"),  # the session's history over it
     ("vim -es -c 'w! ~/.bashrc' -c q README.md", "hardline.destructive"),  # README.md over it
+    ("zip -q out.zip -@ < scripts/inputs.lst", "hardline.credentials"),  # the names it archives
     ("vim -es -c 'r ~/.ssh/id_rsa' -c '%p' -c q README.md", "hardline.credentials"),
     ("vim -es +'!cat ~/.ssh/id_rsa' README.md", "hardline.credentials"),
     ("cp -r ~/.local/share/gh notes/copy", "hardline.credentials"),  # a copy reads all below

@@ -223,6 +223,25 @@ def ln(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
             ctx.path(Word(word.text, joined, joined), Access.READ, f"target of the link in {folder}")
 
 
+def zip_names(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """``zip -@`` archives the files its standard input names: a list file (``< list``) is read
+    for them, as ``tar -T``'s; from a pipe or a heredoc they are only known at run time."""
+    if not any(w.value in ("-@", "--names-stdin") for w in ctx.words[1:]):
+        return
+    listing = next(
+        (
+            r.target.value
+            for r in ctx.raw.redirects
+            if r.op == "<" and r.target is not None and r.target.value
+        ),
+        None,
+    )
+    if listing is not None:
+        ctx.listed(listing, "zip -@: the files it archives")
+    else:
+        ctx.paths.append(PathUse(None, Access.READ, "-@", "zip -@: files its standard input names"))
+
+
 def second_is_output(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     """`uniq in out` and `xxd in out` write their second positional."""
     if len(positionals) >= 2:
@@ -235,6 +254,7 @@ HANDLERS = {
     "rm": rm,
     "mv": mv,
     "ln": ln,
+    "zip": zip_names,
     "chmod": chmod,
     "tar": tar,
     "uniq": second_is_output,

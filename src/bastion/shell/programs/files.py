@@ -139,7 +139,7 @@ PROGRAMS: dict[str, Spec] = {
     "xz": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.WRITE),
     "unxz": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.WRITE),
     "zstd": Spec(WRITE, args=Access.WRITE, takes_value=fs("-o")),
-    "zip": Spec(WRITE, args=Access.READ, takes_value=fs("-x", "-i", "-P")),
+    "zip": Spec(WRITE, args=Access.READ, takes_value=fs("-x", "-i", "-P"), handler="zip"),
     "unzip": Spec(
         WRITE,
         args=Access.READ,
