@@ -217,7 +217,8 @@ def test_copilot_cli_writes_outside_the_workspace_only_once_a_person_approves_th
         person.join(timeout=COPILOT_DEADLINE)
 
     assert [(a["state"], a["tool"], a["summary"], a["exit"]) for a in answered] == [
-        ("pending", "write", redact(f"write: {target}"), 0)  # as the queue redacts a long path
+        # as the queue redacts a long path; the content's size, never the content, beside it
+        ("pending", "write", redact(f"write: {target}") + " (9 chars)", 0)
     ]
     if verb == "approve":
         assert target.read_text() == "approved\n"
