@@ -124,10 +124,11 @@ HELD = {
     # password in .git/config whatever its host, the agents' Write/Edit content reaching the
     # gate (install scripts, code-loading keys of pyproject/tsconfig, prettier/tailwind
     # configs), a git dir under any name, start-up files replaced by any write, a process
-    # substitution sourced, cp -r of a credential folder, git init --template: 25/15/50 ->
-    # 4/3/14. The 4: two history prints of a value the strict project shapes take for a
-    # placeholder, Claude's Grep in its names-only mode (it prints no line), `nohup sleep`.
-    "blind_f": Held(4, 3, 14, {"clean": 181, "lfs-delta": 181}, contained_allowed=51),
+    # substitution sourced, cp -r of a credential folder, git init --template, a compiler's
+    # includes, history -w, vi's ex commands, zip -@ < list: 25/15/50 -> 4/3/10. The 4: two
+    # history prints of a value the strict project shapes take for a placeholder, Claude's
+    # Grep in its names-only mode (it prints no line), `nohup sleep`.
+    "blind_f": Held(4, 3, 10, {"clean": 181, "lfs-delta": 181}, contained_allowed=47),
 }
 
 
