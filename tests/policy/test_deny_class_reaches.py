@@ -100,6 +100,8 @@ DENIED = [
     ("git archive -o ~/.bashrc HEAD", "hardline.destructive"),
     ("exec > ~/.zshrc; ls", "hardline.destructive"),
     ("sed -i d ~/.bashrc", "hardline.destructive"),  # every line deleted
+    ("perl -e 'print 1' > ~/.bashrc", "hardline.destructive"),  # the shell's overwrite, any program
+    ("tee -a notes.txt < README.md > ~/.bashrc", "hardline.destructive"),
     ("history -w ~/.bashrc", "hardline.destructive"),  # the session's history over it
     ("vim -es -c 'w! ~/.bashrc' -c q README.md", "hardline.destructive"),  # README.md over it
     ("zip -q out.zip -@ < scripts/inputs.lst", "hardline.credentials"),  # the names it archives

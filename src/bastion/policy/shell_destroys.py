@@ -62,7 +62,11 @@ def replaces(cmd: SimpleCommand, use: PathUse) -> bool:
     append (``>>``, ``tee -a``) or an edit in place (``sed -i``) keeps its lines."""
     if empties(cmd, use):
         return True
-    if use.access is not Access.WRITE or use.why in _APPENDS or cmd.program in _EDITS_IN_PLACE:
+    if use.access is not Access.WRITE:
+        return False
+    if use.why.startswith("redirection"):  # the shell's, whatever the program: `perl … > f` replaces
+        return use.why not in _APPENDS
+    if cmd.program in _EDITS_IN_PLACE:
         return False
     return not (cmd.program == "tee" and any(a in ("-a", "--append") for a in cmd.argv[1:]))
 

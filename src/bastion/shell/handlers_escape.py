@@ -81,7 +81,7 @@ def escape(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> Non
 
 
 #: Per program, the verbs (or options) that only list or print what is there; any other verb
-#: drives the server or the bus. None: the program's options decide (screen).
+#: drives the server or the bus (screen, by its options instead: ``_SCREEN_DRIVES``).
 _SESSION_READS: dict[str, frozenset[str]] = {
     "tmux": frozenset(
         {
@@ -121,10 +121,11 @@ def session_escape(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]
     else:
         reads = _SESSION_READS.get(ctx.program, frozenset())
         verbs = [a for a in args if a is None or not a.startswith("-") or a in reads]
-        if ctx.program in ("qdbus", "qdbus6"):  # qdbus SERVICE PATH METHOD calls it
-            verbs = ["call"] if len(verbs) >= 3 else verbs[:1] and ["--help"]
-        if not verbs:
-            verbs = ["new-session"] if ctx.program == "tmux" else verbs  # bare tmux starts one
+        if ctx.program in ("qdbus", "qdbus6"):
+            # qdbus SERVICE PATH METHOD calls the method; with fewer words it lists what is there
+            verbs = ["call"] if len(verbs) >= 3 else []
+        if not verbs and ctx.program == "tmux":
+            verbs = ["new-session"]  # bare tmux starts a session
         driven = "" if not verbs or verbs[0] in reads else (verbs[0] or "a run-time verb")
     if driven:
         ctx.catastrophic = (
