@@ -219,7 +219,8 @@ UNKNOWN = "unknown"
 TABLE: list[tuple[str, tuple[str, ...], Printed | str | None]] = [
     ("show", (), Printed(Walk.EACH)),
     ("show", ("HEAD~2", "v1"), Printed(Walk.EACH, ("HEAD~2", "v1"))),
-    ("show", ("HEAD~1:.env",), None),
+    ("show", ("HEAD~1:.env",), Printed(Walk.EACH, blobs=("HEAD~1:.env",))),
+    ("show", ("main:src/a.py", "HEAD"), Printed(Walk.EACH, ("HEAD",), blobs=("main:src/a.py",))),
     ("show", ("--stat",), None),
     ("show", ("--stat", "-p"), Printed(Walk.EACH)),
     ("show", ("-s", "--format=%H"), None),
@@ -247,7 +248,9 @@ TABLE: list[tuple[str, tuple[str, ...], Printed | str | None]] = [
     ("diff", ("--cached",), None),
     ("diff", ("--", "a.txt"), None),
     ("diff", ("A", "B"), Printed(Walk.TREES, ("A", "B"))),
-    ("diff", ("A...B", "--stat"), Printed(Walk.TREES, ("A...B",))),
+    ("diff", ("A...B", "--stat"), Printed(Walk.TREES, ("A...B",), content=False)),
+    ("log", (), Printed(Walk.LOG, content=False)),
+    ("log", ("--stat", "-3"), Printed(Walk.LOG, limit=3, content=False)),
     ("diff", ("--no-index", "a", "b"), None),
     ("grep", ("x", "HEAD~1"), None),
     ("blame", ("-L", "1,5", "f"), None),
@@ -301,3 +304,72 @@ def test_a_repository_whose_refs_are_a_reftable_asks(
     deleted_env(workspace)
     (workspace / ".git" / "reftable").mkdir()
     assert outcome(make_gate(), call, "git show") == (Decision.ASK, ("hardline.credentials",))
+
+
+def scrubbed_ini(root: Path) -> tuple[str, str]:
+    """Suite F's repository: ``app.ini`` held a password, a later commit replaced it with a
+    reference to the environment. The value looks like a placeholder (it says "secret")."""
+    git("init", "-q", "-b", "main", ".", cwd=root)
+    added = commit(root, 1, "app", app_dot_ini="[db]\npassword = BSTNCANARY_history_secret\n")
+    scrubbed = commit(root, 2, "scrub", app_dot_ini="[db]\npassword = ${DB_PASSWORD}\n")
+    return added, scrubbed
+
+
+@needs_git
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("git log -p", Decision.DENY),
+        ("git show", Decision.DENY),
+        ("git show HEAD~1:app.ini", Decision.DENY),
+        ("git diff HEAD~1 HEAD", Decision.DENY),
+        ("git format-patch -1 --stdout", Decision.DENY),
+        # What prints no line of the file, or only its scrubbed version, stays a reader.
+        ("git log", Decision.ALLOW),
+        ("git log --stat", Decision.ALLOW),
+        ("git show --name-only", Decision.ALLOW),
+        ("git show HEAD:app.ini", Decision.ALLOW),
+        ("git log -p -- README.md", Decision.ALLOW),
+    ],
+)
+def test_a_patch_printing_a_value_a_later_commit_scrubbed_is_denied(
+    make_gate: GateFactory, call: Call, workspace: Path, command: str, expected: Decision
+) -> None:
+    scrubbed_ini(workspace)
+    assert outcome(make_gate(), call, command)[0] is expected
+
+
+@needs_git
+def test_a_patch_printing_a_token_under_an_ordinary_name_is_denied_with_its_commit(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    git("init", "-q", "-b", "main", ".", cwd=workspace)
+    token = f"ghp_{'Zx9' * 13}"
+    added = commit(workspace, 1, "ci", ci__deploy_dot_yml=f"env:\n  GH: {token}\n")
+    commit(workspace, 2, "drop", ci__deploy_dot_yml="env: {}\n")
+    evaluation = make_gate().evaluate(call("shell", command=f"git show {added}"))
+    assert evaluation.reasons == (
+        Reason(
+            Decision.DENY,
+            "hardline.credentials",
+            "built-in",
+            str(workspace / "ci" / "deploy.yml"),
+            f"git show prints lines of ci/deploy.yml as commit {added} changed it, which holds a secret "
+            "(a key, a token or a password): a credential in the repository's history, never read by "
+            "an agent",
+        ),
+    )
+
+
+@needs_git
+def test_a_dev_default_in_history_is_no_secret(make_gate: GateFactory, call: Call, workspace: Path) -> None:
+    git("init", "-q", "-b", "main", ".", cwd=workspace)
+    commit(workspace, 1, "db", config__database_dot_yml="password: postgres\n")
+    commit(workspace, 2, "env", config__database_dot_yml="password: <%= ENV['DB_PASSWORD'] %>\n")
+    assert outcome(make_gate(), call, "git log -p") == (Decision.ALLOW, ("mode.workspace",))
+
+
+@needs_git
+def test_a_file_of_the_index_named_by_colon_asks(make_gate: GateFactory, call: Call, workspace: Path) -> None:
+    scrubbed_ini(workspace)
+    assert outcome(make_gate(), call, "git show :app.ini")[0] is Decision.ASK

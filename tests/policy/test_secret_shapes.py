@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bastion.policy.secret_shapes import generated, project_secret
+from bastion.policy.secret_shapes import generated, project_secret, scrubbed
 
 #: Built at run time, so that no scanner takes this file for a leak.
 _GH = "ghp" + "_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
@@ -130,3 +130,32 @@ def test_a_generated_value_is_long_mixed_and_no_placeholder() -> None:
         False,
         False,
     ]
+
+
+#: (before, after): a change that scrubs a secret: a literal value replaced with a reference.
+SCRUBBED = [
+    ("[db]\npassword = BSTNCANARY_history_secret\n", "[db]\npassword = ${DB_PASSWORD}\n"),
+    ('api_key = "abcd1234efgh"\n', 'api_key = os.environ["API_KEY"]\n'),
+    ("token = 'prod-deploy-2024'\n", "token = process.env.TOKEN\n"),
+    ("export SECRET_KEY=mysecretkey99\n", "export SECRET_KEY=$SECRET_KEY\n"),
+]
+#: Changes that scrub nothing: a dev default, a value changed for another literal, a reference
+#: moved, a key removed, a short value.
+NOT_SCRUBBED = [
+    ("password: postgres\n", "password: ${DB_PASSWORD}\n"),
+    ("password: changeme\n", "password: ${X}\n"),
+    ("password = hunter2-Xy9\n", "password = other-value-1\n"),
+    ("password = ${OLD}\n", "password = ${NEW}\n"),
+    ("password = Zq8wL2pXk9\n", "user = app\n"),
+    ("token: abc\n", "token: ${T}\n"),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), SCRUBBED)
+def test_a_literal_replaced_with_a_reference_is_a_scrubbed_secret(before: str, after: str) -> None:
+    assert scrubbed(before.encode(), after.encode())
+
+
+@pytest.mark.parametrize(("before", "after"), NOT_SCRUBBED)
+def test_other_changes_scrub_nothing(before: str, after: str) -> None:
+    assert not scrubbed(before.encode(), after.encode())

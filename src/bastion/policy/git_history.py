@@ -19,7 +19,7 @@ import itertools
 import posixpath
 import stat
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 
 from dulwich.objects import Commit
@@ -37,6 +37,7 @@ from bastion.policy.git_objects import (
     tree,
 )
 from bastion.policy.git_revisions import HistoryUnknown, Printed, Walk, printed
+from bastion.policy.secret_shapes import project_secret, scrubbed
 from bastion.policy.tree import Kind
 from bastion.policy.treewalk import Reach
 
@@ -48,6 +49,9 @@ class Change:
     path: str  # relative to the repository's top
     commit: str  # the short id of the commit whose changes hold it ('' for a tree comparison)
     certain: bool  # False: a merge's changes, which git may or may not print
+    sides: tuple[bytes | None, bytes | None] = (None, None)  # its content's ids, before and after
+    secret: str | None = None  # why the lines printed of it hold a secret (``_with_secret``)
+    whole: bool = False  # ``REV:path``: the file printed whole at the revision ``commit``
 
 
 def changed_paths(
@@ -58,7 +62,8 @@ def changed_paths(
     HistoryUnknown."""
     repo = open_repository(git_dir)
     try:
-        return _changed(repo, what, is_path, prefix)
+        changes = _changed(repo, what, is_path, prefix) + _blobs(repo, what.blobs, prefix)
+        return [_with_secret(repo, c) for c in changes] if what.content else changes
     finally:
         repo.store.close()
 
@@ -110,7 +115,7 @@ def _changed(
     repo.seen |= ancestors(repo, excluded)
     if what.all_refs:
         tips.extend(all_refs(repo))
-    elif not revs:
+    elif not revs and not what.blobs:  # ``git show HEAD~1:app.ini`` prints no commit
         head = resolve(repo, "HEAD")
         tips = [head] if head is not None else []  # no commit yet: nothing to print
     if walk is Walk.LOG:
@@ -120,6 +125,56 @@ def _changed(
     else:
         changes = (change for sha in tips for change in _commit_changes(repo, sha, repo.commit(sha)))
     return [c for c in changes if _in_pathspec(c.path, paths, prefix)]
+
+
+def _blobs(repo: Objects, words: tuple[str, ...], prefix: str | None) -> list[Change]:
+    """``REV:path`` (``HEAD~1:app.ini``, ``main:./x`` relative to the cwd): that file's content
+    at the revision, beside its content at HEAD (a later scrub tells what it held)."""
+    found: list[Change] = []
+    for word in words:
+        rev, _, spelled = word.partition(":")
+        if spelled.startswith("./") or spelled.startswith("../"):
+            if prefix is None:
+                raise HistoryUnknown(f"{word!r} names a path relative to a folder outside the work tree")
+            spelled = posixpath.join(prefix, spelled)
+        path = posixpath.normpath(spelled).lstrip("/")
+        if not rev:
+            raise HistoryUnknown(f"{word!r} names a file of the index, which the history check does not read")
+        sha = resolve(repo, rev)
+        if sha is None:
+            raise HistoryUnknown(f"the object {word!r} names nothing the history check finds")
+        head = resolve(repo, "HEAD")
+        then = _file(repo, tree(repo, sha), path)
+        now = _file(repo, tree(repo, head), path) if head is not None else None
+        found.append(Change(path, rev[:40], True, (then, now if now != then else None), whole=True))
+    return found
+
+
+def _file(repo: Objects, top: bytes, path: str) -> bytes | None:
+    """The content id of the regular file at ``path`` in the tree ``top`` (None: no such file)."""
+    sha: bytes | None = top
+    *folders, name = path.split("/")
+    for folder in folders:
+        entry = entries(repo, sha).get(folder)
+        if entry is None or not stat.S_ISDIR(entry[0]):
+            return None
+        sha = entry[1]
+    entry = entries(repo, sha).get(name)
+    return entry[1] if entry is not None and stat.S_ISREG(entry[0]) else None
+
+
+def _with_secret(repo: Objects, change: Change) -> Change:
+    """``change`` with why the lines a patch prints of it hold a secret: either side holds one
+    of the shapes a project file is judged by (``project_secret``), or the change scrubs one
+    (a literal value replaced by a reference: ``scrubbed``)."""
+    before, after = (repo.blob(sha) if sha is not None else b"" for sha in change.sides)
+    if project_secret(before, change.path) or project_secret(after, change.path):
+        why = "holds a secret (a key, a token or a password)"
+    elif before and after and scrubbed(before, after):
+        why = "holds a secret that a later version replaced with a reference to it"
+    else:
+        return change
+    return replace(change, secret=why)
 
 
 def _in_pathspec(path: str, specs: list[str], prefix: str | None) -> bool:
@@ -159,8 +214,8 @@ def _commit_changes(repo: Objects, sha: bytes, commit: Commit) -> Iterator[Chang
     parents: list[bytes | None] = [*repo.parents(sha)] or [None]
     for parent in parents:
         before = repo.commit(parent).tree if parent is not None else None
-        for path in _diff(repo, before, commit.tree, ""):
-            yield Change(path, short, len(parents) == 1)
+        for path, old, new in _diff(repo, before, commit.tree, ""):
+            yield Change(path, short, len(parents) == 1, (old, new))
 
 
 def _compare(repo: Objects, shas: list[bytes], words: tuple[str, ...]) -> Iterator[Change]:
@@ -171,22 +226,31 @@ def _compare(repo: Objects, shas: list[bytes], words: tuple[str, ...]) -> Iterat
         bases = ancestors(repo, [left]) & ancestors(repo, [right])
         for base in bases:
             yield from (
-                Change(p, "", True) for p in _diff(repo, repo.commit(base).tree, tree(repo, right), "")
+                Change(p, "", True, (a, b))
+                for p, a, b in _diff(repo, repo.commit(base).tree, tree(repo, right), "")
             )
         return
     if len(shas) == 1:
         head = resolve(repo, "HEAD")
         shas = [shas[0], head] if head is not None else [shas[0]]
     if len(shas) == 1:
-        yield from (Change(p, "", True) for p in _diff(repo, None, tree(repo, shas[0]), ""))
+        yield from (Change(p, "", True, (a, b)) for p, a, b in _diff(repo, None, tree(repo, shas[0]), ""))
     elif len(shas) == 2:
-        yield from (Change(p, "", True) for p in _diff(repo, tree(repo, shas[0]), tree(repo, shas[1]), ""))
+        yield from (
+            Change(p, "", True, (a, b))
+            for p, a, b in _diff(repo, tree(repo, shas[0]), tree(repo, shas[1]), "")
+        )
     else:
         raise HistoryUnknown("a combined diff of more than two revisions")
 
 
-def _diff(repo: Objects, old: bytes | None, new: bytes | None, prefix: str) -> Iterator[str]:
-    """The paths of files that differ between two trees (either may be absent)."""
+#: A file that differs between two trees: its path, and its content's id on each side (None:
+#: absent there, or no regular file).
+Differs = tuple[str, bytes | None, bytes | None]
+
+
+def _diff(repo: Objects, old: bytes | None, new: bytes | None, prefix: str) -> Iterator[Differs]:
+    """The files that differ between two trees (either may be absent)."""
     if old == new:
         return
     sides = [entries(repo, sha) for sha in (old, new)]
@@ -199,7 +263,8 @@ def _diff(repo: Objects, old: bytes | None, new: bytes | None, prefix: str) -> I
         if dirs[0] or dirs[1]:
             yield from _diff(repo, dirs[0], dirs[1], path + "/")
         if any(e is not None and stat.S_IFMT(e[0]) not in (stat.S_IFDIR, _GITLINK) for e in (a, b)):
-            yield path
+            before, after = (e[1] if e is not None and stat.S_ISREG(e[0]) else None for e in (a, b))
+            yield path, before, after
 
 
 def history_reasons(
@@ -225,9 +290,28 @@ def history_reasons(
     reasons: list[Reason] = []
     for change in changes:
         path = posixpath.join(base, change.path)
-        if hardline.credentials.first_match(path) is None and hardline.secrets_read.first_match(path) is None:
+        where = (
+            f"as it was at {change.commit}"
+            if change.whole
+            else f"as commit {change.commit} changed it"
+            if change.commit
+            else "as the trees differ in it"
+        )
+        named = hardline.credentials.first_match(path) or hardline.secrets_read.first_match(path)
+        if named is None and change.secret is not None:
+            reasons.append(
+                Reason(
+                    Decision.DENY if change.certain else Decision.ASK,
+                    "hardline.credentials",
+                    "built-in",
+                    path[:200],
+                    f"git {sub} prints lines of {change.path} {where}, which {change.secret}: "
+                    "a credential in the repository's history, never read by an agent",
+                )
+            )
             continue
-        where = f"as commit {change.commit} changed it" if change.commit else "as the trees differ in it"
+        if named is None:
+            continue
         if change.certain:
             reasons.append(
                 Reason(

@@ -2,8 +2,8 @@
 git: its configuration can run programs. Revisions are resolved as git spells them most
 often (``HEAD``, ``@``, a ref by git's lookup order, a unique short id, ``~N`` and ``^N``);
 any other spelling is ``HistoryUnknown``. What one call reads is bounded: ``MAX_COMMITS``
-commits and ``MAX_ENTRIES`` tree entries (each tree read once), past which the history is
-too long to look through.
+commits, ``MAX_ENTRIES`` tree entries (each tree read once) and ``MAX_BLOBS`` files' contents,
+past which the history is too long to look through.
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ from bastion.policy.git_revisions import HistoryUnknown
 #: Commits one call may look at, and tree entries.
 MAX_COMMITS = 2_000
 MAX_ENTRIES = 20_000
+#: Blobs one call may look into (the files a printed patch shows), and how much of each.
+MAX_BLOBS = 4_000
+BLOB_HEAD = 64 * 1024
 #: The largest loose object inflated (a tree or a commit is far smaller).
 _LARGEST = 32 * 1024 * 1024
 
@@ -38,6 +41,7 @@ class Objects:
     shallow: frozenset[bytes]  # a shallow clone's cut: commits git shows as roots
     commits: int = 0
     entries: int = 0
+    blobs: int = 0
     seen: set[bytes] = field(default_factory=set)
     _commits: dict[bytes, Commit] = field(default_factory=dict)
     trees: dict[bytes, dict[str, tuple[int, bytes]]] = field(default_factory=dict)
@@ -47,6 +51,16 @@ class Objects:
             return self.store[ObjectID(sha)]
         except (KeyError, ValueError, OSError) as exc:
             raise HistoryUnknown(f"object {sha.decode(errors='replace')} cannot be read") from exc
+
+    def blob(self, sha: bytes) -> bytes:
+        """The first ``BLOB_HEAD`` bytes of a file's content."""
+        self.blobs += 1
+        if self.blobs > MAX_BLOBS:
+            raise HistoryUnknown("the history prints more files than the check looks into")
+        obj = self.get(sha)
+        if not isinstance(obj, Blob):
+            raise HistoryUnknown(f"{sha.decode(errors='replace')[:12]} is no file's content")
+        return bytes(obj.as_raw_string()[:BLOB_HEAD])
 
     def parents(self, sha: bytes) -> list[bytes]:
         return [] if sha in self.shallow else list(self.commit(sha).parents)

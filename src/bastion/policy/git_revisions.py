@@ -35,6 +35,8 @@ class Printed:
     paths: tuple[str, ...] = ()  # pathspec after ``--``
     since: bool = False  # format-patch R: R..HEAD
     filtered: bool = False  # commits selected by content (-S, --grep): a limit cannot be applied
+    content: bool = True  # the output holds the files' lines (a patch), not only their names
+    blobs: tuple[str, ...] = ()  # ``REV:path``: a file's content at a revision, printed whole
 
 
 def _words(text: str) -> frozenset[str]:
@@ -91,7 +93,8 @@ def printed(sub: str | None, args: tuple[str, ...]) -> Printed | None:
     exclude: list[str] = []
     paths: list[str] = []
     limit: int | None = None
-    all_refs = filtered = follow = objects = False
+    all_refs = filtered = follow = False
+    blobs: list[str] = []
     shaping: set[str] = set()
     i = 0
     while i < len(args):
@@ -104,8 +107,8 @@ def printed(sub: str | None, args: tuple[str, ...]) -> Printed | None:
         if not word.startswith("-") or word == "-":
             if word.startswith("^") and len(word) > 1:
                 exclude.append(word[1:])
-            elif ":" in word:  # ``REV:path`` is a blob, named (and judged) by its path
-                objects = True
+            elif ":" in word:  # ``REV:path`` is a blob: its path judged by name, its content here
+                blobs.append(word)
             else:
                 revs.append(word)
             continue
@@ -129,8 +132,8 @@ def printed(sub: str | None, args: tuple[str, ...]) -> Printed | None:
             raise HistoryUnknown(f"git {sub} {word}: an option the history check does not know")
     if "--no-index" in shaping or (sub == "show" and shaping & _NO_CONTENT and not shaping & _PATCH):
         return None
-    if walk is not Walk.LOG and not revs and not exclude and (objects or walk is Walk.TREES):
-        return None  # blobs named by path, or the work tree against the index: judged by name
+    if walk is Walk.TREES and not revs and not exclude and not blobs:
+        return None  # the work tree against the index: judged by name
     if follow:
         paths = []  # --follow prints the file under its earlier names too
     since = (
@@ -141,7 +144,20 @@ def printed(sub: str | None, args: tuple[str, ...]) -> Printed | None:
         and ".." not in revs[0]
         and not exclude
     )
-    return Printed(walk, tuple(revs), tuple(exclude), limit, all_refs, tuple(paths), since, filtered)
+    names_only = bool(shaping & _NO_CONTENT) and not shaping & _PATCH
+    content = not names_only and (walk is not Walk.LOG or sub == "format-patch" or bool(shaping & _PATCH))
+    return Printed(
+        walk,
+        tuple(revs),
+        tuple(exclude),
+        limit,
+        all_refs,
+        tuple(paths),
+        since,
+        filtered,
+        content,
+        tuple(blobs),
+    )
 
 
 def _count(value: str) -> int:

@@ -64,9 +64,9 @@ _URL = re.compile(rb"\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]+:(?P<value>[^\s@/'\"]+)@(
 #: A secret-named key given a value: ``key: v``, ``key = 'v'``, ``"key": "v"``,
 #: ``define('DB_PASSWORD', 'v')``, ``Password=v;`` inside a connection string.
 _ASSIGNED = re.compile(
-    rb"(?:^|(?<=[\s'\"(;,{]))[\w.-]*?"
+    rb"(?:^|(?<=[\s'\"(;,{]))(?P<key>[\w.-]*?"
     rb"(?:passw(?:or)?d|pwd|secret|token|api[_-]?key|apikey|private[_-]?key|access[_-]?key|auth[_-]?key)"
-    rb"(?:[_-]?(?:id|key|value|base)){0,2}(?P<kq>['\"])?[ \t]*(?:=>|[:=]|(?(kq),|(?!)))[ \t]*"
+    rb"(?:[_-]?(?:id|key|value|base)){0,2})(?P<kq>['\"])?[ \t]*(?:=>|[:=]|(?(kq),|(?!)))[ \t]*"
     rb"(?P<q>['\"]?)(?P<value>[^\s'\"#;,{}\[\]()<>]+)(?P=q)",
     re.I | re.M,
 )
@@ -117,5 +117,26 @@ def project_secret(data: bytes, name: str = "") -> bool:
         if program and not found["q"]:
             continue
         if generated(found["value"].decode("utf-8", "replace")):
+            return True
+    return False
+
+
+def scrubbed(before: bytes, after: bytes) -> bool:
+    """Does the change from ``before`` to ``after`` replace a secret-named key's literal value
+    with a reference to one kept elsewhere (``password = s3cr3t-prod`` to ``password =
+    ${DB_PASSWORD}``)? What it took out is a secret, however it looks: the commit that scrubs
+    it says so, and the history still holds it."""
+    later = {m["key"].lower(): m["value"] for m in _ASSIGNED.finditer(after)}
+    for found in _ASSIGNED.finditer(before):
+        now = later.get(found["key"].lower())
+        if now is None or now == found["value"]:
+            continue
+        value = found["value"].decode("utf-8", "replace")
+        if (
+            _REFERENCE.search(now.decode("utf-8", "replace"))
+            and not _REFERENCE.search(value)
+            and len(value) >= 8
+            and not _PLACEHOLDER.fullmatch(value)
+        ):
             return True
     return False
