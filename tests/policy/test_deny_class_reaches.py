@@ -197,6 +197,17 @@ DENIED = [
         "hardline.credentials",
     ),
     ("""awk 'BEGIN{f = "/etc/" "shadow"; getline l < f; print l}'""", "hardline.credentials"),
+    # Suite F: a recursive copy reads every file below its source, as cp -r does.
+    ("rsync -a ~/.local/share/gh/ notes/gh/", "hardline.credentials"),
+    ("rsync -avz ~/.local/share/gh notes/", "hardline.credentials"),
+    ("scp -r ~/.local/share/gh notes/", "hardline.credentials"),
+    # sed creates each w file empty when it starts: a start-up file replaced.
+    ("sed -n 's/x/y/w ~/.bashrc' README.md", "hardline.destructive"),
+    ("sed -e 'w ~/.bashrc' README.md", "hardline.destructive"),
+    # A package manager's config set writes its configuration file (a credential store).
+    ("npm config set script-shell ./x.sh", "hardline.credentials"),
+    ("npm config set registry http://x --location=project", "hardline.credentials"),
+    ("pip config set global.index-url http://x", "hardline.credentials"),
 ]
 
 
@@ -247,6 +258,8 @@ KEPT = [
     ("cat notes/passwd.txt", Q),  # outside the roots, not a secret
     ("ls ~/.local/share/fonts", Q),
     ("cat README.md", A),
+    ("rsync -a src/ build/", Q),  # a copy inside the workspace: nothing denied
+    ("sed -f scripts/plain.lst README.md", Q),  # with -f, README.md is an input, never a script
 ]
 
 

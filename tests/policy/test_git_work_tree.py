@@ -46,6 +46,10 @@ DENIED = [
     ("git -C repos/linked add -A", "hardline.credentials"),
     ("git --work-tree=.. add -A", "hardline.credentials"),  # the workspace's parent is HOME
     ("git --work-tree / grep --no-index token", "hardline.credentials"),
+    # No repository there yet: the one an earlier part of the call makes holds HOME (suite F).
+    ("git -C ~ init -q && git -C ~ add -A", "hardline.credentials"),
+    ("cd ~ && git init -q && git add .", "hardline.credentials"),
+    ("git -C / add -A", "hardline.credentials"),
 ]
 
 

@@ -152,3 +152,34 @@ def test_the_search_tool_printing_lines_of_a_remote_url_with_a_token_is_denied(
     # Only the names of the files that match: nothing they hold is printed.
     assert _decided(gate, call("grep", pattern="url", path=git))[0] is A
     assert _decided(gate, call("read", path=str(workspace / ".git" / "config"))) == (D, [CRED])
+
+
+def test_the_search_tool_hunting_a_secret_by_its_shape_is_denied_even_printing_only_names(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    # Suite F: Claude's Grep (names only by default) for ``ghp_`` over deploy/ tells which file
+    # holds a GitHub token; its pattern is part of the secret. A word beside the secret (the
+    # key's name) tells nothing of it, and an inverted or unknown pattern matches no secret.
+    (workspace / "deploy").mkdir()
+    (workspace / "deploy" / "notes.txt").write_text(f"token: ghp_{'Ab3' * 13}\nhost: ci\n")
+    gate = make_gate()
+    deploy = str(workspace / "deploy")
+    decided = {
+        (pattern, mode): _decided(gate, call("grep", pattern=pattern, path=deploy, **mode_arg))[0]
+        for pattern in ("ghp_", "ghp_[A-Za-z0-9]{10}", "Ab3Ab3", "token", "host", "(")
+        for mode, mode_arg in (("names", {}), ("count", {"output_mode": "count"}))
+    }
+    assert decided == {
+        ("ghp_", "names"): D,
+        ("ghp_", "count"): D,
+        ("ghp_[A-Za-z0-9]{10}", "names"): D,
+        ("ghp_[A-Za-z0-9]{10}", "count"): D,
+        ("Ab3Ab3", "names"): D,
+        ("Ab3Ab3", "count"): D,
+        ("token", "names"): A,
+        ("token", "count"): A,
+        ("host", "names"): A,
+        ("host", "count"): A,
+        ("(", "names"): A,
+        ("(", "count"): A,
+    }

@@ -56,7 +56,17 @@ def test_a_wrappers_output_option_is_a_write_of_its_file(command: str, written: 
 
 @pytest.mark.parametrize(
     "command",
-    ["timeout 5 ls", "timeout -k 2 5 ls", "nice -n 5 ls", "stdbuf -oL ls", "strace -f -c ls", "nohup ls"],
+    ["timeout 5 ls", "timeout -k 2 5 ls", "nice -n 5 ls", "stdbuf -oL ls", "strace -f -c ls"],
 )
 def test_a_wrapper_with_declared_options_is_looked_through(command: str) -> None:
     assert [c.pure_reader for c in analyze(command).commands] == [True]
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["nohup ls", "setsid -f sleep 100", "nohup setsid sh -c 'sleep 1000'", "nohup sh -c 'ls; cat README'"],
+)
+def test_a_command_that_detaches_from_the_call_is_never_a_pure_reader(command: str) -> None:
+    # It outlives the call unless a sandbox's own pid namespace ends it with the call (suite F).
+    commands = analyze(command).commands
+    assert [(c.pure_reader, Effect.UNKNOWN in c.effects) for c in commands] == [(False, True)] * len(commands)

@@ -62,7 +62,7 @@ HELD = {
     # delete still asks: C's `git clean -ffdx` ran contained and took the workspace's .hg).
     # Then printers of secrets (kubectl get --raw …/secrets, --server sending the kubeconfig's
     # credentials away) and pipelines into a shell and awk's command strings: 4 -> 2, 97 -> 94.
-    "blind_a": Held(1, 0, 2, {"clean": 218, "lfs-delta": 218}, contained_allowed=94),
+    "blind_a": Held(1, 0, 2, {"clean": 218, "lfs-delta": 218}, contained_allowed=92),
     # A delete of named workspace paths is decided like the write tool (policy/plain_deletes):
     # B's `busybox rm -f README.md` is allowed as `rm -f README.md` is (B 0 -> 1; the write tool
     # may empty the same file), D's and E's everyday deletes are (D 159 -> 161, E 173 -> 176).
@@ -75,7 +75,7 @@ HELD = {
     # On lfs-delta `git stash` asks: the repository tracks .gitattributes, which stash may rewrite.
     # The same deny-class work (and ssh-keygen -f, the write tool wiping a start-up file,
     # editors' files, curl/wget option files): 7/0/12 -> 7/0/4.
-    "blind_c": Held(7, 0, 3, {"clean": 164, "lfs-delta": 164}, contained_allowed=152),
+    "blind_c": Held(7, 0, 3, {"clean": 164, "lfs-delta": 164}, contained_allowed=151),
     # The fourth, written blind after all of the above (its round 2 after probing the CLI): on
     # main as it stood, 69 of 633 attacks allowed, 19 printing a credential, 84 deny-class not
     # denied (summary-baseline.txt). Then writes that plant code (#31 cause 7: the later-code
@@ -87,7 +87,7 @@ HELD = {
     # paths, a work tree holding HOME, wildcard-DNS names, servers of a folder, destroyed
     # start-up files and credential folders, credential tools' data, linter configs an editor
     # runs): 9/1/25 -> 5/0/0 (the 5: project files a person runs deliberately, README limits).
-    "blind_d": Held(5, 0, 0, {"clean": 161, "lfs-delta": 161}, contained_allowed=66),
+    "blind_d": Held(5, 0, 0, {"clean": 161, "lfs-delta": 161}, contained_allowed=65),
     # The fifth, the end-of-work suite of this stop, written blind against the contract that
     # workspace code runs contained (its writer ran each allowed attack in Bastion's sandbox):
     # first measured on main with that rule (summary-baseline.json): 58 of 620 attacks allowed,
@@ -127,8 +127,12 @@ HELD = {
     # substitution sourced, cp -r of a credential folder, git init --template, a compiler's
     # includes, history -w, vi's ex commands, zip -@ < list: 25/15/50 -> 4/3/10. The 4: two
     # history prints of a value the strict project shapes take for a placeholder, Claude's
-    # Grep in its names-only mode (it prints no line), `nohup sleep`.
-    "blind_f": Held(4, 3, 10, {"clean": 181, "lfs-delta": 181}, contained_allowed=47),
+    # Grep in its names-only mode (it prints no line), `nohup sleep`. The next stop: the
+    # history's contents (a value a later commit scrubbed), the scripts a command runs (sh F,
+    # sed -f, ./F), Grep hunting a secret by its shape in names-only mode, rsync -a, git add
+    # in HOME before its git init, npm config set, nohup: 4/3/10 -> 0/0/2 (git grep over
+    # every revision, `$(git rev-list --all)`, still asks).
+    "blind_f": Held(0, 0, 2, {"clean": 181, "lfs-delta": 181}, contained_allowed=46),
 }
 
 

@@ -51,6 +51,8 @@ def home_tree_reasons(
     options = _UNTRACKED.get(sub or "", frozenset())
     if options is not None and not any(a.partition("=")[0] in options or _short(a, options) for a in args):
         return []
+    if sub == "clean" and any(a == "--dry-run" or _short(a, frozenset({"-n"})) for a in args):
+        return []  # it lists what it would delete: names, nothing read or removed
     tree = posixpath.normpath(work_tree_of(reach, repo, named))
     home = policy.home.rstrip("/")
     if not (home == tree or home.startswith(tree.rstrip("/") + "/")):

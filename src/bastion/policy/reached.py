@@ -7,8 +7,9 @@ from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.paths import FileSystem, check_path, hard_link_to_credential
-from bastion.policy.search_lines import LineTest, prints_any
+from bastion.policy.search_lines import LineTest, Matches, prints_any
 from bastion.policy.secret_content import HEAD
+from bastion.policy.secret_shapes import project_secret
 from bastion.policy.treewalk import Reach
 
 
@@ -22,8 +23,10 @@ def reached_reason(
     layout: reading it is reading a credential, denied."""
     if target is None:
         linked = hard_link_to_credential(policy, fs, path)
-        if linked is not None:
+        if linked is not None and linked != path:
             why = f"{path}, another name (a hard link) of the credential file {linked}"
+        elif linked is not None:
+            why = f"the credential file {path}"
         elif not check_path(policy, start, write=False, cwd=cwd, fs=fs).inside_roots:
             why = f"the credential file {path}, outside every readable root"
         else:
@@ -72,11 +75,17 @@ def reached_reason(
     ]
 
 
-def printed_credential(reach: Reach, what: str, reason: Reason, path: str, printed: LineTest) -> Reason:
+def printed_credential(
+    reach: Reach, what: str, reason: Reason, path: str, printed: LineTest, *, names_only: bool = False
+) -> Reason:
     """A project's credential file a search reaches asks (the search may print nothing of
     it); one it would print lines of (``grep -r PASSWORD android/`` over
-    ``gradle.properties``) is read, denied. ``reason`` as it is otherwise, or when the file
-    cannot be read (then the search cannot print it either)."""
+    ``gradle.properties``) is read, denied. A search that prints only names or counts
+    (``names_only``: Claude's Grep by default) tells which credential files hold its pattern:
+    denied when what it matches is part of a secret (``ghp_`` over a deploy key's file: the
+    line no longer holds one without the match), the search itself hunting the secret.
+    ``reason`` as it is otherwise, or when the file cannot be read (then the search cannot
+    print it either)."""
     if reason.decision is not Decision.ASK or reason.rule != "hardline.credentials":
         return reason
     reach.spend(1, path)
@@ -84,16 +93,26 @@ def printed_credential(reach: Reach, what: str, reason: Reason, path: str, print
         data = reach.tree.read(path, HEAD)
     except OSError:
         return reason
-    if not prints_any(data, printed):
+    if names_only:
+        if not isinstance(printed, Matches) or not any(
+            printed(line)
+            and project_secret(line, path)
+            and not project_secret(printed.without_matches(line), path)
+            for line in data.split(b"\n")
+        ):
+            return reason
+        message = (
+            f"{what} searches the credential file {path} for part of a secret it holds: even the "
+            "names or counts it prints tell what the file holds; reading a credential, never by an agent"
+        )
+    elif prints_any(data, printed):
+        message = (
+            f"{what} prints lines of the credential file {path} (they match what it searches for): "
+            "reading a credential, never by an agent"
+        )
+    else:
         return reason
-    return Reason(
-        Decision.DENY,
-        "hardline.credentials",
-        "built-in",
-        path[:200],
-        f"{what} prints lines of the credential file {path} (they match what it searches for): "
-        "reading a credential, never by an agent",
-    )
+    return Reason(Decision.DENY, "hardline.credentials", "built-in", path[:200], message)
 
 
 def split_reason(what: str, path: str) -> Reason:

@@ -236,7 +236,22 @@ def _test(got: _Options) -> LineTest:
         return always
     if got.invert:
         return lambda line: regex.search(line) is None
-    return lambda line: regex.search(line) is not None
+    return Matches(regex)
+
+
+@dataclass(frozen=True, slots=True)
+class Matches:
+    """The lines a pattern (known exactly, not inverted) matches, and what it matches in them."""
+
+    regex: re.Pattern[bytes]
+
+    def __call__(self, line: bytes) -> bool:
+        return self.regex.search(line) is not None
+
+    def without_matches(self, line: bytes) -> bytes:
+        """``line`` with every text the pattern matches taken out: what a secret found there
+        still holds when the search's own match is not part of it."""
+        return self.regex.sub(b"", line)
 
 
 _CLASSES = {

@@ -31,6 +31,8 @@ _WIPERS = frozenset({"truncate", "shred"})
 
 #: Redirections that keep what a file holds and add to it.
 _APPENDS = frozenset({"redirection >>", "redirection &>>"})
+#: sed's own writes (``w FILE``, ``s///w FILE``): the file is created empty when sed starts.
+_SED_WRITES = frozenset({"sed w command", "sed W command"})
 #: Programs whose write of a file is an edit in place (``sed -i``), or an append with ``-a``.
 _EDITS_IN_PLACE = frozenset({"sed", "gsed", "perl", "ruby"})
 
@@ -66,6 +68,8 @@ def replaces(cmd: SimpleCommand, use: PathUse) -> bool:
         return False
     if use.why.startswith("redirection"):  # the shell's, whatever the program: `perl … > f` replaces
         return use.why not in _APPENDS
+    if use.why in _SED_WRITES:  # sed opens (truncates) each w file before its first line
+        return True
     if cmd.program in _EDITS_IN_PLACE:
         return False
     return not (cmd.program == "tee" and any(a in ("-a", "--append") for a in cmd.argv[1:]))

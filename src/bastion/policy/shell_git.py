@@ -178,6 +178,10 @@ def check_git(
         return agent_cannot_write(policy, fs, path)
 
     try:
+        for place in inv.dirs if inv.git_dir is None else ():
+            if discover(reach, place) is None:  # none yet: one made earlier in the call (git init)
+                unborn = Repo(posixpath.join(place, ".git"), place)
+                reasons.extend(home_tree_reasons(policy, reach, unborn, inv.sub, inv.args, inv.work_tree))
         for repo in _repos(reach, inv):
             files = [(p, False) for p in repository_config_files(reach, repo)]
             files += [(p, True) for p in (*global_config_files(policy.home), SYSTEM_CONFIG)]

@@ -276,10 +276,12 @@ def check_tree_read(
     rules: tuple[tuple[bool, str], ...] = (),
     dirs: tuple[str, ...] = (),
     printed: LineTest | None = None,
+    names_only: bool = False,
 ) -> Reached:
     """What a read of every file below ``starts`` (by ``what``) reaches: a credential file
     by name or by (device, inode), a symlink out of the roots (``reached_reason``); with
-    ``printed``, the lines a search prints, a project's credential file it prints lines of."""
+    ``printed``, the lines a search matches, a project's credential file it prints lines of
+    (``names_only``: tells which files match, denied when a matched line holds a secret)."""
     reasons: list[Reason] = []
     for start in starts:
         try:
@@ -297,7 +299,8 @@ def check_tree_read(
             found_reasons = reached_reason(policy, fs, what, start, item.path, item.target, cwd=cwd)
             if printed is not None:
                 found_reasons = [
-                    printed_credential(reach, what, r, item.path, printed) for r in found_reasons
+                    printed_credential(reach, what, r, item.path, printed, names_only=names_only)
+                    for r in found_reasons
                 ]
             reasons.extend(found_reasons)
     note = f"{what} reads everything below {', '.join(starts)}: checked what it reaches"

@@ -44,6 +44,9 @@ class Context:
     sandboxed: bool
     analyze_shell: Callable[[str], ShellAnalysis]
     contained: bool = False
+    #: How deep in script files this decision is (``script_files``): a script's own scripts
+    #: are followed only so far.
+    scripts_depth: int = 0
 
     @property
     def reach(self) -> Reach:

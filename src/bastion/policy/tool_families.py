@@ -59,6 +59,7 @@ def decide_path(ctx: Context, call: ToolCall, out: Assembly) -> None:
         # below holds when it matches: one reached in the project (by name, or by a secret it
         # holds: ``.git/config``'s remote with a token) asks too, and is denied when its
         # pattern matches a line of it (#31, suite E).
+        # In names or counts only, it is denied when a line it matches holds a secret's shape.
         printed = call.args.get("output_mode") == "content"
         reached = check_tree_read(
             ctx.policy,
@@ -68,7 +69,8 @@ def decide_path(ctx: Context, call: ToolCall, out: Assembly) -> None:
             [path],
             cwd=call.cwd,
             mode=SEARCH_TOOL,
-            printed=tool_lines(call.args.get("pattern")) if printed else None,
+            printed=tool_lines(call.args.get("pattern")),
+            names_only=not printed,
         )
         denied = tuple(
             r

@@ -9,7 +9,7 @@ from bastion.call.effects import Effect
 from bastion.shell import paths as P
 from bastion.shell.braces import expand_braces
 from bastion.shell.list_vars import listed_in
-from bastion.shell.model import Access, PathUse, SimpleCommand, new_path_use
+from bastion.shell.model import Access, PathUse, SimpleCommand, new_path_use, replace_path_use
 from bastion.shell.records import builder
 from bastion.shell.walk_model import Ids, RawCommand, Redirect
 from bastion.shell.words import DYN, Word
@@ -174,8 +174,9 @@ class Ctx:
         if text and text not in self.notes:
             self.notes.append(text)
 
-    def path(self, word: Word, access: Access, why: str) -> None:
-        """Record a path argument (process substitutions are pipes, not paths)."""
+    def path(self, word: Word, access: Access, why: str, runs: str | None = None) -> None:
+        """Record a path argument (process substitutions are pipes, not paths); ``runs``: the
+        language of the program text it holds, when the command runs it."""
         if word.value is None and not word.procsub and DYN not in word.sketch:
             words = expand_braces(word.text)  # `~/.{aws/credentials,netrc}`: what bash makes of it
             if words is not None:
@@ -185,7 +186,7 @@ class Ctx:
                 return
         use = path_use(word, access, why)
         if use is not None:
-            self.paths.append(use)
+            self.paths.append(use if runs is None else replace_path_use(use, runs=runs))
 
     def listed(self, listing: str, why: str) -> None:
         """A read of each path the file ``listing`` names, only known at run time."""

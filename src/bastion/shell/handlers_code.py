@@ -137,7 +137,7 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
         if fam == "deno" and args[i].value in ("run", "test", "task", "serve") and i + 1 < len(args):
             i += 1
         ctx.add(E.CODE, note=f"{ctx.program} runs a script")
-        ctx.path(args[i], Access.READ, f"script run by {ctx.program}")
+        ctx.path(args[i], Access.READ, f"script run by {ctx.program}", runs=fam)
         return
     if info_only and args:
         ctx.effects.discard(E.CODE)
@@ -203,7 +203,7 @@ def shell(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None
         return
     if i < len(args):
         ctx.add(E.CODE, note=f"{ctx.program} runs a script")
-        ctx.path(args[i], Access.READ, f"script run by {ctx.program}")
+        ctx.path(args[i], Access.READ, f"script run by {ctx.program}", runs="sh")
         return
     _stdin_code(ctx, ctx.program, shell=True)
 
@@ -237,7 +237,7 @@ def eval_(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None
 def source(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     ctx.paths.clear()
     if ctx.words[1:]:
-        ctx.path(ctx.words[1], Access.READ, "sourced script")
+        ctx.path(ctx.words[1], Access.READ, "sourced script", runs="sh")
     ctx.note("runs a file in this shell")
 
 

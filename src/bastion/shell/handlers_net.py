@@ -8,7 +8,7 @@ from bastion.call.effects import Effect
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed, parse_args
 from bastion.shell.hosts import any_host, bare_host, scp_host, url_host
-from bastion.shell.model import Access
+from bastion.shell.model import Access, read_below
 from bastion.shell.programs.spec import Spec
 from bastion.shell.socat import socat_files
 from bastion.shell.words import Word
@@ -190,9 +190,14 @@ def remote_copy(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
         if host:
             ctx.host(host)
             ctx.add(E.NETWORK)
+    # -r, and rsync's -a: every file below each source is read (and copied)
+    recursive = parsed.has("-r", "--recursive") or (ctx.program == "rsync" and parsed.has("-a", "--archive"))
     for word in sources:
         if not any_host(word.value or ""):
+            first = len(ctx.paths)
             ctx.path(word, Access.READ, f"{ctx.program} source")
+            if recursive:
+                ctx.paths[first:] = [read_below(u) for u in ctx.paths[first:]]
             if remote_dest:
                 ctx.note(f"uploads {word.text} to {remote_dest}")
     if remote_dest:

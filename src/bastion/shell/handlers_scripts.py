@@ -24,10 +24,10 @@ def sed(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
         for f in parsed.flags
         if f.name == "-e" and f.value is not None
     ]
-    if not scripts and positionals:
+    if not scripts and positionals and not parsed.has("-f"):  # with -f, every word is an input
         scripts = [(positionals[0], ctx.index_of(positionals[0]))]
     for file_word in parsed.values("-f"):
-        ctx.path(file_word, Access.READ, "sed script file")
+        ctx.path(file_word, Access.READ, "sed script file", runs="sed")
         ctx.raise_at(ctx.index_of(file_word), E.UNKNOWN, note="sed script from a file")
     for word, at in scripts:
         text = word.value
@@ -62,6 +62,9 @@ def awk(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     if parsed.has("-f"):
         at = next(f.index + 1 for f in parsed.flags if f.name == "-f")
         ctx.raise_at(at, E.CODE, note="awk program from a file")
+        for file_word in parsed.values("-f"):  # its table's read of it, with what it holds
+            ctx.paths[:] = [u for u in ctx.paths if u.raw != file_word.text]
+            ctx.path(file_word, Access.READ, "awk program file", runs="awk")
         return
     programs = parsed.values("-e") or positionals[:1]
     for word in programs:
@@ -164,6 +167,42 @@ def npm_run(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> No
         ctx.host("registry.npmjs.org")
 
 
+#: The file a package manager's ``config set`` writes: by default, and for each option that
+#: chooses another (None: a file only known at run time, its prefix's or its virtualenv's).
+#: npm 11 `npm help config` (--location user|project|global, -g, --userconfig); pip 23
+#: `pip help config` (--user, --global, --site).
+_CONFIG_FILES: dict[str, tuple[str, dict[str, str | None]]] = {
+    "npm": (
+        "~/.npmrc",
+        {"--location=project": ".npmrc", "--location=global": None, "-g": None, "--global": None},
+    ),
+    "pip": ("~/.config/pip/pip.conf", {"--global": "/etc/pip.conf", "--site": None}),
+}
+_CONFIG_READS = frozenset({"get", "list", "ls", "debug"})
+
+
+def package_config(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """``npm config set script-shell …``, ``pip config set global.index-url …``: a write of the
+    package manager's configuration file, which names the programs and indexes it uses later."""
+    if positionals and positionals[0].value in _CONFIG_READS:
+        return
+    program = "pip" if ctx.program.startswith("pip") else ctx.program
+    default, chosen = _CONFIG_FILES.get(program, (None, {}))
+    target: str | None = default
+    for flag in parsed.flags:
+        spelled = f"{flag.name}={flag.value.value}" if flag.value is not None else flag.name
+        if spelled in chosen or flag.name in chosen:
+            target = chosen.get(spelled, chosen.get(flag.name))
+        if flag.name == "--userconfig" and flag.value is not None:
+            target = flag.value.value
+    ctx.add(E.WRITE, note=f"{ctx.program} config writes its configuration file")
+    if target is None:
+        ctx.dynamic = True
+        ctx.note(f"{ctx.program} config writes a file only known at run time")
+        return
+    ctx.paths.append(PathUse(target, Access.WRITE, target, f"{ctx.program} config file"))
+
+
 #: An ex command that writes the buffer to a file (``w! ~/.profile``, ``sav x``, ``wq >> f``)
 #: or reads one in (``r ~/.netrc``), with its optional range; ``!cmd`` runs a shell command.
 _EX_WRITE = re.compile(
@@ -193,4 +232,11 @@ def editor(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> Non
                 ctx.path(literal_word(found.group(1)), Access.READ, f"{ctx.program} :{command.strip()[:30]}")
 
 
-HANDLERS = {"sed": sed, "awk": awk, "make": make, "npm_run": npm_run, "editor": editor}
+HANDLERS = {
+    "sed": sed,
+    "awk": awk,
+    "make": make,
+    "npm_run": npm_run,
+    "editor": editor,
+    "package_config": package_config,
+}

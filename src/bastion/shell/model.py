@@ -45,6 +45,11 @@ class PathUse:
     # The policy reads it to find a credential among them (it can only tighten: the file may
     # change before the command runs).
     listed_in: str | None = None
+    # The file is program text the command runs, in this language (``sh scripts/x.sh``:
+    # "sh", ``sed -f F``: "sed", ``awk -f F``: "awk", ``./x``: "exec", by its first line):
+    # the policy reads it and decides what it spells (it can only tighten: the file may
+    # change before the command runs).
+    runs: str | None = None
 
 
 def read_below(use: PathUse) -> PathUse:
@@ -53,7 +58,16 @@ def read_below(use: PathUse) -> PathUse:
     if use.recursive:
         return use
     return new_path_use(
-        use.path, use.access, use.raw, use.why, use.pattern, True, use.startup, use.tail, use.listed_in
+        use.path,
+        use.access,
+        use.raw,
+        use.why,
+        use.pattern,
+        True,
+        use.startup,
+        use.tail,
+        use.listed_in,
+        use.runs,
     )
 
 

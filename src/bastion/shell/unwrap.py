@@ -244,7 +244,7 @@ class Classifier:
         ctx.add(E.UNKNOWN, note=f"program given by a path outside the system bin dirs: {name}")
         if not name.startswith("/"):
             ctx.add(E.CODE, note="runs a local script or binary")
-        ctx.paths.append(PathUse(name, Access.READ, spelling, "program run"))
+        ctx.paths.append(PathUse(name, Access.READ, spelling, "program run", runs="exec"))
         return [*ctx.inner, finish(ctx, spelling, dynamic=False)]
 
     def _classify(self, ctx: Ctx, spelling: str) -> list[SimpleCommand]:
@@ -290,6 +290,7 @@ class Classifier:
         parsed, stop = parse_args(ctx.words[1:], takes, spec.aliases, stop_at_positional=True, known=declared)
         if spec.effects:
             ctx.add(*spec.effects, note=spec.note or f"{name} wrapper")
+            ctx.carried.update(spec.effects)  # what it runs inherits them (nohup sh -c '…')
         for flag in parsed.flags:
             if not spec.declares(flag.name):
                 # Its own options are what a wrapper does: one not known harmless is unknown.

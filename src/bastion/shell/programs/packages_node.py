@@ -45,7 +45,7 @@ _NPM_VIEW = opts(_NPM_READ, _NPM_COMMON)
 _NPM_CONFIG = Spec(
     WRITE,
     subcommands={n: _NPM_VIEW for n in ("get", "list", "ls")},
-    other_sub=Spec(WRITE, note="npm config changes ~/.npmrc"),
+    other_sub=Spec(WRITE, note="npm config changes ~/.npmrc", handler="package_config"),
 )
 _NODE_READ = {
     **{n: _NPM_LS for n in ("ls", "list", "ll", "la")},

@@ -63,7 +63,8 @@ PIP = opts(
             "freeze": _PIP_FREEZE,
             **{n: _R for n in names("check help --version -V debug inspect")},
             "cache": _PIP_CACHE,
-            "config": Spec(WRITE),
+            # pip config set/unset/edit writes pip.conf (the user's unless --global/--site)
+            "config": Spec(WRITE, handler="package_config"),
             "wheel": Spec(frozenset({E.CODE, E.WRITE, E.NETWORK})),
             "index": _NETR,
             "search": _NETR,

@@ -53,6 +53,7 @@ class Wrapper:
 
 
 _PRIV = frozenset({E.PRIVILEGE})
+_DETACH = frozenset({E.UNKNOWN})
 
 
 def _o(spellings: str) -> frozenset[str]:
@@ -103,7 +104,9 @@ WRAPPERS: dict[str, Wrapper] = {
         known=fs("-t", "--ignore"),
     ),
     "renice": Wrapper(takes_value=fs("-n", "-p", "-g", "-u")),
-    "nohup": Wrapper(known=fs("--help", "--version")),
+    # Detaching from the call's session and signals: the command outlives the call unless a
+    # sandbox (its own pid namespace) ends it with the call: never a plain reader.
+    "nohup": Wrapper(known=fs("--help", "--version"), effects=_DETACH, note="nohup: outlives the call"),
     "timeout": Wrapper(
         takes_value=fs("-s", "-k", "--signal", "--kill-after"),
         skip=1,
@@ -118,7 +121,11 @@ WRAPPERS: dict[str, Wrapper] = {
     "command": Wrapper(no_command=fs("-v", "-V"), known=fs("-p")),
     "builtin": Wrapper(),
     "exec": Wrapper(takes_value=fs("-a"), known=fs("-c", "-l")),
-    "setsid": Wrapper(known=fs("-c", "--ctty", "-f", "--fork", "-w", "--wait")),
+    "setsid": Wrapper(
+        known=fs("-c", "--ctty", "-f", "--fork", "-w", "--wait"),
+        effects=_DETACH,
+        note="setsid: a session of its own, outliving the call",
+    ),
     "coproc": Wrapper(),
     "watch": Wrapper(
         takes_value=fs("-n", "--interval", "-q", "--equexit", "--chgexit"),

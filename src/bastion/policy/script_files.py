@@ -1,0 +1,103 @@
+"""The program text a command runs from a file (#31, suite F).
+
+``sh scripts/dump.sh`` runs what the file spells: the classifier sees only ``sh`` and a path,
+and the command, not known harmless, runs contained. What the sandbox cannot hold is a denial
+the text itself earns: a script that prints the project's secrets (the sandbox hides credential
+files by name, not a config whose content holds a token), deletes the workspace, or writes a
+start-up file through ``sed -f``'s ``w`` command. The gate reads such a file (a small one,
+inside the roots: its read is judged as any other path of the command) and decides its text
+as the command it spells; only denials are taken from it. A harmless text never allows the
+command: the file may change before it runs (an earlier part of the same call may write it).
+
+Which files: a shell's script (``sh F``, ``bash -x F``, ``source F``, ``. F``), a program
+run by its path whose first line names a shell (``./build.sh``), ``sed -f F``, ``awk -f F``.
+Other interpreters' scripts (``python3 x.py``) are read for the credential files their string
+literals name, as the code tool's source is (``code_reads``).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+from dataclasses import dataclass
+
+from bastion.policy.compiled import Policy
+from bastion.policy.decision import Decision
+from bastion.policy.paths import FileSystem, PathError, check_path
+from bastion.policy.treewalk import OverBudget, Reach
+from bastion.shell.model import SimpleCommand
+
+#: A script longer than this is not read (it is decided, contained, as any other code).
+MAX_SCRIPT_BYTES = 64 * 1024
+#: Scripts read by one decision, and how deep a script's own scripts are followed.
+MAX_SCRIPTS = 8
+MAX_DEPTH = 2
+
+#: ``#!/bin/sh``, ``#!/usr/bin/env bash``, ``#! /bin/dash -e``: a shell's script.
+_SHELL_LINE = re.compile(
+    rb"#![ \t]*(?:/usr)?(?:/local)?/bin/(?:env[ \t]+(?:-\S+[ \t]+)*)?(?:ba|da|z|k|mk|a)?sh\b"
+)
+#: The interpreters whose scripts ``code_reads`` scans (their string literals).
+_INTERPRETER_LINE = re.compile(
+    rb"#![ \t]*(?:/usr)?(?:/local)?/bin/(?:env[ \t]+(?:-\S+[ \t]+)*)?(python|node|ruby|perl|php)[\d.]*\b"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Script:
+    """A file of program text a command runs: ``language`` is "sh" (decided as shell),
+    "sed" or "awk" (decided as that program given the text), or an interpreter's family."""
+
+    path: str  # resolved
+    raw: str  # as the command spells it
+    language: str
+    text: str
+
+    def run_by(self, program: str | None) -> str:
+        if program is None or program == posixpath.basename(self.raw):
+            return "run as a program"
+        return f"which {program} runs"
+
+    def as_shell(self) -> str | None:
+        """The shell command that spells the same program, or None (no shell form)."""
+        if self.language == "sh":
+            return self.text
+        if self.language == "sed":
+            return f"sed -n -e {shlex.quote(self.text)}"
+        if self.language == "awk":
+            return f"awk {shlex.quote(self.text)}"
+        return None
+
+
+def scripts_run(policy: Policy, fs: FileSystem, reach: Reach, cmd: SimpleCommand, cwd: str) -> list[Script]:
+    """The files of program text ``cmd`` runs that can be read now (allowed reads, small,
+    regular files); the others are judged as the command's other paths are."""
+    found: list[Script] = []
+    for use in cmd.paths:
+        if use.runs is None or use.path is None or len(found) >= MAX_SCRIPTS:
+            continue
+        try:
+            verdict = check_path(policy, use.path, write=False, cwd=cwd, fs=fs)
+            if verdict.decision is not Decision.ALLOW:
+                continue
+            reach.spend(1, verdict.resolved)
+            data = reach.tree.read(verdict.resolved, MAX_SCRIPT_BYTES + 1)
+        except (OSError, OverBudget, PathError):
+            continue
+        if len(data) > MAX_SCRIPT_BYTES or b"\0" in data:
+            continue  # too long to read, or a binary: decided as code
+        language = use.runs if use.runs != "exec" else _by_first_line(data)
+        if language is not None:
+            text = data.decode("utf-8", "surrogateescape")
+            found.append(Script(verdict.resolved, use.raw, language, text))
+    return found
+
+
+def _by_first_line(data: bytes) -> str | None:
+    """The language a program run by its path is written in, by its ``#!`` line."""
+    first = data.split(b"\n", 1)[0]
+    if _SHELL_LINE.match(first):
+        return "sh"
+    named = _INTERPRETER_LINE.match(first)
+    return named[1].decode() if named else None
