@@ -12,6 +12,7 @@ import pytest
 from bastion import Decision, Gate, ToolCall
 from bastion.policy import git_objects
 from bastion.policy.decision import Reason
+from bastion.policy.git_file_printers import file_printed
 from bastion.policy.git_revisions import HistoryUnknown, Printed, Walk, printed
 from tests.policy.git_repos import GIT
 from tests.policy.git_repos import git as run_git
@@ -373,3 +374,69 @@ def test_a_dev_default_in_history_is_no_secret(make_gate: GateFactory, call: Cal
 def test_a_file_of_the_index_named_by_colon_asks(make_gate: GateFactory, call: Call, workspace: Path) -> None:
     scrubbed_ini(workspace)
     assert outcome(make_gate(), call, "git show :app.ini")[0] is Decision.ASK
+
+
+@needs_git
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("git grep password HEAD~2", Decision.DENY),
+        ("git grep -n -e password HEAD~2 -- app.ini", Decision.DENY),
+        ("git grep -n password $(git rev-list --all)", Decision.DENY),
+        ("git archive HEAD~2", Decision.DENY),
+        ("git blame HEAD~2 -- app.ini", Decision.DENY),
+        ("git blame -C50 HEAD~2 app.ini", Decision.DENY),
+        ("git cat-file -p HEAD~2:app.ini", Decision.DENY),
+        ("git cat-file blob HEAD~2:app.ini", Decision.DENY),
+        # Lines that hold nothing of it, only names, the type of an object, HEAD's own version.
+        ("git grep user HEAD~2", Decision.ALLOW),
+        ("git grep -l password HEAD~2", Decision.ALLOW),
+        ("git grep password HEAD", Decision.ALLOW),
+        ("git cat-file -t HEAD~2", Decision.ALLOW),
+        ("git cat-file -p HEAD", Decision.ALLOW),
+        ("git blame app.ini", Decision.ALLOW),
+        # What cannot be read: a pager it runs, objects from its input.
+        ("git grep -O password HEAD~2", Decision.ASK),
+        ("git cat-file --batch", Decision.ASK),
+    ],
+)
+def test_commands_printing_files_of_a_revision_are_judged_by_what_they_print(
+    make_gate: GateFactory, call: Call, workspace: Path, command: str, expected: Decision
+) -> None:
+    scrubbed_ini(workspace)
+    commit(workspace, 3, "user", app_dot_ini="[db]\nuser = app\npassword = ${DB_PASSWORD}\n")
+    assert outcome(make_gate(), call, command)[0] is expected
+
+
+FILE_TABLE: list[tuple[str, tuple[str, ...], Printed | str | None]] = [
+    ("grep", ("x",), None),
+    ("grep", ("x", "HEAD~1"), Printed(Walk.FILES, ("HEAD~1",))),
+    ("grep", ("-e", "x", "v1", "v2", "--", "src"), Printed(Walk.FILES, ("v1", "v2"), paths=("src",))),
+    ("grep", ("-il", "x", "HEAD"), Printed(Walk.FILES, ("HEAD",), content=False)),
+    ("grep", ("--cached", "x"), None),
+    ("grep", ("-A3", "x", "$(git rev-list --all)"), Printed(Walk.FILES, all_refs=True)),
+    ("grep", ("-O", "x", "HEAD"), UNKNOWN),
+    ("archive", ("HEAD~1", "src"), Printed(Walk.FILES, ("HEAD~1",), paths=("src",))),
+    ("archive", ("--format=tar", "-o", "a.tar", "v1"), Printed(Walk.FILES, ("v1",))),
+    ("archive", ("--remote=x", "HEAD"), UNKNOWN),
+    ("blame", ("-L", "1,5", "f"), None),
+    ("blame", ("v1", "--", "f"), Printed(Walk.EACH, blobs=("v1:f",))),
+    ("annotate", ("v1", "f"), Printed(Walk.EACH, blobs=("v1:f",))),
+    ("blame", ("--contents", "x", "f"), UNKNOWN),
+    ("cat-file", ("-t", "HEAD"), None),
+    ("cat-file", ("-p", "HEAD:f"), Printed(Walk.EACH, blobs=("HEAD:f",))),
+    ("cat-file", ("-p", "1a2b3c4d"), Printed(Walk.EACH, objects=("1a2b3c4d",))),
+    ("cat-file", ("commit", "HEAD"), None),
+    ("cat-file", ("--batch-check",), UNKNOWN),
+]
+
+
+@pytest.mark.parametrize(("sub", "args", "expected"), FILE_TABLE)
+def test_what_a_command_prints_of_a_revision_s_files_is_read_from_its_words(
+    sub: str, args: tuple[str, ...], expected: Printed | str | None
+) -> None:
+    if expected == UNKNOWN:
+        with pytest.raises(HistoryUnknown):
+            file_printed(sub, args)
+    else:
+        assert file_printed(sub, args) == expected

@@ -22,10 +22,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 
-from dulwich.objects import Commit
+from dulwich.objects import Blob, Commit
 
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
+from bastion.policy.git_file_printers import file_printed
 from bastion.policy.git_objects import (
     Objects,
     PastTheRoot,
@@ -37,6 +38,7 @@ from bastion.policy.git_objects import (
     tree,
 )
 from bastion.policy.git_revisions import HistoryUnknown, Printed, Walk, printed
+from bastion.policy.search_lines import LineTest, grep_lines
 from bastion.policy.secret_shapes import project_secret, scrubbed
 from bastion.policy.tree import Kind
 from bastion.policy.treewalk import Reach
@@ -49,21 +51,29 @@ class Change:
     path: str  # relative to the repository's top
     commit: str  # the short id of the commit whose changes hold it ('' for a tree comparison)
     certain: bool  # False: a merge's changes, which git may or may not print
-    sides: tuple[bytes | None, bytes | None] = (None, None)  # its content's ids, before and after
+    # Its content's ids: before and after the change (both printed, a patch); for a file printed
+    # whole, that content and the one HEAD holds (not printed: it tells of a later scrub).
+    sides: tuple[bytes | None, bytes | None] = (None, None)
     secret: str | None = None  # why the lines printed of it hold a secret (``_with_secret``)
     whole: bool = False  # ``REV:path``: the file printed whole at the revision ``commit``
 
 
 def changed_paths(
-    git_dir: str, what: Printed, is_path: Callable[[str], bool], prefix: str | None = ""
+    git_dir: str,
+    what: Printed,
+    is_path: Callable[[str], bool],
+    prefix: str | None = "",
+    lines: LineTest | None = None,
 ) -> list[Change]:
-    """Every path the printed commits or trees change. ``is_path(word)``: whether a word
-    that names no revision is a file (git takes it as a pathspec then). Raises
+    """Every path the printed commits or trees change (or hold, ``Walk.FILES``). ``is_path(word)``:
+    whether a word that names no revision is a file (git takes it as a pathspec then);
+    ``lines``: the lines of a file it prints (``git grep``'s matches), all when None. Raises
     HistoryUnknown."""
     repo = open_repository(git_dir)
     try:
         changes = _changed(repo, what, is_path, prefix) + _blobs(repo, what.blobs, prefix)
-        return [_with_secret(repo, c) for c in changes] if what.content else changes
+        changes += [_object(repo, word) for word in what.objects]
+        return [_with_secret(repo, c, lines) for c in changes] if what.content else changes
     finally:
         repo.store.close()
 
@@ -105,6 +115,19 @@ def _changed(
         if not revs:
             return []  # the work tree against the index: what the index lists is judged by name
         return [c for c in _compare(repo, tips, tuple(revs)) if _in_pathspec(c.path, paths, prefix)]
+    if walk is Walk.FILES:  # every file of each tree (none named: the work tree, judged as paths)
+        head = resolve(repo, "HEAD")
+        named = list(zip(revs, tips, strict=True))
+        if what.all_refs:  # every commit of every ref (``$(git rev-list --all)``)
+            named += [(sha.decode()[:7], sha) for sha in sorted(ancestors(repo, list(all_refs(repo))))]
+        seen: set[tuple[str, bytes]] = set()
+        files: list[Change] = []
+        for word, top in named:
+            for path, blob in _files(repo, tree(repo, top), ""):
+                if (path, blob) not in seen and _in_pathspec(path, paths, prefix):
+                    seen.add((path, blob))  # the same file in many commits is judged once
+                    files.append(Change(path, word, True, (blob, _later(repo, head, path, blob)), whole=True))
+        return files
     for word in what.exclude:
         sha = resolve(repo, word)
         if sha is None:
@@ -115,7 +138,7 @@ def _changed(
     repo.seen |= ancestors(repo, excluded)
     if what.all_refs:
         tips.extend(all_refs(repo))
-    elif not revs and not what.blobs:  # ``git show HEAD~1:app.ini`` prints no commit
+    elif not revs and not what.blobs and not what.objects:  # ``git show HEAD~1:app.ini``: no commit
         head = resolve(repo, "HEAD")
         tips = [head] if head is not None else []  # no commit yet: nothing to print
     if walk is Walk.LOG:
@@ -143,11 +166,34 @@ def _blobs(repo: Objects, words: tuple[str, ...], prefix: str | None) -> list[Ch
         sha = resolve(repo, rev)
         if sha is None:
             raise HistoryUnknown(f"the object {word!r} names nothing the history check finds")
-        head = resolve(repo, "HEAD")
         then = _file(repo, tree(repo, sha), path)
-        now = _file(repo, tree(repo, head), path) if head is not None else None
-        found.append(Change(path, rev[:40], True, (then, now if now != then else None), whole=True))
+        found.append(
+            Change(path, rev[:40], True, (then, _later(repo, resolve(repo, "HEAD"), path, then)), whole=True)
+        )
     return found
+
+
+def _files(repo: Objects, top: bytes, prefix: str) -> Iterator[tuple[str, bytes]]:
+    """Every regular file below the tree ``top``: its path and its content's id."""
+    for name, (mode, sha) in sorted(entries(repo, top).items()):
+        if stat.S_ISDIR(mode):
+            yield from _files(repo, sha, f"{prefix}{name}/")
+        elif stat.S_ISREG(mode):
+            yield f"{prefix}{name}", sha
+
+
+def _object(repo: Objects, word: str) -> Change:
+    """An object named by (a unique prefix of) its id: a file's content is judged as such."""
+    sha = resolve(repo, word)
+    if sha is None:
+        raise HistoryUnknown(f"the object {word!r} names nothing the history check finds")
+    return Change(word, word, True, (sha if isinstance(repo.get(sha), Blob) else None, None), whole=True)
+
+
+def _later(repo: Objects, head: bytes | None, path: str, then: bytes | None) -> bytes | None:
+    """The content id HEAD holds at ``path`` when it differs from ``then`` (None otherwise)."""
+    now = _file(repo, tree(repo, head), path) if head is not None and then is not None else None
+    return now if now != then else None
 
 
 def _file(repo: Objects, top: bytes, path: str) -> bytes | None:
@@ -163,12 +209,18 @@ def _file(repo: Objects, top: bytes, path: str) -> bytes | None:
     return entry[1] if entry is not None and stat.S_ISREG(entry[0]) else None
 
 
-def _with_secret(repo: Objects, change: Change) -> Change:
-    """``change`` with why the lines a patch prints of it hold a secret: either side holds one
-    of the shapes a project file is judged by (``project_secret``), or the change scrubs one
-    (a literal value replaced by a reference: ``scrubbed``)."""
+def _with_secret(repo: Objects, change: Change, lines: LineTest | None = None) -> Change:
+    """``change`` with why the lines a command prints of it hold a secret: a side it prints
+    holds one of the shapes a project file is judged by (``project_secret``), or the change
+    (for a file printed whole, from it to HEAD's version) scrubs one (a literal value replaced
+    by a reference: ``scrubbed``). With ``lines``, only the lines the command prints of it
+    (``git grep``'s matches) are judged."""
     before, after = (repo.blob(sha) if sha is not None else b"" for sha in change.sides)
-    if project_secret(before, change.path) or project_secret(after, change.path):
+    if lines is not None:  # what a later version holds is not printed: it stays whole
+        before = b"\n".join(line for line in before.split(b"\n") if lines(line))
+        after = after if change.whole else b"\n".join(line for line in after.split(b"\n") if lines(line))
+    shown = (before,) if change.whole else (before, after)
+    if any(project_secret(side, change.path) for side in shown):
         why = "holds a secret (a key, a token or a password)"
     elif before and after and scrubbed(before, after):
         why = "holds a secret that a later version replaced with a reference to it"
@@ -274,12 +326,13 @@ def history_reasons(
     ``base``) that the history ``git SUB ARGS`` prints changes; ASK when what it prints
     cannot be known (an unknown option or revision, a merge's changes, the budget)."""
     try:
-        what = printed(sub, args)
+        what = printed(sub, args) or file_printed(sub, args)
         if what is None:
             return []
         inside = cwd == base or cwd.startswith(base.rstrip("/") + "/")
         prefix = posixpath.relpath(cwd, base) if inside else None
-        changes = changed_paths(git_dir, what, lambda word: _exists(reach, cwd, word), prefix)
+        lines = grep_lines("grep", ("grep", *args)) if sub == "grep" else None
+        changes = changed_paths(git_dir, what, lambda word: _exists(reach, cwd, word), prefix, lines)
     except PastTheRoot:
         return []
     except HistoryUnknown as exc:

@@ -23,6 +23,7 @@ class Walk(Enum):
     LOG = "log"  # every commit of a range, each against its first parent
     EACH = "each"  # each revision's commit (``git show``)
     TREES = "trees"  # two trees compared (``git diff``)
+    FILES = "files"  # every file of each revision's tree (``git grep PATTERN REV``, ``git archive``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,7 @@ class Printed:
     filtered: bool = False  # commits selected by content (-S, --grep): a limit cannot be applied
     content: bool = True  # the output holds the files' lines (a patch), not only their names
     blobs: tuple[str, ...] = ()  # ``REV:path``: a file's content at a revision, printed whole
+    objects: tuple[str, ...] = ()  # an object named by its id (``git cat-file -p 1a2b3c``)
 
 
 def _words(text: str) -> frozenset[str]:
