@@ -20,13 +20,21 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
+from bastion.call.model import ToolCall
+from bastion.policy.code_reads import credential_reads
 from bastion.policy.compiled import Policy
-from bastion.policy.decision import Decision
+from bastion.policy.decision import Decision, Reason
 from bastion.policy.paths import FileSystem, PathError, check_path
+from bastion.policy.stages import Context
 from bastion.policy.treewalk import OverBudget, Reach
-from bastion.shell.model import SimpleCommand
+from bastion.policy.verdict import Assembly
+from bastion.shell.model import ShellAnalysis, SimpleCommand
+
+#: Decides a shell analysis into an assembly (``shell_policy.decide_analysis``).
+Decide = Callable[[Context, ToolCall, Assembly, ShellAnalysis], None]
 
 #: A script longer than this is not read (it is decided, contained, as any other code).
 MAX_SCRIPT_BYTES = 64 * 1024
@@ -101,3 +109,44 @@ def _by_first_line(data: bytes) -> str | None:
         return "sh"
     named = _INTERPRETER_LINE.match(first)
     return named[1].decode() if named else None
+
+
+def script_denials(
+    ctx: Context, call: ToolCall, cmd: SimpleCommand, reach: Reach, decide: Decide
+) -> list[Reason]:
+    """The denials the program text ``cmd`` runs from files earns, each naming its script.
+
+    A script's commands with words only known at run time are left out: what a heuristic
+    about a run-time value denies at the agent's own command line (``rm -rf "$dir/"`` is the
+    root when the variable is empty, ``echo $TOKEN`` prints a secret) is, in a script, the
+    ordinary code the sandbox holds. So are its hosts (the sandbox gives it no network): only
+    what it names for certain is taken."""
+    denials: list[Reason] = []
+    for script in scripts_run(ctx.policy, ctx.fs, reach, cmd, call.cwd):
+        source = script.as_shell()
+        if source is None:
+            found = credential_reads(ctx, call, script.language, script.text)
+        else:
+            analysis = ctx.analyze_shell(source)
+            certain = tuple(c for c in analysis.commands if not c.dynamic and not c.dynamic_words)
+            inner = Assembly(approval_default=Reason(Decision.ASK, "approval.default", "built-in", "", ""))
+            decide(
+                replace(ctx, scripts_depth=ctx.scripts_depth + 1), call, inner, ShellAnalysis(source, certain)
+            )
+            found = [
+                r
+                for s in inner.subjects
+                for r in (*s.hard, *((s.override,) if s.override is not None else ()))
+                if r.decision is Decision.DENY and not r.rule.startswith("network.")
+            ]
+        denials.extend(
+            Reason(
+                Decision.DENY,
+                reason.rule,
+                reason.source,
+                f"{script.raw}: {reason.matched}"[:200],
+                f"{script.raw}, {script.run_by(cmd.program)}, holds what is denied: {reason.message}"[:500],
+            )
+            for reason in dict.fromkeys(found)
+        )
+    return denials

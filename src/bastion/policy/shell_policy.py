@@ -13,7 +13,6 @@ from operator import attrgetter
 from bastion.call.effects import Effect
 from bastion.call.families import Family
 from bastion.call.model import ToolCall
-from bastion.policy.code_reads import credential_reads
 from bastion.policy.contained_code import contained_allow
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.git_writes import everyday_git_write
@@ -21,7 +20,7 @@ from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.metadata_words import metadata_word
 from bastion.policy.paths import CallFs
 from bastion.policy.plain_deletes import DELETERS, plain_delete
-from bastion.policy.script_files import MAX_DEPTH, scripts_run
+from bastion.policy.script_files import MAX_DEPTH, script_denials
 from bastion.policy.shell_git import command_dirs
 from bastion.policy.shell_touch import (
     credential_arguments,
@@ -166,7 +165,9 @@ def _decide_command(
     if cmd.wrappers:
         subject.notes.append(f"looked through: {', '.join(cmd.wrappers)}")
     _hard(ctx, subject, cmd, words)
-    _scripts(ctx, call, subject, cmd, reach)
+    if ctx.scripts_depth < MAX_DEPTH and any(use.runs for use in cmd.paths):  # sh F, sed -f F
+        subject.hard.extend(denied := script_denials(ctx, call, cmd, reach, decide_analysis))
+        subject.effects |= {Effect.CREDENTIALS for r in denied if r.rule == "hardline.credentials"}
     touched_ok = touched_paths(ctx, out, subject, cmd, call.cwd, reach) & touched_hosts(ctx, subject, cmd)
     touched_ok &= touched_reach(ctx, subject, cmd, call.cwd, reach, cwds)
     writer = cmd.plain_writer and landed_paths(ctx, out, subject, cmd, call.cwd, reach)
@@ -281,41 +282,6 @@ def _hard(ctx: Context, subject: Subject, cmd: SimpleCommand, words: str) -> Non
                 "what runs is only known at run time",
             )
         )
-
-
-def _scripts(ctx: Context, call: ToolCall, subject: Subject, cmd: SimpleCommand, reach: Reach) -> None:
-    """The denials the program text a command runs from a file earns (``script_files``):
-    ``sh scripts/dump.sh`` that prints the project's secrets, ``sed -f F`` whose ``w`` replaces
-    a start-up file. Only denials: the file may change before the command runs."""
-    if ctx.scripts_depth >= MAX_DEPTH or not any(use.runs for use in cmd.paths):
-        return
-    for script in scripts_run(ctx.policy, ctx.fs, reach, cmd, call.cwd):
-        source = script.as_shell()
-        if source is None:
-            denied = credential_reads(ctx, call, script.language, script.text)
-        else:
-            inner = Assembly(approval_default=Reason(Decision.ASK, "approval.default", "built-in", "", ""))
-            deeper = replace(ctx, scripts_depth=ctx.scripts_depth + 1)
-            decide_analysis(deeper, call, inner, ctx.analyze_shell(source))
-            denied = [
-                r
-                for s in inner.subjects
-                for r in s.hard + ([s.override] if s.override is not None else [])
-                if r.decision is Decision.DENY
-            ]
-        for reason in dict.fromkeys(denied):
-            subject.effects.add(Effect.CREDENTIALS if reason.rule == "hardline.credentials" else Effect.CODE)
-            subject.hard.append(
-                Reason(
-                    Decision.DENY,
-                    reason.rule,
-                    reason.source,
-                    f"{script.raw}: {reason.matched}"[:200],
-                    f"{script.raw}, {script.run_by(cmd.program)}, holds what is denied: {reason.message}"[
-                        :500
-                    ],
-                )
-            )
 
 
 def _overrides(ctx: Context, subject: Subject, cmd: SimpleCommand, words: str, *, touched_ok: bool) -> None:
