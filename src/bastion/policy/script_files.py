@@ -23,6 +23,7 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from bastion.call.effects import Effect
 from bastion.call.model import ToolCall
 from bastion.policy.code_reads import credential_reads
 from bastion.policy.compiled import Policy
@@ -30,7 +31,7 @@ from bastion.policy.decision import Decision, Reason
 from bastion.policy.paths import FileSystem, PathError, check_path
 from bastion.policy.stages import Context
 from bastion.policy.treewalk import OverBudget, Reach
-from bastion.policy.verdict import Assembly
+from bastion.policy.verdict import Assembly, Subject
 from bastion.shell.model import ShellAnalysis, SimpleCommand
 
 #: Decides a shell analysis into an assembly (``shell_policy.decide_analysis``).
@@ -112,15 +113,18 @@ def _by_first_line(data: bytes) -> str | None:
 
 
 def script_denials(
-    ctx: Context, call: ToolCall, cmd: SimpleCommand, reach: Reach, decide: Decide
-) -> list[Reason]:
-    """The denials the program text ``cmd`` runs from files earns, each naming its script.
+    ctx: Context, call: ToolCall, subject: Subject, cmd: SimpleCommand, reach: Reach, decide: Decide
+) -> None:
+    """The denials the program text ``cmd`` runs from files earns, each naming its script, on
+    its ``subject``.
 
     A script's commands with words only known at run time are left out: what a heuristic
     about a run-time value denies at the agent's own command line (``rm -rf "$dir/"`` is the
     root when the variable is empty, ``echo $TOKEN`` prints a secret) is, in a script, the
     ordinary code the sandbox holds. So are its hosts (the sandbox gives it no network): only
     what it names for certain is taken."""
+    if ctx.scripts_depth >= MAX_DEPTH or not any(use.runs for use in cmd.paths):
+        return
     denials: list[Reason] = []
     for script in scripts_run(ctx.policy, ctx.fs, reach, cmd, call.cwd):
         source = script.as_shell()
@@ -149,4 +153,5 @@ def script_denials(
             )
             for reason in dict.fromkeys(found)
         )
-    return denials
+    subject.hard.extend(denials)
+    subject.effects |= {Effect.CREDENTIALS for r in denials if r.rule == "hardline.credentials"}

@@ -20,7 +20,7 @@ from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.metadata_words import metadata_word
 from bastion.policy.paths import CallFs
 from bastion.policy.plain_deletes import DELETERS, plain_delete
-from bastion.policy.script_files import MAX_DEPTH, script_denials
+from bastion.policy.script_files import script_denials
 from bastion.policy.shell_git import command_dirs
 from bastion.policy.shell_touch import (
     credential_arguments,
@@ -165,9 +165,7 @@ def _decide_command(
     if cmd.wrappers:
         subject.notes.append(f"looked through: {', '.join(cmd.wrappers)}")
     _hard(ctx, subject, cmd, words)
-    if ctx.scripts_depth < MAX_DEPTH and any(use.runs for use in cmd.paths):  # sh F, sed -f F
-        subject.hard.extend(denied := script_denials(ctx, call, cmd, reach, decide_analysis))
-        subject.effects |= {Effect.CREDENTIALS for r in denied if r.rule == "hardline.credentials"}
+    script_denials(ctx, call, subject, cmd, reach, decide_analysis)  # sh F, sed -f F
     touched_ok = touched_paths(ctx, out, subject, cmd, call.cwd, reach) & touched_hosts(ctx, subject, cmd)
     touched_ok &= touched_reach(ctx, subject, cmd, call.cwd, reach, cwds)
     writer = cmd.plain_writer and landed_paths(ctx, out, subject, cmd, call.cwd, reach)
