@@ -41,6 +41,13 @@ def project(workspace: Path, home: Path) -> Path:
     for name, text in files.items():
         (scripts / name).write_text(text)
         (scripts / name).chmod(0o755)
+    (workspace / "package.json").write_text(
+        '{"scripts": {"dump": "cat config/prod.yml", "test": "node test.js", "pretest": "echo ok",'
+        ' "postbuild": "cat config/prod.yml", "build": "tsc"}}'
+    )
+    (workspace / "Makefile").write_text(
+        "all: build\nbuild:\n\tcc -o x x.c\ndump: prep\n\t@cat config/prod.yml\nprep:\n\ttouch .p\n"
+    )
     return workspace
 
 
@@ -59,6 +66,14 @@ DENIED = [
     ("sed -f scripts/tidy.sed README.md", "hardline.destructive"),
     ("awk -f scripts/steal.awk README.md", "hardline.credentials"),
     ("python3 scripts/keys.py", "hardline.credentials"),
+    # A package.json script (with its pre- and post- scripts), a Makefile's recipes.
+    ("npm run dump", "hardline.credentials"),
+    ("yarn dump", "hardline.credentials"),
+    ("pnpm run dump", "hardline.credentials"),
+    ("bun run dump", "hardline.credentials"),
+    ("npm run build", "hardline.credentials"),
+    ("make dump", "hardline.credentials"),
+    ("make -f Makefile dump", "hardline.credentials"),
 ]
 
 
@@ -90,6 +105,12 @@ KEPT = [
     "sh scripts/self.sh",  # followed only so far: no endless reading
     "sed -f scripts/clean.sed README.md",
     "awk -f scripts/count.awk README.md",
+    "npm test",
+    "yarn test",
+    "npm run missing",
+    "make",
+    "make build",
+    "make -n dump",  # prints the recipes, runs none
 ]
 
 

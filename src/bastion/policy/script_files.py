@@ -17,6 +17,7 @@ literals name, as the code tool's source is (``code_reads``).
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 import shlex
@@ -28,6 +29,7 @@ from bastion.call.model import ToolCall
 from bastion.policy.code_reads import credential_reads
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
+from bastion.policy.make_recipes import recipes
 from bastion.policy.paths import FileSystem, PathError, check_path
 from bastion.policy.stages import Context
 from bastion.policy.treewalk import OverBudget, Reach
@@ -97,10 +99,32 @@ def scripts_run(policy: Policy, fs: FileSystem, reach: Reach, cmd: SimpleCommand
         if len(data) > MAX_SCRIPT_BYTES or b"\0" in data:
             continue  # too long to read, or a binary: decided as code
         language = use.runs if use.runs != "exec" else _by_first_line(data)
-        if language is not None:
-            text = data.decode("utf-8", "surrogateescape")
-            found.append(Script(verdict.resolved, use.raw, language, text))
+        text, raw = data.decode("utf-8", "surrogateescape"), use.raw
+        if language is not None and language.startswith("npm:"):
+            language, text, raw = "sh", _npm_script(text, language[4:]), f"{raw}'s script {language[4:]!r}"
+        elif language is not None and language.startswith("make:"):
+            goals = language[5:].split()
+            language, text, raw = (
+                "sh",
+                recipes(text, goals),
+                f"{raw}'s recipes for {' '.join(goals) or 'its goal'}",
+            )
+        if language is not None and text:
+            found.append(Script(verdict.resolved, raw, language, text))
     return found
+
+
+def _npm_script(package: str, name: str) -> str:
+    """The shell text ``npm run NAME`` runs from a package.json: its pre- and post- scripts
+    around it (npm 11 `npm help scripts`); empty when it has none or is no JSON object."""
+    try:
+        scripts = json.loads(package).get("scripts")
+    except (ValueError, AttributeError):
+        return ""
+    if not isinstance(scripts, dict):
+        return ""
+    texts = (scripts.get(key) for key in (f"pre{name}", name, f"post{name}"))
+    return "\n".join(text for text in texts if isinstance(text, str))
 
 
 def _by_first_line(data: bytes) -> str | None:

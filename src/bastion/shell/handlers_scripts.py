@@ -10,7 +10,7 @@ from bastion.shell import awkscript, sedscript
 from bastion.shell import paths as P
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed
-from bastion.shell.model import Access, PathUse, new_path_use
+from bastion.shell.model import Access, PathUse, new_path_use, replace_path_use
 from bastion.shell.parser import parse
 from bastion.shell.programs.spec import Spec
 from bastion.shell.words import Word, literal_word
@@ -148,6 +148,14 @@ def make(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
             ctx.raise_at(
                 ctx.index_of(word), E.UNKNOWN, note=f"make {word.text}: overrides a Makefile variable"
             )
+    if parsed.has("-C", "--directory", "-n", "--just-print", "--dry-run", "--recon"):
+        return  # another folder's Makefile (judged by that folder), or nothing run
+    goals = " ".join(w.value or "" for w in positionals if w.value and not _MAKE_VAR.match(w.value))
+    named = parsed.values("-f", "--file", "--makefile")
+    files = [w.value for w in named if w.value] if named else ["GNUmakefile", "makefile", "Makefile"]
+    for name in files[:1] if named else files:  # the first that exists is make's (script_files)
+        use = PathUse(name, Access.READ, name, f"the recipes {ctx.program} runs")
+        ctx.paths.append(replace_path_use(use, runs=f"make:{goals}"))
 
 
 def npm_run(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
@@ -165,6 +173,32 @@ def npm_run(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> No
         ctx.paths.append(PathUse("~/.npm", Access.WRITE, "~/.npm", "npm cache"))
         ctx.add(E.NETWORK, note="npm may contact registry.npmjs.org")
         ctx.host("registry.npmjs.org")
+        return
+    if positionals and positionals[0].value:
+        _npm_script(ctx, positionals[0].value)
+
+
+#: npm's own names of the scripts it runs as subcommands (``npm t`` is ``npm test``).
+_NPM_ALIASES = {"t": "test", "tst": "test", "rb": "rebuild"}
+
+
+def npm_named(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """``npm test``, ``yarn build``, ``bun run dev``: the script of package.json it names."""
+    words = [w.value for w in ctx.words[1:] if w.value and not w.value.startswith("-")]
+    if words[:1] == ["run"]:
+        words = words[1:]
+    if words:
+        _npm_script(ctx, _NPM_ALIASES.get(words[0], words[0]))
+
+
+def _npm_script(ctx: Ctx, name: str) -> None:
+    """The script ``name`` of the package.json here: shell text npm runs (``script_files``)."""
+    ctx.paths.append(
+        replace_path_use(
+            PathUse("package.json", Access.READ, "package.json", f"{ctx.program} runs its script {name}"),
+            runs=f"npm:{name}",
+        )
+    )
 
 
 #: The file a package manager's ``config set`` writes: by default, and for each option that
@@ -239,4 +273,5 @@ HANDLERS = {
     "npm_run": npm_run,
     "editor": editor,
     "package_config": package_config,
+    "npm_named": npm_named,
 }

@@ -20,7 +20,7 @@ _RUN_OPTIONS = (
 )
 _NODE_RUN = {
     **{
-        n: opts(_RUN, _RUN_OPTIONS)
+        n: opts(replace(_RUN, handler="npm_named"), _RUN_OPTIONS)
         for n in names(
             "test t start restart stop build rebuild pack publish lint dev serve preview format "
             "typecheck check"
@@ -79,15 +79,16 @@ NPM = Spec(
         "token": Spec(frozenset({E.CREDENTIALS, E.NETWORK})),
         "login": Spec(frozenset({E.CREDENTIALS, E.NETWORK})),
     },
-    other_sub=Spec(frozenset({E.CODE}), note="runs a package.json script"),
+    other_sub=Spec(frozenset({E.CODE}), note="runs a package.json script", handler="npm_named"),
 )
 _BUN = Spec(
     CODE,
     subcommands={
         **{n: _I for n in ("add", "install", "i", "remove", "rm", "update")},
-        **{"x": _OPAQUE, "run": _RUN, "test": _RUN, "build": _RUN, "--version": _R},
+        **{"x": _OPAQUE, "--version": _R},
+        **{n: replace(_RUN, handler="npm_named") for n in ("run", "test", "build")},
     },
-    other_sub=_RUN,
+    other_sub=replace(_RUN, handler="npm_named"),
 )
 
 PROGRAMS: dict[str, Spec] = {
