@@ -23,6 +23,7 @@ def project(workspace: Path, home: Path) -> Path:
     (workspace / "config").mkdir()
     (workspace / "config" / "prod.yml").write_text(f"github:\n  token: {_TOKEN}\n")
     (workspace / "README.md").write_text("# project\n")
+    (workspace / ".env").write_text("DB_PASSWORD=hunter2\n")
     scripts = workspace / "scripts"
     scripts.mkdir()
     files = {
@@ -36,6 +37,8 @@ def project(workspace: Path, home: Path) -> Path:
         "steal.awk": 'BEGIN { system("cat ~/.ssh/id_rsa") }\n',
         "count.awk": "{ n++ } END { print n }\n",
         "keys.py": "#!/usr/bin/env python3\nprint(open('/home/u/.aws/credentials').read())\n",
+        "dev.sh": "#!/bin/sh\nset -a; . ./.env; set +a\ncat .env.local\nnode server.js\n",
+        "steal.sh": "#!/bin/sh\ncat ~/.ssh/id_rsa\n",
         "notes.txt": "cat config/prod.yml\n",  # no #! line: not a script git or a shell runs by path
     }
     for name, text in files.items():
@@ -65,7 +68,7 @@ DENIED = [
     ("sh scripts/wipe.sh", "hardline.destructive"),
     ("sed -f scripts/tidy.sed README.md", "hardline.destructive"),
     ("awk -f scripts/steal.awk README.md", "hardline.credentials"),
-    ("python3 scripts/keys.py", "hardline.credentials"),
+    ("sh scripts/steal.sh", "hardline.credentials"),  # a credential of HOME, named outright
     # A package.json script (with its pre- and post- scripts), a Makefile's recipes.
     ("npm run dump", "hardline.credentials"),
     ("yarn dump", "hardline.credentials"),
@@ -105,6 +108,9 @@ KEPT = [
     "sh scripts/self.sh",  # followed only so far: no endless reading
     "sed -f scripts/clean.sed README.md",
     "awk -f scripts/count.awk README.md",
+    "sh scripts/dev.sh",  # the project's .env, hidden by its name in the sandbox: no denial
+    "python3 scripts/keys.py",  # another language's script is not read: the sandbox holds it
+    "./scripts/keys.py",
     "npm test",
     "yarn test",
     "npm run missing",

@@ -10,9 +10,15 @@ as the command it spells; only denials are taken from it. A harmless text never 
 command: the file may change before it runs (an earlier part of the same call may write it).
 
 Which files: a shell's script (``sh F``, ``bash -x F``, ``source F``, ``. F``), a program
-run by its path whose first line names a shell (``./build.sh``), ``sed -f F``, ``awk -f F``.
-Other interpreters' scripts (``python3 x.py``) are read for the credential files their string
-literals name, as the code tool's source is (``code_reads``).
+run by its path whose first line names a shell (``./build.sh``), ``sed -f F``, ``awk -f F``,
+the package.json script ``npm run X`` runs, the recipes ``make X`` runs. Other interpreters'
+scripts are not read: a string that names a file in Python (``load_dotenv(".env")``) is no
+read of it for certain, and what a program does is the sandbox's to hold.
+
+What the sandbox hides is left to it: a credential file of the workspace by its name (a
+project script's ``source .env`` reads an empty file there) is no denial of the script. What
+it cannot hide stays denied: a file whose content holds a secret under an ordinary name, a
+credential of HOME named outright, a start-up file replaced, a catastrophic delete.
 """
 
 from __future__ import annotations
@@ -26,7 +32,6 @@ from dataclasses import dataclass, replace
 
 from bastion.call.effects import Effect
 from bastion.call.model import ToolCall
-from bastion.policy.code_reads import credential_reads
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.make_recipes import recipes
@@ -49,16 +54,12 @@ MAX_DEPTH = 2
 _SHELL_LINE = re.compile(
     rb"#![ \t]*(?:/usr)?(?:/local)?/bin/(?:env[ \t]+(?:-\S+[ \t]+)*)?(?:ba|da|z|k|mk|a)?sh\b"
 )
-#: The interpreters whose scripts ``code_reads`` scans (their string literals).
-_INTERPRETER_LINE = re.compile(
-    rb"#![ \t]*(?:/usr)?(?:/local)?/bin/(?:env[ \t]+(?:-\S+[ \t]+)*)?(python|node|ruby|perl|php)[\d.]*\b"
-)
 
 
 @dataclass(frozen=True, slots=True)
 class Script:
-    """A file of program text a command runs: ``language`` is "sh" (decided as shell),
-    "sed" or "awk" (decided as that program given the text), or an interpreter's family."""
+    """A file of program text a command runs: ``language`` is "sh" (decided as shell), "sed"
+    or "awk" (decided as that program given the text)."""
 
     path: str  # resolved
     raw: str  # as the command spells it
@@ -70,15 +71,13 @@ class Script:
             return "run as a program"
         return f"which {program} runs"
 
-    def as_shell(self) -> str | None:
-        """The shell command that spells the same program, or None (no shell form)."""
-        if self.language == "sh":
-            return self.text
+    def as_shell(self) -> str:
+        """The shell command that spells the same program."""
         if self.language == "sed":
             return f"sed -n -e {shlex.quote(self.text)}"
         if self.language == "awk":
             return f"awk {shlex.quote(self.text)}"
-        return None
+        return self.text
 
 
 def scripts_run(policy: Policy, fs: FileSystem, reach: Reach, cmd: SimpleCommand, cwd: str) -> list[Script]:
@@ -129,11 +128,17 @@ def _npm_script(package: str, name: str) -> str:
 
 def _by_first_line(data: bytes) -> str | None:
     """The language a program run by its path is written in, by its ``#!`` line."""
-    first = data.split(b"\n", 1)[0]
-    if _SHELL_LINE.match(first):
-        return "sh"
-    named = _INTERPRETER_LINE.match(first)
-    return named[1].decode() if named else None
+    return "sh" if _SHELL_LINE.match(data.split(b"\n", 1)[0]) else None
+
+
+def _hidden(policy: Policy, reason: Reason) -> bool:
+    """Is ``reason`` a read or write of a workspace file the sandbox hides by its name?"""
+    path = reason.matched
+    return (
+        reason.rule in ("hardline.credentials", "paths.deny_read")
+        and any(path == root or path.startswith(root.rstrip("/") + "/") for root in policy.workspace)
+        and policy.hardline.credentials.first_match(path) is not None
+    )
 
 
 def script_denials(
@@ -152,21 +157,18 @@ def script_denials(
     denials: list[Reason] = []
     for script in scripts_run(ctx.policy, ctx.fs, reach, cmd, call.cwd):
         source = script.as_shell()
-        if source is None:
-            found = credential_reads(ctx, call, script.language, script.text)
-        else:
-            analysis = ctx.analyze_shell(source)
-            certain = tuple(c for c in analysis.commands if not c.dynamic and not c.dynamic_words)
-            inner = Assembly(approval_default=Reason(Decision.ASK, "approval.default", "built-in", "", ""))
-            decide(
-                replace(ctx, scripts_depth=ctx.scripts_depth + 1), call, inner, ShellAnalysis(source, certain)
-            )
-            found = [
-                r
-                for s in inner.subjects
-                for r in (*s.hard, *((s.override,) if s.override is not None else ()))
-                if r.decision is Decision.DENY and not r.rule.startswith("network.")
-            ]
+        analysis = ctx.analyze_shell(source)
+        certain = tuple(c for c in analysis.commands if not c.dynamic and not c.dynamic_words)
+        inner = Assembly(approval_default=Reason(Decision.ASK, "approval.default", "built-in", "", ""))
+        decide(replace(ctx, scripts_depth=ctx.scripts_depth + 1), call, inner, ShellAnalysis(source, certain))
+        found = [
+            r
+            for s in inner.subjects
+            for r in (*s.hard, *((s.override,) if s.override is not None else ()))
+            if r.decision is Decision.DENY
+            and not r.rule.startswith("network.")
+            and not _hidden(ctx.policy, r)
+        ]
         denials.extend(
             Reason(
                 Decision.DENY,

@@ -137,7 +137,7 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
         if fam == "deno" and args[i].value in ("run", "test", "task", "serve") and i + 1 < len(args):
             i += 1
         ctx.add(E.CODE, note=f"{ctx.program} runs a script")
-        ctx.path(args[i], Access.READ, f"script run by {ctx.program}", runs=fam)
+        ctx.path(args[i], Access.READ, f"script run by {ctx.program}")
         return
     if info_only and args:
         ctx.effects.discard(E.CODE)
