@@ -71,7 +71,7 @@ LATER_CODE: tuple[LaterCode, ...] = (
           ".gitpod.Dockerfile", ".replit", "replit.nix", ".idx/dev.nix",
           # more agents' project MCP servers (a command each): opencode's and Crush's project
           # config, Kilo Code's, Junie's and Continue's MCP folders
-          "opencode.json", "opencode.jsonc", "crush.json", ".crush.json", ".kilocode/mcp.json",
+          "opencode.jsonc", "crush.json", ".crush.json", ".kilocode/mcp.json",
           ".junie/mcp", ".continue/mcpServers"),
     # Linters an editor runs on each file it opens, whose config is code they load: the
     # ESLint extension requires a JavaScript config (``.eslintrc.js``, ``eslint.config.*``);
