@@ -398,6 +398,16 @@ def test_a_file_of_the_index_named_by_colon_asks(make_gate: GateFactory, call: C
         # What cannot be read: a pager it runs, objects from its input.
         ("git grep -O password HEAD~2", Decision.ASK),
         ("git cat-file --batch", Decision.ASK),
+        # Plumbing and porcelain that print patches too.
+        ("git diff-tree -p HEAD~1", Decision.DENY),
+        ("git diff-tree -p HEAD~2 HEAD~1", Decision.DENY),
+        ("git diff-index -p HEAD~2", Decision.DENY),
+        ("git range-diff HEAD~2 HEAD~1 HEAD", Decision.DENY),
+        ("git fast-export --all", Decision.DENY),
+        ("git diff-tree HEAD~1", Decision.ALLOW),  # names only
+        ("git fast-export --no-data --all", Decision.ASK),  # no file printed; not a reader
+        ("git reflog -p", Decision.ASK),
+        ("git log -L1,3:app.ini", Decision.ASK),
     ],
 )
 def test_commands_printing_files_of_a_revision_are_judged_by_what_they_print(
@@ -440,3 +450,17 @@ def test_what_a_command_prints_of_a_revision_s_files_is_read_from_its_words(
             file_printed(sub, args)
     else:
         assert file_printed(sub, args) == expected
+
+
+@needs_git
+def test_the_latest_stash_printed_as_a_patch_is_judged_by_its_lines(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    git("init", "-q", "-b", "main", ".", cwd=workspace)
+    commit(workspace, 1, "app", app_dot_ini="[db]\nuser = app\n")
+    (workspace / "app.ini").write_text(f"[db]\nuser = app\ntoken = ghp_{'Qw7' * 13}\n")
+    git("stash", "-q", cwd=workspace, when=2)
+    gate = make_gate()
+    assert outcome(gate, call, "git stash show -p")[0] is Decision.DENY
+    assert outcome(gate, call, "git stash show -p stash@{0}")[0] is Decision.DENY
+    assert outcome(gate, call, "git stash show -p stash@{1}")[0] is Decision.ASK  # not read

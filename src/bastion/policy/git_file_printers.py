@@ -14,8 +14,9 @@ input), is ``HistoryUnknown``: asked, never allowed.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from bastion.policy.git_revisions import HistoryUnknown, Printed, Walk
+from bastion.policy.git_revisions import HistoryUnknown, Printed, Walk, printed
 
 
 def _words(text: str) -> frozenset[str]:
@@ -52,8 +53,11 @@ _EVERY_COMMIT = re.compile(r"(?:\$\(|`)\s*git\s+rev-list(?:\s+--(?:all|branches|
 
 
 def file_printed(sub: str | None, args: tuple[str, ...]) -> Printed | None:
-    """What ``git SUB ARGS`` (grep, archive, blame, annotate, cat-file) prints of files at a
-    revision, or None for nothing of the history."""
+    """What ``git SUB ARGS`` (grep, archive, blame, annotate, cat-file, and the plumbing and
+    other porcelain that print patches) prints of files at a revision, or None for nothing
+    of the history."""
+    if sub in _PATCH_PRINTERS:
+        return _PATCH_PRINTERS[sub](args)
     if sub == "grep":
         return _grep(args)
     if sub == "archive":
@@ -63,6 +67,76 @@ def file_printed(sub: str | None, args: tuple[str, ...]) -> Printed | None:
     if sub == "cat-file":
         return _cat_file(args)
     return None
+
+
+def _diff_tree(args: tuple[str, ...]) -> Printed | None:
+    """``git diff-tree -p A`` is ``git show A``'s patch; with two trees, ``git diff A B``."""
+    revs = [a for a in args if not a.startswith("-")]
+    if "--stdin" in args:
+        raise HistoryUnknown("git diff-tree --stdin reads the commits it prints from its input")
+    return printed("show" if len(revs) <= 1 else "diff", tuple(a for a in args if a not in _PLUMBING))
+
+
+def _diff_index(args: tuple[str, ...]) -> Printed | None:
+    """``git diff-index -p REV``: the tree of REV against the index or the work tree."""
+    return printed("diff", tuple(a for a in args if a not in _PLUMBING))
+
+
+def _range_diff(args: tuple[str, ...]) -> Printed | None:
+    """``git range-diff BASE R1 R2`` prints the patches of BASE..R1 and BASE..R2 (or of the two
+    ranges given, or of both sides of ``A...B``)."""
+    revs = [a for a in args if not a.startswith("-")]
+    if any(a.startswith("-") and a not in _RANGE_DIFF_SHAPING for a in args):
+        raise HistoryUnknown("git range-diff: an option the history check does not know")
+    if len(revs) == 3:
+        base, one, two = revs
+        return Printed(Walk.LOG, (f"{base}..{one}", f"{base}..{two}"))
+    if len(revs) in (1, 2):
+        return Printed(Walk.LOG, tuple(r.replace("...", "..") for r in revs))
+    raise HistoryUnknown("git range-diff with revisions it does not read")
+
+
+def _stash(args: tuple[str, ...]) -> Printed | None:
+    """``git stash show -p [stash@{0}]``: the stash's changes against the commit it was made on."""
+    words = [a for a in args if not a.startswith("-")]
+    if words[:1] != ["show"]:
+        return None
+    named = words[1:] or ["stash@{0}"]
+    if named not in (["stash@{0}"], ["stash"], ["0"], ["refs/stash"]) or "--include-untracked" in args:
+        raise HistoryUnknown("a stash other than the latest is not read")
+    return Printed(Walk.TREES, ("refs/stash^1", "refs/stash"))
+
+
+def _reflog(args: tuple[str, ...]) -> Printed | None:
+    raise HistoryUnknown("the reflog's commits (lost ones among them) are not read")
+
+
+def _fast_export(args: tuple[str, ...]) -> Printed | None:
+    """``git fast-export --all``: every file of every commit it names, whole."""
+    revs = tuple(a for a in args if not a.startswith("-"))
+    options = [a.partition("=")[0] for a in args if a.startswith("-")]
+    if any(o not in ("--all", "--signed-tags", "--tag-of-filtered-object", "--reencode", "--progress",
+                     "--use-done-feature", "--no-data", "--full-tree") for o in options):  # fmt: skip
+        raise HistoryUnknown("git fast-export: an option the history check does not know")
+    if "--no-data" in options:
+        return None
+    return Printed(Walk.LOG, revs, all_refs="--all" in options)
+
+
+#: diff-tree's and diff-index's own options, beside git diff's.
+_PLUMBING = frozenset({"-r", "-t", "--root", "--no-commit-id", "--cached", "-m", "--merge-base"})
+_RANGE_DIFF_SHAPING = _words(
+    "--no-dual-color --dual-color --creation-factor --left-only --right-only --no-notes --color "
+    "--no-color -s --stat"
+)
+_PATCH_PRINTERS: dict[str, Callable[[tuple[str, ...]], Printed | None]] = {
+    "diff-tree": _diff_tree,
+    "diff-index": _diff_index,
+    "range-diff": _range_diff,
+    "stash": _stash,
+    "reflog": _reflog,
+    "fast-export": _fast_export,
+}
 
 
 def _grep(args: tuple[str, ...]) -> Printed | None:

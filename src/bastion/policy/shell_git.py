@@ -53,8 +53,8 @@ _VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--c
                      "--exec-path", "--super-prefix", "--list-cmds"})  # fmt: skip
 #: Subcommands that print the content of committed files.
 _PRINTS_FILES = frozenset({"grep", "show", "diff", "cat-file", "archive", "blame", "annotate",
-                           "difftool", "format-patch"})  # fmt: skip
-_PATCHING = frozenset({"log", "whatchanged", "reflog", "stash"})
+                           "difftool", "format-patch", "range-diff", "fast-export"})  # fmt: skip
+_PATCHING = frozenset({"log", "whatchanged", "reflog", "stash", "diff-tree", "diff-index"})
 _PATCH_FLAGS = frozenset({"-p", "-u", "--patch", "--patch-with-stat", "--patch-with-raw",
                           "--cc", "--word-diff", "--full-diff", "--color-words"})  # fmt: skip
 
@@ -150,8 +150,8 @@ def prints_files(inv: Invocation) -> bool:
     if inv.sub in _PRINTS_FILES:
         return True
     return inv.sub in _PATCHING and any(
-        a in _PATCH_FLAGS or a.startswith(("-U", "--unified")) for a in inv.args
-    )
+        a in _PATCH_FLAGS or a.startswith(("-U", "--unified", "-L")) for a in inv.args
+    )  # log -L prints the patches of a line range
 
 
 def _reason(where: str, message: str, rule: str = "shell.git-config") -> Reason:
