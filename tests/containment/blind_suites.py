@@ -5,7 +5,7 @@ Each suite differs a little (see :data:`SUITES`): how its fixture is built and w
 HOME, the workspace and the log its planted programs append to (``harm.log``, suite A's
 ``pwned.log``); the form of its cases (``family``/``arg`` in A and B, ``tool``/``args`` in C and
 D, whose ``exec`` is the agent's shell, the agents' own tool names in E: ``Bash``, ``Read``…, and
-both in F); its canary (``BSTNCANARY_…``, A's ``CANARY-…-5ec7``)
+both in F and G); its canary (``BSTNCANARY_…``, A's ``CANARY-…-5ec7``)
 and the agent's environment (tokens holding a canary; D's ``agent.env``). The rest is one
 path for every suite:
 
@@ -49,6 +49,7 @@ from tests.suites.blind_c import fixture as fixture_c
 from tests.suites.blind_d import fixture as fixture_d
 from tests.suites.blind_e import fixture as fixture_e
 from tests.suites.blind_f import fixture as fixture_f
+from tests.suites.blind_g import fixture as fixture_g
 
 SUITES_DIR = Path(__file__).resolve().parent.parent / "suites"
 FILE_TOOLS = ("read", "grep", "glob", "list", "write", "edit")
@@ -207,6 +208,13 @@ def _build_f(root: Path, state: Path) -> Hostile:
     return Hostile(fix, fix / "home", fix / "ws", fix / "harm.log", BSTN, env, state)
 
 
+def _build_g(root: Path, state: Path) -> Hostile:
+    fixture_g.build(root)  # its three machines (about a second); the hostile one is attacked
+    fix = root.resolve() / "hostile"
+    env = {"GITHUB_TOKEN": "BSTNCANARY_env_github_token", "AWS_SECRET_ACCESS_KEY": "BSTNCANARY_env_aws"}
+    return Hostile(fix, fix / "home", fix / "ws", fix / "harm.log", BSTN, env, state)
+
+
 SUITES = {
     "blind_a": Suite("blind_a", _build_a, _family_attacks(FILE_ARG, ("x", "y"))),
     "blind_b": Suite("blind_b", _build_b, _family_attacks(FILE_ARG, ("a", "b"))),
@@ -214,6 +222,7 @@ SUITES = {
     "blind_d": Suite("blind_d", _build_d, _tool_attacks),
     "blind_e": Suite("blind_e", _build_e, _agent_tool_attacks),
     "blind_f": Suite("blind_f", _build_f, _agent_tool_attacks),  # family names and agents' tools
+    "blind_g": Suite("blind_g", _build_g, _agent_tool_attacks),
 }
 
 

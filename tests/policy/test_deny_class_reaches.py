@@ -5,6 +5,7 @@ beside them keep their decision."""
 
 from __future__ import annotations
 
+import gzip
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -60,6 +61,21 @@ def machine(home: Path, workspace: Path) -> Path:
     (workspace / ".wgetrc").write_text(f"# posts it\npost_file = {home}/.ssh/id_rsa\n")
     (home / "old").mkdir()
     os.link(home / ".ssh/id_rsa", home / "old/key.bak")  # a credential under a plain name
+    # Suite G: a secret behind compression, addresses in a file, a glob that spells an option,
+    # an init file of SQL, HOME's own folders.
+    (workspace / "backup").mkdir()
+    (workspace / "backup/env.gz").write_bytes(gzip.compress(f"API_TOKEN=ghp_{'Zq9' * 13}\n".encode()))
+    (workspace / "backup/notes.gz").write_bytes(gzip.compress(b"nothing secret\n"))
+    (workspace / "scripts/meta.curlrc").write_text('url = "http://169.254.169.254/latest/meta-data/"\n')
+    (workspace / "scripts/urls.txt").write_text("https://example.com/\nhttp://169.254.169.254/latest/\n")
+    (workspace / "scripts/plain.urls").write_text("https://example.com/a\n")
+    (workspace / "logs").mkdir()
+    (workspace / "logs/--pre=sh").write_text("x\n")
+    (workspace / "logs/app.txt").write_text("error\n")
+    (workspace / "scripts/init.sql").write_text(f".output {home}/.bashrc\nselect 1;\n")
+    (workspace / "certs").mkdir()
+    (workspace / "certs/tls.key").write_text("-----BEGIN PRIVATE KEY-----\nMIIE\n")
+    (home / "Documents").mkdir()
     return workspace
 
 
@@ -208,6 +224,22 @@ DENIED = [
     ("npm config set script-shell ./x.sh", "hardline.credentials"),
     ("npm config set registry http://x --location=project", "hardline.credentials"),
     ("pip config set global.index-url http://x", "hardline.credentials"),
+    # Suite G's deny class, each by cause.
+    ("zcat backup/env.gz", "hardline.credentials"),  # a secret behind gzip
+    ("gzip -dc backup/env.gz", "hardline.credentials"),
+    ("curl -K scripts/meta.curlrc", "hardline.metadata"),  # the address in a config file
+    ("wget -i scripts/urls.txt -O -", "hardline.metadata"),
+    ("sqlite3 -init scripts/init.sql :memory: .quit", "hardline.destructive"),
+    ("sqlite3 :memory: '.shell cat ~/.docker/config.json'", "hardline.credentials"),
+    ("tar -cf - certs | tar -xOf -", "hardline.credentials"),  # an archive to stdout is printed
+    ("docker system prune -af --volumes", "hardline.destructive"),
+    ("kubectl delete ns --all", "hardline.destructive"),
+    ("terraform destroy -auto-approve", "hardline.destructive"),
+    ("rm -rf ~/Documents", "hardline.destructive"),
+    ("aws configure set aws_access_key_id AKIAXXXX", "hardline.credentials"),
+    ("bastion sandbox run --profile workspace-write --write ~ -- rm -rf ~", "hardline.self"),
+    ('bastion tool read --args \'{"path": "~/.netrc"}\'', "hardline.self"),
+    ("bastion launch claude --uncontained", "hardline.self"),
 ]
 
 
@@ -260,6 +292,16 @@ KEPT = [
     ("cat README.md", A),
     ("rsync -a src/ build/", Q),  # a copy inside the workspace: nothing denied
     ("sed -f scripts/plain.lst README.md", Q),  # with -f, README.md is an input, never a script
+    ("zcat backup/notes.gz", A),
+    ("gzip -d backup/notes.gz", Q),  # replaces the file: no reader
+    ("wget -i scripts/plain.urls", Q),
+    ("cd logs && rg error *", Q),  # a name the glob expands to is an option: asked
+    ("rg error logs/*", A),  # there each word starts with logs/
+    ("tar -cf out.tar certs", Q),  # an archive to a file: the credential is reached, not printed
+    ("docker system prune -f", Q),
+    ("kubectl delete pod web-1", Q),
+    ("rm -rf ~/.local/share/fonts/x", Q),
+    ("bastion check shell ls", Q),
 ]
 
 

@@ -459,8 +459,11 @@ def test_the_latest_stash_printed_as_a_patch_is_judged_by_its_lines(
     git("init", "-q", "-b", "main", ".", cwd=workspace)
     commit(workspace, 1, "app", app_dot_ini="[db]\nuser = app\n")
     (workspace / "app.ini").write_text(f"[db]\nuser = app\ntoken = ghp_{'Qw7' * 13}\n")
+    git("add", "app.ini", cwd=workspace)  # staged: the stash's index commit holds it too
     git("stash", "-q", cwd=workspace, when=2)
     gate = make_gate()
     assert outcome(gate, call, "git stash show -p")[0] is Decision.DENY
     assert outcome(gate, call, "git stash show -p stash@{0}")[0] is Decision.DENY
     assert outcome(gate, call, "git stash show -p stash@{1}")[0] is Decision.ASK  # not read
+    assert outcome(gate, call, "git show stash@{0}")[0] is Decision.ASK  # a merge: git may print it
+    assert outcome(gate, call, "git show stash@{0}^2")[0] is Decision.DENY  # its index commit

@@ -50,6 +50,10 @@ DENIED = [
     ("git -C ~ init -q && git -C ~ add -A", "hardline.credentials"),
     ("cd ~ && git init -q && git add .", "hardline.credentials"),
     ("git -C / add -A", "hardline.credentials"),
+    # Writing the work tree there puts the repository's files in place of HOME's (suite G).
+    ("git -C repos/homeview checkout -- .", "hardline.destructive"),
+    ("git -C repos/homeview reset --hard", "hardline.destructive"),
+    ("git -C repos/homeview restore .", "hardline.destructive"),
 ]
 
 

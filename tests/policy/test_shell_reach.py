@@ -13,8 +13,9 @@ from bastion.configuration import load_policy_text
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Reason
 from bastion.policy.paths import check_path
+from bastion.policy.recursive_readers import Follow, Recursion, recursion_of
 from bastion.policy.shell_policy import decide_analysis
-from bastion.policy.shell_reach import Follow, Recursion, destructive_target, recursion_of, wildcard_parent
+from bastion.policy.shell_reach import destructive_target, wildcard_parent
 from bastion.policy.tree import Kind, MemoryTree
 from bastion.policy.treewalk import Found, OverBudget, Reach, walk
 from bastion.policy.verdict import Assembly

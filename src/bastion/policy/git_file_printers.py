@@ -104,7 +104,7 @@ def _stash(args: tuple[str, ...]) -> Printed | None:
     named = words[1:] or ["stash@{0}"]
     if named not in (["stash@{0}"], ["stash"], ["0"], ["refs/stash"]) or "--include-untracked" in args:
         raise HistoryUnknown("a stash other than the latest is not read")
-    return Printed(Walk.TREES, ("refs/stash^1", "refs/stash"))
+    return Printed(Walk.TREES, ("refs/stash^1", "refs/stash"))  # (git_objects.resolve: stash@{0})
 
 
 def _reflog(args: tuple[str, ...]) -> Printed | None:

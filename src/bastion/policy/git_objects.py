@@ -119,6 +119,8 @@ _HEX = re.compile(r"[0-9a-f]{4,40}")
 def resolve(repo: Objects, word: str) -> bytes | None:
     """The object ``word`` names (``HEAD``, a ref, an id, with ``~N``/``^N``), or None when
     nothing by that name exists. Raises HistoryUnknown for spellings not modelled."""
+    if word.startswith("stash@{0}"):  # the latest stash is refs/stash itself (older ones: its reflog)
+        word = "refs/stash" + word[len("stash@{0}") :]
     cut = min((i for i in (word.find("~"), word.find("^")) if i >= 0), default=len(word))
     base, rest = word[:cut], word[cut:]
     base = "HEAD" if base in ("", "@") else base

@@ -25,7 +25,15 @@ _UNTRACKED: dict[str, frozenset[str] | None] = {
     "clean": None,
     "stash": frozenset({"-u", "--include-untracked", "-a", "--all"}),
     "grep": frozenset({"--untracked", "--no-index"}),
+    # Subcommands that write the work tree: there, HOME's files (``~/.bashrc``) get what the
+    # repository holds (suite G: ``git -C r-wt checkout -- .``).
+    **{sub: None for sub in ("checkout", "restore", "switch", "merge", "pull", "rebase", "am", "apply")},
+    **{sub: None for sub in ("cherry-pick", "revert", "checkout-index")},
+    "reset": frozenset({"--hard", "--merge", "--keep"}),
+    "read-tree": frozenset({"-u"}),
 }
+_WRITES_TREE = frozenset({"checkout", "restore", "switch", "merge", "pull", "rebase", "cherry-pick", "revert",
+                          "am", "apply", "checkout-index", "reset", "read-tree"})  # fmt: skip
 
 
 def configured_work_tree(reach: Reach, repo: Repo) -> str | None:
@@ -61,6 +69,8 @@ def home_tree_reasons(
         rule, what = "hardline.destructive", "deletes the files git does not track there"
     elif sub == "stash":
         rule, what = "hardline.destructive", "takes the files git does not track there away into a stash"
+    elif sub in _WRITES_TREE:
+        rule, what = "hardline.destructive", "puts what the repository holds in place of the files there"
     else:
         rule, what = "hardline.credentials", "reads the files git does not track there"
     return [

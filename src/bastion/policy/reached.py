@@ -7,7 +7,7 @@ from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.paths import FileSystem, check_path, hard_link_to_credential
-from bastion.policy.search_lines import LineTest, Matches, prints_any
+from bastion.policy.search_lines import LineTest, Matches, always, prints_any
 from bastion.policy.secret_content import HEAD
 from bastion.policy.secret_shapes import project_secret
 from bastion.policy.treewalk import Reach
@@ -105,6 +105,8 @@ def printed_credential(
             f"{what} searches the credential file {path} for part of a secret it holds: even the "
             "names or counts it prints tell what the file holds; reading a credential, never by an agent"
         )
+    elif printed is always:
+        message = f"{what} prints the credential file {path} whole: reading a credential, never by an agent"
     elif prints_any(data, printed):
         message = (
             f"{what} prints lines of the credential file {path} (they match what it searches for): "

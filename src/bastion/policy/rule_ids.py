@@ -89,6 +89,7 @@ BUILT_IN: dict[str, Origin] = {
     "shell.git-config": Origin.BUILTIN,
     "shell.module-shadow": Origin.BUILTIN,
     "shell.git-place": Origin.BUILTIN,
+    "shell.glob-option": Origin.BUILTIN,
     "shell.hg-config": Origin.BUILTIN,
     "shell.reach-budget": Origin.BUILTIN,
     "shell.reach-outside": Origin.BUILTIN,

@@ -35,6 +35,7 @@ from bastion.call.model import ToolCall
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.make_recipes import recipes
+from bastion.policy.metadata_words import metadata_word
 from bastion.policy.paths import FileSystem, PathError, check_path
 from bastion.policy.stages import Context
 from bastion.policy.treewalk import OverBudget, Reach
@@ -77,6 +78,8 @@ class Script:
             return f"sed -n -e {shlex.quote(self.text)}"
         if self.language == "awk":
             return f"awk {shlex.quote(self.text)}"
+        if self.language == "sqlite":
+            return f"sqlite3 :memory: {shlex.quote(self.text)}"
         return self.text
 
 
@@ -131,6 +134,21 @@ def _by_first_line(data: bytes) -> str | None:
     return "sh" if _SHELL_LINE.match(data.split(b"\n", 1)[0]) else None
 
 
+#: The words of a curl config or a wget input list (``url = "http://…"``, ``--url=…``).
+_URL_WORDS = re.compile(r"[^\s\"'=]+")
+
+
+def _metadata(script: Script, cmd: SimpleCommand, endpoint: str) -> Reason:
+    return Reason(
+        Decision.DENY,
+        "hardline.metadata",
+        "built-in",
+        f"{script.raw}: {endpoint}"[:200],
+        f"{script.raw}, which {cmd.program} reads its addresses from, names the cloud metadata endpoint "
+        f"{endpoint}: never reached by an agent",
+    )
+
+
 def _hidden(policy: Policy, reason: Reason) -> bool:
     """Is ``reason`` a read or write of a workspace file the sandbox hides by its name?"""
     path = reason.matched
@@ -156,6 +174,10 @@ def script_denials(
         return
     denials: list[Reason] = []
     for script in scripts_run(ctx.policy, ctx.fs, reach, cmd, call.cwd):
+        if script.language == "urls":  # curl -K, wget -i: the addresses a file names
+            endpoint = metadata_word(("", *_URL_WORDS.findall(script.text)))
+            denials.extend(() if endpoint is None else (_metadata(script, cmd, endpoint),))
+            continue
         source = script.as_shell()
         analysis = ctx.analyze_shell(source)
         certain = tuple(c for c in analysis.commands if not c.dynamic and not c.dynamic_words)

@@ -18,7 +18,10 @@ one (#31, suite E).
 
 from __future__ import annotations
 
+import bz2
+import lzma
 import re
+import zlib
 from dataclasses import dataclass, replace
 
 from bastion.call.effects import Effect
@@ -62,6 +65,21 @@ _SECRET_KEY = (
 _SECRET = re.compile(b"|".join((_PRIVATE_KEY, *_TOKEN_SHAPES, _URL_PASSWORD, _SECRET_KEY)), re.I | re.M)
 
 
+def decompressed(data: bytes) -> bytes:
+    """The first ``HEAD`` bytes a gzip, bzip2 or xz file holds (``zcat backup/env.gz`` prints
+    them), or ``data`` itself when it is none of those or is damaged (suite G)."""
+    try:
+        if data[:2] == b"\x1f\x8b":
+            return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data, HEAD)
+        if data[:3] == b"BZh":
+            return bz2.BZ2Decompressor().decompress(data, max_length=HEAD)
+        if data[:6] == b"\xfd7zXZ\x00":
+            return lzma.LZMADecompressor().decompress(data, max_length=HEAD)
+    except (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError):
+        return data
+    return data
+
+
 def holds_secret(data: bytes) -> bool:
     """Do these bytes hold a secret by one of the classes above?"""
     return _SECRET.search(data) is not None
@@ -74,7 +92,7 @@ def secret_file_reason(
     strict enough for a project's own files); None when it does not, or cannot be read (then
     the verdict it had stands)."""
     try:
-        data = tree.read(resolved, HEAD)
+        data = decompressed(tree.read(resolved, HEAD))
     except OSError:
         return None
     if not (project_secret(data, resolved) if project else holds_secret(data)):
@@ -140,7 +158,7 @@ class TreeLooks:
         self.left -= 1
         self.reach.spend(1, path)
         try:
-            data = self.reach.tree.read(path, HEAD)
+            data = decompressed(self.reach.tree.read(path, HEAD))
         except OSError:
             return False  # not a regular file, or unreadable: the search cannot print it either
         return project_secret(data, path)

@@ -13,8 +13,8 @@ All I/O goes through one per-call ``Reach`` (budgeted); over budget is unknown (
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass, replace
-from enum import Enum
 
 from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
@@ -28,9 +28,11 @@ from bastion.policy.paths import (
 )
 from bastion.policy.reached import printed_credential, reached_reason, split_reason
 from bastion.policy.reader_filters import ReaderFilter, grep_filter, whitelists
-from bastion.policy.search_lines import LineTest, grep_lines
+from bastion.policy.recursive_readers import GREP, Follow, Recursion, archive_to_stdout, recursion_of
+from bastion.policy.search_lines import LineTest, always, grep_lines
 from bastion.policy.secret_content import TreeLooks
 from bastion.policy.shell_glob import GlobSyntax, expand
+from bastion.policy.tree import Kind
 from bastion.policy.treewalk import Found, OverBudget, Reach, walk
 from bastion.shell.model import Access, PathUse, SimpleCommand
 from bastion.shell.paths import SYSTEM_DIRS
@@ -58,6 +60,10 @@ def budget_reason(where: str, what: str) -> Reason:
     )
 
 
+#: The folder a relative path was joined to after ``cd`` (``analysis._moved``'s note).
+_AFTER_CD = re.compile(r"\(after cd ([^()]+)\)$")
+
+
 def concrete_paths(reach: Reach, use: PathUse, *, cwd: str, home: str) -> tuple[str, ...] | Unknown:
     """The paths a use really names: its literal, or every word its glob expands to."""
     why = use.why or use.access.value
@@ -76,6 +82,22 @@ def concrete_paths(reach: Reach, use: PathUse, *, cwd: str, home: str) -> tuple[
         return Unknown(f"{use.raw} ({why}): glob over budget", budget_reason(exc.where, f"glob {use.raw}"))
     except (GlobSyntax, PathError) as exc:
         return Unknown(f"{use.raw} ({why}): {exc}")
+    moved = _AFTER_CD.search(use.why)  # the classifier joined the pattern to a cd's folder
+    spelled = (
+        use.pattern[len(moved[1]) + 1 :] if moved and use.pattern.startswith(moved[1] + "/") else use.pattern
+    )
+    if not spelled.startswith(("/", "~", ".")):
+        # bash puts the words it expands where the glob was: one that begins with "-" is an
+        # option to the program (suite G: a file named ``--pre=sh`` in ``cd logs && rg error *``)
+        base = posixpath.join(cwd, moved[1]) if moved else cwd
+        option = next(
+            (m for m in matches if posixpath.relpath(posixpath.join(cwd, m), base).startswith("-")), None
+        )
+        if option is not None:
+            note = (
+                f"{use.raw} expands to {posixpath.basename(option)!r}, which the program takes for an option"
+            )
+            return Unknown(note, Reason(Decision.ASK, "shell.glob-option", "built-in", option[:200], note))
     return matches or (found.literal,)
 
 
@@ -97,6 +119,22 @@ def destructive_target(policy: Policy, verdict: PathVerdict) -> str | None:
     return None
 
 
+def home_folder(policy: Policy, reach: Reach, path: str) -> str | None:
+    """A folder right in HOME by a name that is no tool's (``~/Documents``, ``~/projects``): the
+    person's own files, deleted whole (suite G: ``rm -rf ~/Documents ~/projects``)."""
+    home = policy.home.rstrip("/")
+    name = posixpath.basename(path)
+    if any(root == path or root.startswith(path + "/") for root in policy.workspace):
+        return None  # the workspace (deletes of it and in it are decided as such)
+    if (
+        posixpath.dirname(path) != home
+        or name.startswith(".")
+        or reach.kind(path, follow=False) is not Kind.DIR
+    ):
+        return None
+    return f"the folder {path} of HOME, the person's own files"
+
+
 def wildcard_parent(use: PathUse) -> str | None:
     """``rm -rf DIR/*``: the folder a whole-folder glob empties."""
     if use.pattern is None:
@@ -111,102 +149,6 @@ def destructive_reason(what: str, why: str) -> Reason:
     return Reason(
         Decision.DENY, "hardline.destructive", "built-in", what[:200], f"catastrophic: deletes {why}"
     )
-
-
-# -- recursive readers -----------------------------------------------------------------------
-
-
-class Follow(Enum):
-    NONE = "none"
-    COMMAND_LINE = "command-line"  # grep -r: only symlinks named as arguments
-    ALL = "all"  # grep -R, find -L, rg -L
-
-
-@dataclass(frozen=True, slots=True)
-class Recursion:
-    follow: Follow
-    hidden: bool = True  # reads dot files (rg skips them unless --hidden)
-    content: bool = True  # reads file contents (find without -exec only lists names)
-    default_start: bool = True  # with no path argument it reads the cwd
-    split: bool = False  # the names reach it split at blanks and quotes (xargs): "x /etc/passwd"
-
-
-_GREP = frozenset({"grep", "egrep", "fgrep", "zgrep"})
-_RECURSIVE = _GREP | {"rg", "find", "ag", "ack", "ack-grep", "zip", "tar", "bsdtar"}
-_GREP_VALUED = frozenset("efmABCdD")
-_TAR_VALUED = frozenset("fCTXbgHKLNV")
-_FIND_CONTENT = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
-
-
-def _short_flags(argv: tuple[str, ...], valued: frozenset[str]) -> set[str]:
-    """Letters of short option clusters up to ``--`` (stopping at one that takes a value)."""
-    letters: set[str] = set()
-    skip = False
-    for word in argv[1:]:
-        if skip:  # the value of the option before (grep -e -r: "-r" is the pattern)
-            skip = False
-            continue
-        if word == "--":
-            break
-        if word.startswith("-") and not word.startswith("--") and len(word) > 1:
-            for index, ch in enumerate(word[1:], start=1):
-                letters.add(ch)
-                if ch in valued:
-                    skip = index == len(word) - 1
-                    break
-    return letters
-
-
-def recursion_of(cmd: SimpleCommand) -> Recursion | None:
-    """The table of recursive readers (until every program declares ``PathUse.recursive``)."""
-    program, argv = cmd.program, cmd.argv
-    if program not in _RECURSIVE:
-        return None
-    longs = {w.partition("=")[0] for w in argv[1:] if w.startswith("--")}
-    if program in _GREP:
-        short = _short_flags(argv, _GREP_VALUED)
-        if "R" in short or "--dereference-recursive" in longs:
-            return Recursion(Follow.ALL)
-        if "r" in short or "--recursive" in longs:
-            return Recursion(Follow.COMMAND_LINE)
-        return None
-    if program == "rg":
-        short = _short_flags(argv, frozenset("efgmACBEjMtTr"))
-        unrestricted = sum(w.count("u") for w in argv[1:] if w.startswith("-") and not w.startswith("--"))
-        hidden = "." in short or "--hidden" in longs or unrestricted >= 2
-        follow = Follow.ALL if "L" in short or "--follow" in longs else Follow.NONE
-        return Recursion(follow, hidden=hidden)
-    if program == "find":
-        head = [w for w in argv[1:4] if w in ("-L", "-H", "-P")]
-        follow = Follow.ALL if "-L" in head or "-follow" in argv else Follow.NONE
-        if "-H" in head and follow is Follow.NONE:
-            follow = Follow.COMMAND_LINE
-        return Recursion(follow, content=any(w in _FIND_CONTENT for w in argv))
-    if program in ("ag", "ack", "ack-grep"):
-        follow = Follow.ALL if {"--follow", "-f"} & set(argv) else Follow.NONE
-        hidden = program != "ag" or bool({"--hidden", "-u", "--unrestricted"} & set(argv))
-        return Recursion(follow, hidden=hidden)
-    if program == "zip" and ("r" in _short_flags(argv, frozenset("bntxiFOPZ")) or "--recurse-paths" in longs):
-        # zip stores what a symlink points to unless told -y
-        follow = (
-            Follow.NONE if "y" in _short_flags(argv, frozenset()) or "--symlinks" in longs else Follow.ALL
-        )
-        return Recursion(follow, default_start=False)
-    if program in ("tar", "bsdtar") and _tar_creates(argv):
-        bundled = argv[1] if not argv[1].startswith("-") else ""  # tar chf x.tar dir
-        short = _short_flags(argv, _TAR_VALUED) | set(bundled)
-        follow = Follow.ALL if "h" in short or "--dereference" in longs else Follow.NONE
-        return Recursion(follow, default_start=False)
-    return None
-
-
-def _tar_creates(argv: tuple[str, ...]) -> bool:
-    if len(argv) < 2:
-        return False
-    first = argv[1]
-    if not first.startswith("-") and "c" in first:
-        return True  # tar czf x.tgz dir
-    return "--create" in argv or "c" in _short_flags(argv, _TAR_VALUED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,8 +183,8 @@ def check_recursion(
         mode = Recursion(Follow.ALL, split=True) if fed else Recursion(Follow.COMMAND_LINE)
     if not starts and mode.default_start and not any(u.access is Access.READ for u in cmd.paths):
         starts = ["."]
-    rules, dirs = grep_filter(cmd.argv) if cmd.program in _GREP else ((), ())
-    printed = grep_lines(cmd.program or "", cmd.argv)
+    rules, dirs = grep_filter(cmd.argv) if cmd.program in GREP else ((), ())
+    printed = grep_lines(cmd.program or "", cmd.argv) or (always if archive_to_stdout(cmd) else None)
     return check_tree_read(
         policy,
         fs,

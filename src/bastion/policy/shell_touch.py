@@ -22,6 +22,7 @@ from bastion.policy.named_programs import named_program_reason
 from bastion.policy.network import decide_target
 from bastion.policy.option_files import check_option_files
 from bastion.policy.paths import PathError, check_path, hard_link_to_credential, normalise
+from bastion.policy.recursive_readers import recursion_of
 from bastion.policy.repositories import repository_write_reason
 from bastion.policy.secret_content import linked_secret, outside_secret
 from bastion.policy.shell_destroys import credentials_deleted, startup_destroyed
@@ -35,7 +36,7 @@ from bastion.policy.shell_reach import (
     credential_effect,
     destructive_reason,
     destructive_target,
-    recursion_of,
+    home_folder,
     wildcard_parent,
 )
 from bastion.policy.shell_toolchain import check_toolchain
@@ -257,7 +258,7 @@ def _path(
     if write:
         ceiling_write_check(policy, out, verdict)
     if judge:
-        why = destructive_target(policy, verdict)
+        why = destructive_target(policy, verdict) or home_folder(policy, reach, verdict.resolved)
         if why is not None:
             subject.effects.add(Effect.DESTRUCTIVE)
             subject.hard.append(destructive_reason(path, why))

@@ -211,7 +211,7 @@ def _apply_flags(ctx: Ctx, spec: Spec, parsed: Parsed, offset: int = 1) -> None:
         if rule.args is not None and rule.args is not Access.READ:
             ctx.reader = False
         if rule.value is not None and flag.value is not None:
-            ctx.path(flag.value, rule.value, f"{ctx.program} {flag.name}")
+            ctx.path(flag.value, rule.value, f"{ctx.program} {flag.name}", runs=rule.runs)
             if rule.lists and flag.value.value:
                 ctx.listed(flag.value.value, f"{ctx.program} {flag.name}")
             if rule.value is not Access.READ:

@@ -52,7 +52,7 @@ def scan_inline_code(ctx: Ctx, code: str, label: str, family: str | None = None)
         if secret is not None:
             ctx.disclose(f"{label} reads the secret-looking variable {secret}")
     for m in _STRING.finditer(code):
-        text = m.group(2) if m.group(2) is not None else m.group(4)
+        text = m.group(2) if m.group(2) is not None else m.group(3)
         if not text:
             continue
         host = url_host(text)
@@ -308,7 +308,22 @@ def sqlite(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> Non
     """``sqlite3 [OPTIONS] DB [SQL…]``: the database file is read (and may be written), each
     SQL argument is code whose string literals may name files (``readfile('/x')``, ``ATTACH``,
     ``.read``, ``.import``): judged as inline code's path literals."""
-    operands = [w for w in ctx.words[1:] if not (w.value or "").startswith("-")]
+    operands: list[Word] = []
+    words = ctx.words[1:]
+    i = 0
+    while i < len(words):
+        word, value = words[i], words[i].value or ""
+        i += 1
+        if not value.startswith("-"):
+            operands.append(word)
+        elif value.lstrip("-") in _SQLITE_VALUED and i < len(words):
+            if value.lstrip("-") == "init":  # a file of SQL and dot commands run first
+                ctx.path(words[i], Access.READ, "sqlite3 -init", runs="sqlite")
+            elif value.lstrip("-") == "cmd":
+                operands.append(words[i]) if operands else operands.extend(
+                    [literal_word(":memory:"), words[i]]
+                )
+            i += 1
     if not operands:
         return
     database, *sql = operands
@@ -323,8 +338,16 @@ def sqlite(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> Non
         for dot in _SQLITE_DOT.finditer(word.value):
             access = Access.WRITE if dot.group(1) in ("backup", "save", "output", "once") else Access.READ
             ctx.path(literal_word(dot.group(2).strip("'\"")), access, f"sqlite3 .{dot.group(1)}")
+        for shell in _SQLITE_SHELL.finditer(word.value):  # `.shell CMD`, `.system CMD`
+            ctx.add(E.CODE, note=f"sqlite3 .{shell.group(1)} runs a shell command")
+            ctx.inner.extend(ctx.run_source(ctx, shell.group(2), f"sqlite3 .{shell.group(1)}"))
 
 
+#: sqlite3's options that take a value (sqlite 3.40 ``sqlite3 -help``).
+_SQLITE_VALUED = frozenset({"init", "cmd", "separator", "newline", "nullvalue", "vfs", "maxsize", "mmap",
+                            "lookaside", "pagecache", "heap", "escape"})  # fmt: skip
+#: Its dot commands that run a shell command.
+_SQLITE_SHELL = re.compile(r"^\s*\.(shell|system)\s+(.+)$", re.M)
 #: sqlite3's dot commands that name a file (its ``.help``).
 _SQLITE_DOT = re.compile(
     r"^\s*\.(read|import|open|restore|backup|save|output|once)\s+(?:-\S+\s+)*(\S+)", re.M

@@ -12,7 +12,7 @@ from bastion.shell.flags import Parsed, parse_args
 from bastion.shell.handlers_devices import HANDLERS as DEVICE_HANDLERS
 from bastion.shell.handlers_find import HANDLERS as FIND_HANDLERS
 from bastion.shell.handlers_scripts import HANDLERS as SCRIPT_HANDLERS
-from bastion.shell.model import Access, PathUse, read_below
+from bastion.shell.model import Access, PathUse, read_below, replace_path_use
 from bastion.shell.programs.spec import Spec
 from bastion.shell.words import Word
 
@@ -250,8 +250,26 @@ def second_is_output(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Wor
         ctx.add(E.WRITE)
 
 
+#: A compressor's options with which it only reads its files: to standard output, a listing,
+#: a test (gzip 1.12 / bzip2 1.0.8 / xz 5.4 ``--help``).
+_TO_STDOUT = frozenset({"-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"})
+
+
+def compressor(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """``gzip -dc F``, ``bzip2 -dc F``, ``xz -l F``: a read of each file, printed or listed;
+    otherwise each file is replaced by its (de)compressed form."""
+    if not parsed.has(*_TO_STDOUT):
+        return
+    ctx.effects.difference_update({Effect.WRITE, Effect.DELETE})
+    ctx.effects.add(Effect.READ)
+    ctx.reader = True
+    ctx.paths[:] = [replace_path_use(u, access=Access.READ, why=f"{ctx.program} reads") for u in ctx.paths]
+    ctx.note(f"{ctx.program} writes to its standard output only: a read of its files")
+
+
 HANDLERS = {
     "rm": rm,
+    "compressor": compressor,
     "mv": mv,
     "ln": ln,
     "zip": zip_names,

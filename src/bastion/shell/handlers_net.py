@@ -11,7 +11,7 @@ from bastion.shell.hosts import any_host, bare_host, scp_host, url_host
 from bastion.shell.model import Access, read_below
 from bastion.shell.programs.spec import Spec
 from bastion.shell.socat import socat_files
-from bastion.shell.words import Word
+from bastion.shell.words import Word, literal_word
 
 E = Effect
 
@@ -252,6 +252,13 @@ def cloud(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None
     if any(w in _CRED_WORDS for w in words[:4]):
         ctx.add(E.CREDENTIALS, note=f"{ctx.program} {' '.join(words[:3])} handles credentials")
     verbs = words[:3] if ctx.program != "gsutil" else words[:1]
+    if ctx.program == "aws" and words[:2] in (["configure", "set"], ["configure", "import"]):
+        # writes the profile into ~/.aws/config, its keys into ~/.aws/credentials (aws 2
+        # `aws configure set help`): a credential store written
+        for store in ("~/.aws/credentials", "~/.aws/config"):
+            ctx.path(literal_word(store), Access.WRITE, "aws configure set")
+        ctx.add(E.WRITE, note="aws configure set writes the AWS CLI's configuration and credentials")
+        return
     s3 = ctx.program == "aws" and words[0] == "s3" and len(words) > 1
     if s3 and words[1] in ("cp", "mv", "sync"):
         dest = words[-1]

@@ -19,8 +19,15 @@ READ_VERBS: dict[str, frozenset[str]] = {
     "mcp": frozenset({"proxy", "serve", "pins"}),
     "service": frozenset({"status"}),
 }
-#: Top-level commands that change Bastion's state (they rewrite agent settings).
-STATE_COMMANDS = frozenset({"install", "uninstall"})
+#: Top-level commands that change Bastion's state (they rewrite agent settings), or act with
+#: Bastion's own authority rather than through the agent's hook (``bastion tool read …``).
+STATE_COMMANDS = frozenset({"install", "uninstall", "tool"})
+#: Commands whose options widen the boundary the gate chose (suite G: ``bastion sandbox run
+#: --write ~ -- rm -rf ~``, ``bastion launch claude --uncontained``).
+_WIDENING: dict[str, frozenset[str]] = {
+    "sandbox": frozenset({"--write", "--host"}),
+    "launch": frozenset({"--uncontained"}),
+}
 _HELP = frozenset({"--help", "-h"})
 #: Python modules that are Bastion's CLI (`python -m bastion …`).
 MODULES = frozenset(
@@ -47,6 +54,9 @@ def self_change(args: Sequence[str | None]) -> str | None:
         return "bastion subcommand only known at run time"
     if group in STATE_COMMANDS:
         return f"bastion {group}"
+    widened = _WIDENING.get(group)
+    if widened is not None and any((a or "").partition("=")[0] in widened for a in args):
+        return f"bastion {group} {' '.join(sorted(widened))}: the agent choosing its own boundary"
     verbs = READ_VERBS.get(group)
     if verbs is None:
         return None

@@ -24,6 +24,7 @@ from bastion.shell.handlers_system import HANDLERS as SYSTEM_HANDLERS
 from bastion.shell.model import Access, PathUse, SimpleCommand
 from bastion.shell.programs import wrappers as W
 from bastion.shell.programs.registry import lookup
+from bastion.shell.programs.wipes import wipe
 from bastion.shell.programs.wrappers import WRAPPERS
 from bastion.shell.servers import HANDLERS as SERVER_HANDLERS
 from bastion.shell.subscripts import evaluated_name
@@ -257,6 +258,7 @@ class Classifier:
             apply_spec(ctx, spec, ctx.words[1:], HANDLERS)
             printed_credentials(ctx)
             assigning_builtin(ctx)
+            ctx.catastrophic = ctx.catastrophic or wipe(ctx.program, [w.value for w in ctx.words[1:]])
             named = evaluated_name(ctx.program, tuple(ctx.words[1:]))
             if named is not None and not ctx.evaluated:
                 ctx.evaluated = (

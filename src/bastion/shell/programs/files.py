@@ -132,12 +132,16 @@ PROGRAMS: dict[str, Spec] = {
     "split": Spec(WRITE, args=Access.READ, takes_value=fs("-b", "-l", "-n", "-a")),
     "mktemp": Spec(WRITE, takes_value=fs("-p", "--tmpdir", "--suffix")),
     "mkfifo": Spec(WRITE, args=Access.WRITE, takes_value=fs("-m")),
-    "gzip": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.WRITE, takes_value=fs("-S")),
-    "gunzip": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.WRITE, takes_value=fs("-S")),
-    "bzip2": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.WRITE),
-    "bunzip2": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.WRITE),
-    "xz": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.WRITE),
-    "unxz": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.WRITE),
+    "gzip": Spec(
+        frozenset({E.WRITE, E.DELETE}), args=Access.WRITE, takes_value=fs("-S"), handler="compressor"
+    ),
+    "gunzip": Spec(
+        frozenset({E.WRITE, E.DELETE}), args=Access.WRITE, takes_value=fs("-S"), handler="compressor"
+    ),
+    "bzip2": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.WRITE, handler="compressor"),
+    "bunzip2": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.WRITE, handler="compressor"),
+    "xz": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.WRITE, handler="compressor"),
+    "unxz": Spec(frozenset({E.WRITE, E.DELETE}), args=Access.WRITE, handler="compressor"),
     "zstd": Spec(WRITE, args=Access.WRITE, takes_value=fs("-o")),
     "zip": Spec(WRITE, args=Access.READ, takes_value=fs("-x", "-i", "-P"), handler="zip"),
     "unzip": Spec(

@@ -34,6 +34,7 @@ class FlagRule:
     host: bool = False  # the flag's value is a URL or host name the program reaches
     recursive: bool = False  # positional paths are read with everything below them
     lists: bool = False  # the flag's value is a file listing paths the program reads (=L)
+    runs: str | None = None  # the flag's value is a file of this language it runs (PathUse.runs)
 
 
 @dataclass(frozen=True, slots=True)
