@@ -309,24 +309,25 @@ def sqlite(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> Non
     SQL argument is code whose string literals may name files (``readfile('/x')``, ``ATTACH``,
     ``.read``, ``.import``): judged as inline code's path literals."""
     operands: list[Word] = []
+    commands: list[Word] = []  # -cmd TEXT: run before the SQL given, as SQL is
     words = ctx.words[1:]
     i = 0
     while i < len(words):
-        word, value = words[i], words[i].value or ""
+        word, spelled = words[i], words[i].value or ""
         i += 1
-        if not value.startswith("-"):
+        option = spelled.lstrip("-")
+        if not spelled.startswith("-"):
             operands.append(word)
-        elif value.lstrip("-") in _SQLITE_VALUED and i < len(words):
-            if value.lstrip("-") == "init":  # a file of SQL and dot commands run first
+        elif option in _SQLITE_VALUED and i < len(words):
+            if option == "init":  # a file of SQL and dot commands run first
                 ctx.path(words[i], Access.READ, "sqlite3 -init", runs="sqlite")
-            elif value.lstrip("-") == "cmd":
-                operands.append(words[i]) if operands else operands.extend(
-                    [literal_word(":memory:"), words[i]]
-                )
+            elif option == "cmd":
+                commands.append(words[i])
             i += 1
-    if not operands:
+    if not operands and not commands:
         return
-    database, *sql = operands
+    database, *sql = operands or [literal_word(":memory:")]
+    sql = [*commands, *sql]
     if database.value not in (":memory:", ""):
         ctx.path(database, Access.READ, "sqlite3 database")
         ctx.path(database, Access.WRITE, "sqlite3 database")
