@@ -139,6 +139,8 @@ CREDENTIALS = [
     "echo $GITHUB_TOKEN",
     'echo "$OPENAI_API_KEY"',
     "echo ${DB_PASSWORD}",
+    'compgen -v | while read v; do echo "$v=${!v}"; done',  # every variable, by indirection
+    'for v in A B; do printf "%s\n" "${!v}"; done',
     "set",
     "export -p",
     "declare -p",
@@ -178,6 +180,8 @@ CREDENTIALS = [
     "docker login",
 ]
 NOT_CREDENTIALS = [
+    'echo "${!arr[@]}"',  # the keys of an array, no value
+    "echo ${!PATH*}",  # names only
     "echo $PATH",
     "echo $HOME",
     "printenv PATH",

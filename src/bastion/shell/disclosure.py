@@ -76,8 +76,11 @@ def printed_credentials(ctx: Ctx) -> None:
             if not [w for w in args if not (w.value or "x").startswith("-")]:
                 ctx.disclose("printenv without names prints every variable")
         secret = [n for n in names if secret_name(n)]
+        indirect = next((m.group(0) for w in args if (m := _INDIRECT.search(w.text))), None)
         if secret:
             ctx.disclose(f"prints secret-looking variable {secret[0]}")
+        elif indirect is not None:  # `echo "$v=${!v}"` over every name: any secret among them
+            ctx.disclose(f"prints {indirect}, the variable whose name another holds: any secret")
     elif ctx.program in ("set", *_DECLARERS) and not args and not (ctx.raw.assigns):
         ctx.disclose(f"{ctx.program} without arguments prints variables")
     elif ctx.program in _DECLARERS and any(
@@ -90,6 +93,9 @@ def printed_credentials(ctx: Ctx) -> None:
         _printed_by_table(ctx, args)
 
 
+#: An indirect expansion of a variable's value (``${!v}``; not ``${!prefix*}`` or
+#: ``${!arr[@]}``, which print names and keys).
+_INDIRECT = re.compile(r"\$\{![A-Za-z_][A-Za-z0-9_]*\}")
 #: Builtins that print variables (with their values) when given no name.
 _DECLARERS = ("export", "declare", "typeset", "readonly", "local")
 
