@@ -141,10 +141,10 @@ HELD = {
     # secrets behind compression, stash@{0}, addresses in curl -K / wget -i files, HOME as a
     # work tree written by checkout/reset/restore, docker/kubectl/terraform wipes, HOME's own
     # folders deleted, Bastion's own boundary widened by the agent, a glob expanding to an
-    # option, sqlite3 -init and .shell, aws configure set, an archive to stdout: 4/1/17 -> 1/0/3
-    # (tox --version outright; a listing substituted, an indirect expansion, a venv's pip.conf
-    # still asked).
-    "blind_g": Held(1, 0, 3, {"clean": 150, "lfs-delta": 150}, contained_allowed=21),
+    # option, sqlite3 -init and .shell, aws configure set, an archive to stdout, a printed
+    # indirect expansion: 4/1/17 -> 1/0/2 (tox --version outright; a listing substituted and a
+    # venv's pip.conf still asked).
+    "blind_g": Held(1, 0, 2, {"clean": 150, "lfs-delta": 150}, contained_allowed=21),
 }
 
 
