@@ -237,7 +237,6 @@ DENIED = [
     ("terraform destroy -auto-approve", "hardline.destructive"),
     ("rm -rf ~/Documents", "hardline.destructive"),
     ("aws configure set aws_access_key_id AKIAXXXX", "hardline.credentials"),
-    ("bastion sandbox run --profile workspace-write --write ~ -- rm -rf ~", "hardline.self"),
     ('bastion tool read --args \'{"path": "~/.netrc"}\'', "hardline.self"),
     ("bastion launch claude --uncontained", "hardline.self"),
 ]

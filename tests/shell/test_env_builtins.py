@@ -66,7 +66,7 @@ NOT_PURE = [
     ("PATH=/tmp/evil; ls", Q, U),
     ("IFS=/; ls", Q, U),
     ("echo ${x@P}", Q, ["shell.dynamic"]),
-    ("echo ${!x}", Q, ["shell.dynamic"]),
+    ("echo ${!x}", D, ["hardline.credentials"]),  # prints the variable x names: any secret
     ("x='a[$(id)]'; echo $((x))", Q, ["shell.dynamic"]),
     ("x='a[$(id)]'; [[ $x -eq 1 ]]", Q, ["shell.dynamic"]),
     ("x='a[$(id)]'; let y=x", Q, ["shell.dynamic"]),

@@ -119,18 +119,22 @@ def destructive_target(policy: Policy, verdict: PathVerdict) -> str | None:
     return None
 
 
+#: The folders right in HOME that hold the person's own files: the XDG user directories
+#: (``xdg-user-dirs`` defaults) and the usual homes of their code.
+PERSONAL_FOLDERS = frozenset({
+    "Desktop", "Documents", "Downloads", "Music", "Pictures", "Public", "Templates", "Videos",
+    "projects", "Projects", "src", "code", "Code", "dev", "repos", "git", "workspace", "work",
+})  # fmt: skip
+
+
 def home_folder(policy: Policy, reach: Reach, path: str) -> str | None:
-    """A folder right in HOME by a name that is no tool's (``~/Documents``, ``~/projects``): the
-    person's own files, deleted whole (suite G: ``rm -rf ~/Documents ~/projects``)."""
-    home = policy.home.rstrip("/")
-    name = posixpath.basename(path)
+    """A folder of HOME that holds the person's own files (``~/Documents``, ``~/projects``),
+    deleted whole (suite G: ``rm -rf ~/Documents ~/projects``)."""
+    if posixpath.dirname(path) != policy.home.rstrip("/") or posixpath.basename(path) not in PERSONAL_FOLDERS:
+        return None
     if any(root == path or root.startswith(path + "/") for root in policy.workspace):
-        return None  # the workspace (deletes of it and in it are decided as such)
-    if (
-        posixpath.dirname(path) != home
-        or name.startswith(".")
-        or reach.kind(path, follow=False) is not Kind.DIR
-    ):
+        return None  # the workspace, or a folder holding it: decided as such
+    if reach.kind(path, follow=False) is not Kind.DIR:
         return None
     return f"the folder {path} of HOME, the person's own files"
 

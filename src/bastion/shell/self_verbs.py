@@ -22,12 +22,11 @@ READ_VERBS: dict[str, frozenset[str]] = {
 #: Top-level commands that change Bastion's state (they rewrite agent settings), or act with
 #: Bastion's own authority rather than through the agent's hook (``bastion tool read …``).
 STATE_COMMANDS = frozenset({"install", "uninstall", "tool"})
-#: Commands whose options widen the boundary the gate chose (suite G: ``bastion sandbox run
-#: --write ~ -- rm -rf ~``, ``bastion launch claude --uncontained``).
-_WIDENING: dict[str, frozenset[str]] = {
-    "sandbox": frozenset({"--write", "--host"}),
-    "launch": frozenset({"--uncontained"}),
-}
+#: Commands whose options take away the boundary the gate chose (suite G: ``bastion launch
+#: claude --uncontained``). A ``bastion sandbox run`` line the agent writes itself (a hand-off's,
+#: ``--host``/``--write`` included) is contained again by the hook with no host (its writes land
+#: in the outer sandbox): not here.
+_WIDENING: dict[str, frozenset[str]] = {"launch": frozenset({"--uncontained"})}
 _HELP = frozenset({"--help", "-h"})
 #: Python modules that are Bastion's CLI (`python -m bastion …`).
 MODULES = frozenset(
