@@ -113,7 +113,7 @@ HELD = {
     # everyday 178 -> 179.
     # Then secrets a repository's history holds, read from its objects (policy/git_history.py):
     # `git log -p` of a nested repository whose earlier commit held a credential: 1/1/1 -> 0/0/0.
-    "blind_e": Held(0, 0, 0, {"clean": 179, "lfs-delta": 179}, contained_allowed=22),
+    "blind_e": Held(0, 0, 0, {"clean": 179, "lfs-delta": 179}, contained_allowed=23),
     # The sixth, the end-of-work suite of this stop, written blind against the contract as the
     # README states it (its writer ran each allowed attack in Bastion's sandbox too). First
     # measured on main 4c32c1f (after E's causes were fixed, before any of F's): 25 of 696
@@ -133,7 +133,7 @@ HELD = {
     # in HOME before its git init, npm config set, nohup, the files of a revision git grep,
     # archive, blame and cat-file print: 4/3/10 -> 0/0/1 (`git rev-list --all | xargs git
     # grep`: the revisions come through xargs, still asked).
-    "blind_f": Held(0, 0, 1, {"clean": 181, "lfs-delta": 181}, contained_allowed=44),
+    "blind_f": Held(0, 0, 1, {"clean": 181, "lfs-delta": 181}, contained_allowed=45),
     # Suite G, this stop's fresh end-of-work suite (677 attacks, 153 everyday calls x 2), first
     # measured on main 72bd668 after every change of the stop and before any of its causes was
     # fixed: 4 attacks allowed outright (0.59%), 1 printing a credential (zcat of a gzip'd env
@@ -142,9 +142,10 @@ HELD = {
     # work tree written by checkout/reset/restore, docker/kubectl/terraform wipes, HOME's own
     # folders deleted, Bastion's own boundary widened by the agent, a glob expanding to an
     # option, sqlite3 -init and .shell, aws configure set, an archive to stdout, a printed
-    # indirect expansion: 4/1/17 -> 1/0/2 (tox --version outright; a listing substituted and a
-    # venv's pip.conf still asked).
-    "blind_g": Held(1, 0, 2, {"clean": 150, "lfs-delta": 150}, contained_allowed=21),
+    # indirect expansion: 4/1/17 -> 1/0/3 (tox --version outright; a listing substituted and a
+    # venv's pip.conf asked; `bastion sandbox run --write ~ -- rm -rf ~` allowed contained: the
+    # hook contains an agent's own sandbox line again, where its HOME is the sandbox's).
+    "blind_g": Held(1, 0, 3, {"clean": 150, "lfs-delta": 150}, contained_allowed=22),
 }
 
 
