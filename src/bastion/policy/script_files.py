@@ -59,8 +59,9 @@ _SHELL_LINE = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class Script:
-    """A file of program text a command runs: ``language`` is "sh" (decided as shell), "sed"
-    or "awk" (decided as that program given the text)."""
+    """A file of program text a command runs: ``language`` is "sh" (decided as shell), "sed",
+    "awk" or "sqlite" (decided as that program given the text), or "urls" (``curl -K``,
+    ``wget -i``: only the addresses it names are looked at)."""
 
     path: str  # resolved
     raw: str  # as the command spells it
