@@ -21,15 +21,18 @@ def _decided(gateway: Gateway) -> str:
 def _save_mode(driver: object, mode: str) -> str:
     """Choose ``mode`` in the form, save, and return what the page then says."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
     Select(driver.find_element(By.ID, "mode")).select_by_value(mode)  # type: ignore[attr-defined]
-    before = driver.find_element(By.TAG_NAME, "html")  # type: ignore[attr-defined]
+    loaded_at = driver.execute_script("return performance.timeOrigin")  # type: ignore[attr-defined]
     driver.find_element(By.XPATH, "//button[.='Save settings']").click()  # type: ignore[attr-defined]
-    # The page before the post may hold the last save's status: wait for the new page, and
-    # read the status inside the wait (an element read as the page changes goes stale).
-    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(before))
+    # The page before the post may hold the last save's status: wait for a new document (its
+    # time origin differs), and read the status inside the wait. Asking an element of the old
+    # page whether it is stale can itself fail in Chromium while the navigation runs ("Node
+    # with given id does not belong to the document"), so no old element is asked anything.
+    WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(
+        lambda d: d.execute_script("return performance.timeOrigin") != loaded_at
+    )
     text = WebDriverWait(driver, 30, ignored_exceptions=_PAGE_CHANGING).until(
         lambda d: next((e.text for e in d.find_elements(By.CSS_SELECTOR, "[role=status]")), False)
     )
