@@ -10,7 +10,7 @@ import pytest
 
 from bastion import Decision, Gate, ToolCall
 from bastion.shell.analysis import analyze
-from bastion.shell.self_verbs import self_change
+from bastion.shell.self_verbs import SandboxedRun, sandboxed_run, self_change
 
 Call = Callable[..., ToolCall]
 A, Q, D = Decision.ALLOW, Decision.ASK, Decision.DENY
@@ -97,3 +97,44 @@ def test_the_reason_names_the_verb() -> None:
 )
 def test_self_change_reads_the_verb_table(args: list[str | None], why: str | None) -> None:
     assert self_change(args) == why
+
+
+@pytest.mark.parametrize(
+    ("args", "run"),
+    [
+        (["sandbox", "run", "--profile", "read-only", "--", "ls"], SandboxedRun(5, (), None)),
+        (["sandbox", "run", "--write=/h", "--write", None, "--", "rm"], SandboxedRun(6, ("/h", None), None)),
+        (["sandbox", "run", "--cwd", None, "--", "ls", "-l"], SandboxedRun(5, (), "")),
+        (["sandbox", "run", "--profile", "read-only", "--"], None),  # no command: a usage error
+        (["sandbox", "run", "--bogus", "--", "ls"], None),  # an option it does not take
+        (["sandbox", "run", None, "--", "ls"], None),
+        (["sandbox", "prepare", "--profile", "read-only", "--", "ls"], None),  # prints, runs nothing
+        (["approvals", "list"], None),
+    ],
+)
+def test_sandboxed_run_finds_the_command_and_the_folders_it_opens(
+    args: list[str | None], run: SandboxedRun | None
+) -> None:
+    assert sandboxed_run(args) == run
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        # suite G: the sandbox line an agent writes itself does not hide the catastrophic
+        (
+            "bastion sandbox run --profile workspace-write --write ~ -- rm -rf ~",
+            (D, ["hardline.destructive"]),
+        ),
+        (
+            "bastion sandbox run --profile workspace-write -- cat ~/.ssh/id_rsa",
+            (D, ["hardline.credentials", "paths.deny_read"]),
+        ),
+        ("bastion sandbox run --profile read-only -- ls", (A, ["mode.workspace"])),
+        ("bastion sandbox run --profile read-only --write /etc -- ls", (D, ["hardline.system"])),
+    ],
+)
+def test_a_sandbox_run_the_agent_writes_is_decided_by_the_command_it_runs(
+    make_gate: Callable[..., Gate], call: Call, command: str, expected: tuple[Decision, list[str]]
+) -> None:
+    assert decide(make_gate(), call, command) == expected

@@ -8,6 +8,7 @@ group (or one only known at run time) changes Bastion's state.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 #: group -> verbs that only read. A verb not listed (or unknown) is a state change.
 READ_VERBS: dict[str, frozenset[str]] = {
@@ -67,3 +68,51 @@ def self_change(args: Sequence[str | None]) -> str | None:
     if verb in verbs:
         return None
     return f"bastion {group} {verb}"
+
+
+#: ``bastion sandbox run``'s own options; each takes a value (``adapters/cli/sandbox_cmd.py``).
+SANDBOX_OPTIONS = frozenset(
+    {"--profile", "--host", "--write", "--cwd", "--timeout", "--policy", "--approval", "--hand-off"}
+)
+
+
+@dataclass(frozen=True)
+class SandboxedRun:
+    """A ``bastion sandbox run … -- COMMAND`` line the agent wrote itself. The hook contains it
+    again (its writes land in the outer sandbox), but what it runs is still decided: the
+    catastrophic is denied inside it as outside, and the explanation names the command."""
+
+    command: int  # index in the arguments where COMMAND starts
+    writes: tuple[str | None, ...]  # the --write values (None: only known at run time)
+    cwd: str | None  # the --cwd value, when given ("" when only known at run time)
+
+
+def sandboxed_run(args: Sequence[str | None]) -> SandboxedRun | None:
+    """The command a ``bastion ARGS`` line runs in a sandbox, or None when it runs none (or its
+    options are not the ones ``sandbox run`` takes: it then stops with a usage error)."""
+    if list(args[:2]) != ["sandbox", "run"]:
+        return None
+    writes: list[str | None] = []
+    cwd: str | None = None
+    at = 2
+    while at < len(args) and args[at] != "--":
+        word = args[at]
+        if word is None:
+            return None
+        name, eq, inline = word.partition("=")
+        if name not in SANDBOX_OPTIONS:
+            return None
+        value: str | None = inline
+        if not eq:
+            at += 1
+            if at >= len(args):
+                return None
+            value = args[at]
+        if name == "--write":
+            writes.append(value)
+        elif name == "--cwd":
+            cwd = value if value is not None else ""
+        at += 1
+    if at + 1 >= len(args):
+        return None
+    return SandboxedRun(at + 1, tuple(writes), cwd)

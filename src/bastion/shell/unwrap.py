@@ -26,6 +26,7 @@ from bastion.shell.programs import wrappers as W
 from bastion.shell.programs.registry import lookup
 from bastion.shell.programs.wipes import wipe
 from bastion.shell.programs.wrappers import WRAPPERS
+from bastion.shell.self_verbs import SandboxedRun, sandboxed_run
 from bastion.shell.servers import HANDLERS as SERVER_HANDLERS
 from bastion.shell.subscripts import evaluated_name
 from bastion.shell.walk_model import RawCommand, Redirect
@@ -210,6 +211,10 @@ class Classifier:
             if head.sketch.endswith("bastion") and posixpath.basename(head.sketch) == "bastion":
                 # Bastion's own CLI by any path, even one only known at run time
                 self_arguments(ctx, ctx.words[1:])
+                run = sandboxed_run([w.value for w in ctx.words[1:]])
+                if run is not None and head.value is not None:
+                    self._sandboxed(ctx, run)
+                    continue
             if head.value is None or head.glob or head.prompt_expand:
                 ctx.add(E.UNKNOWN, note=f"command word {head.text!r} only known at run time")
                 ctx.known = False
@@ -239,6 +244,20 @@ class Classifier:
                 continue
             break
         return self._classify(ctx, ctx.words[0].text)
+
+    def _sandboxed(self, ctx: Ctx, run: SandboxedRun) -> None:
+        """Look through ``bastion sandbox run OPTIONS -- COMMAND`` to what it runs; the folders
+        it would open for writing are writes it asks for."""
+        ctx.wrappers.append("bastion sandbox run")
+        for value in run.writes:
+            if value is None:
+                ctx.raise_at(-1, E.UNKNOWN, note="bastion sandbox run --write only known at run time")
+                continue
+            ctx.add(E.WRITE, note="bastion sandbox run --write opens a folder for writing")
+            ctx.path(literal_word(value), Access.WRITE, "bastion sandbox run --write")
+        if run.cwd is not None:
+            ctx.raise_at(-1, E.UNKNOWN, note="bastion sandbox run --cwd: the command runs where it chose")
+        ctx.words = ctx.words[1 + run.command :]
 
     def _foreign(self, ctx: Ctx, name: str, spelling: str) -> list[SimpleCommand]:
         ctx.known = False
