@@ -369,6 +369,7 @@ TOOLCHAIN_FILES = {
     ".python-version": ["python3 --version", "python --version"],
     ".tool-versions": ["node --version", "go version", "cargo --version"],
     "mise.toml": ["mise ls", "python3 --version"],
+    "toxfile.py": ["tox --version"],  # suite G: tox imports its inline plugin first
 }
 #: Not reads even in a clean project (they ask there already): only the reason is checked.
 _ASKED_ANYWAY = frozenset({"cargo metadata --format-version 1", "mvn -v", "bazel version"})

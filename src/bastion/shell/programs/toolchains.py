@@ -5,7 +5,8 @@ Bazelisk's ``.bazeliskrc`` (the download URL), version managers' pins (pyenv, no
 rbenv, jenv, goenv, tfenv, SDKMAN!'s ``.sdkmanrc``), directives in project files (go.mod's
 ``toolchain``, package.json's ``packageManager``, .NET's global.json) and the shims of asdf
 and mise (``.tool-versions`` may name a ``path:``, ``mise.toml`` runs ``[env]`` sources and
-hooks). With one of them present a "read" of the program (``cargo --version``) runs what the file names: code.
+hooks), and tox's inline plugin ``toxfile.py``. With one of them present a "read" of the
+program (``cargo --version``) runs what the file names: code.
 
 From the tools' documentation: rustup "Overrides", Yarn ``yarnPath``, Maven "Configuring
 Maven" (.mvn), Bazelisk README, pyenv/nodenv/rbenv "Choosing the version", asdf
@@ -83,6 +84,9 @@ TOOLCHAIN_FILES: dict[str, frozenset[str]] = {
     ".config/mise/config.toml": _SHIMMED,
     ".mise/config.toml": _SHIMMED,
     ".rtx.toml": _SHIMMED,
+    # tox 4 imports its inline plugin before anything else, `tox --version` too (it then lists
+    # it: "inline plugin: …/toxfile.py"; checked against tox 4.67).
+    "toxfile.py": fs("tox", "tox4"),
 }
 
 
