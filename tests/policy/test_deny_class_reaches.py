@@ -148,6 +148,14 @@ DENIED = [
     ("lpass show --password work/github", "hardline.credentials"),
     ("doppler secrets --plain", "hardline.credentials"),
     ("aws-vault export prod", "hardline.credentials"),
+    ("fly auth token", "hardline.credentials"),
+    ("pulumi stack output --show-secrets", "hardline.credentials"),
+    ("pulumi config get dbPassword", "hardline.credentials"),
+    ("stripe config --list", "hardline.credentials"),
+    # A container engine's socket is root on the machine: talking to it is a credential use.
+    ("curl --unix-socket /var/run/docker.sock http://d/containers/json", "hardline.credentials"),
+    ("socat - UNIX-CONNECT:/run/docker.sock", "hardline.credentials"),
+    ("curl --unix-socket /run/user/1000/podman/podman.sock http://d/v4.0.0/libpod/info", "hardline.credentials"),
     ("bundle config list", "hardline.credentials"),
     ("conda config --show channels", "hardline.credentials"),
     # A server that hands a folder or a file to whoever connects reads all of it.

@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 
 from bastion.agents.registry import AGENTS
 from bastion.policy.credential_inodes import Places, linked_credentials
+from bastion.policy.credential_locations import CREDENTIAL_GLOBS, SECRET_READ_GLOBS
 from bastion.policy.globs import GlobSet, compile_glob
-from bastion.policy.hardline import CREDENTIAL_GLOBS, RC_FILES, SECRET_READ_GLOBS
+from bastion.policy.hardline import RC_FILES
 from bastion.policy.tree import OsTree
 
 #: The person's own git and Mercurial config in HOME: every repository's git reads them.

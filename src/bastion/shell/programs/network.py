@@ -66,7 +66,7 @@ _CURL = (
     "--suppress-connect-headers --tcp-fastopen --tcp-nodelay -t|--telnet-option= "
     "--tftp-blksize= --tftp-no-options -z|--time-cond= --tls-max= --tls13-ciphers= "
     "--tlsauthtype= --tlspassword= --tlsuser= -1|--tlsv1 --tlsv1 --tlsv1 --tlsv1 --tlsv1 "
-    "--tr-encoding --trace=W --trace-ascii=W --trace-time --unix-socket=U "
+    "--tr-encoding --trace=W --trace-ascii=W --trace-time --unix-socket=K "
     "-T|--upload-file=R --url=N --url-query= -B|--use-ascii -u|--user= -A|--user-agent= "
     "-v|--verbose -V|--version -w|--write-out= --xattr"
 )

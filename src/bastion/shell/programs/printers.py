@@ -197,6 +197,15 @@ SECRET_PRINTERS: dict[str, tuple[SecretPrinter, ...]] = {
     ),
     "aws-vault": (_p("export", "prints AWS session credentials"),),
     "railway": (_p("variables", "prints the service's variables (secrets)"),),
+    **{fly: (_p("auth token", "prints the Fly.io token"),) for fly in ("fly", "flyctl")},
+    "pulumi": (
+        _p("stack output", "prints the stack's secret outputs in plain text", fs("--show-secrets")),
+        _p("stack export", "prints the stack's state with its secrets decrypted", fs("--show-secrets")),
+        _p("config", "prints the stack's secret config in plain text", fs("--show-secrets")),
+        _p("config get", "prints a config value, a secret one decrypted"),
+        _p("env open", "prints an environment's values, its secrets decrypted"),
+    ),
+    "stripe": (_p("config", "prints the CLI's settings (its API keys)", fs("--list")),),
     "netlify": (
         _p("env:list", "prints the site's environment values", fs("--plain", "--json")),
         _p("env:get", "prints an environment value"),

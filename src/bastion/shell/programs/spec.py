@@ -97,6 +97,7 @@ def printer(table: str | None = None, **kw: object) -> Spec:
 #   =L  a file listing further paths (read, and what it lists is unknown)
 #   =U  any value makes the command unknown      =S  the value changes the system
 #   =P  a path whose code the program runs (make -C DIR): read, and unknown for patterns
+#   =K  a socket the program talks to instead of the host it names (curl --unix-socket)
 #   =2, =2R …       the option takes two words (jq --arg NAME VALUE); the kind is the 2nd's
 #   -i!W  a switch raising WRITE (!X code, !N network, !D delete, !U unknown, !S system,
 #         !C changes configuration = WRITE)
@@ -113,6 +114,7 @@ _KINDS: dict[str, tuple[frozenset[Effect], Access | None, bool]] = {
     "U": (frozenset({E.UNKNOWN}), None, False),
     "S": (SYSTEM, None, False),
     "P": (frozenset({E.UNKNOWN}), Access.READ, False),
+    "K": (frozenset({E.UNKNOWN}), Access.READ, False),
 }
 _RAISE: dict[str, frozenset[Effect]] = {
     "W": WRITE,
@@ -189,6 +191,7 @@ _VALUE_NOTES = {
     "U": "is not modelled",
     "S": "changes the system",
     "P": "runs the code found there",
+    "K": "talks to the socket it names instead",
     "": "",
     "V": "",
 }
