@@ -179,6 +179,17 @@ FED = [
     ("echo ~/.ssh/id_rsa | xargs cat", D),
     ("echo ~ | xargs rm -rf", D),
     ("echo README.md | xargs -0 cat", Q),
+    # an unquoted $(LISTER) gives the command the same words (suite G: `cat $(git ls-files
+    # --others --exclude-standard)` asked as "only known at run time")
+    ("wc -l $(git ls-files)", A),
+    ("grep -n TODO $(git ls-files '*.py' | grep -v test)", A),
+    ("cat $(find src -name '*.py')", A),
+    ("head $(git diff --name-only)", A),
+    ("cat $(git ls-files | sed s,^,/etc/,)", Q),
+    ("cat $(git -C /etc ls-files)", Q),
+    ('cat "$(git ls-files)"', Q),  # one word of every name: no file
+    ("rm $(git ls-files)", Q),  # what a delete gets is decided as written
+    ("cat $(ls)", Q),
 ]
 
 
@@ -207,6 +218,20 @@ def test_a_listed_name_xargs_splits_into_other_paths_asks(
     (workspace / "x " / "etc").mkdir(parents=True)
     (workspace / "x " / "etc" / "passwd").write_text("x\n")  # listed as "x /etc/passwd"
     assert _shell(make_gate(), call, "git ls-files | xargs cat") == (Q, ["shell.dynamic-path"])
+    assert _shell(make_gate(), call, "cat $(git ls-files)") == (Q, ["shell.dynamic-path"])
+
+
+@pytest.mark.parametrize("command", ["git ls-files | xargs wc -l", "wc -l $(git ls-files)"])
+def test_a_listed_name_that_is_an_option_asks(
+    make_gate: GateFactory, call: Call, workspace: Path, command: str
+) -> None:
+    """``--files0-from=F`` listed first makes wc read the names in F (and print them in its
+    errors); a glob character a ``$(…)`` word expands again only makes names below the folder."""
+    (workspace / "src").mkdir(exist_ok=True)
+    (workspace / "src" / "[id].tsx").write_text("x\n")  # a Next.js route: its names stay below
+    assert _shell(make_gate(), call, command) == (A, ["mode.workspace"])
+    (workspace / "--files0-from=names").write_text("x\n")
+    assert _shell(make_gate(), call, command) == (Q, ["shell.dynamic-path"])
 
 
 #: A recursive read reaching a credential: asked in the person's project (a .env beside the

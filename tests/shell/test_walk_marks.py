@@ -51,7 +51,7 @@ def test_every_raw_command_field_is_set_apart_from_its_default_in_the_check_abov
 @pytest.mark.parametrize("recursive", [False, True])
 def test_a_path_read_below_keeps_every_other_field(recursive: bool) -> None:
     use = PathUse(
-        "src", Access.WRITE, "'src'", "argument of cp", "s*", recursive, True, "/.netrc", "l.txt", "sh"
+        "src", Access.WRITE, "'src'", "argument of cp", "s*", recursive, True, "/.netrc", "l.txt", "sh", True
     )
     assert [
         f.name

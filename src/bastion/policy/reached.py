@@ -118,13 +118,13 @@ def printed_credential(
 
 
 def split_reason(what: str, path: str) -> Reason:
-    """A listed name xargs splits at its blanks or quotes: the words it makes are other paths
-    (a folder ``x `` holding ``etc/passwd`` is listed as ``x /etc/passwd``)."""
+    """A listed name that reaches the command as other words: split at its blanks or quotes
+    (a folder ``x `` holding ``etc/passwd`` is listed as ``x /etc/passwd``), or an option."""
     return Reason(
         Decision.ASK,
         "shell.dynamic-path",
         "built-in",
         path[:200],
-        f"{what} gets {path!r} from xargs, split at its blanks or quotes into other paths: "
-        "a person must confirm",
+        f"{what} gets {path!r} as a listed name that becomes other words (blanks, quotes, a "
+        "leading '-'): other paths or options; a person must confirm",
     )

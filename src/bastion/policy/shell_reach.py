@@ -182,8 +182,9 @@ def check_recursion(
     if mode is None:
         if not any(u.recursive for u in cmd.paths):
             return _NOTHING
-        # xargs names every listed file on the command line: each symlink among them is followed
-        fed = "xargs" in cmd.wrappers
+        # xargs (or an unquoted $(LISTER)) names every listed file on the command line: each
+        # symlink among them is followed
+        fed = "xargs" in cmd.wrappers or any(u.as_words for u in cmd.paths)
         mode = Recursion(Follow.ALL, split=True) if fed else Recursion(Follow.COMMAND_LINE)
     if not starts and mode.default_start and not any(u.access is Access.READ for u in cmd.paths):
         starts = ["."]
@@ -294,8 +295,11 @@ def _walk_fresh(
 
 
 def _splits(name: str) -> bool:
-    """Would xargs split this name (relative to the walk's start) into other words?"""
-    return any(c in _SPLITTING for c in name)
+    """Would this listed name (relative to the walk's start) reach the command as other words:
+    split at blanks (xargs at quotes too), or, first in a name, a ``-`` that makes it an
+    option (``--files0-from=…``)? (A glob character a ``$(…)`` word expands again only makes
+    other names below the same folder: the walk sees them all.)"""
+    return any(c in _SPLITTING for c in name) or name.lstrip("/").startswith("-")
 
 
 _SPLITTING = frozenset(" \t\n\r\v\f'\"\\")

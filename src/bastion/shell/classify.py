@@ -112,7 +112,7 @@ def apply_spec(ctx: Ctx, spec: Spec, args: list[Word], handlers: dict[str, Handl
         if ctx.extra_args and ctx.fed_from is not None and access is Access.READ:
             # each a file below the folder the stage before xargs lists: read as below it
             why = f"{ctx.program} arguments from xargs: files listed below {ctx.fed_from}"
-            ctx.paths.append(PathUse(ctx.fed_from, access, ctx.fed_from, why, recursive=True))
+            ctx.paths.append(PathUse(ctx.fed_from, access, ctx.fed_from, why, recursive=True, as_words=True))
         elif ctx.extra_args:
             ctx.paths.append(
                 PathUse(None, access, "", f"{ctx.program} argument from xargs", listed_in=ctx.fed_list)

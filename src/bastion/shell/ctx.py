@@ -209,6 +209,9 @@ def path_use(word: Word, access: Access, why: str) -> PathUse | None:
     if word.procsub:
         return None
     value = word.value
+    if value is None and word.listed is not None and access is Access.READ:
+        why = f"{why} (the files {word.text} lists below {word.listed})"
+        return new_path_use(word.listed, access, word.text, why, None, True, as_words=True)
     pattern = word.pattern if word.glob and value is not None else None
     if value is not None and word.glob:
         if P.glob_is_safe(value):

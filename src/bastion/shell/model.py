@@ -50,6 +50,11 @@ class PathUse:
     # the policy reads it and decides what it spells (it can only tighten: the file may
     # change before the command runs).
     runs: str | None = None
+    # Each file below this folder reaches the command as a word of its own (``xargs``, an
+    # unquoted ``$(git ls-files)``): every symlink among them is followed, and a name the
+    # shell or xargs would make into other words (blanks, quotes, glob characters, a leading
+    # ``-``) is some other path or an option.
+    as_words: bool = False
 
 
 def read_below(use: PathUse) -> PathUse:
@@ -68,6 +73,7 @@ def read_below(use: PathUse) -> PathUse:
         use.tail,
         use.listed_in,
         use.runs,
+        use.as_words,
     )
 
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from bastion.shell.words import SUBST, Word
+from bastion.shell.arith import SUBST
+from bastion.shell.words import Word
 
 #: Variables that always hold an integer unless the command assigns them.
 _INTEGER_SPECIALS = frozenset(

@@ -15,6 +15,7 @@ from functools import partial
 
 from tree_sitter import Node
 
+from bastion.shell.arith import SUBST, arith_names
 from bastion.shell.feeds import fed_folder, fed_words
 from bastion.shell.parser import where
 from bastion.shell.subscripts import literal, plain_name
@@ -44,7 +45,7 @@ from bastion.shell.walk_model import (
     walk_word,
 )
 from bastion.shell.walk_redirects import heredoc, redirect
-from bastion.shell.words import PLAIN, SUBST, Word, arith_names, new_word
+from bastion.shell.words import PLAIN, Word, new_word
 
 _SKIP = frozenset({"comment", "heredoc_start", "heredoc_end", "file_descriptor"})
 _CONTAINERS = frozenset(

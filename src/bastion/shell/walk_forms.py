@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from bastion.shell.arith import SUBST, arith_names
 from bastion.shell.envvars import harmless_var
 from bastion.shell.parser import where
 from bastion.shell.subscripts import plain_name, tested_names
@@ -21,7 +22,7 @@ from bastion.shell.walk_model import (
     walk_arith,
     walk_word,
 )
-from bastion.shell.words import SUBST, Binding, Word, arith_names
+from bastion.shell.words import Binding, Word
 
 DECL_KEYWORDS = frozenset({"declare", "typeset", "export", "local", "readonly"})
 _ARITH_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})

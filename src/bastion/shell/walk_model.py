@@ -5,10 +5,11 @@ state. The walking forms (``walk_forms``, ``walk_redirects``) recurse through ``
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tree_sitter import Node
 
+from bastion.shell.listers import listed_folder
 from bastion.shell.records import builder
 from bastion.shell.variables import Variables
 from bastion.shell.words import Binding, Word, decode
@@ -169,7 +170,39 @@ def walk_word(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> Wor
         for child in sub.named_children:
             w.stmt(w, child, (*ctx, label), out, ())
         w.scope = saved
+    if node.type == "command_substitution":
+        folder = listed_folder([_literal_argv(w, c) for c in _stages(node)])
+        if folder is not None:
+            word = replace(word, listed=folder)
     return word
+
+
+def _stages(sub: Node) -> list[Node]:
+    """The commands of the one pipeline (or command) a ``$(…)`` holds; [] for anything else."""
+    inner = sub.named_children
+    if len(inner) != 1:
+        return []
+    if inner[0].type == "pipeline":
+        return list(inner[0].named_children)
+    return [inner[0]]
+
+
+def _literal_argv(w: Walk, node: Node) -> list[str] | None:
+    """A plain command's words when each is a literal (no assignment, redirection, glob or
+    run-time part), else None."""
+    if node.type != "command":
+        return None
+    argv: list[str] = []
+    for part in node.named_children:
+        if part.type == "command_name" and part.named_children:
+            part = part.named_children[0]
+        elif part.type not in ("word", "raw_string", "string", "concatenation", "number"):
+            return None
+        word, subs, errors = decode(part, w.src, w.bindings)
+        if subs or errors or word.value is None or word.glob:
+            return None
+        argv.append(word.value)
+    return argv
 
 
 def walk_arith(w: Walk, node: Node, ctx: tuple[str, ...], out: list[Item]) -> None:

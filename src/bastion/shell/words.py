@@ -14,14 +14,12 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
+from bastion.shell.arith import SUBST_KINDS, arith_names
 from bastion.shell.parser import where
 from bastion.shell.records import builder
 
 DYN = "\x00"
-SUBST = "$(…)"
 INDIRECT = "${!…}"
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_ARITH_LEAVES = frozenset({"word", "string", "raw_string", "string_content", "concatenation"})
 # ${name:offset…}: a substring (arithmetic offsets), not ${name:-default} and friends.
 _SUBSTRING = re.compile(r"^\$\{[A-Za-z_0-9@*#?$!-]+(\[[^\]]*\])?:(?![-=+?])")
 
@@ -35,32 +33,9 @@ class Binding:
     glob: bool = False
 
 
-def arith_names(node: Node) -> list[str]:
-    """Names an arithmetic expression evaluates (their values are arithmetic too)."""
-    names: list[str] = []
-    stack = [node]
-    while stack:
-        cur = stack.pop()
-        kind = cur.type
-        if kind in _SUBST_KINDS:
-            names.append(SUBST)
-        elif kind in ("variable_name", "special_variable_name"):
-            names.append((cur.text or b"").decode())
-        elif kind == "number":
-            continue
-        elif kind in _ARITH_LEAVES and not any(
-            c.type in _SUBST_KINDS or c.type.endswith("expansion") for c in cur.named_children
-        ):
-            names.extend(_IDENT.findall((cur.text or b"").decode("utf-8", "replace")))
-        else:
-            stack.extend(cur.named_children)
-    return names
-
-
 _HOME_VARS = frozenset({"HOME"})
 #: ``${HOME:?msg}``, ``${HOME:-x}``… with no expansion inside: the value of HOME when set.
 _HOME_OR_DEFAULT = re.compile(r"^\$\{HOME:?[-=?][^}$`]*\}$")
-_SUBST_KINDS = frozenset({"command_substitution", "process_substitution"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +53,8 @@ class Word:
     arith: tuple[str, ...] = ()
     # A literal glob as bash matches it: quoted *?[]\ backslash-escaped (``a'*'*`` -> ``a\**``).
     pattern: str | None = None
+    # A whole ``$(LISTER)``: each word it gives is a file below this folder (shell/listers.py).
+    listed: str | None = None
 
     @property
     def literal(self) -> bool:
@@ -214,7 +191,7 @@ def _expansion(b: _Builder, node: Node, at_start: bool, quoted: bool) -> None:
         b.prompt = True
     if node.type == "expansion":
         _expansion_arith(b, node, text)
-    for sub in _descendants(node, _SUBST_KINDS):
+    for sub in _descendants(node, SUBST_KINDS):
         b.subs.append(sub)
     b.dyn()
 
@@ -305,7 +282,7 @@ def _part(b: _Builder, node: Node, src: bytes, quoted: bool) -> None:
         b.procsub = True
         b.dyn()
     elif kind == "arithmetic_expansion":
-        b.subs.extend(_descendants(node, _SUBST_KINDS))
+        b.subs.extend(_descendants(node, SUBST_KINDS))
         b.arith.extend(arith_names(node))
         b.dyn()
     elif kind in ("brace_expression", "extglob_pattern"):
