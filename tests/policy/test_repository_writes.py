@@ -81,6 +81,11 @@ GUARDED = [
     "lib/.gitattributes",
     ".envrc",
     ".tool-versions",
+    ".lvimrc",
+    ".vim/coc-settings.json",
+    ".jj/repo/config.toml",
+    ".venv/pip.conf",
+    "toxfile.py",
 ]
 
 

@@ -72,7 +72,9 @@ LATER_CODE: tuple[LaterCode, ...] = (
           # more agents' project MCP servers (a command each): opencode's and Crush's project
           # config, Kilo Code's, Junie's and Continue's MCP folders
           "opencode.jsonc", "crush.json", ".crush.json", ".kilocode/mcp.json",
-          ".junie/mcp", ".continue/mcpServers"),
+          ".junie/mcp", ".continue/mcpServers",
+          # vim's localvimrc plugin sources it; coc.nvim starts the language servers it names
+          ".lvimrc", ".vim/coc-settings.json"),
     # Linters an editor runs on each file it opens, whose config is code they load: the
     # ESLint extension requires a JavaScript config (``.eslintrc.js``, ``eslint.config.*``);
     # the Pylint extension execs ``init-hook`` and imports ``load-plugins``; the Mypy extension
@@ -113,7 +115,10 @@ LATER_CODE: tuple[LaterCode, ...] = (
           ".cargo/config", ".cargo/config.toml", ".bazeliskrc", ".mvn/jvm.config",
           ".mvn/maven.config", ".mvn/extensions.xml", ".mvn/wrapper", ".sbtopts", ".jvmopts",
           ".mise.toml", "mise.toml", ".valgrindrc", ".gdbinit", ".lldbinit", ".pdbrc",
-          ".perldb", ".irbrc", ".pryrc", ".Rprofile", ".ghci", ".ocamlinit"),
+          ".perldb", ".irbrc", ".pryrc", ".Rprofile", ".ghci", ".ocamlinit", "toxfile.py",
+          # Jujutsu's repository config (its pager, diff and merge tools, aliases, `jj fix`
+          # tools), like .git/config; a venv's pip.conf picks the index pip installs code from
+          ".jj/repo/config.toml", ".venv/pip.conf", "venv/pip.conf"),
     # The programs of the project's environment that tools and agents run by name (npx, npm
     # run, an activated venv): an install writes them, so the sandbox leaves them writable.
     *_all(Runs.BIN, "node_modules/.bin", ".venv/bin", "venv/bin", contained=False),

@@ -36,7 +36,7 @@ def check_toolchain(
         return [_reason(cmd, "?", "runs in a folder only known at run time, whose files may choose it")]
     reasons: list[Reason] = rcs
     try:
-        for folder in dict.fromkeys(d for cwd in cwds for d in _folders(cwd, policy.home)):
+        for folder in dict.fromkeys(d for cwd in cwds for d in folders_below_home(cwd, policy.home)):
             for name in files:
                 path = posixpath.join(folder, name)
                 if reach.kind(path, follow=False) is not Kind.MISSING:
@@ -68,7 +68,8 @@ def check_rc_files(
     try:
         for cwd in dict.fromkeys(cwds):
             for name, rc in rcs:
-                for folder in _folders(cwd, policy.home) if rc.parents else [posixpath.normpath(cwd)]:
+                here = [posixpath.normpath(cwd)]
+                for folder in folders_below_home(cwd, policy.home) if rc.parents else here:
                     path = posixpath.join(folder, rc.name)
                     if reach.kind(path, follow=True) is not Kind.MISSING:
                         reasons.append(_rc_reason(name, path, f"reads {path}: {rc.why}"))
@@ -96,7 +97,7 @@ def _directs(reach: Reach, path: str, pattern: re.Pattern[bytes]) -> bool:
     return data is not None and pattern.search(data) is not None
 
 
-def _folders(cwd: str, home: str) -> list[str]:
+def folders_below_home(cwd: str, home: str) -> list[str]:
     """``cwd`` and its parents, below the home directory (or up to / outside it)."""
     folder = posixpath.normpath(cwd)
     home = posixpath.normpath(home)

@@ -23,6 +23,7 @@ from bastion.policy.network import decide_target
 from bastion.policy.option_files import check_option_files
 from bastion.policy.paths import PathError, check_path, hard_link_to_credential, normalise
 from bastion.policy.recursive_readers import recursion_of
+from bastion.policy.registry_files import check_registry_files
 from bastion.policy.repositories import repository_write_reason
 from bastion.policy.secret_content import linked_secret, outside_secret
 from bastion.policy.shell_destroys import credentials_deleted, startup_destroyed
@@ -348,6 +349,7 @@ def touched_reach(
     git += check_jq(policy, ctx.fs, reach, cmd, cwds)  # what a jq program's imports load
     git += check_includes(policy, ctx.fs, reach, cmd, cwds)  # what cpp / m4 / xmllint pull in
     git += check_option_files(policy, ctx.fs, ctx.tree, reach, cmd, cwds)  # curl -K, $WGETRC
+    git += check_registry_files(policy, reach, cmd, cwds)  # a .venv/pip.conf naming 169.254.169.254
     toolchain = check_toolchain(policy, reach, cmd, cwds)
     if cmd.imports_cwd:  # `python3 -m json.tool` beside a json.py runs it
         toolchain += shadow_reasons(reach, cwds, " ".join(cmd.argv[:3]))
