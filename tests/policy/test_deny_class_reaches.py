@@ -155,7 +155,10 @@ DENIED = [
     # A container engine's socket is root on the machine: talking to it is a credential use.
     ("curl --unix-socket /var/run/docker.sock http://d/containers/json", "hardline.credentials"),
     ("socat - UNIX-CONNECT:/run/docker.sock", "hardline.credentials"),
-    ("curl --unix-socket /run/user/1000/podman/podman.sock http://d/v4.0.0/libpod/info", "hardline.credentials"),
+    (
+        "curl --unix-socket /run/user/1000/podman/podman.sock http://d/v4.0.0/libpod/info",
+        "hardline.credentials",
+    ),
     ("bundle config list", "hardline.credentials"),
     ("conda config --show channels", "hardline.credentials"),
     # A server that hands a folder or a file to whoever connects reads all of it.

@@ -16,8 +16,16 @@ Call = Callable[..., ToolCall]
 METADATA = "http://169.254.169.254/simple"
 #: (file, its text naming the metadata address, a command that fetches by it)
 SENT = [
-    (".venv/pip.conf", f"[global]\nindex-url = {METADATA}\n", "source .venv/bin/activate && pip download six"),
-    (".venv/pip.conf", f"[global]\nextra-index-url = {METADATA}\n", "python3 -m pip install -r requirements.txt"),
+    (
+        ".venv/pip.conf",
+        f"[global]\nindex-url = {METADATA}\n",
+        "source .venv/bin/activate && pip download six",
+    ),
+    (
+        ".venv/pip.conf",
+        f"[global]\nextra-index-url = {METADATA}\n",
+        "python3 -m pip install -r requirements.txt",
+    ),
     ("pyproject.toml", f'[[tool.uv.index]]\nurl = "{METADATA}"\n', "uv sync"),
     ("pyproject.toml", f'[[tool.poetry.source]]\nname = "x"\nurl = "{METADATA}"\n', "poetry install"),
     (".npmrc", "registry=http://169.254.169.254/\n", "npm install left-pad"),
