@@ -25,8 +25,8 @@ READ_VERBS: dict[str, frozenset[str]] = {
 STATE_COMMANDS = frozenset({"install", "uninstall", "tool"})
 #: Commands whose options take away the boundary the gate chose (suite G: ``bastion launch
 #: claude --uncontained``). A ``bastion sandbox run`` line the agent writes itself (a hand-off's,
-#: ``--host``/``--write`` included) is contained again by the hook with no host (its writes land
-#: in the outer sandbox): not here.
+#: ``--host``/``--write`` included) is not here: it is decided by the command it runs
+#: (``sandboxed_run``) and contained again by the hook (its writes land in the outer sandbox).
 _WIDENING: dict[str, frozenset[str]] = {"launch": frozenset({"--uncontained"})}
 _HELP = frozenset({"--help", "-h"})
 #: Python modules that are Bastion's CLI (`python -m bastion …`).

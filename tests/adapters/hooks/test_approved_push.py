@@ -407,23 +407,27 @@ def test_a_reused_unknown_or_denied_hand_off_or_another_command_asks_about_the_h
     assert pushed(sandbox.root / "srv" / "widget.git") == ("one\n" if change == "reused" else "")
 
 
-def test_a_hand_off_line_the_agent_writes_itself_is_contained_again_with_no_host(
+def test_a_hand_off_line_the_agent_writes_itself_is_decided_by_what_it_runs_under_a_new_hand_off(
     sandbox: Sandbox, project: Path, server: GitHttp, asks_in_claude: dict[str, str]
 ) -> None:
     env = asks_in_claude
-    _, line = _handed_to_claude(sandbox, "git push origin main", env)
+    copied, line = _handed_to_claude(sandbox, "git push origin main", env)
     payload = {"hook_event_name": "PreToolUse", "cwd": str(sandbox.project), "session_id": "s",
                "tool_name": "Bash", "tool_input": {"command": line}, "tool_use_id": "toolu_2"}  # fmt: skip
 
     out = run_hook("claude", json.dumps(payload), env).json["hookSpecificOutput"]
 
+    found = HAND_OFF.search(out["updatedInput"]["command"])
     outer, inner = out["updatedInput"]["command"].split(" -- bash -c ", 1)
     exe = line.split(" sandbox run ", 1)[0]
 
-    # The agent's own line is contained again in a profile with no host (so no network), and
-    # the hand-off id it copied is nothing to the outer run.
+    # The agent's own line is decided as the push it runs (suite G: a sandbox line must not
+    # hide `rm -rf ~`): the person is asked again, and only that new hand-off, never the id
+    # the agent copied, lets the outer run reach the host.
+    assert found is not None and found.group(1) != copied, out
     assert (out["permissionDecision"], outer, shlex.split(inner)) == (
         "ask",
-        f"{exe} sandbox run --profile workspace-write --cwd {sandbox.project} --timeout 120",
+        f"{exe} sandbox run --profile workspace-write --host 127.0.0.1 --cwd {sandbox.project} --timeout 120"
+        f" --hand-off {found.group(1)}",
         [line],
     )
