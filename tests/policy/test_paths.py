@@ -163,6 +163,9 @@ def test_bastions_own_policy_file_and_state_are_denied(
     assert gate.evaluate(call("write", path="bastion.toml")).reasons[0].rule == "hardline.self"
     state = env["BASTION_STATE_DIR"]
     assert gate.evaluate(call("read", path=os.path.join(state, "bastion.db"))).decision is Decision.DENY
+    # Bastion's default state under HOME too, while this gate keeps its state elsewhere (suite H)
+    default = os.path.join(env["HOME"], ".local", "state", "bastion", "keys.json")
+    assert [r.rule for r in gate.evaluate(call("read", path=default)).reasons] == ["hardline.self"]
 
 
 def test_the_credentials_dir_is_denied_wherever_it_is(

@@ -122,6 +122,10 @@ AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
 #: Bastion's own configuration wherever a policy file could be found: every
 #: ``.bastion/policy.toml`` up any tree and the user policy (whether it exists yet or not).
 SELF_GLOBS: tuple[str, ...] = (".bastion", "**/.config/bastion")
+#: Bastion's state where it is kept by default, whichever state dir this gate was given (suite
+#: H: the person's own keys and ledger under ``~/.local/state/bastion`` while
+#: ``BASTION_STATE_DIR`` pointed elsewhere): read and written, denied like the state dir.
+DEFAULT_STATE_GLOBS: tuple[str, ...] = ("~/.local/state/bastion",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,8 +159,10 @@ class Hardline:
             credentials=gs((*CREDENTIAL_GLOBS, _exact(credentials_dir)), True),
             secrets_read=gs(SECRET_READ_GLOBS, True),
             system_write=gs(SYSTEM_WRITE_GLOBS, False),
-            self_deny=gs((*SELF_GLOBS, *(_exact(p) for p in (*policy_files, state_dir))), False),
-            self_state=gs((_exact(state_dir),), False),
+            self_deny=gs(
+                (*SELF_GLOBS, *DEFAULT_STATE_GLOBS, *(_exact(p) for p in (*policy_files, state_dir))), False
+            ),
+            self_state=gs((_exact(state_dir), *DEFAULT_STATE_GLOBS), False),
             self_ask=gs(AGENT_PERMISSION_GLOBS, True),
             later_code=gs(LATER_CODE_GLOBS, True),
         )

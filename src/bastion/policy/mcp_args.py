@@ -28,6 +28,7 @@ from bastion.errors import CallError
 from bastion.policy.compiled import McpServerArgs, Policy, Rule
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.kinds import Mode, RuleAction
+from bastion.policy.mcp_commands import command_denials
 from bastion.policy.mcp_infer import implicit_values
 from bastion.policy.network import decide_target
 from bastion.policy.stages import Context, last_rule, mode_block, path_subject, rule_reason
@@ -240,6 +241,7 @@ def decide_mcp(ctx: Context, call: ToolCall, out: Assembly) -> None:
     # The last rule matching SERVER/TOOL *and* its per-argument conditions decides; mapped
     # path and URL arguments become subjects of their own.
     decide_mcp_extras(ctx, call, out, subject)
+    subject.hard.extend(command_denials(ctx, call, arguments, name))  # a shell server's command
     subject.unmet.append(
         Reason(Decision.ASK, "mcp.no-rule", "built-in", name, f"no rule allows the MCP tool {name}")
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bastion.call.effects import Effect
+from bastion.shell.model import Access
 from bastion.shell.programs.spec import CODE, INFRA, NET, READ, WRITE, FlagRule, Spec, fs, opts
 
 E = Effect
@@ -340,6 +341,7 @@ PROGRAMS: dict[str, Spec] = {
     "keyring": _CREDS,
     "gpg": Spec(
         frozenset({E.READ}),
+        args=Access.READ,  # the files it decrypts, verifies, imports or lists packets of
         flags={
             "--export-secret-keys": FlagRule(frozenset({E.CREDENTIALS})),
             "--export-secret-subkeys": FlagRule(frozenset({E.CREDENTIALS})),

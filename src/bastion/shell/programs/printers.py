@@ -62,6 +62,10 @@ SECRET_PRINTERS: dict[str, tuple[SecretPrinter, ...]] = {
         _p("credential fill", "prints a stored password"),
         _p("credential-store get", "prints a stored password"),
         _p("credential-cache get", "prints a cached password"),
+        # with an option's value between (`credential-store --file F get`): any action of it
+        # reads or writes the store F names
+        _p("credential-store", "reads or writes the password store it names", fs("--file")),
+        _p("credential-cache", "reads or writes the password cache it names", fs("--socket", "--timeout")),
     ),
     "gh": (
         _p("auth token", "prints the GitHub token"),
