@@ -149,6 +149,9 @@ DENIED = [
     ("doppler secrets --plain", "hardline.credentials"),
     ("aws-vault export prod", "hardline.credentials"),
     ("fly auth token", "hardline.credentials"),
+    ("python3 -c 'import netrc; print(netrc.netrc().hosts)'", "hardline.credentials"),  # ~/.netrc
+    ("git credential-store --file ~/.git-credentials get", "hardline.credentials"),
+    ("gpg -d ~/.password-store/work/db.gpg", "hardline.credentials"),
     ("pulumi stack output --show-secrets", "hardline.credentials"),
     ("pulumi config get dbPassword", "hardline.credentials"),
     ("stripe config --list", "hardline.credentials"),

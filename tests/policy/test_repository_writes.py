@@ -86,6 +86,7 @@ GUARDED = [
     ".jj/repo/config.toml",
     ".venv/pip.conf",
     "toxfile.py",
+    "src/Directory.Build.props",
 ]
 
 

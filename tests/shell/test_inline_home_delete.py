@@ -28,6 +28,9 @@ CATASTROPHIC = [
     "python3 -c \"import os; os.system('rm -rf ' + os.environ['HOME'])\"",
     "perl -MFile::Path=remove_tree -e 'remove_tree($ENV{HOME})'",
     "perl -e 'system(\"rm -rf \" . $ENV{HOME})'",
+    'perl -e \'system("rm","-rf",$ENV{"HOME"})\'',  # suite H: the list form
+    'python3 -c \'import subprocess, os; subprocess.run(["rm", "-rf", os.environ["HOME"]])\'',
+    'node -e \'require("child_process").execFileSync("rm", ["-rf", require("os").homedir()])\'',
     'node -e \'require("fs").rmSync(require("os").homedir(), {recursive: true})\'',
     "ruby -e 'require \"fileutils\"; FileUtils.rm_rf(Dir.home)'",
     "python3 - <<'EOF'\nimport shutil, os\nshutil.rmtree(os.path.expanduser('~'))\nEOF",

@@ -74,7 +74,10 @@ LATER_CODE: tuple[LaterCode, ...] = (
           "opencode.jsonc", "crush.json", ".crush.json", ".kilocode/mcp.json",
           ".junie/mcp", ".continue/mcpServers",
           # vim's localvimrc plugin sources it; coc.nvim starts the language servers it names
-          ".lvimrc", ".vim/coc-settings.json"),
+          ".lvimrc", ".vim/coc-settings.json",
+          # MSBuild imports these into every project below them, and an IDE's design-time build
+          # (Visual Studio, Rider, C# Dev Kit) runs their targets when the folder opens
+          "Directory.Build.props", "Directory.Build.targets"),
     # Linters an editor runs on each file it opens, whose config is code they load: the
     # ESLint extension requires a JavaScript config (``.eslintrc.js``, ``eslint.config.*``);
     # the Pylint extension execs ``init-hook`` and imports ``load-plugins``; the Mypy extension

@@ -34,6 +34,13 @@ _PATHISH = re.compile(
 )
 
 
+#: Library calls that read a credential store by its default place, naming no file: Python's
+#: ``netrc.netrc()`` (``~/.netrc``; suite H printed its hosts and passwords).
+_IMPLICIT_STORES: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
+    "python": ((re.compile(r"\bnetrc\s*\.\s*netrc\s*\(\s*\)"), "~/.netrc"),),
+}
+
+
 def scan_inline_code(ctx: Ctx, code: str, label: str, family: str | None = None) -> None:
     """Path and URL literals in inline code, so read rules still apply to `python -c`; code
     of interpreter ``family`` that reads the whole environment discloses it."""
@@ -51,6 +58,9 @@ def scan_inline_code(ctx: Ctx, code: str, label: str, family: str | None = None)
         secret = next((n for n in NAMED_ENVIRONMENT.findall(code) if secret_name(n)), None)
         if secret is not None:
             ctx.disclose(f"{label} reads the secret-looking variable {secret}")
+    for pattern, store in _IMPLICIT_STORES.get(family or "", ()):
+        if pattern.search(code):  # a library call that reads a credential store it never names
+            ctx.path(literal_word(store), Access.READ, f"{label} reads {store} through a library")
     for m in _STRING.finditer(code):
         text = m.group(2) if m.group(2) is not None else m.group(3)
         if not text:

@@ -154,9 +154,12 @@ _HOME_REF = (
 _DELETER = r"(?:rmtree|remove_tree|rm_rf|rm_r|rmSync|rmdirSync|fs\.rm|rm)"
 #: Inline code that deletes the home folder or / recursively: ``shutil.rmtree(os.path.expanduser
 #: ('~'))``, ``remove_tree($ENV{HOME})``, ``system("rm -rf " . $ENV{HOME})``, ``fs.rmSync(os.homedir(),
-#: …)``, ``system("rm -rf ~")``. Catastrophic, as ``rm -rf ~`` is.
+#: …)``, ``system("rm -rf ~")``, ``system("rm", "-rf", $ENV{"HOME"})``. Catastrophic, as ``rm -rf ~`` is.
 HOME_DELETE = re.compile(
     rf"\b{_DELETER}\s*\(\s*{_HOME_REF}\s*[,)]"
     rf"|\brm\s+-\w*[rR]\w*\s*['\"]\s*[.+,]\s*{_HOME_REF}"
     r"|\brm\s+-\w*[rR]\w*\s+(?:~|\$HOME|\$\{HOME\}|/)/?\s*['\"]"
+    # an argument list: system("rm", "-rf", $ENV{"HOME"}), subprocess.run(["rm", "-rf", …]),
+    # execFileSync("rm", ["-rf", os.homedir()])
+    rf"|['\"]rm['\"]\s*,\s*\[?\s*['\"]-\w*[rR]\w*['\"]\s*,\s*{_HOME_REF}"
 )
