@@ -39,11 +39,16 @@ def project(workspace: Path, home: Path) -> Path:
         "keys.py": "#!/usr/bin/env python3\nprint(open('/home/u/.aws/credentials').read())\n",
         "dev.sh": "#!/bin/sh\nset -a; . ./.env; set +a\ncat .env.local\nnode server.js\n",
         "steal.sh": "#!/bin/sh\ncat ~/.ssh/id_rsa\n",
+        "sample.sh": "#!/bin/sh\ncat fixtures/sample.txt\n",  # another name of ~/.aws/credentials
         "notes.txt": "cat config/prod.yml\n",  # no #! line: not a script git or a shell runs by path
     }
     for name, text in files.items():
         (scripts / name).write_text(text)
         (scripts / name).chmod(0o755)
+    (workspace / "fixtures").mkdir()
+    (home / ".aws").mkdir(exist_ok=True)
+    (home / ".aws" / "credentials").write_text("[default]\naws_secret_access_key = x\n")
+    (workspace / "fixtures" / "sample.txt").hardlink_to(home / ".aws" / "credentials")
     (workspace / "package.json").write_text(
         '{"scripts": {"dump": "cat config/prod.yml", "test": "node test.js", "pretest": "echo ok",'
         ' "postbuild": "cat config/prod.yml", "build": "tsc"}}'
@@ -69,6 +74,9 @@ DENIED = [
     ("sed -f scripts/tidy.sed README.md", "hardline.destructive"),
     ("awk -f scripts/steal.awk README.md", "hardline.credentials"),
     ("sh scripts/steal.sh", "hardline.credentials"),  # a credential of HOME, named outright
+    # another name of a HOME credential (suite H's `make test`): hidden in the sandbox too, but
+    # no project's build reads one, so it is denied rather than run blind
+    ("sh scripts/sample.sh", "hardline.credentials"),
     # A package.json script (with its pre- and post- scripts), a Makefile's recipes.
     ("npm run dump", "hardline.credentials"),
     ("yarn dump", "hardline.credentials"),

@@ -151,8 +151,13 @@ def _metadata(script: Script, cmd: SimpleCommand, endpoint: str) -> Reason:
 
 
 def _hidden(policy: Policy, reason: Reason) -> bool:
-    """Is ``reason`` a read or write of a workspace file the sandbox hides by its name?"""
+    """Is ``reason`` a read or write of a workspace file the sandbox hides by its name (a
+    project's own ``.env`` its scripts source)? Not another name of a credential elsewhere
+    (``fixtures/sample.txt = ~/.aws/credentials``, suite H's ``make test``): no project's
+    build reads that, so it is denied although the sandbox would hide it too."""
     path = reason.matched
+    if " = " in path:
+        return False
     return (
         reason.rule in ("hardline.credentials", "paths.deny_read")
         and any(path == root or path.startswith(root.rstrip("/") + "/") for root in policy.workspace)
