@@ -56,7 +56,15 @@ def test_a_wrappers_output_option_is_a_write_of_its_file(command: str, written: 
 
 @pytest.mark.parametrize(
     "command",
-    ["timeout 5 ls", "timeout -k 2 5 ls", "nice -n 5 ls", "stdbuf -oL ls", "strace -f -c ls"],
+    [
+        "timeout 5 ls",
+        "timeout -k 2 5 ls",
+        "nice -n 5 ls",
+        "stdbuf -oL ls",
+        "strace -f -c ls",
+        "bwrap --ro-bind /usr /usr --proc /proc --dev /dev --unshare-all ls",
+        "bwrap --bind / / --setenv A b --symlink usr/lib /lib ls",  # two-value options
+    ],
 )
 def test_a_wrapper_with_declared_options_is_looked_through(command: str) -> None:
     assert [c.pure_reader for c in analyze(command).commands] == [True]
@@ -70,3 +78,16 @@ def test_a_command_that_detaches_from_the_call_is_never_a_pure_reader(command: s
     # It outlives the call unless a sandbox's own pid namespace ends it with the call (suite F).
     commands = analyze(command).commands
     assert [(c.pure_reader, Effect.UNKNOWN in c.effects) for c in commands] == [(False, True)] * len(commands)
+
+
+@pytest.mark.parametrize(
+    ("command", "program", "unknown"),
+    [
+        ("bwrap --bind / / --dev /dev sh -c 'cat ~/.netrc'", "cat", False),  # suite H
+        ("bwrap --ro-bind /usr /usr --chdir / rm -rf home", "rm", True),  # another folder
+        ("bwrap --args 3 ls", "ls", True),  # more arguments from a descriptor
+    ],
+)
+def test_bwrap_is_looked_through_to_what_it_runs(command: str, program: str, unknown: bool) -> None:
+    commands = analyze(command).commands
+    assert [(c.program, Effect.UNKNOWN in c.effects) for c in commands][-1] == (program, unknown)

@@ -26,12 +26,12 @@ from bastion.shell.programs import wrappers as W
 from bastion.shell.programs.registry import lookup
 from bastion.shell.programs.wipes import wipe
 from bastion.shell.programs.wrappers import WRAPPERS
-from bastion.shell.self_verbs import SandboxedRun, sandboxed_run
+from bastion.shell.self_verbs import sandboxed_run
 from bastion.shell.servers import HANDLERS as SERVER_HANDLERS
 from bastion.shell.subscripts import evaluated_name
 from bastion.shell.walk_model import RawCommand, Redirect
 from bastion.shell.words import Word, literal_word
-from bastion.shell.wrapper_args import strip_env, strip_xargs
+from bastion.shell.wrapper_args import strip_env, strip_sandbox_run, strip_xargs
 
 E = Effect
 MAX_DEPTH = 8
@@ -213,7 +213,7 @@ class Classifier:
                 self_arguments(ctx, ctx.words[1:])
                 run = sandboxed_run([w.value for w in ctx.words[1:]])
                 if run is not None and head.value is not None:
-                    self._sandboxed(ctx, run)
+                    strip_sandbox_run(ctx, run)
                     continue
             if head.value is None or head.glob or head.prompt_expand:
                 ctx.add(E.UNKNOWN, note=f"command word {head.text!r} only known at run time")
@@ -244,20 +244,6 @@ class Classifier:
                 continue
             break
         return self._classify(ctx, ctx.words[0].text)
-
-    def _sandboxed(self, ctx: Ctx, run: SandboxedRun) -> None:
-        """Look through ``bastion sandbox run OPTIONS -- COMMAND`` to what it runs; the folders
-        it would open for writing are writes it asks for."""
-        ctx.wrappers.append("bastion sandbox run")
-        for value in run.writes:
-            if value is None:
-                ctx.raise_at(-1, E.UNKNOWN, note="bastion sandbox run --write only known at run time")
-                continue
-            ctx.add(E.WRITE, note="bastion sandbox run --write opens a folder for writing")
-            ctx.path(literal_word(value), Access.WRITE, "bastion sandbox run --write")
-        if run.cwd is not None:
-            ctx.raise_at(-1, E.UNKNOWN, note="bastion sandbox run --cwd: the command runs where it chose")
-        ctx.words = ctx.words[1 + run.command :]
 
     def _foreign(self, ctx: Ctx, name: str, spelling: str) -> list[SimpleCommand]:
         ctx.known = False
@@ -308,7 +294,14 @@ class Classifier:
         name = ctx.program
         declared = spec.known | spec.takes_value | frozenset(spec.value_paths)
         takes = spec.takes_value | frozenset(spec.value_paths)
-        parsed, stop = parse_args(ctx.words[1:], takes, spec.aliases, stop_at_positional=True, known=declared)
+        parsed, stop = parse_args(
+            ctx.words[1:],
+            takes,
+            spec.aliases,
+            stop_at_positional=True,
+            known=declared | spec.pairs,
+            pairs=spec.pairs,
+        )
         if spec.effects:
             ctx.add(*spec.effects, note=spec.note or f"{name} wrapper")
             ctx.carried.update(spec.effects)  # what it runs inherits them (nohup sh -c '…')
@@ -321,6 +314,11 @@ class Classifier:
                 if access is not Access.READ and not P.is_harmless_target(flag.value.value or ""):
                     ctx.raise_at(-1, E.WRITE, note=f"{name} {flag.name} writes the file it names")
                 ctx.path(flag.value, access, f"{name} {flag.name}")
+        moved = next((f for f in parsed.flags if f.name in spec.elsewhere), None)
+        if moved is not None:
+            ctx.raise_at(
+                -1, E.UNKNOWN, note=f"{name} {moved.text}: what the command names is only known at run time"
+            )
         attached = next((f for f in parsed.flags if f.name in spec.attaches), None)
         if attached is not None:
             ctx.disclose(f"{name} {attached.text} attaches to a running process: what it holds, secrets too")

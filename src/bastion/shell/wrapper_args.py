@@ -1,5 +1,6 @@
 """The wrappers that rewrite the words they run instead of only skipping options: ``env``
-(assignments, ``-S`` splitting, ``-C``/``-P``) and ``xargs`` (arguments read from stdin)."""
+(assignments, ``-S`` splitting, ``-C``/``-P``), ``xargs`` (arguments read from stdin) and an
+agent's own ``bastion sandbox run … -- COMMAND`` line."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from bastion.shell.feeds import stdin_words
 from bastion.shell.flags import parse_args
 from bastion.shell.model import Access
 from bastion.shell.programs import wrappers as W
+from bastion.shell.self_verbs import SandboxedRun
 from bastion.shell.walk_model import Redirect
 from bastion.shell.words import Word, literal_word
 
@@ -126,3 +128,18 @@ def strip_xargs(ctx: Ctx) -> None:
     ctx.fed_list = _list_file(ctx, [w.value for w in parsed.values("-a")])
     ctx.note("xargs appends arguments read from stdin (only known at run time)")
     ctx.words = rest
+
+
+def strip_sandbox_run(ctx: Ctx, run: SandboxedRun) -> None:
+    """Look through ``bastion sandbox run OPTIONS -- COMMAND`` to what it runs; the folders it
+    would open for writing are writes it asks for."""
+    ctx.wrappers.append("bastion sandbox run")
+    for value in run.writes:
+        if value is None:
+            ctx.raise_at(-1, E.UNKNOWN, note="bastion sandbox run --write only known at run time")
+            continue
+        ctx.add(E.WRITE, note="bastion sandbox run --write opens a folder for writing")
+        ctx.path(literal_word(value), Access.WRITE, "bastion sandbox run --write")
+    if run.cwd is not None:
+        ctx.raise_at(-1, E.UNKNOWN, note="bastion sandbox run --cwd: the command runs where it chose")
+    ctx.words = ctx.words[1 + run.command :]

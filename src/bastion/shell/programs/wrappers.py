@@ -38,10 +38,16 @@ class Wrapper:
     # Options that attach to a process already running (strace -p PID): what it reads and
     # writes, its memory, is every secret it holds: a credential read.
     attaches: frozenset[str] = frozenset()
+    # Options that take two values (bwrap --bind SRC DEST).
+    pairs: frozenset[str] = frozenset()
+    # Options after which what the command names is only known at run time: it runs in
+    # another folder, or reads more arguments from a descriptor (bwrap --chdir, --args).
+    elsewhere: frozenset[str] = frozenset()
 
     def declares(self, name: str) -> bool:
         return (
             name in self.known
+            or name in self.pairs
             or name in self.takes_value
             or name in self.value_paths
             or name in self.no_command
@@ -107,6 +113,28 @@ WRAPPERS: dict[str, Wrapper] = {
     # Detaching from the call's session and signals: the command outlives the call unless a
     # sandbox (its own pid namespace) ends it with the call: never a plain reader.
     "nohup": Wrapper(known=fs("--help", "--version"), effects=_DETACH, note="nohup: outlives the call"),
+    # bubblewrap 0.8 `bwrap --help`: the command runs with what the binds show it, which may be
+    # all of / (suite H: `bwrap --bind / / sh -c 'cat ~/.netrc'`): decided as if run directly.
+    "bwrap": Wrapper(
+        takes_value=_o(
+            "--args --userns --userns2 --pidns --uid --gid --hostname --chdir --unsetenv --lock-file "
+            "--sync-fd --remount-ro --exec-label --file-label --proc --dev --tmpfs --mqueue --dir "
+            "--seccomp --add-seccomp-fd --block-fd --userns-block-fd --info-fd --json-status-fd "
+            "--cap-add --cap-drop --perms --size"
+        ),
+        pairs=_o(
+            "--setenv --bind --bind-try --dev-bind --dev-bind-try --ro-bind --ro-bind-try --bind-fd "
+            "--ro-bind-fd --file --bind-data --ro-bind-data --symlink --chmod"
+        ),
+        known=_o(
+            "--help --version --unshare-all --share-net --unshare-user --unshare-user-try --unshare-ipc "
+            "--unshare-pid --unshare-net --unshare-uts --unshare-cgroup --unshare-cgroup-try "
+            "--disable-userns --assert-userns-disabled --clearenv --new-session --die-with-parent --as-pid-1"
+        ),
+        no_command=fs("--help", "--version"),
+        elsewhere=fs("--chdir", "--args"),
+        note="runs a command in a bubblewrap sandbox it sets up",
+    ),
     "timeout": Wrapper(
         takes_value=fs("-s", "-k", "--signal", "--kill-after"),
         skip=1,
