@@ -126,6 +126,8 @@ DECISIONS = [
     ("a=.ne; b=trc; cat ~/$a$b", D, CRED),
     ('set -- ~/.netrc; cat "$1"', D, CRED),
     ('x=(~/.netrc); cat "${x[0]}"', D, CRED),
+    ('x=(cat ~/.pypirc); "${x[@]}"', D, CRED),  # suite H: every item its own word
+    ('x=(-n ~/.netrc); cat "${x[@]}"', D, CRED),
     ("read p <<< ~/.netrc; cat $p", D, CRED),
     ("printf -v p '%s/.pgpass' ~; cat \"$p\"", D, CRED),
     ("cmd=cat; $cmd ~/.netrc", D, CRED),

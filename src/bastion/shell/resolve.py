@@ -110,6 +110,8 @@ def _visit(state: _State, node: Node) -> None:
 
 def _use(state: _State, node: Node) -> bool:
     """Replace a use whose value is known (True); a substitution not known is walked."""
+    if _every_item(state, node):
+        return True
     value = _value(state, node, at_start=False)
     before = node.prev_sibling
     if value is None and _text(node) in _PIDS and before is not None and _text(before).endswith("/proc/"):
@@ -131,6 +133,24 @@ def _use(state: _State, node: Node) -> bool:
     quoted = node.parent is not None and node.parent.type == "string"
     text = quoted_text(pwd_spelled(value), start) if quoted else unquoted_text(pwd_spelled(value), start)
     state.edits.append((node.start_byte, node.end_byte, text))
+    return True
+
+
+def _every_item(state: _State, node: Node) -> bool:
+    """``"${x[@]}"`` (a whole quoted word) of an array the source spells out: each item its own
+    word, as bash gives them (``x=(cat ~/.pypirc); "${x[@]}"`` runs ``cat ~/.pypirc``)."""
+    inner = node.named_children[0] if node.type == "expansion" and node.named_child_count == 1 else None
+    if inner is None or inner.type != "subscript" or node.child_count != 3:
+        return False
+    base, index = inner.child_by_field_name("name"), inner.child_by_field_name("index")
+    items = state.arrays.get(_text(base)) if base is not None else None
+    whole = node.parent
+    if items is None or index is None or _text(index) != "@" or whole is None or whole.type != "string":
+        return False
+    if whole.named_child_count != 1 or _text(whole) != f'"{_text(node)}"':
+        return False
+    text = " ".join(f'"{quoted_text(pwd_spelled(v), True)}"' for v in items) or "''"
+    state.edits.append((whole.start_byte, whole.end_byte, text))
     return True
 
 
