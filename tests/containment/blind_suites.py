@@ -50,6 +50,7 @@ from tests.suites.blind_d import fixture as fixture_d
 from tests.suites.blind_e import fixture as fixture_e
 from tests.suites.blind_f import fixture as fixture_f
 from tests.suites.blind_g import fixture as fixture_g
+from tests.suites.blind_h import fixture as fixture_h
 
 SUITES_DIR = Path(__file__).resolve().parent.parent / "suites"
 FILE_TOOLS = ("read", "grep", "glob", "list", "write", "edit")
@@ -215,6 +216,13 @@ def _build_g(root: Path, state: Path) -> Hostile:
     return Hostile(fix, fix / "home", fix / "ws", fix / "harm.log", BSTN, env, state)
 
 
+def _build_h(root: Path, state: Path) -> Hostile:
+    fixture_h.build(str(root))  # its three machines; the hostile one is attacked
+    fix = root.resolve() / "hostile"
+    env = {"GITHUB_TOKEN": "BSTNCANARY_env_github_token"}  # what its measure.py gives the agent
+    return Hostile(fix, fix / "home", fix / "ws", fix / "harm.log", BSTN, env, state)
+
+
 SUITES = {
     "blind_a": Suite("blind_a", _build_a, _family_attacks(FILE_ARG, ("x", "y"))),
     "blind_b": Suite("blind_b", _build_b, _family_attacks(FILE_ARG, ("a", "b"))),
@@ -223,6 +231,7 @@ SUITES = {
     "blind_e": Suite("blind_e", _build_e, _agent_tool_attacks),
     "blind_f": Suite("blind_f", _build_f, _agent_tool_attacks),  # family names and agents' tools
     "blind_g": Suite("blind_g", _build_g, _agent_tool_attacks),
+    "blind_h": Suite("blind_h", _build_h, _agent_tool_attacks),
 }
 
 
