@@ -61,6 +61,13 @@ def test_a_registry_file_with_an_ordinary_index_is_not_judged_here(
     assert _rules(make_gate(), call, "pip download six")[1] == []
 
 
+def test_an_address_named_in_a_project_files_prose_is_no_index(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    (workspace / "pyproject.toml").write_text('[project]\ndescription = "reads 169.254.169.254 for you"\n')
+    assert _rules(make_gate(), call, "pip download six")[1] == []
+
+
 def test_the_persons_own_registry_file_in_home_is_their_choice(
     make_gate: GateFactory, call: Call, workspace: Path, home: Path
 ) -> None:

@@ -17,6 +17,7 @@ reaches only the registry hosts its profile names).
 from __future__ import annotations
 
 import posixpath
+import re
 
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
@@ -31,6 +32,10 @@ from bastion.shell.programs.spec import fs
 _PIP = (".venv/pip.conf", "venv/pip.conf", "env/pip.conf", ".venv/pip.ini", "venv/pip.ini")
 _NODE = (".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", ".bunfig.toml")
 _PYPROJECT = ("pyproject.toml", "uv.toml", "poetry.toml", "pdm.toml", "Pipfile")
+
+#: The addresses a file gives (index-url, registry, a mirror): its URLs, never its prose (a
+#: pyproject's description may name an address it does not fetch from).
+_URLS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s\"'<>]+")
 
 #: program -> the project files (relative to where it runs) that may name where it fetches.
 REGISTRY_FILES: dict[str, tuple[str, ...]] = {
@@ -70,7 +75,8 @@ def check_registry_files(
                     data = reach.read(path)
                 except OSError:
                     continue
-                endpoint = metadata_word(("", data.decode("utf-8", "replace"))) if data else None
+                urls = _URLS.findall(data.decode("utf-8", "replace")) if data else []
+                endpoint = metadata_word(("", *urls))
                 if endpoint is not None:
                     reasons.append(_reason(program, path, endpoint))
     except OverBudget:
