@@ -133,7 +133,10 @@ WRAPPERS: dict[str, Wrapper] = {
         ),
         no_command=fs("--help", "--version"),
         elsewhere=fs("--chdir", "--args"),
-        note="runs a command in a bubblewrap sandbox it sets up",
+        # it writes its own namespaces' maps (/proc/PID/uid_map: the differential oracle saw
+        # it), so what runs under it is never a pure read
+        effects=_DETACH,
+        note="runs a command in a bubblewrap sandbox it sets up (namespaces, mounts)",
     ),
     "timeout": Wrapper(
         takes_value=fs("-s", "-k", "--signal", "--kill-after"),
