@@ -7,6 +7,7 @@ a pattern without a slash matches a name at any depth (as in .gitignore).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass
@@ -62,6 +63,13 @@ def _to_regex(pattern: str) -> str:
     return body
 
 
+#: ``re.compile`` behind a memo large enough for every pattern a policy holds: ``re``'s own
+#: cache keeps 512, and the built-in hardline, later-code and agent tables are more than that,
+#: so each policy build (one per loaded policy, many in tests and ``replay``) recompiled them
+#: all (a 5x slower test suite when the tables grew past it). A pure function's memo.
+_regex = functools.lru_cache(maxsize=8192)(re.compile)
+
+
 def compile_glob(pattern: str, *, source: str, base: str, home: str, ignore_case: bool = False) -> Glob:
     anchored = _anchor(pattern, base, home)
     try:
@@ -72,7 +80,7 @@ def compile_glob(pattern: str, *, source: str, base: str, home: str, ignore_case
         if ignore_case:
             inner = f"(?i:{inner})"
         anchor = _ANYWHERE if anywhere else "^"
-        return Glob(pattern, source, re.compile(anchor + inner), anywhere, inner)
+        return Glob(pattern, source, _regex(anchor + inner), anywhere, inner)
     except re.error as exc:
         raise GlobError(f"invalid glob {pattern!r}: {exc}") from exc
 
@@ -97,7 +105,7 @@ class GlobSet:
             parts.append(_ANYWHERE + "(?:" + "|".join(anywhere) + ")")
         if anchored:
             parts.append("^(?:" + "|".join(anchored) + ")")
-        return cls(items, re.compile("|".join(parts)))
+        return cls(items, _regex("|".join(parts)))
 
     def first_match(self, path: str) -> Glob | None:
         """``path`` is absolute; matching is done on it without the leading slash."""
