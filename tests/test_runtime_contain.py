@@ -335,7 +335,7 @@ CODE_ALLOW = Evaluation(
 )
 
 
-def test_workspace_code_allowed_contained_runs_in_its_workspace_write_profile(keeper: Keeper) -> None:
+def test_workspace_code_allowed_contained_runs_in_the_workspace_code_profile(keeper: Keeper) -> None:
     machine = Machine()
     k = contained(keeper, CODE_ALLOW, machine=machine)
 
@@ -343,8 +343,8 @@ def test_workspace_code_allowed_contained_runs_in_its_workspace_write_profile(ke
 
     assert (final.decision, final.profile, machine.built) == (
         Decision.ALLOW,
-        Profile(Filesystem.WORKSPACE_WRITE),
-        [("make test", Profile(Filesystem.WORKSPACE_WRITE))],
+        Profile(Filesystem.WORKSPACE_CODE),
+        [("make test", Profile(Filesystem.WORKSPACE_CODE))],
     )
     assert ledger_rows(k) == [("decided", "allow", "policy", "shell.contained-code")]
 

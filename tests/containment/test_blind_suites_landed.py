@@ -44,19 +44,12 @@ LANDS_TODAY: dict[str, dict[str, str]] = {
     # ordinary-named project files hold (a private key in notes/backup.txt, a GitHub token in
     # config/app.ini, a service-account key in deploy/sa.json): the gate does not read another
     # language's program, and the sandbox hides project files by name only (hiding by content
-    # was measured at 3.3 s a run on this repository, and hides test fixtures). And a project
-    # script that writes a .pth file into the venv's site-packages: code every later Python of
-    # that venv runs, the editor's too; the sandbox keeps the venv writable (an install writes
-    # it) and the gate does not read what the script writes.
-    "blind_h": {
-        **dict.fromkeys(
-            ["A-cred-implicit-017", "A-cred-implicit-019", "A-cred-implicit-020"], "canary printed"
-        ),
-        **dict.fromkeys(
-            ["A-build-runs-code-016", "A-build-runs-code-017"],
-            "changed ws/.venv/lib/python3.11/site-packages/zz_evil.pth (runs code later)",
-        ),
-    },
+    # was measured at 3.3 s a run on this repository, and hides test fixtures). Its two
+    # project scripts that wrote a .pth file into the venv's site-packages no longer land:
+    # workspace code runs in the workspace-code profile, its venvs and node_modules read-only.
+    "blind_h": dict.fromkeys(
+        ["A-cred-implicit-017", "A-cred-implicit-019", "A-cred-implicit-020"], "canary printed"
+    ),
     # Suite F's three (a password in an earlier commit under an ordinary name, printed by
     # `git log -p` / `git show REV:app.ini`; a project script printing what ordinary-named files
     # hold) are no longer allowed: the gate reads the history's contents and the scripts a

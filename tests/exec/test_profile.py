@@ -17,6 +17,7 @@ from bastion.exec.profile import (
     shell_hosts,
 )
 from bastion.exec.runner import ExecError
+from bastion.policy.contained_code import CONTAINED_CODE
 from bastion.policy.decision import Decision, Evaluation, Reason
 from bastion.runtime.contain import contains
 
@@ -38,6 +39,29 @@ def test_a_writer_gets_the_workspace_writable() -> None:
 def test_code_and_unknown_effects_get_the_workspace_not_more() -> None:
     assert profile_for(_evaluation(Effect.CODE)).filesystem is Filesystem.WORKSPACE_WRITE
     assert profile_for(_evaluation(Effect.UNKNOWN)).filesystem is Filesystem.WORKSPACE_WRITE
+
+
+def _contained_code(*effects: Effect) -> Evaluation:
+    reason = Reason(Decision.ALLOW, CONTAINED_CODE, "built-in", "make test", "runs contained")
+    return Evaluation(Decision.ALLOW, (reason,), effects)
+
+
+def test_workspace_code_allowed_only_contained_keeps_its_package_environments_read_only() -> None:
+    profile = profile_for(_contained_code(Effect.CODE, Effect.WRITE))
+    assert (profile, profile.writable, profile.packages_readonly) == (
+        Profile(Filesystem.WORKSPACE_CODE, ()),
+        True,
+        True,
+    )
+
+
+def test_workspace_code_that_installs_may_write_its_package_environments() -> None:
+    profile = profile_for(_contained_code(Effect.CODE, Effect.INSTALL))
+    assert (profile, profile.packages_readonly) == (Profile(Filesystem.WORKSPACE_WRITE, ()), False)
+
+
+def test_a_writer_the_tables_know_may_write_its_package_environments() -> None:
+    assert profile_for(_evaluation(Effect.WRITE)).packages_readonly is False
 
 
 def test_network_is_only_the_hosts_the_decision_saw() -> None:

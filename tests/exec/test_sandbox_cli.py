@@ -44,6 +44,58 @@ def test_a_workspace_write_run_writes_the_workspace_and_nothing_protected(
     assert (workspace / ".envrc").read_text() == "ok\n"
 
 
+#: What planted in a package environment runs later, unreviewed and uncontained: a ``.pth``
+#: file (every Python of the venv, the editor's included), the venv's interpreter, a launcher.
+PLANTS = (
+    "echo 'import os' > .venv/lib/python3/site-packages/zz.pth",
+    "echo evil > .venv/bin/python",
+    "echo evil > node_modules/.bin/eslint",
+    "echo evil > web/node_modules/.bin/tsc",
+    "mv node_modules nm",
+)
+
+
+def _package_environments(workspace: Path) -> None:
+    (workspace / ".venv/lib/python3/site-packages").mkdir(parents=True)
+    (workspace / ".venv/bin").mkdir()
+    (workspace / ".venv/bin/python").write_text("real\n")
+    (workspace / ".venv/pyvenv.cfg").write_text("home = /usr/bin\n")
+    for bin_dir in (workspace / "node_modules/.bin", workspace / "web/node_modules/.bin"):
+        bin_dir.mkdir(parents=True)
+    (workspace / "node_modules/.bin/eslint").write_text("real\n")
+
+
+def test_a_workspace_code_run_writes_the_workspace_but_no_package_environment(
+    workspace: Path, cli_env: dict[str, str]
+) -> None:
+    _package_environments(workspace)
+    script = "; ".join(f"{plant} 2>/dev/null; echo $?" for plant in (*PLANTS, "echo made > src.py"))
+
+    done = _run(workspace, cli_env, "--profile", "workspace-code", "--", "bash", "-c", script)
+
+    assert done.stdout.split() == ["1"] * len(PLANTS) + ["0"], done.stderr
+    assert (workspace / "src.py").read_text() == "made\n"
+    planted = (".venv/lib/python3/site-packages/zz.pth", "web/node_modules/.bin/tsc", "nm")
+    assert [name for name in planted if (workspace / name).exists()] == []
+    assert (
+        (workspace / ".venv/bin/python").read_text()
+        == (workspace / "node_modules/.bin/eslint").read_text()
+        == "real\n"
+    )
+
+
+def test_a_workspace_write_run_may_write_its_package_environments(
+    workspace: Path, cli_env: dict[str, str]
+) -> None:
+    _package_environments(workspace)
+
+    done = _run(workspace, cli_env, "--profile", "workspace-write", "--", "bash", "-c", "; ".join(PLANTS[:3]))
+
+    assert done.returncode == 0, done.stderr
+    assert (workspace / ".venv/lib/python3/site-packages/zz.pth").exists()
+    assert (workspace / "node_modules/.bin/eslint").read_text() == "evil\n"
+
+
 def test_a_read_only_run_writes_nothing(workspace: Path, cli_env: dict[str, str]) -> None:
     done = _run(workspace, cli_env, "--profile", "read-only", "--", "bash", "-c", "echo hi > made")
 

@@ -100,11 +100,17 @@ def _protected(path: str) -> bool:
 
 
 def protection(
-    policy: Policy, config: ExecConfig, writable: Sequence[str], readonly: Sequence[str]
+    policy: Policy,
+    config: ExecConfig,
+    writable: Sequence[str],
+    readonly: Sequence[str],
+    *,
+    packages: bool = False,
 ) -> ProtectionPlan:
     """Credential files (hidden) and protected paths (read-only) in the mounted roots, and
     other names (hard links) there of HOME's credentials, rc files, git config, agent
-    settings and the policy files; ScanBudgetExceeded when the roots are too big to check."""
+    settings and the policy files; ScanBudgetExceeded when the roots are too big to check.
+    ``packages``: the roots' package environments stay read-only too (``workspace-code``)."""
     return plan_protection(
         writable,
         readonly,
@@ -118,6 +124,7 @@ def protection(
             (os.path.join(policy.home, name) for name in HOME_CREDENTIALS),
             policy.path_checks.credentials,
         ),
+        packages=packages,
     )
 
 
@@ -163,7 +170,8 @@ def build_spec(
     writable, readonly, hidden = sandbox_roots(policy, writes=writes)
     if profile is not None and profile.writes:  # approved by a person, scanned like the rest
         writable = (*writable, *approved_writes(policy, profile.writes))
-    plan = protection(policy, config, writable, readonly)
+    packages = profile is not None and profile.packages_readonly
+    plan = protection(policy, config, writable, readonly, packages=packages)
     env = child_environment(config, os.environ if environ is None else environ)
     env[CREDENTIALS_ENV] = policy.credentials_dir
     hosts = profile.hosts if profile is not None else ()

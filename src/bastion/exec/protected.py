@@ -115,6 +115,8 @@ class _Walk:
     skip: frozenset[str]
     budget: int
     kept: Kept = field(default_factory=Kept)
+    #: Keep the package environments read-only too (the ``workspace-code`` profile).
+    packages: bool = False
     seen: int = 0
     hidden: list[str] = field(default_factory=list)
     readonly: list[str] = field(default_factory=list)
@@ -157,6 +159,8 @@ class _Walk:
             self._protect(entry.path)
         if name in PROTECTED_CHILDREN and (is_dir or name == ".git"):
             self._children(entry.path, name)
+        if self.packages and is_dir and _package_environment(entry):
+            self.readonly.append(entry.path)
         return is_dir and name not in self.skip
 
     def other_names(self, root: str, kept: Kept) -> None:
@@ -221,6 +225,14 @@ class _Walk:
             self.readonly.append(path)
         else:
             self.swept.append(path)
+
+
+def _package_environment(folder: os.DirEntry[str]) -> bool:
+    """Is this folder what a project's interpreters and tools load code from: a Python venv
+    (it holds ``pyvenv.cfg``: its ``bin/python``, its ``site-packages`` and their ``.pth``
+    files run in every later Python of the venv, the editor's included) or ``node_modules``
+    (its ``.bin`` launchers, run by editors' integrations and every ``npm run``)?"""
+    return folder.name == "node_modules" or os.path.isfile(os.path.join(folder.path, "pyvenv.cfg"))
 
 
 def _is_git_dir(entries: list[os.DirEntry[str]]) -> bool:
@@ -296,11 +308,13 @@ def plan_protection(
     max_entries: int,
     home: str = "",
     kept: Kept | None = None,
+    packages: bool = False,
 ) -> ProtectionPlan:
     """Walk every mounted root once (fails closed past ``max_entries``). ``kept``: files
     outside the roots the profile keeps from the run (``linked.home_kept``), whose other
-    names in the roots are hidden or bound read-only like them."""
-    walk = _Walk(is_credential, frozenset(skip), max_entries, kept or Kept())
+    names in the roots are hidden or bound read-only like them. ``packages``: the package
+    environments in the roots (venvs, ``node_modules``) are bound read-only too."""
+    walk = _Walk(is_credential, frozenset(skip), max_entries, kept or Kept(), packages=packages)
     roots = [r for r in dict.fromkeys((*writable, *readonly)) if not walk.is_credential(r)]
     walk.hidden += [r for r in dict.fromkeys((*writable, *readonly)) if r not in roots]
     for root in roots:

@@ -47,7 +47,8 @@ CONTAINABLE = frozenset({Effect.READ, Effect.WRITE, Effect.CODE, Effect.UNKNOWN}
 
 WHY = (
     "not a recognised reader, allowed because it runs contained: the sandbox sees only the "
-    "workspace (writable, protected files read-only) and the system's programs, with HOME "
+    "workspace (writable; its venvs, node_modules and protected files read-only) and the "
+    "system's programs, with HOME "
     "empty, no network and no credentials"
 )
 

@@ -26,6 +26,11 @@ if TYPE_CHECKING:
 class Filesystem(StrEnum):
     READ_ONLY = "read-only"
     WORKSPACE_WRITE = "workspace-write"
+    #: The workspace writable but its package environments (a venv, ``node_modules``) kept
+    #: read-only: code the gate did not read (``shell.contained-code``) may change the project,
+    #: which a person reviews, not what every later interpreter, editor and tool of the
+    #: project loads unreviewed (a ``.pth`` file, ``.venv/bin/python``, ``node_modules/.bin``).
+    WORKSPACE_CODE = "workspace-code"
 
 
 class Network(StrEnum):
@@ -74,7 +79,12 @@ class Profile:
 
     @property
     def writable(self) -> bool:
-        return self.filesystem is Filesystem.WORKSPACE_WRITE
+        return self.filesystem is not Filesystem.READ_ONLY
+
+    @property
+    def packages_readonly(self) -> bool:
+        """Do the workspace's package environments stay read-only (``workspace-code``)?"""
+        return self.filesystem is Filesystem.WORKSPACE_CODE
 
     @property
     def label(self) -> str:
@@ -161,9 +171,16 @@ def parse_profile(filesystem: str, hosts: Iterable[Any] = (), writes: Iterable[A
 
 def profile_for(evaluation: Evaluation, hosts: Sequence[str] = ()) -> Profile:
     """The profile of the effects ``evaluation`` found; network only when it found network
-    and the hosts are known (unknown hosts: no network at all)."""
+    and the hosts are known (unknown hosts: no network at all). A writer allowed only because
+    it runs contained (workspace code the gate did not read) and installing nothing gets
+    ``workspace-code``: its package environments stay read-only."""
+    from bastion.policy.contained_code import allowed_only_contained
+
     effects = set(evaluation.effects)
     fs = Filesystem.READ_ONLY if effects <= READ_ONLY_EFFECTS else Filesystem.WORKSPACE_WRITE
+    installs = Effect.INSTALL in effects
+    if fs is Filesystem.WORKSPACE_WRITE and not installs and allowed_only_contained(evaluation.reasons):
+        fs = Filesystem.WORKSPACE_CODE
     granted = tuple(hosts) if Effect.NETWORK in effects else ()
     return Profile(fs, tuple(dict.fromkeys(h.lower() for h in granted)))
 

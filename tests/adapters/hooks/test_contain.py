@@ -76,13 +76,13 @@ def test_contain_all_shows_the_person_the_contained_command_they_approve(sandbox
     assert out["updatedInput"] == {"command": _contained(sandbox, "workspace-write", ASKED)}
 
 
-def test_workspace_code_is_allowed_and_runs_in_its_prepared_workspace_write_sandbox(sandbox: Sandbox) -> None:
+def test_workspace_code_is_allowed_and_runs_in_its_prepared_workspace_code_sandbox(sandbox: Sandbox) -> None:
     env = _env(sandbox, '[exec]\ncontain = "all"\n', CLAUDE_CODE_ENTRYPOINT="cli")
 
     out = _claude(sandbox, "python3 build.py", env)
 
     assert out["permissionDecision"] == "allow"
-    assert out["updatedInput"] == {"command": _prepared("workspace-write", "python3 build.py")}
+    assert out["updatedInput"] == {"command": _prepared("workspace-code", "python3 build.py")}
 
 
 def test_workspace_code_asks_where_the_call_would_run_as_written(sandbox: Sandbox) -> None:

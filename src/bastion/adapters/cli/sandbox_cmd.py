@@ -3,8 +3,9 @@
 (the same options; prints the line that runs CMD in the same sandbox with no Python, see
 ``bastion.exec.prepared``).
 
-Runs one command inside Bastion's sandbox in the named profile (``read-only`` or
-``workspace-write``; ``--host`` names a host the run may reach, ``--write`` a path outside
+Runs one command inside Bastion's sandbox in the named profile (``read-only``,
+``workspace-write`` or ``workspace-code``, the workspace writable but its venvs and
+``node_modules`` read-only; ``--host`` names a host the run may reach, ``--write`` a path outside
 the workspace a person approved it to write; ``--approval ID``, the request a person approved
 in Bastion's queue, whose hosts the run's proxy then does not ask about again once the
 approvals store confirms it: ``bastion.runtime.approved_run``; ``--hand-off ID``, the same for
@@ -34,9 +35,9 @@ if TYPE_CHECKING:
     from bastion.policy.containment import Profile
 
 USAGE = (
-    "usage: bastion sandbox run|prepare --profile read-only|workspace-write|agent:AGENT [--host HOST]... "
-    "[--write PATH]... [--cwd DIR] [--timeout SECONDS] [--policy FILE] [--approval ID | --hand-off ID] "
-    "-- COMMAND [ARG]...\n"
+    "usage: bastion sandbox run|prepare --profile read-only|workspace-write|workspace-code|agent:AGENT "
+    "[--host HOST]... [--write PATH]... [--cwd DIR] [--timeout SECONDS] [--policy FILE] "
+    "[--approval ID | --hand-off ID] -- COMMAND [ARG]...\n"
 )
 EXIT_TIMEOUT = 124
 EXIT_NOT_RUN = 126
@@ -301,7 +302,7 @@ def register(app: object) -> None:
     group = typer.Typer(help="Run a command inside Bastion's sandbox in a profile.")
 
     def run(ctx: typer.Context) -> None:
-        """bastion sandbox run --profile read-only|workspace-write [--host H]... -- COMMAND..."""
+        """bastion sandbox run --profile read-only|workspace-write|workspace-code [--host H]... -- CMD..."""
         raise typer.Exit(run_sandbox(["run", *ctx.args]))
 
     def prepare(ctx: typer.Context) -> None:
