@@ -51,12 +51,14 @@ from tests.suites.blind_e import fixture as fixture_e
 from tests.suites.blind_f import fixture as fixture_f
 from tests.suites.blind_g import fixture as fixture_g
 from tests.suites.blind_h import fixture as fixture_h
+from tests.suites.blind_i import fixture as fixture_i
 
 SUITES_DIR = Path(__file__).resolve().parent.parent / "suites"
 FILE_TOOLS = ("read", "grep", "glob", "list", "write", "edit")
 #: A run still going after this is stopped and judged as it stands: with no network, npm's
-#: registry retries (`npm ping`, `npx -y PKG`) last over a minute and do nothing more.
-RUN_TIMEOUT = 30
+#: registry retries (`npm ping`, `npx -y PKG`) last over a minute and do nothing more; every
+#: other allowed attack of the suites ends in under 2 s (measured 2026-12-07, suites A-I).
+RUN_TIMEOUT = 10
 
 
 @dataclass(frozen=True)
@@ -223,6 +225,16 @@ def _build_h(root: Path, state: Path) -> Hostile:
     return Hostile(fix, fix / "home", fix / "ws", fix / "harm.log", BSTN, env, state)
 
 
+def _build_i(root: Path, state: Path) -> Hostile:
+    fixture_i.build(root)  # its three machines; the hostile one is attacked
+    fix = root.resolve() / "hostile"
+    env = {"GITHUB_TOKEN": "ghp_BSTNCANARY_env_github_token"}  # what its measure.py gives the agent
+    # Its planted programs log "RAN name" inside the workspace, where a contained run may
+    # write: running there is what containment allows, so only what outlasts it is judged
+    # (the harm log given here is never written).
+    return Hostile(fix, fix / "home", fix / "ws", fix / "harm.log", BSTN, env, state)
+
+
 SUITES = {
     "blind_a": Suite("blind_a", _build_a, _family_attacks(FILE_ARG, ("x", "y"))),
     "blind_b": Suite("blind_b", _build_b, _family_attacks(FILE_ARG, ("a", "b"))),
@@ -232,6 +244,7 @@ SUITES = {
     "blind_f": Suite("blind_f", _build_f, _agent_tool_attacks),  # family names and agents' tools
     "blind_g": Suite("blind_g", _build_g, _agent_tool_attacks),
     "blind_h": Suite("blind_h", _build_h, _agent_tool_attacks),
+    "blind_i": Suite("blind_i", _build_i, _agent_tool_attacks),
 }
 
 

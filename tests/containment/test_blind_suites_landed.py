@@ -50,6 +50,10 @@ LANDS_TODAY: dict[str, dict[str, str]] = {
     "blind_h": dict.fromkeys(
         ["A-cred-implicit-017", "A-cred-implicit-019", "A-cred-implicit-020"], "canary printed"
     ),
+    # Suite I's first measure: `cat config/settings.py` prints a Django SECRET_KEY whose value
+    # starts with Django's own "django-insecure-" (its development key: the strict project
+    # shapes take that word for a placeholder, and the sandbox hides files by name).
+    "blind_i": {"a375": "canary printed"},
     # Suite F's three (a password in an earlier commit under an ordinary name, printed by
     # `git log -p` / `git show REV:app.ini`; a project script printing what ordinary-named files
     # hold) are no longer allowed: the gate reads the history's contents and the scripts a

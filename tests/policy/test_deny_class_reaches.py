@@ -284,7 +284,7 @@ KEPT = [
     ("cpp -P c/plain.c", Q),  # not modelled: asked, nothing denied
     ("gcc -c c/plain.c", Q),  # a compile of what includes no credential: code, asked
     ("xmllint xml/plain.xml", Q),
-    ("cmake -E echo hi", Q),
+    ("cmake -E echo hi", A),  # cmake -E echo is echo (programs/multicall.py)
     ("openssl x509 -in README.md -noout -text", Q),
     ("python3 -m http.server --directory src 8000", Q),
     ("socat - TCP:example.com:80", Q),

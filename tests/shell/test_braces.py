@@ -4,6 +4,9 @@ expand that way (quotes, expansions, sequences) stays only known at run time."""
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -21,7 +24,7 @@ CASES = [
     ("{1..3}", None),
     ("'{a,b}'", None),
     ("$d/{a,b}", None),
-    ("*.{py,md}", None),
+    ("*.{py,md}", ("*.py", "*.md")),  # each word a glob, expanded next (ctx.path)
 ]
 
 
@@ -43,3 +46,17 @@ def test_two_lists_expand_to_their_product_in_order(left: list[str], right: list
     words = expand_braces("p{" + ",".join(left) + "}{" + ",".join(right) + "}")
     expected = tuple(f"p{a}{b}" for a in left for b in right)
     assert words == (expected if len(expected) <= LIMIT else None)
+
+
+def test_a_brace_list_of_globs_is_each_glob_checked_as_a_glob() -> None:
+    cmd = analyze("cat ~/.{aws,ssh}/*").commands[0]
+    assert [(p.path, p.pattern) for p in cmd.paths] == [(None, "~/.aws/*"), (None, "~/.ssh/*")]
+
+
+def test_bash_expands_a_brace_list_of_globs_into_the_same_globs(tmp_path: Path) -> None:
+    for name in ("a.py", "b.md", "c.txt"):
+        (tmp_path / name).write_text("")
+    done = subprocess.run(
+        ["bash", "-c", "printf '%s\\n' *.{py,md}"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.stdout.split() == ["a.py", "b.md"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import codecs
+import subprocess
 
 import pytest
 from hypothesis import given
@@ -23,6 +24,9 @@ CASES = [
     (["printf", "%s\\n", "a", "b"], None, "a\nb\n"),
     (["printf", "%d%%", "5"], None, "5%"),
     (["printf", "%x", "5"], None, None),
+    (["printf", "\\x63\\x61\\x74 ~/.netrc"], None, "cat ~/.netrc"),  # bash's \xHH
+    (["printf", "\\143at"], None, "cat"),  # and \NNN, octal
+    (["printf", "\\x"], None, None),  # \x with no digit: not modelled
     (["printf", "-v", "x", "y"], None, None),
     (["dirname", f"{H}/.ssh/id_rsa"], None, f"{H}/.ssh\n"),
     (["dirname", "a"], None, ".\n"),
@@ -75,3 +79,9 @@ def test_tr_rot13_is_codecs_rot13(text: str) -> None:
 @given(_LINE)
 def test_rev_reverses_each_line(text: str) -> None:
     assert run_pure(["rev"], text + "\n") == text[::-1] + "\n"
+
+
+@pytest.mark.parametrize("fmt", ["\\x63\\x61\\x74 ~", "\\143\\141t", "a\\x41\\101b", "\\x7e/.netrc"])
+def test_printf_escapes_print_what_bash_prints(fmt: str) -> None:
+    done = subprocess.run(["bash", "-c", 'printf "$1"', "_", fmt], capture_output=True, text=True, check=True)
+    assert run_pure(["printf", fmt], None) == done.stdout

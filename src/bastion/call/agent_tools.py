@@ -5,7 +5,8 @@ keep", so the gate must know what each one touches):
 ==================  ==========================================================================
 ``web_search``      ``fetch`` of the search backend (``host`` or ``url``): the network host;
                     with neither, ``agent``: an unknown destination, confirmed
-``send_file``       ``fetch`` of its ``url`` (network host), or ``read`` of its ``path``
+``send_file``       ``fetch`` of its ``url`` (network host) sending its ``path`` (a read of
+                    it), or ``read`` of its ``path``
 ``memory_write``    ``db`` write of target ``memory`` (database operation class)
 ``memory_read``     ``db`` read of target ``memory``
 ``memory_recent``   ``db`` read of target ``memory``
@@ -77,8 +78,8 @@ def canonical_002(tool: str, args: Mapping[str, Any]) -> tuple[str, dict[str, An
             return Family.AGENT.value, {"tool": tool}
         return Family.FETCH.value, {"url": url}
     if tool == "send_file":
-        if "url" in args:
-            return Family.FETCH.value, _only(args, "url")
+        if "url" in args:  # the file it sends is read too: decided as the read it is
+            return Family.FETCH.value, {**_only(args, "url"), **_only(args, "path")}
         return Family.READ.value, _only(args, "path")
     return None
 

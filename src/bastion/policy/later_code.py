@@ -121,7 +121,10 @@ LATER_CODE: tuple[LaterCode, ...] = (
           ".perldb", ".irbrc", ".pryrc", ".Rprofile", ".ghci", ".ocamlinit", "toxfile.py",
           # Jujutsu's repository config (its pager, diff and merge tools, aliases, `jj fix`
           # tools), like .git/config; a venv's pip.conf picks the index pip installs code from
-          ".jj/repo/config.toml", ".venv/pip.conf", "venv/pip.conf"),
+          ".jj/repo/config.toml", ".venv/pip.conf", "venv/pip.conf",
+          # Python imports these from sys.path at every start, before any script: with the
+          # project on PYTHONPATH (an editor's .env, a Makefile's export) every interpreter runs them
+          "sitecustomize.py", "usercustomize.py"),
     # The programs of the project's environment that tools and agents run by name (npx, npm
     # run, an activated venv): an install writes them, so the sandbox leaves them writable.
     *_all(Runs.BIN, "node_modules/.bin", ".venv/bin", "venv/bin", contained=False),

@@ -57,6 +57,13 @@ _SHELL_LINE = re.compile(
 )
 
 
+#: ``#!/usr/bin/awk -f``, ``#!/usr/bin/env -S gawk -f``, ``#!/bin/sed -nf``: a program file
+#: the interpreter reads with its ``-f`` (the option's letters end in ``f``).
+_SCRIPT_LINE = re.compile(
+    rb"#![ \t]*(?:/usr)?(?:/local)?/bin/(?:env[ \t]+(?:-\S+[ \t]+)*)?(?:[gmn]?awk|(sed))[ \t]+-\w*f\b"
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Script:
     """A file of program text a command runs: ``language`` is "sh" (decided as shell), "sed",
@@ -105,6 +112,8 @@ def scripts_run(policy: Policy, fs: FileSystem, reach: Reach, cmd: SimpleCommand
         text, raw = data.decode("utf-8", "surrogateescape"), use.raw
         if language is not None and language.startswith("npm:"):
             language, text, raw = "sh", _npm_script(text, language[4:]), f"{raw}'s script {language[4:]!r}"
+        elif language is not None and language.startswith("args:"):  # gcc @args.rsp
+            language, text, raw = "sh", _with_arguments(language[5:], text), f"{raw}'s arguments"
         elif language is not None and language.startswith("make:"):
             goals = language[5:].split()
             language, text, raw = (
@@ -115,6 +124,16 @@ def scripts_run(policy: Policy, fs: FileSystem, reach: Reach, cmd: SimpleCommand
         if language is not None and text:
             found.append(Script(verdict.resolved, raw, language, text))
     return found
+
+
+def _with_arguments(program: str, text: str) -> str:
+    """The command a response file's words make of ``program`` (words split as a shell
+    would: GCC quotes and escapes them the same way); empty when they do not split."""
+    try:
+        words = shlex.split(text, comments=False)
+    except ValueError:
+        return ""
+    return shlex.join([program, *words]) if words else ""
 
 
 def _npm_script(package: str, name: str) -> str:
@@ -131,8 +150,15 @@ def _npm_script(package: str, name: str) -> str:
 
 
 def _by_first_line(data: bytes) -> str | None:
-    """The language a program run by its path is written in, by its ``#!`` line."""
-    return "sh" if _SHELL_LINE.match(data.split(b"\n", 1)[0]) else None
+    """The language a program run by its path is written in, by its ``#!`` line: a shell's,
+    or awk's or sed's program file (``#!/usr/bin/awk -f``, ``#!/usr/bin/env -S gawk -f``,
+    ``#!/bin/sed -nf``: the kernel runs ``awk -f FILE``, whose first line awk and sed read
+    as a comment)."""
+    line = data.split(b"\n", 1)[0]
+    if _SHELL_LINE.match(line):
+        return "sh"
+    found = _SCRIPT_LINE.match(line)
+    return None if found is None else ("sed" if found.group(1) == b"sed" else "awk")
 
 
 #: The words of a curl config or a wget input list (``url = "http://…"``, ``--url=…``).

@@ -75,6 +75,11 @@ def replaces(cmd: SimpleCommand, use: PathUse) -> bool:
     return not (cmd.program == "tee" and any(a in ("-a", "--append") for a in cmd.argv[1:]))
 
 
+def startup_files(home: str) -> frozenset[str]:
+    """HOME's shell start-up files (``hardline.RC_FILES``), by their absolute paths."""
+    return frozenset(f"{home.rstrip('/')}/{name}" for name in RC_FILES)
+
+
 def startup_destroyed(
     policy: Policy, cmd: SimpleCommand, use: PathUse, verdict: PathVerdict
 ) -> Reason | None:
@@ -82,8 +87,7 @@ def startup_destroyed(
     spelling): what the person set up there is gone either way."""
     if not replaces(cmd, use):
         return None
-    home = policy.home.rstrip("/")
-    startup = {f"{home}/{name}" for name in RC_FILES}
+    startup = startup_files(policy.home)
     for spelled in dict.fromkeys((verdict.lexical, verdict.resolved)):
         if spelled in startup:
             return Reason(
@@ -100,8 +104,7 @@ def startup_destroyed(
 def startup_replaced(policy: Policy, reach: Reach, verdict: PathVerdict, content: object) -> Reason | None:
     """DENY when the write tool replaces a HOME start-up file that has lines of its own with
     ``content`` that keeps none of them (an edit, or a write that keeps them, stays an ask)."""
-    home = policy.home.rstrip("/")
-    if verdict.resolved not in {f"{home}/{name}" for name in RC_FILES} or not isinstance(content, str):
+    if verdict.resolved not in startup_files(policy.home) or not isinstance(content, str):
         return None
     try:
         old = (reach.read(verdict.resolved) or b"").decode("utf-8", "replace")

@@ -24,8 +24,10 @@ from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.paths import FileSystem, PathError, check_path
 from bastion.policy.treewalk import OverBudget, Reach
+from bastion.shell.disclosure import JQ_TOKEN
 from bastion.shell.jqscript import Directive, modules
 from bastion.shell.model import SimpleCommand
+from bastion.shell.programs.printers import ENV_IDENTIFIERS
 
 #: jq, and the programs that take a jq program and may hand it to jq's module system:
 #: gojq and jaq (their own), yq (the Python yq runs jq itself; a program another yq cannot
@@ -92,6 +94,7 @@ def check_jq(
             reasons.append(_ask(cmd, origin, found.unknown))
         for directive in found.directives:
             reasons += _judge(policy, fs, cmd, directive, origin, library, cwd)
+            reasons += _module_env(reach, cmd, directive, origin, library, cwd)
     return list(dict.fromkeys(reasons))
 
 
@@ -151,6 +154,40 @@ def _judge(
                 why = f"loads {verdict.lexical}, outside every readable root"
                 reasons.append(_ask(cmd, verdict.lexical, why))
     return reasons
+
+
+def _module_env(
+    reach: Reach, cmd: SimpleCommand, directive: Directive, origin: str, library: list[str], cwd: str
+) -> list[Reason]:
+    """DENY when a module the program imports from the workspace reads the environment
+    (``def x: env.GITHUB_TOKEN;``): the program prints what the module gives it."""
+    if directive.data or cmd.program is None:
+        return []
+    identifiers = ENV_IDENTIFIERS.get(cmd.program, frozenset())
+    folders = [*((f, origin) for f in directive.search), *((f, cwd) for f in library), (".", origin)]
+    for folder, start in dict.fromkeys(folders):
+        if folder.startswith(("$ORIGIN", "~")):
+            continue
+        base = folder if folder.startswith("/") else posixpath.join(start, folder)
+        for suffix in (".jq", f"/{posixpath.basename(directive.path)}.jq"):
+            path = posixpath.normpath(posixpath.join(base, directive.path) + suffix)
+            try:
+                data = reach.read(path)
+            except (OSError, OverBudget):
+                continue
+            found = sorted(identifiers & set(JQ_TOKEN.findall((data or b"").decode("utf-8", "replace"))))
+            if found:
+                return [
+                    Reason(
+                        Decision.DENY,
+                        "hardline.credentials",
+                        "built-in",
+                        f"{path} ~ {found[0]}"[:200],
+                        f"the jq module {path} reads the environment ({found[0]}): the program prints "
+                        "what it gives, every secret in it (reading a credential: never done by an agent)",
+                    )
+                ]
+    return []
 
 
 def _ask(cmd: SimpleCommand, where: str, why: str) -> Reason:

@@ -21,6 +21,7 @@ from bastion.policy.metadata_words import metadata_word
 from bastion.policy.paths import CallFs
 from bastion.policy.plain_deletes import DELETERS, plain_delete
 from bastion.policy.script_files import script_denials
+from bastion.policy.secret_sends import secret_sends
 from bastion.policy.shell_git import command_dirs
 from bastion.policy.shell_touch import (
     credential_arguments,
@@ -170,6 +171,7 @@ def _decide_command(
     touched_ok &= touched_reach(ctx, subject, cmd, call.cwd, reach, cwds)
     writer = cmd.plain_writer and landed_paths(ctx, out, subject, cmd, call.cwd, reach)
     credential_arguments(ctx, subject, cmd, call.cwd)
+    secret_sends(ctx, subject, cmd)
     _overrides(ctx, subject, cmd, words, touched_ok=touched_ok)
     if Effect.INSTALL in cmd.effects and cmd.install_manager:
         install = install_subject(

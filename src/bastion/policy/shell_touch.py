@@ -26,7 +26,7 @@ from bastion.policy.recursive_readers import recursion_of
 from bastion.policy.registry_files import check_registry_files
 from bastion.policy.repositories import repository_write_reason
 from bastion.policy.secret_content import linked_secret, outside_secret
-from bastion.policy.shell_destroys import credentials_deleted, startup_destroyed
+from bastion.policy.shell_destroys import credentials_deleted, startup_destroyed, startup_files
 from bastion.policy.shell_git import check_git
 from bastion.policy.shell_hg import check_hg
 from bastion.policy.shell_jq import check_jq
@@ -56,6 +56,7 @@ def credential_arguments(ctx: Context, subject: Subject, cmd: SimpleCommand, cwd
     credential location asks a person."""
     known: set[str] | None = None  # built on the first path-like word (most commands have none)
     credentials = ctx.policy.hardline.credentials
+    startup = startup_files(ctx.policy.home)
     before = ""
     for word in cmd.argv[1:]:
         option, before = before, word
@@ -77,11 +78,34 @@ def credential_arguments(ctx: Context, subject: Subject, cmd: SimpleCommand, cwd
             continue
         glob = credentials.first_match(path)
         pattern = glob.pattern if glob is not None else None
-        if pattern is None and option in _INPUTS:  # a credential by its inode, as an input
+        read = option in _INPUTS or (cmd.program in OPERAND_READERS and not word.startswith("-"))
+        if pattern is None and read:  # a credential by its inode, as an input
             pattern = _linked_credential(ctx, path)
         if pattern is not None:
             subject.effects.add(Effect.CREDENTIALS)
-            subject.hard.append(_credential_argument(value, path, pattern, option in _INPUTS))
+            subject.hard.append(_credential_argument(value, path, pattern, read))
+        elif not cmd.pure_reader and path in startup:
+            subject.effects.add(Effect.DESTRUCTIVE)
+            subject.hard.append(_startup_argument(value, path))
+
+
+#: Programs that read every operand and print its lines: a C compiler preprocessing it
+#: (``gcc -E -x c ~/.netrc``), or quoting the lines its diagnostics are about.
+OPERAND_READERS = frozenset({"gcc", "cc", "clang", "g++", "c++", "clang++", "tcc", "cpp", "clang-cpp"})
+
+
+def _startup_argument(value: str, path: str) -> Reason:
+    """A program that is no recognised reader, given a shell start-up file of HOME where the
+    tables do not say what it does with it (``openssl rand -out ~/.bashrc``, ``gcc -o
+    ~/.bashrc``, ``git bundle create ~/.bashrc``): it may replace it."""
+    return Reason(
+        Decision.DENY,
+        "hardline.destructive",
+        "built-in",
+        path[:200],
+        f"argument {value!r} names the shell start-up file {path}, and the program is no recognised "
+        "reader: it may replace the person's own set-up, never done by an agent",
+    )
 
 
 def _linked_credential(ctx: Context, path: str) -> str | None:

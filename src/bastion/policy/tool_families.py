@@ -158,6 +158,9 @@ def linked_credentials(ctx: Context, what: str, starts: tuple[str, ...], *, cwd:
 def decide_fetch(ctx: Context, call: ToolCall, out: Assembly) -> None:
     url = call.require_str("url")
     policy = ctx.policy
+    sent = call.args.get("path")
+    if isinstance(sent, str) and sent:  # a local file the request carries (send_file): a read
+        path_subject(ctx, out, Family.READ, sent, write=False, cwd=call.cwd, label="fetch sends")
     decision, reasons, target = decide_target(url, policy.network, ctx.resolver)
     subject = out.add(Subject(label=f"fetch {url[:200]}", effects={Effect.NETWORK}))
     if decision is Decision.DENY:

@@ -75,12 +75,14 @@ def _as_resolved(data: bytes, commands: list[SimpleCommand], memo: bool) -> list
     if text is None or unsafe_char(text) is not None or len(text.encode("utf-8")) > MAX_COMMAND_BYTES:
         return []
     extra, _ = _analyze_source(text.encode("utf-8"), new_outer(memo=memo))
-    seen = {(c.argv, c.paths) for c in commands}
+    # What a command is decided on beyond its words: a here-string it is fed (``echo CODE |
+    # tclsh`` spelled ``tclsh <<< $'CODE'``) changes only what it discloses or its effects.
+    seen = {(c.argv, c.paths, c.effects, c.discloses, c.catastrophic) for c in commands}
     note = f"as it runs with the values the command gives its own variables: {text[:160]}"
     return [
         replace_command(c, notes=(*c.notes, note), resolved=True)
         for c in _follow_cd(extra, cdpath="CDPATH" in text)
-        if (c.argv, c.paths) not in seen
+        if (c.argv, c.paths, c.effects, c.discloses, c.catastrophic) not in seen
     ]
 
 

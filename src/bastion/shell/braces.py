@@ -1,6 +1,7 @@
 """Brace expansion of a literal word, as bash does it before anything else: ``~/.{aws/
 credentials,netrc}`` is the two words ``~/.aws/credentials`` and ``~/.netrc``. Expanded only for
-a word written with no quote, escape, expansion or glob (then its text is what bash expands)
+a word written with no quote, escape or expansion (then its text is what bash expands; a glob
+in it stays in each word: ``~/.{aws,ssh}/*`` is the globs ``~/.aws/*`` and ``~/.ssh/*``)
 and only comma lists (a sequence ``{1..9}`` names no path worth it); anything else — or more
 than ``LIMIT`` words — stays a word only known at run time."""
 
@@ -11,7 +12,7 @@ LIMIT = 32
 
 def expand_braces(text: str) -> tuple[str, ...] | None:
     """Every word ``text`` expands to, or None when it is not a plain comma brace list."""
-    if any(c in text for c in "'\"\\$`*?[") or "{" not in text:
+    if any(c in text for c in "'\"\\$`") or "{" not in text:
         return None
     out = _expand(text)
     if out is None or len(out) > LIMIT or out == [text]:

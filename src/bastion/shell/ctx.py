@@ -180,9 +180,14 @@ class Ctx:
         if word.value is None and not word.procsub and DYN not in word.sketch:
             words = expand_braces(word.text)  # `~/.{aws/credentials,netrc}`: what bash makes of it
             if words is not None:
-                self.paths.extend(
-                    new_path_use(w, access, word.text, f"{why} (brace expansion)") for w in words
-                )
+                for w in words:
+                    if any(c in w for c in "*?["):  # a glob after expansion: bash expands it next
+                        use = path_use(
+                            Word(word.text, w, w, glob=True, pattern=w), access, f"{why} (brace expansion)"
+                        )
+                        self.paths.extend(() if use is None else (use,))
+                    else:
+                        self.paths.append(new_path_use(w, access, word.text, f"{why} (brace expansion)"))
                 return
         use = path_use(word, access, why)
         if use is not None:

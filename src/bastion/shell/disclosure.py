@@ -67,8 +67,13 @@ def names_credentials_dir(ctx: Ctx) -> None:
 
 
 def printed_credentials(ctx: Ctx) -> None:
-    """echo $GITHUB_TOKEN, printenv AWS_SECRET_ACCESS_KEY, printenv / set with no args."""
+    """echo $GITHUB_TOKEN, printenv AWS_SECRET_ACCESS_KEY, printenv / set with no args,
+    ``cat <<< "$GITHUB_TOKEN"``."""
     args = ctx.words[1:]
+    fed = _fed_secret(ctx)
+    if fed is not None:
+        ctx.disclose(f"prints the secret-looking variable {fed} its here-string or heredoc expands")
+        return
     if ctx.program in _PRINTERS:
         names = [v for w in args for v in w.vars]
         if ctx.program == "printenv":
@@ -91,6 +96,19 @@ def printed_credentials(ctx: Ctx) -> None:
         ctx.disclose(f"{ctx.program} with options and no name prints the variables that have them")
     else:
         _printed_by_table(ctx, args)
+
+
+#: A variable a heredoc or here-string expands (``$NAME``, ``${NAME…}``).
+_EXPANDED = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _fed_secret(ctx: Ctx) -> str | None:
+    """The secret-looking variable a reader's own heredoc or here-string expands: a reader
+    (``cat``, ``tr``, ``base64``…) prints what it reads, so it prints the secret."""
+    data = ctx.stdin_data
+    if data is None or data.body_literal or not ctx.reader:
+        return None
+    return next((m.group(1) for m in _EXPANDED.finditer(data.text) if secret_name(m.group(1))), None)
 
 
 #: An indirect expansion of a variable's value (``${!v}``; not ``${!prefix*}`` or
@@ -168,7 +186,7 @@ def _printed_by_table(ctx: Ctx, args: list[Word]) -> None:
         code = _jq_filter(ctx, args)
         if code is None:
             return
-        found = sorted(identifiers & set(_JQ_TOKEN.findall(code)))
+        found = sorted(identifiers & set(JQ_TOKEN.findall(code)))
         if found:
             ctx.disclose(f"{ctx.program} {found[0]} prints the environment")
 
@@ -219,7 +237,7 @@ def _verbosity(args: list[Word]) -> int | None:
 
 
 #: jq identifiers, with a leading ``$`` (``$ENV``); a field access (``.env``) is no call.
-_JQ_TOKEN = re.compile(r"(?<![\w.$])\$?[A-Za-z_][A-Za-z0-9_]*")
+JQ_TOKEN = re.compile(r"(?<![\w.$])\$?[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _jq_filter(ctx: Ctx, args: list[Word]) -> str | None:

@@ -13,12 +13,22 @@ from collections.abc import Callable
 
 from tree_sitter import Node
 
+from bastion.shell.feeds import ansi_c
 from bastion.shell.list_vars import LIST_MARK
 from bastion.shell.pure_eval import HOME_MARK, PWD_MARK
 
-#: A pipeline into a shell, or a process substitution (``<(…)``) a shell may run.
-_FEEDS = re.compile(rb"\|\s*(?:/usr)?(?:/bin/)?(?:ba|da|z|k)?sh\b|<\(")
+#: A pipeline into a shell or an interpreter, or a process substitution (``<(…)``) a shell
+#: may run.
+_FEEDS = re.compile(
+    rb"\|\s*(?:/usr)?(?:/bin/)?(?:(?:ba|da|z|k)?sh|python[0-9.]*|ruby|perl|node|nodejs|php|tclsh|wish|lua)\b|<\("
+)
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh"})
+#: Interpreters that run the program their stdin gives when given no script: a pure
+#: pipeline into one (``echo 'puts $env(GITHUB_TOKEN)' | tclsh``) is spelled as the
+#: here-string it is, so its code is read as inline code is.
+INTERPRETERS = frozenset(
+    {"python", "python3", "python2", "ruby", "perl", "node", "nodejs", "php", "tclsh", "wish", "lua"}
+)
 #: A home mark that begins a word: spelled ``~`` in the program text, as a shell expands it.
 _HOME_AT_START = re.compile(f"(?:^|(?<=[\\s'\"=])){HOME_MARK}")
 
@@ -39,6 +49,8 @@ def shell_fed(node: Node, output: Output) -> str | None:
             return None
         words = [_text(c) for c in stages[-1].named_children]
         name = words[0].rpartition("/")[2] if words else ""
+        if name in INTERPRETERS and all(w == "-" for w in words[1:]):
+            return _here_string(name, output(stages[:-1]))
         if name not in SHELLS or not all(w in ("-s", "-") for w in words[1:]):
             return None
         return _spelled(name, output(stages[:-1]))
@@ -62,6 +74,14 @@ def _spelled(shell: str, program: str | None) -> str | None:
     if HOME_MARK in program:
         return None  # home inside a word: not a spelling a shell would expand
     return f"{shell} -c {shlex.quote(program)}"
+
+
+def _here_string(interpreter: str, program: str | None) -> str | None:
+    """``INTERPRETER <<< $'PROGRAM'``: the same program on its stdin, ANSI-C quoted (exact)."""
+    if program is None or PWD_MARK in program or LIST_MARK in program or HOME_MARK in program:
+        return None
+    body = program[:-1] if program.endswith("\n") else program
+    return f"{interpreter} <<< $'{''.join(ansi_c(ch) for ch in body)}'"
 
 
 def _text(node: Node) -> str:

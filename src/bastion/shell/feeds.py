@@ -23,6 +23,22 @@ def fed_folder(stages: list[RawCommand | None], xargs_at: int) -> str | None:
     return listed_folder([_literal(stage) for stage in stages[:xargs_at]])
 
 
+#: Shells that read their program from stdin when given no script (``cat F | sh``).
+_STDIN_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash"})
+
+
+def fed_script(stages: list[RawCommand | None], at: int) -> str | None:
+    """The file a shell stage runs when the stage before it is ``cat FILE`` and the shell
+    takes its program from stdin (``cat scripts/dump.sh | sh``): it runs that file as
+    ``sh FILE`` would."""
+    shell, before = stages[at], _literal(stages[at - 1]) if at else None
+    if shell is None or shell.redirects or not shell.words or before is None:
+        return None
+    if shell.words[0].value not in _STDIN_SHELLS or any(w.value not in ("-s", "-") for w in shell.words[1:]):
+        return None
+    return before[1] if len(before) == 2 and before[0] == "cat" and not before[1].startswith("-") else None
+
+
 def fed_words(stages: list[RawCommand | None], xargs_at: int) -> tuple[str, ...] | None:
     """The words an ``echo`` of literal words right before ``stages[xargs_at]`` feeds it."""
     values = _literal(stages[xargs_at - 1]) if xargs_at else None
@@ -56,7 +72,7 @@ def fed_stdin(command: str, data: str) -> str:
     if root.named_child_count == 1 and root.named_children[0].type == "command" and not root.has_error:
         if any(c.type.endswith("redirect") for c in root.named_children[0].children):
             return command
-        return f"{command} <<< $'{''.join(_ansi_c(ch) for ch in body)}'"
+        return f"{command} <<< $'{''.join(ansi_c(ch) for ch in body)}'"
     tag = "BASTION_STDIN"
     lines = set(data.splitlines())
     while tag in lines:
@@ -64,7 +80,8 @@ def fed_stdin(command: str, data: str) -> str:
     return f"{{ {command}\n}} <<'{tag}'\n{body}\n{tag}\n"
 
 
-def _ansi_c(ch: str) -> str:
+def ansi_c(ch: str) -> str:
+    """One character as it is spelled inside ``$'…'``."""
     if ch in "\\'":
         return "\\" + ch
     if ch.isprintable() or ch == " ":

@@ -73,6 +73,10 @@ def scan_inline_code(ctx: Ctx, code: str, label: str, family: str | None = None)
             ctx.path(literal_word(text), Access.READ, "path literal in inline code")
 
 
+#: A shell string that is exactly a file's text: ``"$(<F)"`` (F a plain word).
+_READ_FILE = re.compile(r"\"?\$\(<\s*([\w./~+-]+)\s*\)\"?")
+
+
 def _stdin_code(ctx: Ctx, label: str, shell: bool) -> None:
     data = ctx.stdin_data
     if data is None:
@@ -198,6 +202,10 @@ def shell(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None
             ctx.errors.append(f"{ctx.program} -c without a command string")
             return
         word = args[i]
+        read = _READ_FILE.fullmatch(word.text)
+        if word.value is None and read is not None:  # `bash -c "$(<F)"` runs F's text
+            ctx.path(literal_word(read.group(1)), Access.READ, f"script run by {ctx.program}", runs="sh")
+            return
         if word.value is None:
             ctx.dynamic = True
             ctx.note(f"{ctx.program} -c string only known at run time")
@@ -216,6 +224,9 @@ def shell(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None
         ctx.path(args[i], Access.READ, f"script run by {ctx.program}", runs="sh")
         return
     _stdin_code(ctx, ctx.program, shell=True)
+    fed = [r.target for r in ctx.raw.redirects if r.op == "<" and r.target is not None]
+    if fed and ctx.stdin_data is None:  # `sh < F` runs F's text, as `sh F` does
+        ctx.path(fed[-1], Access.READ, f"script {ctx.program} reads on stdin", runs="sh")
 
 
 def _startup_files(ctx: Ctx, modes: set[str]) -> None:

@@ -153,7 +153,9 @@ def _host_source(spec_text: str) -> bool:
     else:
         source = spec_text.split(":", 1)[0]
     source = source.rstrip("/") or "/"
-    return source in _HOST_SOURCES
+    # HOME itself (``-v $HOME:/h``), or a dot-folder of it (``~/.ssh``, ``~/.config``): the
+    # container, outside the sandbox, reads and writes the person's credentials and rc files
+    return source in _HOST_SOURCES or source == "~" or source.startswith("~/.")
 
 
 def container(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:

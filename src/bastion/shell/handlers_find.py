@@ -192,11 +192,16 @@ def _exec_words(tok: str, words: list[Word], starts: list[Word]) -> tuple[list[W
 
 def _each_found(cmds: list[SimpleCommand], starts: list[str]) -> list[SimpleCommand]:
     """Turn the `{}` stand-in into one recursive path use per start: what find finds is
-    everything below it (the policy checks all of it, links included)."""
+    everything below it (the policy checks all of it, links included). In the argv it stays
+    a word only known at run time: ``git -C {} status`` acts on each folder found, whose
+    repository config is not the start's."""
     if not starts:
         return cmds
     out: list[SimpleCommand] = []
     for cmd in cmds:
+        found_at = tuple(i for i, word in enumerate(cmd.argv) if i and word in starts)
+        if found_at:
+            cmd = replace(cmd, dynamic_words=tuple(sorted({*cmd.dynamic_words, *found_at})))
         paths: list[PathUse] = []
         for use in cmd.paths:
             if use.raw != _FOUND:

@@ -3,6 +3,7 @@ subcommand tables of ``programs.vcs``."""
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import replace
 
 from bastion.call.effects import Effect
@@ -13,7 +14,7 @@ from bastion.shell.hosts import any_host
 from bastion.shell.model import Access, PathUse
 from bastion.shell.programs import vcs as V
 from bastion.shell.programs.spec import Spec
-from bastion.shell.words import Word
+from bastion.shell.words import Word, literal_word
 
 E = Effect
 
@@ -97,12 +98,42 @@ def git(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word], handlers:
     apply_spec(ctx, sub, list(args[stop + 1 :]), handlers, at=1 + stop)
     ctx.program = inner_ctx_program
     rest = args[stop + 1 :]
+    _runs_commands(ctx, sub_word.value, list(rest))
     if sub_word.value in ("diff", "grep") and any(w.value == "--no-index" for w in rest):
         for w in rest:  # files outside any repository, read as they are named
             if not (w.value or "-").startswith("-"):
                 ctx.path(w, Access.READ, f"git {sub_word.value} --no-index reads")
     if was - {E.READ}:
         ctx.reader = False
+
+
+def _runs_commands(ctx: Ctx, sub: str | None, rest: list[Word]) -> None:
+    """The shell commands git itself runs for a subcommand (``git-submodule(1)``: foreach runs
+    its command with ``sh -c`` in each submodule; ``git-rebase(1)`` ``--exec``/``-x``;
+    ``git-bisect(1)`` run): decided as the shell strings they are."""
+    values = [w.value for w in rest]
+    if sub == "submodule" and "foreach" in values:
+        words = rest[values.index("foreach") + 1 :]
+        while words and words[0].value in ("--recursive", "-q", "--quiet"):
+            words = words[1:]
+        strings = [words] if words else []
+    elif sub == "bisect" and values[:1] == ["run"]:
+        strings = [rest[1:]] if rest[1:] else []
+    elif sub == "rebase":
+        strings = [[rest[i + 1]] for i, v in enumerate(values[:-1]) if v in ("-x", "--exec")]
+        strings += [[literal_word(v.partition("=")[2])] for v in values if v and v.startswith("--exec=")]
+    else:
+        return
+    for words in strings:
+        if any(w.value is None for w in words):
+            ctx.dynamic = True
+            ctx.note(f"git {sub} runs a command only known at run time")
+            continue
+        ctx.add(E.CODE, note=f"git {sub} runs a shell command")
+        spelled = [w.value or "" for w in words]
+        # bisect run execs its argv; foreach and --exec hand their words to the shell
+        source = shlex.join(spelled) if sub == "bisect" else " ".join(spelled)
+        ctx.inner.extend(ctx.run_source(ctx, source, f"git {sub}"))
 
 
 def git_listing(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:

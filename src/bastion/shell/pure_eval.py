@@ -21,7 +21,7 @@ HOME_MARK = "\x01"
 #: Stands for the working directory (``$PWD``, ``~+``): spelled ``.`` where it begins a path.
 PWD_MARK = "\x02"
 
-_PRINTF = re.compile(r"%%|%[sbdi]|%|\\.|[^%\\]+", re.DOTALL)
+_PRINTF = re.compile(r"%%|%[sbdi]|%|\\x[0-9A-Fa-f]{1,2}|\\[0-7]{1,3}|\\.|[^%\\]+", re.DOTALL)
 _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "a": "\a", "r": "\r", "v": "\v", "f": "\f", '"': '"'}
 
 
@@ -69,7 +69,8 @@ def _echo(args: list[str]) -> str | None:
 
 def _printf(fmt: str, args: list[str]) -> str | None:
     """bash's printf for %s, %b (no escapes in the argument), %d over integers, %% and
-    backslash escapes; the format is reused while arguments remain."""
+    backslash escapes (``\\xHH`` and ``\\NNN`` too); the format is reused while arguments
+    remain."""
     out: list[str] = []
     rest = list(args)
     while True:
@@ -87,6 +88,9 @@ def _printf(fmt: str, args: list[str]) -> str | None:
                 out.append(value if tok in ("%s", "%b") else str(int(value or "0")))
             elif tok == "%":
                 return None  # a directive this model does not know
+            elif (len(tok) > 2 and tok[1] == "x") or tok[1:2] in tuple("01234567"):
+                code = int(tok[2:], 16) if tok[1] == "x" else int(tok[1:], 8)
+                out.append(chr(code & 0xFF))  # \xHH, \NNN: one byte (bash's printf format)
             elif tok.startswith("\\"):
                 if tok[1] not in _ESCAPES:
                     return None

@@ -23,6 +23,7 @@ from bastion.shell.handlers_net import HANDLERS as NET_HANDLERS
 from bastion.shell.handlers_system import HANDLERS as SYSTEM_HANDLERS
 from bastion.shell.model import Access, PathUse, SimpleCommand
 from bastion.shell.programs import wrappers as W
+from bastion.shell.programs.multicall import cmake_tool, response_files
 from bastion.shell.programs.registry import lookup
 from bastion.shell.programs.wipes import wipe
 from bastion.shell.programs.wrappers import WRAPPERS
@@ -242,6 +243,11 @@ class Classifier:
             if ctx.program == "xargs":
                 strip_xargs(ctx)
                 continue
+            if ctx.program == "cmake" and (tool := cmake_tool([w.value for w in ctx.words])) is not None:
+                utility, replaced = tool
+                ctx.wrappers.append("cmake -E")
+                ctx.words = [*(literal_word(w) for w in utility), *ctx.words[replaced:]]
+                continue
             break
         return self._classify(ctx, ctx.words[0].text)
 
@@ -261,6 +267,7 @@ class Classifier:
             printed_credentials(ctx)  # a secret printer the tables know by name only
         else:
             apply_spec(ctx, spec, ctx.words[1:], HANDLERS)
+            response_files(ctx)
             printed_credentials(ctx)
             assigning_builtin(ctx)
             ctx.catastrophic = ctx.catastrophic or wipe(ctx.program, [w.value for w in ctx.words[1:]])

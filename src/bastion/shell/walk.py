@@ -16,7 +16,7 @@ from functools import partial
 from tree_sitter import Node
 
 from bastion.shell.arith import SUBST, arith_names
-from bastion.shell.feeds import fed_folder, fed_words
+from bastion.shell.feeds import fed_folder, fed_script, fed_words
 from bastion.shell.parser import where
 from bastion.shell.subscripts import literal, plain_name
 from bastion.shell.variables import arith_assigned, let_targets, run_time_assigns
@@ -45,7 +45,7 @@ from bastion.shell.walk_model import (
     walk_word,
 )
 from bastion.shell.walk_redirects import heredoc, redirect
-from bastion.shell.words import PLAIN, Word, new_word
+from bastion.shell.words import PLAIN, Word, literal_word, new_word
 
 _SKIP = frozenset({"comment", "heredoc_start", "heredoc_end", "file_descriptor"})
 _CONTAINERS = frozenset(
@@ -223,6 +223,9 @@ def _feed_xargs(out: list[Item], stages: list[tuple[int, int]]) -> None:
             folder, words = fed_folder(plain, k), fed_words(plain, k)
             if folder is not None or words is not None:
                 out[stages[k][0]] = replace(raw, fed_from=folder, fed_words=words)
+        elif k and raw is not None and (script := fed_script(plain, k)) is not None:
+            # `cat F | sh` runs F as `sh F` does: the shell is given its script by name
+            out[stages[k][0]] = replace(raw, words=(raw.words[0], literal_word(script)))
 
 
 def _flatten(node: Node) -> list[Node]:

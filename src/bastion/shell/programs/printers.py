@@ -51,10 +51,11 @@ _GIT_LIST = fs("-l", "--list", "--get-regexp", "--get-urlmatch", "--get-all")
 SECRET_PRINTERS: dict[str, tuple[SecretPrinter, ...]] = {
     "kubectl": _KUBE,
     "oc": _KUBE,
-    "docker": (_p("compose config", _COMPOSE.why),),
-    "podman": (_p("compose config", _COMPOSE.why),),
-    "docker-compose": (_COMPOSE,),
-    "podman-compose": (_COMPOSE,),
+    # `compose convert` is `compose config` under its other name (`docker compose convert --help`).
+    "docker": (_p("compose config", _COMPOSE.why), _p("compose convert", _COMPOSE.why)),
+    "podman": (_p("compose config", _COMPOSE.why), _p("compose convert", _COMPOSE.why)),
+    "docker-compose": (_COMPOSE, _p("convert", _COMPOSE.why)),
+    "podman-compose": (_COMPOSE, _p("convert", _COMPOSE.why)),
     "git": (
         _p("config", "lists git configuration (tokens in url.*.insteadOf, credential URLs)", _GIT_LIST),
         _p("config list", "lists git configuration (tokens in url.*.insteadOf, credential URLs)"),
