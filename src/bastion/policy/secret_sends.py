@@ -11,18 +11,13 @@ what the variable holds). Only words the shell expands count: ``'$TOKEN'`` is fo
 
 from __future__ import annotations
 
-import re
-
 from bastion.call.effects import Effect
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.network import decide_target
 from bastion.policy.stages import Context
 from bastion.policy.verdict import Subject
-from bastion.shell.disclosure import secret_name
+from bastion.shell.disclosure import EXPANDED, secret_name
 from bastion.shell.model import SimpleCommand
-
-#: A variable a word expands: ``$NAME``, ``${NAME}``, ``${NAME:-…}``.
-_EXPANDED = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def sent_secret(cmd: SimpleCommand) -> str | None:
@@ -31,7 +26,7 @@ def sent_secret(cmd: SimpleCommand) -> str | None:
         return None  # not sent, or already a credential read (denied as such)
     for index in cmd.dynamic_words:
         word = cmd.argv[index] if index < len(cmd.argv) else ""
-        found = next((m.group(1) for m in _EXPANDED.finditer(word) if secret_name(m.group(1))), None)
+        found = next((m.group(1) for m in EXPANDED.finditer(word) if secret_name(m.group(1))), None)
         if found is not None:
             return found
     return None

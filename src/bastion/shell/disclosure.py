@@ -98,8 +98,8 @@ def printed_credentials(ctx: Ctx) -> None:
         _printed_by_table(ctx, args)
 
 
-#: A variable a heredoc or here-string expands (``$NAME``, ``${NAME…}``).
-_EXPANDED = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+#: A variable a word, heredoc or here-string expands (``$NAME``, ``${NAME…}``).
+EXPANDED = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def _fed_secret(ctx: Ctx) -> str | None:
@@ -108,7 +108,7 @@ def _fed_secret(ctx: Ctx) -> str | None:
     data = ctx.stdin_data
     if data is None or data.body_literal or not ctx.reader:
         return None
-    return next((m.group(1) for m in _EXPANDED.finditer(data.text) if secret_name(m.group(1))), None)
+    return next((m.group(1) for m in EXPANDED.finditer(data.text) if secret_name(m.group(1))), None)
 
 
 #: An indirect expansion of a variable's value (``${!v}``; not ``${!prefix*}`` or
