@@ -17,7 +17,7 @@ from bastion.exec.profile import (
     shell_hosts,
 )
 from bastion.exec.runner import ExecError
-from bastion.policy.contained_code import CONTAINED_CODE
+from bastion.policy.contained_code import CONTAINED_CODE, code_profile
 from bastion.policy.decision import Decision, Evaluation, Reason
 from bastion.runtime.contain import contains
 
@@ -47,7 +47,8 @@ def _contained_code(*effects: Effect) -> Evaluation:
 
 
 def test_workspace_code_allowed_only_contained_keeps_its_package_environments_read_only() -> None:
-    profile = profile_for(_contained_code(Effect.CODE, Effect.WRITE))
+    evaluation = _contained_code(Effect.CODE, Effect.WRITE)
+    profile = code_profile(evaluation, profile_for(evaluation))
     assert (profile, profile.writable, profile.packages_readonly) == (
         Profile(Filesystem.WORKSPACE_CODE, ()),
         True,
@@ -56,12 +57,14 @@ def test_workspace_code_allowed_only_contained_keeps_its_package_environments_re
 
 
 def test_workspace_code_that_installs_may_write_its_package_environments() -> None:
-    profile = profile_for(_contained_code(Effect.CODE, Effect.INSTALL))
+    evaluation = _contained_code(Effect.CODE, Effect.INSTALL)
+    profile = code_profile(evaluation, profile_for(evaluation))
     assert (profile, profile.packages_readonly) == (Profile(Filesystem.WORKSPACE_WRITE, ()), False)
 
 
 def test_a_writer_the_tables_know_may_write_its_package_environments() -> None:
-    assert profile_for(_evaluation(Effect.WRITE)).packages_readonly is False
+    evaluation = _evaluation(Effect.WRITE)
+    assert code_profile(evaluation, profile_for(evaluation)).packages_readonly is False
 
 
 def test_network_is_only_the_hosts_the_decision_saw() -> None:

@@ -25,7 +25,7 @@ from bastion.exec import cgroups, seccomp
 from bastion.exec.egress.binding import bwrap_args, command_prefix
 from bastion.exec.limits import limit_prefix
 from bastion.exec.process import Launch, run_process
-from bastion.exec.protected import restore_links, sweep
+from bastion.exec.quarantine import restore_links, sweep
 from bastion.exec.runner import ExecError, RunResult, RunSpec, SandboxUnavailable
 
 SYSTEM_DIRS: tuple[str, ...] = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from bastion.exec.cgroups import remove_groups
 from bastion.exec.launcher_sweep import moved_by_launcher
 from bastion.exec.procfs import running
-from bastion.exec.protected import restore_links, sweep
+from bastion.exec.quarantine import restore_links, sweep
 
 RECORD = ".json"
 STATUS = ".status"

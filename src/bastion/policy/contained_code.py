@@ -31,8 +31,11 @@ hook cannot rewrite the call, a machine without a working sandbox.
 
 from __future__ import annotations
 
+import dataclasses
+
 from bastion.call.effects import Effect
-from bastion.policy.decision import Decision, Reason
+from bastion.policy.containment import Filesystem, Profile
+from bastion.policy.decision import Decision, Evaluation, Reason
 
 #: The rule of an ALLOW that holds only inside the sandbox.
 CONTAINED_CODE = "shell.contained-code"
@@ -61,6 +64,19 @@ def contained_allow(
     if hosts or not effects <= CONTAINABLE:
         return None
     return Reason(Decision.ALLOW, CONTAINED_CODE, "built-in", matched[:200], WHY)
+
+
+def code_profile(evaluation: Evaluation, profile: Profile) -> Profile:
+    """``profile`` for a call allowed only because it runs contained (workspace code the gate
+    did not read) that installs nothing: ``workspace-code``, its package environments (venvs,
+    ``node_modules``) read-only; any other call's profile as it is."""
+    if (
+        profile.filesystem is Filesystem.WORKSPACE_WRITE
+        and Effect.INSTALL not in evaluation.effects
+        and allowed_only_contained(evaluation.reasons)
+    ):
+        return dataclasses.replace(profile, filesystem=Filesystem.WORKSPACE_CODE)
+    return profile
 
 
 def allowed_only_contained(reasons: tuple[Reason, ...]) -> bool:

@@ -171,16 +171,10 @@ def parse_profile(filesystem: str, hosts: Iterable[Any] = (), writes: Iterable[A
 
 def profile_for(evaluation: Evaluation, hosts: Sequence[str] = ()) -> Profile:
     """The profile of the effects ``evaluation`` found; network only when it found network
-    and the hosts are known (unknown hosts: no network at all). A writer allowed only because
-    it runs contained (workspace code the gate did not read) and installing nothing gets
-    ``workspace-code``: its package environments stay read-only."""
-    from bastion.policy.contained_code import allowed_only_contained
-
+    and the hosts are known (unknown hosts: no network at all). (Workspace code the gate did
+    not read is narrowed further: ``contained_code.code_profile``.)"""
     effects = set(evaluation.effects)
     fs = Filesystem.READ_ONLY if effects <= READ_ONLY_EFFECTS else Filesystem.WORKSPACE_WRITE
-    installs = Effect.INSTALL in effects
-    if fs is Filesystem.WORKSPACE_WRITE and not installs and allowed_only_contained(evaluation.reasons):
-        fs = Filesystem.WORKSPACE_CODE
     granted = tuple(hosts) if Effect.NETWORK in effects else ()
     return Profile(fs, tuple(dict.fromkeys(h.lower() for h in granted)))
 

@@ -109,12 +109,10 @@ AGENT_PERMISSION_GLOBS: tuple[str, ...] = (
     "**/.mise/config.toml",
     "**/.rtx.toml",
     # What every Python start runs, reads included (``python3 -m json.tool``): site's .pth
-    # files (an ``import`` line in one is code), sitecustomize / usercustomize, the
-    # interactive startup file. (A conftest.py runs only under pytest, which is code when it
-    # runs, like any test module: not guarded.)
+    # files (an ``import`` line in one is code), the interactive startup file (sitecustomize /
+    # usercustomize: the later-code table, which the sandbox keeps too). (A conftest.py runs
+    # only under pytest, which is code when it runs, like any test module: not guarded.)
     "**/*.pth",
-    "**/sitecustomize.py",
-    "**/usercustomize.py",
     "**/.pythonrc",
     "**/.pythonrc.py",
 )

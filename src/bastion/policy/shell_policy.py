@@ -18,18 +18,13 @@ from bastion.policy.decision import Decision, Reason
 from bastion.policy.git_writes import everyday_git_write
 from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.metadata_words import metadata_word
+from bastion.policy.named_arguments import credential_arguments
 from bastion.policy.paths import CallFs
 from bastion.policy.plain_deletes import DELETERS, plain_delete
 from bastion.policy.script_files import script_denials
 from bastion.policy.secret_sends import secret_sends
 from bastion.policy.shell_git import command_dirs
-from bastion.policy.shell_touch import (
-    credential_arguments,
-    landed_paths,
-    touched_hosts,
-    touched_paths,
-    touched_reach,
-)
+from bastion.policy.shell_touch import landed_paths, touched_hosts, touched_paths, touched_reach
 from bastion.policy.stages import (
     WRITE_EFFECTS,
     Context,

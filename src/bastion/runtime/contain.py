@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Protocol
 from bastion.approval.model import Resolver
 from bastion.approval.outcome import prepend, resolver_of
 from bastion.call.effects import Effect
-from bastion.policy.contained_code import allowed_only_contained
+from bastion.policy.contained_code import allowed_only_contained, code_profile
 from bastion.policy.containment import Contain, Prepared, Profile, analysis_hosts, profile_for
 from bastion.policy.decision import Decision, Evaluation, Reason
 from bastion.shell.model import Access
@@ -94,6 +94,7 @@ class Containment:
             return evaluation
         analysis = _analysis(gate.analyze_shell, command)
         profile = profile_for(evaluation, () if analysis is None else _hosts(analysis, gate.policy, call.cwd))
+        profile = code_profile(evaluation, profile)  # unread workspace code: its packages read-only
         if analysis is not None and (evaluation.decision is Decision.ASK or resolver is Resolver.PERSON):
             writes = named_writes(analysis, gate.policy, call.cwd)
             profile = dataclasses.replace(profile, writes=writes) if writes else profile

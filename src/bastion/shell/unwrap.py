@@ -23,7 +23,8 @@ from bastion.shell.handlers_net import HANDLERS as NET_HANDLERS
 from bastion.shell.handlers_system import HANDLERS as SYSTEM_HANDLERS
 from bastion.shell.model import Access, PathUse, SimpleCommand
 from bastion.shell.programs import wrappers as W
-from bastion.shell.programs.multicall import cmake_tool, response_files
+from bastion.shell.programs.builtins import RESERVED_WORDS
+from bastion.shell.programs.multicall import as_utility, response_files
 from bastion.shell.programs.registry import lookup
 from bastion.shell.programs.wipes import wipe
 from bastion.shell.programs.wrappers import WRAPPERS
@@ -36,28 +37,6 @@ from bastion.shell.wrapper_args import strip_env, strip_sandbox_run, strip_xargs
 
 E = Effect
 MAX_DEPTH = 8
-_RESERVED = frozenset(
-    {
-        "done",
-        "fi",
-        "esac",
-        "then",
-        "else",
-        "elif",
-        "do",
-        "}",
-        "in",
-        "{",
-        "if",
-        "while",
-        "until",
-        "for",
-        "case",
-        "function",
-        "select",
-        "!",
-    }
-)
 
 
 def _handlers() -> dict[str, Handler]:
@@ -221,7 +200,7 @@ class Classifier:
                 ctx.known = False
                 return [*ctx.inner, finish(ctx, head.text, dynamic=True)]
             name = head.value
-            if name in _RESERVED and head.text == name:
+            if name in RESERVED_WORDS and head.text == name:
                 ctx.errors.append(f"reserved word {name!r} in command position")
             if "/" in name:
                 folder = posixpath.dirname(P.normalise(name))
@@ -243,10 +222,7 @@ class Classifier:
             if ctx.program == "xargs":
                 strip_xargs(ctx)
                 continue
-            if ctx.program == "cmake" and (tool := cmake_tool([w.value for w in ctx.words])) is not None:
-                utility, replaced = tool
-                ctx.wrappers.append("cmake -E")
-                ctx.words = [*(literal_word(w) for w in utility), *ctx.words[replaced:]]
+            if as_utility(ctx):  # `cmake -E rm -rf X` is `rm -rf X`
                 continue
             break
         return self._classify(ctx, ctx.words[0].text)

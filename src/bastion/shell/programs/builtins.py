@@ -11,6 +11,13 @@ from __future__ import annotations
 from bastion.shell.model import Access
 from bastion.shell.programs.spec import READ, WRITE, FlagRule, Spec, fs
 
+#: bash's reserved words (bash(1), RESERVED WORDS): one in a command's place, unquoted, is
+#: grammar a parse lost, never a program.
+RESERVED_WORDS = frozenset(
+    {"!", "case", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if", "in", "select",
+     "then", "until", "while", "{", "}"}
+)  # fmt: skip
+
 #: builtin -> (options taking a value, options without one). Anything else is unknown.
 OPTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "read": (fs("-a", "-d", "-i", "-n", "-N", "-p", "-t", "-u"), fs("-e", "-r", "-s")),

@@ -52,6 +52,18 @@ CMAKE_COMMANDS: dict[str, tuple[str, ...]] = {
 }
 
 
+def as_utility(ctx: Ctx) -> bool:
+    """Turn ``ctx``'s words into the utility's when they are a program's copy of one
+    (``cmake -E rm -rf X`` → ``rm -rf X``, noted as a wrapper looked through); True then."""
+    tool = cmake_tool([w.value for w in ctx.words]) if ctx.program == "cmake" else None
+    if tool is None:
+        return False
+    utility, replaced = tool
+    ctx.wrappers.append("cmake -E")
+    ctx.words = [*(literal_word(w) for w in utility), *ctx.words[replaced:]]
+    return True
+
+
 def cmake_tool(argv: Sequence[str | None]) -> tuple[tuple[str, ...], int] | None:
     """For ``cmake -E COMMAND ARGS…`` whose command copies a utility: (the utility's words,
     how many words of ``argv`` they replace); else None."""
