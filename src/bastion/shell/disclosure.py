@@ -102,11 +102,15 @@ def printed_credentials(ctx: Ctx) -> None:
 EXPANDED = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
 
+#: Builtins that keep what their stdin gives in variables and print none of it.
+_STORES_STDIN = frozenset({"read", "mapfile", "readarray"})
+
+
 def _fed_secret(ctx: Ctx) -> str | None:
     """The secret-looking variable a reader's own heredoc or here-string expands: a reader
     (``cat``, ``tr``, ``base64``…) prints what it reads, so it prints the secret."""
     data = ctx.stdin_data
-    if data is None or data.body_literal or not ctx.reader:
+    if data is None or data.body_literal or not ctx.reader or ctx.program in _STORES_STDIN:
         return None
     return next((m.group(1) for m in EXPANDED.finditer(data.text) if secret_name(m.group(1))), None)
 
