@@ -54,9 +54,12 @@ def test_a_brace_list_of_globs_is_each_glob_checked_as_a_glob() -> None:
 
 
 def test_bash_expands_a_brace_list_of_globs_into_the_same_globs(tmp_path: Path) -> None:
-    for name in ("a.py", "b.md", "c.txt"):
+    """Differential: the files bash's expansion names are those the globs we make match."""
+    for name in ("a.py", "b.md", "c.txt", "d.py"):
         (tmp_path / name).write_text("")
     done = subprocess.run(
         ["bash", "-c", "printf '%s\\n' *.{py,md}"], cwd=tmp_path, capture_output=True, text=True
     )
-    assert done.stdout.split() == ["a.py", "b.md"]
+    globs = expand_braces("*.{py,md}") or ()
+    ours = [str(p.relative_to(tmp_path)) for g in globs for p in sorted(tmp_path.glob(g))]
+    assert (ours, done.stdout.split()) == (["a.py", "d.py", "b.md"], ["a.py", "d.py", "b.md"])

@@ -17,10 +17,14 @@ from bastion.shell.feeds import ansi_c
 from bastion.shell.list_vars import LIST_MARK
 from bastion.shell.pure_eval import HOME_MARK, PWD_MARK
 
-#: A pipeline into a shell or an interpreter, or a process substitution (``<(…)``) a shell
-#: may run.
+#: A pipeline into a shell, or into an interpreter given no script (only then does it run
+#: its stdin: ``| python3 -m json.tool`` needs no second parse), or a process substitution
+#: (``<(…)``) a shell may run.
 _FEEDS = re.compile(
-    rb"\|\s*(?:/usr)?(?:/bin/)?(?:(?:ba|da|z|k)?sh|python[0-9.]*|ruby|perl|node|nodejs|php|tclsh|wish|lua)\b|<\("
+    rb"\|\s*(?:/usr)?(?:/bin/)?(?:ba|da|z|k)?sh\b|<\("
+    rb"|\|\s*(?:/usr)?(?:/bin/)?(?:python[0-9.]*|ruby|perl|node|nodejs|php|tclsh|wish|lua)"
+    rb"[ \t]*(?:-[ \t]*)?(?:$|[;&|)\n])",
+    re.MULTILINE,
 )
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh"})
 #: Interpreters that run the program their stdin gives when given no script: a pure
