@@ -183,3 +183,24 @@ def test_the_search_tool_hunting_a_secret_by_its_shape_is_denied_even_printing_o
         ("(", "names"): A,
         ("(", "count"): A,
     }
+
+
+def test_the_search_tool_matching_a_private_key_body_is_denied_even_printing_only_names(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    # Suite I: Grep "BSTN" over deploy/ (names only) where server.pem's one body line holds it.
+    # Every line between a key's armour is the key: a search matching one tells what it holds,
+    # one match at a time. The armour's own words are no part of it, nor is a search that
+    # matches no line of the file.
+    (workspace / "deploy").mkdir()
+    body = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7"
+    (workspace / "deploy" / "server.pem").write_text(
+        f"-----BEGIN PRIVATE KEY-----\n{body}\nBSTNx9\n-----END PRIVATE KEY-----\n"
+    )
+    gate = make_gate()
+    deploy = str(workspace / "deploy")
+    decided = {
+        pattern: _decided(gate, call("grep", pattern=pattern, path=deploy))[0]
+        for pattern in ("BSTN", "MIIEvQ", "END", "nothing-here")
+    }
+    assert decided == {"BSTN": D, "MIIEvQ": D, "END": A, "nothing-here": A}

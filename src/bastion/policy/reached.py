@@ -9,7 +9,7 @@ from bastion.policy.decision import Decision, Reason
 from bastion.policy.paths import FileSystem, check_path, hard_link_to_credential
 from bastion.policy.search_lines import LineTest, Matches, always, prints_any
 from bastion.policy.secret_content import HEAD
-from bastion.policy.secret_shapes import project_secret
+from bastion.policy.secret_shapes import key_body_lines, project_secret
 from bastion.policy.treewalk import Reach
 
 
@@ -94,10 +94,13 @@ def printed_credential(
     except OSError:
         return reason
     if names_only:
+        key = key_body_lines(data)  # a key's body line is part of it whatever it matches
         if not isinstance(printed, Matches) or not any(
             printed(line)
-            and project_secret(line, path)
-            and not project_secret(printed.without_matches(line), path)
+            and (
+                line in key
+                or (project_secret(line, path) and not project_secret(printed.without_matches(line), path))
+            )
             for line in data.split(b"\n")
         ):
             return reason

@@ -121,6 +121,20 @@ def project_secret(data: bytes, name: str = "") -> bool:
     return False
 
 
+#: A private key block's body, between its armour lines.
+_KEY_BODY = re.compile(
+    rb"^-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[ \t\r]*\n(?P<body>.*?)^-----END ", re.M | re.S
+)
+
+
+def key_body_lines(data: bytes) -> frozenset[bytes]:
+    """The lines of ``data``'s private key blocks between their armour: every one is part of
+    the key, whatever it looks like on its own."""
+    return frozenset(
+        line for block in _KEY_BODY.finditer(data) for line in block["body"].split(b"\n") if line.strip()
+    )
+
+
 def scrubbed(before: bytes, after: bytes) -> bool:
     """Does the change from ``before`` to ``after`` replace a secret-named key's literal value
     with a reference to one kept elsewhere (``password = s3cr3t-prod`` to ``password =

@@ -13,11 +13,13 @@ is the write tool's new content that keeps none of its lines (``startup_replaced
 from __future__ import annotations
 
 import posixpath
+import re
 
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.hardline import RC_FILES
 from bastion.policy.paths import FileSystem, PathVerdict, hard_link_to_credential
+from bastion.policy.tree import Kind
 from bastion.policy.treewalk import OverBudget, Reach, walk
 from bastion.shell.model import Access, PathUse, SimpleCommand
 
@@ -159,3 +161,64 @@ def credentials_deleted(
                 "never deleted by an agent",
             )
     return None
+
+
+#: Folders whose content is scratch or a cache, made again on demand: deleting one outside the
+#: roots stays an ask (``rm -rf /tmp/build``, ``rm -rf ~/.cache/pip``).
+_SCRATCH = ("/tmp", "/var/tmp")
+_HOME_CACHES = (".cache", ".npm/_cacache", "Library/Caches")
+#: rm's recursive options (``-r``, ``-R``, ``-rf``, ``-fR``, ``--recursive``).
+_RECURSIVE = re.compile(r"-[A-Za-z]*[rR][A-Za-z]*|--recursive")
+
+
+def _beside_workspace(policy: Policy, path: str) -> bool:
+    """Is ``path`` in a folder beside a workspace root that is no hidden one (another project
+    of the person's: ``../other-project``, not ``~/.local`` beside ``~/proj``)?"""
+    for root in policy.workspace:
+        parent = posixpath.dirname(root.rstrip("/"))
+        if not path.startswith(parent.rstrip("/") + "/"):
+            continue
+        first = path[len(parent.rstrip("/")) + 1 :].split("/", 1)[0]
+        if first != posixpath.basename(root.rstrip("/")) and not first.startswith("."):
+            return True
+    return False
+
+
+def outside_folder_deleted(
+    policy: Policy, reach: Reach, cmd: SimpleCommand, use: PathUse, verdict: PathVerdict
+) -> Reason | None:
+    """DENY a recursive delete of a folder that exists outside every writable root, outside
+    HOME or in a project beside the workspace, and is no scratch or cache folder (``rm -rf
+    ../other-project``, ``rm -rf ~root/.cache``): what it holds is someone's own, no
+    repository gives it back, and no sandbox limits a command a person runs. HOME's other
+    folders (``~/.local/share/fonts``), an empty folder's ``rmdir`` and an ``rm`` of files
+    stay asks."""
+    if use.access is not Access.DELETE or verdict.inside_roots or cmd.program in ("rmdir", "unlink"):
+        return None
+    options = cmd.argv[1 : cmd.argv.index("--")] if "--" in cmd.argv else cmd.argv[1:]
+    if cmd.program == "rm" and not any(_RECURSIVE.fullmatch(a) for a in options):
+        return None
+    path = verdict.resolved
+    home = policy.home.rstrip("/")
+    if (path == home or path.startswith(home + "/")) and not _beside_workspace(policy, path):
+        return None  # HOME's own folders: asked (credential stores and personal folders aside)
+    # A scratch folder that holds the workspace or HOME is where the person keeps them: its
+    # other folders are theirs too (a project checked out below /tmp).
+    held = (*policy.workspace, home)
+    scratch = [s for s in _SCRATCH if not any(h.startswith(s + "/") for h in held)]
+    scratch += [f"{home}/{c}" for c in _HOME_CACHES]
+    if any(path == s or path.startswith(s + "/") for s in scratch):
+        return None
+    try:
+        if reach.kind(path, follow=False) is not Kind.DIR:
+            return None
+    except OverBudget:
+        return None
+    return Reason(
+        Decision.DENY,
+        "hardline.destructive",
+        "built-in",
+        path[:200],
+        f"the recursive delete of {verdict.lexical} removes the folder {path}, outside every "
+        "writable root: someone's own files, with no way back; never by an agent",
+    )

@@ -26,7 +26,7 @@ from bastion.policy.recursive_readers import recursion_of
 from bastion.policy.registry_files import check_registry_files
 from bastion.policy.repositories import repository_write_reason
 from bastion.policy.secret_content import linked_secret, outside_secret
-from bastion.policy.shell_destroys import credentials_deleted, startup_destroyed
+from bastion.policy.shell_destroys import credentials_deleted, outside_folder_deleted, startup_destroyed
 from bastion.policy.shell_git import check_git
 from bastion.policy.shell_hg import check_hg
 from bastion.policy.shell_jq import check_jq
@@ -170,7 +170,10 @@ def _path(
         # (a catastrophic target is denied as one below: its tree is not walked)
         catastrophic = cmd.catastrophic is not None or destructive_target(policy, verdict) is not None
         destroyed = startup_destroyed(policy, cmd, use, verdict) or (
-            None if catastrophic else credentials_deleted(policy, ctx.fs, reach, use, verdict)
+            None
+            if catastrophic
+            else credentials_deleted(policy, ctx.fs, reach, use, verdict)
+            or outside_folder_deleted(policy, reach, cmd, use, verdict)
         )
         if destroyed is not None:
             subject.effects.add(Effect.DESTRUCTIVE)

@@ -14,6 +14,7 @@ the original).
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass, field
 
@@ -123,6 +124,11 @@ def _use(state: _State, node: Node) -> bool:
         state.edits.append((node.start_byte, node.end_byte, lines[1:-1] if _in_string(node) else lines))
         return True
     start = _word_start(node)
+    if value.startswith(HOME_MARK) and not start and (begin := _climbs_to_root(state, node)) is not None:
+        inside = node.parent is not None and node.parent.type == "string"
+        rest = quoted_text(value[1:], False) if inside else unquoted_text(value[1:], False)
+        state.edits.append((begin, node.end_byte, ('"$HOME' if inside else '"$HOME"') + rest))
+        return True  # /tmp/../$HOME: the home folder itself
     if value == PWD_MARK and start and node.type == "command_substitution":
         state.edits.append((node.start_byte, node.end_byte, "."))  # $(pwd): the working directory
         return True
@@ -167,6 +173,19 @@ def _word_start(node: Node) -> bool:
             return False
         cur = cur.parent
     return True
+
+
+def _climbs_to_root(state: _State, node: Node) -> int | None:
+    """Where the word holding ``node`` begins, when all it spells before ``node`` is a literal
+    path that climbs back to ``/`` (``/tmp/../$HOME``: ``//home`` is ``/home``), else None."""
+    word = node
+    while word.parent is not None and word.parent.type in ("string", "concatenation"):
+        word = word.parent
+    prefix = state.src[word.start_byte : node.start_byte].decode("utf-8", "replace")
+    literal = prefix.replace('"', "").replace("'", "")
+    if not literal.startswith("/") or any(c in literal for c in "$`\\*?[{~"):
+        return None
+    return word.start_byte if posixpath.normpath(literal) in ("/", "//") else None
 
 
 def _assignment(state: _State, node: Node) -> None:
