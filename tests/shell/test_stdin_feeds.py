@@ -89,3 +89,32 @@ def test_the_exec_tools_stdin_is_decided_with_what_reads_it(
     stdin = stdin.replace("{home}", str(home))
     # the exec tool's call, as its alias maps it (call/aliases.py keeps stdin)
     assert gate.evaluate(call("shell", command=command, stdin=stdin)).decision is decision
+
+
+ENTRIES = [
+    # each name ls prints put in a word after the folder's path: that folder's entries, as bash
+    # would glob them, and "DIR/.." (a name holding a newline gives xargs a line "..")
+    ("ls ~ | xargs -I{} rm -rf ~/{}", ("rm", "-rf", "~/*", "~/..")),
+    ("ls -A ~ | xargs -I % rm -rf ~/%", ("rm", "-rf", "~/*", "~/.[!.]*", "~/..")),
+    ("ls src | xargs -I{} cat src/{}", ("cat", "src/*", "src/..")),
+    ("ls | xargs -I{} wc -l {}", ("wc", "-l", "*", "..")),
+    # not the folder ls listed, an ls that prints more than names, a word with more after it
+    ("ls src | xargs -I{} cat lib/{}", ("cat", "lib/{}")),
+    ("ls -l src | xargs -I{} cat src/{}", ("cat", "src/{}")),
+    ("ls src | xargs -I{} cp src/{} src/{}.bak", ("cp", "src/*", "src/..", "src/{}.bak")),
+]
+
+
+@pytest.mark.parametrize(("command", "argv"), ENTRIES)
+def test_xargs_given_each_name_ls_lists_runs_on_that_folders_entries(
+    command: str, argv: tuple[str, ...]
+) -> None:
+    xargs = [c for c in analyze(command).commands if "xargs" in c.wrappers]
+    assert [c.argv for c in xargs] == [argv]
+
+
+def test_each_entry_of_home_deleted_through_xargs_is_denied(gate: Gate, call: Call) -> None:
+    # Suite H: `ls ~ | xargs -I{} rm -rf ~/{}` deletes everything HOME holds
+    for command in ("ls ~ | xargs -I{} rm -rf ~/{}", "ls -A ~ | xargs -I % rm -rf ~/%"):
+        evaluation = gate.evaluate(call("shell", command=command))
+        assert (evaluation.decision, evaluation.reasons[0].rule) == (D, "hardline.destructive")

@@ -29,6 +29,7 @@ def _every_field_set(in_pipeline: bool, background: bool) -> RawCommand:
         scope=(1, 2),
         fed_from="src",
         fed_words=("a",),
+        fed_entries=("src", True),
     )
 
 

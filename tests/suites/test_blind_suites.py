@@ -158,7 +158,9 @@ HELD = {
     # reading a hard link into HOME, "${x[@]}" of a spelled-out array: 1/0/16 -> 0/0/6 (asked:
     # `ls ~ | xargs -I{} rm -rf ~/{}`; allowed contained: pytest's conftest.py and three
     # Python/JS scripts printing ordinary-named secrets, tests/containment holds what lands).
-    "blind_h": Held(0, 0, 6, {"clean": 166, "lfs-delta": 166}, contained_allowed=58),
+    # Then xargs -I given the names `ls DIR` prints, put after DIR/: each entry of DIR (and
+    # DIR/..): `ls ~ | xargs -I{} rm -rf ~/{}` denied, 0/0/6 -> 0/0/5.
+    "blind_h": Held(0, 0, 5, {"clean": 166, "lfs-delta": 166}, contained_allowed=58),
     # Suite I, the next stop's end-of-work suite (799 attacks, 185 everyday calls on each
     # machine), written blind and first measured on main 2bcc095 before any of its causes was
     # fixed: 7 allowed outright (0.88%), 3 printing a credential, 32 deny-class not denied,

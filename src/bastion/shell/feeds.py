@@ -49,6 +49,23 @@ def fed_words(stages: list[RawCommand | None], xargs_at: int) -> tuple[str, ...]
     return tuple(" ".join(values[1:]).split())
 
 
+#: ls options that keep its output one bare name per line of one folder's entries.
+_LS_NAMES = frozenset({"-1", "-A", "-a", "-U", "--color=never", "--almost-all", "--all"})
+
+
+def fed_entries(stages: list[RawCommand | None], xargs_at: int) -> tuple[str, bool] | None:
+    """The folder whose entries' names ``ls DIR`` right before ``stages[xargs_at]`` feeds it,
+    and whether hidden ones are among them (``ls -A ~ | xargs -I{} rm -rf ~/{}``)."""
+    values = _literal(stages[xargs_at - 1]) if xargs_at else None
+    if values is None or values[0] != "ls":
+        return None
+    options = [v for v in values[1:] if v.startswith("-")]
+    folders = [v for v in values[1:] if not v.startswith("-")]
+    if len(folders) > 1 or any(o not in _LS_NAMES for o in options):
+        return None
+    return (folders or ["."])[0], any(o in ("-A", "-a", "--almost-all", "--all") for o in options)
+
+
 def stdin_words(data: Redirect | None) -> tuple[str, ...] | None:
     """The words a literal here-string or heredoc gives xargs (None: not known, or words
     xargs would interpret: quotes, backslashes; a heredoc's ``~`` is no home)."""

@@ -33,6 +33,7 @@ _COMPARED = (
     "arith",
     "fed_from",
     "fed_words",
+    "fed_entries",
 )
 if tuple(f.name for f in fields(RawCommand) if f.name != "scope") != _COMPARED:
     raise ImportError("shell.memo: RawCommand has fields the memo does not compare")
@@ -96,6 +97,7 @@ def _same(a: RawCommand, b: RawCommand) -> bool:
         and a.arith == b.arith
         and a.fed_from == b.fed_from
         and a.fed_words == b.fed_words
+        and a.fed_entries == b.fed_entries
         and (a.words is b.words or _distinct(b))
     )
 

@@ -16,7 +16,7 @@ from functools import partial
 from tree_sitter import Node
 
 from bastion.shell.arith import SUBST, arith_names
-from bastion.shell.feeds import fed_folder, fed_script, fed_words
+from bastion.shell.feeds import fed_entries, fed_folder, fed_script, fed_words
 from bastion.shell.parser import where
 from bastion.shell.subscripts import literal, plain_name
 from bastion.shell.variables import arith_assigned, let_targets, run_time_assigns
@@ -220,9 +220,9 @@ def _feed_xargs(out: list[Item], stages: list[tuple[int, int]]) -> None:
         plain.append(item if isinstance(item, RawCommand) else None)
     for k, raw in enumerate(plain):
         if k and raw is not None and raw.words and raw.words[0].value == "xargs":
-            folder, words = fed_folder(plain, k), fed_words(plain, k)
-            if folder is not None or words is not None:
-                out[stages[k][0]] = replace(raw, fed_from=folder, fed_words=words)
+            folder, words, entries = fed_folder(plain, k), fed_words(plain, k), fed_entries(plain, k)
+            if folder is not None or words is not None or entries is not None:
+                out[stages[k][0]] = replace(raw, fed_from=folder, fed_words=words, fed_entries=entries)
         elif k and raw is not None and (script := fed_script(plain, k)) is not None:
             # `cat F | sh` runs F as `sh F` does: the shell is given its script by name
             out[stages[k][0]] = replace(raw, words=(raw.words[0], literal_word(script)))

@@ -65,6 +65,9 @@ class RawCommand:
     fed_from: str | None = None
     # An xargs stage fed exactly these words (``echo WORDS | xargs …``).
     fed_words: tuple[str, ...] | None = None
+    # An xargs stage fed the names of one folder's entries (``ls DIR | xargs``): the folder,
+    # and whether hidden names are among them (``ls -A``).
+    fed_entries: tuple[str, bool] | None = None
 
 
 #: Builds a ``Redirect`` / a ``RawCommand`` (see ``records.builder``).
@@ -95,6 +98,7 @@ def rebuilt(item: RawCommand, in_pipeline: bool, background: bool, scope: tuple[
         scope,
         item.fed_from,
         item.fed_words,
+        item.fed_entries,
     )
 
 

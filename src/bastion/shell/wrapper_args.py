@@ -4,6 +4,7 @@ agent's own ``bastion sandbox run … -- COMMAND`` line."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
 
@@ -97,6 +98,31 @@ def _list_file(ctx: Ctx, named: list[str | None]) -> str | None:
     return own[-1] if own else None
 
 
+def _with_lines(word: Word, token: str, entries: tuple[str, bool] | None) -> list[Word]:
+    """``word`` as ``xargs -I TOKEN`` gives it to the command: each line put in its place."""
+    if token not in (word.value or ""):
+        return [word]
+    return _each_entry(word, token, entries) or [Word(word.text, None, word.sketch.replace(token, "\x00"))]
+
+
+def _each_entry(word: Word, token: str, entries: tuple[str, bool] | None) -> list[Word]:
+    """``~/{}`` fed the names of ``ls ~``'s entries is each entry of HOME: the globs ``~/*``
+    (and ``~/.[!.]*`` with ``ls -A``), as bash would expand them, and ``~/..`` (a name may
+    hold a newline). Empty when ``word`` is not the folder's path followed by the token."""
+    value = word.value or ""
+    if entries is None or not value.endswith(token) or value.count(token) != 1:
+        return []
+    folder, hidden = entries
+    prefix = value[: -len(token)]
+    if (posixpath.normpath(prefix) if prefix else ".") != posixpath.normpath(folder) or not (
+        prefix.endswith("/") or not prefix
+    ):
+        return []
+    globs = [f"{prefix}*", *([f"{prefix}.[!.]*"] if hidden else [])]
+    # ls prints a name as it is to a pipe: one holding a newline gives xargs a line "..".
+    return [*(Word(word.text, g, g, glob=True, pattern=g) for g in globs), literal_word(f"{prefix}..")]
+
+
 def strip_xargs(ctx: Ctx) -> None:
     """Strip ``xargs [OPTIONS]``: what it runs gets arguments only known at run time
     (``-I TOKEN`` makes each word holding the token one of them)."""
@@ -107,12 +133,8 @@ def strip_xargs(ctx: Ctx) -> None:
     repl = parsed.values("-I")
     token = repl[0].value if repl else ("{}" if parsed.has("-i") else None)
     if token:
-        rest = [
-            w
-            if token not in (w.value or "") or w is rest[0]
-            else Word(w.text, None, w.sketch.replace(token, "\x00"))
-            for w in rest
-        ]
+        entries = ctx.raw.fed_entries
+        rest = [*rest[:1], *(x for w in rest[1:] for x in _with_lines(w, token, entries))]
     ctx.wrappers.append("xargs")
     words = ctx.raw.fed_words if ctx.raw.fed_words is not None else stdin_words(_own_stdin(ctx))
     split = parsed.has("-0", "-d", "-E", "-e") or any(
@@ -122,7 +144,7 @@ def strip_xargs(ctx: Ctx) -> None:
         ctx.words = [*rest, *(literal_word(w) for w in words)]  # echo's words, as xargs passes them
         ctx.note("xargs appends the words its stdin gives it")
         return
-    ctx.extra_args = True
+    ctx.extra_args = not token  # -I puts each line in its words and appends nothing
     # one argument per listed file, unless they come from a file or are spliced into words
     ctx.fed_from = ctx.raw.fed_from if not (token or parsed.values("-a")) else None
     ctx.fed_list = _list_file(ctx, [w.value for w in parsed.values("-a")])
