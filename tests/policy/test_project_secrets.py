@@ -61,6 +61,16 @@ HELD = [
     ("service-account.json", '{"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIE\\n"}\n'),
     ("wp-config.php", "<?php\ndefine('DB_PASSWORD', 'p9ZqT4vWx2Lm');\n"),
     ("docker/config.json", '{"auths": {"ghcr.io": {"auth": "ZGV2OnRva2VuMTIz"}}}\n'),
+    # suite J: an Azure Functions app's local settings, a Kubernetes Secret manifest
+    (
+        "local.settings.json",
+        '{"Values": {"Storage": "DefaultEndpointsProtocol=https;AccountKey=Qm9vK3xZ7pLw2"}}\n',
+    ),
+    (
+        "k8s/secret.yaml",
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\nstringData:\n  api: Zq7Lw2Pk9Xv\n",
+    ),
+    ("k8s/tls.yaml", "kind: Secret\ntype: Opaque\ndata:\n  password: cGFzc3dvcmQxMjM=\n"),
 ]
 
 
@@ -83,6 +93,14 @@ EVERYDAY = [
     ("appsettings.Development.json", '{"Default": "Server=localhost;Password=${DB_PASSWORD};"}\n'),
     ("README.md", "Put your API token in TOKEN=<your token> before running.\n"),
     ("settings.py", "SECRET_KEY = os.environ['SECRET_KEY']\nPASSWORD_HASHERS = []\n"),
+    # the storage emulator's published key; a chart's Secret template; a ConfigMap
+    (
+        "local.settings.json",
+        '{"Values": {"Storage": "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;'
+        'AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;"}}\n',
+    ),
+    ("chart/templates/secret.yaml", "kind: Secret\nstringData:\n  api: {{ .Values.api }}\n"),
+    ("k8s/config.yaml", "kind: ConfigMap\ndata:\n  LOG_LEVEL: debug-verbose-mode\n"),
 ]
 
 

@@ -12,15 +12,16 @@ trufflehog, detect-secrets, shhgit) hold with high confidence counts here:
   Anthropic, npm, PyPI, Hugging Face, Google API keys, AWS key ids, age secret keys, Vault,
   DigitalOcean, Shopify, SendGrid);
 - what only a credential file holds: a kubeconfig's ``client-key-data``, a docker
-  ``auths`` entry's ``auth``, the AWS console's access-key CSV header;
+  ``auths`` entry's ``auth``, the AWS console's access-key CSV header, a Kubernetes
+  ``kind: Secret`` manifest with a literal value;
 - a password in a URL (``https://bot:TOKEN@github.com/…``) that is no placeholder and names
   no local or documentation host (``postgres://postgres:postgres@db`` is a dev box); in a
   repository's own config (a remote) whatever host it names;
-- a secret-named key (``password``, ``secret``, ``token``, ``api_key``…) given a literal
-  value that looks generated: at least 12 characters, no reference (``${X}``, ``<%= %>``,
-  ``process.env.X``, a call), no placeholder word (``example``, ``changeme``, ``your``…),
-  letters in both cases or with digits. In a program, only a quoted value is a literal
-  (``token=access_token_value`` passes a variable).
+- a secret-named key (``password``, ``secret``, ``token``, ``api_key``, a connection
+  string's ``AccountKey``…) given a literal value that looks generated: at least 12
+  characters, no reference (``${X}``, ``<%= %>``, ``process.env.X``, a call), no placeholder
+  word (``example``, ``changeme``, ``your``…), letters in both cases or with digits. In a
+  program, only a quoted value is a literal (``token=access_token_value`` passes a variable).
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ _URL = re.compile(rb"\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]+:(?P<value>[^\s@/'\"]+)@(
 #: ``define('DB_PASSWORD', 'v')``, ``Password=v;`` inside a connection string.
 _ASSIGNED = re.compile(
     rb"(?:^|(?<=[\s'\"(;,{]))(?P<key>[\w.-]*?"
-    rb"(?:passw(?:or)?d|pwd|secret|token|api[_-]?key|apikey|private[_-]?key|access[_-]?key|auth[_-]?key)"
+    rb"(?:passw(?:or)?d|pwd|secret|token|api[_-]?key|apikey|private[_-]?key|access[_-]?key|auth[_-]?key"
+    rb"|account[_-]?key|shared[_-]?access[_-]?key)"
     rb"(?:[_-]?(?:id|key|value|base)){0,2})(?P<kq>['\"])?[ \t]*(?:=>|[:=]|(?(kq),|(?!)))[ \t]*"
     rb"(?P<q>['\"]?)(?P<value>[^\s'\"#;,{}\[\]()<>]+)(?P=q)",
     re.I | re.M,
@@ -102,9 +104,30 @@ def generated(value: str, *, least: int = 12) -> bool:
 _GIT_CONFIG = re.compile(r"(?:^|/)(?:\.git|[^/]+\.git|\.git/modules/.+)/config(?:\.worktree)?$")
 
 
+#: A Kubernetes Secret manifest and the entries of its ``data`` / ``stringData`` block.
+_K8S_SECRET = re.compile(rb"^kind:[ \t]*['\"]?Secret['\"]?[ \t]*$", re.M)
+_K8S_DATA = re.compile(rb"^(?:string)?[dD]ata:[ \t]*\n(?P<entries>(?:[ \t]+[^\n]*\n?)+)", re.M)
+_K8S_ENTRY = re.compile(rb"^[ \t]+[\w.-]+:[ \t]*(?P<q>['\"]?)(?P<value>[^\s'\"]+)(?P=q)[ \t]*$", re.M)
+#: The storage emulator's key, published in Microsoft's documentation: no secret.
+_AZURITE_KEY = b"Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+
+
+def _kubernetes_secret(data: bytes) -> bool:
+    """A ``kind: Secret`` manifest with a literal value (``data:`` holds base64, ``stringData:``
+    the value itself; a template's ``{{ .Values.x }}`` or ``${X}`` is a reference)."""
+    if not _K8S_SECRET.search(data):
+        return False
+    for block in _K8S_DATA.finditer(data):
+        for entry in _K8S_ENTRY.finditer(block["entries"]):
+            value = entry["value"].decode("utf-8", "replace")
+            if len(value) >= 8 and not _REFERENCE.search(value) and not _PLACEHOLDER.fullmatch(value):
+                return True
+    return False
+
+
 def project_secret(data: bytes, name: str = "") -> bool:
     """Do the first bytes of the project file ``name`` hold a secret of a shape above?"""
-    if _CERTAIN.search(data):
+    if _CERTAIN.search(data) or _kubernetes_secret(data):
         return True
     remotes = _GIT_CONFIG.search(name) is not None
     for url in _URL.finditer(data):
@@ -116,7 +139,7 @@ def project_secret(data: bytes, name: str = "") -> bool:
     for found in _ASSIGNED.finditer(data):
         if program and not found["q"]:
             continue
-        if generated(found["value"].decode("utf-8", "replace")):
+        if found["value"] != _AZURITE_KEY and generated(found["value"].decode("utf-8", "replace")):
             return True
     return False
 
