@@ -465,5 +465,22 @@ def test_the_latest_stash_printed_as_a_patch_is_judged_by_its_lines(
     assert outcome(gate, call, "git stash show -p")[0] is Decision.DENY
     assert outcome(gate, call, "git stash show -p stash@{0}")[0] is Decision.DENY
     assert outcome(gate, call, "git stash show -p stash@{1}")[0] is Decision.ASK  # not read
-    assert outcome(gate, call, "git show stash@{0}")[0] is Decision.ASK  # a merge: git may print it
+    assert outcome(gate, call, "git show stash@{0}")[0] is Decision.ASK  # a merge: the index holds it
     assert outcome(gate, call, "git show stash@{0}^2")[0] is Decision.DENY  # its index commit
+
+
+@needs_git
+def test_a_stash_of_an_unstaged_secret_shown_as_its_merge_is_denied(
+    make_gate: GateFactory, call: Call, workspace: Path
+) -> None:
+    # Suite J: `git show stash@{0}` prints a combined diff of each file that differs from both
+    # of its work-tree commit's parents (HEAD and the index): an unstaged secret is one.
+    git("init", "-q", "-b", "main", ".", cwd=workspace)
+    commit(workspace, 1, "app", app_dot_ini="[db]\nuser = app\n")
+    (workspace / "app.ini").write_text(f"[db]\nuser = app\ntoken = ghp_{'Qw7' * 13}\n")
+    git("stash", "-q", cwd=workspace, when=2)
+    shown = run_git("show", "stash@{0}", cwd=workspace)
+    gate = make_gate()
+    assert "ghp_" in shown
+    assert outcome(gate, call, "git show stash@{0}") == (Decision.DENY, ("hardline.credentials",))
+    assert outcome(gate, call, "git log -p -1 stash@{0}")[0] is Decision.ASK  # log -p prints no merge

@@ -146,7 +146,9 @@ def _changed(
         limit = None if what.filtered or paths else what.limit
         changes: Iterator[Change] = _log(repo, tips, limit)
     else:
-        changes = (change for sha in tips for change in _commit_changes(repo, sha, repo.commit(sha)))
+        changes = (
+            change for sha in tips for change in _commit_changes(repo, sha, repo.commit(sha), combined=True)
+        )
     return [c for c in changes if _in_pathspec(c.path, paths, prefix)]
 
 
@@ -261,13 +263,21 @@ def _log(repo: Objects, tips: list[bytes], limit: int | None) -> Iterator[Change
                 heapq.heappush(heap, (-repo.commit(parent).commit_time, next(order), parent))
 
 
-def _commit_changes(repo: Objects, sha: bytes, commit: Commit) -> Iterator[Change]:
+def _commit_changes(repo: Objects, sha: bytes, commit: Commit, *, combined: bool = False) -> Iterator[Change]:
+    """A commit's changes against each parent. Those of a merge are uncertain (``git log -p``
+    prints none), but ``git show`` (``combined``) prints a combined diff of each file that
+    differs from every parent: those are certain (``git show stash@{0}``: a stash's work-tree
+    commit is a merge of HEAD and the index)."""
     short = sha.decode()[:7]
     parents: list[bytes | None] = [*repo.parents(sha)] or [None]
-    for parent in parents:
-        before = repo.commit(parent).tree if parent is not None else None
-        for path, old, new in _diff(repo, before, commit.tree, ""):
-            yield Change(path, short, len(parents) == 1, (old, new))
+    against = [
+        list(_diff(repo, repo.commit(parent).tree if parent is not None else None, commit.tree, ""))
+        for parent in parents
+    ]
+    everywhere = set.intersection(*({path for path, _, _ in diffs} for diffs in against))
+    for diffs in against:
+        for path, old, new in diffs:
+            yield Change(path, short, len(parents) == 1 or (combined and path in everywhere), (old, new))
 
 
 def _compare(repo: Objects, shas: list[bytes], words: tuple[str, ...]) -> Iterator[Change]:
