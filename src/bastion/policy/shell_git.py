@@ -33,6 +33,7 @@ from bastion.policy.git_history import history_reasons
 from bastion.policy.git_hooks import read_hooks
 from bastion.policy.git_index import IndexUnknown, index_paths
 from bastion.policy.git_remote_urls import prints_remote_url, remote_token_reasons
+from bastion.policy.git_staged import staged_credentials
 from bastion.policy.git_work_tree import home_tree_reasons, work_tree_of
 from bastion.policy.paths import FileSystem, check_path
 from bastion.policy.repositories import (
@@ -82,6 +83,10 @@ def invocation(cmd: SimpleCommand, cwds: tuple[str, ...], home: str) -> Invocati
         if flag in ("-C", "--git-dir", "--work-tree"):
             if index in cmd.dynamic_words:
                 return f"git {flag} {value} is only known at run time"
+            if value == "~" or value.startswith("~/"):
+                # ``--work-tree=$HOME`` as the classifier spells it (``--work-tree=~``); a
+                # folder literally named ``~`` is taken for HOME too, the stricter reading
+                value = home + value[1:]
             if flag == "-C":
                 dirs = [posixpath.join(d, value) for d in dirs] if value else dirs
             elif flag == "--git-dir":
@@ -195,6 +200,16 @@ def check_git(
                     )
                 )
             reasons.extend(_config_write(cmd, inv, repo))
+            if inv.sub == "fsck" and "--lost-found" in inv.args:
+                message = (
+                    "git fsck --lost-found writes what every unreachable object holds (what the history "
+                    "dropped: a scrubbed secret among it) into .git/lost-found, for a later read to "
+                    "print: a person must confirm"
+                )
+                reasons.append(_reason(repo.git_dir, message, "hardline.credentials"))
+            if inv.sub == "add":
+                top = work_tree_of(reach, repo, inv.work_tree)
+                reasons.extend(staged_credentials(policy, fs, reach, inv.args, inv.dirs[0], top))
             reasons.extend(home_tree_reasons(policy, reach, repo, inv.sub, inv.args, inv.work_tree))
             if prints_remote_url(inv.sub, inv.args):
                 printer = " ".join(("git", inv.sub or "", *inv.args[:2]))[:80]
@@ -204,6 +219,11 @@ def check_git(
                     _reason(hook, f"git runs the hook {hook} during this command: it is repository code")
                 )
             if prints_files(inv):
+                first = len(cmd.argv) - len(inv.args)
+                if any(i >= first for i in cmd.dynamic_words):  # ``git cat-file -p $(cat F)``
+                    unknown = f"git {inv.sub} prints a revision or object only known at run time"
+                    message = f"{unknown}, which may hold a secret: a person must confirm"
+                    reasons.append(_reason(repo.git_dir, message, "hardline.credentials"))
                 reasons.extend(_committed_credentials(policy, reach, repo, inv))
                 reasons.extend(_named_credentials(policy, repo, inv))
                 top = work_tree_of(reach, repo, inv.work_tree)

@@ -59,7 +59,11 @@ def assignments(ctx: Ctx, assigns: tuple[tuple[str, Word], ...], standalone: boo
         if harmless_var(name, word, standalone):
             continue
         where = "on its own" if standalone else "in the environment of the command"
-        if name in W.STARTUP_FILE_VARS:
+        if name in W.WRITTEN_FILE_VARS and not standalone and word.value is not None:
+            ctx.paths.append(PathUse(word.value, Access.WRITE, word.text, f"{name} file written"))
+        if name == "GIT_TEMPLATE_DIR":  # as init --template: hooks planted in a new repository
+            ctx.carry(E.CODE, E.SELF, note=f"{name}= copies the template's hooks into a repository git makes")
+        elif name in W.STARTUP_FILE_VARS:
             ctx.carry(E.CODE, note=f"program injection: {name}= names shell code run first")
             if word.value is not None:
                 ctx.paths.append(PathUse(word.value, Access.READ, word.text, f"{name} file run"))

@@ -33,7 +33,9 @@ def _check_config(ctx: Ctx, pairs: list[Word], how: str) -> None:
             ctx.add(E.CODE, note=f"git {how} only known at run time")
             continue
         key, eq, value = w.value.partition("=")
-        if config_key_runs_code(key, value if eq else None):
+        if key.lower() == "init.templatedir":  # init and clone copy its hooks into the new repository
+            ctx.add(E.CODE, E.SELF, note=f"git {how} {key}: the new repository gets the template's hooks")
+        elif config_key_runs_code(key, value if eq else None):
             ctx.add(E.CODE, note=f"program injection: git {how} {key} can run a program")
             command = _shell_value(key, value) if eq else None
             if command:  # `-c core.pager='cat F; cat'`, `-c alias.x='!cat F'`: what runs is here

@@ -346,6 +346,13 @@ SHELL_SPECIAL_VARS = _o(
 SHELL_STRING_VARS = fs("PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS3", "PS4")
 #: Variables naming a file of shell code a (non-interactive) shell runs first.
 STARTUP_FILE_VARS = fs("BASH_ENV", "ENV")
+#: Environment variables naming a file the program writes in place of what it holds: git's
+#: index (``git status`` refreshes it), the history files of shells and REPLs (suite J:
+#: ``GIT_INDEX_FILE=$HOME/.bashrc git status`` rewrites the start-up file as an index).
+WRITTEN_FILE_VARS = fs(
+    "GIT_INDEX_FILE", "HISTFILE", "LESSHISTFILE", "NODE_REPL_HISTORY", "PYTHON_HISTORY",
+    "SQLITE_HISTORY", "MYSQL_HISTFILE", "PSQL_HISTORY", "REDISCLI_HISTFILE",
+)  # fmt: skip
 #: Startup files a shell runs before its command: (family, "always" | "l" login | "i"
 #: interactive) -> files.
 STARTUP_FILES: dict[tuple[str, str], tuple[str, ...]] = {
