@@ -1,7 +1,9 @@
-"""A recursive delete of a folder outside every writable root, outside HOME or in a project
-beside the workspace (suite I: ``rm -rf ../outside``, ``rm -rf ~root/.cache``, ``rm -rf
-/tmp/../$HOME``): someone's own files with no way back, denied by what it removes. Scratch and
-cache folders, HOME's other folders, single files and empty folders stay asks."""
+"""A recursive delete of a folder, or a delete or replacement of a file, outside every writable
+root that is someone's own: outside HOME, in a project beside the workspace, or (files) the
+person's configuration in HOME (suite I: ``rm -rf ../outside``, ``rm -rf ~root/.cache``, ``rm
+-rf /tmp/../$HOME``; suite J: ``echo x > ../outside/important.txt``, ``Write ~/.gitconfig``):
+no way back, denied by what it removes. Scratch and cache folders, HOME's other entries,
+appends, new files and empty folders stay asks."""
 
 from __future__ import annotations
 
@@ -28,6 +30,10 @@ def beside(home: Path, workspace: Path) -> Path:
     (workspace.parent / "empty").mkdir()
     (home / ".cache/pip").mkdir(parents=True)
     (home / ".local/share/fonts").mkdir(parents=True)
+    (home / ".gitconfig").write_text("[user]\n\tname = Me\n")
+    (home / "notes.txt").write_text("mine\n")
+    (home / ".notes").write_text("mine\n")
+    (home / ".local/share/fonts/list.txt").write_text("mine\n")
     (workspace / "build").mkdir()
     return other
 
@@ -39,7 +45,18 @@ DECIDED = [
     ("find ../other-project -delete", D, "hardline.destructive"),
     ("rm -rf /tmp/../$HOME", D, "hardline.destructive"),  # the home folder itself
     ('rm -rf "/tmp/../$HOME"', D, "hardline.destructive"),
-    ("rm -f ../other-project/notes.txt", Q, "paths.outside-roots"),  # a file: asked
+    ("rm -f ../other-project/notes.txt", D, "hardline.destructive"),  # a file of it too
+    ("echo x > ../other-project/notes.txt", D, "hardline.destructive"),  # replaced
+    ("cp src/app.py ../other-project/notes.txt", D, "hardline.destructive"),
+    ("truncate -s0 ../other-project/notes.txt", D, "hardline.destructive"),
+    ("echo x >> ../other-project/notes.txt", Q, "paths.outside-roots"),  # an append: asked
+    ("echo x > ../other-project/new.txt", Q, "paths.outside-roots"),  # a new file: asked
+    ("cp src/app.py ~/.gitconfig", D, "hardline.destructive"),  # the person's own config
+    ("rm -f ~/.gitconfig", D, "hardline.destructive"),
+    # the workspace lies right in HOME here: HOME's other plain entries are beside it
+    ("echo x > ~/notes.txt", D, "hardline.destructive"),
+    ("echo x > ~/.notes", D, "hardline.destructive"),  # a dot file: the person's own config
+    ("echo x > ~/.local/share/fonts/list.txt", Q, "paths.outside-roots"),  # HOME's data: asked
     ("rmdir ../empty", Q, "paths.outside-roots"),  # an empty folder: asked
     ("rm -rf ../no-such-folder", Q, "paths.outside-roots"),  # nothing there
     ("rm -rf ~/.cache/pip", Q, "hardline.destructive"),  # a cache: made again
@@ -65,3 +82,23 @@ def test_a_scratch_folder_asks_unless_it_holds_the_workspace(
         evaluation = make_gate().evaluate(call("shell", command=f"rm -rf {scratch}/d"))
     assert str(workspace).startswith("/tmp/")
     assert (evaluation.decision, evaluation.reasons[0].rule) == (Q, "paths.outside-roots")
+
+
+def test_the_write_tool_replacing_someone_s_file_is_denied_and_an_edit_asks(
+    make_gate: GateFactory, call: Call, beside: Path, home: Path
+) -> None:
+    gate = make_gate()
+    notes, config = str(beside / "notes.txt"), str(home / ".gitconfig")
+    decided = {
+        name: (evaluation.decision, evaluation.reasons[0].rule)
+        for name, evaluation in (
+            ("replace notes", gate.evaluate(call("write", path=notes, content="x\n"))),
+            ("replace config", gate.evaluate(call("write", path=config, content="# replaced\n"))),
+            ("keep config", gate.evaluate(call("write", path=config, content="[user]\n\tname = Me\n[a]\n"))),
+        )
+    }
+    assert decided == {
+        "replace notes": (D, "hardline.destructive"),
+        "replace config": (D, "hardline.destructive"),
+        "keep config": (Q, decided["keep config"][1]),
+    }

@@ -104,9 +104,14 @@ def startup_destroyed(
 
 
 def startup_replaced(policy: Policy, reach: Reach, verdict: PathVerdict, content: object) -> Reason | None:
-    """DENY when the write tool replaces a HOME start-up file that has lines of its own with
-    ``content`` that keeps none of them (an edit, or a write that keeps them, stays an ask)."""
-    if verdict.resolved not in startup_files(policy.home) or not isinstance(content, str):
+    """DENY when the write tool replaces a HOME start-up file, or another file of the person's
+    outside the workspace (``_persons``), that has lines of its own with ``content`` that
+    keeps none of them (an edit, or a write that keeps them, stays an ask)."""
+    if not isinstance(content, str):
+        return None
+    startup = verdict.resolved in startup_files(policy.home)
+    owner = None if startup or verdict.inside_roots else _persons(policy, verdict.resolved, dot_config=True)
+    if not startup and owner is None:
         return None
     try:
         old = (reach.read(verdict.resolved) or b"").decode("utf-8", "replace")
@@ -116,13 +121,14 @@ def startup_replaced(policy: Policy, reach: Reach, verdict: PathVerdict, content
     kept = {line.strip() for line in content.splitlines()}
     if not lines or lines & kept:
         return None
+    what = "the shell start-up file" if startup else f"{owner}:"
     return Reason(
         Decision.DENY,
         "hardline.destructive",
         "built-in",
         verdict.resolved[:200],
-        f"the write replaces the shell start-up file {verdict.resolved} and keeps none of its "
-        f"{len(lines)} lines: the person's own set-up, never wiped by an agent",
+        f"the write replaces {what} {verdict.resolved} and keeps none of its "
+        f"{len(lines)} lines: someone's own file, never wiped by an agent",
     )
 
 
@@ -173,15 +179,80 @@ _RECURSIVE = re.compile(r"-[A-Za-z]*[rR][A-Za-z]*|--recursive")
 
 def _beside_workspace(policy: Policy, path: str) -> bool:
     """Is ``path`` in a folder beside a workspace root that is no hidden one (another project
-    of the person's: ``../other-project``, not ``~/.local`` beside ``~/proj``)?"""
+    of the person's: ``../other-project``, not ``~/.local`` beside ``~/proj``, nor HOME
+    beside a workspace kept elsewhere)?"""
+    home = policy.home.rstrip("/")
     for root in policy.workspace:
         parent = posixpath.dirname(root.rstrip("/"))
         if not path.startswith(parent.rstrip("/") + "/"):
             continue
         first = path[len(parent.rstrip("/")) + 1 :].split("/", 1)[0]
-        if first != posixpath.basename(root.rstrip("/")) and not first.startswith("."):
+        beside = posixpath.join(parent, first)
+        if first != posixpath.basename(root.rstrip("/")) and not first.startswith(".") and beside != home:
             return True
     return False
+
+
+def _persons(policy: Policy, path: str, *, dot_config: bool) -> str | None:
+    """Whose ``path`` (outside the roots) is, when it is someone's own beyond doubt: a project
+    beside the workspace, anything outside HOME that is no scratch folder, or (``dot_config``)
+    the person's configuration in HOME (``~/.gitconfig``, ``~/.config/…``). None for HOME's
+    other entries (asked) and scratch or cache folders."""
+    home = policy.home.rstrip("/")
+    if path == home or path.startswith(home + "/"):
+        if _beside_workspace(policy, path):
+            return "a project beside the workspace"
+        top = posixpath.dirname(path) == home and posixpath.basename(path).startswith(".")
+        if dot_config and (top or path.startswith(home + "/.config/")):
+            return "the person's own configuration in HOME"
+        return None
+    # A scratch folder that holds the workspace or HOME is where the person keeps them: its
+    # other folders are theirs too (a project checked out below /tmp).
+    held = (*policy.workspace, home)
+    scratch = [s for s in _SCRATCH if not any(h.startswith(s + "/") for h in held)]
+    scratch += [f"{home}/{c}" for c in _HOME_CACHES]
+    if any(path == s or path.startswith(s + "/") for s in scratch):
+        return None
+    return "outside HOME and the workspace"
+
+
+#: Writes that put other content in a file's place (a program's own edit of a file it keeps,
+#: ``git config --global``, ``npm config set``, is none of them).
+_OTHER_CONTENT = (
+    "redirection", "destination of", "argument of tee", "dd of=", "rsync destination", "sort -o",
+    "curl -o", "curl --output", "wget -O", "wget --output-document",
+)  # fmt: skip
+
+
+def file_replaced(
+    policy: Policy, reach: Reach, cmd: SimpleCommand, use: PathUse, verdict: PathVerdict
+) -> Reason | None:
+    """DENY a shell write that replaces, empties or deletes an existing file that is someone's
+    own outside the roots (``_persons``: ``echo x > ../other/notes.txt``, ``cp x
+    ~/.gitconfig``, ``truncate -s0 /srv/app.conf``). An append or an edit in place stays an
+    ask, as does a new file."""
+    if verdict.inside_roots or not (
+        empties(cmd, use) or (replaces(cmd, use) and use.why.startswith(_OTHER_CONTENT))
+    ):
+        return None
+    path = verdict.resolved
+    owner = _persons(policy, path, dot_config=True)
+    if owner is None:
+        return None
+    try:
+        if reach.kind(path, follow=False) is not Kind.FILE:
+            return None
+    except OverBudget:
+        return None
+    done = "deletes" if use.access is Access.DELETE else "replaces"
+    return Reason(
+        Decision.DENY,
+        "hardline.destructive",
+        "built-in",
+        path[:200],
+        f"{cmd.program or 'the command'} {done} {path} ({owner}; {use.why or use.access.value}): "
+        "someone's own file, with no way back; never by an agent",
+    )
 
 
 def outside_folder_deleted(
@@ -199,16 +270,8 @@ def outside_folder_deleted(
     if cmd.program == "rm" and not any(_RECURSIVE.fullmatch(a) for a in options):
         return None
     path = verdict.resolved
-    home = policy.home.rstrip("/")
-    if (path == home or path.startswith(home + "/")) and not _beside_workspace(policy, path):
+    if _persons(policy, path, dot_config=False) is None:
         return None  # HOME's own folders: asked (credential stores and personal folders aside)
-    # A scratch folder that holds the workspace or HOME is where the person keeps them: its
-    # other folders are theirs too (a project checked out below /tmp).
-    held = (*policy.workspace, home)
-    scratch = [s for s in _SCRATCH if not any(h.startswith(s + "/") for h in held)]
-    scratch += [f"{home}/{c}" for c in _HOME_CACHES]
-    if any(path == s or path.startswith(s + "/") for s in scratch):
-        return None
     try:
         if reach.kind(path, follow=False) is not Kind.DIR:
             return None

@@ -26,7 +26,12 @@ from bastion.policy.recursive_readers import recursion_of
 from bastion.policy.registry_files import check_registry_files
 from bastion.policy.repositories import repository_write_reason
 from bastion.policy.secret_content import linked_secret, outside_secret
-from bastion.policy.shell_destroys import credentials_deleted, outside_folder_deleted, startup_destroyed
+from bastion.policy.shell_destroys import (
+    credentials_deleted,
+    file_replaced,
+    outside_folder_deleted,
+    startup_destroyed,
+)
 from bastion.policy.shell_git import check_git
 from bastion.policy.shell_hg import check_hg
 from bastion.policy.shell_jq import check_jq
@@ -174,6 +179,7 @@ def _path(
             if catastrophic
             else credentials_deleted(policy, ctx.fs, reach, use, verdict)
             or outside_folder_deleted(policy, reach, cmd, use, verdict)
+            or file_replaced(policy, reach, cmd, use, verdict)
         )
         if destroyed is not None:
             subject.effects.add(Effect.DESTRUCTIVE)
