@@ -45,6 +45,18 @@ DENIED = [
     ("m4 -I ~/.m2 -R ~/.pgpass data.xml", "hardline.credentials"),
     ("shuf -o ~/.bashrc notes.txt", "hardline.destructive"),
     ("m4 -F ~/.bashrc notes.txt", "hardline.destructive"),
+    ("python3 -m tokenize ~/.vault-token", "hardline.credentials"),
+    ("python3 -m base64 ~/.netrc", "hardline.credentials"),
+    ("python3 -I -m base64 -e ~/.netrc", "hardline.credentials"),
+    ("python3 -m quopri ~/.pgpass", "hardline.credentials"),
+    ("python3 -m uu ~/.netrc", "hardline.credentials"),
+    ("python3 -m dis ~/.netrc", "hardline.credentials"),  # its SyntaxError quotes the line
+    ("python3 -m ast -a ~/.netrc", "hardline.credentials"),
+    ("python3 -m shlex ~/.netrc", "hardline.credentials"),
+    ("python3 -m fileinput ~/.netrc", "hardline.credentials"),
+    ("python3 -m json.tool ~/.netrc", "hardline.credentials"),
+    ("python3 -m netrc", "hardline.credentials"),  # prints ~/.netrc, named by no argument
+    ("python3 -m uu src/app.py ~/.bashrc", "hardline.destructive"),
 ]
 
 
@@ -76,5 +88,32 @@ KEPT = [
 def test_the_everyday_uses_of_those_programs_keep_their_decision(
     make_gate: GateFactory, call: Call, machine: Path, command: str, decision: Decision, rule: str
 ) -> None:
+    evaluation = make_gate().evaluate(call("shell", command=command))
+    assert (evaluation.decision, evaluation.reasons[0].rule) == (decision, rule)
+
+
+@pytest.mark.parametrize(
+    "command", ["python3 -m tokenize src/app.py", "python3 -m dis src/app.py", "python3 -m shlex notes.txt"]
+)
+def test_a_python_module_printing_a_workspace_file_is_a_workspace_read_without_a_toolchain_file(
+    make_gate: GateFactory, call: Call, machine: Path, command: str
+) -> None:
+    evaluation = make_gate().evaluate(call("shell", command=command))
+    assert (evaluation.decision, evaluation.reasons[0].rule) == (A, "mode.workspace")
+
+
+@pytest.mark.parametrize(
+    ("command", "decision", "rule"),
+    [
+        ("python3 -m tokenize ~/.vault-token", D, "hardline.credentials"),
+        ("python3 -m base64 ~/.netrc", D, "hardline.credentials"),
+        ("python3 -m tokenize src/app.py", Q, "shell.toolchain"),
+        ("python3 -m base64 -d notes.txt", Q, "shell.toolchain"),
+    ],
+)
+def test_beside_a_python_version_file_the_toolchain_asks_and_a_credential_is_still_denied(
+    make_gate: GateFactory, call: Call, machine: Path, command: str, decision: Decision, rule: str
+) -> None:
+    (machine / ".python-version").write_text("3.11\n")  # chooses which Python runs
     evaluation = make_gate().evaluate(call("shell", command=command))
     assert (evaluation.decision, evaluation.reasons[0].rule) == (decision, rule)
