@@ -283,7 +283,7 @@ KEPT = [
     ("doppler run -- npm start", Q),  # runs with the secrets, prints none by itself
     ("cpp -P c/plain.c", Q),  # not modelled: asked, nothing denied
     ("gcc -c c/plain.c", Q),  # a compile of what includes no credential: code, asked
-    ("xmllint xml/plain.xml", Q),
+    ("xmllint xml/plain.xml", A),  # prints a workspace file that includes nothing
     ("cmake -E echo hi", A),  # cmake -E echo is echo (programs/multicall.py)
     ("openssl x509 -in README.md -noout -text", Q),
     ("python3 -m http.server --directory src 8000", Q),

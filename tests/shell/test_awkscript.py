@@ -41,14 +41,15 @@ E = Effect
         ),
         ('{ while ((getline line < "f") > 0) n++ }', [Finding("read", "f", "getline < FILE reads a file")]),
         # getline's file from an expression: a field of the record, the literal end of what
-        # the variable was last assigned, or the whole literal it was assigned.
+        # the variable was last assigned, or the whole literal it was assigned (HOME's own
+        # path and literals: a path below HOME).
         (
             "{ while ((getline l < $0) > 0) print l }",
             [Finding("read", None, "getline < FILE reads a file", record=True)],
         ),
         (
             'BEGIN { f = ENVIRON["HOME"] "/.netrc"; getline l < f }',
-            [Finding("read", None, "getline < FILE reads a file", tail="/.netrc")],
+            [Finding("read", "~/.netrc", "getline < FILE reads a file")],
         ),
         (
             'BEGIN { f = "x"; f = f "/.aws/" "credentials"; getline l < f }',
@@ -56,7 +57,15 @@ E = Effect
         ),
         (
             'BEGIN { getline l < (ENVIRON["HOME"] "/.pgpass") }',
+            [Finding("read", "~/.pgpass", "getline < FILE reads a file")],
+        ),
+        (
+            'BEGIN { getline l < (ENVIRON["TMP"] "/.pgpass") }',
             [Finding("read", None, "getline < FILE reads a file", tail="/.pgpass")],
+        ),
+        (
+            'BEGIN { print 1 > (ENVIRON["HOME"] "/.bashrc") }',
+            [Finding("write", "~/.bashrc", "print > writes a file")],
         ),
         (
             'BEGIN { f = "/etc/" "shadow"; getline l < f }',

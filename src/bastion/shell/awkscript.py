@@ -232,7 +232,12 @@ def findings(program: str) -> list[Finding] | None:
         elif text in (")", "]"):
             depth = max(0, depth - 1)
         elif printing and depth == 0 and text in (">", ">>"):
-            found.append(Finding("write", _literal(toks, k + 1), f"print {text} writes a file"))
+            why = f"print {text} writes a file"
+            if k + 1 < len(toks) and toks[k + 1].text == "(":  # print > (ENVIRON["HOME"] "/x")
+                target, tail = expression_target(toks, _group(toks, k + 1))
+                found.append(Finding("write", target, why, tail=tail))
+            else:
+                found.append(Finding("write", _literal(toks, k + 1), why))
     return found
 
 
@@ -264,12 +269,17 @@ def _getline_read(toks: list[Token], source: int) -> Finding:
     first = toks[source]
     if first.text == "$":
         return Finding("read", None, why, record=True)
-    if first.text == "(":
-        expression = _group(toks, source)
-    elif first.kind is Kind.NAME:
-        expression = _assigned(toks, first.text)
-    else:
-        expression = []
+    target, tail = expression_target(toks, _group(toks, source) if first.text == "(" else [first])
+    return Finding("read", target, why, tail=tail)
+
+
+def expression_target(toks: list[Token], expression: list[Token]) -> tuple[str | None, str | None]:
+    """The file name ``expression`` (of the program ``toks``) gives, as (literal, tail): the
+    whole name when it is literal strings (``"/etc/" "passwd"``) or HOME's path and strings
+    (``ENVIRON["HOME"] "/.netrc"``: ``~/.netrc``); else its literal end from its first slash.
+    A variable stands for what it is last assigned (``f = …``)."""
+    if len(expression) == 1 and expression[0].kind is Kind.NAME:
+        expression = _assigned(toks, expression[0].text)
     strings = []
     for tok in reversed(expression):
         if tok.kind is not Kind.STRING or "\\" in tok.text:
@@ -277,9 +287,11 @@ def _getline_read(toks: list[Token], source: int) -> Finding:
         strings.append(tok.text)
     text = "".join(reversed(strings))
     if strings and len(strings) == len(expression):
-        return Finding("read", text, why)  # f = "/etc/" "passwd"
-    tail = text[text.index("/") :] if "/" in text else None
-    return Finding("read", None, why, tail=tail)
+        return text, None  # f = "/etc/" "passwd"
+    head = [t.text for t in expression[: len(expression) - len(strings)]]
+    if strings and head == ["ENVIRON", "[", "HOME", "]"] and text.startswith("/"):
+        return "~" + text, None
+    return None, text[text.index("/") :] if "/" in text else None
 
 
 def _group(toks: list[Token], k: int) -> list[Token]:

@@ -10,10 +10,10 @@ from bastion.shell.ctx import Ctx, path_use
 from bastion.shell.disclosure import printed_as
 from bastion.shell.handlers_install import install_from
 from bastion.shell.model import Access, PathUse, new_path_use, read_below
-from bastion.shell.programs import interpreters
+from bastion.shell.programs import interpreters, python_modules
 from bastion.shell.self_verbs import MODULES as SELF_MODULES
 from bastion.shell.self_verbs import self_change
-from bastion.shell.words import Word
+from bastion.shell.words import Word, literal_word
 
 E = Effect
 
@@ -57,12 +57,12 @@ def python_module(ctx: Ctx, module: str | None, rest: list[Word], *, isolated: b
         return
     path_set = any(name == "PYTHONPATH" for name, _ in ctx.raw.assigns)
     cwd_first = not (isolated or _safe_path_env(ctx))
-    if module in interpreters.PYTHON_MODULES_READ and (path_set or (cwd_first and module == "pydoc")):
+    if module in python_modules.READ_ONLY and (path_set or (cwd_first and module == "pydoc")):
         # PYTHONPATH names where it imports from; pydoc imports the module it is given,
         # which the working directory (first on sys.path) may hold.
         ctx.add(E.CODE, note=f"python -m {module} imports from the working directory first (no -I / -P)")
         return
-    if module in interpreters.PYTHON_MODULES_READ:
+    if module in python_modules.READ_ONLY:
         ctx.effects.discard(E.CODE)
         ctx.add(E.READ)
         ctx.reader = True
@@ -116,10 +116,13 @@ def served_folder(ctx: Ctx, rest: list[Word]) -> None:
 
 
 def _module_arguments(ctx: Ctx, module: str, rest: list[Word]) -> None:
-    """The arguments of a read-only ``python -m`` module, by its own usage line: json.tool's
-    ``[infile [outfile]]`` writes its second; pydoc imports what it names (a path is code);
-    an option the module's table does not know is unknown."""
-    table = interpreters.PYTHON_MODULE_OPTIONS.get(module, interpreters.ModuleOptions())
+    """The arguments of a read-only ``python -m`` module, by its own usage line
+    (``programs/python_modules``): json.tool's ``[infile [outfile]]`` writes its second;
+    pydoc imports what it names (a path is code); an option the module's table does not know
+    is unknown."""
+    table = python_modules.MODULES.get(module, python_modules.ModuleOptions())
+    for fixed in table.reads:  # python -m netrc prints ~/.netrc, named by no argument
+        ctx.path(literal_word(fixed), Access.READ, f"python -m {module} reads {fixed} itself")
     positionals: list[Word] = []
     i = 0
     while i < len(rest):

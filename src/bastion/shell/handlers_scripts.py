@@ -1,12 +1,12 @@
-"""Handlers for scripts inside arguments: sed and awk programs, make's variable overrides
-and npm's script runner."""
+"""Handlers for scripts inside arguments: sed, awk and yq programs, make's variable
+overrides and npm's script runner."""
 
 from __future__ import annotations
 
 import re
 
 from bastion.call.effects import Effect
-from bastion.shell import awkscript, sedscript
+from bastion.shell import awkscript, gawk_extensions, jqscript, sedscript
 from bastion.shell import paths as P
 from bastion.shell.ctx import Ctx
 from bastion.shell.flags import Parsed
@@ -58,6 +58,29 @@ def _sed_effect(ctx: Ctx, cmd: sedscript.Command, at: int) -> None:
         ctx.note(f"sed {cmd.letter} reads {cmd.arg!r}")
 
 
+def yq(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
+    """yq's expression reads the files its ``load*`` calls name (``load_str("~/.netrc")``):
+    a constant name is a read of that file; one built at run time, or an expression from a
+    file the gate does not read (``-f``), may read anything."""
+    if parsed.has("-f", "--from-file"):
+        at = next(f.index + 1 for f in parsed.flags if f.name in ("-f", "--from-file"))
+        ctx.raise_at(at, E.UNKNOWN, note="yq expression from a file: what its load calls read is not seen")
+        return
+    if not positionals:
+        return
+    word = positionals[0]
+    at = ctx.index_of(word)
+    found = jqscript.yq_loads(word.value) if word.value is not None else None
+    if found is None:
+        why = "only known at run time" if word.value is None else "not understood"
+        ctx.raise_at(at, E.UNKNOWN, note=f"yq expression {why}: {word.text[:60]!r}")
+        return
+    for path in found.paths:
+        ctx.path(literal_word(path), Access.READ, f"yq expression loads {path}")
+    if found.unknown:
+        ctx.raise_at(at, E.UNKNOWN, note=found.unknown)
+
+
 def awk(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     if parsed.has("-f"):
         at = next(f.index + 1 for f in parsed.flags if f.name == "-f")
@@ -74,14 +97,22 @@ def awk(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
             ctx.raise_at(at, E.UNKNOWN, note="awk program only known at run time")
             continue
         found = awkscript.findings(program)
-        if found is None:
+        libraries = [*parsed.values("-l"), *parsed.values("-i")]  # gawk -l readfile, -i inplace
+        names = gawk_extensions.loaded(program, (w.value or "" for w in libraries))
+        opened = gawk_extensions.findings(program, names)
+        if found is None or opened is None:
             ctx.raise_at(at, E.UNKNOWN, note=f"awk program not understood: {word.text[:60]!r}")
             continue
-        inputs = [w.value for w in (positionals if parsed.values("-e") else positionals[1:])]
-        for finding in found:
+        input_words = positionals if parsed.values("-e") else positionals[1:]
+        inputs = [w.value for w in input_words]
+        for finding in [*found, *opened]:
             _awk_effect(ctx, finding, at)
-            if finding.what == "read" and finding.target is None:
-                _awk_named_read(ctx, finding, inputs)
+            if finding.what in ("read", "write") and finding.target is None:
+                _awk_named(ctx, finding, inputs)
+        if "inplace" in names:  # gawk -i inplace: every input file is rewritten
+            for w in input_words:
+                if w.value is None or (w.value != "-" and not _AWK_ASSIGNMENT.match(w.value)):
+                    ctx.path(w, Access.WRITE, "gawk -i inplace rewrites each input file")
         if any(f.what == "code" for f in found):
             # `system("cat ~/.netrc")`, `print "cat ~/.netrc" | "sh"`, `@f("…")`: each string
             # may be what a shell runs, decided as the command it spells (can only tighten).
@@ -102,18 +133,19 @@ def _awk_string_command(ctx: Ctx, text: str) -> None:
     ctx.inner.extend(ctx.run_source(ctx, text, "awk string run as a command"))
 
 
-def _awk_named_read(ctx: Ctx, finding: awkscript.Finding, inputs: list[str | None]) -> None:
+def _awk_named(ctx: Ctx, finding: awkscript.Finding, inputs: list[str | None]) -> None:
     """``getline < EXPR``: a field of the record names files its input lists (each input file
-    a list, ``VAR=value`` words aside); an expression with a literal end reads a file of that
-    name (``ENVIRON["HOME"] "/.netrc"``)."""
+    a list, ``VAR=value`` words aside); an expression with a literal end reads (or, for
+    ``print >`` and gawk's ``writea()``, writes) a file of that name (``f "/.netrc"``)."""
     if finding.record:
         for name in inputs:
             if name and name != "-" and not _AWK_ASSIGNMENT.match(name):
                 ctx.listed(name, "awk getline < a field of each input line")
     elif finding.tail is not None:
-        why = f"awk getline < an expression ending in {finding.tail}"
+        why = f"awk: {finding.why}, an expression ending in {finding.tail}"
         raw = f"<awk expression>{finding.tail}"
-        ctx.paths.append(new_path_use(None, Access.READ, raw, why, None, False, False, finding.tail))
+        access = Access.WRITE if finding.what == "write" else Access.READ
+        ctx.paths.append(new_path_use(None, access, raw, why, None, False, False, finding.tail))
 
 
 _AWK_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -133,7 +165,7 @@ def _awk_effect(ctx: Ctx, finding: awkscript.Finding, at: int) -> None:
         ctx.raise_at(at, E.WRITE, note=f"awk: {finding.why} ({target!r})")
         ctx.path(literal_word(target), Access.WRITE, "awk print redirection")
     else:
-        ctx.path(literal_word(target), Access.READ, "awk getline < file")
+        ctx.path(literal_word(target), Access.READ, f"awk: {finding.why}")
 
 
 _MAKE_VAR = re.compile(r"^[A-Za-z_.][A-Za-z0-9_.-]*[:+?!]?=")
@@ -269,6 +301,7 @@ def editor(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> Non
 HANDLERS = {
     "sed": sed,
     "awk": awk,
+    "yq": yq,
     "make": make,
     "npm_run": npm_run,
     "editor": editor,

@@ -12,6 +12,11 @@ may hold strings of their own) and comments are whole tokens, so a keyword or a 
 one hides nothing. A program this lexer cannot follow (an unterminated string) is reported
 as unknown (None), never as harmless; so is a directive whose path or search is not a
 constant.
+
+yq (mikefarah's Go yq) writes its expressions in a jq-like language of the same tokens; its
+``load``, ``load_str``, ``load_xml``, ``load_props`` and ``load_base64`` read the file their
+argument names (its manual, "Load operators"), and ``eval`` runs an expression given as a
+string: ``yq_loads`` finds what one reads.
 """
 
 from __future__ import annotations
@@ -222,3 +227,39 @@ def _search(toks: list[Token], at: int) -> tuple[list[str], int] | str:
                 return "jq module search path is not a constant"
             j += 1
     return search, end + 1
+
+
+#: yq's functions that read the file their one argument names (yq's manual, "Load operators").
+YQ_LOADERS = frozenset({"load", "load_str", "load_xml", "load_props", "load_base64"})
+
+
+@dataclass(frozen=True, slots=True)
+class Loads:
+    """The files a yq expression loads by a constant name; ``unknown``: why it may load more."""
+
+    paths: tuple[str, ...] = ()
+    unknown: str | None = None
+
+
+def yq_loads(src: str) -> Loads | None:
+    """What the yq expression ``src`` loads (None: it cannot be read as yq's lexer does)."""
+    toks = tokens(src)
+    if toks is None:
+        return None
+    paths: list[str] = []
+    for k, tok in enumerate(toks):
+        if tok.kind != "name" or (k and toks[k - 1].text in (".", "?")):
+            continue  # a field (.load) calls nothing
+        if k + 1 < len(toks) and toks[k + 1].text == ":":
+            continue  # an object key ({load: 1})
+        if tok.text == "eval":  # eval(strenv(E)), eval("load_str(...)"): built at run time
+            return Loads(tuple(paths), "yq eval runs an expression given as a string")
+        if tok.text not in YQ_LOADERS:
+            continue
+        call = toks[k + 1 : k + 4]
+        shape = [t.kind for t in call] == ["op", "string", "op"]
+        if shape and call[0].text == "(" and call[2].text == ")" and call[1].constant:
+            paths.append(call[1].text)
+            continue
+        return Loads(tuple(paths), f"yq {tok.text} reads a file named at run time")
+    return Loads(tuple(paths))

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from bastion.shell.model import Access
 from bastion.shell.programs.spec import CODE, Spec, fs
 
 #: Options whose value is inline code, per interpreter family.
@@ -37,57 +35,8 @@ VALUE_FLAGS: dict[str, frozenset[str]] = {
 PYTHON_VALUE_LETTERS = frozenset("WXQmc")
 #: Flags that only print information (a pure reader when nothing else is given).
 INFO_FLAGS = fs("--version", "-V", "--help", "-h", "-v", "-VV")
-#: `python -m X`: modules that are something else (install) or only read.
+#: `python -m X`: modules that install (the modules that only read: ``python_modules``).
 PYTHON_MODULES_INSTALL = fs("pip", "pip3", "ensurepip", "uv")
-#: ``python -m`` modules that read the files they are given and write only the outputs their
-#: usage names (json.tool's outfile; py_compile's __pycache__ beside each source).
-PYTHON_MODULES_READ = fs("json.tool", "tabnanny", "pydoc", "site", "sysconfig", "platform", "py_compile")
-
-
-@dataclass(frozen=True, slots=True)
-class ModuleOptions:
-    """A read-only ``python -m`` module's usage (from its ``--help``): switches, options taking
-    a value, and what each positional is (the last access repeats; None: no positional)."""
-
-    switches: frozenset[str] = frozenset()
-    valued: frozenset[str] = frozenset()
-    accesses: tuple[Access, ...] = ()
-    repeat: bool = False
-
-    def positional(self, n: int) -> Access | None:
-        if n < len(self.accesses):
-            return self.accesses[n]
-        return self.accesses[-1] if self.repeat and self.accesses else None
-
-
-#: ``python3 -m MODULE --help`` of the modules read-only in PYTHON_MODULES_READ.
-PYTHON_MODULE_OPTIONS: dict[str, ModuleOptions] = {
-    # usage: json.tool [-h] [--sort-keys] [--no-ensure-ascii] [--json-lines]
-    #   [--indent INDENT | --tab | --no-indent | --compact] [infile] [outfile]
-    "json.tool": ModuleOptions(
-        fs(
-            "-h",
-            "--help",
-            "--sort-keys",
-            "--no-ensure-ascii",
-            "--json-lines",
-            "--tab",
-            "--no-indent",
-            "--compact",
-        ),
-        fs("--indent"),
-        (Access.READ, Access.WRITE),
-    ),
-    # usage: tabnanny [-v] [-q] file_or_dir ...
-    "tabnanny": ModuleOptions(fs("-v", "-q"), fs(), (Access.READ,), repeat=True),
-    # pydoc <name> ...: -k/-n/-p/-b/-w search, serve, browse or write HTML: not in the table.
-    "pydoc": ModuleOptions(fs(), fs(), (Access.READ,), repeat=True),
-    "site": ModuleOptions(fs("--user-base", "--user-site")),
-    # usage: py_compile.py [-h] [-q] filenames [filenames ...] (Python 3.10 and 3.11)
-    "py_compile": ModuleOptions(fs("-h", "--help", "-q", "--quiet"), fs(), (Access.READ,), repeat=True),
-    "sysconfig": ModuleOptions(),
-    "platform": ModuleOptions(fs("--terse", "--nonaliased")),
-}
 
 _PY = re.compile(r"^(python|pypy)(\d+(\.\d+)?)?([mtd])?$")
 

@@ -8,6 +8,7 @@ the command unknown. ``--help`` and ``--version`` are added to every table.
 
 from __future__ import annotations
 
+from bastion.shell.programs import operand_printers
 from bastion.shell.programs.tool_options import FILE_OPTIONS, SYSTEM_OPTIONS
 
 _LS = (
@@ -379,6 +380,7 @@ OPTIONS: dict[str, str] = {
     "-u|--local-user= --default-key= -h",
     **SYSTEM_OPTIONS,
     **FILE_OPTIONS,
+    **operand_printers.OPTIONS,
 }
 #: Options every table knows, but for the tools that have neither (or only one).
 COMMON = "--help --version"
@@ -392,4 +394,5 @@ NO_COMMON: dict[str, str] = {
     "mawk": "",
     "jq": "--version",
     "ag": "--version",
+    **operand_printers.NO_COMMON,
 }

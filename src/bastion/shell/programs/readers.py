@@ -252,6 +252,7 @@ PROGRAMS: dict[str, Spec] = {
         lead_flags=fs("-f", "--from-file", "-n", "--null-input"),
         flags={"-i": FlagRule(WRITE, args=Access.WRITE, note="yq -i edits in place")},
         aliases={"--in-place": "-i"},
+        handler="yq",  # its load*() calls read the files they name
     ),
     "xxd": reader(handler="uniq"),  # `xxd in out` writes out
     "sort": reader(

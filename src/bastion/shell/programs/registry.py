@@ -10,6 +10,7 @@ from bastion.shell.programs import (
     infra,
     interpreters,
     network,
+    operand_printers,
     options,
     packages,
     readers,
@@ -20,6 +21,7 @@ from bastion.shell.programs.spec import Spec, opts
 
 FAMILIES: dict[str, dict[str, Spec]] = {
     "readers": readers.PROGRAMS,
+    "operand_printers": operand_printers.PROGRAMS,
     "files": files.PROGRAMS,
     "vcs": vcs.PROGRAMS,
     "packages": packages.PROGRAMS,
