@@ -65,23 +65,27 @@ def as_written(analysis: ShellAnalysis) -> ShellAnalysis:
     return analysis if len(kept) == len(analysis.commands) else dataclasses.replace(analysis, commands=kept)
 
 
-def _as_resolved(data: bytes, commands: list[SimpleCommand], memo: bool) -> list[SimpleCommand]:
+def _as_resolved(
+    data: bytes, commands: list[SimpleCommand], memo: bool, outer: Outer | None = None
+) -> list[SimpleCommand]:
     """The commands of the source as it would run with the values it gives its own
     variables and pure substitutions (``shell/resolve.py``) that differ from ``commands``:
-    decided as well, so a value spelled out in the source is decided like its literal."""
+    decided as well, so a value spelled out in the source is decided like its literal. A
+    shell string (``outer``: ``bash -lc '…'``, how Codex runs every command) is resolved in
+    its carrier's scope, its cds followed with the whole command's."""
     if not quick_check(data):
         return []
     text = resolved(parse(data).root_node, data)
     if text is None or unsafe_char(text) is not None or len(text.encode("utf-8")) > MAX_COMMAND_BYTES:
         return []
-    extra, _ = _analyze_source(text.encode("utf-8"), new_outer(memo=memo))
+    extra, _ = _analyze_source(text.encode("utf-8"), outer or new_outer(memo=memo))
     # What a command is decided on beyond its words: a here-string it is fed (``echo CODE |
     # tclsh`` spelled ``tclsh <<< $'CODE'``) changes only what it discloses or its effects.
     seen = {(c.argv, c.paths, c.effects, c.discloses, c.catastrophic) for c in commands}
     note = f"as it runs with the values the command gives its own variables: {text[:160]}"
     return [
         replace_command(c, notes=(*c.notes, note), resolved=True)
-        for c in _follow_cd(extra, cdpath="CDPATH" in text)
+        for c in (extra if outer is not None else _follow_cd(extra, cdpath="CDPATH" in text))
         if (c.argv, c.paths, c.effects, c.discloses, c.catastrophic) not in seen
     ]
 
@@ -114,7 +118,8 @@ def _recurse(source: str, outer: Outer) -> tuple[list[SimpleCommand], list[str]]
     nested = source.encode("utf-8")
     if len(nested) > MAX_COMMAND_BYTES:
         return [], ["nested command too long"]
-    return _analyze_source(nested, outer)
+    commands, errors = _analyze_source(nested, outer)
+    return [*commands, *_as_resolved(nested, commands, outer.memo, outer)], errors
 
 
 def _items(
