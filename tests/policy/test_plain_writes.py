@@ -63,6 +63,9 @@ WRITES = [
     ("touch .git/hooks/pre-commit", Q),
     ("cp README.md json.py", Q),  # shadows the standard library's json
     ("cp README.md _colorize.py", Q),  # Python 3.13's, which json.tool imports there
+    ("cp README.md argparse.pyc", Q),  # bytecode with no source is imported too (suite J)
+    ("cp README.md json.cpython-311-x86_64-linux-gnu.so", Q),  # so is an extension module
+    ("cp README.md jsonx.pyc", A),  # no standard module's name
     ("cp README.md out", Q),  # out/README.md is the home folder's
     ("cp README.md rc", D),  # through a link to ~/.bashrc: never written by an agent
     ("touch env.sh", D),  # a hard link to ~/.bashrc

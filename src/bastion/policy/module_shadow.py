@@ -2,7 +2,8 @@
 
 Python puts the directory of the script it runs (or the working directory, for ``-m`` and
 ``-c``) first on ``sys.path``, so a ``json.py`` or a ``json/`` package written there is what
-``python3 -m json.tool`` imports: a later read, the agent's or the person's, runs it. The read
+``python3 -m json.tool`` imports (as source, sourceless bytecode or an extension module): a
+later read, the agent's or the person's, runs it. The read
 side asks when such a module exists (``shell/handlers_python.py``); the write asks too, so the
 person sees it land. A module inside a package (its folder has an ``__init__.py``) is imported
 as ``package.json`` and shadows nothing: not asked.
@@ -29,17 +30,34 @@ LATER_STDLIB = frozenset({
 _SHADOWED = STDLIB | LATER_STDLIB
 
 
+def _module_name(name: str) -> str | None:
+    """The module a file of this name is imported as from a ``sys.path`` folder: source
+    (``json.py``), bytecode with no source (``json.pyc``: suite J's ``argparse.pyc``) or an
+    extension module (``json.so``, ``json.cpython-311-x86_64-linux-gnu.so``); None for any
+    other file."""
+    if name.endswith(".py"):
+        return name[:-3]
+    if name.endswith(".pyc"):
+        return name[:-4]
+    if name.endswith(".so"):
+        return name.split(".", 1)[0]
+    return None
+
+
 def shadowing_write_reason(reach: Reach, verdict: PathVerdict) -> Reason | None:
     """ASK when the written file is a top-level standard-library module's shadow."""
     path = verdict.lexical
     folder, name = posixpath.split(path)
-    if name.endswith(".py") and name[:-3] in _SHADOWED:
-        module = name[:-3]
-    elif name == "__init__.py" and posixpath.basename(folder) in _SHADOWED:
+    stem = _module_name(name)
+    if stem is None:
+        return None  # the common case: no module's file
+    if stem in _SHADOWED:
+        module = stem
+    elif stem == "__init__" and posixpath.basename(folder) in _SHADOWED:
         module = posixpath.basename(folder)
         folder = posixpath.dirname(folder)
     else:
-        return None  # the common case: one string test
+        return None
     try:
         if reach.kind(posixpath.join(folder, "__init__.py"), follow=True) is Kind.FILE:
             return None  # inside a package: imported under the package's name
