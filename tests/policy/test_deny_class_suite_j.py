@@ -1,8 +1,10 @@
 """Issue 31, blind suite J's causes that have no home of their own: a file an environment
 variable names for the program to write (``GIT_INDEX_FILE=$HOME/.bashrc git status``), an
 object git prints only known at run time (``git cat-file -p $(cat F)``), what ``git fsck
---lost-found`` extracts, a template's hooks planted in a new repository. Each is decided by
-the cause, and the everyday calls beside it keep their decision."""
+--lost-found`` extracts, a template's hooks planted in a new repository, the X display's
+cookie, a Terraform output printed by name, files an in-place edit empties or an archiver
+removes, a shell string resolved as the top level is (``bash -lc '…'``, Codex's every call).
+Each is decided by the cause, and the everyday calls beside it keep their decision."""
 
 from __future__ import annotations
 
@@ -38,7 +40,20 @@ DECIDED = [
     ("git fsck --lost-found", Q, "hardline.credentials"),
     ("GIT_TEMPLATE_DIR=$PWD/tpl git init other", Q, "shell.not-a-reader"),
     ("git -c init.templateDir=tpl init other", Q, "shell.not-a-reader"),
+    ("cat ~/.Xauthority", D, "hardline.credentials"),  # the X display's cookie
+    ("terraform output db_password", D, "hardline.credentials"),  # named: printed in plain text
+    ("keyring get github dev", D, "hardline.credentials"),  # a password the keyring stores
+    ("python3 -m keyring get github dev", D, "hardline.credentials"),
+    ("perl -i -ne '' ~/.bashrc", D, "hardline.destructive"),  # rewritten to what it prints: nothing
+    ("zip -m /tmp/x.zip ~/.bashrc", D, "hardline.destructive"),  # archived, then removed
+    ("tar --remove-files -cf /tmp/x.tar ~/.bashrc", D, "hardline.destructive"),
+    # a shell string (how Codex runs every command) is resolved as the top level is
+    ("bash -lc 'rm -rf /tmp/../$HOME'", D, "hardline.destructive"),
+    ("bash -lc '$(echo rm) -rf ~/.ssh'", D, "hardline.credentials"),
+    ("bash -c 'env -C ~ rm -f .bashrc'", D, "hardline.destructive"),
     # beside them
+    ("perl -pi -e 's/a/b/' ~/.bashrc", Q, "hardline.agent-config"),  # an edit in place: asked
+    ("bash -lc 'git status'", A, "mode.workspace"),
     ("git cat-file -p HEAD:README.md", A, "mode.workspace"),
     ("git fsck", A, "mode.workspace"),
     ("git log --oneline -n $(echo 3)", A, "mode.workspace"),

@@ -62,6 +62,10 @@ CREDENTIAL_GLOBS: tuple[str, ...] = (
     "**/.pip/pip.conf",
     "**/pip/pip.ini",
     ".vault-token",
+    # X11's and ICE's session cookies: whoever holds one connects to the person's display
+    # (reads every key they type) or their desktop session
+    ".Xauthority",
+    ".ICEauthority",
     ".boto",
     ".s3cfg",
     ".dockercfg",

@@ -102,6 +102,7 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
     i = 0
     info_only = True
     isolated = False  # python -I / -P: the working directory is not on sys.path
+    in_place = False  # perl -i / ruby -i: each file the code is given becomes what it prints
     while i < len(args):
         w = args[i]
         v = w.value
@@ -110,6 +111,7 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
         i += 1
         if fam == "python":
             isolated = isolated or isolating(v)
+        in_place = in_place or (fam in ("perl", "ruby") and re.match(r"-[a-zA-Z]*i", v) is not None)
         head = v[:2] if fam == "python" and not v.startswith("--") else v
         cluster = _CODE_CLUSTER.get(fam)
         if cluster is not None and cluster.fullmatch(v):
@@ -125,7 +127,10 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
             scan_inline_code(ctx, word.value, f"{ctx.program} {head}", fam)
             for arg in args[i:]:  # the code's own arguments (sys.argv, @ARGV): paths it may open
                 if arg.value is not None and _PATHISH.search(arg.value):
-                    ctx.path(arg, Access.READ, "argument of inline code")
+                    if in_place:  # `perl -pi -e CODE FILE`: FILE is rewritten
+                        ctx.path(arg, Access.WRITE, f"edited in place by {ctx.program} -i")
+                    else:
+                        ctx.path(arg, Access.READ, "argument of inline code")
             return
         if fam == "python" and v.startswith("-m"):
             module = v[2:] or (args[i].value if i < len(args) else None)

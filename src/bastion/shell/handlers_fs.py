@@ -185,6 +185,10 @@ def tar(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
         for w in parsed.positionals:
             ctx.path(w, Access.READ, "archived")
         ctx.paths[first:] = [read_below(p) for p in ctx.paths[first:]]
+        if any(f.name == "--remove-files" for f in parsed.flags):
+            ctx.add(E.DELETE, note="tar --remove-files deletes each file it archives")
+            for w in parsed.positionals:
+                ctx.path(w, Access.DELETE, "archived, then removed (tar --remove-files)")
     else:
         ctx.add(E.UNKNOWN, note="tar mode not recognised")
     if any(f.value is not None and f.value.value == "-" for f in parsed.flags):
@@ -225,7 +229,13 @@ def ln(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
 
 def zip_names(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -> None:
     """``zip -@`` archives the files its standard input names: a list file (``< list``) is read
-    for them, as ``tar -T``'s; from a pipe or a heredoc they are only known at run time."""
+    for them, as ``tar -T``'s; from a pipe or a heredoc they are only known at run time.
+    ``zip -m`` moves what it archives into the archive: each file is deleted."""
+    options = [w.value or "" for w in ctx.words[1:] if (w.value or "").startswith("-")]
+    if any(o == "--move" or (not o.startswith("--") and "m" in o[1:]) for o in options):
+        ctx.add(E.DELETE, note="zip -m deletes each file it archives")
+        for w in positionals[1:]:
+            ctx.path(w, Access.DELETE, "archived, then removed (zip -m)")
     if not any(w.value in ("-@", "--names-stdin") for w in ctx.words[1:]):
         return
     listing = next(

@@ -46,6 +46,8 @@ def python_module(ctx: Ctx, module: str | None, rest: list[Word], *, isolated: b
         if why:
             ctx.self_change = why
             ctx.add(E.UNKNOWN, note=f"changes Bastion's own state: {why}")
+    if module == "keyring":  # the keyring package's CLI, run as a module
+        printed_as(ctx, "keyring", rest)
     if module in interpreters.PYTHON_MODULES_INSTALL:
         printed_as(ctx, "pip", rest)  # python -m pip config list prints what pip's would
         sub = rest[0].value if rest else None

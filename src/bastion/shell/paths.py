@@ -51,6 +51,8 @@ _CREDENTIAL_NAMES = (
     "*.keystore",
     "*.jks",
     ".vault-token",
+    ".Xauthority",
+    ".ICEauthority",
     "secrets.*",
     "*.kdbx",
     "gcloud",

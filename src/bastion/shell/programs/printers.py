@@ -22,6 +22,7 @@ class SecretPrinter:
     flags: frozenset[str] = frozenset()  # one of these must be given; empty: always
     why: str = ""
     whole: bool = False  # the words are the whole command: no other word after them
+    named: bool = False  # a word must follow them (``terraform output NAME``)
 
     def matches(self, words: list[str], options: set[str]) -> bool:
         """Do the command's non-option ``words`` and its ``options`` make this form?"""
@@ -30,11 +31,14 @@ class SecretPrinter:
             tuple(words[:n]) == self.words
             and (not self.flags or bool(options & self.flags))
             and (not self.whole or len(words) == n)
+            and (not self.named or len(words) > n)
         )
 
 
-def _p(words: str, why: str, flags: frozenset[str] = frozenset(), whole: bool = False) -> SecretPrinter:
-    return SecretPrinter(tuple(words.split()), flags, why, whole)
+def _p(
+    words: str, why: str, flags: frozenset[str] = frozenset(), whole: bool = False, named: bool = False
+) -> SecretPrinter:
+    return SecretPrinter(tuple(words.split()), flags, why, whole, named)
 
 
 _KUBE = (
@@ -167,6 +171,9 @@ SECRET_PRINTERS: dict[str, tuple[SecretPrinter, ...]] = {
     "heroku": (_p("auth:token", "prints the Heroku token"), _p("config", "prints config vars (secrets)")),
     "terraform": (
         _p("output", "prints sensitive outputs", fs("-raw", "-json")),
+        # "Terraform will not redact the value when you specify the output by name" (its
+        # outputs tutorial): only the listing of every output masks a sensitive one
+        _p("output", "prints the output it names, a sensitive one in plain text", named=True),
         # terraform-show(1): "-json ... will display sensitive values in plain text"; the human
         # form masks only what a schema marks sensitive (a generated password may not be).
         _p("show", "prints the state (its secret attributes)"),
@@ -177,6 +184,8 @@ SECRET_PRINTERS: dict[str, tuple[SecretPrinter, ...]] = {
     "pass": (_p("show", "prints a password"),),
     "gopass": (_p("show", "prints a password"),),
     "secret-tool": (_p("lookup", "prints a stored secret"),),
+    # Python's keyring CLI (``keyring get SERVICE USER``, also ``python3 -m keyring get``)
+    "keyring": (_p("get", "prints a password the system keyring stores"),),
     # Secret managers and encrypted files, each from its own documentation: what these forms
     # print is the secret itself.
     "sops": (
