@@ -34,6 +34,8 @@ def beside(home: Path, workspace: Path) -> Path:
     (home / "notes.txt").write_text("mine\n")
     (home / ".notes").write_text("mine\n")
     (home / ".local/share/fonts/list.txt").write_text("mine\n")
+    (home / "Documents").mkdir()
+    (home / "Documents/thesis.txt").write_text("Chapter 1\n")
     (workspace / "build").mkdir()
     return other
 
@@ -61,6 +63,7 @@ DECIDED = [
     ("rm -rf ../no-such-folder", Q, "paths.outside-roots"),  # nothing there
     ("rm -rf ~/.cache/pip", Q, "hardline.destructive"),  # a cache: made again
     ("rm -rf ~/.local/share/fonts", Q, "hardline.destructive"),  # HOME's own folder: asked
+    ("rm -f ~/Documents/thesis.txt", D, "hardline.destructive"),  # a folder of their own files
 ]
 
 
@@ -89,16 +92,44 @@ def test_the_write_tool_replacing_someone_s_file_is_denied_and_an_edit_asks(
 ) -> None:
     gate = make_gate()
     notes, config = str(beside / "notes.txt"), str(home / ".gitconfig")
+    thesis = str(home / "Documents/thesis.txt")
     decided = {
         name: (evaluation.decision, evaluation.reasons[0].rule)
         for name, evaluation in (
             ("replace notes", gate.evaluate(call("write", path=notes, content="x\n"))),
+            ("replace thesis", gate.evaluate(call("write", path=thesis, content="x\n"))),
+            # an MCP filesystem server's write_file: its content replaces the file too
+            (
+                "mcp replace config",
+                gate.evaluate(
+                    call(
+                        "mcp",
+                        server="filesystem",
+                        tool="write_file",
+                        arguments={"path": config, "content": "x\n"},
+                    )
+                ),
+            ),
+            (
+                "mcp keep config",
+                gate.evaluate(
+                    call(
+                        "mcp",
+                        server="filesystem",
+                        tool="write_file",
+                        arguments={"path": config, "content": "[user]\n\tname = Me\n"},
+                    )
+                ),
+            ),
             ("replace config", gate.evaluate(call("write", path=config, content="# replaced\n"))),
             ("keep config", gate.evaluate(call("write", path=config, content="[user]\n\tname = Me\n[a]\n"))),
         )
     }
     assert decided == {
         "replace notes": (D, "hardline.destructive"),
+        "replace thesis": (D, "hardline.destructive"),
+        "mcp replace config": (D, "hardline.destructive"),
+        "mcp keep config": (Q, decided["mcp keep config"][1]),
         "replace config": (D, "hardline.destructive"),
         "keep config": (Q, decided["keep config"][1]),
     }

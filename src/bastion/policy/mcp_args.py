@@ -31,6 +31,7 @@ from bastion.policy.kinds import Mode, RuleAction
 from bastion.policy.mcp_commands import command_denials
 from bastion.policy.mcp_infer import implicit_values
 from bastion.policy.network import decide_target
+from bastion.policy.shell_destroys import startup_replaced
 from bastion.policy.stages import Context, last_rule, mode_block, path_subject, rule_reason
 from bastion.policy.verdict import Assembly, Subject
 
@@ -156,7 +157,14 @@ def decide_mcp_extras(ctx: Context, call: ToolCall, out: Assembly, subject: Subj
         # The hint may only skip the write-specific check; it never allows anything.
         path_subject(ctx, out, Family.READ, path, write=False, cwd=call.cwd, label=f"{name} {key}: read")
         if not read_only:
-            path_subject(ctx, out, Family.WRITE, path, write=True, cwd=call.cwd, label=f"{name} {key}: write")
+            written, verdict = path_subject(
+                ctx, out, Family.WRITE, path, write=True, cwd=call.cwd, label=f"{name} {key}: write"
+            )
+            # a filesystem server's write_file: its content replaces the file whole
+            wiped = startup_replaced(ctx.policy, ctx.reach, verdict, arguments.get("content"))
+            if wiped is not None:
+                written.hard.append(wiped)
+                written.effects.add(Effect.DESTRUCTIVE)
 
     for key, path in mapped_values(config.paths, arguments):
         check_path(key, path)

@@ -19,6 +19,7 @@ from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.hardline import RC_FILES
 from bastion.policy.paths import FileSystem, PathVerdict, hard_link_to_credential
+from bastion.policy.shell_reach import PERSONAL_FOLDERS
 from bastion.policy.tree import Kind
 from bastion.policy.treewalk import OverBudget, Reach, walk
 from bastion.shell.model import Access, PathUse, SimpleCommand
@@ -53,7 +54,29 @@ def empties(cmd: SimpleCommand, use: PathUse) -> bool:
         return program == "echo" and all(w in ("-n", "-e", "-E", "-ne", "-en") for w in cmd.argv[1:])
     if cmd.program in ("sed", "gsed") and any(a in _DELETE_ALL for a in cmd.argv[1:]):
         return True  # sed -i d FILE: every line deleted
+    if cmd.program in ("perl", "ruby") and _prints_nothing_in_place(cmd.argv):
+        return True  # perl -i -ne '' FILE: each file becomes what the program prints, nothing
     return cmd.program in _WIPERS
+
+
+def _prints_nothing_in_place(argv: tuple[str, ...]) -> bool:
+    """``perl -i -n -e CODE`` (ruby's too) whose code prints nothing: ``-i`` makes each file
+    what the program prints, and ``-n`` (unlike ``-p``) prints no line by itself."""
+    letters: set[str] = set()
+    code: list[str] = []
+    for i, word in enumerate(argv[1:], start=1):
+        if not word.startswith("-") or word.startswith("--") or word == "-":
+            break
+        cluster = re.match(r"-([a-zA-Z]*)", word)
+        letters.update(cluster[1] if cluster else "")
+        if word.endswith("e") and i + 1 < len(argv):
+            code.append(argv[i + 1])
+    return (
+        {"i", "n"} <= letters
+        and "p" not in letters
+        and bool(code)
+        and not any(re.search(r"print|say|write|puts|\$_\b|`|system|exec", c) for c in code)
+    )
 
 
 #: sed scripts that delete every line.
@@ -196,8 +219,9 @@ def _beside_workspace(policy: Policy, path: str) -> bool:
 def _persons(policy: Policy, path: str, *, dot_config: bool) -> str | None:
     """Whose ``path`` (outside the roots) is, when it is someone's own beyond doubt: a project
     beside the workspace, anything outside HOME that is no scratch folder, or (``dot_config``)
-    the person's configuration in HOME (``~/.gitconfig``, ``~/.config/…``). None for HOME's
-    other entries (asked) and scratch or cache folders."""
+    the person's configuration in HOME (``~/.gitconfig``, ``~/.config/…``), or what a folder of
+    their own files holds (``~/Documents/…``). None for HOME's other entries (asked) and
+    scratch or cache folders."""
     home = policy.home.rstrip("/")
     if path == home or path.startswith(home + "/"):
         if _beside_workspace(policy, path):
@@ -205,6 +229,8 @@ def _persons(policy: Policy, path: str, *, dot_config: bool) -> str | None:
         top = posixpath.dirname(path) == home and posixpath.basename(path).startswith(".")
         if dot_config and (top or path.startswith(home + "/.config/")):
             return "the person's own configuration in HOME"
+        if path[len(home) + 1 :].split("/", 1)[0] in PERSONAL_FOLDERS:
+            return "the person's own files in HOME"  # ~/Documents/thesis.txt
         return None
     # A scratch folder that holds the workspace or HOME is where the person keeps them: its
     # other folders are theirs too (a project checked out below /tmp).
