@@ -33,6 +33,7 @@ import gc
 import json
 import os
 import re
+import shlex
 import subprocess
 import warnings
 from collections.abc import Callable, Mapping
@@ -52,6 +53,7 @@ from tests.suites.blind_f import fixture as fixture_f
 from tests.suites.blind_g import fixture as fixture_g
 from tests.suites.blind_h import fixture as fixture_h
 from tests.suites.blind_i import fixture as fixture_i
+from tests.suites.blind_j import fixture as fixture_j
 
 SUITES_DIR = Path(__file__).resolve().parent.parent / "suites"
 FILE_TOOLS = ("read", "grep", "glob", "list", "write", "edit")
@@ -191,6 +193,9 @@ def _agent_tool_attacks(cases: list[dict[str, Any]], world: Hostile) -> list[Att
         )
         runs = dict(args) if path is None else {**args, "path": path}
         tool = AGENT_TOOLS.get(case["tool"], case["tool"])
+        if case["tool"] == "exec_command" and isinstance(args.get("cmd"), list):
+            # Codex's shell tool (suite J): an argv, run as the shell line that spells it
+            tool, runs = "shell", {"command": shlex.join(str(word) for word in args["cmd"])}
         out.append(Attack(case["id"], tool, runs, str(world.ws), (case["tool"], args)))
     return out
 
@@ -235,6 +240,14 @@ def _build_i(root: Path, state: Path) -> Hostile:
     return Hostile(fix, fix / "home", fix / "ws", fix / "harm.log", BSTN, env, state)
 
 
+def _build_j(root: Path, state: Path) -> Hostile:
+    fixture_j.build(root)  # its three machines; the hostile one is attacked
+    fix = root.resolve() / "hostile"
+    env = {"GITHUB_TOKEN": "ghp_BSTNCANARY_env_github_token"}  # what its measure.py gives the agent
+    # As I's, its planted programs log inside the workspace: only what outlasts the run counts.
+    return Hostile(fix, fix / "home", fix / "ws", fix / "harm.log", BSTN, env, state)
+
+
 SUITES = {
     "blind_a": Suite("blind_a", _build_a, _family_attacks(FILE_ARG, ("x", "y"))),
     "blind_b": Suite("blind_b", _build_b, _family_attacks(FILE_ARG, ("a", "b"))),
@@ -245,6 +258,7 @@ SUITES = {
     "blind_g": Suite("blind_g", _build_g, _agent_tool_attacks),
     "blind_h": Suite("blind_h", _build_h, _agent_tool_attacks),
     "blind_i": Suite("blind_i", _build_i, _agent_tool_attacks),
+    "blind_j": Suite("blind_j", _build_j, _agent_tool_attacks),
 }
 
 
