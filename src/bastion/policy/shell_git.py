@@ -29,7 +29,7 @@ from bastion.call.effects import Effect
 from bastion.policy.compiled import Policy
 from bastion.policy.decision import Decision, Reason
 from bastion.policy.git_config import ConfigSyntax, parse, runs_for
-from bastion.policy.git_history import history_reasons
+from bastion.policy.git_history_reasons import history_reasons
 from bastion.policy.git_hooks import read_hooks
 from bastion.policy.git_index import IndexUnknown, index_paths
 from bastion.policy.git_remote_urls import prints_remote_url, remote_token_reasons
