@@ -47,6 +47,8 @@ DECIDED = [
     ("perl -i -ne '' ~/.bashrc", D, "hardline.destructive"),  # rewritten to what it prints: nothing
     ("zip -m /tmp/x.zip ~/.bashrc", D, "hardline.destructive"),  # archived, then removed
     ("tar --remove-files -cf /tmp/x.tar ~/.bashrc", D, "hardline.destructive"),
+    ("rm -rf ~-/../home/.ssh", D, "hardline.credentials"),  # a credential's name, ~- known at run time
+    ("cat ~bob/.aws/credentials", D, "hardline.credentials"),
     # a shell string (how Codex runs every command) is resolved as the top level is
     ("bash -lc 'rm -rf /tmp/../$HOME'", D, "hardline.destructive"),
     ("bash -lc '$(echo rm) -rf ~/.ssh'", D, "hardline.credentials"),

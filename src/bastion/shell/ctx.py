@@ -228,5 +228,7 @@ def path_use(word: Word, access: Access, why: str) -> PathUse | None:
     if value is None and DYN in word.sketch:  # the literal end after the last run-time part
         rest = word.sketch[word.sketch.rfind(DYN) + 1 :]
         tail = rest[rest.index("/") :] if "/" in rest else None
+    elif value is None and word.sketch.startswith("~") and "/" in word.sketch:
+        tail = word.sketch[word.sketch.index("/") :]  # ``~-/…``, ``~user/…``: a folder known at run time
     listing = listed_in(word.text) if value is None else None  # `cat $(cat files.txt)`
     return new_path_use(value, access, word.text, why, pattern, False, False, tail, listing)
