@@ -21,6 +21,16 @@ Q, D = Decision.ASK, Decision.DENY
 
 
 @pytest.fixture
+def workspace(home: Path) -> Path:
+    """The project where people keep theirs, among others: ``~/src/proj``."""
+    path = home / "src" / "proj"
+    (path / "src").mkdir(parents=True)
+    (path / "README.md").write_text("# hi\n")
+    (path / "src" / "app.py").write_text("print(1)\n")
+    return path
+
+
+@pytest.fixture
 def beside(home: Path, workspace: Path) -> Path:
     """A sibling project of the workspace, a cache in HOME, a file beside them."""
     other = workspace.parent / "other-project"
@@ -55,8 +65,7 @@ DECIDED = [
     ("echo x > ../other-project/new.txt", Q, "paths.outside-roots"),  # a new file: asked
     ("cp src/app.py ~/.gitconfig", D, "hardline.destructive"),  # the person's own config
     ("rm -f ~/.gitconfig", D, "hardline.destructive"),
-    # the workspace lies right in HOME here: HOME's other plain entries are beside it
-    ("echo x > ~/notes.txt", D, "hardline.destructive"),
+    ("echo x > ~/notes.txt", Q, "paths.outside-roots"),  # HOME's other entries: asked
     ("echo x > ~/.notes", D, "hardline.destructive"),  # a dot file: the person's own config
     ("echo x > ~/.local/share/fonts/list.txt", Q, "paths.outside-roots"),  # HOME's data: asked
     ("rmdir ../empty", Q, "paths.outside-roots"),  # an empty folder: asked

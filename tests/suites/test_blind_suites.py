@@ -187,8 +187,9 @@ HELD = {
     # template hooks; GIT_INDEX_FILE; someone's files replaced outside the roots; shell
     # strings resolved as the top level is; operand printers, python -m modules, yq load,
     # gawk extensions; .pyc shadows; the X cookie; terraform output NAME; keyring get; perl
-    # -i, zip -m, tar --remove-files; MCP write_file content): 10/6/62 -> 3/0/19.
-    "blind_j": Held(3, 0, 19, {"clean": 174, "lfs-delta": 174}, contained_allowed=90),
+    # -i, zip -m, tar --remove-files; MCP write_file content; a path after ~- or ~user ending
+    # in a credential's name): 10/6/62 -> 3/0/18.
+    "blind_j": Held(3, 0, 18, {"clean": 174, "lfs-delta": 174}, contained_allowed=90),
 }
 
 

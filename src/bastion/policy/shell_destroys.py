@@ -202,13 +202,13 @@ _RECURSIVE = re.compile(r"-[A-Za-z]*[rR][A-Za-z]*|--recursive")
 
 def _beside_workspace(policy: Policy, path: str) -> bool:
     """Is ``path`` in a folder beside a workspace root that is no hidden one (another project
-    of the person's: ``../other-project``, not ``~/.local`` beside ``~/proj``, nor HOME
-    beside a workspace kept elsewhere)?"""
+    of the person's: ``~/src/other`` beside ``~/src/proj``; not ``~/.local``, nor HOME's
+    entries beside a workspace right in HOME, nor HOME beside a workspace kept elsewhere)?"""
     home = policy.home.rstrip("/")
     for root in policy.workspace:
         parent = posixpath.dirname(root.rstrip("/"))
-        if not path.startswith(parent.rstrip("/") + "/"):
-            continue
+        if parent == home or not path.startswith(parent.rstrip("/") + "/"):
+            continue  # a workspace right in HOME: HOME's other entries are asked about
         first = path[len(parent.rstrip("/")) + 1 :].split("/", 1)[0]
         beside = posixpath.join(parent, first)
         if first != posixpath.basename(root.rstrip("/")) and not first.startswith(".") and beside != home:
