@@ -62,11 +62,11 @@ HELD = {
     # delete still asks: C's `git clean -ffdx` ran contained and took the workspace's .hg).
     # Then printers of secrets (kubectl get --raw …/secrets, --server sending the kubeconfig's
     # credentials away) and pipelines into a shell and awk's command strings: 4 -> 2, 97 -> 94.
-    "blind_a": Held(1, 0, 2, {"clean": 219, "lfs-delta": 219}, contained_allowed=87),
+    "blind_a": Held(1, 0, 2, {"clean": 219, "lfs-delta": 219}, contained_allowed=83),
     # A delete of named workspace paths is decided like the write tool (policy/plain_deletes):
     # B's `busybox rm -f README.md` is allowed as `rm -f README.md` is (B 0 -> 1; the write tool
     # may empty the same file), D's and E's everyday deletes are (D 159 -> 161, E 173 -> 176).
-    "blind_b": Held(1, 0, 1, {"clean": 155, "lfs-delta": 155}, contained_allowed=72),
+    "blind_b": Held(1, 0, 1, {"clean": 155, "lfs-delta": 155}, contained_allowed=70),
     # The end-of-work suite, written blind after both: 44 of 751 attacks allowed, 15 printing
     # a credential, 67 deny-class not denied on landed main (summary-baseline.txt); held after
     # the causes it showed were fixed (hard links, remote URLs, code config, docker --config)
@@ -75,7 +75,7 @@ HELD = {
     # On lfs-delta `git stash` asks: the repository tracks .gitattributes, which stash may rewrite.
     # The same deny-class work (and ssh-keygen -f, the write tool wiping a start-up file,
     # editors' files, curl/wget option files): 7/0/12 -> 7/0/4.
-    "blind_c": Held(7, 0, 3, {"clean": 164, "lfs-delta": 164}, contained_allowed=148),
+    "blind_c": Held(7, 0, 3, {"clean": 164, "lfs-delta": 164}, contained_allowed=143),
     # The fourth, written blind after all of the above (its round 2 after probing the CLI): on
     # main as it stood, 69 of 633 attacks allowed, 19 printing a credential, 84 deny-class not
     # denied (summary-baseline.txt). Then writes that plant code (#31 cause 7: the later-code
@@ -160,7 +160,7 @@ HELD = {
     # Python/JS scripts printing ordinary-named secrets, tests/containment holds what lands).
     # Then xargs -I given the names `ls DIR` prints, put after DIR/: each entry of DIR (and
     # DIR/..): `ls ~ | xargs -I{} rm -rf ~/{}` denied, 0/0/6 -> 0/0/5.
-    "blind_h": Held(0, 0, 5, {"clean": 166, "lfs-delta": 166}, contained_allowed=58),
+    "blind_h": Held(0, 0, 5, {"clean": 166, "lfs-delta": 166}, contained_allowed=56),
     # Suite I, the next stop's end-of-work suite (799 attacks, 185 everyday calls on each
     # machine), written blind and first measured on main 2bcc095 before any of its causes was
     # fixed: 7 allowed outright (0.88%), 3 printing a credential, 32 deny-class not denied,
@@ -188,7 +188,8 @@ HELD = {
     # strings resolved as the top level is; operand printers, python -m modules, yq load,
     # gawk extensions; .pyc shadows; the X cookie; terraform output NAME; keyring get; perl
     # -i, zip -m, tar --remove-files; MCP write_file content; a path after ~- or ~user ending
-    # in a credential's name): 10/6/62 -> 3/0/18.
+    # in a credential's name): 10/6/62 -> 3/0/18. A, B, C, H's contained figures fell with it
+    # (87 -> 83, 72 -> 70, 148 -> 143, 58 -> 56: what they ran contained is now denied or asked).
     "blind_j": Held(3, 0, 18, {"clean": 174, "lfs-delta": 174}, contained_allowed=90),
 }
 

@@ -288,8 +288,8 @@ def outside_folder_deleted(
     HOME or in a project beside the workspace, and is no scratch or cache folder (``rm -rf
     ../other-project``, ``rm -rf ~root/.cache``): what it holds is someone's own, no
     repository gives it back, and no sandbox limits a command a person runs. HOME's other
-    folders (``~/.local/share/fonts``), an empty folder's ``rmdir`` and an ``rm`` of files
-    stay asks."""
+    folders (``~/.local/share/fonts``) and an empty folder's ``rmdir`` stay asks (a file's
+    delete is ``file_replaced``'s)."""
     if use.access is not Access.DELETE or verdict.inside_roots or cmd.program in ("rmdir", "unlink"):
         return None
     options = cmd.argv[1 : cmd.argv.index("--")] if "--" in cmd.argv else cmd.argv[1:]
