@@ -87,13 +87,16 @@ def test_a_recursive_delete_outside_the_roots_is_decided_by_what_it_removes(
 def test_a_scratch_folder_asks_unless_it_holds_the_workspace(
     make_gate: GateFactory, call: Call, beside: Path, workspace: Path
 ) -> None:
-    # Every test's workspace lies below /tmp, so /tmp's other folders are the person's own
-    # (``../other-project`` above); /var/tmp holds no workspace here: a scratch folder there asks.
-    with tempfile.TemporaryDirectory(dir="/var/tmp") as scratch:
+    # A test's workspace lies below the temp folder pytest uses, whose other folders are then
+    # the person's own (``../other-project`` above); a scratch folder that holds no workspace
+    # (/var/tmp, or /tmp when pytest works below /var/tmp) asks.
+    free = "/tmp" if str(workspace).startswith("/var/tmp/") else "/var/tmp"
+    with tempfile.TemporaryDirectory(dir=free) as scratch:
         (Path(scratch) / "d").mkdir()
         evaluation = make_gate().evaluate(call("shell", command=f"rm -rf {scratch}/d"))
-    assert str(workspace).startswith("/tmp/")
+        kept = make_gate().evaluate(call("shell", command=f"rm -rf {beside}"))
     assert (evaluation.decision, evaluation.reasons[0].rule) == (Q, "paths.outside-roots")
+    assert (kept.decision, kept.reasons[0].rule) == (D, "hardline.destructive")
 
 
 def test_the_write_tool_replacing_someone_s_file_is_denied_and_an_edit_asks(
