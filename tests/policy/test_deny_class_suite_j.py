@@ -55,6 +55,7 @@ DECIDED = [
     ("bash -c 'env -C ~ rm -f .bashrc'", D, "hardline.destructive"),
     # beside them
     ("perl -pi -e 's/a/b/' ~/.bashrc", Q, "hardline.agent-config"),  # an edit in place: asked
+    ("perl -Mstrict -ne '' ~/.bashrc", Q, "paths.outside-roots"),  # -M's value holds an i: no -i
     ("bash -lc 'git status'", A, "mode.workspace"),
     ("git cat-file -p HEAD:README.md", A, "mode.workspace"),
     ("git fsck", A, "mode.workspace"),

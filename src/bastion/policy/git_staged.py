@@ -48,8 +48,7 @@ def staged_credentials(
     policy: Policy, fs: FileSystem, reach: Reach, args: tuple[str, ...], cwd: str, top: str
 ) -> list[Reason]:
     """DENY for each hard link to a credential that ``git add ARGS`` (run in ``cwd``, the work
-    tree ``top``) would stage; nothing when a walk goes over the budget (the call keeps the
-    decision its other checks give)."""
+    tree ``top``) would stage; ASK when a walk goes over the budget."""
     found: list[str] = []
 
     def linked(path: str) -> bool:
@@ -63,8 +62,19 @@ def staged_credentials(
                 found.append(start)
                 continue
             found += [f.path for f in walk(reach, start, follow_links=False, skip=_git_dirs, flag=linked)]
-    except OverBudget:
-        return []
+    except OverBudget as exc:  # a tree too big to walk: what it stages is not known
+        message = (
+            f"git add stages the files below {exc}, too many to look through for a credential's other name"
+        )
+        return [
+            Reason(
+                Decision.ASK,
+                "hardline.credentials",
+                "built-in",
+                top[:200],
+                f"{message}: a person must confirm",
+            )
+        ]
     reasons = []
     for path in list(dict.fromkeys(found))[:10]:
         credential = hard_link_to_credential(policy, fs, path)

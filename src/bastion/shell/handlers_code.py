@@ -111,7 +111,8 @@ def interpreter(ctx: Ctx, spec: Spec, parsed: Parsed, positionals: list[Word]) -
         i += 1
         if fam == "python":
             isolated = isolated or isolating(v)
-        in_place = in_place or (fam in ("perl", "ruby") and re.match(r"-[a-zA-Z]*i", v) is not None)
+        # -i in a cluster of switches that take no value (``-pi``, ``-ni``; not ``-Mstrict``)
+        in_place = in_place or (fam in ("perl", "ruby") and re.match(r"-[lnpaswtTUWXdv]*i", v) is not None)
         head = v[:2] if fam == "python" and not v.startswith("--") else v
         cluster = _CODE_CLUSTER.get(fam)
         if cluster is not None and cluster.fullmatch(v):
